@@ -1,0 +1,14 @@
+"""HTTP layer: flask-smorest blueprints, one per resource. Views are thin: load, call, dump."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask_smorest import Api
+
+
+def register_blueprints(app: Flask, api: Api) -> None:
+    from . import clubs, docs, health, settlements, tables
+
+    docs.register(app)
+    for module in (health, settlements, clubs, tables):
+        api.register_blueprint(module.blp)

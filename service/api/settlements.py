@@ -1,0 +1,26 @@
+"""Stateless settlement: what a hand would pay, storing nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_smorest import Blueprint
+
+from .. import rules
+from ..schemas.settlements import PreviewRequestSchema, SettlementSchema
+
+blp = Blueprint("settlements", __name__, url_prefix="/api/v1/settlements",
+                description="Settle a hand without recording it")
+
+
+@blp.route("/preview", methods=["POST"])
+@blp.arguments(PreviewRequestSchema)
+@blp.response(200, SettlementSchema)
+@blp.alt_response(400, description="The body is not valid JSON.")
+@blp.alt_response(413, description="The body is larger than 64 KiB.")
+@blp.alt_response(422, description="A field is invalid or a rule is broken.")
+def preview(body: dict[str, Any]) -> dict[str, Any]:
+    """Settle one hand at a given table state (no token, nothing stored)."""
+    settlement = rules.preview(body["variant"], body["players"], body["options"], body["state"],
+                               body["hand"])
+    return settlement.to_dict()

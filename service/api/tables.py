@@ -1,0 +1,198 @@
+"""Tables and their hands: the score sheet of one sitting."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from flask_smorest.pagination import PaginationParameters
+
+from ..schemas.tables import (
+    HandBodySchema,
+    HandCreateSchema,
+    HandSchema,
+    HandWithTableSchema,
+    HistorySchema,
+    LedgerSchema,
+    SettleUpSchema,
+    TableCreatedSchema,
+    TableCreateSchema,
+    TableSchema,
+)
+from ..services import hands, tables
+from ..services.errors import ServiceError
+from .auth import BEARER, if_match_version, principal
+
+blp = Blueprint("tables", __name__, url_prefix="/api/v1/tables",
+                description="Tables, hands, corrections, ledger and settle-up")
+
+IDEMPOTENCY_KEY_MAX = 200
+
+IF_MATCH = {"in": "header", "name": "If-Match", "required": False,
+            "schema": {"type": "string"},
+            "description": "The table `version` (its ETag) this change is based on; 412 when "
+                           "the table has moved on."}
+IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
+                 "schema": {"type": "string"},
+                 "description": "The ETag last seen; 304 when the table has not changed."}
+IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,
+                   "schema": {"type": "string", "maxLength": IDEMPOTENCY_KEY_MAX},
+                   "description": "A retry with the same key and body returns the first "
+                                  "answer and records nothing; another body → 409."}
+
+_AUTH_ERRORS = ((401, "No or bad token."), (403, "The token does not reach this table."),
+                (404, "No such table or hand."))
+
+
+def _auth_doc(view: Any) -> Any:
+    for status, description in _AUTH_ERRORS:
+        view = blp.alt_response(status, description=description)(view)
+    return blp.doc(security=BEARER)(view)
+
+
+def _etag(version: int) -> str:
+    return f'"{version}"'
+
+
+class IdempotencyKeyTooLong(ServiceError):
+    """The Idempotency-Key header is over its limit."""
+
+    status = 422
+
+
+@blp.route("")
+class Tables(MethodView):
+    @blp.arguments(TableCreateSchema)
+    @blp.response(201, TableCreatedSchema)
+    @blp.alt_response(401, description="No or bad token.")
+    @blp.alt_response(403, description="Not the club's admin token.")
+    @blp.alt_response(404, description="No such club.")
+    @blp.alt_response(422, description="Bad seats, first dealer or options.")
+    @blp.doc(security=BEARER)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Open a table (admin token); the answer carries the table token, this once only."""
+        return tables.open_table(principal(), body["club_id"], body["name"], body["variant"],
+                                 body["seats"], body["first_dealer"], body["options"])
+
+
+@blp.route("/<string:table_id>")
+class Table(MethodView):
+    @blp.response(200, TableSchema, headers={"ETag": {"schema": {"type": "string"},
+                                                      "description": "The table's version."}})
+    @blp.alt_response(304, description="Not modified since the ETag given.")
+    @blp.doc(parameters=[IF_NONE_MATCH])
+    @_auth_doc
+    def get(self, table_id: str) -> Any:
+        """Show a table: balances, pool, couleur, next dealer and version (ETag)."""
+        table = tables.read_table(principal(), table_id)
+        etag = _etag(table.version)
+        if request.if_none_match.contains(str(table.version)):
+            return Response(status=304, headers={"ETag": etag})
+        return tables.table_view(table), 200, {"ETag": etag}
+
+
+@blp.route("/<string:table_id>/hands")
+class Hands(MethodView):
+    @blp.response(200, HandSchema(many=True))
+    @blp.paginate()
+    @_auth_doc
+    def get(self, table_id: str, pagination_parameters: PaginationParameters
+            ) -> list[dict[str, Any]]:
+        """List the table's hands in order, void ones included (paged)."""
+        items, total = hands.list_hands(principal(), table_id, pagination_parameters.page,
+                                        pagination_parameters.page_size)
+        pagination_parameters.item_count = total
+        return items
+
+    @blp.arguments(HandCreateSchema)
+    @blp.response(201, HandWithTableSchema)
+    @blp.alt_response(409, description="Hand number taken, table closed, session over, or "
+                                       "Idempotency-Key reused with another body.")
+    @blp.alt_response(412, description="If-Match names an old version.")
+    @blp.alt_response(422, description="The hand breaks a rule; nothing is recorded.")
+    @blp.doc(parameters=[IF_MATCH, IDEMPOTENCY_KEY])
+    @_auth_doc
+    def post(self, body: dict[str, Any], table_id: str) -> Any:
+        """Settle and record the next hand (table or admin token)."""
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not 0 < len(key) <= IDEMPOTENCY_KEY_MAX:
+            raise IdempotencyKeyTooLong(
+                f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX} characters.")
+        expected = body.pop("expected_number", None)
+        conditions = hands.WriteConditions(if_match=if_match_version(),
+                                           expected_number=expected, idempotency_key=key)
+        answer, replayed = hands.record_hand(principal(), table_id, body, conditions)
+        headers = {"ETag": _etag(answer["table"]["version"])}
+        if replayed:
+            headers["Idempotent-Replayed"] = "true"
+        return answer, 201, headers
+
+
+@blp.route("/<string:table_id>/hands/<int:number>")
+class Hand(MethodView):
+    @blp.response(200, HandSchema)
+    @_auth_doc
+    def get(self, table_id: str, number: int) -> dict[str, Any]:
+        """Show one hand with its settlement."""
+        return hands.get_hand(principal(), table_id, number)
+
+    @blp.arguments(HandBodySchema)
+    @blp.response(200, HandWithTableSchema)
+    @blp.alt_response(412, description="If-Match names an old version.")
+    @blp.alt_response(422, description="The new record, or a later hand settled again, breaks "
+                                       "a rule; nothing changes.")
+    @blp.doc(parameters=[IF_MATCH])
+    @_auth_doc
+    def put(self, body: dict[str, Any], table_id: str, number: int) -> Any:
+        """Correct a hand: replace its record and settle it and every later hand again."""
+        answer = hands.correct_hand(principal(), table_id, number, body, if_match_version())
+        return answer, 200, {"ETag": _etag(answer["table"]["version"])}
+
+    @blp.response(200, HandWithTableSchema)
+    @blp.alt_response(409, description="The hand is already void.")
+    @blp.alt_response(412, description="If-Match names an old version.")
+    @blp.doc(parameters=[IF_MATCH])
+    @_auth_doc
+    def delete(self, table_id: str, number: int) -> Any:
+        """Void a hand: it keeps its number and moves nothing; later hands follow."""
+        answer = hands.void_hand(principal(), table_id, number, if_match_version())
+        return answer, 200, {"ETag": _etag(answer["table"]["version"])}
+
+
+@blp.route("/<string:table_id>/hands/<int:number>/history")
+class HandHistory(MethodView):
+    @blp.response(200, HistorySchema)
+    @_auth_doc
+    def get(self, table_id: str, number: int) -> dict[str, Any]:
+        """Every revision of a hand, oldest first, with when and by which token."""
+        return hands.hand_history(principal(), table_id, number)
+
+
+@blp.route("/<string:table_id>/ledger")
+class Ledger(MethodView):
+    @blp.response(200, LedgerSchema)
+    @_auth_doc
+    def get(self, table_id: str) -> dict[str, Any]:
+        """Every transfer of every current hand, in order."""
+        return hands.ledger(principal(), table_id)
+
+
+@blp.route("/<string:table_id>/close")
+class Close(MethodView):
+    @blp.response(200, TableSchema)
+    @blp.alt_response(409, description="Already closed.")
+    @_auth_doc
+    def post(self, table_id: str) -> dict[str, Any]:
+        """End the sitting: no more hands; corrections then need the admin token."""
+        return tables.close_table(principal(), table_id)
+
+
+@blp.route("/<string:table_id>/settle-up")
+class SettleUp(MethodView):
+    @blp.response(200, SettleUpSchema)
+    @_auth_doc
+    def get(self, table_id: str) -> dict[str, Any]:
+        """Who pays whom to clear the balances (fewest transfers), with the pool's fate."""
+        return tables.settle_up(principal(), table_id)

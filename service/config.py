@@ -1,0 +1,62 @@
+"""Configuration: defaults here, then the environment, then a test's overrides.
+
+Environment: ``DATABASE_URL`` (SQLAlchemy URL; ``postgres://`` is accepted), ``SOLO_*`` for any
+other key (``SOLO_SQLITE_SYNCHRONOUS=NORMAL`` …, parsed as JSON where possible).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+MAX_BODY_BYTES = 64 * 1024
+
+
+class Defaults:
+    API_TITLE = "Solo scorekeeper"
+    API_VERSION = "1.0.0"
+    OPENAPI_VERSION = "3.1.0"
+    OPENAPI_URL_PREFIX = "/"
+    OPENAPI_JSON_PATH = "openapi.json"
+    OPENAPI_SWAGGER_UI_PATH = "docs"
+    # Served from the swagger-ui-bundle package, never a CDN: clubs may run offline.
+    OPENAPI_SWAGGER_UI_URL = "/docs/assets/"
+    API_SPEC_OPTIONS: dict[str, Any] = {
+        "info": {
+            "description": "Keeps the score of Solo card games played at a real table: settles "
+            "hands, keeps tables, pools, couleur and dealer. Errors are RFC 9457 problem details.",
+        },
+        "components": {
+            "securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer",
+                           "description": "A club's admin token or a table token."},
+            }
+        },
+    }
+    MAX_CONTENT_LENGTH = MAX_BODY_BYTES
+    SQLALCHEMY_ENGINE_OPTIONS: dict[str, Any] = {"pool_pre_ping": True}
+    # SQLite: WAL lets readers and one writer work side by side; FULL syncs every commit so an
+    # acknowledged hand survives a crash of the process or of the machine.
+    SQLITE_SYNCHRONOUS = "FULL"
+    SQLITE_BUSY_TIMEOUT_S = 30
+
+
+def normalize_database_url(url: str) -> str:
+    """Accept the common ``postgres://`` spellings and pick the psycopg 3 driver."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def load(app: Any, test_config: dict[str, Any] | None) -> None:
+    app.config.from_object(Defaults)
+    app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(
+        app.instance_path, "solo.db")
+    if os.environ.get("DATABASE_URL"):
+        app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
+    app.config.from_prefixed_env("SOLO")
+    if test_config:
+        app.config.update(test_config)
+    app.config["SQLALCHEMY_DATABASE_URI"] = normalize_database_url(
+        app.config["SQLALCHEMY_DATABASE_URI"])

@@ -1,0 +1,222 @@
+"""SQLAlchemy rows. Derived numbers (balances, pool, state) are kept current as hands are
+recorded, so reading a table never sums its history; the history itself is append-only."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+NAME_MAX = 80
+ID_LEN = 32
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def rfc3339(moment: datetime | None) -> str | None:
+    """A stored time as an RFC 3339 UTC string (SQLite hands times back without a zone)."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class ClubRow(db.Model):
+    __tablename__ = "clubs"
+
+    id: Mapped[str] = mapped_column(String(ID_LEN), primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_MAX))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (CheckConstraint("length(name) > 0", name="name_not_empty"),)
+
+
+class TokenRow(db.Model):
+    """A bearer token, stored as its SHA-256 only. ``table_id`` is set for table tokens."""
+
+    __tablename__ = "tokens"
+
+    id: Mapped[str] = mapped_column(String(ID_LEN), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"))
+    table_id: Mapped[str | None] = mapped_column(
+        ForeignKey("score_tables.id", ondelete="CASCADE"), nullable=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        CheckConstraint("kind IN ('admin', 'table')", name="kind_known"),
+        CheckConstraint("(kind = 'table') = (table_id IS NOT NULL)", name="table_token_has_table"),
+    )
+
+
+class PlayerRow(db.Model):
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(ID_LEN), primary_key=True)
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(NAME_MAX))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("club_id", "name"),
+        CheckConstraint("length(name) > 0", name="name_not_empty"),
+    )
+
+
+class TableRow(db.Model):
+    """One sitting. ``state`` is the variant's state after the last current hand; ``pool``
+    mirrors it for chip variants with a pool (and is 0 otherwise)."""
+
+    __tablename__ = "score_tables"
+
+    id: Mapped[str] = mapped_column(String(ID_LEN), primary_key=True)
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(NAME_MAX))
+    variant: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    players: Mapped[int] = mapped_column(Integer)
+    first_dealer: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(8), default="open")
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    hands_recorded: Mapped[int] = mapped_column(Integer, default=0)
+    hands_played: Mapped[int] = mapped_column(Integer, default=0)
+    pool: Mapped[int] = mapped_column(Integer, default=0)
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    seats: Mapped[list[SeatRow]] = relationship(order_by="SeatRow.seat", lazy="selectin",
+                                                cascade="all, delete-orphan")
+
+    __table_args__ = (
+        CheckConstraint("status IN ('open', 'closed')", name="status_known"),
+        CheckConstraint("players BETWEEN 3 AND 5", name="players_3_to_5"),
+        CheckConstraint("first_dealer >= 0 AND first_dealer < players", name="first_dealer_seat"),
+        CheckConstraint("version >= 1", name="version_positive"),
+        CheckConstraint("hands_recorded >= 0 AND hands_played >= 0 "
+                        "AND hands_played <= hands_recorded", name="hand_counts"),
+        CheckConstraint("length(name) > 0", name="name_not_empty"),
+    )
+
+
+class SeatRow(db.Model):
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("score_tables.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    balance: Mapped[int] = mapped_column(Integer, default=0)
+
+    player: Mapped[PlayerRow] = relationship(lazy="joined")
+
+    __table_args__ = (
+        UniqueConstraint("table_id", "player_id"),
+        CheckConstraint("seat >= 0 AND seat < 5", name="seat_range"),
+    )
+
+
+class HandRow(db.Model):
+    """The current revision of hand ``number`` at a table, with its derived settlement."""
+
+    __tablename__ = "hands"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("score_tables.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(8), default="recorded")
+    revision: Mapped[int] = mapped_column(Integer, default=1)
+    dealer: Mapped[int] = mapped_column(Integer)
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+    state_before: Mapped[dict[str, Any]] = mapped_column(JSON)
+    state_after: Mapped[dict[str, Any]] = mapped_column(JSON)
+    settlement: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True),
+                                                              nullable=True)
+    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("table_id", "number"),
+        CheckConstraint("number >= 1", name="number_positive"),
+        CheckConstraint("revision >= 1", name="revision_positive"),
+        CheckConstraint("status IN ('recorded', 'void')", name="status_known"),
+        CheckConstraint("(status = 'void') = (settlement IS NULL)", name="void_has_no_settlement"),
+    )
+
+
+class HandRevisionRow(db.Model):
+    """Every revision a hand ever had, oldest first; never updated or deleted."""
+
+    __tablename__ = "hand_revisions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id", ondelete="CASCADE"))
+    revision: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(8))
+    record: Mapped[dict[str, Any]] = mapped_column(JSON)
+    changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    token_id: Mapped[str] = mapped_column(String(ID_LEN))
+    token_kind: Mapped[str] = mapped_column(String(8))
+
+    __table_args__ = (
+        UniqueConstraint("hand_id", "revision"),
+        CheckConstraint("status IN ('recorded', 'void')", name="status_known"),
+    )
+
+
+class TransferRow(db.Model):
+    """One chip movement of a current hand. A null seat is the pool."""
+
+    __tablename__ = "transfers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    from_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    to_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    chips: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(8))
+
+    __table_args__ = (
+        UniqueConstraint("hand_id", "position"),
+        CheckConstraint("chips > 0", name="chips_positive"),
+        CheckConstraint("from_seat IS NOT NULL OR to_seat IS NOT NULL", name="not_pool_to_pool"),
+        CheckConstraint("from_seat IS NULL OR to_seat IS NULL OR from_seat <> to_seat",
+                        name="not_to_itself"),
+        CheckConstraint("reason IN ('stake', 'game', 'stamm', 'bete')", name="reason_known"),
+    )
+
+
+class IdempotencyKeyRow(db.Model):
+    """The first answer to a request sent with ``Idempotency-Key``, replayed on retries."""
+
+    __tablename__ = "idempotency_keys"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("score_tables.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    request_hash: Mapped[str] = mapped_column(String(64))
+    status_code: Mapped[int] = mapped_column(Integer)
+    response: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+Index("ix_hand_revisions_hand", HandRevisionRow.hand_id)
+Index("ix_transfers_hand", TransferRow.hand_id)

@@ -1,0 +1,39 @@
+"""The settlement rules of the Solo family. Pure: no Flask, SQLAlchemy or marshmallow.
+
+``VARIANTS`` maps each variant's name to its implementation; ``get_variant`` looks one up and
+``preview`` settles one hand from plain JSON-like values, as the preview endpoint does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .american import AMERICAN
+from .base import POOL, Reason, RuleViolation, SessionOutcome, Settlement, Transfer, Variant
+
+VARIANTS: dict[str, Variant] = {v.name: v for v in (AMERICAN,)}
+
+__all__ = [
+    "POOL", "Reason", "RuleViolation", "SessionOutcome", "Settlement", "Transfer", "Variant",
+    "VARIANTS", "get_variant", "preview",
+]
+
+
+def get_variant(name: object) -> Variant:
+    """The variant called ``name``, or a RuleViolation on field ``variant``."""
+    variant = VARIANTS.get(name) if isinstance(name, str) else None
+    if variant is None:
+        known = ", ".join(sorted(VARIANTS))
+        raise RuleViolation("variant", f"unknown variant {name!r}; known: {known}")
+    return variant
+
+
+def preview(variant_name: object, players: object, options: Mapping[str, Any] | None,
+            state: Mapping[str, Any] | None, hand: object) -> Settlement:
+    """Settle one hand record at a given table state, storing nothing."""
+    variant = get_variant(variant_name)
+    n = variant.check_players(players)
+    opts = variant.parse_options(options)
+    st = variant.parse_state(state, n, opts)
+    return variant.settle(n, opts, st, variant.parse_hand(hand, n, opts))

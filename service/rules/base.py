@@ -1,0 +1,205 @@
+"""Values shared by every Solo variant: parties, transfers, settlements, the variant interface.
+
+Pure: imports only the standard library. Everything here is immutable; a ``Settlement``
+checks its own invariants when it is built and refuses to exist if they do not hold.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Literal, NamedTuple, Protocol
+
+POOL: Literal["pool"] = "pool"
+Party = int | Literal["pool"]
+Result = Literal["won", "lost", "drawn"]
+
+
+class Suit(StrEnum):
+    CLUBS = "clubs"
+    SPADES = "spades"
+    HEARTS = "hearts"
+    DIAMONDS = "diamonds"
+
+
+SUITS: tuple[str, ...] = tuple(s.value for s in Suit)
+
+
+class Reason(StrEnum):
+    STAKE = "stake"
+    GAME = "game"
+    STAMM = "stamm"
+    BETE = "bete"
+
+
+class RuleViolation(Exception):
+    """Input that the rules do not allow; ``errors`` maps each bad field's JSON path to messages."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+        self.errors: dict[str, list[str]] = {field: [message]}
+
+
+class SettlementInvariantError(AssertionError):
+    """A settlement that would make or lose chips; always a bug in the rules, never bad input."""
+
+
+class Transfer(NamedTuple):
+    """``chips`` (> 0) move from ``source`` to ``target`` (a seat number or ``"pool"``)."""
+
+    source: Party
+    target: Party
+    chips: int
+    reason: Reason
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"from": self.source, "to": self.target, "chips": self.chips,
+                "reason": self.reason.value}
+
+
+class VariantState(Protocol):
+    """What every variant's table state offers: the seat that deals the next hand."""
+
+    @property
+    def dealer(self) -> int: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+class VariantValue(Protocol):
+    """Options and hand records: immutable values that can be written back as JSON."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The outcome of one hand. Building one checks that chips are conserved.
+
+    For chip variants ``deltas`` are each seat's net chips from ``transfers``, and
+    ``sum(deltas) + (pool_after - pool_before) == 0``. Points variants have no transfers and
+    no pool (``pool_before``/``pool_after`` are None); their deltas are points.
+    """
+
+    result: Result | None
+    in_couleur: bool | None
+    value: int | None
+    transfers: tuple[Transfer, ...]
+    deltas: tuple[int, ...]
+    pool_before: int | None
+    pool_after: int | None
+    couleur_before: str | None
+    couleur_after: str | None
+    next_dealer: int
+    explanation: tuple[str, ...]
+    state_after: Any  # the variant's own state value, carried to the next hand
+
+    def __post_init__(self) -> None:
+        seats = len(self.deltas)
+        net = [0] * seats
+        pool_net = 0
+        for t in self.transfers:
+            if type(t.chips) is not int or t.chips <= 0:
+                raise SettlementInvariantError(f"transfer of {t.chips!r} chips is not positive")
+            if t.source == t.target:
+                raise SettlementInvariantError(f"transfer from {t.source!r} to itself")
+            for party, sign in ((t.source, -1), (t.target, 1)):
+                if party == POOL:
+                    pool_net += sign * t.chips
+                elif type(party) is int and 0 <= party < seats:
+                    net[party] += sign * t.chips
+                else:
+                    raise SettlementInvariantError(f"transfer names unknown party {party!r}")
+        if self.pool_before is None or self.pool_after is None:
+            if self.transfers and pool_net:
+                raise SettlementInvariantError("chips moved to a pool this variant does not keep")
+            if self.transfers and tuple(net) != self.deltas:
+                raise SettlementInvariantError("deltas do not match the transfers")
+            return
+        if tuple(net) != self.deltas:
+            raise SettlementInvariantError(f"deltas {self.deltas} do not match transfers {net}")
+        if self.pool_after - self.pool_before != pool_net:
+            raise SettlementInvariantError("pool change does not match the transfers")
+        if sum(self.deltas) + pool_net != 0:
+            raise SettlementInvariantError("chips were made or lost")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settlement as the HTTP contract shows it."""
+        return {
+            "result": self.result,
+            "in_couleur": self.in_couleur,
+            "value": self.value,
+            "transfers": [t.to_dict() for t in self.transfers],
+            "deltas": list(self.deltas),
+            "pool": None if self.pool_before is None
+            else {"before": self.pool_before, "after": self.pool_after},
+            "couleur": None if self.couleur_before is None
+            else {"before": self.couleur_before, "after": self.couleur_after},
+            "next_dealer": self.next_dealer,
+            "explanation": list(self.explanation),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SessionOutcome:
+    """A finished session (Spanish Solo's targets): who won and why it ended."""
+
+    over: bool
+    winners: tuple[int, ...]
+    reason: str
+
+
+class Variant(abc.ABC):
+    """One game of the Solo family. A new variant is one module subclassing this, registered in
+    ``service.rules.VARIANTS``; nothing else changes.
+
+    Every ``parse_*`` method takes plain JSON-like values (as decoded from a request or stored
+    record), checks them completely and returns immutable values, or raises ``RuleViolation``
+    naming the field by its JSON path (``options.stake``, ``state.pool``, ``hand.tricks`` …).
+    No other exception escapes for any input.
+    """
+
+    name: str
+    title: str
+    units: Literal["chips", "points"]
+    player_counts: tuple[int, ...]
+
+    def check_players(self, players: object) -> int:
+        if type(players) is not int or players not in self.player_counts:
+            allowed = ", ".join(str(n) for n in self.player_counts)
+            raise RuleViolation("players", f"{self.title} is played by {allowed} players")
+        return players
+
+    @abc.abstractmethod
+    def parse_options(self, raw: Mapping[str, Any] | None) -> VariantValue:
+        """Options with defaults filled in; unknown names or bad values raise RuleViolation."""
+
+    @abc.abstractmethod
+    def initial_state(self, players: int, options: Any, first_dealer: int = 0) -> VariantState:
+        """The state of a fresh table whose first hand is dealt by ``first_dealer``."""
+
+    @abc.abstractmethod
+    def parse_state(self, raw: Mapping[str, Any] | None, players: int, options: Any) -> VariantState:
+        """A state given by a client (missing keys take the fresh table's values)."""
+
+    @abc.abstractmethod
+    def parse_hand(self, raw: object, players: int, options: Any) -> VariantValue:
+        """A complete, rule-checked hand record (fields under ``hand.``)."""
+
+    @abc.abstractmethod
+    def settle(self, players: int, options: Any, state: Any, hand: Any) -> Settlement:
+        """Settle a parsed hand at ``state``; may still raise RuleViolation for rules that
+        depend on the state."""
+
+    @abc.abstractmethod
+    def describe(self) -> dict[str, Any]:
+        """Contracts, values, options and defaults, for clients that build forms."""
+
+    def session_outcome(self, options: Any, totals: tuple[int, ...],
+                        hands_played: int) -> SessionOutcome | None:
+        """Whether the session has reached its end (only variants with targets have one)."""
+        return None

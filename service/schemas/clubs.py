@@ -1,0 +1,33 @@
+"""Clubs and players."""
+
+from marshmallow import Schema, fields, validate
+
+from ..models import NAME_MAX
+
+Name = lambda: fields.String(  # noqa: E731 - a field factory reads best as one line
+    required=True, validate=[validate.Length(min=1, max=NAME_MAX),
+                             validate.Regexp(r"\S", error="Must not be blank.")])
+
+
+class ClubCreateSchema(Schema):
+    name = Name()
+
+
+class ClubSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)
+    created_at = fields.String(required=True, metadata={"format": "date-time"})
+
+
+class ClubCreatedSchema(ClubSchema):
+    admin_token = fields.String(required=True, metadata={
+        "description": "The club's admin token. Shown this once only; store it safely."})
+
+
+class PlayerCreateSchema(Schema):
+    name = Name()
+
+
+class PlayerSchema(Schema):
+    id = fields.String(required=True)
+    name = fields.String(required=True)

@@ -1,0 +1,14 @@
+"""RFC 9457 problem details, the body of every error response."""
+
+from marshmallow import Schema, fields
+
+
+class ProblemSchema(Schema):
+    type = fields.String(metadata={"description": "A URI naming the kind of problem."})
+    title = fields.String(metadata={"description": "Short summary of the kind of problem."})
+    status = fields.Integer(metadata={"description": "The HTTP status code."})
+    detail = fields.String(metadata={"description": "What went wrong this time."})
+    errors = fields.Dict(
+        keys=fields.String(), values=fields.List(fields.String()),
+        metadata={"description": "Each bad field, by JSON path (`hand.tricks`), with its "
+                                 "messages."})

@@ -1,0 +1,73 @@
+"""The preview request and the settlement response."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+SUITS = ["clubs", "spades", "hearts", "diamonds"]
+
+
+class PartyField(fields.Raw):
+    """A seat number or the string ``"pool"``."""
+
+    def _jsonschema_type_mapping(self) -> dict[str, object]:  # pragma: no cover - docs only
+        return {"oneOf": [{"type": "integer", "minimum": 0}, {"const": "pool"}]}
+
+
+class TransferSchema(Schema):
+    from_ = fields.Raw(data_key="from", attribute="from", required=True,
+                       metadata={"oneOf": [{"type": "integer", "minimum": 0},
+                                           {"type": "string", "enum": ["pool"]}],
+                                 "description": "A seat, or `pool`."})
+    to = fields.Raw(required=True, metadata={"oneOf": [{"type": "integer", "minimum": 0},
+                                                       {"type": "string", "enum": ["pool"]}],
+                                             "description": "A seat, or `pool`."})
+    chips = fields.Integer(required=True, validate=validate.Range(min=1))
+    reason = fields.String(required=True,
+                           validate=validate.OneOf(["stake", "game", "stamm", "bete"]))
+
+
+class BeforeAfterIntSchema(Schema):
+    before = fields.Integer(required=True)
+    after = fields.Integer(required=True)
+
+
+class BeforeAfterSuitSchema(Schema):
+    before = fields.String(required=True, validate=validate.OneOf(SUITS))
+    after = fields.String(required=True, validate=validate.OneOf(SUITS))
+
+
+class SettlementSchema(Schema):
+    result = fields.String(allow_none=True, required=True,
+                           validate=validate.OneOf(["won", "lost", "drawn"]),
+                           metadata={"description": "From the declaring side's view; null for "
+                                                    "a forfeit or misdeal."})
+    in_couleur = fields.Boolean(allow_none=True, required=True)
+    value = fields.Integer(allow_none=True, required=True,
+                           metadata={"description": "Chips (or points) per payment."})
+    transfers = fields.List(fields.Nested(TransferSchema), required=True)
+    deltas = fields.List(fields.Integer(), required=True,
+                         metadata={"description": "Net change per seat (chips or points)."})
+    pool = fields.Nested(BeforeAfterIntSchema, allow_none=True, required=True)
+    couleur = fields.Nested(BeforeAfterSuitSchema, allow_none=True, required=True)
+    next_dealer = fields.Integer(required=True)
+    explanation = fields.List(fields.String(), required=True,
+                              metadata={"description": "One plain line per step."})
+
+
+class PreviewRequestSchema(Schema):
+    variant = fields.String(required=True, validate=validate.Length(max=32),
+                            metadata={"description": "See `GET /api/v1/variants`.",
+                                      "example": "american"})
+    players = fields.Integer(required=True, strict=True, validate=validate.Range(min=3, max=5))
+    options = fields.Dict(keys=fields.String(validate=validate.Length(max=64)),
+                          load_default=None, allow_none=True,
+                          metadata={"description": "The variant's options; omitted ones take "
+                                                   "their defaults."})
+    state = fields.Dict(keys=fields.String(validate=validate.Length(max=64)),
+                        load_default=None, allow_none=True,
+                        metadata={"description": "The table state before the hand; omitted "
+                                                 "keys are a fresh table's."})
+    hand = fields.Dict(keys=fields.String(validate=validate.Length(max=64)), required=True,
+                       metadata={"description": "A hand record of the variant (see the "
+                                                "contract and `GET /api/v1/variants`)."})

@@ -1,0 +1,167 @@
+"""Tables, hands, ledger and settle-up."""
+
+from marshmallow import INCLUDE, Schema, fields, validate
+
+from .clubs import Name
+from .settlements import SettlementSchema
+
+PARTY = {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["pool"]}],
+         "description": "A seat, or `pool`."}
+
+
+class TableCreateSchema(Schema):
+    club_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    name = Name()
+    variant = fields.String(required=True, validate=validate.Length(max=32))
+    seats = fields.List(fields.String(validate=validate.Length(min=1, max=64)), required=True,
+                        validate=validate.Length(min=3, max=5),
+                        metadata={"description": "Player ids in the order of play."})
+    first_dealer = fields.Integer(strict=True, load_default=0,
+                                  validate=validate.Range(min=0, max=4))
+    options = fields.Dict(keys=fields.String(validate=validate.Length(max=64)),
+                          load_default=None, allow_none=True,
+                          metadata={"description": "The variant's options (see `GET "
+                                                   "/api/v1/variants`) plus `pool_at_close` "
+                                                   "(`split`|`carry`) and `starting_pool`."})
+
+
+class SeatSchema(Schema):
+    seat = fields.Integer(required=True)
+    player_id = fields.String(required=True)
+    name = fields.String(required=True)
+    balance = fields.Integer(required=True)
+
+
+class SessionSchema(Schema):
+    over = fields.Boolean(required=True)
+    winners = fields.List(fields.Integer(), required=True)
+    reason = fields.String(required=True)
+
+
+class TableSchema(Schema):
+    id = fields.String(required=True)
+    club_id = fields.String(required=True)
+    name = fields.String(required=True)
+    variant = fields.String(required=True)
+    units = fields.String(required=True, validate=validate.OneOf(["chips", "points"]))
+    options = fields.Dict(required=True)
+    seats = fields.List(fields.Nested(SeatSchema), required=True)
+    pool = fields.Integer(allow_none=True, required=True)
+    couleur = fields.String(allow_none=True, required=True)
+    dealer = fields.Integer(required=True, metadata={"description": "Who deals the next hand."})
+    stake_due = fields.Boolean(allow_none=True, required=True)
+    hands_played = fields.Integer(required=True, metadata={"description": "Current hands, "
+                                                                          "not counting void."})
+    hands_recorded = fields.Integer(required=True)
+    next_number = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["open", "closed"]))
+    session = fields.Nested(SessionSchema, allow_none=True, required=True)
+    created_at = fields.String(required=True, metadata={"format": "date-time"})
+    closed_at = fields.String(allow_none=True, required=True, metadata={"format": "date-time"})
+
+
+class TableCreatedSchema(TableSchema):
+    table_token = fields.String(required=True, metadata={
+        "description": "The token for the phones at this table. Shown this once only."})
+
+
+class HandBodySchema(Schema):
+    """A hand record of the table's variant; the rules check every field."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    kind = fields.Raw(metadata={"type": "string", "enum": ["played", "forfeit", "misdeal"]})
+    contract = fields.Raw(metadata={"type": "string"})
+    trump = fields.Raw(metadata={"type": ["string", "null"]})
+    declarer = fields.Raw(metadata={"type": "integer"})
+    partner = fields.Raw(metadata={"type": ["integer", "null"]})
+    called = fields.Raw(metadata={"type": ["object", "null"]})
+    tricks = fields.Raw(metadata={"type": "integer", "minimum": 0, "maximum": 8})
+    matadores = fields.Raw(metadata={"type": ["object", "null"]})
+    errors = fields.Raw(metadata={"type": "array", "maxItems": 16})
+    seat = fields.Raw(metadata={"type": "integer"})
+
+
+class HandCreateSchema(HandBodySchema):
+    expected_number = fields.Integer(strict=True, validate=validate.Range(min=1), metadata={
+        "description": "The number this hand should get; 409 if it is taken."})
+
+
+class HandSchema(Schema):
+    number = fields.Integer(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["recorded", "void"]))
+    revision = fields.Integer(required=True)
+    dealer = fields.Integer(required=True)
+    hand = fields.Dict(required=True)
+    settlement = fields.Nested(SettlementSchema, allow_none=True, required=True)
+    recorded_at = fields.String(required=True, metadata={"format": "date-time"})
+    updated_at = fields.String(required=True, metadata={"format": "date-time"})
+
+
+class HandWithTableSchema(HandSchema):
+    table = fields.Nested(TableSchema, required=True)
+
+
+class ChangedBySchema(Schema):
+    token_id = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(["admin", "table"]))
+
+
+class RevisionSchema(Schema):
+    revision = fields.Integer(required=True)
+    status = fields.String(required=True)
+    hand = fields.Dict(required=True)
+    changed_at = fields.String(required=True, metadata={"format": "date-time"})
+    changed_by = fields.Nested(ChangedBySchema, required=True)
+
+
+class HistorySchema(Schema):
+    number = fields.Integer(required=True)
+    current_revision = fields.Integer(required=True)
+    revisions = fields.List(fields.Nested(RevisionSchema), required=True)
+
+
+class LedgerEntrySchema(Schema):
+    hand = fields.Integer(required=True)
+    from_ = fields.Raw(data_key="from", attribute="from", required=True, metadata=PARTY)
+    to = fields.Raw(required=True, metadata=PARTY)
+    chips = fields.Integer(required=True)
+    reason = fields.String(required=True)
+
+
+class LedgerSchema(Schema):
+    table_id = fields.String(required=True)
+    count = fields.Integer(required=True)
+    transfers = fields.List(fields.Nested(LedgerEntrySchema), required=True)
+
+
+class PoolShareSchema(Schema):
+    from_ = fields.Raw(data_key="from", attribute="from", required=True, metadata=PARTY)
+    to = fields.Integer(required=True)
+    chips = fields.Integer(required=True)
+
+
+class NetSchema(Schema):
+    party = fields.Raw(required=True, metadata=PARTY)
+    amount = fields.Integer(required=True)
+
+
+class CashTransferSchema(Schema):
+    from_ = fields.Raw(data_key="from", attribute="from", required=True, metadata=PARTY)
+    to = fields.Raw(required=True, metadata=PARTY)
+    amount = fields.Integer(required=True)
+
+
+class SettleUpSchema(Schema):
+    table_id = fields.String(required=True)
+    final = fields.Boolean(required=True, metadata={"description": "True once the table is "
+                                                                   "closed."})
+    units = fields.String(required=True)
+    pool_at_close = fields.String(allow_none=True, required=True)
+    pool = fields.Integer(allow_none=True, required=True)
+    pool_shares = fields.List(fields.Nested(PoolShareSchema), required=True)
+    net = fields.List(fields.Nested(NetSchema), required=True)
+    transfers = fields.List(fields.Nested(CashTransferSchema), required=True)
+

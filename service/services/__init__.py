@@ -1,0 +1,1 @@
+"""Use cases. Each takes plain values, owns its transaction and returns plain values."""

@@ -1,0 +1,59 @@
+"""Clubs and their players."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from ..extensions import db
+from ..models import ClubRow, PlayerRow, rfc3339
+from .auth import Principal, issue_token, new_id, require_club_admin
+from .errors import Conflict, NotFound
+
+
+def club_view(club: ClubRow) -> dict[str, Any]:
+    return {"id": club.id, "name": club.name, "created_at": rfc3339(club.created_at)}
+
+
+def player_view(player: PlayerRow) -> dict[str, Any]:
+    return {"id": player.id, "name": player.name}
+
+
+def create_club(name: str) -> dict[str, Any]:
+    """A new club and its admin token, which is shown this once only."""
+    club = ClubRow(id=new_id(), name=name)
+    db.session.add(club)
+    db.session.flush()
+    token = issue_token("admin", club.id)
+    db.session.commit()
+    return {**club_view(club), "admin_token": token}
+
+
+def get_club(principal: Principal, club_id: str) -> ClubRow:
+    club = db.session.get(ClubRow, club_id)
+    if club is None:
+        raise NotFound(f"No club {club_id!r}.")
+    require_club_admin(principal, club_id)
+    return club
+
+
+def add_player(principal: Principal, club_id: str, name: str) -> dict[str, Any]:
+    get_club(principal, club_id)
+    player = PlayerRow(id=new_id(), club_id=club_id, name=name)
+    db.session.add(player)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict(f"The club already has a player called {name!r}.") from None
+    return player_view(player)
+
+
+def list_players(principal: Principal, club_id: str) -> list[dict[str, Any]]:
+    get_club(principal, club_id)
+    rows = db.session.scalars(
+        select(PlayerRow).where(PlayerRow.club_id == club_id).order_by(PlayerRow.name,
+                                                                       PlayerRow.id))
+    return [player_view(p) for p in rows]

@@ -1,0 +1,309 @@
+"""Hands: record, correct, void; their history and the ledger.
+
+Every change runs in one transaction under the table's lock (``locking.lock_table``).
+Recording settles only the new hand from the table's current state, so it costs the same at
+hand 5 and at hand 500. A correction of hand k settles k and the later hands again in order,
+and stops as soon as a later hand would start from the same state as before: from there on
+nothing can change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+
+from ..extensions import db
+from ..models import (
+    HandRevisionRow,
+    HandRow,
+    IdempotencyKeyRow,
+    TableRow,
+    TransferRow,
+    rfc3339,
+    utcnow,
+)
+from ..rules import POOL, RuleViolation, Settlement
+from .auth import Principal, require_table_access
+from .errors import Conflict, Forbidden, NotFound, PreconditionFailed
+from .locking import lock_table
+from .tables import TableRules, read_table, table_view
+
+
+@dataclass(frozen=True, slots=True)
+class WriteConditions:
+    """Optimistic-concurrency conditions a client may send with a write."""
+
+    if_match: int | None = None
+    expected_number: int | None = None
+    idempotency_key: str | None = None
+
+
+def hand_view(hand: HandRow) -> dict[str, Any]:
+    return {
+        "number": hand.number,
+        "status": hand.status,
+        "revision": hand.revision,
+        "dealer": hand.dealer,
+        "hand": hand.record,
+        "settlement": hand.settlement,
+        "recorded_at": rfc3339(hand.recorded_at),
+        "updated_at": rfc3339(hand.updated_at),
+    }
+
+
+def _request_hash(body: Any) -> str:
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _check_version(table: TableRow, if_match: int | None) -> None:
+    if if_match is not None and if_match != table.version:
+        raise PreconditionFailed(
+            f"The table is at version {table.version}, not {if_match}: reload it and try again.")
+
+
+def _transfer_rows(hand_id: int, settlement: Settlement) -> list[TransferRow]:
+    return [TransferRow(hand_id=hand_id, position=i,
+                        from_seat=None if t.source == POOL else t.source,
+                        to_seat=None if t.target == POOL else t.target,
+                        chips=t.chips, reason=t.reason.value)
+            for i, t in enumerate(settlement.transfers)]
+
+
+def _apply_deltas(table: TableRow, deltas: list[int] | tuple[int, ...], sign: int) -> None:
+    for seat in table.seats:
+        seat.balance += sign * deltas[seat.seat]
+
+
+def _session_over(table: TableRow, table_rules: TableRules, totals: tuple[int, ...],
+                  hands_played: int) -> bool:
+    outcome = table_rules.variant.session_outcome(table_rules.options, totals, hands_played)
+    return outcome is not None and outcome.over
+
+
+def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
+                conditions: WriteConditions) -> tuple[dict[str, Any], bool]:
+    """Settle and record the next hand. Returns the answer and whether it is a replay."""
+    table = lock_table(table_id)
+    require_table_access(principal, table)
+    request_hash = _request_hash(body)
+    if conditions.idempotency_key is not None:
+        stored = db.session.get(IdempotencyKeyRow, (table.id, conditions.idempotency_key))
+        if stored is not None:
+            if stored.request_hash != request_hash:
+                raise Conflict("This Idempotency-Key was already used with another body.")
+            db.session.rollback()
+            return stored.response, True
+    if table.status != "open":
+        raise Conflict("The table is closed: no more hands can be recorded.")
+    _check_version(table, conditions.if_match)
+    number = table.hands_recorded + 1
+    if conditions.expected_number is not None and conditions.expected_number != number:
+        raise Conflict(f"Hand {conditions.expected_number} is taken; the next hand is {number}.")
+    table_rules = TableRules.of(table)
+    totals = tuple(s.balance for s in table.seats)
+    if _session_over(table, table_rules, totals, table.hands_played):
+        raise Conflict("The session is over: its target was reached.")
+
+    state = table_rules.state(table.state)
+    hand = table_rules.variant.parse_hand(body, table.players, table_rules.options)
+    settlement = table_rules.variant.settle(table.players, table_rules.options, state, hand)
+    now = utcnow()
+    row = HandRow(table_id=table.id, number=number, status="recorded", revision=1,
+                  dealer=state.dealer, record=hand.to_dict(), state_before=table.state,
+                  state_after=settlement.state_after.to_dict(),
+                  settlement=settlement.to_dict(), recorded_at=now, updated_at=now)
+    db.session.add(row)
+    try:
+        db.session.flush()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict(f"Hand {number} was recorded by someone else.") from None
+    db.session.add(HandRevisionRow(hand_id=row.id, revision=1, status="recorded",
+                                   record=row.record, changed_at=now,
+                                   token_id=principal.token_id, token_kind=principal.kind))
+    db.session.add_all(_transfer_rows(row.id, settlement))
+    _apply_deltas(table, settlement.deltas, 1)
+    table.state = row.state_after
+    if table_rules.has_pool and settlement.pool_after is not None:
+        table.pool = settlement.pool_after
+    table.hands_recorded = number
+    table.hands_played += 1
+    table.version += 1
+    response = {**hand_view(row), "table": table_view(table)}
+    if conditions.idempotency_key is not None:
+        db.session.add(IdempotencyKeyRow(table_id=table.id, key=conditions.idempotency_key,
+                                         request_hash=request_hash, status_code=201,
+                                         response=response))
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict(f"Hand {number} was recorded by someone else.") from None
+    return response, False
+
+
+def _load_hand(table: TableRow, number: int) -> HandRow:
+    hand = db.session.execute(
+        select(HandRow).where(HandRow.table_id == table.id, HandRow.number == number)
+    ).scalar_one_or_none()
+    if hand is None:
+        raise NotFound(f"Table {table.id!r} has no hand {number}.")
+    return hand
+
+
+def _prepare_correction(principal: Principal, table_id: str, number: int,
+                        if_match: int | None) -> tuple[TableRow, HandRow]:
+    table = lock_table(table_id)
+    require_table_access(principal, table)
+    if table.status == "closed" and not principal.is_admin:
+        raise Forbidden("The table is closed: only the club's admin token can correct it.")
+    _check_version(table, if_match)
+    return table, _load_hand(table, number)
+
+
+def correct_hand(principal: Principal, table_id: str, number: int, body: dict[str, Any],
+                 if_match: int | None = None) -> dict[str, Any]:
+    """Replace hand ``number``'s record and settle it and every later hand again."""
+    table, hand = _prepare_correction(principal, table_id, number, if_match)
+    table_rules = TableRules.of(table)
+    record = table_rules.variant.parse_hand(body, table.players, table_rules.options).to_dict()
+    _resettle_from(table, table_rules, hand, "recorded", record, principal)
+    db.session.commit()
+    return {**hand_view(hand), "table": table_view(table)}
+
+
+def void_hand(principal: Principal, table_id: str, number: int,
+              if_match: int | None = None) -> dict[str, Any]:
+    """Void hand ``number``: it keeps its number, moves nothing, and later hands follow."""
+    table, hand = _prepare_correction(principal, table_id, number, if_match)
+    if hand.status == "void":
+        raise Conflict(f"Hand {number} is already void.")
+    _resettle_from(table, TableRules.of(table), hand, "void", hand.record, principal)
+    db.session.commit()
+    return {**hand_view(hand), "table": table_view(table)}
+
+
+def _resettle_from(table: TableRow, table_rules: TableRules, changed: HandRow, status: str,
+                   record: dict[str, Any], principal: Principal) -> None:
+    later = list(db.session.scalars(
+        select(HandRow).where(HandRow.table_id == table.id, HandRow.number >= changed.number)
+        .order_by(HandRow.number)))
+    variant, players, options = table_rules.variant, table.players, table_rules.options
+    # Totals before the changed hand, for variants whose session can end (Spanish targets).
+    totals = [s.balance for s in table.seats]
+    for h in later:
+        if h.settlement is not None:
+            for seat, d in enumerate(h.settlement["deltas"]):
+                totals[seat] -= d
+    played = table.hands_played - sum(1 for h in later if h.status == "recorded")
+    has_targets = variant.session_outcome(options, tuple(totals), 0) is not None
+
+    state_raw = changed.state_before
+    now = utcnow()
+    pending: list[tuple[HandRow, str, dict[str, Any], Settlement | None]] = []
+    for h in later:
+        is_changed = h is changed
+        if not is_changed and not has_targets and h.state_before == state_raw:
+            break  # same starting state as before: this hand and all later ones stand
+        h_status, h_record = (status, record) if is_changed else (h.status, h.record)
+        settlement = None
+        if h_status == "recorded":
+            if _session_over(table, table_rules, tuple(totals), played):
+                raise RuleViolation("hand", f"this correction would end the session before hand "
+                                            f"{h.number}; void the later hands first")
+            try:
+                parsed = variant.parse_hand(h_record, players, options)
+                settlement = variant.settle(players, options,
+                                            variant.parse_state(state_raw, players, options),
+                                            parsed)
+            except RuleViolation as violation:
+                if is_changed:
+                    raise
+                raise RuleViolation("hand", f"this correction would make hand {h.number} "
+                                            f"invalid: {violation}") from None
+            for seat, d in enumerate(settlement.deltas):
+                totals[seat] += d
+            played += 1
+        pending.append((h, h_status, state_raw, settlement))
+        state_raw = settlement.state_after.to_dict() if settlement else state_raw
+
+    for h, h_status, before, settlement in pending:
+        if h.settlement is not None:
+            _apply_deltas(table, h.settlement["deltas"], -1)
+            table.hands_played -= 1
+        db.session.execute(delete(TransferRow).where(TransferRow.hand_id == h.id))
+        h.state_before = before
+        h.dealer = before["dealer"]
+        if settlement is None:
+            h.settlement = None
+            h.state_after = before
+        else:
+            h.settlement = settlement.to_dict()
+            h.state_after = settlement.state_after.to_dict()
+            _apply_deltas(table, settlement.deltas, 1)
+            table.hands_played += 1
+            db.session.add_all(_transfer_rows(h.id, settlement))
+        if h is changed:
+            h.status = h_status
+            h.record = record
+            h.revision += 1
+            h.updated_at = now
+            db.session.add(HandRevisionRow(hand_id=h.id, revision=h.revision, status=h_status,
+                                           record=record, changed_at=now,
+                                           token_id=principal.token_id,
+                                           token_kind=principal.kind))
+    last = pending[-1][0]
+    if last.number == table.hands_recorded:
+        table.state = last.state_after
+        if table_rules.has_pool:
+            table.pool = int(last.state_after["pool"])
+    table.version += 1
+
+
+def list_hands(principal: Principal, table_id: str, page: int, page_size: int
+               ) -> tuple[list[dict[str, Any]], int]:
+    table = read_table(principal, table_id)
+    rows = db.session.scalars(
+        select(HandRow).where(HandRow.table_id == table.id).order_by(HandRow.number)
+        .offset((page - 1) * page_size).limit(page_size))
+    return [hand_view(h) for h in rows], table.hands_recorded
+
+
+def get_hand(principal: Principal, table_id: str, number: int) -> dict[str, Any]:
+    table = read_table(principal, table_id)
+    return hand_view(_load_hand(table, number))
+
+
+def hand_history(principal: Principal, table_id: str, number: int) -> dict[str, Any]:
+    table = read_table(principal, table_id)
+    hand = _load_hand(table, number)
+    revisions = db.session.scalars(
+        select(HandRevisionRow).where(HandRevisionRow.hand_id == hand.id)
+        .order_by(HandRevisionRow.revision))
+    return {
+        "number": hand.number,
+        "current_revision": hand.revision,
+        "revisions": [{"revision": r.revision, "status": r.status, "hand": r.record,
+                       "changed_at": rfc3339(r.changed_at),
+                       "changed_by": {"token_id": r.token_id, "kind": r.token_kind}}
+                      for r in revisions],
+    }
+
+
+def ledger(principal: Principal, table_id: str) -> dict[str, Any]:
+    table = read_table(principal, table_id)
+    rows = db.session.execute(
+        select(HandRow.number, TransferRow.from_seat, TransferRow.to_seat, TransferRow.chips,
+               TransferRow.reason)
+        .join(TransferRow, TransferRow.hand_id == HandRow.id)
+        .where(HandRow.table_id == table.id)
+        .order_by(HandRow.number, TransferRow.position))
+    entries = [{"hand": n, "from": POOL if f is None else f, "to": POOL if t is None else t,
+                "chips": c, "reason": r} for n, f, t, c, r in rows]
+    return {"table_id": table.id, "count": len(entries), "transfers": entries}

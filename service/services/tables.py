@@ -1,0 +1,192 @@
+"""Tables: open a sitting, show it, close it, settle up."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+
+from .. import rules
+from ..extensions import db
+from ..models import PlayerRow, SeatRow, TableRow, rfc3339, utcnow
+from ..rules import RuleViolation, Variant
+from ..rules.settle_up import fewest_transfers, split_pool
+from .auth import Principal, issue_token, new_id, require_club_admin, require_table_access
+from .clubs import get_club
+from .errors import Conflict
+from .locking import get_table, lock_table
+
+POOL_AT_CLOSE = ("split", "carry")
+MAX_STARTING_POOL = 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class TableRules:
+    """A table's variant with its options and player count, parsed once per request."""
+
+    variant: Variant
+    players: int
+    options: Any
+    has_pool: bool
+
+    @classmethod
+    def of(cls, table: TableRow) -> TableRules:
+        variant = rules.get_variant(table.variant)
+        options = variant.parse_options(variant_options(table.options))
+        state = variant.initial_state(table.players, options, 0).to_dict()
+        return cls(variant, table.players, options, "pool" in state)
+
+    def state(self, raw: Mapping[str, Any]) -> Any:
+        return self.variant.parse_state(raw, self.players, self.options)
+
+
+def variant_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options the variant knows, without the table's own (``pool_at_close`` …)."""
+    return {k: v for k, v in options.items() if k not in ("pool_at_close", "starting_pool")}
+
+
+def _table_options(variant: Variant, players: int, raw: Mapping[str, Any] | None
+                   ) -> tuple[Any, dict[str, Any], bool]:
+    raw = dict(raw or {})
+    pool_at_close = raw.pop("pool_at_close", "split")
+    starting_pool = raw.pop("starting_pool", 0)
+    options = variant.parse_options(raw)
+    has_pool = "pool" in variant.initial_state(players, options, 0).to_dict()
+    stored = options.to_dict()
+    if has_pool:
+        if pool_at_close not in POOL_AT_CLOSE:
+            raise RuleViolation("options.pool_at_close", "must be 'split' or 'carry'")
+        if type(starting_pool) is not int or not 0 <= starting_pool <= MAX_STARTING_POOL:
+            raise RuleViolation("options.starting_pool",
+                                f"must be a whole number of chips from 0 to {MAX_STARTING_POOL}")
+        if starting_pool and pool_at_close != "carry":
+            raise RuleViolation("options.starting_pool",
+                                "a starting pool is a pool carried by the club: it needs "
+                                "pool_at_close 'carry'")
+        stored.update(pool_at_close=pool_at_close, starting_pool=starting_pool)
+    else:
+        for name, given in (("pool_at_close", pool_at_close != "split"),
+                            ("starting_pool", starting_pool != 0)):
+            if given:
+                raise RuleViolation(f"options.{name}", f"{variant.title} keeps no pool")
+    return options, stored, has_pool
+
+
+def open_table(principal: Principal, club_id: str, name: str, variant_name: str,
+               seats: Sequence[str], first_dealer: int,
+               raw_options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Create a sitting and its table token (shown this once only)."""
+    get_club(principal, club_id)
+    variant = rules.get_variant(variant_name)
+    if len(seats) not in variant.player_counts:
+        allowed = " or ".join(str(n) for n in variant.player_counts)
+        raise RuleViolation("seats", f"{variant.title} is played by {allowed} players")
+    players = len(seats)
+    if len(set(seats)) != players:
+        raise RuleViolation("seats", "a player can take only one seat")
+    if not 0 <= first_dealer < players:
+        raise RuleViolation("first_dealer", f"must be a seat from 0 to {players - 1}")
+    known = set(db.session.scalars(
+        select(PlayerRow.id).where(PlayerRow.club_id == club_id, PlayerRow.id.in_(seats))))
+    for index, player_id in enumerate(seats):
+        if player_id not in known:
+            raise RuleViolation(f"seats.{index}", f"no player {player_id!r} in this club")
+    options, stored, has_pool = _table_options(variant, players, raw_options)
+    state = variant.initial_state(players, options, first_dealer).to_dict()
+    pool = stored.get("starting_pool", 0)
+    if has_pool:
+        state["pool"] = pool
+    table = TableRow(id=new_id(), club_id=club_id, name=name, variant=variant.name,
+                     options=stored, players=players, first_dealer=first_dealer, status="open",
+                     version=1, hands_recorded=0, hands_played=0, pool=pool, state=state)
+    table.seats = [SeatRow(seat=i, player_id=pid, balance=0) for i, pid in enumerate(seats)]
+    db.session.add(table)
+    db.session.flush()
+    token = issue_token("table", club_id, table.id)
+    db.session.commit()
+    return {**table_view(table), "table_token": token}
+
+
+def table_view(table: TableRow) -> dict[str, Any]:
+    state = table.state
+    table_rules = TableRules.of(table)
+    outcome = table_rules.variant.session_outcome(
+        table_rules.options, tuple(s.balance for s in table.seats), table.hands_played)
+    return {
+        "id": table.id,
+        "club_id": table.club_id,
+        "name": table.name,
+        "variant": table.variant,
+        "units": table_rules.variant.units,
+        "options": table.options,
+        "seats": [{"seat": s.seat, "player_id": s.player_id, "name": s.player.name,
+                   "balance": s.balance} for s in table.seats],
+        "pool": table.pool if table_rules.has_pool else None,
+        "couleur": state.get("couleur"),
+        "dealer": state["dealer"],
+        "stake_due": state.get("stake_due"),
+        "hands_played": table.hands_played,
+        "hands_recorded": table.hands_recorded,
+        "next_number": table.hands_recorded + 1,
+        "version": table.version,
+        "status": table.status,
+        "session": None if outcome is None else {
+            "over": outcome.over, "winners": list(outcome.winners), "reason": outcome.reason},
+        "created_at": rfc3339(table.created_at),
+        "closed_at": rfc3339(table.closed_at),
+    }
+
+
+def read_table(principal: Principal, table_id: str) -> TableRow:
+    table = get_table(table_id)
+    require_table_access(principal, table)
+    return table
+
+
+def close_table(principal: Principal, table_id: str) -> dict[str, Any]:
+    """End the sitting: no more hands; corrections then need the admin token."""
+    table = lock_table(table_id)
+    require_table_access(principal, table)
+    if table.status == "closed":
+        raise Conflict("The table is already closed.")
+    table.status = "closed"
+    table.closed_at = utcnow()
+    table.version += 1
+    db.session.commit()
+    return table_view(table)
+
+
+def settle_up(principal: Principal, table_id: str) -> dict[str, Any]:
+    """The cash transfers that clear every balance, with the pool per ``pool_at_close``."""
+    table = read_table(principal, table_id)
+    table_rules = TableRules.of(table)
+    balances = [s.balance for s in table.seats]
+    parties: list[tuple[rules.base.Party, int]] = []
+    pool_shares: list[dict[str, Any]] = []
+    policy = table.options.get("pool_at_close") if table_rules.has_pool else None
+    if policy == "split":
+        shares = split_pool(table.pool, table.players)
+        pool_shares = [{"from": "pool", "to": seat, "chips": chips}
+                       for seat, chips in enumerate(shares) if chips]
+        parties = [(seat, b + shares[seat]) for seat, b in enumerate(balances)]
+    elif policy == "carry":
+        # The club keeps the pool; what it gained this sitting the players owe it.
+        gained = table.pool - table.options.get("starting_pool", 0)
+        parties = [*enumerate(balances), ("pool", gained)]
+    else:
+        parties = list(enumerate(balances))
+    # Points games (Spanish, German Solo) are not zero-sum and move no cash: their settle-up
+    # is the final score sheet, with nobody paying anybody.
+    transfers = fewest_transfers(parties) if table_rules.variant.units == "chips" else []
+    return {
+        "table_id": table.id,
+        "final": table.status == "closed",
+        "units": table_rules.variant.units,
+        "pool_at_close": policy,
+        "pool": table.pool if table_rules.has_pool else None,
+        "pool_shares": pool_shares,
+        "net": [{"party": p, "amount": a} for p, a in parties],
+        "transfers": [{"from": f, "to": t, "amount": c} for f, t, c in transfers],
+    }

@@ -1,0 +1,32 @@
+"""An app on a migrated database for API tests: SQLite in a temp dir, or PostgreSQL when
+``TEST_DATABASE_URL`` is set. Every test starts from empty tables."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.support import migrated_app, wipe
+
+
+@pytest.fixture(scope="session")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
+    return migrated_app(os.environ.get("TEST_DATABASE_URL"), tmp_path_factory.mktemp("db"))
+
+
+@pytest.fixture
+def client(app: Flask) -> Iterator[FlaskClient]:
+    yield app.test_client()
+    wipe(app)
+
+
+@pytest.fixture
+def api(client: FlaskClient) -> Any:
+    from tests.support import ApiClient
+
+    return ApiClient(client)

@@ -1,0 +1,97 @@
+"""Helpers shared by the API, stateful and end-to-end tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import create_engine, text
+
+from service import create_app
+from service.config import normalize_database_url
+
+
+def reset_postgres(url: str) -> None:
+    """Drop everything in the test database's public schema (it belongs to the tests)."""
+    engine = create_engine(normalize_database_url(url))
+    with engine.begin() as connection:
+        connection.execute(text("DROP SCHEMA public CASCADE"))
+        connection.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+def database_url(pg_url: str | None, tmp: Path) -> str:
+    if pg_url:
+        reset_postgres(pg_url)
+        return pg_url
+    return f"sqlite:///{tmp / 'test.db'}"
+
+
+def migrated_app(pg_url: str | None, tmp: Path, **config: Any) -> Flask:
+    import flask_migrate
+
+    app = create_app({"TESTING": True,
+                      "SQLALCHEMY_DATABASE_URI": database_url(pg_url, tmp), **config})
+    with app.app_context():
+        flask_migrate.upgrade()
+    return app
+
+
+def wipe(app: Flask) -> None:
+    from service.extensions import db
+
+    with app.app_context():
+        db.session.remove()
+        with db.engine.begin() as connection:
+            for table in reversed(db.metadata.sorted_tables):
+                connection.execute(table.delete())
+
+
+class ApiClient:
+    """A thin client that makes a club, players and tables in one call each."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+
+    def club(self, name: str = "Club") -> dict[str, Any]:
+        response = self.client.post("/api/v1/clubs", json={"name": name})
+        assert response.status_code == 201, response.json
+        return response.json
+
+    def players(self, club: dict[str, Any], count: int) -> list[str]:
+        ids = []
+        for i in range(count):
+            response = self.client.post(f"/api/v1/clubs/{club['id']}/players",
+                                        json={"name": f"Player {i}"},
+                                        headers=self.auth(club["admin_token"]))
+            assert response.status_code == 201, response.json
+            ids.append(response.json["id"])
+        return ids
+
+    def table(self, players: int = 4, variant: str = "american", first_dealer: int = 0,
+              options: dict[str, Any] | None = None, club: dict[str, Any] | None = None
+              ) -> dict[str, Any]:
+        club = club or self.club()
+        seats = self.players(club, players)
+        response = self.client.post("/api/v1/tables", json={
+            "club_id": club["id"], "name": "Thursday", "variant": variant, "seats": seats,
+            "first_dealer": first_dealer, "options": options or {}},
+            headers=self.auth(club["admin_token"]))
+        assert response.status_code == 201, response.json
+        return {**response.json, "admin_token": club["admin_token"]}
+
+    @staticmethod
+    def auth(token: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {token}"}
+
+    def record(self, table: dict[str, Any], hand: dict[str, Any], **headers: str) -> Any:
+        return self.client.post(f"/api/v1/tables/{table['id']}/hands", json=hand,
+                                headers={**self.auth(table["table_token"]), **headers})
+
+    def get_table(self, table: dict[str, Any]) -> dict[str, Any]:
+        response = self.client.get(f"/api/v1/tables/{table['id']}",
+                                   headers=self.auth(table["table_token"]))
+        assert response.status_code == 200
+        return response.json

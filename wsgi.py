@@ -1,0 +1,5 @@
+"""gunicorn entry point: ``gunicorn wsgi:app``."""
+
+from service import create_app
+
+app = create_app()
