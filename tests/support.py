@@ -54,6 +54,7 @@ class ApiClient:
 
     def __init__(self, client: FlaskClient) -> None:
         self.client = client
+        self._players_made = 0
 
     def club(self, name: str = "Club") -> dict[str, Any]:
         response = self.client.post("/api/v1/clubs", json={"name": name})
@@ -62,9 +63,10 @@ class ApiClient:
 
     def players(self, club: dict[str, Any], count: int) -> list[str]:
         ids = []
-        for i in range(count):
+        for _ in range(count):
+            self._players_made += 1
             response = self.client.post(f"/api/v1/clubs/{club['id']}/players",
-                                        json={"name": f"Player {i}"},
+                                        json={"name": f"Player {self._players_made}"},
                                         headers=self.auth(club["admin_token"]))
             assert response.status_code == 201, response.json
             ids.append(response.json["id"])
@@ -95,3 +97,75 @@ class ApiClient:
                                    headers=self.auth(table["table_token"]))
         assert response.status_code == 200
         return response.json
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Gunicorn:
+    """A real gunicorn serving the app on 127.0.0.1, for tests that need several workers."""
+
+    def __init__(self, database_url: str, workers: int = 2, **env: str) -> None:
+        self.database_url = database_url
+        self.workers = workers
+        self.env = env
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: Any = None
+
+    def __enter__(self) -> Gunicorn:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        import os
+        import subprocess
+        import sys
+
+        root = Path(__file__).resolve().parents[1]
+        env = {**os.environ, "DATABASE_URL": self.database_url, **self.env}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "--workers", str(self.workers), "--bind",
+             f"127.0.0.1:{self.port}", "--graceful-timeout", "5", "wsgi:app"],
+            cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.wait_ready()
+
+    def wait_ready(self, timeout: float = 30.0) -> None:
+        import time
+
+        import requests
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError("gunicorn exited: " + self.process.stderr.read().decode())
+            try:
+                if requests.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    return
+            except requests.RequestException:
+                pass
+            time.sleep(0.1)
+        raise TimeoutError("gunicorn did not answer")
+
+    def worker_pids(self) -> list[int]:
+        children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+        return [int(pid) for pid in children.read_text().split()]
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except Exception:
+                self.process.kill()
+                self.process.wait()
+        if self.process is not None and self.process.stderr is not None:
+            self.process.stderr.close()

@@ -7,8 +7,8 @@ from flask_smorest import Api
 
 
 def register_blueprints(app: Flask, api: Api) -> None:
-    from . import clubs, docs, health, settlements, tables
+    from . import clubs, docs, health, settlements, tables, variants
 
     docs.register(app)
-    for module in (health, settlements, clubs, tables):
+    for module in (health, variants, settlements, clubs, tables):
         api.register_blueprint(module.blp)
