@@ -11,8 +11,11 @@ from typing import Any
 
 from .american import AMERICAN
 from .base import POOL, Reason, RuleViolation, SessionOutcome, Settlement, Transfer, Variant
+from .german import GERMAN
+from .solo66 import SOLO66
+from .spanish import SPANISH
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (AMERICAN,)}
+VARIANTS: dict[str, Variant] = {v.name: v for v in (AMERICAN, SPANISH, GERMAN, SOLO66)}
 
 __all__ = [
     "POOL", "Reason", "RuleViolation", "SessionOutcome", "Settlement", "Transfer", "Variant",

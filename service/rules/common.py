@@ -1,0 +1,229 @@
+"""Parsing helpers and small values shared by the Spanish, German and Solo 66 modules.
+
+Pure: imports only the standard library and ``.base``. Every ``require_*``/``optional_*``
+helper takes a plain JSON-like value and its JSON path and either returns a checked value or
+raises ``RuleViolation`` naming that path. JSON types are checked strictly: a bool is not an
+integer, a float is never an integer (not even ``5.0``), and nothing else is coerced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Final
+
+from .base import SUITS, RuleViolation
+
+MAX_ERRORS: Final = 16
+"""The most errors one hand record may list."""
+
+TRICKS: Final = 8
+"""Every Solo game of the 32-card pack has eight tricks."""
+
+
+class _Missing(Enum):
+    MISSING = "missing"
+
+
+MISSING: Final = _Missing.MISSING
+
+
+def join(path: str, key: object) -> str:
+    """``path.key``: the JSON path of ``key`` inside the object at ``path``."""
+    return f"{path}.{key}"
+
+
+def as_object(raw: object, path: str) -> Mapping[str, Any]:
+    """``raw`` if it is a JSON object, else a RuleViolation on ``path``."""
+    if not isinstance(raw, Mapping):
+        raise RuleViolation(path, "must be a JSON object")
+    return raw
+
+
+def reject_unknown(obj: Mapping[Any, Any], allowed: Collection[str], path: str,
+                   message: str = "unknown field") -> None:
+    """Refuse the first key of ``obj`` (in its own order) that is not in ``allowed``."""
+    for key in obj:
+        if not isinstance(key, str) or key not in allowed:
+            raise RuleViolation(join(path, key), message)
+
+
+def get(obj: Mapping[str, Any], key: str) -> Any:
+    """The value under ``key`` or ``MISSING``."""
+    return obj.get(key, MISSING)
+
+
+def is_absent(value: object) -> bool:
+    """True for a missing key or a JSON null (used only for fields documented as nullable)."""
+    return value is MISSING or value is None
+
+
+def require_present(value: object, path: str, message: str = "is required") -> None:
+    if value is MISSING:
+        raise RuleViolation(path, message)
+
+
+def require_int(value: object, path: str, low: int, high: int, what: str = "a whole number") -> int:
+    """An integer (not a bool, not a float) with ``low <= value <= high``."""
+    require_present(value, path)
+    if type(value) is not int:
+        raise RuleViolation(path, f"must be {what} from {low} to {high}")
+    if not low <= value <= high:
+        raise RuleViolation(path, f"must be {what} from {low} to {high}")
+    return value
+
+
+def require_seat(value: object, path: str, players: int) -> int:
+    """A seat number ``0 … players-1``."""
+    return require_int(value, path, 0, players - 1, "a seat")
+
+
+def optional_seat(value: object, path: str, players: int) -> int | None:
+    """A seat number, or None when the field is absent or null."""
+    return None if is_absent(value) else require_seat(value, path, players)
+
+
+def require_bool(value: object, path: str, default: bool = False) -> bool:
+    """``true`` or ``false``; ``default`` when absent. A null is refused."""
+    if value is MISSING:
+        return default
+    if type(value) is not bool:
+        raise RuleViolation(path, "must be true or false")
+    return value
+
+
+def require_choice(value: object, path: str, choices: Collection[str], what: str) -> str:
+    """One of the strings in ``choices`` (listed in the message when it is not)."""
+    require_present(value, path)
+    if not isinstance(value, str) or value not in choices:
+        raise RuleViolation(path, f"must be {what} ({', '.join(choices)})")
+    return value
+
+
+def require_suit(value: object, path: str) -> str:
+    """One of ``clubs``, ``spades``, ``hearts``, ``diamonds``."""
+    return require_choice(value, path, SUITS, "a suit")
+
+
+def optional_suit(value: object, path: str) -> str | None:
+    """A suit, or None when the field is absent or null."""
+    return None if is_absent(value) else require_suit(value, path)
+
+
+def require_kind_played(value: object, path: str, title: str) -> None:
+    """The optional ``kind`` field shared with American Solo's hand record: only ``played``."""
+    if value is MISSING:
+        return
+    if not isinstance(value, str) or value != "played":
+        raise RuleViolation(path, f"{title} records only played hands: kind must be 'played'")
+
+
+@dataclass(frozen=True, slots=True)
+class DealerState:
+    """The table state of a variant that carries nothing but the deal: the next dealer."""
+
+    dealer: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"dealer": self.dealer}
+
+
+def initial_dealer_state(players: int, first_dealer: object) -> DealerState:
+    """A fresh table whose first hand is dealt by ``first_dealer``."""
+    return DealerState(require_seat(first_dealer, "first_dealer", players))
+
+
+def parse_dealer_state(raw: object, players: int) -> DealerState:
+    """``{"dealer": seat}``; a missing key or a missing state means a fresh table (seat 0)."""
+    if raw is None:
+        return DealerState(0)
+    obj = as_object(raw, "state")
+    reject_unknown(obj, ("dealer",), "state")
+    dealer = get(obj, "dealer")
+    return DealerState(0 if dealer is MISSING else require_seat(dealer, "state.dealer", players))
+
+
+@dataclass(frozen=True, slots=True)
+class CalledCard:
+    """The card whose holder becomes the declarer's partner."""
+
+    rank: str
+    suit: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rank": self.rank, "suit": self.suit}
+
+
+def optional_called(value: object, path: str, ranks: Collection[str]) -> CalledCard | None:
+    """``{"rank", "suit"}`` with the rank one of ``ranks``; None when absent or null."""
+    if is_absent(value):
+        return None
+    obj = as_object(value, path)
+    reject_unknown(obj, ("rank", "suit"), path)
+    rank = require_choice(get(obj, "rank"), join(path, "rank"), ranks, "a rank")
+    suit = require_suit(get(obj, "suit"), join(path, "suit"))
+    return CalledCard(rank, suit)
+
+
+@dataclass(frozen=True, slots=True)
+class HandError:
+    """An error recorded in a hand (these variants know only ``revoke``) and its offender."""
+
+    kind: str
+    seat: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat}
+
+
+def parse_errors(value: object, path: str, players: int,
+                 kinds: Collection[str] = ("revoke",)) -> tuple[HandError, ...]:
+    """A list of ``{"kind", "seat"}`` (at most ``MAX_ERRORS``); ``[]`` when absent."""
+    if value is MISSING:
+        return ()
+    if not isinstance(value, list | tuple):
+        raise RuleViolation(path, "must be a list of errors (use [] for none)")
+    if len(value) > MAX_ERRORS:
+        raise RuleViolation(path, f"at most {MAX_ERRORS} errors can be recorded in one hand")
+    errors: list[HandError] = []
+    for index, item in enumerate(value):
+        item_path = join(path, index)
+        obj = as_object(item, item_path)
+        reject_unknown(obj, ("kind", "seat"), item_path)
+        kind = require_choice(get(obj, "kind"), join(item_path, "kind"), kinds, "an error kind")
+        seat = require_seat(get(obj, "seat"), join(item_path, "seat"), players)
+        errors.append(HandError(kind, seat))
+    return tuple(errors)
+
+
+def first_revoke(errors: tuple[HandError, ...]) -> HandError | None:
+    """The first revoke recorded: as in American Solo, the first error that decides the game
+    decides it."""
+    return next((e for e in errors if e.kind == "revoke"), None)
+
+
+def seat_list(seats: Collection[int]) -> str:
+    """``"seat 2"``, ``"seats 1 and 3"``, ``"seats 0, 1, 3 and 4"``."""
+    names = [str(s) for s in sorted(seats)]
+    if len(names) == 1:
+        return f"seat {names[0]}"
+    return f"seats {', '.join(names[:-1])} and {names[-1]}"
+
+
+def signed(points: int) -> str:
+    """``+4``, ``-8``, ``0``."""
+    return f"{points:+d}" if points else "0"
+
+
+def check_dealer_fits(state: DealerState, players: int) -> None:
+    """A state built for another table size (a programming slip, or a hand-made value)."""
+    if type(state.dealer) is not int or not 0 <= state.dealer < players:
+        raise RuleViolation("state.dealer", f"must be a seat from 0 to {players - 1}")
+
+
+def seat_field(name: str, players: int, description: str, required: bool = True,
+               nullable: bool = False) -> dict[str, Any]:
+    """A ``describe()`` entry for a hand field that holds a seat."""
+    return {"name": name, "type": "integer", "min": 0, "max": players - 1, "required": required,
+            "nullable": nullable, "description": description}
