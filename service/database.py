@@ -13,7 +13,7 @@ def configure_engine_events(app: Flask, engine: Engine) -> None:
         return
     synchronous = str(app.config["SQLITE_SYNCHRONOUS"]).upper()
     if synchronous not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
-        raise ValueError(f"SQLITE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA, not {synchronous}")
+        raise ValueError(f"SQLITE_SYNCHRONOUS must be OFF, NORMAL, FULL or EXTRA: {synchronous}")
     busy_ms = int(float(app.config["SQLITE_BUSY_TIMEOUT_S"]) * 1000)
 
     @event.listens_for(engine, "connect")

@@ -44,9 +44,7 @@ def flatten_messages(messages: Any, prefix: str = "") -> dict[str, list[str]]:
     if isinstance(messages, Mapping):
         for key, value in messages.items():
             name = str(key)
-            if not prefix and name in _BODY_LOCATIONS:
-                name = ""
-            elif name == "_schema":
+            if not prefix and name in _BODY_LOCATIONS or name == "_schema":
                 name = ""
             path = ".".join(p for p in (prefix, name) if p)
             for sub, msgs in flatten_messages(value, path).items():

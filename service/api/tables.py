@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 from flask_smorest.pagination import PaginationParameters
 
 from ..schemas.tables import (
+    CorrectedHandSchema,
     HandBodySchema,
     HandCreateSchema,
     HandSchema,
@@ -139,7 +140,7 @@ class Hand(MethodView):
         return hands.get_hand(principal(), table_id, number)
 
     @blp.arguments(HandBodySchema)
-    @blp.response(200, HandWithTableSchema)
+    @blp.response(200, CorrectedHandSchema)
     @blp.alt_response(412, description="If-Match names an old version.")
     @blp.alt_response(422, description="The new record, or a later hand settled again, breaks "
                                        "a rule; nothing changes.")
@@ -150,7 +151,7 @@ class Hand(MethodView):
         answer = hands.correct_hand(principal(), table_id, number, body, if_match_version())
         return answer, 200, {"ETag": _etag(answer["table"]["version"])}
 
-    @blp.response(200, HandWithTableSchema)
+    @blp.response(200, CorrectedHandSchema)
     @blp.alt_response(409, description="The hand is already void.")
     @blp.alt_response(412, description="If-Match names an old version.")
     @blp.doc(parameters=[IF_MATCH])

@@ -183,7 +183,8 @@ class Variant(abc.ABC):
         """The state of a fresh table whose first hand is dealt by ``first_dealer``."""
 
     @abc.abstractmethod
-    def parse_state(self, raw: Mapping[str, Any] | None, players: int, options: Any) -> VariantState:
+    def parse_state(self, raw: Mapping[str, Any] | None, players: int,
+                    options: Any) -> VariantState:
         """A state given by a client (missing keys take the fresh table's values)."""
 
     @abc.abstractmethod

@@ -104,6 +104,12 @@ class HandWithTableSchema(HandSchema):
     table = fields.Nested(TableSchema, required=True)
 
 
+class CorrectedHandSchema(HandWithTableSchema):
+    resettled = fields.Integer(required=True, metadata={
+        "description": "How many hands were settled again, this one included; the rest "
+                       "started from the same state as before and could not change."})
+
+
 class ChangedBySchema(Schema):
     token_id = fields.String(required=True)
     kind = fields.String(required=True, validate=validate.OneOf(["admin", "table"]))

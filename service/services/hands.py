@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -173,9 +174,9 @@ def correct_hand(principal: Principal, table_id: str, number: int, body: dict[st
     table, hand = _prepare_correction(principal, table_id, number, if_match)
     table_rules = TableRules.of(table)
     record = table_rules.variant.parse_hand(body, table.players, table_rules.options).to_dict()
-    _resettle_from(table, table_rules, hand, "recorded", record, principal)
+    resettled = _resettle_from(table, table_rules, hand, "recorded", record, principal)
     db.session.commit()
-    return {**hand_view(hand), "table": table_view(table)}
+    return {**hand_view(hand), "resettled": resettled, "table": table_view(table)}
 
 
 def void_hand(principal: Principal, table_id: str, number: int,
@@ -184,25 +185,35 @@ def void_hand(principal: Principal, table_id: str, number: int,
     table, hand = _prepare_correction(principal, table_id, number, if_match)
     if hand.status == "void":
         raise Conflict(f"Hand {number} is already void.")
-    _resettle_from(table, TableRules.of(table), hand, "void", hand.record, principal)
+    resettled = _resettle_from(table, TableRules.of(table), hand, "void", hand.record, principal)
     db.session.commit()
-    return {**hand_view(hand), "table": table_view(table)}
+    return {**hand_view(hand), "resettled": resettled, "table": table_view(table)}
 
 
 def _resettle_from(table: TableRow, table_rules: TableRules, changed: HandRow, status: str,
-                   record: dict[str, Any], principal: Principal) -> None:
-    later = list(db.session.scalars(
-        select(HandRow).where(HandRow.table_id == table.id, HandRow.number >= changed.number)
-        .order_by(HandRow.number)))
+                   record: dict[str, Any], principal: Principal) -> int:
+    """Apply the change to ``changed`` and settle it and the later hands again, in order.
+
+    Returns how many hands were settled again (the changed one included)."""
     variant, players, options = table_rules.variant, table.players, table_rules.options
-    # Totals before the changed hand, for variants whose session can end (Spanish targets).
+    has_targets = variant.session_outcome(options, tuple(s.balance for s in table.seats),
+                                          0) is not None
+    if has_targets:
+        # The session can end (Spanish targets): every later hand must be checked against the
+        # new totals, so all of them are loaded, and the totals before the change found.
+        later = list(db.session.scalars(
+            select(HandRow).where(HandRow.table_id == table.id,
+                                  HandRow.number >= changed.number).order_by(HandRow.number)))
+    else:
+        later = _hands_from(table.id, changed.number)
     totals = [s.balance for s in table.seats]
-    for h in later:
-        if h.settlement is not None:
-            for seat, d in enumerate(h.settlement["deltas"]):
-                totals[seat] -= d
-    played = table.hands_played - sum(1 for h in later if h.status == "recorded")
-    has_targets = variant.session_outcome(options, tuple(totals), 0) is not None
+    played = table.hands_played
+    if has_targets:
+        for h in later:
+            if h.settlement is not None:
+                played -= 1
+                for seat, d in enumerate(h.settlement["deltas"]):
+                    totals[seat] -= d
 
     state_raw = changed.state_before
     now = utcnow()
@@ -264,6 +275,23 @@ def _resettle_from(table: TableRow, table_rules: TableRules, changed: HandRow, s
         if table_rules.has_pool:
             table.pool = int(last.state_after["pool"])
     table.version += 1
+    return len(pending)
+
+
+RESETTLE_BATCH = 64
+
+
+def _hands_from(table_id: str, number: int) -> Iterator[HandRow]:
+    """Hands ``number`` and later in order, loaded a batch at a time: a correction usually
+    stops after a few hands, and need not load a long history."""
+    while True:
+        batch = list(db.session.scalars(
+            select(HandRow).where(HandRow.table_id == table_id, HandRow.number >= number)
+            .order_by(HandRow.number).limit(RESETTLE_BATCH)))
+        yield from batch
+        if len(batch) < RESETTLE_BATCH:
+            return
+        number = batch[-1].number + 1
 
 
 def list_hands(principal: Principal, table_id: str, page: int, page_size: int

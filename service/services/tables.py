@@ -13,7 +13,7 @@ from ..extensions import db
 from ..models import PlayerRow, SeatRow, TableRow, rfc3339, utcnow
 from ..rules import RuleViolation, Variant
 from ..rules.settle_up import fewest_transfers, split_pool
-from .auth import Principal, issue_token, new_id, require_club_admin, require_table_access
+from .auth import Principal, issue_token, new_id, require_table_access
 from .clubs import get_club
 from .errors import Conflict
 from .locking import get_table, lock_table

@@ -27,10 +27,8 @@ def recorded(api):
 
 
 def _refused(app, statement) -> None:
-    with app.app_context():
-        with pytest.raises(IntegrityError):
-            with db.engine.begin() as connection:
-                connection.execute(statement)
+    with app.app_context(), pytest.raises(IntegrityError), db.engine.begin() as connection:
+        connection.execute(statement)
 
 
 def test_the_database_refuses_a_transfer_of_no_chips(app, recorded):
