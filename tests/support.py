@@ -110,9 +110,12 @@ def free_port() -> int:
 class Gunicorn:
     """A real gunicorn serving the app on 127.0.0.1, for tests that need several workers."""
 
-    def __init__(self, database_url: str, workers: int = 2, **env: str) -> None:
+    def __init__(self, database_url: str, workers: int = 2, app: str = "wsgi:app",
+                 ready_path: str = "/healthz", **env: str) -> None:
+        self.ready_path = ready_path
         self.database_url = database_url
         self.workers = workers
+        self.app = app
         self.env = env
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -129,14 +132,21 @@ class Gunicorn:
         import os
         import subprocess
         import sys
+        import tempfile
 
         root = Path(__file__).resolve().parents[1]
         env = {**os.environ, "DATABASE_URL": self.database_url, **self.env}
+        # The server's output goes to a file: an unread pipe fills up and stalls the workers.
+        self.log = tempfile.NamedTemporaryFile("w+b", prefix="gunicorn-", suffix=".log")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--workers", str(self.workers), "--bind",
-             f"127.0.0.1:{self.port}", "--graceful-timeout", "5", "wsgi:app"],
-            cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+             f"127.0.0.1:{self.port}", "--graceful-timeout", "5", self.app],
+            cwd=root, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         self.wait_ready()
+
+    def output(self) -> str:
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")
 
     def wait_ready(self, timeout: float = 30.0) -> None:
         import time
@@ -146,9 +156,9 @@ class Gunicorn:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError("gunicorn exited: " + self.process.stderr.read().decode())
+                raise RuntimeError("gunicorn exited: " + self.output())
             try:
-                if requests.get(self.url + "/healthz", timeout=1).status_code == 200:
+                if requests.get(self.url + self.ready_path, timeout=1).status_code == 200:
                     return
             except requests.RequestException:
                 pass
@@ -167,5 +177,5 @@ class Gunicorn:
             except Exception:
                 self.process.kill()
                 self.process.wait()
-        if self.process is not None and self.process.stderr is not None:
-            self.process.stderr.close()
+        if getattr(self, "log", None) is not None:
+            self.log.close()

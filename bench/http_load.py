@@ -1,0 +1,173 @@
+"""The service against a bare Flask app under the same load, side by side in one run.
+
+    .venv/bin/python bench/http_load.py [--seconds 10] [--pg postgresql://postgres@127.0.0.1/bench]
+
+Starts the service with gunicorn (2 sync workers) on SQLite in a temp dir and, with the same
+gunicorn settings, bench/bare_app.py, whose endpoints only parse and return JSON. wrk (Debian's
+package; 2 threads, 16 connections) drives each scenario for --seconds against both, and the
+figures are printed with their ratios and the targets of the performance issue:
+
+  record   POST /api/v1/tables/{id}/hands, random valid American hands over 50 tables
+           vs POST /echo                 target: ≥ 0.5× throughput, p99 ≤ 3× bare p99
+  read     GET /api/v1/tables/{id}       vs GET /item     target: ≥ 0.7×
+  read304  the same with If-None-Match   vs GET /item     target: ≥ 0.9×
+  preview  POST /api/v1/settlements/preview vs POST /echo target: ≥ 0.7×
+
+With --pg the service is measured again on that PostgreSQL database (its public schema is
+dropped and re-created), the bare app beside it again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tables import random_hand  # noqa: E402  (bench/tables.py, beside this script)
+from tests.support import ApiClient, Gunicorn, migrated_app  # noqa: E402
+
+TABLES = 50
+CONNECTIONS = 16
+THREADS = 2
+
+LUA_DONE = """
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    '{"requests": %d, "duration_us": %d, "p50_us": %d, "p99_us": %d, "errors": %d, "bad": %d}\\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    e.connect + e.read + e.write + e.timeout, e.status))
+end
+"""
+
+
+def lua_list(items: list[str]) -> str:
+    return "{" + ",".join(f"[==[{item}]==]" for item in items) + "}"
+
+
+def script(method: str, paths: list[str], headers: list[dict[str, str]],
+           bodies: list[str] | None) -> str:
+    """A wrk script that picks a random target (and body) for every request."""
+    header_tables = ",".join(
+        "{" + ",".join(f'["{k}"]=[==[{v}]==]' for k, v in h.items()) + "}" for h in headers)
+    body_pick = "bodies[math.random(#bodies)]" if bodies else "nil"
+    return f"""
+math.randomseed(os.time())
+local paths = {lua_list(paths)}
+local headers = {{{header_tables}}}
+local bodies = {lua_list(bodies or [])}
+request = function()
+  local i = math.random(#paths)
+  return wrk.format("{method}", paths[i], headers[i], {body_pick})
+end
+{LUA_DONE}"""
+
+
+def run_wrk(url: str, lua: str, seconds: int) -> dict[str, float]:
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as fh:
+        fh.write(lua)
+    output = subprocess.run(
+        ["wrk", f"-t{THREADS}", f"-c{CONNECTIONS}", f"-d{seconds}s", "-s", fh.name, url],
+        capture_output=True, text=True, check=True).stdout
+    Path(fh.name).unlink()
+    figures = json.loads(output.strip().splitlines()[-1])
+    figures["rps"] = figures["requests"] / (figures["duration_us"] / 1e6)
+    return figures
+
+
+def prepare(database: str | None, tmp: Path) -> tuple[str, list[dict]]:
+    app = migrated_app(database, tmp)
+    api = ApiClient(app.test_client())
+    club = api.club("Bench")
+    tables = [api.table(club=club) for _ in range(TABLES)]
+    rng = random.Random(3)
+    for table in tables:  # a little history, as a real evening has
+        for _ in range(5):
+            api.record(table, random_hand(rng))
+    return app.config["SQLALCHEMY_DATABASE_URI"], tables
+
+
+def scenarios(tables: list[dict], rng: random.Random) -> dict[str, tuple[str, ...]]:
+    auth = [{"Authorization": f"Bearer {t['table_token']}",
+             "Content-Type": "application/json"} for t in tables]
+    hands = [json.dumps(random_hand(rng)) for _ in range(500)]
+    previews = [json.dumps({"variant": "american", "players": 4,
+                            "state": {"pool": rng.randrange(40), "dealer": rng.randrange(4)},
+                            "hand": random_hand(rng)}) for _ in range(500)]
+    return {"hands": hands, "previews": previews, "auth": auth}
+
+
+def measure(service: Gunicorn, bare: Gunicorn, tables: list[dict], seconds: int,
+            label: str) -> list[tuple[str, dict, dict, float]]:
+    rng = random.Random(11)
+    data = scenarios(tables, rng)
+    json_header = [{"Content-Type": "application/json"}]
+    table_paths = [f"/api/v1/tables/{t['id']}" for t in tables]
+    import requests
+
+    etags = [requests.get(service.url + p, headers=h, timeout=10).headers["ETag"]
+             for p, h in zip(table_paths, data["auth"], strict=True)]
+    cases = [
+        ("read", script("GET", table_paths, data["auth"], None),
+         script("GET", ["/item"], json_header, None), 0.7),
+        ("read304", script("GET", table_paths,
+                           [{**h, "If-None-Match": e} for h, e in
+                            zip(data["auth"], etags, strict=True)], None),
+         script("GET", ["/item"], json_header, None), 0.9),
+        ("preview", script("POST", ["/api/v1/settlements/preview"], json_header,
+                           data["previews"]),
+         script("POST", ["/echo"], json_header, data["previews"]), 0.7),
+        ("record", script("POST", [f"{p}/hands" for p in table_paths], data["auth"],
+                          data["hands"]),
+         script("POST", ["/echo"], json_header, data["hands"]), 0.5),
+    ]
+    results = []
+    for name, service_lua, bare_lua, target in cases:
+        bare_figures = run_wrk(bare.url, bare_lua, seconds)
+        service_figures = run_wrk(service.url, service_lua, seconds)
+        results.append((f"{label} {name}", service_figures, bare_figures, target))
+    return results
+
+
+def report(results: list[tuple[str, dict, dict, float]]) -> None:
+    print(f"{'scenario':24} {'rps':>8} {'bare rps':>9} {'ratio':>6} {'target':>7} "
+          f"{'p50 ms':>7} {'p99 ms':>7} {'bare p99':>8} {'p99 ×':>6} {'errors':>6}")
+    for name, svc, bare, target in results:
+        ratio = svc["rps"] / bare["rps"]
+        p99_ratio = svc["p99_us"] / max(bare["p99_us"], 1)
+        flag = "ok" if ratio >= target else "MISS"
+        print(f"{name:24} {svc['rps']:8.0f} {bare['rps']:9.0f} {ratio:6.2f} "
+              f"{'≥' + str(target):>7} {svc['p50_us'] / 1000:7.2f} {svc['p99_us'] / 1000:7.2f} "
+              f"{bare['p99_us'] / 1000:8.2f} {p99_ratio:6.2f} "
+              f"{svc['errors'] + svc['bad']:6d} {flag}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--pg", help="a PostgreSQL URL whose public schema may be dropped")
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is needed: apt-get install wrk")
+    results = []
+    for database in [None, args.pg] if args.pg else [None]:
+        tmp = Path(tempfile.mkdtemp())
+        url, tables = prepare(database, tmp)
+        label = "postgresql" if database else "sqlite"
+        with Gunicorn(url, workers=2) as service, \
+                Gunicorn("sqlite://", workers=2, app="bench.bare_app:app",
+                         ready_path="/item") as bare:
+            results += measure(service, bare, tables, args.seconds, label)
+    report(results)
+
+
+if __name__ == "__main__":
+    main()
