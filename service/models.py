@@ -101,6 +101,8 @@ class TableRow(db.Model):
     state: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    season_id: Mapped[str | None] = mapped_column(
+        ForeignKey("seasons.id"), nullable=True, index=True)
 
     seats: Mapped[list[SeatRow]] = relationship(order_by="SeatRow.seat", lazy="selectin",
                                                 cascade="all, delete-orphan")
@@ -220,3 +222,5 @@ class IdempotencyKeyRow(db.Model):
 
 Index("ix_hand_revisions_hand", HandRevisionRow.hand_id)
 Index("ix_transfers_hand", TransferRow.hand_id)
+
+from . import league_models  # noqa: E402,F401 - the league's rows join this metadata

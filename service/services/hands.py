@@ -29,6 +29,7 @@ from ..models import (
     utcnow,
 )
 from ..rules import POOL, RuleViolation, Settlement
+from . import league
 from .auth import Principal, require_table_access
 from .errors import Conflict, Forbidden, NotFound, PreconditionFailed
 from .locking import lock_table
@@ -129,6 +130,7 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
                                    record=row.record, changed_at=now,
                                    token_id=principal.token_id, token_kind=principal.kind))
     db.session.add_all(_transfer_rows(row.id, settlement))
+    league.hands_changed(table, [league.HandChange(None, None, row.record, row.settlement)])
     _apply_deltas(table, settlement.deltas, 1)
     table.state = row.state_after
     if table_rules.has_pool and settlement.pool_after is not None:
@@ -244,6 +246,10 @@ def _resettle_from(table: TableRow, table_rules: TableRules, changed: HandRow, s
         pending.append((h, h_status, state_raw, settlement))
         state_raw = settlement.state_after.to_dict() if settlement else state_raw
 
+    league.hands_changed(table, [
+        league.HandChange(h.record, h.settlement, record if h is changed else h.record,
+                          None if settlement is None else settlement.to_dict())
+        for h, _, _, settlement in pending])
     for h, h_status, before, settlement in pending:
         if h.settlement is not None:
             _apply_deltas(table, h.settlement["deltas"], -1)
@@ -297,9 +303,12 @@ def _hands_from(table_id: str, number: int) -> Iterator[HandRow]:
 def list_hands(principal: Principal, table_id: str, page: int, page_size: int
                ) -> tuple[list[dict[str, Any]], int]:
     table = read_table(principal, table_id)
+    offset = (page - 1) * page_size
+    if offset >= table.hands_recorded:  # past the last hand (and past what SQL can offset)
+        return [], table.hands_recorded
     rows = db.session.scalars(
         select(HandRow).where(HandRow.table_id == table.id).order_by(HandRow.number)
-        .offset((page - 1) * page_size).limit(page_size))
+        .offset(offset).limit(page_size))
     return [hand_view(h) for h in rows], table.hands_recorded
 
 

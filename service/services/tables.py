@@ -13,6 +13,7 @@ from ..extensions import db
 from ..models import PlayerRow, SeatRow, TableRow, rfc3339, utcnow
 from ..rules import RuleViolation, Variant
 from ..rules.settle_up import fewest_transfers, split_pool
+from . import league
 from .auth import Principal, issue_token, new_id, require_table_access
 from .clubs import get_club
 from .errors import Conflict
@@ -76,10 +77,12 @@ def _table_options(variant: Variant, players: int, raw: Mapping[str, Any] | None
 
 def open_table(principal: Principal, club_id: str, name: str, variant_name: str,
                seats: Sequence[str], first_dealer: int,
-               raw_options: Mapping[str, Any] | None) -> dict[str, Any]:
+               raw_options: Mapping[str, Any] | None,
+               season_id: str | None = None) -> dict[str, Any]:
     """Create a sitting and its table token (shown this once only)."""
     get_club(principal, club_id)
     variant = rules.get_variant(variant_name)
+    league.check_season_for_table(club_id, variant.name, season_id)
     if len(seats) not in variant.player_counts:
         allowed = " or ".join(str(n) for n in variant.player_counts)
         raise RuleViolation("seats", f"{variant.title} is played by {allowed} players")
@@ -100,7 +103,8 @@ def open_table(principal: Principal, club_id: str, name: str, variant_name: str,
         state["pool"] = pool
     table = TableRow(id=new_id(), club_id=club_id, name=name, variant=variant.name,
                      options=stored, players=players, first_dealer=first_dealer, status="open",
-                     version=1, hands_recorded=0, hands_played=0, pool=pool, state=state)
+                     version=1, hands_recorded=0, hands_played=0, pool=pool, state=state,
+                     season_id=season_id)
     table.seats = [SeatRow(seat=i, player_id=pid, balance=0) for i, pid in enumerate(seats)]
     db.session.add(table)
     db.session.flush()
@@ -132,6 +136,7 @@ def table_view(table: TableRow) -> dict[str, Any]:
         "next_number": table.hands_recorded + 1,
         "version": table.version,
         "status": table.status,
+        "season_id": table.season_id,
         "session": None if outcome is None else {
             "over": outcome.over, "winners": list(outcome.winners), "reason": outcome.reason},
         "created_at": rfc3339(table.created_at),
@@ -154,6 +159,7 @@ def close_table(principal: Principal, table_id: str) -> dict[str, Any]:
     table.status = "closed"
     table.closed_at = utcnow()
     table.version += 1
+    league.sitting_closed(table)
     db.session.commit()
     return table_view(table)
 

@@ -163,3 +163,16 @@ def test_openapi_yaml_in_the_repository_matches_the_code(client):
     committed = (Path(__file__).parents[2] / "openapi.yaml").read_text()
     served = client.get("/openapi.yaml").get_data(as_text=True)
     assert committed == served, "openapi.yaml drifted from the code: run `make openapi`"
+
+
+def test_an_unexpected_exception_is_a_500_problem_that_hides_the_details(client, monkeypatch):
+    from service import rules
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("secret internals")
+
+    monkeypatch.setattr(rules, "preview", broken)
+    response = client.post(URL, json={"variant": "american", "players": 4, "hand": {}})
+    assert response.status_code == 500
+    assert response.content_type == "application/problem+json"
+    assert "secret" not in response.get_data(as_text=True)

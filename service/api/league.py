@@ -1,0 +1,202 @@
+"""The club league: seasons, standings (JSON or CSV), player statistics, export and import.
+
+Reading a season, its standings and a player's statistics needs the club's admin token or a
+table token of one of the club's tables (the phones at a table may show the standings);
+creating seasons and exporting need the admin token. Importing needs no token, like creating a
+club: it makes a new club and answers its new admin token.
+
+The import body may be up to ``IMPORT_MAX_CONTENT_LENGTH`` bytes (16 MiB by default); every
+other request keeps the app's ``MAX_CONTENT_LENGTH`` (64 KiB).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Response, current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import ValidationError
+
+from ..rules import RuleViolation
+from ..schemas.league import (
+    ClubExportSchema,
+    ImportedClubSchema,
+    PlayerStatsSchema,
+    SeasonCreateSchema,
+    SeasonSchema,
+    StandingsQuerySchema,
+    StandingsSchema,
+)
+from ..services import backup, league
+from .auth import BEARER, principal
+from .errors import flatten_messages
+
+blp = Blueprint("league", __name__, url_prefix="/api/v1",
+                description="Club league: seasons, standings, player statistics, ratings, "
+                            "export and import")
+
+IMPORT_MAX_BYTES = 16 * 1024 * 1024
+IMPORT_ENDPOINT = "league.ClubImport"
+CSV_TYPE = "text/csv"
+
+
+class InvalidExport(RuleViolation):
+    """An import body that is not JSON, not complete, or not a club export."""
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        field, messages = next(iter(errors.items()))
+        super().__init__(field, messages[0])
+        self.errors = errors
+
+
+def read_export(raw: bytes) -> dict[str, Any]:
+    """The import body as a checked export document, or InvalidExport (422) naming the
+    fields; a body that does not parse (a truncated file) is a bad file too, so 422, not
+    400."""
+    try:
+        document = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise InvalidExport({"body": ["The file is not complete JSON (truncated?)."]}) from None
+    try:
+        loaded: dict[str, Any] = ClubExportSchema().load(document)
+    except ValidationError as error:
+        raise InvalidExport(flatten_messages(error.messages)) from None
+    return loaded
+
+
+@blp.url_value_preprocessor
+def _import_size_limit(endpoint: str | None, _values: Any) -> None:
+    # URL value preprocessors run before every before_request hook, so the import's larger
+    # limit already holds when a hook reads the body.
+    if endpoint == IMPORT_ENDPOINT:
+        request.max_content_length = current_app.config.get("IMPORT_MAX_CONTENT_LENGTH",
+                                                            IMPORT_MAX_BYTES)
+
+
+def _auth_doc(not_found: str) -> Any:
+    """Document the bearer token and its 401, 403 and 404 answers."""
+    def decorate(view: Any) -> Any:
+        for status, description in ((401, "No or bad token."),
+                                    (403, "The token is not of this club."),
+                                    (404, not_found)):
+            view = blp.alt_response(status, description=description)(view)
+        return blp.doc(security=BEARER)(view)
+    return decorate
+
+
+def _wants_csv(format_: str | None) -> bool:
+    if format_ is not None:
+        return format_ == "csv"
+    best = request.accept_mimetypes.best_match(["application/json", CSV_TYPE])
+    return best == CSV_TYPE
+
+
+@blp.route("/clubs/<string:club_id>/seasons")
+class Seasons(MethodView):
+    @blp.response(200, SeasonSchema(many=True))
+    @_auth_doc("No such club.")
+    def get(self, club_id: str) -> list[dict[str, Any]]:
+        """List the club's seasons, newest first (admin or table token of the club)."""
+        return league.list_seasons(principal(), club_id)
+
+    @blp.arguments(SeasonCreateSchema)
+    @blp.response(201, SeasonSchema)
+    @blp.alt_response(409, description="The club has a season of that name.")
+    @blp.alt_response(422, description="Unknown variant, or the season ends before it starts.")
+    @_auth_doc("No such club.")
+    def post(self, body: dict[str, Any], club_id: str) -> dict[str, Any]:
+        """Start a season of one variant (admin token); tables join it with `season_id`."""
+        return league.create_season(principal(), club_id, body["name"], body["variant"],
+                                    body["starts_on"], body["ends_on"])
+
+
+@blp.route("/seasons/<string:season_id>")
+class Season(MethodView):
+    @blp.response(200, SeasonSchema)
+    @_auth_doc("No such season.")
+    def get(self, season_id: str) -> dict[str, Any]:
+        """Show a season (admin or table token of its club)."""
+        return league.get_season(principal(), season_id)
+
+
+@blp.route("/seasons/<string:season_id>/standings")
+class Standings(MethodView):
+    @blp.arguments(StandingsQuerySchema, location="query")
+    @blp.response(200, StandingsSchema)
+    @blp.doc(responses={"200": {
+        "description": "OK",
+        "headers": {"Content-Disposition": {
+            "schema": {"type": "string"},
+            "description": "For CSV: `attachment; filename=\"standings-<season_id>.csv\"`."}},
+        "content": {
+            "application/json": {"schema": StandingsSchema},
+            CSV_TYPE: {"schema": {
+                "type": "string",
+                "description": "The rows as CSV (RFC 4180): a header of the row keys in their "
+                               "JSON order, then one line per row; null is an empty field."}}},
+    }})
+    @blp.alt_response(422, description="A bad date or `min_hands`, or `to` before `from`.")
+    @_auth_doc("No such season.")
+    def get(self, query: dict[str, Any], season_id: str) -> Any:
+        """The season's standings, ranked by net result (admin or table token of the club).
+
+        Ties are broken by more games won as declarer, then fewer lost; rows still equal share
+        a rank. Read from aggregates kept as hands change. CSV with `Accept: text/csv` or
+        `format=csv`."""
+        answer = league.standings(principal(), season_id, query["date_from"], query["date_to"],
+                                  query["min_hands"])
+        if _wants_csv(query["format"]):
+            return Response(league.standings_csv(answer["rows"]), mimetype=CSV_TYPE, headers={
+                "Content-Disposition": f'attachment; filename="standings-{season_id}.csv"'})
+        return answer
+
+
+@blp.route("/players/<string:player_id>/stats")
+class PlayerStats(MethodView):
+    @blp.response(200, PlayerStatsSchema)
+    @_auth_doc("No such player.")
+    def get(self, player_id: str) -> dict[str, Any]:
+        """A player's career and seasons (admin or table token of the player's club).
+
+        The career has one entry per variant; each entry and each season shows the counts, the
+        contract mix, win rates and, for seasons, the rating."""
+        return league.player_stats(principal(), player_id)
+
+
+@blp.route("/clubs/<string:club_id>/export")
+class ClubExport(MethodView):
+    @blp.response(200, ClubExportSchema, headers={"Content-Disposition": {
+        "schema": {"type": "string"},
+        "description": "`attachment; filename=\"club-<club_id>.json\"`."}})
+    @_auth_doc("No such club.")
+    def get(self, club_id: str) -> Response:
+        """Export the club's full backup (admin token).
+
+        Players, seasons, tables and every hand record with all its revisions;
+        `POST /api/v1/clubs/import` restores it."""
+        response = current_app.json.response(backup.export_club(principal(), club_id))
+        response.headers["Content-Disposition"] = f'attachment; filename="club-{club_id}.json"'
+        return response
+
+
+@blp.route("/clubs/import")
+class ClubImport(MethodView):
+    @blp.response(201, ImportedClubSchema)
+    @blp.doc(requestBody={"required": True, "description": "A club's export document, up to "
+                                                           "16 MiB.",
+                          "content": {"application/json": {"schema": ClubExportSchema}}})
+    @blp.alt_response(400, description="The JSON nests deeper than the app allows or holds "
+                                       "a number with too many digits.")
+    @blp.alt_response(413, description="The file is larger than 16 MiB.")
+    @blp.alt_response(422, description="The file is not JSON, is truncated, or is not a "
+                                       "consistent club export; nothing is imported.")
+    def post(self) -> Any:
+        """Import a club's export into a new club (no token needed).
+
+        Everything gets new ids; every hand is settled again and checked against the balances
+        in the file. All or nothing. The answer carries the new club's admin token, this once
+        only."""
+        answer = backup.import_club(read_export(request.get_data()))
+        return answer, 201, {"Cache-Control": "no-store"}
