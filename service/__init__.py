@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
+if TYPE_CHECKING:  # importing Flask here would load it for ``import service.rules`` too
+    from flask import Flask
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: config, database, migrations, the API and its error mapping."""
+    from flask import Flask
+
     from . import config
-    from .api import register_blueprints
+    from .api import limits, register_blueprints, security
     from .api.errors import register_error_handlers
-    from .database import configure_engine_events
+    from .database import configure_engine_events, configure_writer_lock
     from .extensions import api, db, migrate
 
     app = Flask(__name__, instance_relative_config=True)
+    security.bound_path_strings(app)  # before any route is added
     config.load(app, test_config)
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's key order
     os.makedirs(app.instance_path, exist_ok=True)
@@ -24,11 +28,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     with app.app_context():
         configure_engine_events(app, db.engine)
+        configure_writer_lock(app, db.engine, db.session.session_factory)
     migrations = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "migrations"))
     migrate.init_app(app, db, directory=migrations, render_as_batch=True)
     api.init_app(app)
     register_blueprints(app, api)
     register_error_handlers(app)
+    security.init_app(app)  # headers, request id, access log, CORS: before the limits
+    limits.init_app(app)
+    limits.document(api.spec)
 
     from . import cli
     cli.register(app)

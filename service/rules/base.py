@@ -102,18 +102,24 @@ class Settlement:
         seats = len(self.deltas)
         net = [0] * seats
         pool_net = 0
-        for t in self.transfers:
-            if type(t.chips) is not int or t.chips <= 0:
-                raise SettlementInvariantError(f"transfer of {t.chips!r} chips is not positive")
-            if t.source == t.target:
-                raise SettlementInvariantError(f"transfer from {t.source!r} to itself")
-            for party, sign in ((t.source, -1), (t.target, 1)):
-                if party == POOL:
-                    pool_net += sign * t.chips
-                elif type(party) is int and 0 <= party < seats:
-                    net[party] += sign * t.chips
-                else:
-                    raise SettlementInvariantError(f"transfer names unknown party {party!r}")
+        for source, target, chips, _reason in self.transfers:
+            if type(chips) is not int or chips <= 0:
+                raise SettlementInvariantError(f"transfer of {chips!r} chips is not positive")
+            if source == target:
+                raise SettlementInvariantError(f"transfer from {source!r} to itself")
+            # Seats are tested first: they are the common case, and an int never equals "pool".
+            if type(source) is int and 0 <= source < seats:
+                net[source] -= chips
+            elif source == POOL:
+                pool_net -= chips
+            else:
+                raise SettlementInvariantError(f"transfer names unknown party {source!r}")
+            if type(target) is int and 0 <= target < seats:
+                net[target] += chips
+            elif target == POOL:
+                pool_net += chips
+            else:
+                raise SettlementInvariantError(f"transfer names unknown party {target!r}")
         if self.pool_before is None or self.pool_after is None:
             if self.transfers and pool_net:
                 raise SettlementInvariantError("chips moved to a pool this variant does not keep")
