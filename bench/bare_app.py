@@ -1,4 +1,4 @@
-"""The baseline of bench/http_load.py: a bare Flask app whose endpoints only parse and return JSON."""
+"""The baseline of bench/http_load.py: a bare Flask app that only parses and returns JSON."""
 
 from __future__ import annotations
 

@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tables import random_hand  # noqa: E402  (bench/tables.py, beside this script)
+
 from tests.support import ApiClient, Gunicorn, migrated_app  # noqa: E402
 
 TABLES = 50

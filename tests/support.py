@@ -137,7 +137,8 @@ class Gunicorn:
         root = Path(__file__).resolve().parents[1]
         env = {**os.environ, "DATABASE_URL": self.database_url, **self.env}
         # The server's output goes to a file: an unread pipe fills up and stalls the workers.
-        self.log = tempfile.NamedTemporaryFile("w+b", prefix="gunicorn-", suffix=".log")
+        self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed in stop()
+            "w+b", prefix="gunicorn-", suffix=".log")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--workers", str(self.workers), "--bind",
              f"127.0.0.1:{self.port}", "--graceful-timeout", "5", self.app],
