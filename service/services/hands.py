@@ -250,11 +250,16 @@ def _resettle_from(table: TableRow, table_rules: TableRules, changed: HandRow, s
         league.HandChange(h.record, h.settlement, record if h is changed else h.record,
                           None if settlement is None else settlement.to_dict())
         for h, _, _, settlement in pending])
+    # One DELETE per few hundred hands, not one per hand: each statement would flush the
+    # session first, and a long correction would pay that hundreds of times.
+    hand_ids = [h.id for h, _, _, _ in pending]
+    for start in range(0, len(hand_ids), 500):
+        db.session.execute(delete(TransferRow).where(
+            TransferRow.hand_id.in_(hand_ids[start:start + 500])))
     for h, h_status, before, settlement in pending:
         if h.settlement is not None:
             _apply_deltas(table, h.settlement["deltas"], -1)
             table.hands_played -= 1
-        db.session.execute(delete(TransferRow).where(TransferRow.hand_id == h.id))
         h.state_before = before
         h.dealer = before["dealer"]
         if settlement is None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import select
@@ -34,13 +36,20 @@ class TableRules:
 
     @classmethod
     def of(cls, table: TableRow) -> TableRules:
-        variant = rules.get_variant(table.variant)
-        options = variant.parse_options(variant_options(table.options))
-        state = variant.initial_state(table.players, options, 0).to_dict()
-        return cls(variant, table.players, options, "pool" in state)
+        return _table_rules(table.variant, table.players,
+                            json.dumps(table.options, sort_keys=True))
 
     def state(self, raw: Mapping[str, Any]) -> Any:
         return self.variant.parse_state(raw, self.players, self.options)
+
+
+@lru_cache(maxsize=1024)
+def _table_rules(variant_name: str, players: int, options_json: str) -> TableRules:
+    """Stored options parse to the same immutable value every time: parse them once."""
+    variant = rules.get_variant(variant_name)
+    options = variant.parse_options(variant_options(json.loads(options_json)))
+    state = variant.initial_state(players, options, 0).to_dict()
+    return TableRules(variant, players, options, "pool" in state)
 
 
 def variant_options(options: Mapping[str, Any]) -> dict[str, Any]:
