@@ -23,6 +23,6 @@ def if_match_version() -> int | None:
     if value.startswith("W/"):
         value = value[2:]
     value = value.strip('"')
-    if not value.isdigit() or len(value) > 18:
+    if not (value.isascii() and value.isdigit()) or len(value) > 18:  # "²".isdigit() too
         raise PreconditionFailed(f"If-Match {raw!r} names no version of this table.")
     return int(value)

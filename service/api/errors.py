@@ -8,16 +8,29 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, json
+from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from ..rules import RuleViolation
 from ..services.errors import ServiceError
+from .limits import retry_after_seconds
 from .problem import PROBLEM_CONTENT_TYPE
 
 log = logging.getLogger(__name__)
 
 # Errors from webargs arrive keyed by location first; the body's fields are named bare.
 _BODY_LOCATIONS = {"json", "form"}
+
+
+# Bounds on what an error answer echoes back (documented as maxLength/maxProperties too).
+DETAIL_MAX = 2000
+PATH_MAX = 200
+ERROR_FIELDS_MAX = 50
+ERRORS_PER_FIELD = 10
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def problem(status: int, detail: str | None = None, errors: Mapping[str, list[str]] | None = None,
@@ -28,10 +41,12 @@ def problem(status: int, detail: str | None = None, errors: Mapping[str, list[st
         "type": type_,
         "title": phrase,
         "status": status,
-        "detail": detail or phrase,
+        "detail": _clip(detail or phrase, DETAIL_MAX),
     }
     if errors:
-        body["errors"] = dict(errors)
+        # A field path can hold a client's own key: keep the echo short, whatever was sent.
+        body["errors"] = {_clip(path, PATH_MAX): list(messages)[:ERRORS_PER_FIELD]
+                          for path, messages in list(errors.items())[:ERROR_FIELDS_MAX]}
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_CONTENT_TYPE)
     for key, value in (headers or {}).items():
         response.headers[key] = value
@@ -80,6 +95,12 @@ def _http_exception(error: HTTPException) -> Response:
     return problem(status, detail, errors, headers, type_)
 
 
+def _rate_limited(error: RateLimitExceeded) -> Response:
+    retry = retry_after_seconds()
+    return problem(429, f"{error.description} Try again in {retry} s.",
+                   headers={"Retry-After": str(retry)}, type_="urn:solo:problem:rate-limited")
+
+
 def _rule_violation(error: RuleViolation) -> Response:
     return problem(422, str(error), error.errors, type_="urn:solo:problem:rule-violation")
 
@@ -98,6 +119,7 @@ def _unexpected(error: Exception) -> Response:
 def register_error_handlers(app: Flask) -> None:
     """Registered after flask-smorest's own handler, which these replace."""
     app.register_error_handler(HTTPException, _http_exception)
+    app.register_error_handler(RateLimitExceeded, _rate_limited)
     app.register_error_handler(RuleViolation, _rule_violation)
     app.register_error_handler(ServiceError, _service_error)
     app.register_error_handler(Exception, _unexpected)

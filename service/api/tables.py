@@ -70,12 +70,13 @@ class Tables(MethodView):
     @blp.alt_response(401, description="No or bad token.")
     @blp.alt_response(403, description="Not the club's admin token.")
     @blp.alt_response(404, description="No such club.")
-    @blp.alt_response(422, description="Bad seats, first dealer or options.")
+    @blp.alt_response(422, description="Bad seats, first dealer, options or season.")
     @blp.doc(security=BEARER)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Open a table (admin token); the answer carries the table token, this once only."""
         return tables.open_table(principal(), body["club_id"], body["name"], body["variant"],
-                                 body["seats"], body["first_dealer"], body["options"])
+                                 body["seats"], body["first_dealer"], body["options"],
+                                 body["season_id"])
 
 
 @blp.route("/<string:table_id>")
@@ -118,9 +119,10 @@ class Hands(MethodView):
     def post(self, body: dict[str, Any], table_id: str) -> Any:
         """Settle and record the next hand (table or admin token)."""
         key = request.headers.get("Idempotency-Key")
-        if key is not None and not 0 < len(key) <= IDEMPOTENCY_KEY_MAX:
-            raise IdempotencyKeyTooLong(
-                f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX} characters.")
+        if key is not None and (not 0 < len(key) <= IDEMPOTENCY_KEY_MAX
+                                or any(ch < " " or ch == "\x7f" for ch in key)):
+            raise IdempotencyKeyTooLong(f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX} "
+                                        "characters, none of them a control character.")
         expected = body.pop("expected_number", None)
         conditions = hands.WriteConditions(if_match=if_match_version(),
                                            expected_number=expected, idempotency_key=key)
@@ -131,7 +133,8 @@ class Hands(MethodView):
         return answer, 201, headers
 
 
-@blp.route("/<string:table_id>/hands/<int:number>")
+# Hand numbers stop at PostgreSQL's integer: larger ones match no route (404), as documented.
+@blp.route("/<string:table_id>/hands/<int(min=1, max=2147483647):number>")
 class Hand(MethodView):
     @blp.response(200, HandSchema)
     @_auth_doc
@@ -162,7 +165,7 @@ class Hand(MethodView):
         return answer, 200, {"ETag": _etag(answer["table"]["version"])}
 
 
-@blp.route("/<string:table_id>/hands/<int:number>/history")
+@blp.route("/<string:table_id>/hands/<int(min=1, max=2147483647):number>/history")
 class HandHistory(MethodView):
     @blp.response(200, HistorySchema)
     @_auth_doc

@@ -2,9 +2,32 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate
 
 SUITS = ["clubs", "spades", "hearts", "diamonds"]
+MAX_ENTRIES = 32
+"""The most keys an ``options``, ``state`` or ``hand`` object may have (a few are used)."""
+
+
+class MaxEntries(validate.Validator):
+    """At most ``n`` keys in a JSON object; shown in the OpenAPI as ``maxProperties``."""
+
+    def __init__(self, n: int = MAX_ENTRIES) -> None:
+        self.n = n
+
+    def __call__(self, value: Any) -> Any:
+        if len(value) > self.n:
+            raise ValidationError(f"At most {self.n} entries.")
+        return value
+
+
+def bounded_dict(**kwargs: Any) -> fields.Dict:
+    """A JSON object field with short keys and at most ``MAX_ENTRIES`` of them."""
+    metadata = {"maxProperties": MAX_ENTRIES, **kwargs.pop("metadata", {})}
+    return fields.Dict(keys=fields.String(validate=validate.Length(max=64)),
+                       validate=MaxEntries(), metadata=metadata, **kwargs)
 
 
 class PartyField(fields.Raw):
@@ -60,14 +83,12 @@ class PreviewRequestSchema(Schema):
                             metadata={"description": "See `GET /api/v1/variants`.",
                                       "example": "american"})
     players = fields.Integer(required=True, strict=True, validate=validate.Range(min=3, max=5))
-    options = fields.Dict(keys=fields.String(validate=validate.Length(max=64)),
-                          load_default=None, allow_none=True,
-                          metadata={"description": "The variant's options; omitted ones take "
-                                                   "their defaults."})
-    state = fields.Dict(keys=fields.String(validate=validate.Length(max=64)),
-                        load_default=None, allow_none=True,
-                        metadata={"description": "The table state before the hand; omitted "
-                                                 "keys are a fresh table's."})
-    hand = fields.Dict(keys=fields.String(validate=validate.Length(max=64)), required=True,
-                       metadata={"description": "A hand record of the variant (see the "
-                                                "contract and `GET /api/v1/variants`)."})
+    options = bounded_dict(load_default=None, allow_none=True,
+                           metadata={"description": "The variant's options; omitted ones take "
+                                                    "their defaults."})
+    state = bounded_dict(load_default=None, allow_none=True,
+                         metadata={"description": "The table state before the hand; omitted "
+                                                  "keys are a fresh table's."})
+    hand = bounded_dict(required=True,
+                        metadata={"description": "A hand record of the variant (see the "
+                                                 "contract and `GET /api/v1/variants`)."})

@@ -3,7 +3,7 @@
 from marshmallow import INCLUDE, Schema, fields, validate
 
 from .clubs import Name
-from .settlements import SettlementSchema
+from .settlements import SettlementSchema, bounded_dict
 
 PARTY = {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["pool"]}],
          "description": "A seat, or `pool`."}
@@ -18,11 +18,14 @@ class TableCreateSchema(Schema):
                         metadata={"description": "Player ids in the order of play."})
     first_dealer = fields.Integer(strict=True, load_default=0,
                                   validate=validate.Range(min=0, max=4))
-    options = fields.Dict(keys=fields.String(validate=validate.Length(max=64)),
-                          load_default=None, allow_none=True,
-                          metadata={"description": "The variant's options (see `GET "
-                                                   "/api/v1/variants`) plus `pool_at_close` "
-                                                   "(`split`|`carry`) and `starting_pool`."})
+    options = bounded_dict(load_default=None, allow_none=True,
+                           metadata={"description": "The variant's options (see `GET "
+                                                    "/api/v1/variants`) plus `pool_at_close` "
+                                                    "(`split`|`carry`) and `starting_pool`."})
+    season_id = fields.String(load_default=None, allow_none=True,
+                              validate=validate.Length(min=1, max=64),
+                              metadata={"description": "A season of the club in the same "
+                                                       "variant that this sitting counts for."})
 
 
 class SeatSchema(Schema):
@@ -56,6 +59,7 @@ class TableSchema(Schema):
     next_number = fields.Integer(required=True)
     version = fields.Integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(["open", "closed"]))
+    season_id = fields.String(allow_none=True, required=True)
     session = fields.Nested(SessionSchema, allow_none=True, required=True)
     created_at = fields.String(required=True, metadata={"format": "date-time"})
     closed_at = fields.String(allow_none=True, required=True, metadata={"format": "date-time"})
@@ -73,20 +77,22 @@ class HandBodySchema(Schema):
         unknown = INCLUDE
 
     kind = fields.Raw(metadata={"type": "string", "enum": ["played", "forfeit", "misdeal"]})
-    contract = fields.Raw(metadata={"type": "string"})
-    trump = fields.Raw(metadata={"type": ["string", "null"]})
+    contract = fields.Raw(metadata={"type": "string", "maxLength": 32})
+    # The contract lets these four be null or absent (allow_none documents the null).
+    trump = fields.Raw(allow_none=True, metadata={"type": "string", "maxLength": 32})
     declarer = fields.Raw(metadata={"type": "integer"})
-    partner = fields.Raw(metadata={"type": ["integer", "null"]})
-    called = fields.Raw(metadata={"type": ["object", "null"]})
+    partner = fields.Raw(allow_none=True, metadata={"type": "integer"})
+    called = fields.Raw(allow_none=True, metadata={"type": "object", "maxProperties": 2})
     tricks = fields.Raw(metadata={"type": "integer", "minimum": 0, "maximum": 8})
-    matadores = fields.Raw(metadata={"type": ["object", "null"]})
+    matadores = fields.Raw(allow_none=True, metadata={"type": "object", "maxProperties": 2})
     errors = fields.Raw(metadata={"type": "array", "maxItems": 16})
     seat = fields.Raw(metadata={"type": "integer"})
 
 
 class HandCreateSchema(HandBodySchema):
-    expected_number = fields.Integer(strict=True, validate=validate.Range(min=1), metadata={
-        "description": "The number this hand should get; 409 if it is taken."})
+    expected_number = fields.Integer(
+        strict=True, validate=validate.Range(min=1, max=2**31 - 1),
+        metadata={"description": "The number this hand should get; 409 if it is taken."})
 
 
 class HandSchema(Schema):

@@ -9,8 +9,10 @@ transaction so that two writers never both read a version and then race to write
 
 from __future__ import annotations
 
+from flask import current_app
 from sqlalchemy import select
 
+from ..database import WRITER_LOCK_KEY
 from ..extensions import db
 from ..models import TableRow
 from .errors import NotFound
@@ -21,6 +23,9 @@ def begin_write() -> None:
     if connection.dialect.name == "sqlite":
         raw = connection.connection.dbapi_connection
         if raw is not None and not raw.in_transaction:
+            writer_lock = current_app.extensions.get("sqlite_writer_lock")
+            if writer_lock is not None and WRITER_LOCK_KEY not in db.session.info:
+                db.session.info[WRITER_LOCK_KEY] = writer_lock.acquire()
             connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 

@@ -1,0 +1,279 @@
+"""Schemathesis against the app's own OpenAPI document (every operation in it, read from the
+running app, so endpoints added later are fuzzed too).
+
+Three phases:
+
+- coverage: Schemathesis' deterministic boundary cases, positive (schema-valid) and negative
+  (schema-breaking): missing fields, one past each ``maxLength``/``maximum``/``maxItems``,
+  wrong types, unexpected methods …;
+- fuzzing: ``FUZZ_EXAMPLES`` Hypothesis examples per operation and mode (default 100);
+- stateful: ``FUZZ_STATEFUL_SCENARIOS`` scenarios (default 60) of up to 10 calls chained by the
+  links Schemathesis infers between operations (create a table, record its hands, correct …).
+
+Most cases are pointed at a real club, table and hand and carry the right token; the rest call
+with the admin token, another club's token, a garbage token, none, or whatever was generated.
+Every answer must be a documented status of its operation (listed for it, not only through the
+``default`` every operation has), match its schema, headers and content type, and never be a
+5xx; schema-breaking data must be refused; secured operations must refuse a missing token.
+
+The count of cases is printed at the end (``fuzz: N cases …``).
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import random
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import Flaky, Unsatisfiable
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.core.parameters import ParameterLocation
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    ignored_auth,
+    negative_data_rejection,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+    unsupported_method,
+)
+
+from tests.support import ApiClient, wipe
+
+pytestmark = pytest.mark.slow
+
+FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "100"))
+MODES = [GenerationMode.POSITIVE, GenerationMode.NEGATIVE]
+SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
+AUTH_CHOICES = ("own", "own", "own", "own", "admin", "foreign", "garbage", "none", "generated")
+
+CASES: collections.Counter[str] = collections.Counter()
+STATUSES: collections.Counter[int] = collections.Counter()
+
+
+def documented_status(ctx: Any, response: Any, case: Any) -> bool | None:
+    """Stricter than ``status_code_conformance``: the status is listed for this operation
+    itself, not only covered by the ``default`` response every operation has. (A method the
+    path does not have is ``unsupported_method``'s business: 405, or 200 for OPTIONS.)"""
+    if case.method.lower() != case.operation.method.lower():
+        return None
+    responses = case.operation.definition.raw.get("responses", {})
+    status = str(response.status_code)
+    if status not in responses:
+        raise AssertionError(f"{case.method.upper()} {case.path} answered {status}, which its "
+                             f"responses ({', '.join(sorted(responses))}) do not list: "
+                             f"{response.text[:300]}")
+    return True
+
+
+CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
+          response_headers_conformance, response_schema_conformance, negative_data_rejection,
+          unsupported_method, ignored_auth, documented_status]
+
+
+@pytest.fixture(scope="module")
+def world(app):
+    """Two clubs, a table in each with a few hands, all made through the API."""
+    api = ApiClient(app.test_client())
+    home = api.club("Home")
+    table = api.table(club=home)
+    for _ in range(3):
+        assert api.record(table, SOLO).status_code == 201
+    away = api.club("Away")
+    other = api.table(club=away)
+    yield {"club": home, "table": table, "other_club": away, "other_table": other}
+    wipe(app)
+
+
+@pytest.fixture(scope="module")
+def fuzz_schema(app):
+    # A precondition (If-Match) may be judged before the body: 412 refuses bad data too.
+    config = schemathesis.Config.from_dict({"checks": {"negative_data_rejection": {
+        "expected-statuses": [400, 401, 403, 404, 405, 406, 409, 412, 413, 415, 422, 428,
+                              429]}}})
+    return schemathesis.openapi.from_wsgi("/openapi.json", app, config=config)
+
+
+@pytest.fixture(scope="module")
+def operations(fuzz_schema):
+    found = [result.ok() for result in fuzz_schema.get_all_operations()]
+    assert len(found) >= 18
+    return found
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report(request):
+    yield
+    total = sum(CASES.values())
+    if not total:
+        return
+    by_status = ", ".join(f"{s}: {n}" for s, n in sorted(STATUSES.items()))
+    line = (f"fuzz: {total} cases over {len(CASES)} operations "
+            f"(FUZZ_EXAMPLES={FUZZ_EXAMPLES}); answers by status: {by_status}")
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if reporter is not None and capture is not None:
+        with capture.global_and_fixture_disabled():
+            reporter.write_line("\n" + line)
+    else:
+        print(line)
+
+
+def _prepare(case: Any, world: dict[str, Any], pick: random.Random) -> tuple[str, dict]:
+    """Point most cases at the real club, table and hands, and choose who is calling: returns
+    the choice and the headers to send on top of the case's own."""
+    meta = case.meta
+
+    def negative(location: ParameterLocation) -> bool:
+        """Leave a component that breaks the schema on purpose as generated."""
+        return meta is not None and meta.is_negative_at(location)
+
+    params = case.path_parameters
+    if params and not negative(ParameterLocation.PATH) and pick.random() < 0.8:
+        if "club_id" in params:
+            params["club_id"] = world["club"]["id"]
+        if "table_id" in params:
+            params["table_id"] = world["table"]["id"]
+        if "number" in params and pick.random() < 0.5:
+            params["number"] = pick.randint(1, 3)
+    if (isinstance(case.body, dict) and "club_id" in case.body
+            and not negative(ParameterLocation.BODY) and pick.random() < 0.5):
+        case.body["club_id"] = world["club"]["id"]
+    choice = "generated" if negative(ParameterLocation.HEADER) else pick.choice(AUTH_CHOICES)
+    tokens = {"own": world["table"]["table_token"] if "/tables" in case.path
+              else world["club"]["admin_token"],
+              "admin": world["club"]["admin_token"],
+              "foreign": world["other_club"]["admin_token"],
+              "garbage": "not-a-token"}
+    if choice == "none" and case.headers:
+        case.headers.pop("Authorization", None)
+    if choice in tokens:
+        return choice, {"Authorization": f"Bearer {tokens[choice]}"}
+    return choice, {}
+
+
+def _run(case: Any, world: dict[str, Any], pick: random.Random) -> None:
+    choice, headers = _prepare(case, world, pick)
+    # Headers given here count as the caller's own (explicit) credentials for the checks.
+    response = case.call_and_validate(headers=headers, checks=CHECKS)
+    CASES[case.operation.label] += 1
+    STATUSES[response.status_code] += 1
+    secured = bool(case.operation.definition.raw.get("security"))
+    if (secured and choice in ("foreign", "garbage") and 200 <= response.status_code < 300
+            and case.method.lower() == case.operation.method.lower()):
+        raise AssertionError(f"{case.method.upper()} {case.formatted_path} let a {choice} "
+                             f"token through: {response.status_code}")
+
+
+def _failures_summary(failures: dict[str, str]) -> str:
+    return "\n\n".join(f"== {label}\n{text[:3000]}" for label, text in failures.items())
+
+
+def test_coverage_phase_answers_as_documented(fuzz_schema, operations, world):
+    pick = random.Random(7)
+    failures: dict[str, str] = {}
+    for operation in operations:
+        config = fuzz_schema.config.generation_for(operation=operation)
+        for case in fuzz_schema.iter_coverage_cases(operation, generation_modes=MODES,
+                                                    generation_config=config):
+            try:
+                _run(case, world, pick)
+            except Exception as error:  # noqa: BLE001 - gathered, reported below
+                failures.setdefault(operation.label, str(error))
+    assert not failures, _failures_summary(failures)
+
+
+def test_fuzzing_phase_answers_as_documented(operations, world):
+    failures: dict[str, str] = {}
+    for operation in operations:
+        for mode in MODES:
+            @settings(max_examples=FUZZ_EXAMPLES, deadline=None, database=None,
+                      suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
+            @given(case=operation.as_strategy(generation_mode=mode), seed=st.integers(0, 2**32))
+            def fuzz(case: Any, seed: int) -> None:
+                _run(case, world, random.Random(seed))
+
+            try:
+                fuzz()
+            except Unsatisfiable:
+                assert mode is GenerationMode.NEGATIVE  # nothing to break: no input at all
+            except Exception as error:  # noqa: BLE001 - gathered, reported below
+                failures.setdefault(f"{operation.label} ({mode.value})", str(error))
+    assert not failures, _failures_summary(failures)
+
+
+STATEFUL_STEPS = int(os.environ.get("FUZZ_STATEFUL_SCENARIOS", "60"))
+VALID_HANDS = [SOLO, {"contract": "solo", "trump": "clubs", "declarer": 2, "tricks": 3},
+               {"contract": "tout", "trump": "spades", "declarer": 3, "tricks": 8},
+               {"kind": "misdeal"}, {"kind": "forfeit", "seat": 1}]
+
+
+def test_stateful_sequences_follow_the_links_between_operations(fuzz_schema, world):
+    """Scenarios that chain operations through the links Schemathesis infers from the
+    document (a table created, then its hands recorded, corrected, voided, listed, its ledger,
+    close and settle-up …), as the club's admin. Half of the tables and hands created are made
+    valid, so that the chains go deep rather than stop at the first 422."""
+    fuzz_schema.apply_stateful_inference(None)
+    assert fuzz_schema.operations_with_incoming_links(), "no links to follow"
+    admin = {"Authorization": f"Bearer {world['club']['admin_token']}"}
+    seats = [seat["player_id"] for seat in world["table"]["seats"]]
+
+    started = collections.Counter()
+
+    class Scenario(fuzz_schema.as_state_machine()):  # type: ignore[misc]
+        def setup(self) -> None:
+            started["scenarios"] += 1
+
+        def before_call(self, case: Any) -> None:
+            pick = random.Random(str(case.id))
+            label = case.operation.label
+            if label == "POST /api/v1/tables" and pick.random() < 0.5:
+                case.body = {"club_id": world["club"]["id"], "name": "Linked",
+                             "variant": "american", "seats": seats,
+                             "first_dealer": pick.randrange(4)}
+            elif label in ("POST /api/v1/tables/{table_id}/hands",
+                           "PUT /api/v1/tables/{table_id}/hands/{number}") \
+                    and pick.random() < 0.5:
+                case.body = dict(pick.choice(VALID_HANDS))
+            if case.headers:
+                for name in ("If-Match", "Idempotency-Key"):
+                    if pick.random() < 0.5:
+                        case.headers.pop(name, None)
+
+        def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+            return {"headers": admin}
+
+        def validate_response(self, response: Any, case: Any,
+                              additional_checks: Any = None, **kwargs: Any) -> None:
+            CASES[case.operation.label] += 1
+            STATUSES[response.status_code] += 1
+            # Gathered rather than raised: a scenario replayed against a database that has
+            # moved on cannot be replayed faithfully, so Hypothesis must not try to shrink it.
+            try:
+                case.validate_response(response, checks=CHECKS, headers=admin)
+            except Exception as error:  # noqa: BLE001 - gathered, reported below
+                failures.setdefault(case.operation.label, str(error))
+
+    failures: dict[str, str] = {}
+    # As Schemathesis' own runner does: when a scenario cannot be drawn again the same way
+    # (the database has moved on), Hypothesis calls it flaky; start again with what is left.
+    for _ in range(25):
+        left = STATEFUL_STEPS - started["scenarios"]
+        if left <= 0:
+            break
+        try:
+            Scenario.run(settings=settings(max_examples=left, stateful_step_count=10,
+                                           phases=[Phase.generate], deadline=None,
+                                           database=None,
+                                           suppress_health_check=list(HealthCheck)))
+            break
+        except Flaky:
+            continue
+    assert not failures, _failures_summary(failures)
+    assert started["scenarios"] >= STATEFUL_STEPS // 2

@@ -1,0 +1,356 @@
+"""Limits: rate limits (failed token checks and club creation per address, writes per token)
+answering 429 problems with Retry-After, bodies over 64 KiB answering 413, bodies Python cannot
+parse safely answering 400, and every bound written in the OpenAPI document."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+import requests
+from limits.errors import ConfigurationError
+
+from service import create_app
+from service.api.limits import EXTENSION, MAX_JSON_DEPTH
+from tests.support import Gunicorn
+
+SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
+ME = {"REMOTE_ADDR": "198.51.100.1"}
+NEIGHBOUR = {"REMOTE_ADDR": "198.51.100.2"}
+LIMITS = {"RATELIMIT_ENABLED": True, "RATELIMIT_AUTH_FAILURES": "3 per minute",
+          "RATELIMIT_CLUB_CREATION": "2 per minute", "RATELIMIT_WRITES_PER_TOKEN": "4 per minute"}
+
+
+def _app(app, **config):
+    return create_app({"TESTING": True,
+                       "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+                       **config})
+
+
+@pytest.fixture(scope="module")
+def limited_app(app):
+    """The same database as the suite's app, with small limits turned on."""
+    return _app(app, **LIMITS)
+
+
+@pytest.fixture
+def limited(limited_app, client):
+    """A client of the limited app with fresh counters (``client`` wipes the data after)."""
+    limited_app.extensions[EXTENSION].reset()
+    return limited_app.test_client()
+
+
+def _assert_429(response) -> int:
+    assert response.status_code == 429
+    assert response.mimetype == "application/problem+json"
+    body = response.json
+    assert body["status"] == 429 and body["title"] == "Too Many Requests"
+    assert body["type"] == "urn:solo:problem:rate-limited"
+    retry = int(response.headers["Retry-After"])
+    assert 1 <= retry <= 60
+    assert f"{retry} s" in body["detail"]
+    return retry
+
+
+def test_the_suite_runs_without_limits(app, client, api):
+    assert app.config["RATELIMIT_ENABLED"] is False
+    for _ in range(40):
+        assert client.get("/api/v1/tables/x", headers={"Authorization": "Bearer bad"}
+                          ).status_code == 401
+    for n in range(12):
+        assert client.post("/api/v1/clubs", json={"name": f"Club {n}"}).status_code == 201
+
+
+def test_failed_token_checks_are_limited_per_address(limited, api):
+    table = api.table()
+    good = api.auth(table["table_token"])
+    bad = {"Authorization": "Bearer not-a-token"}
+    path = f"/api/v1/tables/{table['id']}"
+    for _ in range(3):
+        assert limited.get(path, headers=bad, environ_base=ME).status_code == 401
+    _assert_429(limited.get(path, headers=bad, environ_base=ME))
+    # Once spent, this address checks no token at all for a while, good ones included …
+    _assert_429(limited.get(path, headers=good, environ_base=ME))
+    _assert_429(limited.post(f"{path}/hands", json=SOLO, headers=good, environ_base=ME))
+    # Without credentials nothing is guessed: a plain 401, neither counted nor refused.
+    for _ in range(5):
+        assert limited.get(path, environ_base=NEIGHBOUR).status_code == 401
+    assert limited.get(path, headers=good, environ_base=NEIGHBOUR).status_code == 200
+    # Another address is not affected, nor are requests that send no token.
+    assert limited.get("/healthz", environ_base=ME).status_code == 200
+    assert limited.post("/api/v1/settlements/preview", environ_base=ME, json={
+        "variant": "american", "players": 4, "hand": SOLO}).status_code == 200
+
+
+def test_good_token_checks_do_not_count(limited, api):
+    table = api.table()
+    good = api.auth(table["table_token"])
+    for _ in range(10):
+        assert limited.get(f"/api/v1/tables/{table['id']}", headers=good,
+                           environ_base=ME).status_code == 200
+
+
+def test_club_creation_is_limited_per_address(limited):
+    for n in range(2):
+        assert limited.post("/api/v1/clubs", json={"name": f"C{n}"},
+                            environ_base=ME).status_code == 201
+    _assert_429(limited.post("/api/v1/clubs", json={"name": "C3"}, environ_base=ME))
+    # Failed attempts count as attempts.
+    _assert_429(limited.post("/api/v1/clubs", json={}, environ_base=ME))
+    assert limited.post("/api/v1/clubs", json={"name": "Next door"},
+                        environ_base=NEIGHBOUR).status_code == 201
+
+
+def test_writes_are_limited_per_token(limited, api):
+    table = api.table()
+    phone = api.auth(table["table_token"])
+    admin = api.auth(table["admin_token"])
+    hands = f"/api/v1/tables/{table['id']}/hands"
+    assert limited.post(hands, json=SOLO, headers=phone).status_code == 201
+    assert limited.post(hands, json=SOLO, headers=phone).status_code == 201
+    assert limited.put(f"{hands}/1", json=SOLO, headers=phone).status_code == 200
+    assert limited.delete(f"{hands}/2", headers=phone).status_code == 200
+    _assert_429(limited.post(hands, json=SOLO, headers=phone))
+    _assert_429(limited.put(f"{hands}/1", json=SOLO, headers=phone))
+    # Nothing was recorded by the refused writes.
+    listed = limited.get(hands, headers=phone)
+    assert listed.status_code == 200 and len(listed.json) == 2
+    # Reads go on, and other tokens write on — from the same address too.
+    assert limited.get(f"/api/v1/tables/{table['id']}", headers=phone).status_code == 200
+    assert limited.post(hands, json=SOLO, headers=admin).status_code == 201
+    other = api.table()
+    assert limited.post(f"/api/v1/tables/{other['id']}/hands", json=SOLO,
+                        headers=api.auth(other["table_token"])).status_code == 201
+
+
+def test_no_token_reaches_the_logs_when_limits_fire(limited, api, caplog):
+    caplog.set_level(logging.DEBUG)
+    table = api.table()
+    token = table["table_token"]
+    for _ in range(6):
+        limited.post(f"/api/v1/tables/{table['id']}/hands", json=SOLO,
+                     headers=api.auth(token))
+    for _ in range(5):
+        limited.get(f"/api/v1/tables/{table['id']}", headers=api.auth(token + "x"))
+    assert any(r.name == "flask-limiter" for r in caplog.records)  # the limits did fire
+    assert token not in caplog.text
+    assert token[:20] not in caplog.text
+
+
+def test_an_empty_limit_turns_that_limit_off(app, client, api):
+    relaxed = _app(app, **{**LIMITS, "RATELIMIT_WRITES_PER_TOKEN": ""}).test_client()
+    table = api.table()
+    for _ in range(8):
+        assert relaxed.post(f"/api/v1/tables/{table['id']}/hands", json=SOLO,
+                            headers=api.auth(table["table_token"])).status_code == 201
+    for n in range(2):
+        assert relaxed.post("/api/v1/clubs", json={"name": f"R{n}"}).status_code == 201
+    _assert_429(relaxed.post("/api/v1/clubs", json={"name": "R3"}))
+
+
+def test_the_storage_is_configurable_and_checked_at_start(app):
+    assert _app(app, **LIMITS).config["RATELIMIT_STORAGE_URI"] == "memory://"
+    with pytest.raises(ConfigurationError):
+        _app(app, **LIMITS, RATELIMIT_STORAGE_URI="nosuchstore://somewhere")
+
+
+def test_limits_come_from_the_environment(app, monkeypatch):
+    monkeypatch.setenv("SOLO_RATELIMIT_ENABLED", "true")
+    monkeypatch.setenv("SOLO_RATELIMIT_WRITES_PER_TOKEN", "7 per second")
+    monkeypatch.setenv("SOLO_RATELIMIT_STORAGE_URI", "memory://")
+    configured = create_app({"SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]})
+    assert configured.config["RATELIMIT_ENABLED"] is True
+    assert configured.config["RATELIMIT_WRITES_PER_TOKEN"] == "7 per second"
+
+
+# --- bodies ----------------------------------------------------------------------------------
+
+BODY_ENDPOINTS = ["/api/v1/clubs", "/api/v1/settlements/preview", "/api/v1/tables",
+                  "/api/v1/tables/{table}/hands"]
+
+
+@pytest.mark.parametrize("path", BODY_ENDPOINTS)
+def test_a_body_over_64_kib_is_a_413_problem(client, api, path):
+    table = api.table()
+    big = '{"name": "' + "x" * (64 * 1024) + '"}'
+    response = client.post(path.format(table=table["id"]), data=big,
+                           content_type="application/json",
+                           headers=api.auth(table["table_token"]))
+    assert response.status_code == 413
+    assert response.mimetype == "application/problem+json"
+    assert response.json["status"] == 413
+
+
+@pytest.mark.parametrize("body", [
+    "[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1),
+    '{"variant": "american", "players": 4, "hand": ' + '{"a": ' * 40 + "1" + "}" * 41,
+    "[" * 20_000 + "]" * 20_000,
+    '{"variant": "american", "players": ' + "9" * 5000 + ', "hand": {}}',
+])
+def test_bodies_python_cannot_parse_safely_are_400_not_500(client, api, body):
+    table = api.table()
+    for path in BODY_ENDPOINTS:
+        response = client.post(path.format(table=table["id"]), data=body,
+                               content_type="application/json",
+                               headers=api.auth(table["table_token"]))
+        assert response.status_code == 400, (path, response.json)
+        assert response.mimetype == "application/problem+json"
+
+
+def test_a_nul_character_is_refused_wherever_it_hides(client, api):
+    """Neither database can store NUL (SQLite's length() stops at it, so a CHECK fails;
+    PostgreSQL refuses it outright): a 422 naming the field, never a 500."""
+    table = api.table()
+    admin = api.auth(table["admin_token"])
+    for path, body, field in [
+        ("/api/v1/clubs", {"name": "\x00Club"}, "name"),
+        ("/api/v1/clubs", {"name": "Club\x00"}, "name"),
+        (f"/api/v1/clubs/{table['club_id']}/players", {"name": "A\x00"}, "name"),
+        ("/api/v1/settlements/preview", {"variant": "american", "players": 4, "hand": {
+            **SOLO, "errors": [{"kind": "re\x00voke", "seat": 1}]}}, "hand.errors.0.kind"),
+        ("/api/v1/settlements/preview", {"variant": "american", "players": 4,
+                                         "hand": {**SOLO, "x\x00": 1}}, "hand.x\\u0000"),
+    ]:
+        response = client.post(path, json=body, headers=admin)
+        assert response.status_code == 422, (path, response.json)
+        assert list(response.json["errors"]) == [field]
+    # A literal backslash-u is no NUL.
+    assert client.post("/api/v1/clubs", json={"name": "C:\\u0000"}).status_code == 201
+    # Control characters in a path segment or an Idempotency-Key do not reach the database.
+    assert client.get("/api/v1/tables/%00", headers=admin).status_code == 404
+    assert client.get("/api/v1/tables/a%1Fb", headers=admin).status_code == 404
+    response = api.record(table, SOLO, **{"Idempotency-Key": "k\x00"})
+    assert response.status_code == 422
+    assert len(client.get(f"/api/v1/tables/{table['id']}/hands", headers=admin).json) == 0
+
+
+def test_an_error_answer_echoes_only_so_much_of_what_was_sent(client):
+    response = client.post("/api/v1/settlements/preview", json={
+        "variant": "american", "players": 4, "hand": {**SOLO, "k" * 30_000: 1},
+        "options": {f"o{n}": n for n in range(200)}})
+    assert response.status_code == 422
+    assert len(response.data) < 8 * 1024
+    assert all(len(path) <= 200 for path in response.json["errors"])
+    assert len(response.json["errors"]) <= 50 and len(response.json["detail"]) <= 2000
+
+
+def test_a_body_nested_as_deep_as_allowed_is_read(client):
+    hand = {**SOLO, "called": None}
+    deep: object = 1
+    for _ in range(MAX_JSON_DEPTH - 2):
+        deep = [deep]
+    response = client.post("/api/v1/settlements/preview", json={
+        "variant": "american", "players": 4, "hand": {**hand, "called": deep}})
+    assert response.status_code == 422  # read, then refused by the rules: not a 400
+
+
+@pytest.mark.slow
+def test_chunked_bodies_keep_the_same_limit_under_real_gunicorn(app, client, api):
+    """Werkzeug reads a chunked body only up to the limit and says nothing: a hand padded
+    past 64 KiB would be cut back to a valid hand and recorded. It must be a 413."""
+    import json
+
+    table = api.table()
+    headers = {**api.auth(table["table_token"]), "Content-Type": "application/json"}
+    url_path = f"/api/v1/tables/{table['id']}/hands"
+
+    def chunked(body: bytes):
+        for start in range(0, len(body), 4096):
+            yield body[start:start + 4096]
+
+    small = json.dumps(SOLO).encode()
+    padded = small + b" " * (70 * 1024)
+    with Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], workers=1) as server:
+        with requests.post(server.url + url_path, data=chunked(small), headers=headers,
+                           timeout=30) as response:
+            assert response.status_code == 201
+        with requests.post(server.url + url_path, data=chunked(padded), headers=headers,
+                           timeout=30) as response:
+            assert response.status_code == 413
+            assert response.headers["Content-Type"] == "application/problem+json"
+        with requests.post(server.url + "/api/v1/clubs", headers=headers, timeout=30,
+                           data=chunked(b'{"name": "x"}' + b" " * (70 * 1024))) as response:
+            assert response.status_code == 413
+    listed = api.client.get(url_path, headers=api.auth(table["table_token"])).json
+    assert len(listed) == 1  # the padded hand was not recorded
+
+
+# --- the bounds in the OpenAPI document ------------------------------------------------------
+
+def _resolve(spec, node):
+    while isinstance(node, dict) and "$ref" in node:
+        name = node["$ref"].split("/")
+        node = spec
+        for part in name[1:]:
+            node = node[part]
+    return node
+
+
+def _unbounded(spec, schema, where, found, seen=()):
+    schema = _resolve(spec, schema)
+    if not isinstance(schema, dict) or id(schema) in seen:
+        return
+    seen = (*seen, id(schema))
+    types = schema.get("type", [])
+    types = [types] if isinstance(types, str) else types
+    bounded_formats = {"date", "date-time", "uuid"}
+    if ("string" in types and not ({"maxLength", "enum", "const"} & set(schema))
+            and schema.get("format") not in bounded_formats):
+        found.append(f"{where}: string without maxLength")
+    if "array" in types and "maxItems" not in schema:
+        found.append(f"{where}: array without maxItems")
+    if ("object" in types and "properties" not in schema
+            and schema.get("additionalProperties", True) not in (False,)
+            and "maxProperties" not in schema):
+        found.append(f"{where}: free-form object without maxProperties")
+    for name, sub in (schema.get("properties") or {}).items():
+        _unbounded(spec, sub, f"{where}.{name}", found, seen)
+    if isinstance(schema.get("items"), dict):
+        _unbounded(spec, schema["items"], f"{where}[]", found, seen)
+    for key in ("oneOf", "anyOf", "allOf"):
+        for n, sub in enumerate(schema.get(key) or []):
+            _unbounded(spec, sub, f"{where}<{key}{n}>", found, seen)
+
+
+# Known gaps, reported to the lead rather than patched here (the league's own, in progress):
+# a club export's lists and free-form objects are bounded only by its 16 MiB body limit.
+KNOWN_GAPS = ("POST /api/v1/clubs/import body.",)
+
+
+def test_every_input_is_bounded_in_the_openapi_document(client):
+    spec = client.get("/openapi.json").json
+    found: list[str] = []
+    for path, operations in spec["paths"].items():
+        shared = operations.get("parameters", [])
+        for method, operation in operations.items():
+            if method == "parameters":
+                continue
+            label = f"{method.upper()} {path}"
+            for parameter in [*shared, *operation.get("parameters", [])]:
+                parameter = _resolve(spec, parameter)
+                if parameter["in"] in ("path", "query"):
+                    schema = _resolve(spec, parameter["schema"])
+                    if schema.get("type") == "integer" and parameter["name"] == "page_size":
+                        assert schema.get("maximum") == 100, label
+                    _unbounded(spec, schema, f"{label} {parameter['name']}", found)
+            body = operation.get("requestBody")
+            if body:
+                for media in body["content"].values():
+                    _unbounded(spec, media["schema"], f"{label} body", found)
+    found = [gap for gap in found if not gap.startswith(KNOWN_GAPS)]
+    assert not found, "\n".join(found)
+
+
+def test_every_operation_documents_413_400_and_429(client):
+    spec = client.get("/openapi.json").json
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            if method == "parameters":
+                continue
+            responses = operation["responses"]
+            if "requestBody" in operation:
+                assert {"400", "413"} <= set(responses), (method, path)
+            if operation.get("security") or (path, method) == ("/api/v1/clubs", "post"):
+                limited = _resolve(spec, responses["429"])
+                assert "Retry-After" in limited["headers"], (method, path)
+                assert "application/problem+json" in limited["content"], (method, path)
