@@ -1,10 +1,17 @@
-"""The OpenAPI document as YAML, and Swagger UI's assets from the swagger-ui-bundle package."""
+"""The OpenAPI document as YAML, and Swagger UI's assets from the flask-swagger-ui package.
+
+flask-swagger-ui ships Swagger UI 5, which reads OpenAPI 3.1 (swagger-ui-bundle's 4.15 does
+not); only its ``dist`` files are used, behind flask-smorest's own docs page."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import flask_swagger_ui
 import yaml
 from flask import Blueprint, Flask, Response, current_app, send_from_directory
-from swagger_ui_bundle import swagger_ui_path
+
+SWAGGER_UI_DIST = str(Path(flask_swagger_ui.__file__).parent / "dist")
 
 bp = Blueprint("openapi_yaml", __name__)
 
@@ -22,7 +29,7 @@ def openapi_yaml() -> Response:
 
 @bp.get("/docs/assets/<path:filename>")
 def swagger_assets(filename: str) -> Response:
-    response = send_from_directory(swagger_ui_path, filename, max_age=86400)
+    response = send_from_directory(SWAGGER_UI_DIST, filename, max_age=86400)
     return response
 
 
