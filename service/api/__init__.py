@@ -7,8 +7,9 @@ from flask_smorest import Api
 
 
 def register_blueprints(app: Flask, api: Api) -> None:
-    from . import clubs, docs, health, settlements, tables, variants
+    from . import clubs, docs, health, league, pages, settlements, tables, variants
 
     docs.register(app)
-    for module in (health, variants, settlements, clubs, tables):
+    pages.register(app)
+    for module in (health, variants, settlements, clubs, tables, league):
         api.register_blueprint(module.blp)

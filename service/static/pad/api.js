@@ -1,0 +1,90 @@
+// The public HTTP API (/api/v1) and its problem details. Nothing else is called.
+
+export class NetworkError extends Error {
+  constructor(message) {
+    super(message || 'No connection');
+    this.name = 'NetworkError';
+  }
+}
+
+export class ProblemError extends Error {
+  constructor(status, problem) {
+    const p = problem && typeof problem === 'object' ? problem : { detail: String(problem || '') };
+    super(p.detail || p.title || `HTTP ${status}`);
+    this.name = 'ProblemError';
+    this.status = status;
+    this.problem = p;
+  }
+
+  /** The detail and each bad field, one line each. */
+  lines() {
+    const out = [this.problem.detail || this.message];
+    for (const [field, messages] of Object.entries(this.problem.errors || {})) {
+      out.push(`${field}: ${[].concat(messages).join(' ')}`);
+    }
+    return [...new Set(out)];
+  }
+}
+
+/** One request. Resolves {status, data, headers}; a 304 has data null. */
+export async function call(method, path, { token, body, headers } = {}) {
+  const sent = { Accept: 'application/json', ...(headers || {}) };
+  if (token) sent.Authorization = `Bearer ${token}`;
+  if (body !== undefined) sent['Content-Type'] = 'application/json';
+  let response;
+  let text;
+  try {
+    response = await fetch(`/api/v1${path}`, {
+      method,
+      headers: sent,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+      credentials: 'omit',
+    });
+    text = await response.text();
+  } catch (error) {
+    throw new NetworkError(error && error.message);
+  }
+  let data = null;
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = text; }
+  }
+  if (response.status === 304) return { status: 304, data: null, headers: response.headers };
+  if (!response.ok) {
+    if (response.status >= 500 && (!data || typeof data !== 'object')) {
+      throw new NetworkError(`The server answered ${response.status}`);
+    }
+    throw new ProblemError(response.status, data);
+  }
+  return { status: response.status, data, headers: response.headers };
+}
+
+export const api = {
+  variants: () => call('GET', '/variants'),
+  preview: (body) => call('POST', '/settlements/preview', { body }),
+  createClub: (name) => call('POST', '/clubs', { body: { name } }),
+  club: (id, token) => call('GET', `/clubs/${enc(id)}`, { token }),
+  players: (id, token) => call('GET', `/clubs/${enc(id)}/players`, { token }),
+  addPlayer: (id, token, name) => call('POST', `/clubs/${enc(id)}/players`, { token, body: { name } }),
+  createTable: (token, body) => call('POST', '/tables', { token, body }),
+  table: (id, token, etag) => call('GET', `/tables/${enc(id)}`, {
+    token, headers: etag ? { 'If-None-Match': etag } : {},
+  }),
+  hands: (id, token, page, size) => call('GET', `/tables/${enc(id)}/hands?page=${page}&page_size=${size}`, { token }),
+  hand: (id, token, n) => call('GET', `/tables/${enc(id)}/hands/${n}`, { token }),
+  record: (id, token, body, key) => call('POST', `/tables/${enc(id)}/hands`, {
+    token, body, headers: { 'Idempotency-Key': key },
+  }),
+  correct: (id, token, n, body, version) => call('PUT', `/tables/${enc(id)}/hands/${n}`, {
+    token, body, headers: { 'If-Match': `"${version}"` },
+  }),
+  voidHand: (id, token, n, version) => call('DELETE', `/tables/${enc(id)}/hands/${n}`, {
+    token, headers: { 'If-Match': `"${version}"` },
+  }),
+  close: (id, token) => call('POST', `/tables/${enc(id)}/close`, { token }),
+  settleUp: (id, token) => call('GET', `/tables/${enc(id)}/settle-up`, { token }),
+};
+
+function enc(s) {
+  return encodeURIComponent(s);
+}

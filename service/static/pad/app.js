@@ -1,0 +1,162 @@
+// The score pad: routes (the URL fragment), polling with If-None-Match, the outbox, the service
+// worker. A shared link is `/#table=<id>&token=<token>`: the fragment never reaches a server.
+
+import { NetworkError } from './api.js';
+import { h, clear, focusHeading, toast } from './dom.js';
+import { isNetwork, loadVariants, mergeHand, refresh, tableContext, variantNamed } from './model.js';
+import { flush, onOutboxChange } from './outbox.js';
+import { renderEdit, renderNewHand, renderSettle, renderShare } from './screens.js';
+import { openClub, renderStart } from './start.js';
+import { store } from './store.js';
+import { renderTable } from './table.js';
+
+const POLL_MS = Number(document.documentElement.dataset.pollMs) || 3000;
+const root = document.getElementById('app');
+const line = document.getElementById('line');
+let current = null; // {ctx, screen, view}
+let online = navigator.onLine;
+let routeSeq = 0;
+
+function params() {
+  return new URLSearchParams(location.hash.slice(1));
+}
+
+const app = {
+  go(hash) {
+    if (location.hash === hash || (hash === '#' && !location.hash)) route();
+    else location.hash = hash;
+  },
+  update() {
+    if (!current) { route(); return; }
+    if (current.view && current.view.update) current.view.update();
+    else if (current.screen === 'settle' || current.screen === 'share') route(false);
+  },
+  flush: () => flushOutbox().then(() => setOnline(true), (error) => {
+    if (isNetwork(error)) setOnline(false);
+  }),
+};
+
+function setOnline(value) {
+  online = value && navigator.onLine;
+  value = online;
+  document.body.classList.toggle('offline', !value);
+  const entries = store.outbox();
+  const stuck = entries.filter((e) => e.state === 'conflict' || e.state === 'failed').length;
+  const waiting = entries.length - stuck;
+  const hands = (n) => `${n} hand${n > 1 ? 's' : ''}`;
+  const parts = [value ? 'Online' : 'Offline'];
+  if (waiting) parts.push(value ? `sending ${hands(waiting)}` : `${hands(waiting)} kept on this phone`);
+  if (stuck) parts.push(`${hands(stuck)} to check`);
+  line.textContent = parts.join(' · ');
+}
+
+function tokenFor(tableId) {
+  const ctx = tableContext(tableId);
+  return ctx.token || ctx.adminToken;
+}
+
+async function flushOutbox() {
+  if (!store.outbox().length) return;
+  const outcome = await flush(tokenFor, (entry, answer) => {
+    const ctx = tableContext(entry.table);
+    const known = ctx.hands.length;
+    mergeHand(ctx, answer);
+    if (known + 1 !== answer.table.hands_recorded) ctx.etag = null; // others wrote too: reload
+    toast(`Hand ${answer.number} recorded.`);
+  });
+  if (outcome === 'offline') throw new NetworkError('The hands wait for the network');
+}
+
+async function route(focus = true) {
+  const seq = ++routeSeq;
+  const stale = () => seq !== routeSeq;
+  const p = params();
+  if (p.get('table') && p.get('token')) {
+    store.saveTable({ id: p.get('table'), token: p.get('token') });
+    history.replaceState(null, '', `#table=${encodeURIComponent(p.get('table'))}`);
+  }
+  if (p.get('club') && p.get('key')) {
+    history.replaceState(null, '', '#');
+    try {
+      const club = await openClub(p.get('club'), p.get('key'));
+      toast(`Club ${club.name} opened on this phone.`);
+    } catch (error) {
+      toast(error instanceof NetworkError ? 'No connection: open the link again when online.' : 'That club link did not work.', 'error');
+    }
+  }
+  const id = p.get('table');
+  if (stale()) return;
+  if (!id) {
+    current = null;
+    await renderStart(root, app);
+    if (focus) focusHeading(root);
+    return;
+  }
+  const ctx = tableContext(id);
+  if (!ctx.token && !ctx.adminToken) {
+    clear(root, h('div.screen', h('h1', 'No token for this table'),
+      h('p', 'Open the table with the link or QR code from a phone that has it.'), h('a.button', { href: '#' }, 'Start')));
+    current = null;
+    return;
+  }
+  if (!ctx.table || ctx.etag === null) {
+    try {
+      await refresh(ctx, true);
+    } catch (error) {
+      if (!ctx.table) {
+        clear(root, h('div.screen', h('h1', 'Table not available'),
+          h('p', isNetwork(error) ? 'No connection, and this phone has no copy of the table yet.' : error.message),
+          h('a.button', { href: '#' }, 'Start')));
+        return;
+      }
+      if (isNetwork(error)) setOnline(false);
+    }
+  }
+  if (!ctx.variant) {
+    ctx.variant = await variantNamed(ctx.table.variant).catch(() => null)
+      || { name: ctx.table.variant, title: ctx.table.variant, contracts: [], options: [] };
+  }
+  if (stale()) return;
+  const screen = p.get('go') || 'table';
+  let view = null;
+  if (screen === 'new') view = renderNewHand(root, ctx, app);
+  else if (screen === 'edit') view = renderEdit(root, ctx, app, Number(p.get('n')));
+  else if (screen === 'share') view = renderShare(root, ctx, app);
+  else if (screen === 'settle') view = renderSettle(root, ctx, app);
+  else view = renderTable(root, ctx, app);
+  current = { ctx, screen, view };
+  if (focus) focusHeading(root);
+}
+
+let ticking = false;
+
+async function tick() {
+  if (document.hidden || ticking) return;
+  ticking = true;
+  let reachable = true;
+  const note = (error) => { if (isNetwork(error)) reachable = false; };
+  await flushOutbox().catch(note);
+  if (current && current.ctx) {
+    await refresh(current.ctx).then((changed) => { if (changed) app.update(); }, note);
+  }
+  ticking = false;
+  setOnline(reachable);
+}
+
+onOutboxChange(() => {
+  setOnline(online);
+  if (current && current.screen === 'table') app.update();
+});
+window.addEventListener('hashchange', () => route());
+window.addEventListener('online', () => { setOnline(true); tick(); });
+window.addEventListener('offline', () => setOnline(false));
+document.addEventListener('visibilitychange', () => { if (!document.hidden) tick(); });
+
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {});
+}
+
+setOnline(navigator.onLine);
+loadVariants().catch(() => {});
+route().then(() => tick());
+setInterval(tick, POLL_MS);

@@ -1,0 +1,82 @@
+// Small DOM helpers: no framework, no inline handlers (the page runs under a strict CSP).
+
+export const SUITS = { clubs: '♣', spades: '♠', hearts: '♥', diamonds: '♦' };
+
+/** h('button.big', {onclick, 'aria-pressed': 'true'}, 'text', child) → an element. */
+export function h(spec, attrs, ...children) {
+  const [tag, ...classes] = spec.split('.');
+  const el = document.createElement(tag || 'div');
+  if (classes.length) el.className = classes.join(' ');
+  if (attrs && (typeof attrs !== 'object' || attrs instanceof Node || Array.isArray(attrs))) {
+    children.unshift(attrs);
+    attrs = null;
+  }
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
+    else if (key === 'class') el.className += (el.className ? ' ' : '') + value;
+    else if (key in el && !key.includes('-') && key !== 'list' && key !== 'form') el[key] = value;
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+export function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+export function clear(el, ...children) {
+  el.replaceChildren();
+  return append(el, children);
+}
+
+/** +3, −2, 0 with a real minus sign (read as "minus" by screen readers). */
+export function signed(n) {
+  if (n === null || n === undefined) return '–';
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0';
+}
+
+export function suitLabel(suit) {
+  return suit ? `${SUITS[suit] || ''} ${suit}` : 'no trump';
+}
+
+export function suitSpan(suit) {
+  return h(`span.suit.s-${suit}`, { 'aria-hidden': 'true' }, SUITS[suit] || '');
+}
+
+export function title(name) {
+  const s = String(name).replaceAll('_', ' ');
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+let toastTimer = 0;
+/** A short message in the page's polite live region. */
+export function toast(text, kind = 'info') {
+  const el = document.getElementById('toast');
+  if (!el) return;
+  clearTimeout(toastTimer);
+  el.className = `toast ${kind}`;
+  el.textContent = text;
+  el.hidden = false;
+  toastTimer = setTimeout(() => { el.hidden = true; }, kind === 'error' ? 8000 : 3500);
+}
+
+/** A random key for Idempotency-Key (crypto.randomUUID needs a secure context; this does not). */
+export function randomKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Focus a screen's heading so screen readers announce the new screen. */
+export function focusHeading(root) {
+  const heading = root.querySelector('h1, h2');
+  if (heading) {
+    heading.tabIndex = -1;
+    heading.focus({ preventScroll: true });
+  }
+}

@@ -1,0 +1,490 @@
+// The hand form: built from GET /api/v1/variants (American Solo's hand kinds, contracts,
+// matadores and errors, or any variant's `hand_fields`), with a live preview of the settlement.
+
+import { api, NetworkError, ProblemError } from './api.js';
+import { h, clear, signed, suitSpan, title } from './dom.js';
+import { describeTransfer, seatName, stateBefore, variantOptions } from './model.js';
+
+const NONE = ''; // "no trump", "alone": chosen, and sent as null or left out
+const SEAT_FIELDS = new Set(['declarer', 'partner', 'soloist', 'last_trick', 'seat']);
+const LABELS = {
+  kind: 'Kind of hand', contract: 'Contract', trump: 'Trump', declarer: 'Declarer',
+  partner: 'Partner (holds the called card)', called: 'Called card', tricks: 'Tricks taken',
+  seat: 'Who forfeits', soloist: 'Soloist', last_trick: 'Last trick taken by',
+  soloist_points: 'Soloist’s card points', defender_points: 'Defenders’ card points',
+  matadores: 'Matadores', errors: 'Errors', tout_after_five: 'Tout after five (played on for all 8)',
+};
+const MISSING = {
+  contract: 'choose the contract', trump: 'choose the trump', declarer: 'tap the declarer',
+  partner: 'tap the partner', called: 'choose the called card', seat: 'tap who forfeits',
+  soloist: 'tap the soloist', last_trick: 'tap who took the last trick',
+};
+
+/** The fields of `variant`'s hand record, each {name, w (widget), required, more, …}. */
+function fieldsFor(variant, players) {
+  if (Array.isArray(variant.hand_fields)) return genericFields(variant, players);
+  const kinds = variant.hand_kinds || [{ name: 'played', fields: [] }];
+  const byKind = Object.fromEntries(kinds.map((k) => [k.name, k.fields]));
+  const suits = variant.suits || ['clubs', 'spades', 'hearts', 'diamonds'];
+  return [
+    { name: 'kind', w: 'kind', allowed: kinds.map((k) => k.name) },
+    { name: 'contract', w: 'contract', required: true },
+    { name: 'trump', w: 'suit', required: true, allowed: suits },
+    { name: 'declarer', w: 'seat', required: true },
+    { name: 'called', w: 'called', ranks: variant.called_ranks || ['ace', 'king'], suits },
+    { name: 'partner', w: 'seat' },
+    { name: 'tricks', w: 'stepper', min: 0, max: variant.tricks || 8 },
+    { name: 'seat', w: 'seat', required: true },
+    { name: 'tout_after_five', w: 'toggle', more: true },
+    { name: 'matadores', w: 'matadores', more: true },
+    { name: 'errors', w: 'errors', more: true },
+  ].map((f) => ({ ...f, kinds: f.name === 'kind' ? null : kinds.filter((k) => k.fields.includes(f.name)).map((k) => k.name) }))
+    .filter((f) => f.name === 'kind' || f.kinds.length)
+    .map((f) => ({ ...f, byKind }));
+}
+
+function genericFields(variant, players) {
+  const suits = variant.suits || [];
+  const out = [];
+  for (const f of variant.hand_fields) {
+    const base = { name: f.name, required: !!f.required, nullable: !!f.nullable, description: f.description };
+    const allowed = f.allowed || [];
+    if (f.name === 'kind') out.push({ ...base, w: 'kind', allowed: allowed.length ? allowed : ['played'] });
+    else if (f.name === 'contract') out.push({ ...base, w: 'contract' });
+    else if (f.name === 'errors') out.push({ ...base, w: 'errors', more: true });
+    else if (f.name === 'called' && f.type === 'object') {
+      const fields = f.fields || {};
+      out.push({ ...base, w: 'called', ranks: fields.rank || ['ace'], suits: fields.suit || suits });
+    } else if (f.type === 'string' && allowed.length && allowed.every((a) => suits.includes(a))) {
+      out.push({ ...base, w: 'suit', allowed });
+    } else if (f.type === 'string' && allowed.length) out.push({ ...base, w: 'choice', allowed });
+    else if (f.type === 'integer' && (SEAT_FIELDS.has(f.name) || f.max === players - 1) && f.min === 0) {
+      out.push({ ...base, w: 'seat' });
+    } else if (f.type === 'integer') {
+      out.push({ ...base, w: f.max !== undefined && f.max <= 16 ? 'stepper' : 'number', min: f.min ?? 0, max: f.max ?? 9999 });
+    } else if (f.type === 'boolean') out.push({ ...base, w: 'toggle', more: true });
+  }
+  return out;
+}
+
+function contractOf(variant, v) {
+  return (variant.contracts || []).find((c) => c.name === v.contract) || null;
+}
+
+function callMode(variant, v) {
+  const c = contractOf(variant, v);
+  return c ? c.calls_partner || 'none' : null;
+}
+
+function visible(f, variant, v, players) {
+  if (f.w === 'kind') return f.allowed.length > 1;
+  if (f.kinds && !f.kinds.includes(v.kind)) return false;
+  if (f.name === 'called' || f.name === 'partner') {
+    const mode = callMode(variant, v);
+    if (mode === 'none' || (mode === null && (variant.contracts || []).length)) return false;
+    if (players === 3 && v.contract === 'forcee_simple') return false;
+  }
+  if (f.name === 'tout_after_five') return v.contract !== 'tout';
+  // Solo 66: a game with trump has a soloist and his points; a game without, a last trick.
+  if (POINTS_GAME.has(f.name)) return v.trump !== NONE;
+  if (f.name === 'last_trick') return v.trump === NONE;
+  return true;
+}
+
+const POINTS_GAME = new Set(['soloist', 'soloist_points', 'defender_points']);
+
+function required(f, variant, v) {
+  if (f.name === 'called' || f.name === 'partner') return callMode(variant, v) === 'required';
+  if (f.name === 'soloist' || f.name === 'soloist_points' || f.name === 'last_trick') return true;
+  return f.required;
+}
+
+/** The ranks a contract may call (German Solo: a king only in a frage), else the field's. */
+function calledRanks(f, variant, v) {
+  const c = contractOf(variant, v);
+  return c && Array.isArray(c.called_ranks) && c.called_ranks.length ? c.called_ranks : f.ranks;
+}
+
+function targetOf(variant, v) {
+  const c = contractOf(variant, v);
+  if (c && typeof c.target === 'number') return c.target;
+  return typeof variant.tricks === 'number' ? Math.ceil(variant.tricks / 2) + 1 : 5;
+}
+
+/** Form values (v) from a stored hand record. */
+function valuesFrom(fields, record, variant) {
+  const v = { kind: 'played', called: { rank: null, suit: null }, matadores: { side: null, lower: 0 }, errors: [] };
+  for (const f of fields) {
+    if (f.w === 'kind') v.kind = (record && record.kind) || (f.allowed.includes('played') ? 'played' : f.allowed[0]);
+    else if (f.w === 'called') {
+      const ranks = f.ranks || ['ace'];
+      v.called = record && record.called ? { ...record.called } : { rank: ranks[0], suit: null };
+    } else if (f.w === 'matadores') {
+      if (record && record.matadores) v.matadores = { ...record.matadores };
+    } else if (f.w === 'errors') v.errors = record && record.errors ? record.errors.map((e) => ({ ...e })) : [];
+    else if (f.w === 'toggle') v[f.name] = !!(record && record[f.name]);
+    else if (record && f.name in record) v[f.name] = record[f.name] === null ? NONE : record[f.name];
+    else v[f.name] = null;
+  }
+  // A new hand (or a forfeit corrected into a game) starts at the commonest contract and its
+  // target: a won simple game needs no tap for either.
+  const contracts = variant.contracts || [];
+  const common = contracts.find((c) => c.name === 'simple') || contracts[0];
+  if (v.contract == null && fields.some((f) => f.w === 'contract') && common) v.contract = common.name;
+  if (v.tricks == null) v.tricks = targetOf(variant, v);
+  return v;
+}
+
+/** The hand record the form describes (only the fields that apply). */
+function recordOf(fields, variant, v, players) {
+  const rec = {};
+  for (const f of fields) {
+    if (f.w === 'kind') { rec.kind = v.kind; continue; }
+    if (!visible(f, variant, v, players)) continue;
+    const value = v[f.name];
+    if (f.w === 'called') {
+      if (value.suit) rec.called = { rank: value.rank, suit: value.suit };
+    } else if (f.w === 'matadores') {
+      if (value.side) rec.matadores = { side: value.side, lower: value.lower };
+    } else if (f.w === 'errors') {
+      if (value.length) rec.errors = value.map((e) => ({ ...e }));
+    } else if (f.w === 'toggle') {
+      if (value) rec[f.name] = true;
+    } else if (value === NONE) {
+      if (f.nullable) rec[f.name] = null;
+    } else if (value !== null && value !== undefined) rec[f.name] = value;
+  }
+  return rec;
+}
+
+function missingOf(fields, variant, v, players) {
+  const out = [];
+  for (const f of fields) {
+    if (!visible(f, variant, v, players) || !required(f, variant, v)) continue;
+    const value = v[f.name];
+    const empty = f.w === 'called' ? !value.suit : value === null || value === undefined
+      || (value === NONE && !(f.nullable || f.name === 'partner'));
+    if (empty) out.push(MISSING[f.name] || `set ${title(f.name).toLowerCase()}`);
+  }
+  const partner = fields.find((f) => f.name === 'partner');
+  if (partner && visible(partner, variant, v, players)
+    && !!v.called.suit !== (v.partner !== null && v.partner !== NONE)) {
+    out.push(v.called.suit ? MISSING.partner : MISSING.called);
+  }
+  return [...new Set(out)];
+}
+
+// --- widgets ----------------------------------------------------------------------------------
+function group(label, ...children) {
+  return h('fieldset.group', h('legend', label), ...children);
+}
+
+/** A row of big toggle buttons, one choice at a time. */
+function choiceRow(options, isOn, choose, extraClass = '') {
+  const buttons = options.map((o) => {
+    const b = h(`button.choice${extraClass}`, { type: 'button', 'aria-pressed': 'false',
+      'aria-label': o.aria || null, 'data-value': o.value, onclick: () => choose(o.value) },
+    o.content || o.label);
+    b.sync = () => {
+      b.setAttribute('aria-pressed', String(isOn(o.value)));
+      b.disabled = o.disabled ? o.disabled() : false;
+    };
+    return b;
+  });
+  const row = h('div.row', { role: 'group' }, buttons);
+  row.sync = () => buttons.forEach((b) => b.sync());
+  return row;
+}
+
+function suitOptions(allowed, nullable) {
+  const out = allowed.map((s) => ({ value: s, aria: s, content: [suitSpan(s), h('span.word', s)] }));
+  if (nullable) out.push({ value: NONE, label: 'No trump' });
+  return out;
+}
+
+function stepper(label, get, set, min, max, hint) {
+  const out = h('output.count', { 'aria-live': 'off' });
+  const less = h('button.step', { type: 'button', 'aria-label': `${label}: one less`, onclick: () => set(Math.max(min, (get() ?? min) - 1)) }, '−');
+  const top = () => (typeof max === 'function' ? max() : max);
+  const more = h('button.step', { type: 'button', 'aria-label': `${label}: one more`, onclick: () => set(Math.min(top(), (get() ?? min) + 1)) }, '+');
+  const note = h('span.hint');
+  const el = h('div.stepper', less, out, more, note);
+  el.sync = () => {
+    const value = get();
+    out.textContent = value ?? '–';
+    less.disabled = value !== null && value <= min;
+    more.disabled = value !== null && value >= top();
+    note.textContent = hint ? hint() : '';
+  };
+  return el;
+}
+
+/** Build the form. `opts`: {ctx, variant, number, record (edit), saveLabel, onSave(record, preview)} */
+export function handForm(opts) {
+  const { ctx, variant } = opts;
+  const table = ctx.table;
+  const players = table.seats.length;
+  const fields = fieldsFor(variant, players);
+  const v = valuesFrom(fields, opts.record, variant);
+  let tricksTouched = !!opts.record;
+  let lastPreview = null;
+  let previewSeq = 0;
+  let previewTimer = 0;
+  const syncs = [];
+
+  const seatOptions = (field) => table.seats.map((s) => ({
+    value: s.seat, label: s.name, aria: `${title(field)}: ${s.name}`,
+  }));
+
+  const changed = () => {
+    for (const s of syncs) s();
+    schedulePreview();
+  };
+
+  function setValue(name, value) {
+    v[name] = value;
+    if (name === 'contract') {
+      const mode = callMode(variant, v);
+      if (mode === 'none') { v.partner = null; v.called.suit = null; }
+      if (mode === 'optional' && v.partner === null) v.partner = NONE;
+      if (!tricksTouched) v.tricks = targetOf(variant, v);
+    }
+    if ((name === 'trump') && v.called.suit === value) v.called.suit = null;
+    changed();
+  }
+
+  const body = [];
+  const more = [];
+  for (const f of fields) {
+    const label = LABELS[f.name] || title(f.name);
+    let el;
+    if (f.w === 'kind') {
+      const row = choiceRow(f.allowed.map((k) => ({ value: k, label: title(k) })), (x) => v.kind === x,
+        (x) => setValue('kind', x), ' small');
+      el = h('div.group.kinds', { role: 'group', 'aria-label': label }, row);
+      syncs.push(row.sync);
+    } else if (f.w === 'contract') {
+      const contracts = (variant.contracts || []).filter((c) => !f.allowed || f.allowed.includes(c.name));
+      const row = choiceRow(contracts.map((c) => ({ value: c.name, label: c.title || title(c.name) })),
+        (x) => v.contract === x, (x) => setValue('contract', x), ' contract');
+      el = group(label, row);
+      syncs.push(row.sync);
+    } else if (f.w === 'suit') {
+      const row = choiceRow(suitOptions(f.allowed, f.nullable), (x) => v[f.name] === x,
+        (x) => setValue(f.name, x), ' suitbtn');
+      el = group(label, row);
+      syncs.push(row.sync);
+    } else if (f.w === 'choice') {
+      const row = choiceRow(f.allowed.map((a) => ({ value: a, label: title(a) })), (x) => v[f.name] === x,
+        (x) => setValue(f.name, x));
+      el = group(label, row);
+      syncs.push(row.sync);
+    } else if (f.w === 'seat') {
+      const options = seatOptions(f.name);
+      const alone = f.name === 'partner' || (f.nullable && !f.required);
+      if (alone) options.push({ value: NONE, label: f.name === 'partner' ? 'Alone' : 'Nobody', aria: `${title(f.name)}: nobody` });
+      const row = choiceRow(options, (x) => v[f.name] === x, (x) => setValue(f.name, x), ' seat');
+      el = group(label, row);
+      if (f.name === 'partner') {
+        syncs.push(() => {
+          for (const b of row.querySelectorAll('button')) {
+            if (b.dataset.value === NONE) continue;
+            const own = Number(b.dataset.value) === v.declarer;
+            b.classList.toggle('own', own);
+            const name = seatName(ctx, Number(b.dataset.value));
+            b.setAttribute('aria-label', `Partner: ${name}${own ? ' (own card: played as a solo)' : ''}`);
+          }
+          const alone = row.querySelector(`button[data-value="${NONE}"]`);
+          if (alone) alone.hidden = callMode(variant, v) !== 'optional';
+        });
+      }
+      syncs.push(row.sync);
+    } else if (f.w === 'called') {
+      const allRanks = [...new Set([...f.ranks, ...(variant.contracts || []).flatMap((c) => c.called_ranks || [])])];
+      const ranks = choiceRow(allRanks.map((r) => ({ value: r, label: title(r) })),
+        (x) => v.called.rank === x, (x) => { v.called.rank = x; changed(); }, ' small');
+      syncs.push(() => {
+        const allowed = calledRanks(f, variant, v);
+        if (!allowed.includes(v.called.rank)) v.called.rank = allowed[0];
+        for (const b of ranks.children) b.hidden = !allowed.includes(b.dataset.value);
+        ranks.hidden = allowed.length < 2;
+      });
+      const suits = choiceRow(f.suits.map((s) => ({ value: s, aria: `called ${s}`, content: [suitSpan(s), h('span.word', s)],
+        disabled: () => s === v.trump })), (x) => v.called.suit === x,
+      (x) => { v.called.suit = v.called.suit === x && callMode(variant, v) === 'optional' ? null : x; changed(); }, ' suitbtn');
+      el = group(label, suits, ranks);
+      ranks.classList.add('ranks');
+      syncs.push(ranks.sync, suits.sync);
+    } else if (f.w === 'stepper') {
+      const s = stepper(label, () => v[f.name], (x) => {
+        if (f.name === 'tricks') tricksTouched = true;
+        setValue(f.name, x);
+      }, f.min, f.max, f.name === 'tricks' ? () => `target ${targetOf(variant, v)}` : null);
+      el = group(label, s);
+      syncs.push(s.sync);
+    } else if (f.w === 'number') {
+      const input = h('input.num', { type: 'number', inputmode: 'numeric', min: f.min, max: f.max,
+        'aria-label': label,
+        oninput: () => { v[f.name] = input.value === '' ? null : Number(input.value); changed(); } });
+      el = group(label, input, f.description ? h('p.hint', f.description) : null);
+      syncs.push(() => { if (document.activeElement !== input) input.value = v[f.name] ?? ''; });
+    } else if (f.w === 'toggle') {
+      const b = h('button.choice.toggle', { type: 'button', 'aria-pressed': 'false',
+        onclick: () => setValue(f.name, !v[f.name]) }, label);
+      el = h('div.group', b);
+      syncs.push(() => b.setAttribute('aria-pressed', String(!!v[f.name])));
+    } else if (f.w === 'matadores') {
+      el = matadoresWidget(variant, v, players, changed, syncs);
+    } else if (f.w === 'errors') {
+      el = errorsWidget(ctx, variant, v, changed, syncs);
+    }
+    if (!el) continue;
+    el.dataset.field = f.name;
+    syncs.push(() => { el.hidden = !visible(f, variant, v, players); });
+    (f.more ? more : body).push(el);
+  }
+
+  const moreCount = h('span.badge');
+  const moreBox = more.length ? h('details.more', h('summary', 'Matadores, errors, more ', moreCount), more) : null;
+  syncs.push(() => {
+    if (!moreBox) return;
+    const n = (v.matadores.side ? 1 : 0) + v.errors.length + (v.tout_after_five ? 1 : 0)
+      + fields.filter((f) => f.w === 'toggle' && f.name !== 'tout_after_five' && v[f.name]).length;
+    moreCount.textContent = n ? `(${n} set)` : '';
+    moreBox.hidden = !more.some((m) => !m.hidden);
+  });
+
+  const preview = h('section.preview', { 'aria-live': 'polite', 'aria-atomic': 'true', 'aria-label': 'Preview of the settlement' });
+  const status = h('p.status', { id: `save-status-${opts.number}` });
+  const save = h('button.primary.save', { type: 'submit', 'aria-describedby': status.id }, opts.saveLabel);
+  const taken = h('p.notice.warn', { hidden: true, role: 'alert' });
+
+  const form = h('form.handform', {
+    novalidate: true,
+    onsubmit: (event) => {
+      event.preventDefault();
+      const missing = missingOf(fields, variant, v, players);
+      if (missing.length) { status.textContent = `To save: ${missing.join(', ')}.`; return; }
+      opts.onSave(recordOf(fields, variant, v, players), lastPreview);
+    },
+  }, taken, body, moreBox, preview, h('div.footer', status, save));
+
+  syncs.push(() => {
+    const missing = missingOf(fields, variant, v, players);
+    save.setAttribute('aria-disabled', String(missing.length > 0));
+    save.classList.toggle('incomplete', missing.length > 0);
+    if (missing.length) status.textContent = `To save: ${missing.join(', ')}.`;
+  });
+
+  function schedulePreview() {
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(runPreview, 150);
+  }
+
+  async function runPreview() {
+    const seq = ++previewSeq;
+    lastPreview = null;
+    const missing = missingOf(fields, variant, v, players);
+    if (missing.length) {
+      clear(preview, h('p.hint', 'The settlement shows here as soon as the hand is complete.'));
+      return;
+    }
+    const record = recordOf(fields, variant, v, players);
+    try {
+      const { data } = await api.preview({ variant: table.variant, players, options: variantOptions(table),
+        state: stateBefore(ctx, opts.number), hand: record });
+      if (seq !== previewSeq) return;
+      lastPreview = data;
+      clear(preview, settlementView(ctx, data, { heading: 'Preview' }));
+      status.textContent = summaryLine(ctx, data);
+    } catch (error) {
+      if (seq !== previewSeq) return;
+      if (error instanceof NetworkError) {
+        clear(preview, h('p.notice', 'Offline: no preview. The hand is kept on this phone and settled when it is sent.'));
+        status.textContent = 'Offline — the hand will be sent when the connection returns.';
+      } else if (error instanceof ProblemError) {
+        clear(preview, h('div.notice.error', { role: 'alert' }, h('strong', 'This hand breaks a rule:'),
+          h('ul', error.lines().map((line) => h('li', line)))));
+        status.textContent = 'Fix the hand to save it.';
+      }
+    }
+  }
+
+  form.refreshTaken = () => {
+    const next = ctx.table.next_number;
+    const clash = opts.record === undefined && next > opts.number;
+    taken.hidden = !clash;
+    if (clash) taken.textContent = `Hand ${opts.number} was just recorded on another phone. Saving will show both versions.`;
+  };
+  form.values = v;
+  changed();
+  return form;
+}
+
+function matadoresWidget(variant, v, players, changed, syncs) {
+  const sides = (variant.matadores && variant.matadores.sides) || ['declarers', 'defenders'];
+  const maxLower = () => {
+    const table = variant.matadores && variant.matadores.max_lower && variant.matadores.max_lower[String(players)];
+    return (table && v.trump && table[v.trump]) ?? 7;
+  };
+  const row = choiceRow([{ value: null, label: 'None' }, ...sides.map((s) => ({ value: s, label: `Held by ${s}` }))],
+    (x) => v.matadores.side === x, (x) => { v.matadores.side = x; if (!x) v.matadores.lower = 0; changed(); }, ' small');
+  const lower = stepper('Lower matadores', () => v.matadores.lower,
+    (x) => { v.matadores.lower = x; changed(); }, 0, maxLower, () => `worth ${1 + v.matadores.lower}`);
+  const lowerBox = h('div', h('p.hint', 'Lower matadores (trumps in unbroken order from the ace down)'), lower);
+  syncs.push(() => {
+    lowerBox.hidden = !v.matadores.side;
+    v.matadores.lower = Math.min(v.matadores.lower, maxLower());
+  }, row.sync, lower.sync);
+  return group('Matadores (Spadilla, Manilla, Basta on one side)', row, lowerBox);
+}
+
+function errorsWidget(ctx, variant, v, changed, syncs) {
+  const kinds = variant.error_kinds || [];
+  const list = h('ul.errors');
+  const kind = h('select', { 'aria-label': 'Kind of error' },
+    kinds.map((k) => h('option', { value: k.name }, title(k.name))));
+  const seat = h('select', { 'aria-label': 'Who made the error' },
+    ctx.table.seats.map((s) => h('option', { value: String(s.seat) }, s.name)));
+  const add = h('button.small', { type: 'button', onclick: () => {
+    v.errors.push({ kind: kind.value, seat: Number(seat.value) });
+    changed();
+  } }, 'Add error');
+  syncs.push(() => clear(list, v.errors.map((e, i) => h('li', `${title(e.kind)} by ${seatName(ctx, e.seat)} `,
+    h('button.small.link', { type: 'button', 'aria-label': `Remove ${title(e.kind)} by ${seatName(ctx, e.seat)}`,
+      onclick: () => { v.errors.splice(i, 1); changed(); } }, 'remove')))));
+  if (!kinds.length) return null;
+  return group('Errors (in the order they happened)', list, h('div.adderror', kind, seat, add));
+}
+
+/** "Anna +24 · Bob −8 …" */
+export function summaryLine(ctx, s) {
+  const result = s.result ? `${title(s.result)}${s.value !== null ? `, ${s.value} a payment` : ''}: ` : '';
+  return result + s.deltas.map((d, i) => `${seatName(ctx, i)} ${signed(d)}`).join(', ');
+}
+
+/** A settlement: result, deltas per seat, transfers and the explanation lines. */
+export function settlementView(ctx, s, { heading } = {}) {
+  const items = [];
+  if (heading) items.push(h('h3', heading));
+  if (s.result) {
+    items.push(h('p.result', h('strong', title(s.result)), s.in_couleur ? ' · in couleur' : '',
+      s.value !== null ? ` · ${s.value} a payment` : ''));
+  }
+  items.push(h('ul.deltas', s.deltas.map((d, i) => h(`li${d > 0 ? '.plus' : d < 0 ? '.minus' : ''}`,
+    h('span.name', seatName(ctx, i)), h('span.num', signed(d))))));
+  if (s.transfers.length) {
+    items.push(h('ul.transfers', { 'aria-label': 'Transfers' }, s.transfers.map((t) => h('li', describeTransfer(ctx, t)))));
+  }
+  if (s.pool) items.push(h('p.hint', `Pool ${s.pool.before} → ${s.pool.after}`));
+  if (s.explanation.length) {
+    items.push(h('ul.explanation', { 'aria-label': 'Explanation' },
+      s.explanation.map((line) => h('li', withNames(ctx, line)))));
+  }
+  return h('div.settlement', items);
+}
+
+/** The rules say "seat 2"; the table knows her name. */
+function withNames(ctx, line) {
+  return line.replace(/\b([Ss])eat (\d)\b/g, (_, _s, n) => seatName(ctx, Number(n)));
+}

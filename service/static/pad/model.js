@@ -1,0 +1,188 @@
+// One open table as this phone knows it: the table, its hands, its variant; loading, polling
+// with If-None-Match, and the words for a hand and a transfer.
+
+import { api, NetworkError } from './api.js';
+import { store } from './store.js';
+import { SUITS, title } from './dom.js';
+import { complete } from './variants.js';
+
+const PAGE_SIZE = 100;
+
+let variantsPromise = null;
+
+/** Every variant's description (GET /api/v1/variants), kept for offline use. */
+export function loadVariants() {
+  if (!variantsPromise) {
+    variantsPromise = api.variants().then(({ data }) => {
+      store.saveVariants(data);
+      return data;
+    }).catch((error) => {
+      variantsPromise = null;
+      const cached = store.variants();
+      if (cached) return cached;
+      throw error;
+    });
+  }
+  return variantsPromise;
+}
+
+export async function variantNamed(name) {
+  const variant = (await loadVariants()).find((v) => v.name === name);
+  return variant ? complete(variant) : null;
+}
+
+const contexts = new Map();
+
+/** The context of table `id`: {id, token, adminToken, table, hands, etag, variant}. */
+export function tableContext(id) {
+  let ctx = contexts.get(id);
+  if (!ctx) {
+    const known = store.table(id) || { id };
+    const cached = store.cache(id);
+    ctx = {
+      id,
+      token: known.token,
+      table: cached ? cached.table : null,
+      hands: cached ? cached.hands : [],
+      etag: null, // always fetch the hands once per page load
+      variant: null,
+      ui: { open: new Set() },
+    };
+    contexts.set(id, ctx);
+  }
+  const known = store.table(id);
+  if (known && known.token) ctx.token = known.token;
+  const clubId = (ctx.table && ctx.table.club_id) || (known && known.club_id);
+  const club = clubId ? store.clubs()[clubId] : null;
+  ctx.adminToken = club ? club.token : null;
+  return ctx;
+}
+
+/** Fetch the table if it changed (If-None-Match); on a change fetch its hands. True if changed. */
+export async function refresh(ctx, force = false) {
+  const { status, data, headers } = await api.table(ctx.id, ctx.token || ctx.adminToken,
+    force ? null : ctx.etag);
+  if (status === 304) return false;
+  await loadHands(ctx, data);
+  ctx.etag = headers.get('ETag');
+  return true;
+}
+
+/** Take a table answer (from GET or from a write) and fetch the hands that go with it. */
+export async function loadHands(ctx, table) {
+  const hands = [];
+  for (let page = 1; ; page += 1) {
+    const { data, headers } = await api.hands(ctx.id, ctx.token || ctx.adminToken, page, PAGE_SIZE);
+    hands.push(...data);
+    const paging = JSON.parse(headers.get('X-Pagination') || '{}');
+    if (!data.length || !paging.total_pages || page >= paging.total_pages) break;
+  }
+  setTable(ctx, table, hands);
+}
+
+function setTable(ctx, table, hands = ctx.hands) {
+  ctx.table = table;
+  ctx.hands = hands;
+  store.saveTable({ id: ctx.id, name: table.name, club_id: table.club_id, variant: table.variant,
+    status: table.status });
+  store.saveCache(ctx.id, { table, hands });
+}
+
+/** After a write answered with {number, …, table}: merge the hand, keep the new table. */
+export function mergeHand(ctx, answer) {
+  const { table, ...hand } = answer;
+  const hands = ctx.hands.filter((h) => h.number !== hand.number);
+  hands.push(hand);
+  hands.sort((a, b) => a.number - b.number);
+  setTable(ctx, table, hands);
+  ctx.etag = `"${table.version}"`;
+}
+
+export function isNetwork(error) {
+  return error instanceof NetworkError;
+}
+
+export function seatName(ctx, party) {
+  if (party === 'pool') return 'pool';
+  const seat = ctx.table && ctx.table.seats[party];
+  return seat ? seat.name : `seat ${party}`;
+}
+
+/** The table's options as the variant knows them (without pool_at_close and starting_pool). */
+export function variantOptions(table) {
+  const { pool_at_close: _a, starting_pool: _b, ...rest } = table.options || {};
+  return rest;
+}
+
+/** The state before hand `number` (the next hand when it is past the last), for a preview. */
+export function stateBefore(ctx, number) {
+  const { table, hands } = ctx;
+  const state = {};
+  let stakeDue = true;
+  let firstWon = false;
+  let pool = (table.options && table.options.starting_pool) || 0;
+  let couleur = (table.options && table.options.couleur) || null;
+  for (const hand of hands) {
+    if (hand.number >= number) break;
+    const s = hand.settlement;
+    if (!s) continue;
+    if (s.pool) pool = s.pool.after;
+    if (s.couleur) couleur = s.couleur.after;
+    stakeDue = (hand.hand.kind || 'played') === 'played';
+    if (s.result === 'won') firstWon = true;
+  }
+  const current = hands.find((h) => h.number === number);
+  const isNext = !current;
+  state.dealer = isNext ? table.dealer : current.dealer;
+  if (table.pool !== null && table.pool !== undefined) state.pool = isNext ? table.pool : pool;
+  if (table.couleur) state.couleur = isNext ? table.couleur : couleur;
+  if (table.stake_due !== null && table.stake_due !== undefined) {
+    state.stake_due = isNext ? table.stake_due : stakeDue;
+  }
+  if (table.variant === 'american') state.first_game_won = firstWon;
+  return state;
+}
+
+export function contractTitle(variant, name) {
+  const c = variant && (variant.contracts || []).find((x) => x.name === name);
+  return c && c.title ? c.title : title(name || 'game');
+}
+
+/** "Solo ♥ · Anna · 6 tricks", or "Misdeal", "Forfeit by Bob". */
+export function describeHand(ctx, record) {
+  if (!record) return '';
+  const kind = record.kind || 'played';
+  if (kind === 'misdeal') return 'Misdeal';
+  if (kind === 'forfeit') return `Forfeit by ${seatName(ctx, record.seat)}`;
+  const parts = [];
+  const trump = record.trump ? ` ${SUITS[record.trump]}` : (record.contract ? '' : ' no trump');
+  parts.push(`${record.contract ? contractTitle(ctx.variant, record.contract) : 'Game'}${trump}`);
+  const who = record.declarer ?? record.soloist;
+  if (who !== undefined && who !== null) {
+    let people = seatName(ctx, who);
+    if (record.partner !== undefined && record.partner !== null) {
+      people += record.partner === who ? ' (own card)' : ` & ${seatName(ctx, record.partner)}`;
+    }
+    parts.push(people);
+  }
+  if (record.called) parts.push(`called ${record.called.rank} ${SUITS[record.called.suit]}`);
+  if (record.tricks !== undefined && record.tricks !== null) parts.push(`${record.tricks} tricks`);
+  if (record.soloist_points !== undefined && record.soloist_points !== null) {
+    parts.push(`${record.soloist_points} points`);
+  }
+  if (record.last_trick !== undefined && record.last_trick !== null) {
+    parts.push(`last trick ${seatName(ctx, record.last_trick)}`);
+  }
+  if (record.tout_after_five) parts.push('tout after five');
+  if (record.matadores) parts.push(`matadores ${record.matadores.side} +${record.matadores.lower}`);
+  for (const flag of ['stopped_after_five', 'continued_after_five', 'tout_announced',
+    'matadors_together', 'forced']) {
+    if (record[flag]) parts.push(title(flag).toLowerCase());
+  }
+  for (const e of record.errors || []) parts.push(`${title(e.kind).toLowerCase()} by ${seatName(ctx, e.seat)}`);
+  return parts.join(' · ');
+}
+
+export function describeTransfer(ctx, t) {
+  return `${seatName(ctx, t.from)} → ${seatName(ctx, t.to)}: ${t.chips} (${t.reason})`;
+}

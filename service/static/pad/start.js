@@ -1,0 +1,202 @@
+// The start screen: create a club (first use) or open one with its admin token; open a table
+// (players picked in the order they sit, variant, options with their defaults, first dealer);
+// the tables this phone knows.
+
+import { api, ProblemError } from './api.js';
+import { h, clear, title, toast } from './dom.js';
+import { loadVariants } from './model.js';
+import { qrSvg } from './qr.js';
+import { store } from './store.js';
+
+function problemText(error) {
+  return error instanceof ProblemError ? error.lines().join(' ') : 'No connection: try again when online.';
+}
+
+function field(label, input, hint) {
+  const id = `f-${Math.random().toString(36).slice(2, 9)}`;
+  input.id = id;
+  return h('div.field', h('label', { htmlFor: id }, label), input, hint ? h('p.hint', hint) : null);
+}
+
+function clubLink(club) {
+  return `${location.origin}/#club=${encodeURIComponent(club.id)}&key=${encodeURIComponent(club.token)}`;
+}
+
+/** Store a club opened from a link or a form, after checking its token. */
+export async function openClub(id, token) {
+  const { data } = await api.club(id, token);
+  store.saveClub({ id: data.id, name: data.name, token });
+  return data;
+}
+
+function clubForms(app) {
+  const name = h('input', { type: 'text', required: true, maxLength: 100, autocomplete: 'off' });
+  const create = h('form.card', { onsubmit: async (event) => {
+    event.preventDefault();
+    if (!name.value.trim()) { name.focus(); return; }
+    try {
+      const { data } = await api.createClub(name.value.trim());
+      store.saveClub({ id: data.id, name: data.name, token: data.admin_token, fresh: true });
+      app.update();
+    } catch (error) { toast(problemText(error), 'error'); }
+  } }, h('h2', 'Create a club'), field('Club name', name), h('button.primary', { type: 'submit' }, 'Create the club'));
+
+  const id = h('input', { type: 'text', autocomplete: 'off' });
+  const token = h('input', { type: 'password', autocomplete: 'off' });
+  const open = h('details.card', h('summary', 'Open a club with its admin token'),
+    h('form', { onsubmit: async (event) => {
+      event.preventDefault();
+      try {
+        await openClub(id.value.trim(), token.value.trim());
+        app.update();
+      } catch (error) { toast(problemText(error), 'error'); }
+    } }, field('Club id', id), field('Admin token', token), h('button', { type: 'submit' }, 'Open the club')));
+  return [create, open];
+}
+
+function clubCard(club, app) {
+  const clubs = Object.values(store.clubs());
+  const switcher = clubs.length > 1 ? h('select', { 'aria-label': 'Club', onchange: (event) => { store.useClub(event.target.value); app.update(); } },
+    clubs.map((c) => h('option', { value: c.id, selected: c.id === club.id }, c.name))) : null;
+  const key = h('details.card', { open: !!club.fresh },
+    h('summary', 'The club’s admin token'),
+    h('p', 'This phone keeps the admin token. It is shown here only: keep it somewhere safe too. With it, another phone can open the club:'),
+    h('p', h('code.token', club.token)),
+    h('div.qrbox.small', qrSvg(clubLink(club), 'QR code of the link that opens the club')));
+  if (club.fresh) store.saveClub({ ...club, fresh: false });
+  return h('section.card', h('h2', `Club: ${club.name}`), switcher, key);
+}
+
+async function newTableForm(club, app) {
+  const box = h('section.card.newtable', h('h2', 'New table'), h('p.hint', 'Loading players…'));
+  let variants;
+  let players;
+  try {
+    [variants, { data: players }] = await Promise.all([loadVariants(), api.players(club.id, club.token)]);
+  } catch (error) {
+    clear(box, h('h2', 'New table'), h('p.notice.error', problemText(error)));
+    return box;
+  }
+  const chosen = [];
+  let variant = variants.find((v) => v.name === 'american') || variants[0];
+  let firstDealer = 0;
+  const name = h('input', { type: 'text', value: `Table ${new Date().toISOString().slice(0, 10)}`, maxLength: 100 });
+  const variantSelect = h('select', { onchange: () => { variant = variants.find((v) => v.name === variantSelect.value); draw(); } },
+    variants.map((v) => h('option', { value: v.name, selected: v === variant }, v.title)));
+  const seatsBox = h('div');
+  const dealerBox = h('div');
+  const optionsBox = h('div');
+  const newPlayer = h('input', { type: 'text', maxLength: 100, autocomplete: 'off', placeholder: 'Name' });
+  const add = h('button', { type: 'button', onclick: async () => {
+    const n = newPlayer.value.trim();
+    if (!n) { newPlayer.focus(); return; }
+    try {
+      const { data } = await api.addPlayer(club.id, club.token, n);
+      players.push(data);
+      chosen.push(data.id);
+      newPlayer.value = '';
+      draw();
+    } catch (error) { toast(problemText(error), 'error'); }
+  } }, 'Add');
+  const optionInputs = new Map();
+
+  function draw() {
+    const counts = variant.players;
+    clear(seatsBox,
+      h('p.hint', `${variant.title} is played by ${counts.join(' or ')}. Tap the players in the order they sit (the deal passes to the left).`),
+      h('div.row.wrap', { role: 'group', 'aria-label': 'Players' }, players.map((p) => {
+        const at = chosen.indexOf(p.id);
+        return h('button.choice.player', { type: 'button', 'aria-pressed': String(at >= 0), onclick: () => {
+          if (at >= 0) chosen.splice(at, 1); else chosen.push(p.id);
+          firstDealer = Math.min(firstDealer, Math.max(0, chosen.length - 1));
+          draw();
+        } }, at >= 0 ? h('span.badge', { 'aria-label': `seat ${at + 1}` }, String(at + 1)) : null, ` ${p.name}`);
+      })),
+      h('div.row.addplayer', newPlayer, add));
+    newPlayer.setAttribute('aria-label', 'New player’s name');
+    const names = chosen.map((id) => players.find((p) => p.id === id).name);
+    clear(dealerBox, names.length ? h('fieldset.group', h('legend', 'First dealer'),
+      h('div.row.wrap', names.map((n, i) => h('button.choice.small', { type: 'button', 'aria-pressed': String(i === firstDealer),
+        onclick: () => { firstDealer = i; draw(); } }, n)))) : null);
+    optionInputs.clear();
+    const rows = variant.options.map((o) => {
+      let input;
+      if (o.type === 'integer') {
+        input = h('input', { type: 'number', inputmode: 'numeric', min: o.min, max: o.max,
+          value: o.default === null || o.default === undefined ? '' : o.default });
+      } else {
+        const allowed = [...(o.nullable ? [''] : []), ...(o.allowed || [])];
+        input = h('select', allowed.map((a) => h('option', { value: a, selected: a === (o.default ?? '') },
+          a === '' ? 'none' : title(a))));
+      }
+      optionInputs.set(o.name, { input, option: o });
+      return field(`${title(o.name)} (default ${o.default ?? 'none'})`, input, o.description);
+    });
+    if (variant.name === 'american') {
+      const pool = h('select', ['split', 'carry'].map((a) => h('option', { value: a }, a)));
+      optionInputs.set('pool_at_close', { input: pool, option: { name: 'pool_at_close', default: 'split', allowed: ['split'] } });
+      rows.push(field('Pool at close (default split)', pool, 'split: shared among the seats at the end; carry: kept by the club for its next table'));
+      const start = h('input', { type: 'number', inputmode: 'numeric', min: 0, value: 0 });
+      optionInputs.set('starting_pool', { input: start, option: { name: 'starting_pool', type: 'integer', default: 0 } });
+      rows.push(field('Starting pool (default 0; needs carry)', start));
+    }
+    clear(optionsBox, h('details.options', h('summary', 'Options (defaults shown)'), rows));
+  }
+
+  function options() {
+    const out = {};
+    for (const [key, { input, option }] of optionInputs) {
+      let value = input.value;
+      if (option.type === 'integer') value = value === '' ? null : Number(value);
+      else if (value === '') value = null;
+      if (value !== (option.default ?? null)) out[key] = value;
+    }
+    return out;
+  }
+
+  const submit = h('button.primary.big', { type: 'submit' }, 'Open the table');
+  const form = h('form', { onsubmit: async (event) => {
+    event.preventDefault();
+    if (!variant.players.includes(chosen.length)) {
+      toast(`Pick ${variant.players.join(' or ')} players.`, 'error');
+      return;
+    }
+    submit.disabled = true;
+    try {
+      const { data } = await api.createTable(club.token, { club_id: club.id, name: name.value.trim() || 'Table',
+        variant: variant.name, seats: chosen, first_dealer: firstDealer, options: options() });
+      store.saveTable({ id: data.id, token: data.table_token, name: data.name, club_id: club.id,
+        variant: data.variant, status: data.status });
+      app.go(`#table=${encodeURIComponent(data.id)}`);
+    } catch (error) {
+      submit.disabled = false;
+      toast(problemText(error), 'error');
+    }
+  } }, field('Table name', name), field('Game', variantSelect), seatsBox, dealerBox, optionsBox, submit);
+  clear(box, h('h2', 'New table'), form);
+  draw();
+  return box;
+}
+
+function knownTables() {
+  const tables = Object.values(store.tables()).sort((a, b) => (b.seen || 0) - (a.seen || 0));
+  if (!tables.length) return null;
+  return h('section.card', h('h2', 'Tables on this phone'),
+    h('ul.tables', tables.map((t) => h('li', h('a.button', { href: `#table=${encodeURIComponent(t.id)}` },
+      t.name || t.id, t.status === 'closed' ? ' (closed)' : '')))));
+}
+
+export async function renderStart(root, app) {
+  const club = store.currentClub();
+  const screen = h('div.screen.start', h('h1', 'Solo score pad'),
+    h('p.hint', 'Keep the score of a Solo table: record each hand in a few taps, every phone at the table sees it.'));
+  clear(root, screen);
+  screen.append(...[knownTables()].filter(Boolean));
+  if (club) {
+    screen.append(clubCard(club, app));
+    screen.append(await newTableForm(club, app));
+    screen.append(h('details.card', h('summary', 'Another club'), ...clubForms(app)));
+  } else {
+    screen.append(...clubForms(app));
+  }
+}

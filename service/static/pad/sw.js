@@ -1,0 +1,36 @@
+// The score pad's service worker: keeps the page shell so that the pad opens without a network.
+// It never touches /api/: hands go to the server (or to the page's outbox) and nowhere else.
+
+const CACHE = 'solo-pad-v1';
+const SHELL = [
+  '/', '/manifest.webmanifest', '/pad/pad.css', '/pad/icon.svg', '/pad/icon-maskable.svg',
+  '/pad/app.js', '/pad/api.js', '/pad/dom.js', '/pad/hand.js', '/pad/model.js', '/pad/outbox.js',
+  '/pad/qr.js', '/pad/screens.js', '/pad/start.js', '/pad/store.js', '/pad/table.js',
+  '/pad/variants.js',
+];
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(caches.keys()
+    .then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
+    .then(() => self.clients.claim()));
+});
+
+// Network first (a table's phones want the newest page), the cached shell when offline.
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  const url = new URL(request.url);
+  if (request.method !== 'GET' || url.origin !== self.location.origin) return;
+  if (!SHELL.includes(url.pathname)) return; // the API, /docs and the rest go by untouched
+  const key = url.pathname;
+  event.respondWith(fetch(request).then((response) => {
+    if (response.ok) {
+      const copy = response.clone();
+      caches.open(CACHE).then((cache) => cache.put(key, copy));
+    }
+    return response;
+  }).catch(() => caches.match(key).then((cached) => cached || Response.error())));
+});

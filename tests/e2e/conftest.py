@@ -1,0 +1,109 @@
+"""Browser tests of the score pad: Chromium (Debian's package) driven by Playwright.
+
+Without a Chromium (or the playwright package) they are skipped with a plain reason; with
+``REQUIRE_BROWSER=1`` (set by .ci/run in CI) a missing browser fails them instead.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .support import (
+    CHROMIUM_ARGS,
+    PHONE,
+    Api,
+    Network,
+    browser_missing,
+    chromium_path,
+    live_service,
+)
+
+
+def _need_browser() -> None:
+    reason = browser_missing()
+    if reason is None:
+        return
+    if os.environ.get("REQUIRE_BROWSER") == "1":
+        pytest.fail(f"REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+    pytest.skip(f"browser tests skipped: {reason}")
+
+
+@pytest.fixture(scope="session")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Network]]:
+    with live_service(tmp_path_factory.mktemp("pad-db")) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+def base_url(service: tuple[str, Network]) -> str:
+    return service[0]
+
+
+@pytest.fixture
+def network(service: tuple[str, Network]) -> Iterator[Network]:
+    """The phones' network to the API; a test may cut it, and it is up again after."""
+    yield service[1]
+    service[1].up = True
+
+
+@pytest.fixture
+def api(base_url: str) -> Iterator[Api]:
+    client = Api(base_url)
+    yield client
+    client.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    _need_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=chromium_path(),
+                                              args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Phone:
+    """One browser context (one phone) with its console watched for errors and CSP reports."""
+
+    def __init__(self, browser: Any, base_url: str) -> None:
+        self.context = browser.new_context(viewport=PHONE, base_url=base_url)
+        self.context.set_default_timeout(15_000)
+        self.page = self.context.new_page()
+        self.problems: list[str] = []
+        self.page.on("pageerror", lambda error: self.problems.append(f"page error: {error}"))
+        self.page.on("console", self._console)
+
+    def _console(self, message: Any) -> None:
+        text = message.text
+        # 4xx answers the page asked for on purpose (a 422 preview) log as failed loads.
+        if "Content Security Policy" in text or (
+                message.type == "error" and "Failed to load resource" not in text):
+            self.problems.append(f"console {message.type}: {text}")
+
+    def close(self) -> None:
+        self.context.close()
+
+
+@pytest.fixture
+def phones(browser: Any, base_url: str) -> Iterator[Any]:
+    """phones() opens another phone; each is closed after the test, which fails on any
+    page error, console error or CSP violation."""
+    opened: list[Phone] = []
+
+    def open_phone() -> Phone:
+        phone = Phone(browser, base_url)
+        opened.append(phone)
+        return phone
+
+    yield open_phone
+    problems = [p for phone in opened for p in phone.problems]
+    for phone in opened:
+        phone.close()
+    assert not problems, problems

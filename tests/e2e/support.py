@@ -1,0 +1,199 @@
+"""The pad's test bench: the real service on a free 127.0.0.1 port (SQLite in a temp dir), a
+Chromium found on the machine, and small helpers to drive the page and ask the API."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import requests
+from werkzeug.serving import make_server
+
+from tests.support import migrated_app
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"width": 360, "height": 640}
+BENCH_HEADER = "X-Test-Bench"  # the test's own API client, never cut off by Network
+BENCH_ENVIRON = "HTTP_X_TEST_BENCH"
+
+
+def chromium_path() -> str | None:
+    """$CHROMIUM if set, else Debian's chromium, if it is an executable file."""
+    configured = os.environ.get("CHROMIUM")
+    candidates = [configured] if configured else [shutil.which("chromium"), "/usr/bin/chromium"]
+    for candidate in candidates:
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def browser_missing() -> str | None:
+    """Why the browser tests cannot run here, or None when they can."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -e '.[test]')"
+    if chromium_path() is None:
+        configured = os.environ.get("CHROMIUM")
+        if configured:
+            return f"CHROMIUM={configured} is not an executable file"
+        return "no Chromium on this machine (apt-get install chromium, or set CHROMIUM)"
+    return None
+
+
+class Network:
+    """The phones' network to the API, which a test can cut.
+
+    Playwright's offline mode (and its request routing) is what a phone sees; but a page that a
+    service worker controls can, while it is being reloaded, get a request past both. With the
+    network cut, the service answers the phones' /api/ requests with 503 as a dead gateway
+    would, so nothing a page sends while "offline" is recorded, and the page treats the answer
+    as no connection. The test's own client (header BENCH_HEADER) still gets through.
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.up = True
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if (not self.up and environ.get("PATH_INFO", "").startswith("/api/")
+                and BENCH_ENVIRON not in environ):
+            start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
+            return [b"network down (test)"]
+        return self.app(environ, start_response)
+
+
+@contextmanager
+def live_service(tmp: Path) -> Iterator[tuple[str, Network]]:
+    """The real app on a migrated SQLite database, served by werkzeug in a thread."""
+    network = Network(migrated_app(None, tmp))
+    server = make_server("127.0.0.1", 0, network, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="pad-e2e-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}", network
+    finally:
+        server.shutdown()
+        thread.join(10)
+        server.server_close()
+
+
+class Api:
+    """Just enough of the public API to set a scene and check what the page did."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.http = requests.Session()
+        self.http.headers[BENCH_HEADER] = "1"
+
+    def close(self) -> None:
+        self.http.close()
+
+    def _call(self, method: str, path: str, token: str | None = None, **kw: Any) -> Any:
+        headers = kw.pop("headers", {})
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        response = self.http.request(method, f"{self.base}/api/v1{path}", headers=headers,
+                                     timeout=10, **kw)
+        response.raise_for_status()
+        return response.json()
+
+    def table_setup(self, names: tuple[str, ...] = ("Anna", "Bob", "Carl", "Dora"),
+                    variant: str = "american", **options: Any) -> dict[str, Any]:
+        club = self._call("POST", "/clubs", json={"name": "E2E club"})
+        token = club["admin_token"]
+        seats = [self._call("POST", f"/clubs/{club['id']}/players", token, json={"name": n})["id"]
+                 for n in names]
+        table = self._call("POST", "/tables", token, json={
+            "club_id": club["id"], "name": "Thursday", "variant": variant, "seats": seats,
+            "first_dealer": 0, "options": options})
+        return {**table, "admin_token": token}
+
+    def variants(self) -> list[str]:
+        return [v["name"] for v in self._call("GET", "/variants")]
+
+    def table(self, table: dict[str, Any]) -> dict[str, Any]:
+        return self._call("GET", f"/tables/{table['id']}", table["table_token"])
+
+    def hands(self, table: dict[str, Any]) -> list[dict[str, Any]]:
+        return self._call("GET", f"/tables/{table['id']}/hands?page_size=100",
+                          table["table_token"])
+
+    def record(self, table: dict[str, Any], hand: dict[str, Any]) -> dict[str, Any]:
+        return self._call("POST", f"/tables/{table['id']}/hands", table["table_token"], json=hand)
+
+    def settle_up(self, table: dict[str, Any]) -> dict[str, Any]:
+        return self._call("GET", f"/tables/{table['id']}/settle-up", table["table_token"])
+
+
+def table_url(base: str, table: dict[str, Any]) -> str:
+    return f"{base}/#table={table['id']}&token={table['table_token']}"
+
+
+def signed(text: str) -> int:
+    """'+12', '−6', '0' as shown on the pad → an int."""
+    text = text.strip().replace("\u2212", "-").replace("+", "")
+    if not re.fullmatch(r"-?\d+", text):
+        raise ValueError(f"not a balance: {text!r}")
+    return int(text)
+
+
+def shown_balances(page: Any) -> list[int]:
+    return [signed(t) for t in page.locator("ol.seats .balance").all_inner_texts()]
+
+
+class Taps:
+    """Clicks that count: what a player's thumb does between the table screen and 'saved'."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.count = 0
+
+    def __call__(self, selector: str) -> None:
+        self.count += 1
+        self.page.locator(selector).click()
+
+
+def seat_button(field: str, name: str) -> str:
+    return f'[data-field="{field}"] button.choice:text-is("{name}")'
+
+
+def suit_button(field: str, suit: str) -> str:
+    return f'[data-field="{field}"] button[data-value="{suit}"]'
+
+
+def wait_recorded(page: Any, number: int) -> None:
+    """The hand is in the history as recorded, and nothing waits in the outbox."""
+    page.locator(f'li.hand[data-number="{number}"]').wait_for()
+    page.locator("section.outbox").wait_for(state="detached")
+
+
+def go_offline(context: Any, network: Network, blocked: list[str] | None = None) -> None:
+    """Playwright's offline mode for the phone, and the network to the API cut for real (see
+    Network). `blocked` collects what the page tried to send."""
+    network.up = False
+    context.set_offline(True)
+
+    def unreachable(route: Any) -> None:
+        if blocked is not None:
+            blocked.append(f"{route.request.method} {route.request.url}")
+        route.abort("internetdisconnected")
+
+    context.route("**/api/**", unreachable)
+
+
+def go_online(context: Any, network: Network) -> None:
+    context.unroute("**/api/**")
+    network.up = True
+    context.set_offline(False)
+
+
+def wait_preview(page: Any) -> None:
+    page.locator(".preview .settlement").wait_for()

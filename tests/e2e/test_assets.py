@@ -1,0 +1,107 @@
+"""The pad's files as served: within budget, under the strict CSP, all cached by the service
+worker. No browser needed."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from service.api.pages import PAD_DIR
+from tests.support import migrated_app
+
+BUDGET = 150 * 1024  # HTML + JS + CSS, uncompressed
+CSP_DIRECTIVES = ("default-src 'self'", "img-src 'self' data:", "style-src 'self'",
+                  "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'")
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
+    return migrated_app(None, tmp_path_factory.mktemp("pad-assets"))
+
+
+@pytest.fixture
+def client(app: Flask) -> Iterator[FlaskClient]:
+    yield app.test_client()
+
+
+def get(client: FlaskClient, path: str) -> TestResponse:
+    """A response read and closed (a served file stays open until its response is closed)."""
+    response = client.get(path)
+    response.get_data()
+    response.close()
+    return response
+
+
+def page_assets() -> list[Path]:
+    return sorted(p for p in PAD_DIR.iterdir() if p.suffix in {".html", ".js", ".css"})
+
+
+def test_the_page_assets_stay_under_150_kb() -> None:
+    total = sum(p.stat().st_size for p in page_assets())
+    assert total < BUDGET, f"{total} bytes of HTML, JS and CSS (budget {BUDGET})"
+
+
+def test_no_inline_script_style_or_handler_and_no_eval() -> None:
+    html = (PAD_DIR / "index.html").read_text()
+    assert not re.search(r"<script(?![^>]*\bsrc=)", html), "inline <script>"
+    assert "<style" not in html and " style=" not in html
+    assert not re.search(r"\son[a-z]+=", html), "inline event handler"
+    for path in PAD_DIR.glob("*.js"):
+        source = path.read_text()
+        for banned in ("eval(", "new Function", "innerHTML", "insertAdjacentHTML",
+                       "setAttribute('style'", ".style.", "document.write"):
+            assert banned not in source, f"{path.name} uses {banned}"
+
+
+def test_the_service_worker_caches_every_file_of_the_shell() -> None:
+    source = (PAD_DIR / "sw.js").read_text()
+    shell = set(re.findall(r"'(/[^']*)'", source.split("];")[0]))
+    files = {f"/pad/{p.name}" for p in PAD_DIR.iterdir()
+             if p.suffix in {".js", ".css", ".svg"} and p.name != "sw.js"}
+    assert files <= shell, files - shell
+    assert {"/", "/manifest.webmanifest"} <= shell
+    assert not any(path.startswith("/api/") for path in shell)
+
+
+@pytest.mark.parametrize(("path", "mimetype"), [
+    ("/", "text/html"), ("/pad/app.js", "text/javascript"), ("/pad/pad.css", "text/css"),
+    ("/pad/icon.svg", "image/svg+xml"), ("/manifest.webmanifest", "application/manifest+json"),
+    ("/sw.js", "text/javascript")])
+def test_pages_are_served_with_their_type_and_the_strict_policy(client: FlaskClient, path: str,
+                                                                mimetype: str) -> None:
+    response = get(client, path)
+    assert response.status_code == 200
+    assert response.mimetype == mimetype
+    policy = response.headers["Content-Security-Policy"]
+    for directive in CSP_DIRECTIVES:
+        assert directive in policy
+    assert "unsafe" not in policy
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_the_service_worker_may_control_the_whole_site(client: FlaskClient) -> None:
+    response = get(client, "/sw.js")
+    assert response.headers["Service-Worker-Allowed"] == "/"
+    manifest = json.loads(get(client, "/manifest.webmanifest").data)
+    assert (manifest["start_url"], manifest["scope"], manifest["display"]) == ("/", "/",
+                                                                              "standalone")
+    for icon in manifest["icons"]:
+        assert get(client, icon["src"]).status_code == 200
+
+
+def test_no_path_escapes_the_pad_folder(client: FlaskClient) -> None:
+    assert get(client, "/pad/../api/pages.py").status_code == 404
+    assert get(client, "/pad/%2e%2e/api/pages.py").status_code == 404
+    assert get(client, "/pad/missing.js").status_code == 404
+
+
+def test_the_page_is_not_in_the_openapi_document(client: FlaskClient) -> None:
+    paths = get(client, "/openapi.json").json["paths"]
+    assert not any(p == "/" or p.startswith(("/pad", "/sw.js", "/manifest")) for p in paths)
