@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +30,31 @@ def database_url(pg_url: str | None, tmp: Path) -> str:
     return f"sqlite:///{tmp / 'test.db'}"
 
 
+_APPS: weakref.WeakSet[Flask] = weakref.WeakSet()
+
+
+def make_app(config: dict[str, Any]) -> Flask:
+    """``create_app`` for tests: the app's pooled connections are closed after each test
+    (``dispose_app_engines``), so none is left for the garbage collector to find open."""
+    app = create_app(config)
+    _APPS.add(app)
+    return app
+
+
+def dispose_app_engines() -> None:
+    from service.extensions import db
+
+    for app in list(_APPS):
+        with app.app_context():
+            for engine in db.engines.values():
+                engine.dispose()
+
+
 def migrated_app(pg_url: str | None, tmp: Path, **config: Any) -> Flask:
     import flask_migrate
 
-    app = create_app({"TESTING": True,
-                      "SQLALCHEMY_DATABASE_URI": database_url(pg_url, tmp), **config})
+    app = make_app({"TESTING": True,
+                    "SQLALCHEMY_DATABASE_URI": database_url(pg_url, tmp), **config})
     with app.app_context():
         flask_migrate.upgrade()
     return app

@@ -14,9 +14,8 @@ import pytest
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import make_url
 
-from service import create_app
 from service.cli import libpq_dsn
-from tests.support import ApiClient
+from tests.support import ApiClient, make_app
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 LOST = {"contract": "solo", "trump": "clubs", "declarer": 2, "tricks": 3}
@@ -87,7 +86,7 @@ def test_a_round_trip_keeps_every_table_identical(app, api, tmp_path):
 
     # Restored onto a new machine (no database yet): identical, table by table.
     fresh = f"sqlite:///{tmp_path / 'fresh.db'}"
-    restored_app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": fresh})
+    restored_app = make_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": fresh})
     result = _run(restored_app, "restore", str(backup), "--yes")
     assert result.exit_code == 0, result.output
     assert _snapshot(fresh) == before
@@ -207,7 +206,7 @@ def test_restore_asks_before_it_replaces_anything(app, api, tmp_path):
 
 
 def test_postgresql_gets_the_pg_dump_and_pg_restore_commands(tmp_path):
-    pg = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI":
+    pg = make_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI":
                      "postgresql://solo:s3cret@db.internal:5433/solo?sslmode=require"})
     dump = tmp_path / "solo.dump"
     result = _run(pg, "backup", str(dump), "--print-command")

@@ -7,9 +7,9 @@ import pytest
 from sqlalchemy import create_engine, insert, text
 from sqlalchemy.exc import IntegrityError
 
-from service import create_app
 from service.extensions import db
 from service.league_models import SeasonPlayerRow, SeasonRow
+from tests.support import make_app
 
 
 @pytest.fixture
@@ -76,7 +76,7 @@ def test_migration_0002_keeps_every_row_of_a_sqlite_database_both_ways(tmp_path)
     import flask_migrate
 
     url = f"sqlite:///{tmp_path / 'old.db'}"
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
+    app = make_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
     with app.app_context():
         flask_migrate.upgrade(revision="0001")
         with db.engine.begin() as connection:

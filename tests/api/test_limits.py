@@ -10,9 +10,8 @@ import pytest
 import requests
 from limits.errors import ConfigurationError
 
-from service import create_app
 from service.api.limits import EXTENSION, MAX_JSON_DEPTH
-from tests.support import Gunicorn
+from tests.support import Gunicorn, make_app
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 ME = {"REMOTE_ADDR": "198.51.100.1"}
@@ -22,7 +21,7 @@ LIMITS = {"RATELIMIT_ENABLED": True, "RATELIMIT_AUTH_FAILURES": "3 per minute",
 
 
 def _app(app, **config):
-    return create_app({"TESTING": True,
+    return make_app({"TESTING": True,
                        "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
                        **config})
 
@@ -158,7 +157,7 @@ def test_limits_come_from_the_environment(app, monkeypatch):
     monkeypatch.setenv("SOLO_RATELIMIT_ENABLED", "true")
     monkeypatch.setenv("SOLO_RATELIMIT_WRITES_PER_TOKEN", "7 per second")
     monkeypatch.setenv("SOLO_RATELIMIT_STORAGE_URI", "memory://")
-    configured = create_app({"SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]})
+    configured = make_app({"SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]})
     assert configured.config["RATELIMIT_ENABLED"] is True
     assert configured.config["RATELIMIT_WRITES_PER_TOKEN"] == "7 per second"
 

@@ -15,9 +15,8 @@ from pathlib import Path
 import pytest
 import requests
 
-from service import create_app
 from service.api.security import ACCESS_LOGGER, CONTENT_SECURITY_POLICY
-from tests.support import Gunicorn
+from tests.support import Gunicorn, make_app
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 STRICT = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -188,7 +187,7 @@ def test_cors_is_off_unless_configured(client):
 
 
 def test_cors_answers_only_the_configured_origins(app):
-    cors_app = create_app({"TESTING": True,
+    cors_app = make_app({"TESTING": True,
                            "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
                            "CORS_ORIGINS": "https://club.example, https://other.example"})
     client = cors_app.test_client()
@@ -214,9 +213,9 @@ def test_the_client_address_follows_trusted_proxies_only(app, caplog):
     caplog.set_level(logging.INFO, logger=ACCESS_LOGGER)
     uri = app.config["SQLALCHEMY_DATABASE_URI"]
     forwarded = {"X-Forwarded-For": "198.51.100.7"}
-    direct = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri}).test_client()
+    direct = make_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri}).test_client()
     direct.get("/healthz", headers=forwarded, environ_base={"REMOTE_ADDR": "10.0.0.1"})
-    proxied = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri,
+    proxied = make_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri,
                           "TRUSTED_PROXIES": 1}).test_client()
     proxied.get("/healthz", headers=forwarded, environ_base={"REMOTE_ADDR": "10.0.0.1"})
     assert [line["remote_addr"] for line in _access_lines(caplog)] == ["10.0.0.1",
