@@ -14,16 +14,29 @@ blp = Blueprint("variants", __name__, url_prefix="/api/v1/variants",
 
 
 class VariantSchema(Schema):
+    """What every variant tells, and what some of them add (``null`` where a game has none)."""
+
     name = fields.String(required=True)
     title = fields.String(required=True)
-    units = fields.String(required=True)
+    units = fields.String(required=True, metadata={"enum": ["chips", "points"]})
     players = fields.List(fields.Integer(), required=True)
+    suits = fields.List(fields.String(), required=True)
     contracts = fields.List(fields.Dict(), required=True)
     options = fields.List(fields.Dict(), required=True)
-
-    class Meta:
-        # Each variant describes more of itself (hand kinds, error kinds, suits …).
-        unknown = "include"
+    hand_fields = fields.List(fields.Dict(), required=True)
+    error_kinds = fields.List(fields.Dict(), required=True)
+    tricks = fields.Integer(allow_none=True)
+    hand_kinds = fields.List(fields.Dict(), allow_none=True)
+    called_ranks = fields.List(fields.String(), allow_none=True)
+    matadores = fields.Dict(allow_none=True)
+    bonuses = fields.List(fields.Dict(), allow_none=True)
+    preferred_suit_multiplier = fields.Integer(allow_none=True)
+    scoring = fields.String(allow_none=True)
+    payments = fields.String(allow_none=True)
+    card_points = fields.Dict(allow_none=True)
+    last_trick_points = fields.Integer(allow_none=True)
+    total_points = fields.Integer(allow_none=True)
+    kitty_cards = fields.Integer(allow_none=True)
 
 
 @blp.route("")

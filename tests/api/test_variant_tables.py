@@ -113,3 +113,11 @@ def test_the_variants_endpoint_describes_every_game(client):
     assert variants["solo66"]["units"] == "chips" and variants["german"]["units"] == "points"
     stake = next(o for o in variants["american"]["options"] if o["name"] == "stake")
     assert stake["default"] == 2
+
+
+def test_the_variants_endpoint_shows_everything_each_variant_describes(client):
+    from service.rules import VARIANTS
+
+    shown = {v["name"]: v for v in client.get("/api/v1/variants").json}
+    for name, variant in VARIANTS.items():
+        assert shown[name] == variant.describe()
