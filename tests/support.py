@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import weakref
 from pathlib import Path
 from typing import Any
 
@@ -30,21 +29,23 @@ def database_url(pg_url: str | None, tmp: Path) -> str:
     return f"sqlite:///{tmp / 'test.db'}"
 
 
-_APPS: weakref.WeakSet[Flask] = weakref.WeakSet()
+# Held strongly: an app dropped by its test would be collected later, with its pooled
+# connections still open, and the warning would land in some other test.
+_APPS: list[Flask] = []
 
 
 def make_app(config: dict[str, Any]) -> Flask:
     """``create_app`` for tests: the app's pooled connections are closed after each test
     (``dispose_app_engines``), so none is left for the garbage collector to find open."""
     app = create_app(config)
-    _APPS.add(app)
+    _APPS.append(app)
     return app
 
 
 def dispose_app_engines() -> None:
     from service.extensions import db
 
-    for app in list(_APPS):
+    for app in _APPS:
         with app.app_context():
             for engine in db.engines.values():
                 engine.dispose()
