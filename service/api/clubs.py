@@ -22,7 +22,7 @@ blp = Blueprint("clubs", __name__, url_prefix="/api/v1/clubs", description="Club
 
 @blp.route("")
 class Clubs(MethodView):
-    @blp.arguments(ClubCreateSchema)
+    @blp.arguments(ClubCreateSchema())
     @blp.response(201, ClubCreatedSchema)
     @blp.alt_response(422, description="The name is missing or too long.")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -53,7 +53,7 @@ class Players(MethodView):
         """List the club's players by name (admin token)."""
         return clubs.list_players(principal(), club_id)
 
-    @blp.arguments(PlayerCreateSchema)
+    @blp.arguments(PlayerCreateSchema())
     @blp.response(201, PlayerSchema)
     @blp.alt_response(401, description="No or bad token.")
     @blp.alt_response(403, description="Not this club's admin token.")

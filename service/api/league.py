@@ -101,7 +101,7 @@ class Seasons(MethodView):
         """List the club's seasons, newest first (admin or table token of the club)."""
         return league.list_seasons(principal(), club_id)
 
-    @blp.arguments(SeasonCreateSchema)
+    @blp.arguments(SeasonCreateSchema())
     @blp.response(201, SeasonSchema)
     @blp.alt_response(409, description="The club has a season of that name.")
     @blp.alt_response(422, description="Unknown variant, or the season ends before it starts.")
@@ -123,7 +123,7 @@ class Season(MethodView):
 
 @blp.route("/seasons/<string:season_id>/standings")
 class Standings(MethodView):
-    @blp.arguments(StandingsQuerySchema, location="query")
+    @blp.arguments(StandingsQuerySchema(), location="query")
     @blp.response(200, StandingsSchema)
     @blp.doc(responses={"200": {
         "description": "OK",

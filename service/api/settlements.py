@@ -14,7 +14,7 @@ blp = Blueprint("settlements", __name__, url_prefix="/api/v1/settlements",
 
 
 @blp.route("/preview", methods=["POST"])
-@blp.arguments(PreviewRequestSchema)
+@blp.arguments(PreviewRequestSchema())
 @blp.response(200, SettlementSchema)
 @blp.alt_response(400, description="The body is not valid JSON.")
 @blp.alt_response(413, description="The body is larger than 64 KiB.")

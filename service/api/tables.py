@@ -65,7 +65,7 @@ class IdempotencyKeyTooLong(ServiceError):
 
 @blp.route("")
 class Tables(MethodView):
-    @blp.arguments(TableCreateSchema)
+    @blp.arguments(TableCreateSchema())
     @blp.response(201, TableCreatedSchema)
     @blp.alt_response(401, description="No or bad token.")
     @blp.alt_response(403, description="Not the club's admin token.")
@@ -88,11 +88,13 @@ class Table(MethodView):
     @_auth_doc
     def get(self, table_id: str) -> Any:
         """Show a table: balances, pool, couleur, next dealer and version (ETag)."""
-        table = tables.read_table(principal(), table_id)
-        etag = _etag(table.version)
-        if request.if_none_match.contains(str(table.version)):
-            return Response(status=304, headers={"ETag": etag})
-        return tables.table_view(table), 200, {"ETag": etag}
+        caller = principal()
+        if request.if_none_match:
+            version = tables.table_version(caller, table_id)
+            if request.if_none_match.contains(str(version)):
+                return Response(status=304, headers={"ETag": _etag(version)})
+        table = tables.read_table(caller, table_id)
+        return tables.table_view(table), 200, {"ETag": _etag(table.version)}
 
 
 @blp.route("/<string:table_id>/hands")
@@ -108,7 +110,7 @@ class Hands(MethodView):
         pagination_parameters.item_count = total
         return items
 
-    @blp.arguments(HandCreateSchema)
+    @blp.arguments(HandCreateSchema())
     @blp.response(201, HandWithTableSchema)
     @blp.alt_response(409, description="Hand number taken, table closed, session over, or "
                                        "Idempotency-Key reused with another body.")
@@ -142,7 +144,7 @@ class Hand(MethodView):
         """Show one hand with its settlement."""
         return hands.get_hand(principal(), table_id, number)
 
-    @blp.arguments(HandBodySchema)
+    @blp.arguments(HandBodySchema())
     @blp.response(200, CorrectedHandSchema)
     @blp.alt_response(412, description="If-Match names an old version.")
     @blp.alt_response(422, description="The new record, or a later hand settled again, breaks "

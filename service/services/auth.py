@@ -5,16 +5,24 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import time
 import uuid
 from dataclasses import dataclass
+from typing import Protocol
 
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import TableRow, TokenRow
+from ..models import TokenRow
 from .errors import Forbidden, Unauthorized
 
 TOKEN_BYTES = 32  # 256 bits of randomness
+# Tokens never change once issued and no endpoint revokes one, so a worker may remember who a
+# digest belongs to for a while instead of asking the database on every request. The bound
+# keeps memory flat; the expiry bounds how long a restored-from-backup database can disagree.
+PRINCIPAL_CACHE_SIZE = 4096
+PRINCIPAL_CACHE_SECONDS = 60.0
+_principals: dict[str, tuple[float, Principal]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +71,10 @@ def authenticate(authorization: str | None) -> Principal:
         raise Unauthorized("A bearer token is required.",
                            headers={"WWW-Authenticate": 'Bearer realm="solo"'})
     digest = hash_token(token)
+    cached = _principals.get(digest)
+    now = time.monotonic()
+    if cached is not None and cached[0] > now:
+        return cached[1]
     row = db.session.execute(
         select(TokenRow.id, TokenRow.kind, TokenRow.club_id, TokenRow.table_id,
                TokenRow.token_hash).where(TokenRow.token_hash == digest)
@@ -73,7 +85,11 @@ def authenticate(authorization: str | None) -> Principal:
         raise Unauthorized("The token is not valid.",
                            headers={"WWW-Authenticate": 'Bearer realm="solo", '
                                                         'error="invalid_token"'})
-    return Principal(token_id=row.id, kind=row.kind, club_id=row.club_id, table_id=row.table_id)
+    found = Principal(token_id=row.id, kind=row.kind, club_id=row.club_id, table_id=row.table_id)
+    if len(_principals) >= PRINCIPAL_CACHE_SIZE:
+        _principals.clear()
+    _principals[digest] = (now + PRINCIPAL_CACHE_SECONDS, found)
+    return found
 
 
 def require_club_admin(principal: Principal, club_id: str) -> None:
@@ -81,7 +97,14 @@ def require_club_admin(principal: Principal, club_id: str) -> None:
         raise Forbidden("This needs the admin token of the club.")
 
 
-def require_table_access(principal: Principal, table: TableRow) -> None:
+class TableIdentity(Protocol):
+    """What access to a table depends on (a ``TableRow`` or a row of those two columns)."""
+
+    id: str
+    club_id: str
+
+
+def require_table_access(principal: Principal, table: TableIdentity) -> None:
     """Admins of the table's club and the table's own token may read and write it."""
     if principal.is_admin and principal.club_id == table.club_id:
         return
