@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from .support import (
     Api,
@@ -53,6 +54,20 @@ def create_table_in_the_page(page: Any) -> dict[str, Any]:
     return known_table(page)
 
 
+def open_more(page: Any) -> None:
+    """Open "Matadores, errors, more". The preview updating beside it can move the summary
+    between Playwright's scroll and its click, so the click is checked and made again."""
+    more = page.locator("details.more")
+    for _ in range(3):
+        more.locator("summary").click()
+        try:
+            expect(more).to_have_attribute("open", "", timeout=3000)
+            return
+        except AssertionError:
+            continue
+    expect(more).to_have_attribute("open", "")
+
+
 def test_create_record_correct_void_and_settle(phones: Any, api: Api) -> None:
     page = phones().page
     table = create_table_in_the_page(page)
@@ -90,7 +105,7 @@ def test_create_record_correct_void_and_settle(phones: Any, api: Api) -> None:
     page.locator(seat_button("declarer", "Dora")).click()
     assert page.locator('[data-field="tricks"] output').inner_text() == "8"
     page.get_by_role("button", name="Tricks taken: one less").click()
-    page.locator("details.more summary").click()
+    open_more(page)
     page.get_by_role("button", name="Held by declarers").click()
     page.get_by_role("button", name="Lower matadores: one more").click()
     wait_preview(page)

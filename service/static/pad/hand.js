@@ -22,7 +22,9 @@ const MISSING = {
 
 /** The fields of `variant`'s hand record, each {name, w (widget), required, more, …}. */
 function fieldsFor(variant, players) {
-  if (Array.isArray(variant.hand_fields)) return genericFields(variant, players);
+  // Games with several kinds of hand (American Solo: played, forfeit, misdeal) get the tuned
+  // form; the others are built from their hand fields.
+  if (Array.isArray(variant.hand_fields) && !variant.hand_kinds) return genericFields(variant, players);
   const kinds = variant.hand_kinds || [{ name: 'played', fields: [] }];
   const byKind = Object.fromEntries(kinds.map((k) => [k.name, k.fields]));
   const suits = variant.suits || ['clubs', 'spades', 'hearts', 'diamonds'];
