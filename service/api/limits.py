@@ -42,7 +42,8 @@ from ..services.auth import bearer_token
 EXTENSION = "solo-limiter"
 MAX_JSON_DEPTH = 32
 WRITE_METHODS = ("post", "put", "patch", "delete")
-CLUB_CREATION_ENDPOINT = "clubs.Clubs"
+# Both make a new club (and its admin token) without a token: creating one, importing one.
+CLUB_CREATION_ENDPOINTS = ("clubs.Clubs", "league.ClubImport")
 
 DEFAULTS: dict[str, Any] = {
     "RATELIMIT_STORAGE_URI": "memory://",
@@ -80,7 +81,7 @@ def _limits(config: Any) -> list[ApplicationLimit]:
         ApplicationLimit(
             config["RATELIMIT_CLUB_CREATION"], key_function=get_remote_address,
             scope="club-creation", methods=["post"],
-            exempt_when=lambda: request.endpoint != CLUB_CREATION_ENDPOINT,
+            exempt_when=lambda: request.endpoint not in CLUB_CREATION_ENDPOINTS,
             error_message="Too many clubs created from this address."),
         ApplicationLimit(
             config["RATELIMIT_WRITES_PER_TOKEN"], key_function=token_key,

@@ -100,6 +100,13 @@ def test_club_creation_is_limited_per_address(limited):
                         environ_base=NEIGHBOUR).status_code == 201
 
 
+def test_importing_a_club_counts_as_creating_one(limited):
+    for n in range(2):
+        assert limited.post("/api/v1/clubs", json={"name": f"C{n}"},
+                            environ_base=ME).status_code == 201
+    _assert_429(limited.post("/api/v1/clubs/import", json={}, environ_base=ME))
+
+
 def test_writes_are_limited_per_token(limited, api):
     table = api.table()
     phone = api.auth(table["table_token"])
