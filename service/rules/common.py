@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
 
-from .base import SUITS, RuleViolation
+from .base import SUITS, RuleViolation, Variant
 
 MAX_ERRORS: Final = 16
 """The most errors one hand record may list."""
@@ -227,3 +227,28 @@ def seat_field(name: str, players: int, description: str, required: bool = True,
     """A ``describe()`` entry for a hand field that holds a seat."""
     return {"name": name, "type": "integer", "min": 0, "max": players - 1, "required": required,
             "nullable": nullable, "description": description}
+
+
+class DealerRotationVariant(Variant):
+    """A variant whose only state is who deals next (Spanish, German Solo, Solo 66).
+
+    Subclasses set ``options_type`` to their options class; options given as that value are
+    used as they are, a mapping (or None) is parsed first.
+    """
+
+    options_type: type
+
+    def _options(self, options: object) -> Any:
+        if isinstance(options, self.options_type):
+            return options
+        if options is None or isinstance(options, Mapping):
+            return self.parse_options(options)
+        raise RuleViolation("options", "must be a JSON object")
+
+    def initial_state(self, players: int, options: Any, first_dealer: int = 0) -> DealerState:
+        return initial_dealer_state(self.check_players(players), first_dealer)
+
+    def parse_state(self, raw: Mapping[str, Any] | None, players: int,
+                    options: Any) -> DealerState:
+        """``{"dealer": seat}``; missing keys take a fresh table's values."""
+        return parse_dealer_state(raw, self.check_players(players))

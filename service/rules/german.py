@@ -32,23 +32,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from .base import SUITS, RuleViolation, Settlement, Variant
+from .base import SUITS, RuleViolation, Settlement
 from .common import (
     MAX_ERRORS,
     MISSING,
     TRICKS,
     CalledCard,
+    DealerRotationVariant,
     DealerState,
     HandError,
     as_object,
     check_dealer_fits,
     first_revoke,
     get,
-    initial_dealer_state,
     optional_called,
     optional_seat,
     optional_suit,
-    parse_dealer_state,
     parse_errors,
     reject_unknown,
     require_bool,
@@ -146,13 +145,14 @@ class GermanHand:
         }
 
 
-class GermanSolo(Variant):
+class GermanSolo(DealerRotationVariant):
     """German Solo: base value plus bonuses to each of the declaring party, won or lost."""
 
     name = "german"
     title = "German Solo"
     units: Literal["chips", "points"] = "points"
     player_counts = (PLAYERS,)
+    options_type = GermanOptions
 
     def parse_options(self, raw: Mapping[str, Any] | None) -> GermanOptions:
         """``preferred_suit``: a suit or null (the default)."""
@@ -163,21 +163,6 @@ class GermanSolo(Variant):
         preferred = get(obj, "preferred_suit")
         return GermanOptions(None if preferred is MISSING
                              else optional_suit(preferred, "options.preferred_suit"))
-
-    def _options(self, options: object) -> GermanOptions:
-        if isinstance(options, GermanOptions):
-            return options
-        if options is None or isinstance(options, Mapping):
-            return self.parse_options(options)
-        raise RuleViolation("options", "must be a JSON object")
-
-    def initial_state(self, players: int, options: Any, first_dealer: int = 0) -> DealerState:
-        return initial_dealer_state(self.check_players(players), first_dealer)
-
-    def parse_state(self, raw: Mapping[str, Any] | None, players: int,
-                    options: Any) -> DealerState:
-        """``{"dealer": seat}``; missing keys take a fresh table's values."""
-        return parse_dealer_state(raw, self.check_players(players))
 
     def parse_hand(self, raw: object, players: int, options: Any) -> GermanHand:
         """A complete, rule-checked hand record (see the module docstring for every check)."""

@@ -34,18 +34,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from .base import SUITS, Reason, RuleViolation, Settlement, Transfer, Variant
+from .base import SUITS, Reason, RuleViolation, Settlement, Transfer
 from .common import (
     MISSING,
+    DealerRotationVariant,
     DealerState,
     as_object,
     check_dealer_fits,
     get,
-    initial_dealer_state,
     is_absent,
     optional_seat,
     optional_suit,
-    parse_dealer_state,
     reject_unknown,
     require_int,
     require_kind_played,
@@ -154,13 +153,14 @@ def _points(value: object, path: str) -> int:
     return points
 
 
-class Solo66(Variant):
+class Solo66(DealerRotationVariant):
     """Solo 66: the stake from each loser to each winner; nothing for a drawn game."""
 
     name = "solo66"
     title = "Solo 66"
     units: Literal["chips", "points"] = "chips"
     player_counts = (PLAYERS,)
+    options_type = Solo66Options
 
     def parse_options(self, raw: Mapping[str, Any] | None) -> Solo66Options:
         """``stake``: an integer from 1 to 10000 (default 1)."""
@@ -171,21 +171,6 @@ class Solo66(Variant):
         stake = get(obj, "stake")
         return Solo66Options(DEFAULT_STAKE if stake is MISSING
                              else require_int(stake, "options.stake", 1, MAX_STAKE))
-
-    def _options(self, options: object) -> Solo66Options:
-        if isinstance(options, Solo66Options):
-            return options
-        if options is None or isinstance(options, Mapping):
-            return self.parse_options(options)
-        raise RuleViolation("options", "must be a JSON object")
-
-    def initial_state(self, players: int, options: Any, first_dealer: int = 0) -> DealerState:
-        return initial_dealer_state(self.check_players(players), first_dealer)
-
-    def parse_state(self, raw: Mapping[str, Any] | None, players: int,
-                    options: Any) -> DealerState:
-        """``{"dealer": seat}``; missing keys take a fresh table's values."""
-        return parse_dealer_state(raw, self.check_players(players))
 
     def parse_hand(self, raw: object, players: int, options: Any) -> Solo66Hand:
         """A complete, rule-checked hand record (see the module docstring for every check)."""

@@ -38,22 +38,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from .base import SUITS, RuleViolation, SessionOutcome, Settlement, Variant
+from .base import SUITS, RuleViolation, SessionOutcome, Settlement
 from .common import (
     MAX_ERRORS,
     MISSING,
     TRICKS,
     CalledCard,
+    DealerRotationVariant,
     DealerState,
     HandError,
     as_object,
     check_dealer_fits,
     first_revoke,
     get,
-    initial_dealer_state,
     optional_called,
     optional_seat,
-    parse_dealer_state,
     parse_errors,
     reject_unknown,
     require_bool,
@@ -142,13 +141,14 @@ def _optional_target(value: object, path: str, high: int) -> int | None:
     return require_int(value, path, 1, high)
 
 
-class SpanishSolo(Variant):
+class SpanishSolo(DealerRotationVariant):
     """Spanish Solo: points for the declaring side, a fixed colour, optional session targets."""
 
     name = "spanish"
     title = "Spanish Solo"
     units: Literal["chips", "points"] = "points"
     player_counts = (PLAYERS,)
+    options_type = SpanishOptions
 
     def parse_options(self, raw: Mapping[str, Any] | None) -> SpanishOptions:
         """``couleur`` (default clubs), ``target_hands`` and ``target_score`` (null or ≥ 1)."""
@@ -165,21 +165,6 @@ class SpanishSolo(Variant):
             target_score=_optional_target(get(obj, "target_score"), "options.target_score",
                                           MAX_TARGET_SCORE),
         )
-
-    def _options(self, options: object) -> SpanishOptions:
-        if isinstance(options, SpanishOptions):
-            return options
-        if options is None or isinstance(options, Mapping):
-            return self.parse_options(options)
-        raise RuleViolation("options", "must be a JSON object")
-
-    def initial_state(self, players: int, options: Any, first_dealer: int = 0) -> DealerState:
-        return initial_dealer_state(self.check_players(players), first_dealer)
-
-    def parse_state(self, raw: Mapping[str, Any] | None, players: int,
-                    options: Any) -> DealerState:
-        """``{"dealer": seat}``; missing keys take a fresh table's values."""
-        return parse_dealer_state(raw, self.check_players(players))
 
     def parse_hand(self, raw: object, players: int, options: Any) -> SpanishHand:
         """A complete, rule-checked hand record (see the module docstring for every check)."""
