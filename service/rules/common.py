@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
 
-from .base import SUITS, RuleViolation, Variant
+from .base import SUITS, RuleViolation, Settlement, Variant
 
 MAX_ERRORS: Final = 16
 """The most errors one hand record may list."""
@@ -227,6 +227,40 @@ def seat_field(name: str, players: int, description: str, required: bool = True,
     """A ``describe()`` entry for a hand field that holds a seat."""
     return {"name": name, "type": "integer", "min": 0, "max": players - 1, "required": required,
             "nullable": nullable, "description": description}
+
+
+def settle_points_game(*, players: int, dealer: int, side: tuple[int, ...] | frozenset[int],
+                       value: int, tricks: int, target: int, errors: tuple[HandError, ...],
+                       lines: list[str], party: str, others: str, in_couleur: bool | None,
+                       couleur: str | None) -> Settlement:
+    """The end of a points game (Spanish, German Solo): the first revoke decides, else the
+    tricks; each of the declaring ``side`` scores ``±value`` and the others nothing.
+
+    ``party`` and ``others`` are the game's own words for the two sides in the explanation.
+    """
+    revoke = first_revoke(errors)
+    if revoke is not None:
+        won = revoke.seat not in side
+        offenders = party if not won else "opponents"
+        lines.append(f"Seat {revoke.seat} revoked, so the {offenders} lose the game: "
+                     f"{'won' if won else 'lost'}")
+    else:
+        won = tricks >= target
+        lines.append(f"The {party} took {tricks} tricks with {target} needed: "
+                     f"{'won' if won else 'lost'}")
+    points = value if won else -value
+    deltas = tuple(points if seat in side else 0 for seat in range(players))
+    each = " each" if len(side) > 1 else ""
+    verb = "score" if len(side) > 1 else "scores"
+    lines.append(f"{seat_list(side).capitalize()} {verb} {signed(points)}{each}; "
+                 f"{others} score 0")
+    next_dealer = (dealer + 1) % players
+    lines.append(f"Seat {next_dealer} deals next")
+    return Settlement(
+        result="won" if won else "lost", in_couleur=in_couleur, value=value, transfers=(),
+        deltas=deltas, pool_before=None, pool_after=None, couleur_before=couleur,
+        couleur_after=couleur, next_dealer=next_dealer, explanation=tuple(lines),
+        state_after=DealerState(next_dealer))
 
 
 class DealerRotationVariant(Variant):

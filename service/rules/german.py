@@ -43,7 +43,6 @@ from .common import (
     HandError,
     as_object,
     check_dealer_fits,
-    first_revoke,
     get,
     optional_called,
     optional_seat,
@@ -57,8 +56,7 @@ from .common import (
     require_seat,
     require_suit,
     seat_field,
-    seat_list,
-    signed,
+    settle_points_game,
 )
 
 PLAYERS: Final = 4
@@ -257,38 +255,10 @@ class GermanSolo(DealerRotationVariant):
         if preferred:
             sum_text += f", doubled for the preferred suit {h.trump} = {value}"
         lines.append(f"Value: {sum_text}")
-        revoke = first_revoke(h.errors)
-        if revoke is not None:
-            won = revoke.seat not in side
-            offenders = "declaring party" if not won else "opponents"
-            lines.append(f"Seat {revoke.seat} revoked, so the {offenders} lose the game: "
-                         f"{'won' if won else 'lost'}")
-        else:
-            won = h.tricks >= h.target
-            lines.append(f"The declaring party took {h.tricks} tricks with {h.target} needed: "
-                         f"{'won' if won else 'lost'}")
-        points = value if won else -value
-        deltas = tuple(points if seat in side else 0 for seat in range(n))
-        each = " each" if len(side) > 1 else ""
-        verb = "score" if len(side) > 1 else "scores"
-        lines.append(f"{seat_list(side).capitalize()} {verb} {signed(points)}{each}; "
-                     "the others score 0")
-        next_dealer = (st.dealer + 1) % n
-        lines.append(f"Seat {next_dealer} deals next")
-        return Settlement(
-            result="won" if won else "lost",
-            in_couleur=preferred,
-            value=value,
-            transfers=(),
-            deltas=deltas,
-            pool_before=None,
-            pool_after=None,
-            couleur_before=None,
-            couleur_after=None,
-            next_dealer=next_dealer,
-            explanation=tuple(lines),
-            state_after=DealerState(next_dealer),
-        )
+        return settle_points_game(
+            players=n, dealer=st.dealer, side=side, value=value, tricks=h.tricks,
+            target=h.target, errors=h.errors, lines=lines, party="declaring party",
+            others="the others", in_couleur=preferred, couleur=None)
 
     @staticmethod
     def _contract_line(h: GermanHand) -> str:

@@ -49,7 +49,6 @@ from .common import (
     HandError,
     as_object,
     check_dealer_fits,
-    first_revoke,
     get,
     optional_called,
     optional_seat,
@@ -63,7 +62,7 @@ from .common import (
     require_suit,
     seat_field,
     seat_list,
-    signed,
+    settle_points_game,
 )
 
 PLAYERS: Final = 4
@@ -219,39 +218,11 @@ class SpanishSolo(DealerRotationVariant):
         value = self.value(h, opts)
         target = TARGETS[h.contract]
         side = h.side
-        revoke = first_revoke(h.errors)
         lines = [self._contract_line(h, opts, value, target)]
-        if revoke is not None:
-            won = revoke.seat not in side
-            offenders = "declaring side" if not won else "opponents"
-            lines.append(f"Seat {revoke.seat} revoked, so the {offenders} lose the game: "
-                         f"{'won' if won else 'lost'}")
-        else:
-            won = h.tricks >= target
-            lines.append(f"The declaring side took {h.tricks} tricks with {target} needed: "
-                         f"{'won' if won else 'lost'}")
-        points = value if won else -value
-        deltas = tuple(points if seat in side else 0 for seat in range(n))
-        each = " each" if len(side) > 1 else ""
-        verb = "score" if len(side) > 1 else "scores"
-        lines.append(f"{seat_list(side).capitalize()} {verb} {signed(points)}{each}; "
-                     "the opponents score 0")
-        next_dealer = (st.dealer + 1) % n
-        lines.append(f"Seat {next_dealer} deals next")
-        return Settlement(
-            result="won" if won else "lost",
-            in_couleur=in_couleur,
-            value=value,
-            transfers=(),
-            deltas=deltas,
-            pool_before=None,
-            pool_after=None,
-            couleur_before=opts.couleur,
-            couleur_after=opts.couleur,
-            next_dealer=next_dealer,
-            explanation=tuple(lines),
-            state_after=DealerState(next_dealer),
-        )
+        return settle_points_game(
+            players=n, dealer=st.dealer, side=side, value=value, tricks=h.tricks,
+            target=target, errors=h.errors, lines=lines, party="declaring side",
+            others="the opponents", in_couleur=in_couleur, couleur=opts.couleur)
 
     @staticmethod
     def _contract_line(h: SpanishHand, opts: SpanishOptions, value: int, target: int) -> str:
