@@ -36,7 +36,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sqlalchemy import insert  # noqa: E402
 
 from service import create_app  # noqa: E402
-from service.config import normalize_database_url  # noqa: E402
 from service.extensions import db  # noqa: E402
 from service.league_models import (  # noqa: E402
     CONTRACT_COUNTERS,
@@ -53,6 +52,7 @@ from service.models import PlayerRow, SeatRow, TableRow  # noqa: E402
 from service.rules import get_variant, preview  # noqa: E402
 from service.services import clubs, league  # noqa: E402
 from service.services.league_tally import HAND_COUNTERS, tally_hand  # noqa: E402
+from tests.support import reset_postgres  # noqa: E402
 
 TARGET = 2.0
 PLAYERS = 40
@@ -235,16 +235,6 @@ def _insert_aggregates(connection: Any, season_id: str, totals: dict[str, Counte
         else:
             connection.execute(PlayerCareerContractRow.__table__.update().where(key).values(
                 **{n: getattr(exists, n) + counts[n] for n in CONTRACT_COUNTERS}))
-
-
-def reset_postgres(url: str) -> None:
-    from sqlalchemy import create_engine, text
-
-    engine = create_engine(normalize_database_url(url))
-    with engine.begin() as connection:
-        connection.execute(text("DROP SCHEMA public CASCADE"))
-        connection.execute(text("CREATE SCHEMA public"))
-    engine.dispose()
 
 
 def time_requests(client: Any, urls: dict[str, str], headers: dict[str, str], runs: int
