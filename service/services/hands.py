@@ -138,7 +138,7 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
     table.hands_recorded = number
     table.hands_played += 1
     table.version += 1
-    response = {**hand_view(row), "table": table_view(table)}
+    response = {**hand_view(row), "table": table_view(table, table_rules)}
     if conditions.idempotency_key is not None:
         db.session.add(IdempotencyKeyRow(table_id=table.id, key=conditions.idempotency_key,
                                          request_hash=request_hash, status_code=201,
@@ -178,7 +178,7 @@ def correct_hand(principal: Principal, table_id: str, number: int, body: dict[st
     record = table_rules.variant.parse_hand(body, table.players, table_rules.options).to_dict()
     resettled = _resettle_from(table, table_rules, hand, "recorded", record, principal)
     db.session.commit()
-    return {**hand_view(hand), "resettled": resettled, "table": table_view(table)}
+    return {**hand_view(hand), "resettled": resettled, "table": table_view(table, table_rules)}
 
 
 def void_hand(principal: Principal, table_id: str, number: int,
@@ -187,9 +187,10 @@ def void_hand(principal: Principal, table_id: str, number: int,
     table, hand = _prepare_correction(principal, table_id, number, if_match)
     if hand.status == "void":
         raise Conflict(f"Hand {number} is already void.")
-    resettled = _resettle_from(table, TableRules.of(table), hand, "void", hand.record, principal)
+    table_rules = TableRules.of(table)
+    resettled = _resettle_from(table, table_rules, hand, "void", hand.record, principal)
     db.session.commit()
-    return {**hand_view(hand), "resettled": resettled, "table": table_view(table)}
+    return {**hand_view(hand), "resettled": resettled, "table": table_view(table, table_rules)}
 
 
 def _resettle_from(table: TableRow, table_rules: TableRules, changed: HandRow, status: str,

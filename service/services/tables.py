@@ -122,9 +122,10 @@ def open_table(principal: Principal, club_id: str, name: str, variant_name: str,
     return {**table_view(table), "table_token": token}
 
 
-def table_view(table: TableRow) -> dict[str, Any]:
+def table_view(table: TableRow, table_rules: TableRules | None = None) -> dict[str, Any]:
+    """The table as the API shows it; callers that already hold its rules pass them."""
     state = table.state
-    table_rules = TableRules.of(table)
+    table_rules = table_rules or TableRules.of(table)
     outcome = table_rules.variant.session_outcome(
         table_rules.options, tuple(s.balance for s in table.seats), table.hands_played)
     return {
