@@ -32,7 +32,7 @@ openapi: install
 	$(VENV)/bin/flask write-openapi openapi.yaml
 
 bench: install
-	$(PY) bench/settle.py
+	$(PY) -m bench.settle
 
 lint: install
 	$(VENV)/bin/ruff check service tests bench

@@ -1,6 +1,6 @@
 """Does a worker's memory stay flat as hands pile up?
 
-    .venv/bin/python bench/memory.py [--hands 20000]
+    .venv/bin/python -m bench.memory [--hands 20000]
 
 Records random valid American hands over 50 tables through the app in this process (the Flask
 test client, SQLite in a temp dir), as one gunicorn worker would, and prints the resident set
@@ -18,10 +18,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+if not __package__:  # run as a file, bench/http.py would hide the stdlib's http
+    sys.exit("Run from the project root: .venv/bin/python -m bench.memory")
 
-from tables import random_hand  # noqa: E402  (bench/tables.py, beside this script)
-
+from bench.tables import random_hand  # noqa: E402
 from tests.support import ApiClient, migrated_app  # noqa: E402
 
 TABLES = 50

@@ -1,6 +1,6 @@
 """How fast American Solo parses and settles a hand, against a JSON round trip of the same hand.
 
-    .venv/bin/python bench/settle.py [--hands N] [--runs R] [--seed S]
+    .venv/bin/python -m bench.settle [--hands N] [--runs R] [--seed S]
 
 Generates N random valid hand records (seeded ``random.Random``, all kinds, contracts, errors,
 matadores and incidental touts, 3-5 players) with a random table state each, then times
@@ -18,10 +18,10 @@ import random
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if not __package__:  # run as a file, bench/http.py would hide the stdlib's http
+    sys.exit("Run from the project root: .venv/bin/python -m bench.settle")
 
 from service.rules.american import AMERICAN  # noqa: E402
 

@@ -1,7 +1,7 @@
 """Soak: many tables keeping score at once against real gunicorn, then a check that nothing
 was lost, doubled or mis-added.
 
-    .venv/bin/python bench/soak.py [--seconds 300] [--tables 50] [--workers 2]
+    .venv/bin/python -m bench.soak [--seconds 300] [--tables 50] [--workers 2]
 
 Starts gunicorn (``--workers``, 127.0.0.1, a free port, the repo's gunicorn.conf.py) on a fresh
 SQLite database in a temporary folder (or ``--database-url``, which must be empty), opens one
@@ -36,10 +36,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import requests
+if not __package__:  # run as a file, bench/http.py would hide the stdlib's http
+    sys.exit("Run from the project root: .venv/bin/python -m bench.soak")
+
+import requests  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 RETRIES = 8
 SUITS = ("clubs", "spades", "hearts", "diamonds")

@@ -1,6 +1,6 @@
 """How long the standings request takes for a season of 1,000 hands and one of 1,000,000.
 
-    .venv/bin/python bench/standings.py [--pg URL] [--runs N] [--small N] [--large N]
+    .venv/bin/python -m bench.standings [--pg URL] [--runs N] [--small N] [--large N]
 
 Seeds one club of 40 players with two American Solo seasons by bulk inserts straight into the
 tables: the sittings (80 hands an evening, four players drawn from the 40, spread over a year),
@@ -31,7 +31,8 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if not __package__:  # run as a file, bench/http.py would hide the stdlib's http
+    sys.exit("Run from the project root: .venv/bin/python -m bench.standings")
 
 from sqlalchemy import insert  # noqa: E402
 

@@ -1,6 +1,6 @@
 """How recording and correcting hands scale with the length of a table's history.
 
-    .venv/bin/python bench/tables.py [--hands 500] [--pg postgresql://postgres@127.0.0.1/bench]
+    .venv/bin/python -m bench.tables [--hands 500] [--pg postgresql://postgres@127.0.0.1/bench]
 
 Records HANDS random valid American hands through the HTTP layer (Flask test client, real
 database) and prints the median time to record hands 1-10 against the last ten, then the time
@@ -19,7 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+if not __package__:  # run as a file, bench/http.py would hide the stdlib's http
+    sys.exit("Run from the project root: .venv/bin/python -m bench.tables")
 
 from tests.support import ApiClient, migrated_app  # noqa: E402
 

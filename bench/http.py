@@ -1,6 +1,6 @@
 """The service against a bare Flask app under the same load, side by side in one run.
 
-    .venv/bin/python bench/http_load.py [--seconds 10] [--pg postgresql://postgres@127.0.0.1/bench]
+    .venv/bin/python -m bench.http [--seconds 10] [--pg postgresql://postgres@127.0.0.1/bench]
 
 Starts the service with gunicorn (2 sync workers) on SQLite in a temp dir and, with the same
 gunicorn settings, bench/bare_app.py, whose endpoints only parse and return JSON. wrk (Debian's
@@ -28,11 +28,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+if not __package__:  # run as a file, bench/http.py would hide the stdlib's http
+    sys.exit("Run from the project root: .venv/bin/python -m bench.http")
 
-from tables import random_hand  # noqa: E402  (bench/tables.py, beside this script)
-
+from bench.tables import random_hand  # noqa: E402
 from tests.support import ApiClient, Gunicorn, migrated_app  # noqa: E402
 
 TABLES = 50
