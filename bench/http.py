@@ -1,6 +1,6 @@
 """The service against a bare Flask app under the same load, side by side in one run.
 
-    .venv/bin/python -m bench.http [--seconds 10] [--pg postgresql://postgres@127.0.0.1/bench]
+    .venv/bin/python -m bench.http [--seconds 10] [--pg URL | --no-pg]
 
 Starts the service with gunicorn (2 sync workers) on SQLite in a temp dir and, with the same
 gunicorn settings, bench/bare_app.py, whose endpoints only parse and return JSON. wrk (Debian's
@@ -13,8 +13,10 @@ figures are printed with their ratios and the targets of the performance issue:
   read304  the same with If-None-Match   vs GET /item     target: ≥ 0.9×
   preview  POST /api/v1/settlements/preview vs POST /echo target: ≥ 0.7×
 
-With --pg the service is measured again on that PostgreSQL database (its public schema is
-dropped and re-created), the bare app beside it again.
+Then the service is measured again on PostgreSQL (--pg, by default the database bench_http
+at 127.0.0.1:5432, created when missing; its public schema is dropped and re-created), the bare
+app beside it again, unless --no-pg or no server answers. The service runs with its rate
+limits on, the per-token write limit raised so that the load is never refused.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 if not __package__:  # run as a file, bench/http.py would hide the stdlib's http
@@ -35,6 +38,9 @@ from bench.tables import random_hand  # noqa: E402
 from tests.support import ApiClient, Gunicorn, migrated_app  # noqa: E402
 
 TABLES = 50
+DEFAULT_PG = "postgresql://postgres@127.0.0.1:5432/bench_http"
+RECORD_TARGET = 0.5
+RECORD_P99_LIMIT = 3.0
 CONNECTIONS = 16
 THREADS = 2
 
@@ -105,67 +111,119 @@ def scenarios(tables: list[dict], rng: random.Random) -> dict[str, tuple[str, ..
     return {"hands": hands, "previews": previews, "auth": auth}
 
 
-def measure(service: Gunicorn, bare: Gunicorn, tables: list[dict], seconds: int,
-            label: str) -> list[tuple[str, dict, dict, float]]:
-    rng = random.Random(11)
-    data = scenarios(tables, rng)
-    json_header = [{"Content-Type": "application/json"}]
-    table_paths = [f"/api/v1/tables/{t['id']}" for t in tables]
+# The service keeps its rate limits on, raised so that the load is never refused: the limiter's
+# cost is part of every request's cost, as in production.
+SERVICE_ENV = {"SOLO_RATELIMIT_WRITES_PER_TOKEN": "10000000 per minute"}
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    service_lua: str
+    bare_lua: str
+    target: float
+
+
+def cases(service_url: str, tables: list[dict]) -> list[Case]:
+    """The four scenarios, each with its bare counterpart and the issue's throughput target."""
     import requests
 
-    etags = [requests.get(service.url + p, headers=h, timeout=10).headers["ETag"]
+    data = scenarios(tables, random.Random(11))
+    json_header = [{"Content-Type": "application/json"}]
+    table_paths = [f"/api/v1/tables/{t['id']}" for t in tables]
+    etags = [requests.get(service_url + p, headers=h, timeout=10).headers["ETag"]
              for p, h in zip(table_paths, data["auth"], strict=True)]
-    cases = [
-        ("read", script("GET", table_paths, data["auth"], None),
-         script("GET", ["/item"], json_header, None), 0.7),
-        ("read304", script("GET", table_paths,
-                           [{**h, "If-None-Match": e} for h, e in
-                            zip(data["auth"], etags, strict=True)], None),
-         script("GET", ["/item"], json_header, None), 0.9),
-        ("preview", script("POST", ["/api/v1/settlements/preview"], json_header,
-                           data["previews"]),
-         script("POST", ["/echo"], json_header, data["previews"]), 0.7),
-        ("record", script("POST", [f"{p}/hands" for p in table_paths], data["auth"],
-                          data["hands"]),
-         script("POST", ["/echo"], json_header, data["hands"]), 0.5),
+    bare_get = script("GET", ["/item"], json_header, None)
+    return [
+        Case("read", script("GET", table_paths, data["auth"], None), bare_get, 0.7),
+        Case("read304", script("GET", table_paths,
+                               [{**h, "If-None-Match": e}
+                                for h, e in zip(data["auth"], etags, strict=True)], None),
+             bare_get, 0.9),
+        Case("preview", script("POST", ["/api/v1/settlements/preview"], json_header,
+                               data["previews"]),
+             script("POST", ["/echo"], json_header, data["previews"]), 0.7),
+        Case("record", script("POST", [f"{p}/hands" for p in table_paths], data["auth"],
+                              data["hands"]),
+             script("POST", ["/echo"], json_header, data["hands"]), RECORD_TARGET),
     ]
+
+
+def measure(service: Gunicorn, bare: Gunicorn, tables: list[dict], seconds: int,
+            label: str) -> list[tuple[str, dict, dict, float]]:
     results = []
-    for name, service_lua, bare_lua, target in cases:
-        bare_figures = run_wrk(bare.url, bare_lua, seconds)
-        service_figures = run_wrk(service.url, service_lua, seconds)
-        results.append((f"{label} {name}", service_figures, bare_figures, target))
+    for case in cases(service.url, tables):
+        bare_figures = run_wrk(bare.url, case.bare_lua, seconds)
+        service_figures = run_wrk(service.url, case.service_lua, seconds)
+        results.append((f"{label} {case.name}", service_figures, bare_figures, case.target))
+        report(results[-1:], header=len(results) == 1)
     return results
 
 
-def report(results: list[tuple[str, dict, dict, float]]) -> None:
-    print(f"{'scenario':24} {'rps':>8} {'bare rps':>9} {'ratio':>6} {'target':>7} "
-          f"{'p50 ms':>7} {'p99 ms':>7} {'bare p99':>8} {'p99 ×':>6} {'errors':>6}")
+def report(results: list[tuple[str, dict, dict, float]], header: bool = True) -> None:
+    if header:
+        print(f"{'scenario':20} {'rps':>7} {'bare rps':>8} {'ratio':>6} {'target':>6} "
+              f"{'p50 ms':>7} {'p99 ms':>7} {'bare p99':>8} {'p99 ×':>6} {'errors':>6}")
     for name, svc, bare, target in results:
         ratio = svc["rps"] / bare["rps"]
         p99_ratio = svc["p99_us"] / max(bare["p99_us"], 1)
-        flag = "ok" if ratio >= target else "MISS"
-        print(f"{name:24} {svc['rps']:8.0f} {bare['rps']:9.0f} {ratio:6.2f} "
-              f"{'≥' + str(target):>7} {svc['p50_us'] / 1000:7.2f} {svc['p99_us'] / 1000:7.2f} "
+        met = ratio >= target and (target != RECORD_TARGET or p99_ratio <= RECORD_P99_LIMIT)
+        print(f"{name:20} {svc['rps']:7.0f} {bare['rps']:8.0f} {ratio:6.2f} "
+              f"{'≥' + str(target):>6} {svc['p50_us'] / 1000:7.2f} {svc['p99_us'] / 1000:7.2f} "
               f"{bare['p99_us'] / 1000:8.2f} {p99_ratio:6.2f} "
-              f"{svc['errors'] + svc['bad']:6d} {flag}")
+              f"{svc['errors'] + svc['bad']:6d} {'ok' if met else 'MISS'}", flush=True)
+
+
+def ensure_postgres_database(url: str) -> bool:
+    """True when the server answers; creates the database when it is missing."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import OperationalError
+
+    from service.config import normalize_database_url
+
+    target = make_url(normalize_database_url(url))
+    admin = create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            exists = connection.execute(text("SELECT 1 FROM pg_database WHERE datname = :d"),
+                                        {"d": target.database}).first()
+            if exists is None:
+                connection.execute(text(f'CREATE DATABASE "{target.database}"'))
+    except OperationalError:
+        return False
+    finally:
+        admin.dispose()
+    return True
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=10)
-    parser.add_argument("--pg", help="a PostgreSQL URL whose public schema may be dropped")
+    parser.add_argument("--pg", default=DEFAULT_PG,
+                        help="a PostgreSQL URL whose public schema may be dropped (created when "
+                             f"missing; default {DEFAULT_PG}); skipped if no server answers")
+    parser.add_argument("--no-pg", action="store_true", help="SQLite only")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("wrk is needed: apt-get install wrk")
+    databases: list[str | None] = [None]
+    if not args.no_pg:
+        if ensure_postgres_database(args.pg):
+            databases.append(args.pg)
+        else:
+            print(f"(no PostgreSQL answers at {args.pg}: SQLite only)")
     results = []
-    for database in [None, args.pg] if args.pg else [None]:
+    for database in databases:
         tmp = Path(tempfile.mkdtemp())
         url, tables = prepare(database, tmp)
         label = "postgresql" if database else "sqlite"
-        with Gunicorn(url, workers=2) as service, \
+        with Gunicorn(url, workers=2, **SERVICE_ENV) as service, \
                 Gunicorn("sqlite://", workers=2, app="bench.bare_app:app",
                          ready_path="/item") as bare:
             results += measure(service, bare, tables, args.seconds, label)
+        shutil.rmtree(tmp, ignore_errors=True)
+    print()
     report(results)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, request
+from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from flask_smorest.pagination import PaginationParameters
@@ -25,11 +25,13 @@ from ..schemas.tables import (
 from ..services import hands, tables
 from ..services.errors import ServiceError
 from .auth import BEARER, if_match_version, principal
+from .rendered import rendered_views
 
 blp = Blueprint("tables", __name__, url_prefix="/api/v1/tables",
                 description="Tables, hands, corrections, ledger and settle-up")
 
 IDEMPOTENCY_KEY_MAX = 200
+_TABLE_SCHEMA = TableSchema()
 
 IF_MATCH = {"in": "header", "name": "If-Match", "required": False,
             "schema": {"type": "string"},
@@ -89,12 +91,19 @@ class Table(MethodView):
     def get(self, table_id: str) -> Any:
         """Show a table: balances, pool, couleur, next dealer and version (ETag)."""
         caller = principal()
-        if request.if_none_match:
-            version = tables.table_version(caller, table_id)
-            if request.if_none_match.contains(str(version)):
-                return Response(status=304, headers={"ETag": _etag(version)})
-        table = tables.read_table(caller, table_id)
-        return tables.table_view(table), 200, {"ETag": _etag(table.version)}
+        version = tables.table_version(caller, table_id)
+        if request.if_none_match and request.if_none_match.contains(str(version)):
+            return Response(status=304, headers={"ETag": _etag(version)})
+        rendered = rendered_views()
+        body = rendered.get(table_id, version)
+        if body is None:
+            table = tables.read_table(caller, table_id)
+            version = table.version  # a write may have landed since: render what was read
+            body = current_app.json.dumps(_TABLE_SCHEMA.dump(tables.table_view(table))).encode()
+            rendered.put(table_id, version, body)
+        # Already rendered through TableSchema: flask-smorest passes a Response as it is.
+        return Response(body, status=200, mimetype="application/json",
+                        headers={"ETag": _etag(version)})
 
 
 @blp.route("/<string:table_id>/hands")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from .. import rules
 from ..extensions import db
@@ -154,12 +154,16 @@ def table_view(table: TableRow, table_rules: TableRules | None = None) -> dict[s
     }
 
 
+# One row, three columns, no ORM identity map: a poll runs this on every request.
+_VERSION_QUERY = (select(TableRow.__table__.c.id, TableRow.__table__.c.club_id,
+                         TableRow.__table__.c.version)
+                  .where(TableRow.__table__.c.id == bindparam("table_id")))
+
+
 def table_version(principal: Principal, table_id: str) -> int:
     """The table's current version, read without loading the table: a phone polling with
-    ``If-None-Match`` usually needs nothing more."""
-    row = db.session.execute(
-        select(TableRow.id, TableRow.club_id, TableRow.version).where(TableRow.id == table_id)
-    ).first()
+    ``If-None-Match`` usually needs nothing more, and a rendered view is keyed by it."""
+    row = db.session.connection().execute(_VERSION_QUERY, {"table_id": table_id}).first()
     if row is None:
         raise NotFound(f"No table {table_id!r}.")
     require_table_access(principal, row)
