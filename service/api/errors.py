@@ -8,12 +8,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, json
-from flask_limiter import RateLimitExceeded
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from ..rules import RuleViolation
 from ..services.errors import ServiceError
-from .limits import retry_after_seconds
+from .limits import RateLimited
 from .problem import PROBLEM_CONTENT_TYPE
 
 log = logging.getLogger(__name__)
@@ -95,8 +94,8 @@ def _http_exception(error: HTTPException) -> Response:
     return problem(status, detail, errors, headers, type_)
 
 
-def _rate_limited(error: RateLimitExceeded) -> Response:
-    retry = retry_after_seconds()
+def _rate_limited(error: RateLimited) -> Response:
+    retry = error.retry_after
     return problem(429, f"{error.description} Try again in {retry} s.",
                    headers={"Retry-After": str(retry)}, type_="urn:solo:problem:rate-limited")
 
@@ -119,7 +118,7 @@ def _unexpected(error: Exception) -> Response:
 def register_error_handlers(app: Flask) -> None:
     """Registered after flask-smorest's own handler, which these replace."""
     app.register_error_handler(HTTPException, _http_exception)
-    app.register_error_handler(RateLimitExceeded, _rate_limited)
+    app.register_error_handler(RateLimited, _rate_limited)
     app.register_error_handler(RuleViolation, _rule_violation)
     app.register_error_handler(ServiceError, _service_error)
     app.register_error_handler(Exception, _unexpected)

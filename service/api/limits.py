@@ -1,21 +1,27 @@
-"""Limits on what one client may send: rate limits (Flask-Limiter) and a guard on JSON bodies.
+"""Limits on what one client may send: rate limits (the ``limits`` library) and a guard on JSON
+bodies.
 
-Rate limits, each a Flask-Limiter rate string (``"30 per minute"``; an empty string turns that
-limit off), set in the config or the environment (``SOLO_`` + the key):
+Rate limits, each a rate string of the ``limits`` library (``"30 per minute"``, several joined
+by ``;``; an empty string turns that limit off), set in the config or the environment
+(``SOLO_`` + the key):
 
 - ``RATELIMIT_AUTH_FAILURES``: failed token checks (answers 401 to a request that sent an
   ``Authorization`` header) per client address. Once spent, every request of that address
   that sends one is refused until the window moves on, good token or not.
-- ``RATELIMIT_CLUB_CREATION``: ``POST /api/v1/clubs`` per client address.
+- ``RATELIMIT_CLUB_CREATION``: ``POST /api/v1/clubs`` (and ``/clubs/import``) per client address.
 - ``RATELIMIT_WRITES_PER_TOKEN``: POST, PUT, PATCH and DELETE per bearer token (counted under a
   digest of the token, never the token itself).
 
 Past a limit the answer is a 429 problem with ``Retry-After`` (``api/errors.py``). The counters
 live in ``RATELIMIT_STORAGE_URI`` (``memory://`` by default: per worker process, so with N
-workers a client may get up to N times a limit; ``redis://host:6379`` shares them). If that
-storage fails, the limits fall back to memory rather than failing the request. ``RATELIMIT_
-ENABLED`` turns all of it off; it is off by default when the app is ``TESTING``, so only the
-tests that set it see limits.
+workers a client may get up to N times a limit; ``redis://host:6379`` shares them), counted by
+``RATELIMIT_STRATEGY`` (``moving-window``). If that storage fails, the limits count in memory
+for a while rather than failing the request. ``RATELIMIT_ENABLED`` turns all of it off; it is
+off by default when the app is ``TESTING``, so only the tests that set it see limits.
+
+The Flask side is these few hooks rather than Flask-Limiter: that extension resolved and parsed
+every limit again on every request, which cost more than the rest of a table read
+(bench/profile.py); here the limits are parsed once, when the app is made.
 
 The body guard answers 413 for a body over ``MAX_CONTENT_LENGTH`` (64 KiB), chunked ones
 included (Werkzeug would silently cut those short), and 400 for a JSON body that Python's
@@ -28,80 +34,149 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import math
 import time
+from dataclasses import dataclass
 from typing import Any
 
-from flask import Flask, current_app, request
-from flask_limiter import ApplicationLimit, Limiter
-from flask_limiter.util import get_remote_address
+from flask import Flask, Response, request
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage, Storage, storage_from_string
+from limits.strategies import STRATEGIES, RateLimiter
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnprocessableEntity
 
 from ..services.auth import bearer_token
 
-EXTENSION = "solo-limiter"
+EXTENSION = "solo-rate-limits"
 MAX_JSON_DEPTH = 32
 WRITE_METHODS = ("post", "put", "patch", "delete")
+_WRITE_METHODS_UPPER = frozenset(m.upper() for m in WRITE_METHODS)
 # Both make a new club (and its admin token) without a token: creating one, importing one.
 CLUB_CREATION_ENDPOINTS = ("clubs.Clubs", "league.ClubImport")
+# After the storage fails, count in memory this long before trying it again.
+STORAGE_RETRY_SECONDS = 30.0
 
 DEFAULTS: dict[str, Any] = {
     "RATELIMIT_STORAGE_URI": "memory://",
     "RATELIMIT_STRATEGY": "moving-window",
-    "RATELIMIT_SWALLOW_ERRORS": True,
-    "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
     "RATELIMIT_AUTH_FAILURES": "30 per minute",
     "RATELIMIT_CLUB_CREATION": "10 per hour",
     "RATELIMIT_WRITES_PER_TOKEN": "60 per minute",
 }
 
-
-# --- what each limit counts ------------------------------------------------------------------
-
-def _presents_a_token() -> bool:
-    """A request that offers credentials, to any endpoint (those added later included): only
-    these can guess at tokens, so only these count towards, and are refused by, the limit on
-    failed token checks. A request with none is answered 401 and moves nothing."""
-    return "Authorization" in request.headers
+log = logging.getLogger("solo.limits")
 
 
-def token_key() -> str:
+class RateLimited(Exception):
+    """A request past one of the limits; ``retry_after`` seconds until it would pass."""
+
+    def __init__(self, description: str, retry_after: int) -> None:
+        super().__init__(description)
+        self.description = description
+        self.retry_after = retry_after
+
+
+@dataclass(frozen=True)
+class _Limit:
+    scope: str
+    items: tuple[RateLimitItem, ...]
+    message: str
+
+
+def token_key(token: str) -> str:
     """The writes-per-token counter's key: a digest of the token, never the token itself."""
-    token = bearer_token(request.headers.get("Authorization")) or ""
     return "token-" + hashlib.sha256(b"solo-rate-limit:" + token.encode()).hexdigest()[:32]
 
 
-def _limits(config: Any) -> list[ApplicationLimit]:
-    return [
-        ApplicationLimit(
-            config["RATELIMIT_AUTH_FAILURES"], key_function=get_remote_address,
-            scope="auth-failures", exempt_when=lambda: not _presents_a_token(),
-            deduct_when=lambda response: response.status_code == 401,
-            error_message="Too many failed token checks from this address."),
-        ApplicationLimit(
-            config["RATELIMIT_CLUB_CREATION"], key_function=get_remote_address,
-            scope="club-creation", methods=["post"],
-            exempt_when=lambda: request.endpoint not in CLUB_CREATION_ENDPOINTS,
-            error_message="Too many clubs created from this address."),
-        ApplicationLimit(
-            config["RATELIMIT_WRITES_PER_TOKEN"], key_function=token_key,
-            scope="writes", methods=list(WRITE_METHODS),
-            exempt_when=lambda: bearer_token(request.headers.get("Authorization")) is None,
-            error_message="Too many changes with this token."),
-    ]
+def _client_address() -> str:
+    return request.remote_addr or "127.0.0.1"
 
 
-def retry_after_seconds(default: int = 60) -> int:
-    """Seconds until the limit this request broke lets a request through again."""
-    limiter = current_app.extensions.get(EXTENSION)
-    current = limiter.current_limit if limiter is not None else None
-    if current is None:
-        return default
-    try:
-        reset_at = float(current.window[0])
-    except Exception:  # the storage failed between the check and now
-        return default
-    return max(1, math.ceil(reset_at - time.time()))
+class RateLimits:
+    """The three limits of one app, their counters and the hooks that apply them."""
+
+    def __init__(self, config: Any) -> None:
+        self.enabled = bool(config["RATELIMIT_ENABLED"])
+        self.storage: Storage = storage_from_string(config["RATELIMIT_STORAGE_URI"])
+        self.fallback = MemoryStorage()
+        self.strategy = STRATEGIES[config["RATELIMIT_STRATEGY"]]
+        self._limiter: RateLimiter = self.strategy(self.storage)
+        self._fallback_limiter: RateLimiter = self.strategy(self.fallback)
+        self._storage_failed_at: float | None = None
+
+        def limit(key: str, scope: str, message: str) -> _Limit:
+            rates = config[key]
+            return _Limit(scope, tuple(parse_many(rates)) if rates else (), message)
+
+        self.auth_failures = limit("RATELIMIT_AUTH_FAILURES", "auth-failures",
+                                   "Too many failed token checks from this address.")
+        self.club_creation = limit("RATELIMIT_CLUB_CREATION", "club-creation",
+                                   "Too many clubs created from this address.")
+        self.writes = limit("RATELIMIT_WRITES_PER_TOKEN", "writes",
+                            "Too many changes with this token.")
+
+    # --- counting, with the in-memory fallback ----------------------------------------------
+
+    def _call(self, method: str, item: RateLimitItem, *keys: str) -> Any:
+        failed_at = self._storage_failed_at
+        if failed_at is None or time.monotonic() - failed_at > STORAGE_RETRY_SECONDS:
+            try:
+                result = getattr(self._limiter, method)(item, *keys)
+                self._storage_failed_at = None
+                return result
+            except Exception:  # the storage is down: never fail the request for it
+                log.warning("rate limit storage failed; counting in memory for %d s",
+                            STORAGE_RETRY_SECONDS, exc_info=True)
+                self._storage_failed_at = time.monotonic()
+        return getattr(self._fallback_limiter, method)(item, *keys)
+
+    def _refuse(self, limit: _Limit, item: RateLimitItem, *keys: str) -> RateLimited:
+        try:
+            reset_at = float(self._call("get_window_stats", item, *keys).reset_time)
+            retry = max(1, math.ceil(reset_at - time.time()))
+        except Exception:  # pragma: no cover - both storages failing at once
+            retry = int(item.get_expiry())
+        log.info("rate limit %s (%s) exceeded", limit.scope, item)
+        return RateLimited(limit.message, retry)
+
+    def _hit(self, limit: _Limit, key: str) -> None:
+        for item in limit.items:
+            if not self._call("hit", item, limit.scope, key):
+                raise self._refuse(limit, item, limit.scope, key)
+
+    # --- the hooks ---------------------------------------------------------------------------
+
+    def before_request(self) -> None:
+        if not self.enabled:
+            return
+        authorization = request.headers.get("Authorization")
+        if authorization is not None:  # only requests offering credentials can guess tokens
+            address = _client_address()
+            for item in self.auth_failures.items:
+                if not self._call("test", item, self.auth_failures.scope, address):
+                    raise self._refuse(self.auth_failures, item, self.auth_failures.scope,
+                                       address)
+        if request.method not in _WRITE_METHODS_UPPER:
+            return
+        if request.method == "POST" and request.endpoint in CLUB_CREATION_ENDPOINTS:
+            self._hit(self.club_creation, _client_address())
+        token = bearer_token(authorization)
+        if token is not None:
+            self._hit(self.writes, token_key(token))
+
+    def after_request(self, response: Response) -> Response:
+        if (self.enabled and response.status_code == 401
+                and "Authorization" in request.headers):
+            address = _client_address()
+            for item in self.auth_failures.items:
+                self._call("hit", item, self.auth_failures.scope, address)
+        return response
+
+    def reset(self) -> None:
+        """Forget every count (tests)."""
+        self.storage.reset()
+        self.fallback.reset()
 
 
 # --- the JSON guard --------------------------------------------------------------------------
@@ -183,13 +258,14 @@ def _paths_with_nul(value: Any) -> list[str]:
 # --- wiring and documentation ----------------------------------------------------------------
 
 def init_app(app: Flask) -> None:
-    """Call after ``security.init_app``. One Limiter per app: tests build several apps."""
+    """Call after ``security.init_app``. One set of counters per app: tests build several."""
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
     app.config.setdefault("RATELIMIT_ENABLED", not app.testing)
-    limiter = Limiter(get_remote_address, application_limits=_limits(app.config))
-    limiter.init_app(app)
-    app.extensions[EXTENSION] = limiter
+    limits = RateLimits(app.config)
+    app.extensions[EXTENSION] = limits
+    app.before_request(limits.before_request)
+    app.after_request(limits.after_request)
     app.before_request(_guard_body)  # after the rate limits: refuse cheaply first
 
 

@@ -18,6 +18,7 @@ import csv
 import io
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, date
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
@@ -158,16 +159,28 @@ def _upsert_adding(model: Any, keys: Sequence[str], counters: Sequence[str],
     if not rows:
         return
     rows.sort(key=lambda row: tuple(str(row[k]) for k in keys))
-    table = model.__table__
-    dialect = db.session.connection().dialect.name
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    # Core statements on the session's connection (same transaction): the ORM layer has
+    # nothing to add to them, and every hand recorded runs four to ten of these.
+    connection = db.session.connection()
+    insert_zeros, add = _upsert_statements(model, tuple(keys), tuple(counters),
+                                           connection.dialect.name)
     zeros = [{**{k: row[k] for k in keys}, **dict.fromkeys(counters, 0)} for row in rows]
-    db.session.execute(insert(table).on_conflict_do_nothing(index_elements=list(keys)), zeros)
+    connection.execute(insert_zeros, zeros)
+    connection.execute(add, [{**{f"key_{k}": row[k] for k in keys},
+                              **{f"add_{c}": row[c] for c in counters}} for row in rows])
+
+
+@lru_cache(maxsize=32)
+def _upsert_statements(model: Any, keys: tuple[str, ...], counters: tuple[str, ...],
+                       dialect: str) -> tuple[Any, Any]:
+    """The two statements of ``_upsert_adding``, built once (every hand recorded runs them)."""
+    table = model.__table__
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    insert_zeros = insert(table).on_conflict_do_nothing(index_elements=list(keys))
     add = (update(table)
            .where(*(table.c[k] == bindparam(f"key_{k}") for k in keys))
            .values({c: table.c[c] + bindparam(f"add_{c}") for c in counters}))
-    db.session.execute(add, [{**{f"key_{k}": row[k] for k in keys},
-                              **{f"add_{c}": row[c] for c in counters}} for row in rows])
+    return insert_zeros, add
 
 
 def hands_changed(table: TableRow, changes: Iterable[HandChange]) -> None:

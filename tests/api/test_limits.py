@@ -138,7 +138,7 @@ def test_no_token_reaches_the_logs_when_limits_fire(limited, api, caplog):
                      headers=api.auth(token))
     for _ in range(5):
         limited.get(f"/api/v1/tables/{table['id']}", headers=api.auth(token + "x"))
-    assert any(r.name == "flask-limiter" for r in caplog.records)  # the limits did fire
+    assert any(r.name == "solo.limits" for r in caplog.records)  # the limits did fire
     assert token not in caplog.text
     assert token[:20] not in caplog.text
 
@@ -158,6 +158,32 @@ def test_the_storage_is_configurable_and_checked_at_start(app):
     assert _app(app, **LIMITS).config["RATELIMIT_STORAGE_URI"] == "memory://"
     with pytest.raises(ConfigurationError):
         _app(app, **LIMITS, RATELIMIT_STORAGE_URI="nosuchstore://somewhere")
+
+
+class _BrokenStorage:
+    """A rate-limit storage that has gone away (a Redis restarting, say)."""
+
+    def __getattr__(self, name):
+        def fail(*args, **kwargs):
+            raise ConnectionError("storage down")
+        return fail
+
+
+def test_a_failing_storage_falls_back_to_counting_in_memory(limited_app, limited, api, caplog):
+    limits = limited_app.extensions[EXTENSION]
+    working = limits._limiter
+    limits._limiter = _BrokenStorage()
+    try:
+        table = api.table()
+        hands = f"/api/v1/tables/{table['id']}/hands"
+        phone = api.auth(table["table_token"])
+        for _ in range(4):  # the requests go on ...
+            assert limited.post(hands, json=SOLO, headers=phone).status_code == 201
+        _assert_429(limited.post(hands, json=SOLO, headers=phone))  # ... and are still counted
+        assert any("counting in memory" in r.getMessage() for r in caplog.records)
+    finally:
+        limits._limiter = working
+        limits._storage_failed_at = None
 
 
 def test_limits_come_from_the_environment(app, monkeypatch):
