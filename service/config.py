@@ -34,7 +34,8 @@ class Defaults:
         },
     }
     MAX_CONTENT_LENGTH = MAX_BODY_BYTES
-    SQLALCHEMY_ENGINE_OPTIONS: dict[str, Any] = {"pool_pre_ping": True}
+    # Engine options; ``load`` adds ``pool_pre_ping`` for database servers (see there).
+    SQLALCHEMY_ENGINE_OPTIONS: dict[str, Any] = {}
     # SQLite: WAL lets readers and one writer work side by side; FULL syncs every commit so an
     # acknowledged hand survives a crash of the process or of the machine.
     SQLITE_SYNCHRONOUS = "FULL"
@@ -60,3 +61,10 @@ def load(app: Any, test_config: dict[str, Any] | None) -> None:
         app.config.update(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = normalize_database_url(
         app.config["SQLALCHEMY_DATABASE_URI"])
+    # A server's connection may have gone (a restart, a dropped socket): test each one as it
+    # leaves the pool. An SQLite file cannot go away like that, and the test costs every
+    # request a statement.
+    options = dict(app.config["SQLALCHEMY_ENGINE_OPTIONS"])
+    options.setdefault("pool_pre_ping",
+                       not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"))
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options

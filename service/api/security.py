@@ -23,9 +23,9 @@ import hashlib
 import json
 import logging
 import re
+import secrets
 import sys
 import time
-import uuid
 from datetime import UTC, datetime
 from typing import Any
 
@@ -65,7 +65,7 @@ def request_id() -> str:
     rid = g.get("request_id")
     if rid is None:
         incoming = request.headers.get(REQUEST_ID_HEADER, "")
-        rid = incoming if REQUEST_ID_PATTERN.fullmatch(incoming) else uuid.uuid4().hex
+        rid = incoming if REQUEST_ID_PATTERN.fullmatch(incoming) else secrets.token_hex(16)
         g.request_id = rid
     return str(rid)
 
