@@ -148,22 +148,27 @@ def sitting_day(table: TableRow) -> date:
 
 
 def _upsert_adding(model: Any, keys: Sequence[str], counters: Sequence[str],
-                   rows: list[dict[str, Any]]) -> None:
-    """Add each row's counters to the row of its keys, creating it (at zero) if missing.
+                   rows: list[dict[str, Any]], only_additions: bool) -> None:
+    """Add each row's counters to the row of its keys, creating it if missing.
 
-    Two statements: an ``INSERT … ON CONFLICT DO NOTHING`` of zero rows, then one atomic
-    ``UPDATE … SET x = x + :x`` per row. (A single upsert cannot carry a negative delta: the
-    database checks its proposed row against the CHECK constraints before it finds the
-    conflict.) Rows go in key order, so two transactions touching the same rows on
-    PostgreSQL lock them in the same order and cannot deadlock."""
+    ``only_additions``: every row is the tally of hands added (nothing taken away), so a row
+    made of it alone is a valid aggregate: one ``INSERT … ON CONFLICT DO UPDATE SET x = x +
+    excluded.x``. Otherwise two statements: an ``INSERT … ON CONFLICT DO NOTHING`` of zero
+    rows, then one atomic ``UPDATE … SET x = x + :x`` per row (a single upsert cannot carry a
+    negative delta: the database checks its proposed row against the CHECK constraints before
+    it finds the conflict). Rows go in key order, so two transactions touching the same rows
+    on PostgreSQL lock them in the same order and cannot deadlock."""
     if not rows:
         return
     rows.sort(key=lambda row: tuple(str(row[k]) for k in keys))
     # Core statements on the session's connection (same transaction): the ORM layer has
-    # nothing to add to them, and every hand recorded runs four to ten of these.
+    # nothing to add to them, and every hand recorded runs two to ten of these.
     connection = db.session.connection()
-    insert_zeros, add = _upsert_statements(model, tuple(keys), tuple(counters),
-                                           connection.dialect.name)
+    upsert, insert_zeros, add = _upsert_statements(model, tuple(keys), tuple(counters),
+                                                   connection.dialect.name)
+    if only_additions:
+        connection.execute(upsert, rows)
+        return
     zeros = [{**{k: row[k] for k in keys}, **dict.fromkeys(counters, 0)} for row in rows]
     connection.execute(insert_zeros, zeros)
     connection.execute(add, [{**{f"key_{k}": row[k] for k in keys},
@@ -172,15 +177,19 @@ def _upsert_adding(model: Any, keys: Sequence[str], counters: Sequence[str],
 
 @lru_cache(maxsize=32)
 def _upsert_statements(model: Any, keys: tuple[str, ...], counters: tuple[str, ...],
-                       dialect: str) -> tuple[Any, Any]:
-    """The two statements of ``_upsert_adding``, built once (every hand recorded runs them)."""
+                       dialect: str) -> tuple[Any, Any, Any]:
+    """The statements of ``_upsert_adding``, built once (every hand recorded runs them)."""
     table = model.__table__
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    adding = insert(table)
+    upsert = adding.on_conflict_do_update(
+        index_elements=list(keys),
+        set_={c: table.c[c] + adding.excluded[c] for c in counters})
     insert_zeros = insert(table).on_conflict_do_nothing(index_elements=list(keys))
     add = (update(table)
            .where(*(table.c[k] == bindparam(f"key_{k}") for k in keys))
            .values({c: table.c[c] + bindparam(f"add_{c}") for c in counters}))
-    return insert_zeros, add
+    return upsert, insert_zeros, add
 
 
 def hands_changed(table: TableRow, changes: Iterable[HandChange]) -> None:
@@ -190,6 +199,8 @@ def hands_changed(table: TableRow, changes: Iterable[HandChange]) -> None:
     (``hands_played``, the seats' balances) move: they are read as the state before. A closed
     sitting of a season that changes has its season's ratings replayed."""
     players = table.players
+    changes = list(changes)
+    only_additions = all(c.settlement_before is None for c in changes)
     per_seat = [[0] * len(HAND_COUNTERS) for _ in range(players)]
     contracts: dict[tuple[int, str], list[int]] = {}
     for change in changes:
@@ -221,24 +232,26 @@ def hands_changed(table: TableRow, changes: Iterable[HandChange]) -> None:
 
     variant = table.variant
     _upsert_adding(PlayerCareerRow, ("player_id", "variant"), COUNTERS,
-                   [{"player_id": p, "variant": variant, **d} for p, d in deltas.items()])
+                   [{"player_id": p, "variant": variant, **d} for p, d in deltas.items()],
+                   only_additions)
     _upsert_adding(PlayerCareerContractRow, ("player_id", "variant", "contract"),
                    CONTRACT_COUNTERS,
                    [{"player_id": p, "variant": variant, "contract": c, **d}
-                    for (p, c), d in mixes.items()])
+                    for (p, c), d in mixes.items()], only_additions)
     if table.season_id is None:
         return
     season_id = table.season_id
     day = sitting_day(table)
     _upsert_adding(SeasonPlayerRow, ("season_id", "player_id"), COUNTERS,
-                   [{"season_id": season_id, "player_id": p, **d} for p, d in deltas.items()])
+                   [{"season_id": season_id, "player_id": p, **d} for p, d in deltas.items()],
+                   only_additions)
     _upsert_adding(SeasonPlayerDayRow, ("season_id", "day", "player_id"), COUNTERS,
                    [{"season_id": season_id, "day": day, "player_id": p, **d}
-                    for p, d in deltas.items()])
+                    for p, d in deltas.items()], only_additions)
     _upsert_adding(SeasonPlayerContractRow, ("season_id", "player_id", "contract"),
                    CONTRACT_COUNTERS,
                    [{"season_id": season_id, "player_id": p, "contract": c, **d}
-                    for (p, c), d in mixes.items()])
+                    for (p, c), d in mixes.items()], only_additions)
     if table.status == "closed" and deltas:
         net = HAND_COUNTERS.index("net")
         balances = [s.balance + per_seat[s.seat][net] for s in table.seats]
