@@ -29,10 +29,11 @@ from ..models import (
     rfc3339,
     utcnow,
 )
-from ..rules import POOL, RuleViolation, Settlement
+from ..rules import RuleViolation, Settlement
 from . import league
 from .auth import Principal, issue_token, new_id
 from .clubs import club_view, get_club
+from .hands import transfer_values
 from .tables import TableRules, _table_options
 
 EXPORT_FORMAT = "solo-scorekeeper/club-export"
@@ -105,14 +106,6 @@ def _unique(items: Sequence[Mapping[str, Any]], key: str, path: str) -> None:
         if item[key] in seen:
             raise RuleViolation(f"{path}.{index}.{key}", f"{item[key]!r} appears twice")
         seen.add(item[key])
-
-
-def _transfer_rows(hand_id: int, settlement: Settlement) -> list[dict[str, Any]]:
-    return [{"hand_id": hand_id, "position": position,
-             "from_seat": None if t.source == POOL else t.source,
-             "to_seat": None if t.target == POOL else t.target,
-             "chips": t.chips, "reason": t.reason.value}
-            for position, t in enumerate(settlement.transfers)]
 
 
 def import_club(document: Mapping[str, Any]) -> dict[str, Any]:
@@ -296,7 +289,7 @@ def _replay_hands(table: TableRow, table_rules: TableRules, hands: Sequence[Mapp
         for hand_id, hand, records in zip(hand_ids, hands, revisions, strict=True)
         for r, record in zip(hand["revisions"], records, strict=True)])
     transfers = [row for hand_id, settlement in zip(hand_ids, settlements, strict=True)
-                 if settlement is not None for row in _transfer_rows(hand_id, settlement)]
+                 if settlement is not None for row in transfer_values(hand_id, settlement)]
     if transfers:
         db.session.execute(insert(TransferRow.__table__), transfers)
     league.hands_changed(table, changes)  # before the table's counters move, as it requires

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
@@ -69,12 +69,20 @@ def _check_version(table: TableRow, if_match: int | None) -> None:
             f"The table is at version {table.version}, not {if_match}: reload it and try again.")
 
 
-def _transfer_rows(hand_id: int, settlement: Settlement) -> list[TransferRow]:
-    return [TransferRow(hand_id=hand_id, position=i,
-                        from_seat=None if t.source == POOL else t.source,
-                        to_seat=None if t.target == POOL else t.target,
-                        chips=t.chips, reason=t.reason.value)
-            for i, t in enumerate(settlement.transfers)]
+def transfer_values(hand_id: int, settlement: Settlement) -> list[dict[str, Any]]:
+    """The rows of ``transfers`` for one settled hand, in the settlement's order."""
+    return [{"hand_id": hand_id, "position": position,
+             "from_seat": None if t.source == POOL else t.source,
+             "to_seat": None if t.target == POOL else t.target,
+             "chips": t.chips, "reason": t.reason.value}
+            for position, t in enumerate(settlement.transfers)]
+
+
+def _insert(model: Any, rows: list[dict[str, Any]]) -> None:
+    """Insert rows nobody reads back in this transaction (revisions, transfers) with one Core
+    statement: no ORM objects to build, track and flush."""
+    if rows:
+        db.session.connection().execute(insert(model.__table__), rows)
 
 
 def _apply_deltas(table: TableRow, deltas: list[int] | tuple[int, ...], sign: int) -> None:
@@ -126,10 +134,10 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
     except IntegrityError:
         db.session.rollback()
         raise Conflict(f"Hand {number} was recorded by someone else.") from None
-    db.session.add(HandRevisionRow(hand_id=row.id, revision=1, status="recorded",
-                                   record=row.record, changed_at=now,
-                                   token_id=principal.token_id, token_kind=principal.kind))
-    db.session.add_all(_transfer_rows(row.id, settlement))
+    _insert(HandRevisionRow, [{"hand_id": row.id, "revision": 1, "status": "recorded",
+                               "record": row.record, "changed_at": now,
+                               "token_id": principal.token_id, "token_kind": principal.kind}])
+    _insert(TransferRow, transfer_values(row.id, settlement))
     league.hands_changed(table, [league.HandChange(None, None, row.record, row.settlement)])
     _apply_deltas(table, settlement.deltas, 1)
     table.state = row.state_after
@@ -257,6 +265,7 @@ def _resettle_from(table: TableRow, table_rules: TableRules, changed: HandRow, s
     for start in range(0, len(hand_ids), 500):
         db.session.execute(delete(TransferRow).where(
             TransferRow.hand_id.in_(hand_ids[start:start + 500])))
+    transfers: list[dict[str, Any]] = []
     for h, h_status, before, settlement in pending:
         if h.settlement is not None:
             _apply_deltas(table, h.settlement["deltas"], -1)
@@ -271,16 +280,17 @@ def _resettle_from(table: TableRow, table_rules: TableRules, changed: HandRow, s
             h.state_after = settlement.state_after.to_dict()
             _apply_deltas(table, settlement.deltas, 1)
             table.hands_played += 1
-            db.session.add_all(_transfer_rows(h.id, settlement))
+            transfers += transfer_values(h.id, settlement)
         if h is changed:
             h.status = h_status
             h.record = record
             h.revision += 1
             h.updated_at = now
-            db.session.add(HandRevisionRow(hand_id=h.id, revision=h.revision, status=h_status,
-                                           record=record, changed_at=now,
-                                           token_id=principal.token_id,
-                                           token_kind=principal.kind))
+            _insert(HandRevisionRow, [{"hand_id": h.id, "revision": h.revision,
+                                       "status": h_status, "record": record,
+                                       "changed_at": now, "token_id": principal.token_id,
+                                       "token_kind": principal.kind}])
+    _insert(TransferRow, transfers)
     last = pending[-1][0]
     if last.number == table.hands_recorded:
         table.state = last.state_after
