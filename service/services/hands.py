@@ -78,6 +78,11 @@ def transfer_values(hand_id: int, settlement: Settlement) -> list[dict[str, Any]
             for position, t in enumerate(settlement.transfers)]
 
 
+_HAND_VALUES = ("table_id", "number", "status", "revision", "dealer", "record", "state_before",
+                "state_after", "settlement", "recorded_at", "updated_at")
+_INSERT_HAND = insert(HandRow.__table__).returning(HandRow.__table__.c.id)
+
+
 def _insert(model: Any, rows: list[dict[str, Any]]) -> None:
     """Insert rows nobody reads back in this transaction (revisions, transfers) with one Core
     statement: no ORM objects to build, track and flush."""
@@ -128,9 +133,11 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
                   dealer=state.dealer, record=hand.to_dict(), state_before=table.state,
                   state_after=settlement.state_after.to_dict(),
                   settlement=settlement.to_dict(), recorded_at=now, updated_at=now)
-    db.session.add(row)
+    # Inserted by one Core statement (the row object only carries the values to the answer):
+    # the ORM would flush here just to learn the id, and again at commit.
     try:
-        db.session.flush()
+        row.id = db.session.connection().execute(
+            _INSERT_HAND, {c: getattr(row, c) for c in _HAND_VALUES}).scalar_one()
     except IntegrityError:
         db.session.rollback()
         raise Conflict(f"Hand {number} was recorded by someone else.") from None
