@@ -76,7 +76,8 @@ def main() -> None:
     args = parser.parse_args()
     for tool in ("wrk", "py-spy"):
         if shutil.which(tool) is None and not Path(sys.executable).with_name(tool).exists():
-            sys.exit(f"{tool} is needed (wrk: apt-get install wrk; py-spy: pip install py-spy)")
+            sys.exit(f"{tool} is needed (wrk: apt-get install wrk; "
+                     "py-spy: .venv/bin/pip install -e '.[bench]')")
     py_spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     tmp = Path(tempfile.mkdtemp())
     url, tables = prepare(args.pg, tmp)

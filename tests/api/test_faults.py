@@ -194,6 +194,29 @@ def test_sqlite_runs_in_wal_mode_with_full_sync_and_a_busy_timeout(app):
         assert pragma("PRAGMA foreign_keys").scalar() == 1
 
 
+def test_connections_to_a_server_are_tested_as_they_leave_the_pool_and_sqlite_ones_not(app):
+    from service import config
+
+    class Stub:
+        instance_path = "/tmp"
+
+        def __init__(self) -> None:
+            from flask import Config
+
+            self.config = Config("/tmp")
+
+    for url, pinged in (("sqlite:////tmp/x.db", False),
+                        ("postgresql://postgres@127.0.0.1/test", True)):
+        stub = Stub()
+        config.load(stub, {"SQLALCHEMY_DATABASE_URI": url})
+        assert stub.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is pinged
+    stub = Stub()  # an explicit choice is kept
+    config.load(stub, {"SQLALCHEMY_DATABASE_URI": "sqlite://",
+                       "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True}})
+    assert stub.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is True
+    assert config.Defaults.SQLALCHEMY_ENGINE_OPTIONS == {}  # the defaults are not touched
+
+
 def test_a_worker_killed_mid_stream_loses_and_doubles_nothing(app, client, api, capsys):
     tables = [api.table() for _ in range(TABLES)]
     with Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], workers=2, **NO_LIMITS) as server:
