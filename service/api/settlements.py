@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Response, current_app
 from flask_smorest import Blueprint
 
 from .. import rules
@@ -19,8 +20,11 @@ blp = Blueprint("settlements", __name__, url_prefix="/api/v1/settlements",
 @blp.alt_response(400, description="The body is not valid JSON.")
 @blp.alt_response(413, description="The body is larger than 64 KiB.")
 @blp.alt_response(422, description="A field is invalid or a rule is broken.")
-def preview(body: dict[str, Any]) -> dict[str, Any]:
+def preview(body: dict[str, Any]) -> Response:
     """Settle one hand at a given table state (no token, nothing stored)."""
     settlement = rules.preview(body["variant"], body["players"], body["options"], body["state"],
                                body["hand"])
-    return settlement.to_dict()
+    # ``Settlement.to_dict`` is already the SettlementSchema shape (a property test holds the
+    # schema's dump of it to the identity), so it is sent as it is: flask-smorest passes a
+    # Response through, and the dump cost about a tenth of the request.
+    return current_app.json.response(settlement.to_dict())
