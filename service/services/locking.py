@@ -32,6 +32,10 @@ def begin_write() -> None:
 def lock_table(table_id: str) -> TableRow:
     """The table's row, locked against other writers until the transaction ends."""
     begin_write()
+    # The seats load in a second statement (``lazy="selectin"``), after the lock is held: on
+    # PostgreSQL a statement that waited for a row lock sees the locked row's latest version
+    # but everything else as of its start, so seats joined into this one could be stale
+    # (tests/api/test_races.py caught exactly that when they were).
     table = db.session.execute(
         select(TableRow).where(TableRow.id == table_id).with_for_update()
         .execution_options(populate_existing=True)
