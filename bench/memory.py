@@ -51,7 +51,7 @@ def main() -> None:
         response = api.record(table, random_hand(rng))
         assert response.status_code == 201, response.json
         api.get_table(table)
-        if recorded % 10_000 == 0 and baseline is not None:
+        if recorded % 10_000 == 0 and baseline is not None and recorded < args.hands:
             gc.collect()
             print(f"after {recorded:>7,} hands: {rss_mib():7.1f} MiB", flush=True)
         if recorded == 1_000:
