@@ -184,10 +184,20 @@ def table_version(principal: Principal, table_id: str) -> int:
     sql, positional = _version_sql(engine.dialect)
     raw = engine.raw_connection()  # from the pool (pinged there on a server), back on close
     try:
-        cursor = raw.cursor()
-        cursor.execute(sql, (table_id,) if positional else {"table_id": table_id})
-        found = cursor.fetchone()
-        cursor.close()
+        # On a server, one statement on its own needs no transaction: in autocommit the
+        # pool's rollback on return has nothing to end, and the request saves a round trip.
+        autocommit = engine.dialect.name == "postgresql"
+        driver: Any = raw.driver_connection
+        if autocommit:
+            driver.autocommit = True
+        try:
+            cursor = raw.cursor()
+            cursor.execute(sql, (table_id,) if positional else {"table_id": table_id})
+            found = cursor.fetchone()
+            cursor.close()
+        finally:
+            if autocommit:
+                driver.autocommit = False
     finally:
         raw.close()
     if found is None:

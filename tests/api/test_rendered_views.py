@@ -70,3 +70,23 @@ def test_the_cache_stays_within_its_size() -> None:
         views.put(f"t{number}", 1, b"x")
     assert len(views._bodies) <= 2
     assert views.get("t4", 1) == b"x"
+
+
+def test_the_version_check_returns_its_connection_to_the_pool_as_it_found_it(app: Flask,
+                                                                            api: Any) -> None:
+    table = api.table()
+    for _ in range(3):
+        assert api.get_table(table)["version"] == 1
+    missing = api.client.get("/api/v1/tables/nope", headers=api.auth(table["table_token"]))
+    assert missing.status_code == 404
+    with app.app_context():
+        assert db.engine.pool.checkedout() == 0
+        raw = db.engine.raw_connection()
+        try:
+            if db.engine.dialect.name == "postgresql":  # back out of autocommit
+                assert raw.driver_connection.autocommit is False
+            cursor = raw.cursor()  # and usable by the next request
+            cursor.execute("SELECT 1")
+            assert cursor.fetchone()[0] == 1
+        finally:
+            raw.close()
