@@ -266,6 +266,18 @@ def test_an_error_answer_echoes_only_so_much_of_what_was_sent(client):
     assert len(response.json["errors"]) <= 50 and len(response.json["detail"]) <= 2000
 
 
+def test_object_keys_are_bounded_in_length(client):
+    response = client.post("/api/v1/settlements/preview", json={
+        "variant": "american", "players": 4, "hand": {**SOLO, "k" * 65: 1}})
+    assert response.status_code == 422
+    assert response.json["errors"] == {"hand": ["Keys are at most 64 characters."]}
+    response = client.post("/api/v1/settlements/preview", json={
+        "variant": "american", "players": 4, "hand": SOLO, "state": {"k" * 64: 1}})
+    # A 64-character key passes the schema and reaches the rules, which know no such field.
+    assert response.status_code == 422
+    assert response.json["errors"] == {"state." + "k" * 64: ["unknown field"]}
+
+
 def test_a_body_nested_as_deep_as_allowed_is_read(client):
     hand = {**SOLO, "called": None}
     deep: object = 1
