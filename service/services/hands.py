@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
 from ..models import (
     HandRevisionRow,
     HandRow,
     IdempotencyKeyRow,
+    SeatRow,
     TableRow,
     TransferRow,
     rfc3339,
@@ -95,6 +97,40 @@ def _apply_deltas(table: TableRow, deltas: list[int] | tuple[int, ...], sign: in
         seat.balance += sign * deltas[seat.seat]
 
 
+_seats = SeatRow.__table__
+_tables = TableRow.__table__
+_ADD_TO_BALANCE = (update(_seats)
+                   .where(_seats.c.table_id == bindparam("of_table"),
+                          _seats.c.seat == bindparam("seat_number"))
+                   .values(balance=_seats.c.balance + bindparam("delta")))
+_ADVANCE_TABLE = (update(_tables).where(_tables.c.id == bindparam("of_table"))
+                  .values(state=bindparam("new_state"), pool=bindparam("new_pool"),
+                          hands_recorded=_tables.c.hands_recorded + 1,
+                          hands_played=_tables.c.hands_played + 1,
+                          version=_tables.c.version + 1))
+
+
+def _advance_table(table: TableRow, deltas: Sequence[int], state_after: dict[str, Any],
+                   pool: int) -> None:
+    """A hand was added: move the seats' balances and the table's counters in two Core
+    statements, and give the loaded objects the same values as already saved (the ORM's unit
+    of work cost a sixth of a hand's recording to find and write the same five changes)."""
+    connection = db.session.connection()
+    moved = [{"of_table": table.id, "seat_number": seat, "delta": delta}
+             for seat, delta in enumerate(deltas) if delta]
+    if moved:
+        connection.execute(_ADD_TO_BALANCE, moved)
+    connection.execute(_ADVANCE_TABLE, {"of_table": table.id, "new_state": state_after,
+                                        "new_pool": pool})
+    for seat in table.seats:
+        set_committed_value(seat, "balance", seat.balance + deltas[seat.seat])
+    for name, value in (("state", state_after), ("pool", pool),
+                        ("hands_recorded", table.hands_recorded + 1),
+                        ("hands_played", table.hands_played + 1),
+                        ("version", table.version + 1)):
+        set_committed_value(table, name, value)
+
+
 def _session_over(table: TableRow, table_rules: TableRules, totals: tuple[int, ...],
                   hands_played: int) -> bool:
     outcome = table_rules.variant.session_outcome(table_rules.options, totals, hands_played)
@@ -146,18 +182,14 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
                                "token_id": principal.token_id, "token_kind": principal.kind}])
     _insert(TransferRow, transfer_values(row.id, settlement))
     league.hands_changed(table, [league.HandChange(None, None, row.record, row.settlement)])
-    _apply_deltas(table, settlement.deltas, 1)
-    table.state = row.state_after
-    if table_rules.has_pool and settlement.pool_after is not None:
-        table.pool = settlement.pool_after
-    table.hands_recorded = number
-    table.hands_played += 1
-    table.version += 1
+    pool = (settlement.pool_after if table_rules.has_pool and settlement.pool_after is not None
+            else table.pool)
+    _advance_table(table, settlement.deltas, row.state_after, pool)
     response = {**hand_view(row), "table": table_view(table, table_rules)}
     if conditions.idempotency_key is not None:
-        db.session.add(IdempotencyKeyRow(table_id=table.id, key=conditions.idempotency_key,
-                                         request_hash=request_hash, status_code=201,
-                                         response=response))
+        _insert(IdempotencyKeyRow, [{"table_id": table.id, "key": conditions.idempotency_key,
+                                     "request_hash": request_hash, "status_code": 201,
+                                     "response": response}])
     try:
         db.session.commit()
     except IntegrityError:
