@@ -7,7 +7,7 @@ HOST ?= 0.0.0.0
 WEB_CONCURRENCY ?= 2
 export FLASK_APP := service
 
-.PHONY: install serve test test-fast openapi bench lint
+.PHONY: install serve test test-fast openapi bench bench-http lint
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,12 @@ openapi: install
 
 bench: install
 	$(PY) -m bench.settle
+
+# The service against a bare Flask app under wrk (installed from Debian's packages when absent),
+# on SQLite and on the PostgreSQL at 127.0.0.1:5432 when it answers.
+bench-http: install
+	command -v wrk >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wrk)
+	$(PY) -m bench.http
 
 lint: install
 	$(VENV)/bin/ruff check service tests bench
