@@ -129,6 +129,11 @@ class SeatRow(db.Model):
 
     player: Mapped[PlayerRow] = relationship(lazy="joined")
 
+    @property
+    def name(self) -> str:
+        """The seated player's name (as ``locking.SeatState`` has it)."""
+        return self.player.name
+
     __table_args__ = (
         UniqueConstraint("table_id", "player_id"),
         CheckConstraint("seat >= 0 AND seat < 5", name="seat_range"),

@@ -45,6 +45,7 @@ from .auth import Principal, new_id
 from .clubs import get_club
 from .errors import Conflict, Forbidden, NotFound
 from .league_tally import HAND_COUNTERS, tally_hand
+from .locking import TableState
 
 STANDING_COLUMNS: tuple[str, ...] = (
     "rank", "player_id", "name", "sittings", "hands", "net", "net_per_100_hands", "declared",
@@ -139,7 +140,7 @@ def check_season_for_table(club_id: str, variant_name: str, season_id: str | Non
 
 # --- keeping the aggregates ----------------------------------------------------------------
 
-def sitting_day(table: TableRow) -> date:
+def sitting_day(table: TableRow | TableState) -> date:
     """The day a sitting counts for: the UTC date its table was opened."""
     opened = table.created_at
     if opened.tzinfo is not None:
@@ -192,7 +193,7 @@ def _upsert_statements(model: Any, keys: tuple[str, ...], counters: tuple[str, .
     return upsert, insert_zeros, add
 
 
-def hands_changed(table: TableRow, changes: Iterable[HandChange]) -> None:
+def hands_changed(table: TableRow | TableState, changes: Iterable[HandChange]) -> None:
     """Move the league's aggregates by what ``changes`` did to hands of ``table``.
 
     Call it in the transaction of the change, before the table's own counters

@@ -9,12 +9,16 @@ transaction so that two writers never both read a version and then race to write
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from ..database import WRITER_LOCK_KEY
 from ..extensions import db
-from ..models import TableRow
+from ..models import PlayerRow, SeatRow, TableRow
 from .errors import NotFound
 
 
@@ -50,3 +54,60 @@ def get_table(table_id: str) -> TableRow:
     if table is None:
         raise NotFound(f"No table {table_id!r}.")
     return table
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    seat: int
+    player_id: str
+    name: str
+    balance: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """A table's row and seats as read under its lock, for appending a hand: the same fields
+    as ``TableRow`` (``table_view`` and the league read either), without the ORM, whose
+    loading of a table, its seats and their players cost half of recording a hand."""
+
+    id: str
+    club_id: str
+    name: str
+    variant: str
+    options: dict[str, Any]
+    players: int
+    first_dealer: int
+    status: str
+    version: int
+    hands_recorded: int
+    hands_played: int
+    pool: int
+    state: dict[str, Any]
+    created_at: datetime
+    closed_at: datetime | None
+    season_id: str | None
+    seats: tuple[SeatState, ...]
+
+
+_tables = TableRow.__table__
+_seats = SeatRow.__table__
+_players = PlayerRow.__table__
+_TABLE_FOR_UPDATE = (select(*(_tables.c[f] for f in TableState.__dataclass_fields__
+                              if f != "seats"))
+                     .where(_tables.c.id == bindparam("table_id")).with_for_update())
+_SEATS = (select(_seats.c.seat, _seats.c.player_id, _players.c.name, _seats.c.balance)
+          .join(_players, _players.c.id == _seats.c.player_id)
+          .where(_seats.c.table_id == bindparam("table_id")).order_by(_seats.c.seat))
+
+
+def lock_table_state(table_id: str) -> TableState:
+    """``lock_table`` for a use case that only reads the table and writes with statements of
+    its own (recording a hand)."""
+    begin_write()
+    connection = db.session.connection()
+    row = connection.execute(_TABLE_FOR_UPDATE, {"table_id": table_id}).first()
+    if row is None:
+        raise NotFound(f"No table {table_id!r}.")
+    # Read after the lock is held, in a statement of its own (see lock_table).
+    seats = connection.execute(_SEATS, {"table_id": table_id}).all()
+    return TableState(**row._asdict(), seats=tuple(SeatState(*seat) for seat in seats))

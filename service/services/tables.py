@@ -19,7 +19,7 @@ from . import league
 from .auth import Principal, issue_token, new_id, require_table_access
 from .clubs import get_club
 from .errors import Conflict, NotFound
-from .locking import get_table, lock_table
+from .locking import TableState, get_table, lock_table
 
 POOL_AT_CLOSE = ("split", "carry")
 MAX_STARTING_POOL = 1_000_000
@@ -35,7 +35,7 @@ class TableRules:
     has_pool: bool
 
     @classmethod
-    def of(cls, table: TableRow) -> TableRules:
+    def of(cls, table: TableRow | TableState) -> TableRules:
         return _table_rules(table.variant, table.players,
                             json.dumps(table.options, sort_keys=True))
 
@@ -122,7 +122,8 @@ def open_table(principal: Principal, club_id: str, name: str, variant_name: str,
     return {**table_view(table), "table_token": token}
 
 
-def table_view(table: TableRow, table_rules: TableRules | None = None) -> dict[str, Any]:
+def table_view(table: TableRow | TableState,
+               table_rules: TableRules | None = None) -> dict[str, Any]:
     """The table as the API shows it; callers that already hold its rules pass them."""
     state = table.state
     table_rules = table_rules or TableRules.of(table)
@@ -135,7 +136,7 @@ def table_view(table: TableRow, table_rules: TableRules | None = None) -> dict[s
         "variant": table.variant,
         "units": table_rules.variant.units,
         "options": table.options,
-        "seats": [{"seat": s.seat, "player_id": s.player_id, "name": s.player.name,
+        "seats": [{"seat": s.seat, "player_id": s.player_id, "name": s.name,
                    "balance": s.balance} for s in table.seats],
         "pool": table.pool if table_rules.has_pool else None,
         "couleur": state.get("couleur"),
