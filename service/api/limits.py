@@ -42,6 +42,7 @@ from typing import Any
 
 from flask import Flask, Response, request
 from limits import RateLimitItem, parse_many
+from limits.errors import ConfigurationError
 from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import STRATEGIES, RateLimiter
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnprocessableEntity
@@ -100,6 +101,8 @@ class RateLimits:
         self.enabled = bool(config["RATELIMIT_ENABLED"])
         self.storage: Storage = storage_from_string(config["RATELIMIT_STORAGE_URI"])
         self.fallback = MemoryStorage()
+        if config["RATELIMIT_STRATEGY"] not in STRATEGIES:
+            raise ConfigurationError(f"RATELIMIT_STRATEGY must be one of {sorted(STRATEGIES)}")
         self.strategy = STRATEGIES[config["RATELIMIT_STRATEGY"]]
         self._limiter: RateLimiter = self.strategy(self.storage)
         self._fallback_limiter: RateLimiter = self.strategy(self.fallback)

@@ -158,6 +158,8 @@ def test_the_storage_is_configurable_and_checked_at_start(app):
     assert _app(app, **LIMITS).config["RATELIMIT_STORAGE_URI"] == "memory://"
     with pytest.raises(ConfigurationError):
         _app(app, **LIMITS, RATELIMIT_STORAGE_URI="nosuchstore://somewhere")
+    with pytest.raises(ConfigurationError, match="RATELIMIT_STRATEGY"):
+        _app(app, **LIMITS, RATELIMIT_STRATEGY="leaky-bucket")
 
 
 class _BrokenStorage:
