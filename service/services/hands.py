@@ -65,7 +65,7 @@ def _request_hash(body: Any) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def _check_version(table: TableRow, if_match: int | None) -> None:
+def _check_version(table: TableRow | TableState, if_match: int | None) -> None:
     if if_match is not None and if_match != table.version:
         raise PreconditionFailed(
             f"The table is at version {table.version}, not {if_match}: reload it and try again.")
@@ -86,8 +86,8 @@ _INSERT_HAND = insert(HandRow.__table__).returning(HandRow.__table__.c.id)
 
 
 def _insert(model: Any, rows: list[dict[str, Any]]) -> None:
-    """Insert rows nobody reads back in this transaction (revisions, transfers) with one Core
-    statement: no ORM objects to build, track and flush."""
+    """Insert rows nobody reads back in this transaction (revisions, transfers, idempotency
+    keys) with one Core statement: no ORM objects to build, track and flush."""
     if rows:
         db.session.connection().execute(insert(model.__table__), rows)
 
