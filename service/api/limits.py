@@ -143,9 +143,11 @@ class RateLimits:
         log.info("rate limit %s (%s) exceeded", limit.scope, item)
         return RateLimited(limit.message, retry)
 
-    def _hit(self, limit: _Limit, key: str) -> None:
+    def _enforce(self, limit: _Limit, key: str, count: bool = True) -> None:
+        """Refuse the request if ``limit`` is spent for ``key``; ``count`` it as one more
+        (``hit``), or only look (``test``: failed token checks count after the answer)."""
         for item in limit.items:
-            if not self._call("hit", item, limit.scope, key):
+            if not self._call("hit" if count else "test", item, limit.scope, key):
                 raise self._refuse(limit, item, limit.scope, key)
 
     # --- the hooks ---------------------------------------------------------------------------
@@ -155,18 +157,14 @@ class RateLimits:
             return
         authorization = request.headers.get("Authorization")
         if authorization is not None:  # only requests offering credentials can guess tokens
-            address = _client_address()
-            for item in self.auth_failures.items:
-                if not self._call("test", item, self.auth_failures.scope, address):
-                    raise self._refuse(self.auth_failures, item, self.auth_failures.scope,
-                                       address)
+            self._enforce(self.auth_failures, _client_address(), count=False)
         if request.method not in _WRITE_METHODS_UPPER:
             return
         if request.method == "POST" and request.endpoint in CLUB_CREATION_ENDPOINTS:
-            self._hit(self.club_creation, _client_address())
+            self._enforce(self.club_creation, _client_address())
         token = bearer_token(authorization)
         if token is not None:
-            self._hit(self.writes, token_key(token))
+            self._enforce(self.writes, token_key(token))
 
     def after_request(self, response: Response) -> Response:
         if (self.enabled and response.status_code == 401
