@@ -33,7 +33,7 @@ from ..rules import RuleViolation, Settlement
 from . import league
 from .auth import Principal, issue_token, new_id
 from .clubs import club_view, get_club
-from .hands import transfer_values
+from .hands import insert_rows, transfer_values
 from .tables import TableRules, _table_options
 
 EXPORT_FORMAT = "solo-scorekeeper/club-export"
@@ -282,7 +282,7 @@ def _replay_hands(table: TableRow, table_rules: TableRules, hands: Sequence[Mapp
     hand_ids = db.session.scalars(
         insert(hands_table).returning(hands_table.c.id, sort_by_parameter_order=True),
         rows).all()
-    db.session.execute(insert(HandRevisionRow.__table__), [
+    insert_rows(HandRevisionRow, [
         {"hand_id": hand_id, "revision": r["revision"], "status": r["status"], "record": record,
          "changed_at": r["changed_at"], "token_id": r["changed_by"]["token_id"],
          "token_kind": r["changed_by"]["kind"]}
@@ -290,8 +290,7 @@ def _replay_hands(table: TableRow, table_rules: TableRules, hands: Sequence[Mapp
         for r, record in zip(hand["revisions"], records, strict=True)])
     transfers = [row for hand_id, settlement in zip(hand_ids, settlements, strict=True)
                  if settlement is not None for row in transfer_values(hand_id, settlement)]
-    if transfers:
-        db.session.execute(insert(TransferRow.__table__), transfers)
+    insert_rows(TransferRow, transfers)
     league.hands_changed(table, changes)  # before the table's counters move, as it requires
     for seat in table.seats:
         seat.balance = totals[seat.seat]

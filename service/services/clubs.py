@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import ClubRow, PlayerRow, rfc3339
 from .auth import Principal, issue_token, new_id, require_club_admin
-from .errors import Conflict, NotFound
+from .errors import NotFound, conflict_on_duplicate
 
 
 def club_view(club: ClubRow) -> dict[str, Any]:
@@ -43,11 +42,8 @@ def add_player(principal: Principal, club_id: str, name: str) -> dict[str, Any]:
     get_club(principal, club_id)
     player = PlayerRow(id=new_id(), club_id=club_id, name=name)
     db.session.add(player)
-    try:
+    with conflict_on_duplicate(f"The club already has a player called {name!r}."):
         db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise Conflict(f"The club already has a player called {name!r}.") from None
     return player_view(player)
 
 

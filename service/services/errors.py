@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy.exc import IntegrityError
+
 
 class ServiceError(Exception):
     """Base of every expected failure of a use case."""
@@ -42,3 +47,16 @@ class PreconditionFailed(ServiceError):
     """``If-Match`` named a version that is no longer current."""
 
     status = 412
+
+
+@contextmanager
+def conflict_on_duplicate(detail: str) -> Iterator[None]:
+    """Run a write whose one expected failure is a unique constraint (a name or a hand number
+    taken): roll the transaction back and answer ``Conflict(detail)``."""
+    from ..extensions import db
+
+    try:
+        yield
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict(detail) from None

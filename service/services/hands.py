@@ -17,7 +17,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, select, update
-from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import (
@@ -33,7 +32,7 @@ from ..models import (
 from ..rules import POOL, RuleViolation, Settlement
 from . import league
 from .auth import Principal, require_table_access
-from .errors import Conflict, Forbidden, NotFound, PreconditionFailed
+from .errors import Conflict, Forbidden, NotFound, PreconditionFailed, conflict_on_duplicate
 from .locking import TableState, lock_table, lock_table_state
 from .tables import TableRules, read_table, table_view
 
@@ -80,12 +79,18 @@ def transfer_values(hand_id: int, settlement: Settlement) -> list[dict[str, Any]
             for position, t in enumerate(settlement.transfers)]
 
 
-_HAND_VALUES = ("table_id", "number", "status", "revision", "dealer", "record", "state_before",
-                "state_after", "settlement", "recorded_at", "updated_at")
 _INSERT_HAND = insert(HandRow.__table__).returning(HandRow.__table__.c.id)
 
 
-def _insert(model: Any, rows: list[dict[str, Any]]) -> None:
+def _revision_values(hand_id: int, revision: int, status: str, record: dict[str, Any],
+                     changed_at: Any, principal: Principal) -> dict[str, Any]:
+    """A row of ``hand_revisions``: what the hand became, when, and by which token."""
+    return {"hand_id": hand_id, "revision": revision, "status": status, "record": record,
+            "changed_at": changed_at, "token_id": principal.token_id,
+            "token_kind": principal.kind}
+
+
+def insert_rows(model: Any, rows: list[dict[str, Any]]) -> None:
     """Insert rows nobody reads back in this transaction (revisions, transfers, idempotency
     keys) with one Core statement: no ORM objects to build, track and flush."""
     if rows:
@@ -161,36 +166,30 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
     hand = table_rules.variant.parse_hand(body, table.players, table_rules.options)
     settlement = table_rules.variant.settle(table.players, table_rules.options, state, hand)
     now = utcnow()
-    row = HandRow(table_id=table.id, number=number, status="recorded", revision=1,
-                  dealer=state.dealer, record=hand.to_dict(), state_before=table.state,
-                  state_after=settlement.state_after.to_dict(),
-                  settlement=settlement.to_dict(), recorded_at=now, updated_at=now)
-    # Inserted by one Core statement (the row object only carries the values to the answer):
-    # the ORM would flush here just to learn the id, and again at commit.
-    try:
-        row.id = db.session.connection().execute(
-            _INSERT_HAND, {c: getattr(row, c) for c in _HAND_VALUES}).scalar_one()
-    except IntegrityError:
-        db.session.rollback()
-        raise Conflict(f"Hand {number} was recorded by someone else.") from None
-    _insert(HandRevisionRow, [{"hand_id": row.id, "revision": 1, "status": "recorded",
-                               "record": row.record, "changed_at": now,
-                               "token_id": principal.token_id, "token_kind": principal.kind}])
-    _insert(TransferRow, transfer_values(row.id, settlement))
+    values = {"table_id": table.id, "number": number, "status": "recorded", "revision": 1,
+              "dealer": state.dealer, "record": hand.to_dict(), "state_before": table.state,
+              "state_after": settlement.state_after.to_dict(),
+              "settlement": settlement.to_dict(), "recorded_at": now, "updated_at": now}
+    taken = f"Hand {number} was recorded by someone else."
+    # Inserted by one Core statement; the row object only carries the values to the answer
+    # (the ORM would flush just to learn the id, and again at commit).
+    with conflict_on_duplicate(taken):
+        row = HandRow(id=db.session.connection().execute(_INSERT_HAND, values).scalar_one(),
+                      **values)
+    insert_rows(HandRevisionRow, [_revision_values(row.id, 1, "recorded", row.record, now,
+                                                   principal)])
+    insert_rows(TransferRow, transfer_values(row.id, settlement))
     league.hands_changed(table, [league.HandChange(None, None, row.record, row.settlement)])
     pool = (settlement.pool_after if table_rules.has_pool and settlement.pool_after is not None
             else table.pool)
     table = _advance_table(table, settlement.deltas, row.state_after, pool)
     response = {**hand_view(row), "table": table_view(table, table_rules)}
     if conditions.idempotency_key is not None:
-        _insert(IdempotencyKeyRow, [{"table_id": table.id, "key": conditions.idempotency_key,
-                                     "request_hash": request_hash, "status_code": 201,
-                                     "response": response}])
-    try:
+        insert_rows(IdempotencyKeyRow, [{"table_id": table.id, "key": conditions.idempotency_key,
+                                         "request_hash": request_hash, "status_code": 201,
+                                         "response": response}])
+    with conflict_on_duplicate(taken):
         db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise Conflict(f"Hand {number} was recorded by someone else.") from None
     return response, False
 
 
@@ -321,11 +320,9 @@ def _resettle_from(table: TableRow, table_rules: TableRules, changed: HandRow, s
             h.record = record
             h.revision += 1
             h.updated_at = now
-            _insert(HandRevisionRow, [{"hand_id": h.id, "revision": h.revision,
-                                       "status": h_status, "record": record,
-                                       "changed_at": now, "token_id": principal.token_id,
-                                       "token_kind": principal.kind}])
-    _insert(TransferRow, transfers)
+            insert_rows(HandRevisionRow, [_revision_values(h.id, h.revision, h_status, record,
+                                                           now, principal)])
+    insert_rows(TransferRow, transfers)
     last = pending[-1][0]
     if last.number == table.hands_recorded:
         table.state = last.state_after

@@ -24,7 +24,6 @@ from typing import Any, NamedTuple
 from openskill.models import PlackettLuce
 from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
 
 from .. import rules
 from ..extensions import db
@@ -43,7 +42,7 @@ from ..models import ClubRow, PlayerRow, SeatRow, TableRow, rfc3339
 from ..rules import RuleViolation
 from .auth import Principal, new_id
 from .clubs import get_club
-from .errors import Conflict, Forbidden, NotFound
+from .errors import Forbidden, NotFound, conflict_on_duplicate
 from .league_tally import HAND_COUNTERS, tally_hand
 from .locking import TableState
 
@@ -96,11 +95,8 @@ def create_season(principal: Principal, club_id: str, name: str, variant_name: s
     season = SeasonRow(id=new_id(), club_id=club_id, name=name, variant=variant.name,
                        starts_on=starts_on, ends_on=ends_on)
     db.session.add(season)
-    try:
+    with conflict_on_duplicate(f"The club already has a season called {name!r}."):
         db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise Conflict(f"The club already has a season called {name!r}.") from None
     return season_view(season)
 
 
