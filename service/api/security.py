@@ -26,13 +26,16 @@ import re
 import secrets
 import sys
 import time
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, request
 from werkzeug.routing import Map, UnicodeConverter
+from werkzeug.wsgi import get_path_info
 
 REQUEST_ID_HEADER = "X-Request-Id"
+REQUEST_ID_ENVIRON = "solo.request_id"
 REQUEST_ID_PATTERN = re.compile(r"[A-Za-z0-9._-]{1,128}")
 
 CSP_DIRECTIVES: dict[str, str] = {
@@ -46,6 +49,8 @@ CSP_DIRECTIVES: dict[str, str] = {
     "form-action": "'self'",
 }
 CONTENT_SECURITY_POLICY = "; ".join(f"{k} {v}" for k, v in CSP_DIRECTIVES.items())
+HARDENING_HEADERS = (("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
+                     ("X-Frame-Options", "DENY"))
 DOCS_ENDPOINT = "api-docs.openapi_swagger_ui"
 # Answers that carry a token shown once: no cache may keep a copy.
 TOKEN_ENDPOINTS = frozenset({"clubs.Clubs", "tables.Tables"})
@@ -59,15 +64,23 @@ _INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.S)
 
 log = logging.getLogger(ACCESS_LOGGER)
 
+StartResponse = Callable[..., Any]
+WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
 
 def request_id() -> str:
-    """The current request's id (made on first use, should a hook run before ours)."""
-    rid = g.get("request_id")
+    """The current request's id (set by the envelope; made here for a request that did not
+    pass through it, as a test's request context)."""
+    environ = request.environ
+    rid = environ.get(REQUEST_ID_ENVIRON)
     if rid is None:
-        incoming = request.headers.get(REQUEST_ID_HEADER, "")
-        rid = incoming if REQUEST_ID_PATTERN.fullmatch(incoming) else secrets.token_hex(16)
-        g.request_id = rid
+        rid = environ[REQUEST_ID_ENVIRON] = _request_id(environ)
     return str(rid)
+
+
+def _request_id(environ: dict[str, Any]) -> str:
+    incoming = environ.get("HTTP_X_REQUEST_ID", "")
+    return incoming if REQUEST_ID_PATTERN.fullmatch(incoming) else secrets.token_hex(16)
 
 
 def csp_with_inline_scripts(html: bytes) -> str:
@@ -81,45 +94,59 @@ def csp_with_inline_scripts(html: bytes) -> str:
     return "; ".join(f"{k} {v}" for k, v in directives.items())
 
 
-def _start() -> None:
-    g.request_started = time.perf_counter()
-    request_id()
+class Envelope:
+    """WSGI middleware around the Flask app: the request id, the headers every answer carries
+    and the access line, for every answer, the ones made before Flask (``fast_reads.py``)
+    included. Out here the headers are a few list appends and the line is written once the
+    status is known; in Flask hooks the same cost several times as much on every request."""
+
+    def __init__(self, app: WsgiApp) -> None:
+        self.app = app
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
+        started = time.perf_counter()
+        rid = environ[REQUEST_ID_ENVIRON] = _request_id(environ)
+        statuses: list[str] = []
+
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            # A view may set its own policy (the docs page); every other answer has ours.
+            if not any(name.lower() == "content-security-policy" for name, _ in headers):
+                headers.append(("Content-Security-Policy", CONTENT_SECURITY_POLICY))
+            headers.extend(HARDENING_HEADERS)
+            headers.append((REQUEST_ID_HEADER, rid))
+            statuses.append(status)
+            return start_response(status, headers, exc_info)
+
+        body = self.app(environ, start)
+        if statuses and log.isEnabledFor(logging.INFO):
+            _log_access(environ, int(statuses[-1][:3]), started, rid)
+        return body
 
 
-def _finish(response: Response) -> Response:
-    headers = response.headers
-    if request.endpoint == DOCS_ENDPOINT and response.status_code == 200:
-        # flask-smorest renders this page from its own template: its one inline script is
-        # allowed by hash, never by 'unsafe-inline'.
-        headers["Content-Security-Policy"] = csp_with_inline_scripts(response.get_data())
-    else:
-        headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
-    headers["X-Content-Type-Options"] = "nosniff"
-    headers["Referrer-Policy"] = "no-referrer"
-    headers["X-Frame-Options"] = "DENY"
-    if request.endpoint in TOKEN_ENDPOINTS and response.status_code == 201:
-        headers["Cache-Control"] = "no-store"
-    headers[REQUEST_ID_HEADER] = request_id()
-    _log_access(response)
-    return response
-
-
-def _log_access(response: Response) -> None:
-    if not log.isEnabledFor(logging.INFO):
-        return
-    started = g.get("request_started")
-    duration = (time.perf_counter() - started) * 1000 if started is not None else None
+def _log_access(environ: dict[str, Any], status: int, started: float, rid: str) -> None:
     entry: dict[str, Any] = {
         "ts": datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
         "event": "access",
-        "method": request.method,
-        "path": request.path,
-        "status": response.status_code,
-        "duration_ms": None if duration is None else round(duration, 2),
-        "request_id": request_id(),
-        "remote_addr": request.remote_addr,
+        "method": environ.get("REQUEST_METHOD"),
+        "path": "/" + get_path_info(environ).lstrip("/"),  # never the query string
+        "status": status,
+        "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+        "request_id": rid,
+        "remote_addr": environ.get("REMOTE_ADDR"),
     }
     log.info(json.dumps(entry, ensure_ascii=True, separators=(",", ":")))
+
+
+def _finish(response: Response) -> Response:
+    """What depends on the endpoint: the docs page's policy, no caching of new tokens."""
+    if request.endpoint == DOCS_ENDPOINT and response.status_code == 200:
+        # flask-smorest renders this page from its own template: its one inline script is
+        # allowed by hash, never by 'unsafe-inline'.
+        response.headers["Content-Security-Policy"] = csp_with_inline_scripts(
+            response.get_data())
+    elif request.endpoint in TOKEN_ENDPOINTS and response.status_code == 201:
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _configure_access_log(app: Flask) -> None:
@@ -185,10 +212,11 @@ def bound_path_strings(app: Flask) -> None:
 
 
 def init_app(app: Flask) -> None:
-    """Register before ``limits.init_app``: Flask runs ``after_request`` hooks in reverse, so
-    these headers and the access line come last and see the final answer."""
-    app.before_request(_start)
+    """Call after anything else that wraps ``app.wsgi_app`` (the fast reads): the envelope
+    goes around them, and the proxy fix around the envelope, so the access line and the rate
+    limits see the client's address."""
     app.after_request(_finish)
+    app.wsgi_app = Envelope(app.wsgi_app)  # type: ignore[method-assign]
     _configure_access_log(app)
     _configure_cors(app)
     _configure_proxies(app)
