@@ -150,6 +150,14 @@ class RateLimits:
             if not self._call("hit" if count else "test", item, limit.scope, key):
                 raise self._refuse(limit, item, limit.scope, key)
 
+    def token_checks_allowed(self, address: str) -> bool:
+        """Whether ``address`` may still have a token checked (only looks, counts nothing):
+        the fast reads ask this and leave a refused request to the hooks."""
+        if not self.enabled:
+            return True
+        limit = self.auth_failures
+        return all(self._call("test", item, limit.scope, address) for item in limit.items)
+
     # --- the hooks ---------------------------------------------------------------------------
 
     def before_request(self) -> None:
@@ -259,7 +267,7 @@ def _paths_with_nul(value: Any) -> list[str]:
 # --- wiring and documentation ----------------------------------------------------------------
 
 def init_app(app: Flask) -> None:
-    """Call after ``security.init_app``. One set of counters per app: tests build several."""
+    """One set of counters per app (tests build several), in ``app.extensions``."""
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, value)
     app.config.setdefault("RATELIMIT_ENABLED", not app.testing)

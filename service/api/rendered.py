@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 
-from flask import current_app
+from flask import Flask, current_app
 
 # A body is a few hundred bytes to a few KiB: a full cache stays around a few MiB per worker.
 MAX_RENDERED_TABLES = 2048
@@ -42,9 +42,14 @@ class RenderedViews:
             self._bodies[table_id] = (version, body)
 
 
-def rendered_views() -> RenderedViews:
-    """The current app's cache (one per app: tests run many apps, each on its own database)."""
-    cache = current_app.extensions.get("rendered_tables")
+def rendered_views_of(app: Flask) -> RenderedViews:
+    """``app``'s cache (one per app: tests run many apps, each on its own database)."""
+    cache = app.extensions.get("rendered_tables")
     if cache is None:
-        cache = current_app.extensions.setdefault("rendered_tables", RenderedViews())
+        cache = app.extensions.setdefault("rendered_tables", RenderedViews())
     return cache
+
+
+def rendered_views() -> RenderedViews:
+    """The current app's cache."""
+    return rendered_views_of(current_app)  # type: ignore[arg-type]

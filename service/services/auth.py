@@ -64,13 +64,30 @@ def bearer_token(authorization: str | None) -> str | None:
     return value.strip()
 
 
-def authenticate(authorization: str | None) -> Principal:
-    """The principal behind an ``Authorization: Bearer`` header, or Unauthorized."""
+def _digest(authorization: str | None) -> str | None:
+    """The digest of a well-formed bearer token, or None for a missing or malformed one."""
     token = bearer_token(authorization)
     if token is None or len(token) > 256:
+        return None
+    return hash_token(token)
+
+
+def remembered_principal(authorization: str | None) -> Principal | None:
+    """The principal behind the header if this worker checked its token within the last
+    ``PRINCIPAL_CACHE_SECONDS``, without asking the database; None when it cannot say."""
+    digest = _digest(authorization)
+    cached = None if digest is None else _principals.get(digest)
+    if cached is not None and cached[0] > time.monotonic():
+        return cached[1]
+    return None
+
+
+def authenticate(authorization: str | None) -> Principal:
+    """The principal behind an ``Authorization: Bearer`` header, or Unauthorized."""
+    digest = _digest(authorization)
+    if digest is None:
         raise Unauthorized("A bearer token is required.",
                            headers={"WWW-Authenticate": 'Bearer realm="solo"'})
-    digest = hash_token(token)
     cached = _principals.get(digest)
     now = time.monotonic()
     if cached is not None and cached[0] > now:
@@ -104,10 +121,13 @@ class TableIdentity(Protocol):
     club_id: str
 
 
-def require_table_access(principal: Principal, table: TableIdentity) -> None:
+def may_access_table(principal: Principal, table: TableIdentity) -> bool:
     """Admins of the table's club and the table's own token may read and write it."""
-    if principal.is_admin and principal.club_id == table.club_id:
-        return
-    if principal.kind == "table" and principal.table_id == table.id:
-        return
-    raise Forbidden("This token does not give access to this table.")
+    if principal.is_admin:
+        return principal.club_id == table.club_id
+    return principal.kind == "table" and principal.table_id == table.id
+
+
+def require_table_access(principal: Principal, table: TableIdentity) -> None:
+    if not may_access_table(principal, table):
+        raise Forbidden("This token does not give access to this table.")

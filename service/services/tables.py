@@ -6,16 +6,16 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
-from sqlalchemy import Dialect, bindparam, select
+from sqlalchemy import select
 
 from .. import rules
 from ..extensions import db
 from ..models import PlayerRow, SeatRow, TableRow, rfc3339, utcnow
 from ..rules import RuleViolation, Variant
 from ..rules.settle_up import fewest_transfers, split_pool
-from . import league
+from . import league, table_versions
 from .auth import Principal, issue_token, new_id, require_table_access
 from .clubs import get_club
 from .errors import Conflict, NotFound
@@ -155,55 +155,12 @@ def table_view(table: TableRow | TableState,
     }
 
 
-# One row, three columns: a poll runs this on every request.
-_VERSION_QUERY = (select(TableRow.__table__.c.id, TableRow.__table__.c.club_id,
-                         TableRow.__table__.c.version)
-                  .where(TableRow.__table__.c.id == bindparam("table_id")))
-
-
-class _VersionRow(NamedTuple):
-    id: str
-    club_id: str
-    version: int
-
-
-@lru_cache(maxsize=8)
-def _version_sql(dialect: Dialect) -> tuple[str, bool]:
-    """The version query in the driver's own SQL and parameter style (``?`` or
-    ``%(table_id)s``), and whether its parameters are positional."""
-    compiled = _VERSION_QUERY.compile(dialect=dialect)
-    return str(compiled), bool(compiled.positional)
-
-
 def table_version(principal: Principal, table_id: str) -> int:
     """The table's current version, read without loading the table: a phone polling with
-    ``If-None-Match`` usually needs nothing more, and a rendered view is keyed by it.
-
-    Run on a pooled connection's own cursor: SQLAlchemy's execution layer (and the ORM
-    session's) cost several times the query itself on this, the most frequent request."""
-    engine = db.engine
-    sql, positional = _version_sql(engine.dialect)
-    raw = engine.raw_connection()  # from the pool (pinged there on a server), back on close
-    try:
-        # On a server, one statement on its own needs no transaction: in autocommit the
-        # pool's rollback on return has nothing to end, and the request saves a round trip.
-        autocommit = engine.dialect.name == "postgresql"
-        driver: Any = raw.driver_connection
-        if autocommit:
-            driver.autocommit = True
-        try:
-            cursor = raw.cursor()
-            cursor.execute(sql, (table_id,) if positional else {"table_id": table_id})
-            found = cursor.fetchone()
-            cursor.close()
-        finally:
-            if autocommit:
-                driver.autocommit = False
-    finally:
-        raw.close()
-    if found is None:
+    ``If-None-Match`` usually needs nothing more, and a rendered view is keyed by it."""
+    row = table_versions.read_pooled(db.engine, table_id)
+    if row is None:
         raise NotFound(f"No table {table_id!r}.")
-    row = _VersionRow(*found)
     require_table_access(principal, row)
     return int(row.version)
 

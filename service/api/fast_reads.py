@@ -1,0 +1,95 @@
+"""Table polls answered before Flask.
+
+Phones at a table poll ``GET /api/v1/tables/{id}`` between hands, mostly with
+``If-None-Match``; it is the most frequent request by far. When this worker can already
+answer it, it does so here, as WSGI, without Flask's request context, routing and hooks:
+
+- the token is one this worker checked in the last minute (``remembered_principal``);
+- its client address may still have tokens checked (the failed-token rate limit);
+- the table exists and the token reaches it (one indexed query on a pinned connection,
+  ``PinnedVersionReader``);
+- and the answer is a 304 (the ETag matches, by Werkzeug's rules) or a 200 whose body is
+  already rendered at the current version (``rendered.py``).
+
+Anything else — no or unknown token, a refused address, a missing or forbidden table, a body
+not yet rendered, a query string, a cross-origin request (CORS is Flask's), HEAD, a failing
+connection — goes on to Flask unchanged, which answers as it always would. So this path only
+ever gives an answer Flask would have given (``tests/api/test_fast_reads.py`` compares them),
+and the envelope (``security.py``) adds the same headers and access line to both.
+``FAST_READS = False`` turns it off.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Flask
+from werkzeug.http import parse_etags
+
+from ..services.auth import may_access_table, remembered_principal
+from ..services.table_versions import PinnedVersionReader, can_pin
+from .limits import EXTENSION as LIMITS_EXTENSION
+from .limits import RateLimits
+from .rendered import RenderedViews, rendered_views_of
+from .security import StartResponse, WsgiApp
+
+# Table ids are 32 hex digits; any other segment is Flask's to answer (404 and all).
+TABLE_PATH = re.compile(r"/api/v1/tables/([0-9a-f]{32})\Z")
+
+Answer = tuple[str, list[tuple[str, str]], bytes]
+
+
+class FastTableReads:
+    """WSGI middleware: the table polls this worker can answer alone, answered here."""
+
+    def __init__(self, app: WsgiApp, reader: PinnedVersionReader, rendered: RenderedViews,
+                 limits: RateLimits) -> None:
+        self.app = app
+        self.reader = reader
+        self.rendered = rendered
+        self.limits = limits
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
+        if (environ.get("REQUEST_METHOD") == "GET" and not environ.get("QUERY_STRING")
+                and "HTTP_ORIGIN" not in environ):
+            match = TABLE_PATH.match(environ.get("PATH_INFO") or "")
+            answer = None if match is None else self.answer(environ, match.group(1))
+            if answer is not None:
+                status, headers, body = answer
+                start_response(status, headers)
+                return [body] if body else []
+        return self.app(environ, start_response)
+
+    def answer(self, environ: dict[str, Any], table_id: str) -> Answer | None:
+        """The status, headers and body Flask would answer, or None to let Flask answer."""
+        principal = remembered_principal(environ.get("HTTP_AUTHORIZATION"))
+        if principal is None:
+            return None
+        if not self.limits.token_checks_allowed(environ.get("REMOTE_ADDR") or "127.0.0.1"):
+            return None
+        row = self.reader.read(table_id)
+        if row is None or not may_access_table(principal, row):
+            return None
+        etag = f'"{row.version}"'
+        if_none_match = environ.get("HTTP_IF_NONE_MATCH")
+        # A phone sends back the ETag it was given: that exact text needs no parsing.
+        if if_none_match and (if_none_match == etag
+                              or parse_etags(if_none_match).contains(str(row.version))):
+            return "304 NOT MODIFIED", [("ETag", etag)], b""
+        body = self.rendered.get(table_id, row.version)
+        if body is None:
+            return None
+        return "200 OK", [("ETag", etag), ("Content-Type", "application/json"),
+                          ("Content-Length", str(len(body)))], body
+
+
+def init_app(app: Flask, engine: Any) -> None:
+    """Call after ``limits.init_app`` and before ``security.init_app`` (whose envelope must
+    wrap this)."""
+    app.config.setdefault("FAST_READS", True)
+    if not app.config["FAST_READS"] or not can_pin(engine):
+        return  # an in-memory SQLite database is not shared by a second connection
+    app.wsgi_app = FastTableReads(  # type: ignore[method-assign]
+        app.wsgi_app, PinnedVersionReader(engine), rendered_views_of(app),
+        app.extensions[LIMITS_EXTENSION])

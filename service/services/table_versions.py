@@ -1,0 +1,146 @@
+"""A table's version in one indexed query: what a phone polling with ``If-None-Match`` needs,
+and the key of its rendered view (``api/rendered.py``).
+
+Both readers run the query on a DBAPI connection's own cursor: SQLAlchemy's execution layer
+(and the ORM session's) cost several times the query itself on the most frequent request.
+
+- ``read_pooled`` takes a connection from the engine's pool (pinged there on a server) and
+  gives it back as it found it; errors are raised. The views use it.
+- ``PinnedVersionReader`` keeps one connection per thread out of the pool, in autocommit, with
+  no ping: the polls answered before Flask (``api/fast_reads.py``) use it. It never raises:
+  when the connection fails it is dropped and the read answers None, and the caller lets the
+  full request path (pool, ping, error handling) answer instead.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from sqlalchemy import Dialect, Engine, bindparam, event, select
+
+from ..models import TableRow
+
+log = logging.getLogger(__name__)
+
+_TABLES = TableRow.__table__.c
+# One row, three columns: a poll runs this on every request.
+_VERSION_QUERY = (select(_TABLES.id, _TABLES.club_id, _TABLES.version)
+                  .where(_TABLES.id == bindparam("table_id")))
+# Threads that come and go (a threaded server's) leave their connections behind: past this
+# many, all are closed and each live thread opens its own again.
+MAX_PINNED_CONNECTIONS = 64
+
+
+class VersionRow(NamedTuple):
+    id: str
+    club_id: str
+    version: int
+
+
+@lru_cache(maxsize=8)
+def version_sql(dialect: Dialect) -> tuple[str, bool]:
+    """The version query in the driver's own SQL and parameter style (``?`` or
+    ``%(table_id)s``), and whether its parameters are positional."""
+    compiled = _VERSION_QUERY.compile(dialect=dialect)
+    return str(compiled), bool(compiled.positional)
+
+
+def _execute(cursor: Any, dialect: Dialect, table_id: str) -> VersionRow | None:
+    sql, positional = version_sql(dialect)
+    cursor.execute(sql, (table_id,) if positional else {"table_id": table_id})
+    found = cursor.fetchall()  # to the end: SQLite keeps no read transaction open after it
+    cursor.close()
+    return VersionRow(*found[0]) if found else None
+
+
+def read_pooled(engine: Engine, table_id: str) -> VersionRow | None:
+    """The table's id, club and version, or None if there is no such table."""
+    raw = engine.raw_connection()  # from the pool (pinged there on a server), back on close
+    try:
+        # On a server, one statement on its own needs no transaction: in autocommit the
+        # pool's rollback on return has nothing to end, and the request saves a round trip.
+        autocommit = engine.dialect.name == "postgresql"
+        driver: Any = raw.driver_connection
+        if autocommit:
+            driver.autocommit = True
+        try:
+            return _execute(raw.cursor(), engine.dialect, table_id)
+        finally:
+            if autocommit:
+                driver.autocommit = False
+    finally:
+        raw.close()
+
+
+def can_pin(engine: Engine) -> bool:
+    """A second connection sees the same data: a server, or an SQLite file (not memory)."""
+    if engine.dialect.name != "sqlite":
+        return True
+    database = engine.url.database or ""
+    return database not in ("", ":memory:") and "mode=memory" not in str(engine.url)
+
+
+class PinnedVersionReader:
+    """Reads versions on one connection per thread, kept out of the engine's pool."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._connections: dict[int, Any] = {}  # thread ident → detached pool connection
+        self._lock = threading.Lock()
+        # engine.dispose() (tests after each test, a deliberate reset) closes these too.
+        event.listen(engine, "engine_disposed", lambda _engine: self.close())
+
+    def read(self, table_id: str) -> VersionRow | None:
+        """The version row; None if there is no such table or the read failed."""
+        ident = threading.get_ident()
+        connection = self._connections.get(ident)
+        try:
+            if connection is None:
+                connection = self._connect(ident)
+            return _execute(connection.cursor(), self.engine.dialect, table_id)
+        except Exception:  # the full request path will answer, and report any error
+            log.warning("pinned version read failed; dropping its connection", exc_info=True)
+            self._drop(ident)
+            return None
+
+    def _connect(self, ident: int) -> Any:
+        connection = self.engine.raw_connection()
+        connection.detach()  # its own from now on: closing it closes the connection
+        if self.engine.dialect.name == "postgresql":
+            try:  # (once detached, the connection is only reachable as dbapi_connection)
+                connection.dbapi_connection.autocommit = True  # no transaction left open
+            except Exception:
+                _close_quietly(connection)
+                raise
+        with self._lock:
+            if len(self._connections) >= MAX_PINNED_CONNECTIONS:
+                self._close_all()
+            self._connections[ident] = connection
+        return connection
+
+    def _drop(self, ident: int) -> None:
+        with self._lock:
+            connection = self._connections.pop(ident, None)
+        _close_quietly(connection)
+
+    def close(self) -> None:
+        with self._lock:
+            self._close_all()
+
+    def _close_all(self) -> None:
+        connections = list(self._connections.values())
+        self._connections.clear()
+        for connection in connections:
+            _close_quietly(connection)
+
+
+def _close_quietly(connection: Any) -> None:
+    if connection is None:
+        return
+    try:
+        connection.close()
+    except Exception:  # already gone with its server: nothing left to release
+        log.debug("closing a pinned connection failed", exc_info=True)
