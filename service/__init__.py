@@ -14,7 +14,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from flask import Flask
 
     from . import config
-    from .api import fast_reads, limits, register_blueprints, security
+    from .api import fast_preview, fast_reads, limits, register_blueprints, security
     from .api.errors import register_error_handlers
     from .database import configure_engine_events, configure_writer_lock
     from .extensions import api, db, migrate
@@ -38,6 +38,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limits.document(api.spec)
     with app.app_context():
         fast_reads.init_app(app, db.engine)  # table polls this worker can answer alone
+    fast_preview.init_app(app)  # previews Flask would answer 200
     security.init_app(app)  # around both: headers, request id, access log; CORS; proxies
 
     from . import cli
