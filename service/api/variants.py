@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from functools import cache
 
+from flask import Response, current_app
 from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
@@ -41,6 +42,12 @@ class VariantSchema(Schema):
 
 @blp.route("")
 @blp.response(200, VariantSchema(many=True))
-def list_variants() -> list[dict[str, Any]]:
+def list_variants() -> Response:
     """Every variant with its contracts, values, options and their defaults."""
-    return [variant.describe() for variant in rules.VARIANTS.values()]
+    # The games are fixed for the life of the process: dumped once, not on every request.
+    return current_app.json.response(_described())
+
+
+@cache
+def _described() -> list[dict[str, object]]:
+    return VariantSchema(many=True).dump([v.describe() for v in rules.VARIANTS.values()])
