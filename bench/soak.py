@@ -12,11 +12,12 @@ would), then, while the next hand is played (a pause of ``--pause-min`` to ``--p
 seconds, a fast table), polls the table every ``--poll`` seconds with ``If-None-Match``. Every
 twentieth hand it corrects the previous one (``PUT`` with ``If-Match``).
 
-Afterwards, for every table: the hands listed are numbered 1…n with no gap, every hand
-answered 201 is there exactly once under its number (a retry of its key replays it, nothing
-new), the balances equal the sum of the current hands' deltas, and players + pool = 0. Prints
-counts and the p50/p99 latency of writes, reads and all requests; exits 1 on any error, lost
-or doubled hand.
+A poll must never show the table older than the phone's own last write left it (a 304 for
+an older ETag, or an older version, whichever worker answers): that is an error. Afterwards,
+for every table: the hands listed are numbered 1…n with no gap, every hand answered 201 is
+there exactly once under its number (a retry of its key replays it, nothing new), the balances
+equal the sum of the current hands' deltas, and players + pool = 0. Prints counts and the
+p50/p99 latency of writes, reads and all requests; exits 1 on any error, lost or doubled hand.
 """
 
 from __future__ import annotations
@@ -115,6 +116,9 @@ class Phone:
     unsure: list[str] = field(default_factory=list)  # keys never answered (gave up)
     session: requests.Session = field(default_factory=requests.Session)
     etag: str | None = None
+    # The newest version this phone's own writes produced: a poll must never show less (the
+    # other worker, or a poll answered before Flask, included).
+    written: int = 0
 
     @property
     def auth(self) -> dict[str, str]:
@@ -154,6 +158,7 @@ class Phone:
                 return
             answer = response.json()
         self.acked[key] = (answer["number"], body)
+        self.written = max(self.written, answer["table"]["version"])
         if response.headers.get("Idempotent-Replayed"):
             with self.stats.lock:
                 self.stats.replays += 1
@@ -172,6 +177,8 @@ class Phone:
             if response.status_code not in (200, 412):
                 self.stats.error(f"PUT hand {number}: {response.status_code} "
                                  f"{response.text[:200]}")
+            elif response.status_code == 200:
+                self.written = max(self.written, response.json()["table"]["version"])
 
     def poll(self) -> None:
         headers = dict(self.auth)
@@ -182,12 +189,18 @@ class Phone:
         if response is None:
             self.stats.error("GET table: no answer")
             return
+        sent = int(self.etag.strip('"')) if self.etag else 0
         with response:
             if response.status_code == 304:
                 with self.stats.lock:
                     self.stats.not_modified += 1
+                if sent < self.written:
+                    self.stats.error(f"GET table: 304 for version {sent}, written {self.written}")
             elif response.status_code == 200:
                 self.etag = response.headers.get("ETag")
+                if response.json()["version"] < self.written:
+                    self.stats.error(f"GET table: version {response.json()['version']} shown, "
+                                     f"{self.written} written")
             else:
                 self.stats.error(f"GET table: {response.status_code} {response.text[:200]}")
 
