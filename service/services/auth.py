@@ -72,14 +72,18 @@ def _digest(authorization: str | None) -> str | None:
     return hash_token(token)
 
 
+def _remembered(digest: str) -> Principal | None:
+    cached = _principals.get(digest)
+    if cached is not None and cached[0] > time.monotonic():
+        return cached[1]
+    return None
+
+
 def remembered_principal(authorization: str | None) -> Principal | None:
     """The principal behind the header if this worker checked its token within the last
     ``PRINCIPAL_CACHE_SECONDS``, without asking the database; None when it cannot say."""
     digest = _digest(authorization)
-    cached = None if digest is None else _principals.get(digest)
-    if cached is not None and cached[0] > time.monotonic():
-        return cached[1]
-    return None
+    return None if digest is None else _remembered(digest)
 
 
 def authenticate(authorization: str | None) -> Principal:
@@ -88,10 +92,9 @@ def authenticate(authorization: str | None) -> Principal:
     if digest is None:
         raise Unauthorized("A bearer token is required.",
                            headers={"WWW-Authenticate": 'Bearer realm="solo"'})
-    cached = _principals.get(digest)
-    now = time.monotonic()
-    if cached is not None and cached[0] > now:
-        return cached[1]
+    remembered = _remembered(digest)
+    if remembered is not None:
+        return remembered
     row = db.session.execute(
         select(TokenRow.id, TokenRow.kind, TokenRow.club_id, TokenRow.table_id,
                TokenRow.token_hash).where(TokenRow.token_hash == digest)
@@ -105,7 +108,7 @@ def authenticate(authorization: str | None) -> Principal:
     found = Principal(token_id=row.id, kind=row.kind, club_id=row.club_id, table_id=row.table_id)
     if len(_principals) >= PRINCIPAL_CACHE_SIZE:
         _principals.clear()
-    _principals[digest] = (now + PRINCIPAL_CACHE_SECONDS, found)
+    _principals[digest] = (time.monotonic() + PRINCIPAL_CACHE_SECONDS, found)
     return found
 
 
