@@ -18,6 +18,7 @@ import json
 from typing import Any
 
 from flask import Flask
+from werkzeug.http import parse_options_header
 
 from .. import rules
 from ..schemas.settlements import PreviewRequestSchema
@@ -79,7 +80,8 @@ class FastPreview:
 
 
 def _mimetype(environ: dict[str, Any]) -> str:
-    return (environ.get("CONTENT_TYPE") or "").split(";", 1)[0].strip().lower()
+    """The body's media type, read as Werkzeug reads ``request.mimetype``."""
+    return parse_options_header(environ.get("CONTENT_TYPE"))[0].lower()
 
 
 def init_app(app: Flask) -> None:

@@ -30,7 +30,7 @@ from werkzeug.http import parse_etags
 from ..services.auth import may_access_table, remembered_principal
 from ..services.table_versions import PinnedVersionReader, can_pin
 from .limits import EXTENSION as LIMITS_EXTENSION
-from .limits import RateLimits
+from .limits import RateLimits, client_address
 from .rendered import RenderedViews, rendered_views_of
 from .security import StartResponse, WsgiApp
 
@@ -66,7 +66,7 @@ class FastTableReads:
         principal = remembered_principal(environ.get("HTTP_AUTHORIZATION"))
         if principal is None:
             return None
-        if not self.limits.token_checks_allowed(environ.get("REMOTE_ADDR") or "127.0.0.1"):
+        if not self.limits.token_checks_allowed(client_address(environ)):
             return None
         row = self.reader.read(table_id)
         if row is None or not may_access_table(principal, row):

@@ -90,8 +90,13 @@ def token_key(token: str) -> str:
     return "token-" + hashlib.sha256(b"solo-rate-limit:" + token.encode()).hexdigest()[:32]
 
 
+def client_address(environ: dict[str, Any]) -> str:
+    """The address the per-address limits count under (after any trusted proxy fix)."""
+    return environ.get("REMOTE_ADDR") or "127.0.0.1"
+
+
 def _client_address() -> str:
-    return request.remote_addr or "127.0.0.1"
+    return client_address(request.environ)
 
 
 class RateLimits:
@@ -143,20 +148,25 @@ class RateLimits:
         log.info("rate limit %s (%s) exceeded", limit.scope, item)
         return RateLimited(limit.message, retry)
 
-    def _enforce(self, limit: _Limit, key: str, count: bool = True) -> None:
-        """Refuse the request if ``limit`` is spent for ``key``; ``count`` it as one more
-        (``hit``), or only look (``test``: failed token checks count after the answer)."""
+    def _spent(self, limit: _Limit, key: str, count: bool) -> RateLimitItem | None:
+        """The first of ``limit``'s rates that ``key`` has spent, or None; ``count`` the
+        request as one more (``hit``), or only look (``test``: failed token checks count after
+        the answer)."""
         for item in limit.items:
             if not self._call("hit" if count else "test", item, limit.scope, key):
-                raise self._refuse(limit, item, limit.scope, key)
+                return item
+        return None
+
+    def _enforce(self, limit: _Limit, key: str, count: bool = True) -> None:
+        """Refuse the request if ``limit`` is spent for ``key``."""
+        item = self._spent(limit, key, count)
+        if item is not None:
+            raise self._refuse(limit, item, limit.scope, key)
 
     def token_checks_allowed(self, address: str) -> bool:
         """Whether ``address`` may still have a token checked (only looks, counts nothing):
         the fast reads ask this and leave a refused request to the hooks."""
-        if not self.enabled:
-            return True
-        limit = self.auth_failures
-        return all(self._call("test", item, limit.scope, address) for item in limit.items)
+        return not self.enabled or self._spent(self.auth_failures, address, count=False) is None
 
     # --- the hooks ---------------------------------------------------------------------------
 
