@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -29,6 +29,8 @@ def database_url(pg_url: str | None, tmp: Path) -> str:
     return f"sqlite:///{tmp / 'test.db'}"
 
 
+T = TypeVar("T")
+
 # Held strongly: an app dropped by its test would be collected later, with its pooled
 # connections still open, and the warning would land in some other test.
 _APPS: list[Flask] = []
@@ -40,6 +42,15 @@ def make_app(config: dict[str, Any]) -> Flask:
     app = create_app(config)
     _APPS.append(app)
     return app
+
+
+def wsgi_layer(app: Flask, kind: type[T]) -> T:
+    """The layer of type ``kind`` among those wrapped around ``app``'s Flask WSGI app
+    (AttributeError when there is none)."""
+    layer: Any = app.wsgi_app
+    while not isinstance(layer, kind):
+        layer = layer.app
+    return layer
 
 
 def dispose_app_engines() -> None:

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.api.fast_preview import PREVIEW_PATH, FastPreview
-from tests.support import make_app
+from tests.support import make_app, wsgi_layer
 
 EXAMPLES = json.loads((Path(__file__).parents[1] / "data" / "settlements.json").read_text())
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
@@ -25,10 +25,7 @@ DEEP = json.loads("[" * 40 + "]" * 40)
 
 
 def fast_preview_of(app: Flask) -> FastPreview:
-    layer: Any = app.wsgi_app
-    while not isinstance(layer, FastPreview):
-        layer = layer.app
-    return layer
+    return wsgi_layer(app, FastPreview)
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ would give, for the requests it can answer alone; everything else reaches Flask.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,7 +14,7 @@ from flask import Flask
 from service.api.fast_reads import FastTableReads
 from service.api.security import ACCESS_LOGGER
 from service.extensions import db
-from tests.support import ApiClient, make_app
+from tests.support import ApiClient, make_app, migrated_app, wipe, wsgi_layer
 
 SOLO_WON = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 # Headers that differ between any two answers, whoever makes them.
@@ -21,10 +22,7 @@ VARYING = {"x-request-id", "date"}
 
 
 def fast_reads_of(app: Flask) -> FastTableReads:
-    layer: Any = app.wsgi_app
-    while not isinstance(layer, FastTableReads):
-        layer = layer.app
-    return layer
+    return wsgi_layer(app, FastTableReads)
 
 
 class FlaskCalls:
@@ -198,10 +196,6 @@ def test_disposing_the_engine_closes_the_pinned_connections(app: Flask, api: Api
 
 
 def test_an_address_out_of_token_checks_is_refused_by_flask(tmp_path: Any) -> None:
-    import os
-
-    from tests.support import migrated_app
-
     limited = migrated_app(os.environ.get("TEST_DATABASE_URL"), tmp_path,
                            RATELIMIT_ENABLED=True, RATELIMIT_AUTH_FAILURES="2 per minute")
     try:
@@ -217,6 +211,4 @@ def test_an_address_out_of_token_checks_is_refused_by_flask(tmp_path: Any) -> No
         assert refused.status_code == 429
         assert refused.headers["Retry-After"]
     finally:
-        from tests.support import wipe
-
         wipe(limited)
