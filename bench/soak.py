@@ -198,9 +198,9 @@ class Phone:
                     self.stats.error(f"GET table: 304 for version {sent}, written {self.written}")
             elif response.status_code == 200:
                 self.etag = response.headers.get("ETag")
-                if response.json()["version"] < self.written:
-                    self.stats.error(f"GET table: version {response.json()['version']} shown, "
-                                     f"{self.written} written")
+                shown = response.json()["version"]
+                if shown < self.written:
+                    self.stats.error(f"GET table: version {shown} shown, {self.written} written")
             else:
                 self.stats.error(f"GET table: {response.status_code} {response.text[:200]}")
 
