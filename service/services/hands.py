@@ -14,7 +14,10 @@ import hashlib
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from datetime import datetime
+from functools import cache
+from types import SimpleNamespace
+from typing import Any, Protocol
 
 from sqlalchemy import bindparam, delete, insert, select, update
 
@@ -46,7 +49,20 @@ class WriteConditions:
     idempotency_key: str | None = None
 
 
-def hand_view(hand: HandRow) -> dict[str, Any]:
+class HandFields(Protocol):
+    """What ``hand_view`` reads: a ``HandRow``, or the values a hand was just inserted with."""
+
+    number: int
+    status: str
+    revision: int
+    dealer: int
+    record: dict[str, Any]
+    settlement: dict[str, Any] | None
+    recorded_at: datetime
+    updated_at: datetime
+
+
+def hand_view(hand: HandFields) -> dict[str, Any]:
     return {
         "number": hand.number,
         "status": hand.status,
@@ -94,7 +110,14 @@ def insert_rows(model: Any, rows: list[dict[str, Any]]) -> None:
     """Insert rows nobody reads back in this transaction (revisions, transfers, idempotency
     keys) with one Core statement: no ORM objects to build, track and flush."""
     if rows:
-        db.session.connection().execute(insert(model.__table__), rows)
+        db.session.connection().execute(_insert_into(model.__table__), rows)
+
+
+@cache
+def _insert_into(table: Any) -> Any:
+    """One ``INSERT`` statement per table, built once: a new one would be compiled again, or
+    at least have its cache key worked out, on every hand recorded."""
+    return insert(table)
 
 
 def _apply_deltas(table: TableRow, deltas: list[int] | tuple[int, ...], sign: int) -> None:
@@ -171,19 +194,19 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
               "state_after": settlement.state_after.to_dict(),
               "settlement": settlement.to_dict(), "recorded_at": now, "updated_at": now}
     taken = f"Hand {number} was recorded by someone else."
-    # Inserted by one Core statement; the row object only carries the values to the answer
-    # (the ORM would flush just to learn the id, and again at commit).
+    # Inserted by one Core statement, not through an ORM object: the ORM would flush just to
+    # learn the id, and again at commit.
     with conflict_on_duplicate(taken):
-        row = HandRow(id=db.session.connection().execute(_INSERT_HAND, values).scalar_one(),
-                      **values)
-    insert_rows(HandRevisionRow, [_revision_values(row.id, 1, "recorded", row.record, now,
-                                                   principal)])
-    insert_rows(TransferRow, transfer_values(row.id, settlement))
-    league.hands_changed(table, [league.HandChange(None, None, row.record, row.settlement)])
+        hand_id = db.session.connection().execute(_INSERT_HAND, values).scalar_one()
+    insert_rows(HandRevisionRow, [_revision_values(hand_id, 1, "recorded", values["record"],
+                                                   now, principal)])
+    insert_rows(TransferRow, transfer_values(hand_id, settlement))
+    league.hands_changed(table, [league.HandChange(None, None, values["record"],
+                                                   values["settlement"])])
     pool = (settlement.pool_after if table_rules.has_pool and settlement.pool_after is not None
             else table.pool)
-    table = _advance_table(table, settlement.deltas, row.state_after, pool)
-    response = {**hand_view(row), "table": table_view(table, table_rules)}
+    table = _advance_table(table, settlement.deltas, values["state_after"], pool)
+    response = {**hand_view(SimpleNamespace(**values)), "table": table_view(table, table_rules)}
     if conditions.idempotency_key is not None:
         insert_rows(IdempotencyKeyRow, [{"table_id": table.id, "key": conditions.idempotency_key,
                                          "request_hash": request_hash, "status_code": 201,
