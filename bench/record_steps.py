@@ -1,0 +1,144 @@
+"""Where recording one hand spends its time, step by step, and the ceiling that sets.
+
+    .venv/bin/python -m bench.record_steps [--hands 1000] [--pg URL]
+
+Records HANDS random valid American hands over 50 tables through the app (Flask test client,
+real database, durable commits, rate limits off) and, for each hand, notes when each SQL
+statement goes to the database, when the commit starts and, on SQLite, when the writer lock
+(``database.SqliteWriterLock``) is taken and let go. Prints the median time between those
+marks and their running total, then how long a hand holds the writer lock. SQLite takes one
+writer at a time across all workers, so ``1 / lock held`` is the most hands a second any
+number of workers can record: bench/http.py's record row can come near it, never past it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+if not __package__:  # run as a file, bench/http.py would hide the stdlib's http
+    sys.exit("Run from the project root: .venv/bin/python -m bench.record_steps")
+
+from sqlalchemy import event  # noqa: E402
+
+from bench.tables import random_hand  # noqa: E402
+from service import database  # noqa: E402
+from service.extensions import db  # noqa: E402
+from tests.support import ApiClient, migrated_app  # noqa: E402
+
+TABLES = 50
+WARM_UP = 200
+
+
+class Marks:
+    """Moments in one request, in order: (seconds since the request began, what happened)."""
+
+    def __init__(self) -> None:
+        self.started = 0.0
+        self.marks: list[tuple[float, str]] = []
+
+    def begin(self) -> None:
+        self.marks.clear()
+        self.started = time.perf_counter()
+
+    def mark(self, what: str) -> None:
+        self.marks.append((time.perf_counter(), what))
+
+
+def watch_writer_lock(marks: Marks) -> None:
+    """Mark the SQLite writer lock's taking and letting go (this process only)."""
+    acquire, release = database.SqliteWriterLock.acquire, database.SqliteWriterLock.release
+
+    def timed_acquire(self: database.SqliteWriterLock) -> int:
+        fd = acquire(self)
+        marks.mark("writer lock taken")
+        return fd
+
+    def timed_release(fd: int) -> None:
+        marks.mark("writer lock let go (commit done)")
+        release(fd)
+
+    database.SqliteWriterLock.acquire = timed_acquire  # type: ignore[method-assign]
+    database.SqliteWriterLock.release = staticmethod(timed_release)  # type: ignore[method-assign]
+
+
+def run(pg_url: str | None, hands: int) -> None:
+    app = migrated_app(pg_url, Path(tempfile.mkdtemp()), RATELIMIT_ENABLED=False)
+    api = ApiClient(app.test_client())
+    tables = [api.table() for _ in range(TABLES)]
+    rng = random.Random(11)
+    marks = Marks()
+    with app.app_context():
+        engine = db.engine
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _statement(_c: Any, _cur: Any, statement: str, *_: Any) -> None:
+        marks.mark(" ".join(statement.split()[:3])[:60])
+
+    @event.listens_for(engine, "commit")
+    def _commit(_connection: Any) -> None:
+        marks.mark("COMMIT (fsync)")
+
+    if engine.dialect.name == "sqlite":
+        watch_writer_lock(marks)
+    for n in range(WARM_UP):
+        api.record(tables[n % TABLES], random_hand(rng))
+
+    steps: dict[tuple[int, str], list[float]] = defaultdict(list)
+    held: list[float] = []
+    totals: list[float] = []
+    for n in range(hands):
+        marks.begin()
+        response = api.record(tables[n % TABLES], random_hand(rng))
+        assert response.status_code == 201, response.json
+        marks.mark("answer read by the client")
+        previous, taken = marks.started, None
+        for index, (moment, what) in enumerate(marks.marks):
+            steps[(index, what)].append((moment - previous) * 1e6)
+            previous = moment
+            if what == "writer lock taken":
+                taken = moment
+            elif taken is not None and what.startswith("writer lock let go"):
+                held.append((moment - taken) * 1e6)
+        totals.append((previous - marks.started) * 1e6)
+
+    kind = "PostgreSQL" if pg_url else "SQLite"
+    print(f"\n[{kind}] recording a hand, {hands} hands over {TABLES} tables "
+          "(median µs since the previous mark, running total)")
+    running = 0.0
+    for (_index, what), values in sorted(steps.items()):
+        if len(values) < hands / 2:
+            continue  # a statement only some hands run (a season's, a closing one's)
+        step = statistics.median(values)
+        running += step
+        print(f"  {step:7.0f} {running:8.0f}  {what}")
+    print(f"  whole request: median {statistics.median(totals):.0f} µs, "
+          f"mean {statistics.mean(totals):.0f} µs")
+    if held:
+        mean_held = statistics.mean(held)
+        print(f"  writer lock held: median {statistics.median(held):.0f} µs, mean "
+              f"{mean_held:.0f} µs -> at most {1e6 / mean_held:,.0f} hands a second, "
+              "however many workers")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=1000)
+    parser.add_argument("--pg", help="a PostgreSQL URL whose public schema may be dropped")
+    args = parser.parse_args()
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    run(None, args.hands)
+    if args.pg:
+        run(args.pg, args.hands)
+
+
+if __name__ == "__main__":
+    main()
