@@ -146,6 +146,17 @@ def test_one_json_access_line_per_request(client, caplog):
     assert lines[1]["status"] == 404
 
 
+def test_access_line_escapes_what_the_path_carries(client, caplog):
+    """The line is written field by field: quotes, backslashes, control characters and
+    non-ASCII letters in a path must come out as JSON that reads back to the same path."""
+    caplog.set_level(logging.INFO, logger=ACCESS_LOGGER)
+    client.get("/no/such/%22q%22%5C%C3%A4%01%7B")
+    client.get("/no/such/page", environ_base={"REMOTE_ADDR": None})
+    first, second = _access_lines(caplog)
+    assert first["path"] == '/no/such/"q"\\ä\x01{' and first["status"] == 404
+    assert second["remote_addr"] is None
+
+
 def test_no_token_ever_reaches_the_logs(api, client, caplog):
     """Tokens travel in answers (club and table creation), in Authorization headers, and can be
     sent anywhere by a confused client: none of them may show up in any log record."""
