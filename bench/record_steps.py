@@ -5,10 +5,11 @@
 Records HANDS random valid American hands over 50 tables through the app (Flask test client,
 real database, durable commits, rate limits off) and, for each hand, notes when each SQL
 statement goes to the database, when the commit starts and, on SQLite, when the writer lock
-(``database.SqliteWriterLock``) is taken and let go. Prints the median time between those
-marks and their running total, then how long a hand holds the writer lock. SQLite takes one
-writer at a time across all workers, so ``1 / lock held`` is the most hands a second any
-number of workers can record: bench/http.py's record row can come near it, never past it.
+(``database.SqliteConnection``) is taken and let go and when the WAL has been synced. Prints
+the median time between those marks and their running total, then how long a hand holds the
+writer lock. SQLite takes one writer at a time across all workers, so ``1 / lock held`` is
+the most hands a second any number of workers can record: bench/http.py's record row can come
+near it, never past it.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ if not __package__:  # run as a file, bench/http.py would hide the stdlib's http
 from sqlalchemy import event  # noqa: E402
 
 from bench.tables import random_hand  # noqa: E402
-from service import database  # noqa: E402
+from service.database import SqliteConnection  # noqa: E402
 from service.extensions import db  # noqa: E402
 from tests.support import ApiClient, migrated_app  # noqa: E402
 
@@ -55,19 +56,26 @@ class Marks:
 
 def watch_writer_lock(marks: Marks) -> None:
     """Mark the SQLite writer lock's taking and letting go (this process only)."""
-    acquire, release = database.SqliteWriterLock.acquire, database.SqliteWriterLock.release
+    take, let_go = SqliteConnection.take_writer_lock, SqliteConnection.let_go_of_writer_lock
 
-    def timed_acquire(self: database.SqliteWriterLock) -> int:
-        fd = acquire(self)
+    def timed_take(self: SqliteConnection) -> None:
+        take(self)
         marks.mark("writer lock taken")
-        return fd
 
-    def timed_release(fd: int) -> None:
-        marks.mark("writer lock let go (commit done)")
-        release(fd)
+    def timed_let_go(self: SqliteConnection) -> None:
+        if self._writer_fd is not None:
+            marks.mark("writer lock let go (committed)")
+        let_go(self)
 
-    database.SqliteWriterLock.acquire = timed_acquire  # type: ignore[method-assign]
-    database.SqliteWriterLock.release = staticmethod(timed_release)  # type: ignore[method-assign]
+    sync = SqliteConnection._sync_wal
+
+    def timed_sync(self: SqliteConnection) -> None:
+        sync(self)
+        marks.mark("WAL synced (FULL), lock already let go")
+
+    SqliteConnection.take_writer_lock = timed_take  # type: ignore[method-assign]
+    SqliteConnection.let_go_of_writer_lock = timed_let_go  # type: ignore[method-assign]
+    SqliteConnection._sync_wal = timed_sync  # type: ignore[method-assign]
 
 
 def run(pg_url: str | None, hands: int) -> None:
@@ -85,7 +93,7 @@ def run(pg_url: str | None, hands: int) -> None:
 
     @event.listens_for(engine, "commit")
     def _commit(_connection: Any) -> None:
-        marks.mark("COMMIT (fsync)")
+        marks.mark("COMMIT")
 
     if engine.dialect.name == "sqlite":
         watch_writer_lock(marks)

@@ -16,7 +16,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from . import config
     from .api import fast_preview, fast_reads, limits, register_blueprints, security
     from .api.errors import register_error_handlers
-    from .database import configure_engine_events, configure_writer_lock
+    from .database import configure_engine_events
     from .extensions import api, db, migrate
 
     app = Flask(__name__, instance_relative_config=True)
@@ -28,7 +28,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     with app.app_context():
         configure_engine_events(app, db.engine)
-        configure_writer_lock(app, db.engine, db.session.session_factory)
     migrations = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "migrations"))
     migrate.init_app(app, db, directory=migrations, render_as_batch=True)
     api.init_app(app)

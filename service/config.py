@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from .database import sqlite_connect_args
+
 MAX_BODY_BYTES = 64 * 1024
 
 
@@ -37,7 +39,8 @@ class Defaults:
     # Engine options; ``load`` adds ``pool_pre_ping`` for database servers (see there).
     SQLALCHEMY_ENGINE_OPTIONS: dict[str, Any] = {}
     # SQLite: WAL lets readers and one writer work side by side; FULL syncs every commit so an
-    # acknowledged hand survives a crash of the process or of the machine.
+    # acknowledged hand survives a crash of the process or of the machine (``database.py``:
+    # the sync is made after the writer lock is let go).
     SQLITE_SYNCHRONOUS = "FULL"
     SQLITE_BUSY_TIMEOUT_S = 30
 
@@ -67,4 +70,7 @@ def load(app: Any, test_config: dict[str, Any] | None) -> None:
     options = dict(app.config["SQLALCHEMY_ENGINE_OPTIONS"])
     options.setdefault("pool_pre_ping",
                        not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"))
+    # SQLite connections are ``database.SqliteConnection``s (the writer lock, the WAL sync).
+    options["connect_args"] = {**sqlite_connect_args(app.config["SQLALCHEMY_DATABASE_URI"]),
+                               **options.get("connect_args", {})}
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options

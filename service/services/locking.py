@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from flask import current_app
 from sqlalchemy import bindparam, select
 
-from ..database import WRITER_LOCK_KEY
+from ..database import SqliteConnection
 from ..extensions import db
 from ..models import PlayerRow, SeatRow, TableRow
 from .errors import NotFound
@@ -27,9 +26,8 @@ def begin_write() -> None:
     if connection.dialect.name == "sqlite":
         raw = connection.connection.dbapi_connection
         if raw is not None and not raw.in_transaction:
-            writer_lock = current_app.extensions.get("sqlite_writer_lock")
-            if writer_lock is not None and WRITER_LOCK_KEY not in db.session.info:
-                db.session.info[WRITER_LOCK_KEY] = writer_lock.acquire()
+            if isinstance(raw, SqliteConnection):
+                raw.take_writer_lock()  # let go by the connection's commit or rollback
             connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 

@@ -1,0 +1,143 @@
+"""SQLite: a write is synced to disk before it is answered, and the sync waits for nothing.
+
+With ``SQLITE_SYNCHRONOUS = "FULL"`` the connections (``service.database.SqliteConnection``)
+run SQLite's NORMAL and sync the WAL file themselves after every commit that changed rows —
+after letting go of the writer lock, so that the next writer is not kept waiting for this
+one's disk flush. These tests watch ``os.fdatasync`` and the writer lock file to show when the
+sync happens, and that the other settings are SQLite's own.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+
+import pytest
+
+from service.database import SqliteConnection
+from tests.support import ApiClient, migrated_app
+
+SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
+
+
+class SyncWatch:
+    """Records each ``os.fdatasync`` of the WAL, and whether the writer lock was free then."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, database: Path) -> None:
+        self.wal = f"{database}-wal"
+        self.lock = f"{database}-writer.lock"
+        self.syncs: list[bool] = []  # one per sync of the WAL: was the writer lock free?
+        real = os.fdatasync
+
+        def watched(fd: int) -> None:
+            if os.path.realpath(f"/proc/self/fd/{fd}") == os.path.realpath(self.wal):
+                self.syncs.append(self.writer_lock_is_free())
+            real(fd)
+
+        monkeypatch.setattr(os, "fdatasync", watched)
+
+    def writer_lock_is_free(self) -> bool:
+        fd = os.open(self.lock, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        finally:
+            os.close(fd)  # closing the descriptor lets go of a lock taken here
+        return True
+
+
+def sqlite_app(tmp_path: Path, synchronous: str = "FULL") -> tuple[ApiClient, Path]:
+    app = migrated_app(None, tmp_path, SQLITE_SYNCHRONOUS=synchronous)
+    return ApiClient(app.test_client()), tmp_path / "test.db"
+
+
+def test_a_recorded_hand_is_synced_after_the_writer_lock_is_let_go(tmp_path, monkeypatch):
+    api, database = sqlite_app(tmp_path)
+    table = api.table()
+    watch = SyncWatch(monkeypatch, database)
+
+    assert api.record(table, SOLO).status_code == 201
+    assert watch.syncs == [True]  # once, and no writer was held up by it
+
+    # Reading changes nothing: nothing to sync.
+    auth = api.auth(table["table_token"])
+    assert api.client.get(f"/api/v1/tables/{table['id']}", headers=auth).status_code == 200
+    assert api.client.get(f"/api/v1/tables/{table['id']}/hands", headers=auth).status_code == 200
+    assert watch.syncs == [True]
+
+
+def test_a_refused_write_syncs_nothing_and_leaves_the_writer_lock_free(tmp_path, monkeypatch):
+    api, database = sqlite_app(tmp_path)
+    table = api.table()
+    watch = SyncWatch(monkeypatch, database)
+
+    refused = api.record(table, {**SOLO, "tricks": 9})  # eight tricks in a hand
+    assert refused.status_code == 422
+    assert watch.syncs == []
+    assert watch.writer_lock_is_free()
+    assert api.record(table, SOLO).status_code == 201
+    assert watch.syncs == [True]
+
+
+def test_writes_outside_a_table_lock_are_synced_too(tmp_path, monkeypatch):
+    """Opening a club and a table take no table lock (nothing to race on), but are writes."""
+    api, database = sqlite_app(tmp_path)
+    watch = SyncWatch(monkeypatch, database)
+    api.table()
+    assert watch.syncs and all(watch.syncs)
+
+
+@pytest.mark.parametrize(("setting", "pragma"), [("NORMAL", 1), ("EXTRA", 3), ("OFF", 0)])
+def test_other_settings_are_sqlites_own(tmp_path, monkeypatch, setting, pragma):
+    from service.extensions import db
+
+    api, database = sqlite_app(tmp_path, setting)
+    watch = SyncWatch(monkeypatch, database)
+    assert api.record(api.table(), SOLO).status_code == 201
+    assert watch.syncs == []
+    with api.client.application.app_context(), db.engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == pragma
+        raw = connection.connection.dbapi_connection
+        assert raw.wal_path is None and raw.writer_lock_path == f"{database}-writer.lock"
+
+
+def test_a_database_in_memory_has_no_writer_lock_and_nothing_to_sync():
+    from flask import Flask
+    from sqlalchemy import create_engine
+
+    from service.database import configure_engine_events
+
+    app = Flask(__name__)
+    app.config.update(SQLITE_SYNCHRONOUS="FULL", SQLITE_BUSY_TIMEOUT_S=1)
+    engine = create_engine("sqlite://", connect_args={"factory": SqliteConnection})
+    configure_engine_events(app, engine)
+    with engine.connect() as connection:
+        raw = connection.connection.dbapi_connection
+        assert isinstance(raw, SqliteConnection)
+        assert raw.writer_lock_path is None and raw.wal_path is None
+        raw.take_writer_lock()  # nothing to take
+        assert raw._writer_fd is None
+    engine.dispose()
+
+
+def test_the_writer_lock_is_let_go_by_commit_rollback_and_close(tmp_path):
+    import sqlite3
+
+    database = tmp_path / "lock.db"
+    lock = f"{database}-writer.lock"
+    for end in ("commit", "rollback", "close"):
+        connection = sqlite3.connect(database, factory=SqliteConnection)
+        connection.writer_lock_path = lock
+        connection.take_writer_lock()
+        other = os.open(lock, os.O_RDWR)
+        try:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            getattr(connection, end)()
+            fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free now
+        finally:
+            os.close(other)
+        if end != "close":
+            connection.close()
