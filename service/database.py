@@ -120,13 +120,14 @@ def configure_engine_events(app: Flask, engine: Engine) -> None:
         # The file as SQLite opened it (absolute; "" for a database in memory), whatever
         # form the URL gave it in.
         path = next(row[2] for row in cursor.execute("PRAGMA database_list") if row[1] == "main")
-        syncs_itself = bool(path) and synchronous == "FULL"
+        ours = isinstance(dbapi_connection, SqliteConnection)  # not if connect_args say otherwise
+        syncs_itself = ours and bool(path) and synchronous == "FULL"
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA synchronous={'NORMAL' if syncs_itself else synchronous}")
         cursor.execute(f"PRAGMA busy_timeout={busy_ms}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
-        if path and isinstance(dbapi_connection, SqliteConnection):
+        if path and ours:
             dbapi_connection.writer_lock_path = f"{path}-writer.lock"
             if syncs_itself:
                 dbapi_connection.wal_path = f"{path}-wal"

@@ -141,3 +141,23 @@ def test_the_writer_lock_is_let_go_by_commit_rollback_and_close(tmp_path):
             os.close(other)
         if end != "close":
             connection.close()
+
+
+def test_a_connection_of_another_class_keeps_sqlites_own_full(tmp_path):
+    """Connect arguments that name another connection class get SQLite's FULL, not NORMAL
+    with nobody to sync."""
+    import sqlite3
+
+    from flask import Flask
+    from sqlalchemy import create_engine
+
+    from service.database import configure_engine_events
+
+    app = Flask(__name__)
+    app.config.update(SQLITE_SYNCHRONOUS="FULL", SQLITE_BUSY_TIMEOUT_S=1)
+    engine = create_engine(f"sqlite:///{tmp_path / 'other.db'}",
+                           connect_args={"factory": sqlite3.Connection})
+    configure_engine_events(app, engine)
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2
+    engine.dispose()
