@@ -77,6 +77,8 @@ class SqliteConnection(sqlite3.Connection):
             super().rollback()
         finally:
             self.let_go_of_writer_lock()
+        # total_changes counts the rows of the statements just undone too: nothing to sync.
+        self._synced_changes = self.total_changes
 
     def close(self) -> None:
         try:

@@ -161,3 +161,31 @@ def test_a_connection_of_another_class_keeps_sqlites_own_full(tmp_path):
     with engine.connect() as connection:
         assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2
     engine.dispose()
+
+
+def test_only_commits_that_changed_rows_are_synced(tmp_path, monkeypatch):
+    import sqlite3
+
+    database = tmp_path / "sync.db"
+    connection = sqlite3.connect(database, factory=SqliteConnection)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("CREATE TABLE t (x INTEGER)")
+    connection.wal_path = f"{database}-wal"
+    synced: list[int] = []
+    real = os.fdatasync
+    monkeypatch.setattr(os, "fdatasync", lambda fd: (synced.append(fd), real(fd)))
+    try:
+        connection.execute("INSERT INTO t VALUES (1)")
+        connection.commit()
+        assert len(synced) == 1
+        connection.execute("SELECT * FROM t").fetchall()
+        connection.commit()  # read only
+        connection.execute("INSERT INTO t VALUES (2)")
+        connection.rollback()  # undone: nothing new on disk to wait for
+        connection.commit()
+        assert len(synced) == 1
+        connection.execute("UPDATE t SET x = 3")
+        connection.commit()
+        assert len(synced) == 2
+    finally:
+        connection.close()
