@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import fcntl
 import os
+import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
+from flask import Flask
+from sqlalchemy import Engine, create_engine
 
-from service.database import SqliteConnection
+from service.database import SqliteConnection, configure_engine_events
 from tests.support import ApiClient, migrated_app
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
@@ -46,6 +50,15 @@ class SyncWatch:
         finally:
             os.close(fd)  # closing the descriptor lets go of a lock taken here
         return True
+
+
+def engine_with_pragmas(url: str, factory: Any) -> Engine:
+    """An engine of ``factory`` connections with the service's connect hook, FULL asked for."""
+    app = Flask(__name__)
+    app.config.update(SQLITE_SYNCHRONOUS="FULL", SQLITE_BUSY_TIMEOUT_S=1)
+    engine = create_engine(url, connect_args={"factory": factory})
+    configure_engine_events(app, engine)
+    return engine
 
 
 def sqlite_app(tmp_path: Path, synchronous: str = "FULL") -> tuple[ApiClient, Path]:
@@ -104,15 +117,7 @@ def test_other_settings_are_sqlites_own(tmp_path, monkeypatch, setting, pragma):
 
 
 def test_a_database_in_memory_has_no_writer_lock_and_nothing_to_sync():
-    from flask import Flask
-    from sqlalchemy import create_engine
-
-    from service.database import configure_engine_events
-
-    app = Flask(__name__)
-    app.config.update(SQLITE_SYNCHRONOUS="FULL", SQLITE_BUSY_TIMEOUT_S=1)
-    engine = create_engine("sqlite://", connect_args={"factory": SqliteConnection})
-    configure_engine_events(app, engine)
+    engine = engine_with_pragmas("sqlite://", SqliteConnection)
     with engine.connect() as connection:
         raw = connection.connection.dbapi_connection
         assert isinstance(raw, SqliteConnection)
@@ -123,8 +128,6 @@ def test_a_database_in_memory_has_no_writer_lock_and_nothing_to_sync():
 
 
 def test_the_writer_lock_is_let_go_by_commit_rollback_and_close(tmp_path):
-    import sqlite3
-
     database = tmp_path / "lock.db"
     lock = f"{database}-writer.lock"
     for end in ("commit", "rollback", "close"):
@@ -146,26 +149,13 @@ def test_the_writer_lock_is_let_go_by_commit_rollback_and_close(tmp_path):
 def test_a_connection_of_another_class_keeps_sqlites_own_full(tmp_path):
     """Connect arguments that name another connection class get SQLite's FULL, not NORMAL
     with nobody to sync."""
-    import sqlite3
-
-    from flask import Flask
-    from sqlalchemy import create_engine
-
-    from service.database import configure_engine_events
-
-    app = Flask(__name__)
-    app.config.update(SQLITE_SYNCHRONOUS="FULL", SQLITE_BUSY_TIMEOUT_S=1)
-    engine = create_engine(f"sqlite:///{tmp_path / 'other.db'}",
-                           connect_args={"factory": sqlite3.Connection})
-    configure_engine_events(app, engine)
+    engine = engine_with_pragmas(f"sqlite:///{tmp_path / 'other.db'}", sqlite3.Connection)
     with engine.connect() as connection:
         assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2
     engine.dispose()
 
 
 def test_only_commits_that_changed_rows_are_synced(tmp_path, monkeypatch):
-    import sqlite3
-
     database = tmp_path / "sync.db"
     connection = sqlite3.connect(database, factory=SqliteConnection)
     connection.execute("PRAGMA journal_mode=WAL")
