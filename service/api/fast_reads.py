@@ -7,7 +7,8 @@ answer it, it does so here, as WSGI, without Flask's request context, routing an
 - the token is one this worker checked in the last minute (``remembered_principal``);
 - its client address may still have tokens checked (the failed-token rate limit);
 - the table exists and the token reaches it (one indexed query on a pinned connection,
-  ``PinnedVersionReader``);
+  ``PinnedVersionReader``; on PostgreSQL, a poll naming the version this worker last heard of
+  needs no query: ``services/version_feed.py``);
 - and the answer is a 304 (the ETag matches, by Werkzeug's rules) or a 200 whose body is
   already rendered at the current version (``rendered.py``).
 
@@ -16,7 +17,9 @@ not yet rendered, a query string, a cross-origin request (CORS is Flask's), HEAD
 connection — goes on to Flask unchanged, which answers as it always would. So this path only
 ever gives an answer Flask would have given (``tests/api/test_fast_reads.py`` compares them),
 and the envelope (``security.py``) adds the same headers and access line to both.
-``FAST_READS = False`` turns it off.
+``FAST_READS = False`` turns it off, ``TABLE_VERSION_FEED = False`` the feed alone. A write to a
+table through this worker (any other method on its paths) makes the feed forget the table, so
+the worker's next poll of it asks the database.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from werkzeug.http import parse_etags
 
 from ..services.auth import may_access_table, remembered_principal
 from ..services.table_versions import PinnedVersionReader, can_pin
+from ..services.version_feed import VersionFeed, feed_for
 from .limits import EXTENSION as LIMITS_EXTENSION
 from .limits import RateLimits, client_address
 from .rendered import RenderedViews, rendered_views_of
@@ -36,6 +40,8 @@ from .security import StartResponse, WsgiApp
 
 # Table ids are 32 hex digits; any other segment is Flask's to answer (404 and all).
 TABLE_PATH = re.compile(r"/api/v1/tables/([0-9a-f]{32})\Z")
+# A table's own path or any below it (its hands, its closing): where a write may change it.
+TABLE_PATHS = re.compile(r"/api/v1/tables/([0-9a-f]{32})(?:/|\Z)")
 
 Answer = tuple[str, list[tuple[str, str]], bytes]
 
@@ -44,14 +50,16 @@ class FastTableReads:
     """WSGI middleware: the table polls this worker can answer alone, answered here."""
 
     def __init__(self, app: WsgiApp, reader: PinnedVersionReader, rendered: RenderedViews,
-                 limits: RateLimits) -> None:
+                 limits: RateLimits, feed: VersionFeed | None = None) -> None:
         self.app = app
         self.reader = reader
         self.rendered = rendered
         self.limits = limits
+        self.feed = feed
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
-        if (environ.get("REQUEST_METHOD") == "GET" and not environ.get("QUERY_STRING")
+        method = environ.get("REQUEST_METHOD")
+        if (method == "GET" and not environ.get("QUERY_STRING")
                 and "HTTP_ORIGIN" not in environ):
             match = TABLE_PATH.match(environ.get("PATH_INFO") or "")
             answer = None if match is None else self.answer(environ, match.group(1))
@@ -59,6 +67,13 @@ class FastTableReads:
                 status, headers, body = answer
                 start_response(status, headers)
                 return [body] if body else []
+        elif self.feed is not None and method not in ("GET", "HEAD", "OPTIONS"):
+            match = TABLE_PATHS.match(environ.get("PATH_INFO") or "")
+            if match is not None:
+                try:
+                    return self.app(environ, start_response)  # committed by its return
+                finally:
+                    self.feed.forget(match.group(1))
         return self.app(environ, start_response)
 
     def answer(self, environ: dict[str, Any], table_id: str) -> Answer | None:
@@ -68,11 +83,21 @@ class FastTableReads:
             return None
         if not self.limits.token_checks_allowed(client_address(environ)):
             return None
+        if_none_match = environ.get("HTTP_IF_NONE_MATCH")
+        feed = self.feed
+        if feed is not None and if_none_match:
+            known = feed.current(table_id)
+            # Only the exact ETag heard last: any other may be newer than what was heard.
+            if (known is not None and if_none_match == f'"{known.version}"'
+                    and may_access_table(principal, known)):
+                return "304 NOT MODIFIED", [("ETag", if_none_match)], b""
+        mark = 0 if feed is None else feed.mark()
         row = self.reader.read(table_id)
         if row is None or not may_access_table(principal, row):
             return None
+        if feed is not None:
+            feed.read_from_database(row, mark)
         etag = f'"{row.version}"'
-        if_none_match = environ.get("HTTP_IF_NONE_MATCH")
         # A phone sends back the ETag it was given: that exact text needs no parsing.
         if if_none_match and (if_none_match == etag
                               or parse_etags(if_none_match).contains(str(row.version))):
@@ -88,8 +113,9 @@ def init_app(app: Flask, engine: Any) -> None:
     """Call after ``limits.init_app`` and before ``security.init_app`` (whose envelope must
     wrap this)."""
     app.config.setdefault("FAST_READS", True)
+    app.config.setdefault("TABLE_VERSION_FEED", True)
     if not app.config["FAST_READS"] or not can_pin(engine):
         return  # an in-memory SQLite database is not shared by a second connection
     app.wsgi_app = FastTableReads(  # type: ignore[method-assign]
         app.wsgi_app, PinnedVersionReader(engine), rendered_views_of(app),
-        app.extensions[LIMITS_EXTENSION])
+        app.extensions[LIMITS_EXTENSION], feed_for(engine, app.config["TABLE_VERSION_FEED"]))
