@@ -19,7 +19,7 @@ from functools import cache
 from types import SimpleNamespace
 from typing import Any, Protocol
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import bindparam, case, delete, insert, select, update
 
 from ..extensions import db
 from ..models import (
@@ -127,10 +127,18 @@ def _apply_deltas(table: TableRow, deltas: list[int] | tuple[int, ...], sign: in
 
 _seats = SeatRow.__table__
 _tables = TableRow.__table__
-_ADD_TO_BALANCE = (update(_seats)
-                   .where(_seats.c.table_id == bindparam("of_table"),
-                          _seats.c.seat == bindparam("seat_number"))
-                   .values(balance=_seats.c.balance + bindparam("delta")))
+
+
+@cache
+def _add_to_balances(players: int) -> Any:
+    """``UPDATE seats SET balance = balance + CASE seat WHEN 0 THEN :delta_0 … END`` for one
+    table: every seat in one statement, not one statement per seat."""
+    return (update(_seats).where(_seats.c.table_id == bindparam("of_table"))
+            .values(balance=_seats.c.balance + case(
+                *((_seats.c.seat == seat, bindparam(f"delta_{seat}")) for seat in range(players)),
+                else_=0)))
+
+
 _ADVANCE_TABLE = (update(_tables).where(_tables.c.id == bindparam("of_table"))
                   .values(state=bindparam("new_state"), pool=bindparam("new_pool"),
                           hands_recorded=_tables.c.hands_recorded + 1,
@@ -143,10 +151,9 @@ def _advance_table(table: TableState, deltas: Sequence[int], state_after: dict[s
     """A hand was added: move the seats' balances and the table's counters with two Core
     statements (``x = x + delta``), and answer the table as they left it."""
     connection = db.session.connection()
-    moved = [{"of_table": table.id, "seat_number": seat, "delta": delta}
-             for seat, delta in enumerate(deltas) if delta]
-    if moved:
-        connection.execute(_ADD_TO_BALANCE, moved)
+    if any(deltas):
+        connection.execute(_add_to_balances(len(deltas)), {
+            "of_table": table.id, **{f"delta_{seat}": d for seat, d in enumerate(deltas)}})
     connection.execute(_ADVANCE_TABLE, {"of_table": table.id, "new_state": state_after,
                                         "new_pool": pool})
     return replace(table, state=state_after, pool=pool, hands_recorded=table.hands_recorded + 1,
