@@ -83,6 +83,20 @@ def can_pin(engine: Engine) -> bool:
     return database not in ("", ":memory:") and "mode=memory" not in str(engine.url)
 
 
+def detached_connection(engine: Engine) -> Any:
+    """A connection taken out of the engine's pool for good (closing it closes it), in
+    autocommit on PostgreSQL so that no transaction is left open between its statements."""
+    connection = engine.raw_connection()
+    connection.detach()
+    if engine.dialect.name == "postgresql":
+        try:  # (once detached, the connection is only reachable as dbapi_connection)
+            connection.dbapi_connection.autocommit = True
+        except Exception:
+            _close_quietly(connection)
+            raise
+    return connection
+
+
 class PinnedVersionReader:
     """Reads versions on one connection per thread, kept out of the engine's pool."""
 
@@ -107,14 +121,7 @@ class PinnedVersionReader:
             return None
 
     def _connect(self, ident: int) -> Any:
-        connection = self.engine.raw_connection()
-        connection.detach()  # its own from now on: closing it closes the connection
-        if self.engine.dialect.name == "postgresql":
-            try:  # (once detached, the connection is only reachable as dbapi_connection)
-                connection.dbapi_connection.autocommit = True  # no transaction left open
-            except Exception:
-                _close_quietly(connection)
-                raise
+        connection = detached_connection(self.engine)
         with self._lock:
             if len(self._connections) >= MAX_PINNED_CONNECTIONS:
                 self._close_all()

@@ -34,7 +34,7 @@ from typing import Any
 
 from sqlalchemy import Engine, event
 
-from .table_versions import VersionRow
+from .table_versions import VersionRow, detached_connection
 
 log = logging.getLogger(__name__)
 
@@ -197,7 +197,7 @@ class VersionFeed:
             self.known.clear()
 
     def _listen(self, stop: threading.Event) -> None:
-        connection = self._connect()
+        connection = detached_connection(self.engine).dbapi_connection
         try:
             connection.execute(f"LISTEN {CHANNEL}")
             # Whatever was known before this LISTEN may have missed a change.
@@ -221,13 +221,6 @@ class VersionFeed:
             except Exception:  # already gone with its server
                 log.debug("closing the feed's connection failed", exc_info=True)
 
-    def _connect(self) -> Any:
-        pooled = self.engine.raw_connection()
-        pooled.detach()  # its own from now on: closing it closes the connection
-        connection = pooled.dbapi_connection
-        connection.autocommit = True
-        return connection
-
     def _hear(self, notifications: Any) -> None:
         for notification in notifications:
             self._apply(parse_payload(notification.payload))
@@ -244,4 +237,3 @@ class VersionFeed:
 def feed_for(engine: Engine, enabled: bool) -> VersionFeed | None:
     """A feed on PostgreSQL when enabled; None elsewhere (SQLite has no channel)."""
     return VersionFeed(engine) if enabled and engine.dialect.name == "postgresql" else None
-

@@ -13,7 +13,13 @@ from flask import Flask
 
 from service.api.fast_reads import FastTableReads
 from service.services.table_versions import VersionRow
-from service.services.version_feed import KnownVersions, VersionFeed, parse_payload
+from service.services.version_feed import (
+    HEARTBEAT_SECONDS,
+    RETRY_SECONDS,
+    KnownVersions,
+    VersionFeed,
+    parse_payload,
+)
 from tests.support import ApiClient, make_app, wsgi_layer
 
 PG_URL = os.environ.get("TEST_DATABASE_URL")
@@ -124,7 +130,7 @@ def feed(fast: FastTableReads) -> Iterator[VersionFeed]:
     assert fast.feed is not None
     fast.feed.retry = 0.05
     yield fast.feed
-    fast.feed.heartbeat, fast.feed.retry = 0.25, 2.0
+    fast.feed.heartbeat, fast.feed.retry = HEARTBEAT_SECONDS, RETRY_SECONDS
 
 
 @pytest.fixture
@@ -219,7 +225,7 @@ def test_a_write_through_this_worker_is_seen_by_its_next_poll(
 
 @on_postgres
 def test_a_feed_gone_silent_is_not_trusted(api: ApiClient, fast: FastTableReads,
-                                           feed: VersionFeed, other_app: Flask) -> None:
+                                           feed: VersionFeed) -> None:
     table = api.table()
     fresh_and_known(api, feed, table, 1)
     feed.heartbeat = 30.0  # the next heartbeat is far away: the feed will fall silent
@@ -246,7 +252,7 @@ def test_a_lost_connection_forgets_everything_until_it_listens_again(
 
 
 @on_postgres
-def test_without_its_trigger_the_feed_answers_nothing(api: ApiClient, app: Flask,
+def test_without_its_trigger_the_feed_answers_nothing(api: ApiClient,
                                                       feed: VersionFeed) -> None:
     import psycopg
 
