@@ -9,9 +9,14 @@ figures are printed with their ratios and the targets of the performance issue:
 
   record   POST /api/v1/tables/{id}/hands, random valid American hands over 50 tables
            vs POST /echo                 target: ≥ 0.5× throughput, p99 ≤ 3× bare p99
+  record+key  the same, each with an Idempotency-Key of its own, as the score pad sends
   read     GET /api/v1/tables/{id}       vs GET /item     target: ≥ 0.7×
   read304  the same with If-None-Match   vs GET /item     target: ≥ 0.9×
   preview  POST /api/v1/settlements/preview vs POST /echo target: ≥ 0.7×
+  floor    the bare app's POST /store: the same hands, each stored with one INSERT and a
+           durable commit in the same kind of database (bench/bare_app.py), vs POST /echo;
+           the least any durable recording costs, so the record row can come near it, never
+           past it. Printed with the record target, and the record row's share of it.
 
 Then the service is measured again on PostgreSQL (--pg, by default the database bench_http
 at 127.0.0.1:5432, created when missing; its public schema is dropped and re-created), the bare
@@ -59,20 +64,45 @@ def lua_list(items: list[str]) -> str:
     return "{" + ",".join(f"[==[{item}]==]" for item in items) + "}"
 
 
+# A new Idempotency-Key for every request, as the score pad sends: unique across wrk's
+# threads (each numbered by setup) and runs (the time the thread started).
+LUA_KEYS = """
+local threads = 0
+setup = function(thread)
+  threads = threads + 1
+  thread:set("thread_number", threads)
+end
+local prefix, sent = "", 0
+init = function(args)
+  prefix = string.format("%d-%d-", os.time(), thread_number)
+end
+local function with_key(h)
+  sent = sent + 1
+  local copy = {}
+  for k, v in pairs(h) do copy[k] = v end
+  copy["Idempotency-Key"] = prefix .. sent
+  return copy
+end
+"""
+
+
 def script(method: str, paths: list[str], headers: list[dict[str, str]],
-           bodies: list[str] | None) -> str:
-    """A wrk script that picks a random target (and body) for every request."""
+           bodies: list[str] | None, keyed: bool = False) -> str:
+    """A wrk script that picks a random target (and body) for every request; ``keyed``: each
+    with an Idempotency-Key of its own."""
     header_tables = ",".join(
         "{" + ",".join(f'["{k}"]=[==[{v}]==]' for k, v in h.items()) + "}" for h in headers)
     body_pick = "bodies[math.random(#bodies)]" if bodies else "nil"
+    header_pick = "with_key(headers[i])" if keyed else "headers[i]"
     return f"""
 math.randomseed(os.time())
 local paths = {lua_list(paths)}
 local headers = {{{header_tables}}}
 local bodies = {lua_list(bodies or [])}
+{LUA_KEYS if keyed else ""}
 request = function()
   local i = math.random(#paths)
-  return wrk.format("{method}", paths[i], headers[i], {body_pick})
+  return wrk.format("{method}", paths[i], {header_pick}, {body_pick})
 end
 {LUA_DONE}"""
 
@@ -122,6 +152,7 @@ class Case:
     service_lua: str
     bare_lua: str
     target: float
+    on_bare: bool = False  # service_lua drives the bare app too (the floor)
 
 
 def cases(service_url: str, tables: list[dict]) -> list[Case]:
@@ -134,6 +165,8 @@ def cases(service_url: str, tables: list[dict]) -> list[Case]:
     etags = [requests.get(service_url + p, headers=h, timeout=10).headers["ETag"]
              for p, h in zip(table_paths, data["auth"], strict=True)]
     bare_get = script("GET", ["/item"], json_header, None)
+    hand_paths = [f"{p}/hands" for p in table_paths]
+    bare_echo = script("POST", ["/echo"], json_header, data["hands"])
     return [
         Case("read", script("GET", table_paths, data["auth"], None), bare_get, 0.7),
         Case("read304", script("GET", table_paths,
@@ -143,9 +176,12 @@ def cases(service_url: str, tables: list[dict]) -> list[Case]:
         Case("preview", script("POST", ["/api/v1/settlements/preview"], json_header,
                                data["previews"]),
              script("POST", ["/echo"], json_header, data["previews"]), 0.7),
-        Case("record", script("POST", [f"{p}/hands" for p in table_paths], data["auth"],
-                              data["hands"]),
-             script("POST", ["/echo"], json_header, data["hands"]), RECORD_TARGET),
+        Case("record", script("POST", hand_paths, data["auth"], data["hands"]), bare_echo,
+             RECORD_TARGET),
+        Case("record+key", script("POST", hand_paths, data["auth"], data["hands"], keyed=True),
+             bare_echo, RECORD_TARGET),
+        Case("floor", script("POST", ["/store"], json_header, data["hands"]), bare_echo,
+             RECORD_TARGET, on_bare=True),
     ]
 
 
@@ -154,7 +190,8 @@ def measure(service: Gunicorn, bare: Gunicorn, tables: list[dict], seconds: int,
     results = []
     for case in cases(service.url, tables):
         bare_figures = run_wrk(bare.url, case.bare_lua, seconds)
-        service_figures = run_wrk(service.url, case.service_lua, seconds)
+        service_figures = run_wrk(bare.url if case.on_bare else service.url,
+                                  case.service_lua, seconds)
         results.append((f"{label} {case.name}", service_figures, bare_figures, case.target))
         report(results[-1:], header=len(results) == 1)
     return results
@@ -172,6 +209,13 @@ def report(results: list[tuple[str, dict, dict, float]], header: bool = True) ->
               f"{'≥' + str(target):>6} {svc['p50_us'] / 1000:7.2f} {svc['p99_us'] / 1000:7.2f} "
               f"{bare['p99_us'] / 1000:8.2f} {p99_ratio:6.2f} "
               f"{svc['errors'] + svc['bad']:6d} {'ok' if met else 'MISS'}", flush=True)
+    figures = {name: svc for name, svc, _bare, _target in results}
+    for name, svc in figures.items():
+        database, _, scenario = name.partition(" ")
+        floor = figures.get(f"{database} floor")
+        if scenario.startswith("record") and floor is not None:
+            print(f"{name:20} {svc['rps'] / floor['rps']:.2f} of the floor's rps, p99 "
+                  f"{svc['p99_us'] / max(floor['p99_us'], 1):.2f}× the floor's", flush=True)
 
 
 def ensure_postgres_database(url: str) -> bool:
@@ -218,8 +262,10 @@ def main() -> None:
         tmp = Path(tempfile.mkdtemp())
         url, tables = prepare(database, tmp)
         label = "postgresql" if database else "sqlite"
+        # The bare app's /store writes to its own SQLite file, or to the same PostgreSQL.
+        bare_database = url if database else f"sqlite:///{tmp / 'bare.db'}"
         with Gunicorn(url, workers=2, **SERVICE_ENV) as service, \
-                Gunicorn("sqlite://", workers=2, app="bench.bare_app:app",
+                Gunicorn(bare_database, workers=2, app="bench.bare_app:app",
                          ready_path="/item") as bare:
             results += measure(service, bare, tables, args.seconds, label)
         shutil.rmtree(tmp, ignore_errors=True)
