@@ -18,6 +18,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .api.errors import register_error_handlers
     from .database import configure_engine_events
     from .extensions import api, db, migrate
+    from .services.pipelining import guard_pipelines
 
     app = Flask(__name__, instance_relative_config=True)
     security.bound_path_strings(app)  # before any route is added
@@ -28,6 +29,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     with app.app_context():
         configure_engine_events(app, db.engine)
+        guard_pipelines(db.engine)
     migrations = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "migrations"))
     migrate.init_app(app, db, directory=migrations, render_as_batch=True)
     api.init_app(app)

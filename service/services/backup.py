@@ -289,7 +289,8 @@ def _replay_hands(table: TableRow, table_rules: TableRules, hands: Sequence[Mapp
         for hand_id, hand, records in zip(hand_ids, hands, revisions, strict=True)
         for r, record in zip(hand["revisions"], records, strict=True)])
     transfers = [row for hand_id, settlement in zip(hand_ids, settlements, strict=True)
-                 if settlement is not None for row in transfer_values(hand_id, settlement)]
+                 if settlement is not None
+                 for row in transfer_values({"hand_id": hand_id}, settlement)]
     insert_rows(TransferRow, transfers)
     league.hands_changed(table, changes)  # before the table's counters move, as it requires
     for seat in table.seats:

@@ -37,6 +37,7 @@ from . import league
 from .auth import Principal, require_table_access
 from .errors import Conflict, Forbidden, NotFound, PreconditionFailed, conflict_on_duplicate
 from .locking import TableState, lock_table, lock_table_state
+from .pipelining import pipelined
 from .tables import TableRules, read_table, table_view
 
 
@@ -86,24 +87,37 @@ def _check_version(table: TableRow | TableState, if_match: int | None) -> None:
             f"The table is at version {table.version}, not {if_match}: reload it and try again.")
 
 
-def transfer_values(hand_id: int, settlement: Settlement) -> list[dict[str, Any]]:
-    """The rows of ``transfers`` for one settled hand, in the settlement's order."""
-    return [{"hand_id": hand_id, "position": position,
+def transfer_values(hand: dict[str, Any], settlement: Settlement) -> list[dict[str, Any]]:
+    """The rows of ``transfers`` for one settled hand, in the settlement's order; ``hand``
+    names the hand: ``{"hand_id": …}``, or ``{"of_table": …, "of_number": …}`` for one being
+    recorded (``_NEW_HAND``)."""
+    return [{**hand, "position": position,
              "from_seat": None if t.source == POOL else t.source,
              "to_seat": None if t.target == POOL else t.target,
              "chips": t.chips, "reason": t.reason.value}
             for position, t in enumerate(settlement.transfers)]
 
 
-_INSERT_HAND = insert(HandRow.__table__).returning(HandRow.__table__.c.id)
-
-
-def _revision_values(hand_id: int, revision: int, status: str, record: dict[str, Any],
+def _revision_values(hand: dict[str, Any], revision: int, status: str, record: dict[str, Any],
                      changed_at: Any, principal: Principal) -> dict[str, Any]:
-    """A row of ``hand_revisions``: what the hand became, when, and by which token."""
-    return {"hand_id": hand_id, "revision": revision, "status": status, "record": record,
+    """A row of ``hand_revisions``: what the hand (named as in ``transfer_values``) became,
+    when, and by which token."""
+    return {**hand, "revision": revision, "status": status, "record": record,
             "changed_at": changed_at, "token_id": principal.token_id,
             "token_kind": principal.kind}
+
+
+_hands = HandRow.__table__
+# The rows of a hand being recorded name it by its table and number (``of_table``,
+# ``of_number``) instead of the id its insert would return: then no statement waits for
+# another's answer, and on PostgreSQL the hand and its rows go in one round trip.
+_NEW_HAND = (select(_hands.c.id)
+             .where(_hands.c.table_id == bindparam("of_table"),
+                    _hands.c.number == bindparam("of_number"))
+             .scalar_subquery())
+_INSERT_HAND = insert(_hands).inline()
+_INSERT_NEW_REVISION = insert(HandRevisionRow.__table__).inline().values(hand_id=_NEW_HAND)
+_INSERT_NEW_TRANSFERS = insert(TransferRow.__table__).inline().values(hand_id=_NEW_HAND)
 
 
 def insert_rows(model: Any, rows: list[dict[str, Any]]) -> None:
@@ -116,8 +130,9 @@ def insert_rows(model: Any, rows: list[dict[str, Any]]) -> None:
 @cache
 def _insert_into(table: Any) -> Any:
     """One ``INSERT`` statement per table, built once: a new one would be compiled again, or
-    at least have its cache key worked out, on every hand recorded."""
-    return insert(table)
+    at least have its cache key worked out, on every hand recorded. Inline: no ``RETURNING``
+    of a new row's id, which nobody reads (and which a ``pipelined`` block cannot carry)."""
+    return insert(table).inline()
 
 
 def _apply_deltas(table: TableRow, deltas: list[int] | tuple[int, ...], sign: int) -> None:
@@ -201,23 +216,28 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
               "state_after": settlement.state_after.to_dict(),
               "settlement": settlement.to_dict(), "recorded_at": now, "updated_at": now}
     taken = f"Hand {number} was recorded by someone else."
-    # Inserted by one Core statement, not through an ORM object: the ORM would flush just to
-    # learn the id, and again at commit.
-    with conflict_on_duplicate(taken):
-        hand_id = db.session.connection().execute(_INSERT_HAND, values).scalar_one()
-    insert_rows(HandRevisionRow, [_revision_values(hand_id, 1, "recorded", values["record"],
-                                                   now, principal)])
-    insert_rows(TransferRow, transfer_values(hand_id, settlement))
-    league.hands_changed(table, [league.HandChange(None, None, values["record"],
-                                                   values["settlement"])])
     pool = (settlement.pool_after if table_rules.has_pool and settlement.pool_after is not None
             else table.pool)
-    table = _advance_table(table, settlement.deltas, values["state_after"], pool)
-    response = {**hand_view(SimpleNamespace(**values)), "table": table_view(table, table_rules)}
-    if conditions.idempotency_key is not None:
-        insert_rows(IdempotencyKeyRow, [{"table_id": table.id, "key": conditions.idempotency_key,
-                                         "request_hash": request_hash, "status_code": 201,
-                                         "response": response}])
+    connection = db.session.connection()
+    new_hand = {"of_table": table.id, "of_number": number}
+    # Core statements, not ORM objects (nothing to track and flush), none of which needs
+    # another's answer: on PostgreSQL they all go in one round trip.
+    with conflict_on_duplicate(taken), pipelined(connection):
+        connection.execute(_INSERT_HAND, values)
+        connection.execute(_INSERT_NEW_REVISION, _revision_values(
+            new_hand, 1, "recorded", values["record"], now, principal))
+        transfers = transfer_values(new_hand, settlement)
+        if transfers:
+            connection.execute(_INSERT_NEW_TRANSFERS, transfers)
+        league.hands_changed(table, [league.HandChange(None, None, values["record"],
+                                                       values["settlement"])])
+        table = _advance_table(table, settlement.deltas, values["state_after"], pool)
+        response = {**hand_view(SimpleNamespace(**values)),
+                    "table": table_view(table, table_rules)}
+        if conditions.idempotency_key is not None:
+            insert_rows(IdempotencyKeyRow, [{
+                "table_id": table.id, "key": conditions.idempotency_key,
+                "request_hash": request_hash, "status_code": 201, "response": response}])
     with conflict_on_duplicate(taken):
         db.session.commit()
     return response, False
@@ -344,14 +364,14 @@ def _resettle_from(table: TableRow, table_rules: TableRules, changed: HandRow, s
             h.state_after = settlement.state_after.to_dict()
             _apply_deltas(table, settlement.deltas, 1)
             table.hands_played += 1
-            transfers += transfer_values(h.id, settlement)
+            transfers += transfer_values({"hand_id": h.id}, settlement)
         if h is changed:
             h.status = h_status
             h.record = record
             h.revision += 1
             h.updated_at = now
-            insert_rows(HandRevisionRow, [_revision_values(h.id, h.revision, h_status, record,
-                                                           now, principal)])
+            insert_rows(HandRevisionRow, [_revision_values({"hand_id": h.id}, h.revision,
+                                                           h_status, record, now, principal)])
     insert_rows(TransferRow, transfers)
     last = pending[-1][0]
     if last.number == table.hands_recorded:

@@ -1,0 +1,113 @@
+"""Writes sent together (services/pipelining.py): what recording a hand pipelines, what a
+pipelined block refuses, and how a write the database refuses inside one is reported."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy import event, func, insert, select, text, update
+from sqlalchemy.exc import IntegrityError
+
+from service.extensions import db
+from service.models import (
+    ClubRow,
+    HandRevisionRow,
+    HandRow,
+    IdempotencyKeyRow,
+    SeatRow,
+    TableRow,
+    TransferRow,
+)
+from service.services.pipelining import PIPELINED, ReadInPipeline, pipelined
+
+SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
+
+
+def _statements_during(app: Any, action: Any) -> list[tuple[str, str, bool]]:
+    """(verb, table, pipelined) of every statement the app sends while ``action`` runs."""
+    seen: list[tuple[str, str, bool]] = []
+
+    def note(connection: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        words = statement.split()
+        verb = words[0].upper()
+        table = {"INSERT": words[2] if len(words) > 2 else "", "UPDATE": words[1]}.get(verb, "")
+        seen.append((verb, table, bool(connection.info.get(PIPELINED))))
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        action()
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+    return seen
+
+
+def test_recording_a_hand_sends_every_write_pipelined_and_nothing_else(app, api):
+    table = api.table()
+    seen = _statements_during(app, lambda: api.record(table, SOLO, **{"Idempotency-Key": "k1"}))
+    writes = {(verb, name) for verb, name, _ in seen if verb in ("INSERT", "UPDATE")}
+    assert writes == {("INSERT", "hands"), ("INSERT", "hand_revisions"),
+                      ("INSERT", "transfers"), ("INSERT", "player_careers"),
+                      ("INSERT", "player_career_contracts"), ("UPDATE", "seats"),
+                      ("UPDATE", "score_tables"), ("INSERT", "idempotency_keys")}
+    for verb, name, was_pipelined in seen:
+        assert was_pipelined == (verb in ("INSERT", "UPDATE")), (verb, name)
+
+
+def test_a_write_refused_inside_the_pipeline_is_a_409_and_stores_nothing(app, api, client):
+    table = api.table()
+    assert api.record(table, SOLO).status_code == 201
+    before = api.get_table(table)
+    with app.app_context():  # the counter falls behind the hands: number 1 is taken again
+        db.session.execute(update(TableRow).where(TableRow.id == table["id"])
+                           .values(hands_recorded=0, hands_played=0))
+        db.session.commit()
+
+    response = api.record(table, SOLO, **{"Idempotency-Key": "k2"})
+
+    assert response.status_code == 409, response.json
+    assert response.json["detail"] == "Hand 1 was recorded by someone else."
+    after = api.get_table(table)
+    assert (after["version"], after["seats"], after["pool"]) == (
+        before["version"], before["seats"], before["pool"])
+    with app.app_context():
+        counts = [db.session.scalar(select(func.count()).select_from(model))
+                  for model in (HandRow, HandRevisionRow, IdempotencyKeyRow)]
+        transfers = db.session.scalar(select(func.count()).select_from(TransferRow))
+    assert counts == [1, 1, 0]
+    assert transfers == len(api.client.get(
+        f"/api/v1/tables/{table['id']}/ledger",
+        headers=api.auth(table["table_token"])).json["transfers"])
+
+
+@pytest.mark.parametrize("statement", [
+    select(func.count()).select_from(SeatRow),
+    text("SELECT 1"),
+    insert(ClubRow).values(id="c", name="n").returning(ClubRow.id),
+], ids=["select", "text", "returning"])
+def test_a_statement_that_returns_rows_is_refused_in_a_pipelined_block(app, client, statement):
+    with app.app_context():
+        connection = db.session.connection()
+        with pytest.raises(ReadInPipeline), pipelined(connection):
+            connection.execute(statement)
+        assert PIPELINED not in connection.info
+        db.session.rollback()
+
+
+def test_writes_in_a_pipelined_block_are_done_and_a_refused_one_raises_integrity_error(
+        app, client):
+    rows = [{"id": f"club{n}", "name": f"Club {n}"} for n in range(3)]
+    with app.app_context():
+        connection = db.session.connection()
+        with pipelined(connection):
+            connection.execute(insert(ClubRow).inline(), rows)
+        db.session.commit()
+        assert db.session.scalar(select(func.count()).select_from(ClubRow)) == 3
+
+        connection = db.session.connection()
+        with pytest.raises(IntegrityError), pipelined(connection):
+            connection.execute(insert(ClubRow).inline(), rows[0])  # the id is taken
+        db.session.rollback()
+        assert db.session.scalar(select(func.count()).select_from(ClubRow)) == 3
