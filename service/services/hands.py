@@ -116,6 +116,9 @@ _NEW_HAND = (select(_hands.c.id)
                     _hands.c.number == bindparam("of_number"))
              .scalar_subquery())
 _INSERT_HAND = insert(_hands).inline()
+_keys = IdempotencyKeyRow.__table__
+_FIRST_ANSWER = select(_keys.c.request_hash, _keys.c.response).where(
+    _keys.c.table_id == bindparam("of_table"), _keys.c.key == bindparam("with_key"))
 _INSERT_NEW_REVISION = insert(HandRevisionRow.__table__).inline().values(hand_id=_NEW_HAND)
 _INSERT_NEW_TRANSFERS = insert(TransferRow.__table__).inline().values(hand_id=_NEW_HAND)
 
@@ -188,9 +191,11 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
     """Settle and record the next hand. Returns the answer and whether it is a replay."""
     table = lock_table_state(table_id)
     require_table_access(principal, table)
-    request_hash = _request_hash(body)
+    request_hash = None
     if conditions.idempotency_key is not None:
-        stored = db.session.get(IdempotencyKeyRow, (table.id, conditions.idempotency_key))
+        request_hash = _request_hash(body)
+        stored = db.session.connection().execute(_FIRST_ANSWER, {
+            "of_table": table.id, "with_key": conditions.idempotency_key}).first()
         if stored is not None:
             if stored.request_hash != request_hash:
                 raise Conflict("This Idempotency-Key was already used with another body.")
