@@ -90,22 +90,28 @@ class TableState:
 _tables = TableRow.__table__
 _seats = SeatRow.__table__
 _players = PlayerRow.__table__
-_TABLE_FOR_UPDATE = (select(*(_tables.c[f] for f in TableState.__dataclass_fields__
-                              if f != "seats"))
-                     .where(_tables.c.id == bindparam("table_id")).with_for_update())
-_SEATS = (select(_seats.c.seat, _seats.c.player_id, _players.c.name, _seats.c.balance)
-          .join(_players, _players.c.id == _seats.c.player_id)
-          .where(_seats.c.table_id == bindparam("table_id")).order_by(_seats.c.seat))
+_TABLE_FIELDS = [f for f in TableState.__dataclass_fields__ if f != "seats"]
+# One row per seat, the table's columns on each. The seats' rows are locked too: on PostgreSQL
+# a statement that waited for a row lock reads each row it locked at its latest version, but
+# any other row as of the statement's start (see lock_table), so seats read without their
+# lock could be stale by the hand that held the table.
+_TABLE_AND_SEATS_FOR_UPDATE = (
+    select(*(_tables.c[f] for f in _TABLE_FIELDS), _seats.c.seat, _seats.c.player_id,
+           _players.c.name.label("player_name"), _seats.c.balance)
+    .join(_seats, _seats.c.table_id == _tables.c.id)
+    .join(_players, _players.c.id == _seats.c.player_id)
+    .where(_tables.c.id == bindparam("table_id")).order_by(_seats.c.seat)
+    .with_for_update(of=[_tables, _seats]))
 
 
 def lock_table_state(table_id: str) -> TableState:
     """``lock_table`` for a use case that only reads the table and writes with statements of
-    its own (recording a hand)."""
+    its own (recording a hand): the table and its seats in one statement."""
     begin_write()
-    connection = db.session.connection()
-    row = connection.execute(_TABLE_FOR_UPDATE, {"table_id": table_id}).first()
-    if row is None:
+    rows = db.session.connection().execute(_TABLE_AND_SEATS_FOR_UPDATE,
+                                           {"table_id": table_id}).all()
+    if not rows:
         raise NotFound(f"No table {table_id!r}.")
-    # Read after the lock is held, in a statement of its own (see lock_table).
-    seats = connection.execute(_SEATS, {"table_id": table_id}).all()
-    return TableState(**row._asdict(), seats=tuple(SeatState(*seat) for seat in seats))
+    return TableState(**{f: getattr(rows[0], f) for f in _TABLE_FIELDS},
+                      seats=tuple(SeatState(r.seat, r.player_id, r.player_name, r.balance)
+                                  for r in rows))
