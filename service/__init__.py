@@ -29,7 +29,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     with app.app_context():
         configure_engine_events(app, db.engine)
-        guard_pipelines(db.engine)
+        if app.testing:  # an event on every statement: worth it where mistakes are caught
+            guard_pipelines(db.engine)
     migrations = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "migrations"))
     migrate.init_app(app, db, directory=migrations, render_as_batch=True)
     api.init_app(app)

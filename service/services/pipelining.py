@@ -7,10 +7,11 @@ changes nothing.
 
 Only writes whose results nobody reads belong in the block: SQLAlchemy looks at a
 statement's result as it executes it, and in pipeline mode there is none yet, so a SELECT or
-an ``INSERT … RETURNING`` would find no rows. ``guard_pipelines`` (installed on every engine
-by ``create_app``) refuses such a statement on either database, so that a mistake fails on
-SQLite too, not only on PostgreSQL. Use ``Insert.inline()`` for an insert into a table with
-an autoincrement key: without it SQLAlchemy adds ``RETURNING id``.
+an ``INSERT … RETURNING`` would find no rows. ``guard_pipelines`` refuses such a statement
+on either database, so that a mistake fails the tests on SQLite too, not only on PostgreSQL;
+``create_app`` installs it in a testing app only, as it costs every statement an event. Use
+``Insert.inline()`` for an insert into a table with an autoincrement key: without it
+SQLAlchemy adds ``RETURNING id``.
 
 An error in any statement of the block is raised at the latest when the block ends, as
 SQLAlchemy's exception (an ``IntegrityError`` for a constraint), as it would have been raised
@@ -54,12 +55,14 @@ def pipelined(connection: Connection) -> Iterator[None]:
 
 
 def guard_pipelines(engine: Engine) -> None:
-    @event.listens_for(engine, "before_cursor_execute")
-    def _writes_only(connection: Connection, _cursor: Any, statement: str, _parameters: Any,
-                     context: Any, _executemany: bool) -> None:
-        if not connection.info.get(PIPELINED):
-            return
-        compiled = getattr(context, "compiled", None)
-        if compiled is None or not context.is_crud or compiled.effective_returning:
-            raise ReadInPipeline("Only writes that return nothing can be pipelined, not: "
-                                 + statement.split("\n", 1)[0][:120])
+    event.listen(engine, "before_cursor_execute", _writes_only)
+
+
+def _writes_only(connection: Connection, _cursor: Any, statement: str, _parameters: Any,
+                 context: Any, _executemany: bool) -> None:
+    if not connection.info.get(PIPELINED):
+        return
+    compiled = getattr(context, "compiled", None)
+    if compiled is None or not context.is_crud or compiled.effective_returning:
+        raise ReadInPipeline("Only writes that return nothing can be pipelined, not: "
+                             + statement.split("\n", 1)[0][:120])

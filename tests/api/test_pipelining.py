@@ -19,7 +19,8 @@ from service.models import (
     TableRow,
     TransferRow,
 )
-from service.services.pipelining import PIPELINED, ReadInPipeline, pipelined
+from service.services.pipelining import PIPELINED, ReadInPipeline, _writes_only, pipelined
+from tests.support import make_app
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 
@@ -111,3 +112,10 @@ def test_writes_in_a_pipelined_block_are_done_and_a_refused_one_raises_integrity
             connection.execute(insert(ClubRow).inline(), rows[0])  # the id is taken
         db.session.rollback()
         assert db.session.scalar(select(func.count()).select_from(ClubRow)) == 3
+
+
+def test_the_guard_watches_a_testing_app_only(app, tmp_path):
+    served = make_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'served.db'}"})
+    for each, guarded in ((app, True), (served, False)):
+        with each.app_context():
+            assert event.contains(db.engine, "before_cursor_execute", _writes_only) == guarded
