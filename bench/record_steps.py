@@ -9,7 +9,8 @@ statement goes to the database, when the commit starts and, on SQLite, when the 
 the median time between those marks and their running total, then how long a hand holds the
 writer lock. SQLite takes one writer at a time across all workers, so ``1 / lock held`` is
 the most hands a second any number of workers can record: bench/http.py's record row can come
-near it, never past it.
+near it, never past it. On PostgreSQL the writes are pipelined (``services/pipelining.py``):
+their marks are when each was sent, and the wait for all their answers falls before COMMIT.
 """
 
 from __future__ import annotations

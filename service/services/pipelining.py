@@ -36,7 +36,10 @@ class ReadInPipeline(RuntimeError):
 
 @contextmanager
 def pipelined(connection: Connection) -> Iterator[None]:
-    connection.info[PIPELINED] = True
+    # Kept: if the connection is lost in the block, asking it for its info again would raise
+    # over the error that lost it.
+    info = connection.info
+    info[PIPELINED] = True
     try:
         driver = connection.connection.driver_connection
         pipeline = getattr(driver, "pipeline", None)  # psycopg's Connection.pipeline
@@ -48,10 +51,15 @@ def pipelined(connection: Connection) -> Iterator[None]:
             with pipeline():
                 yield
         except dbapi_error as error:  # raised when the pipeline ended, outside SQLAlchemy
-            raise DBAPIError.instance(None, None, error, dbapi_error,
+            # What SQLAlchemy does with an error it sees: a lost connection is invalidated
+            # (the session's rollback then has nothing to roll back on a dead socket).
+            lost = connection.dialect.is_disconnect(error, driver, None)
+            if lost:
+                connection.invalidate(error)
+            raise DBAPIError.instance(None, None, error, dbapi_error, connection_invalidated=lost,
                                       dialect=connection.dialect) from error
     finally:
-        connection.info.pop(PIPELINED, None)
+        info.pop(PIPELINED, None)
 
 
 def guard_pipelines(engine: Engine) -> None:

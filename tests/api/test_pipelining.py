@@ -3,11 +3,12 @@ pipelined block refuses, and how a write the database refuses inside one is repo
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
 from sqlalchemy import event, func, insert, select, text, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from service.extensions import db
 from service.models import (
@@ -119,3 +120,18 @@ def test_the_guard_watches_a_testing_app_only(app, tmp_path):
     for each, guarded in ((app, True), (served, False)):
         with each.app_context():
             assert event.contains(db.engine, "before_cursor_execute", _writes_only) == guarded
+
+
+@pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"), reason="PostgreSQL's pipeline")
+def test_a_connection_lost_in_a_pipelined_block_raises_the_database_error(app, client):
+    with app.app_context():
+        connection = db.session.connection()
+        backend = connection.exec_driver_sql("SELECT pg_backend_pid()").scalar()
+        with db.engine.connect() as other:
+            other.exec_driver_sql(f"SELECT pg_terminate_backend({int(backend)})")
+        info = connection.info
+        with pytest.raises(OperationalError), pipelined(connection):
+            connection.execute(insert(ClubRow).inline(), {"id": "c", "name": "n"})
+        assert PIPELINED not in info
+        db.session.rollback()
+        assert db.session.scalar(select(func.count()).select_from(ClubRow)) == 0
