@@ -53,9 +53,11 @@ LUA_DONE = """
 done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format(
-    '{"requests": %d, "duration_us": %d, "p50_us": %d, "p99_us": %d, "errors": %d, "bad": %d}\\n',
+    '{"requests": %d, "duration_us": %d, "p50_us": %d, "p99_us": %d, "errors": %d, "bad": %d, ' ..
+    '"kinds": {"connect": %d, "read": %d, "write": %d, "timeout": %d, "status": %d}}\\n',
     summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
-    e.connect + e.read + e.write + e.timeout, e.status))
+    e.connect + e.read + e.write + e.timeout, e.status,
+    e.connect, e.read, e.write, e.timeout, e.status))
 end
 """
 
@@ -209,6 +211,9 @@ def report(results: list[tuple[str, dict, dict, float]], header: bool = True) ->
               f"{'≥' + str(target):>6} {svc['p50_us'] / 1000:7.2f} {svc['p99_us'] / 1000:7.2f} "
               f"{bare['p99_us'] / 1000:8.2f} {p99_ratio:6.2f} "
               f"{svc['errors'] + svc['bad']:6d} {'ok' if met else 'MISS'}", flush=True)
+        if svc["errors"] + svc["bad"]:
+            kinds = ", ".join(f"{n} {kind}" for kind, n in svc["kinds"].items() if n)
+            print(f"{'':20} errors: {kinds} (status: answers other than 2xx/3xx)", flush=True)
     figures = {name: svc for name, svc, _bare, _target in results}
     for name, svc in figures.items():
         database, _, scenario = name.partition(" ")
