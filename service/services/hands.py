@@ -116,11 +116,11 @@ _NEW_HAND = (select(_hands.c.id)
                     _hands.c.number == bindparam("of_number"))
              .scalar_subquery())
 _INSERT_HAND = insert(_hands).inline()
+_INSERT_NEW_REVISION = insert(HandRevisionRow.__table__).inline().values(hand_id=_NEW_HAND)
+_INSERT_NEW_TRANSFERS = insert(TransferRow.__table__).inline().values(hand_id=_NEW_HAND)
 _keys = IdempotencyKeyRow.__table__
 _FIRST_ANSWER = select(_keys.c.request_hash, _keys.c.response).where(
     _keys.c.table_id == bindparam("of_table"), _keys.c.key == bindparam("with_key"))
-_INSERT_NEW_REVISION = insert(HandRevisionRow.__table__).inline().values(hand_id=_NEW_HAND)
-_INSERT_NEW_TRANSFERS = insert(TransferRow.__table__).inline().values(hand_id=_NEW_HAND)
 
 
 def insert_rows(model: Any, rows: list[dict[str, Any]]) -> None:
