@@ -1,7 +1,7 @@
 """Where a request's time goes: py-spy samples the gunicorn workers under the HTTP benchmark's load.
 
-    .venv/bin/python -m bench.profile [read|read304|preview|record] [--seconds 10] [--pg URL]
-        [--top 30] [--flamegraph out.svg]
+    .venv/bin/python -m bench.profile [read|read304|preview|record|record+key] [--seconds 10]
+        [--pg URL] [--top 30] [--flamegraph out.svg]
 
 Starts the service as bench/http.py does (gunicorn, 2 workers, SQLite in a temp dir unless
 --pg), drives one scenario with wrk and samples both workers with py-spy meanwhile. Prints, for
@@ -68,7 +68,7 @@ def summarize(raw: str, top: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("scenario", choices=["read", "read304", "preview", "record"])
+    parser.add_argument("scenario", choices=["read", "read304", "preview", "record", "record+key"])
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--pg", help="a PostgreSQL URL whose public schema may be dropped")
     parser.add_argument("--top", type=int, default=30)
