@@ -21,7 +21,7 @@ from typing import Any
 
 from flask import Flask, abort, jsonify, request
 
-from service.database import SqliteConnection
+from service.database import SqliteConnection, set_up_connection
 
 app = Flask(__name__)
 DATABASE_URL = os.environ.get("DATABASE_URL", "sqlite://")
@@ -65,13 +65,8 @@ def _connect() -> Any:
 
 
 def _sqlite(path: str) -> SqliteConnection:
-    # What service.database sets up for the service's connections under FULL durability.
     connection = sqlite3.connect(path, factory=SqliteConnection)
-    connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("PRAGMA synchronous=NORMAL")
-    connection.execute("PRAGMA busy_timeout=30000")
-    connection.writer_lock_path = f"{path}-writer.lock"
-    connection.wal_path = f"{path}-wal"
+    set_up_connection(connection, "FULL", 30_000)  # as the service's, by default
     connection.take_writer_lock()
     connection.execute("BEGIN IMMEDIATE")
     connection.execute(CREATE.format(key="INTEGER"))

@@ -118,18 +118,26 @@ def configure_engine_events(app: Flask, engine: Engine) -> None:
 
     @event.listens_for(engine, "connect")
     def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-        cursor = dbapi_connection.cursor()
-        # The file as SQLite opened it (absolute; "" for a database in memory), whatever
-        # form the URL gave it in.
-        path = next(row[2] for row in cursor.execute("PRAGMA database_list") if row[1] == "main")
-        ours = isinstance(dbapi_connection, SqliteConnection)  # not if connect_args say otherwise
-        syncs_itself = ours and bool(path) and synchronous == "FULL"
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute(f"PRAGMA synchronous={'NORMAL' if syncs_itself else synchronous}")
-        cursor.execute(f"PRAGMA busy_timeout={busy_ms}")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.close()
-        if path and ours:
-            dbapi_connection.writer_lock_path = f"{path}-writer.lock"
-            if syncs_itself:
-                dbapi_connection.wal_path = f"{path}-wal"
+        set_up_connection(dbapi_connection, synchronous, busy_ms)
+
+
+def set_up_connection(dbapi_connection: sqlite3.Connection, synchronous: str,
+                      busy_ms: int) -> None:
+    """What every new SQLite connection of the service runs: WAL, the durability asked for
+    (``SYNCHRONOUS_SETTINGS``), the busy timeout and foreign keys; on a ``SqliteConnection``
+    to a file, the writer lock and (FULL) the WAL sync after commit."""
+    cursor = dbapi_connection.cursor()
+    # The file as SQLite opened it (absolute; "" for a database in memory), whatever
+    # form the URL gave it in.
+    path = next(row[2] for row in cursor.execute("PRAGMA database_list") if row[1] == "main")
+    ours = isinstance(dbapi_connection, SqliteConnection)  # not if connect_args say otherwise
+    syncs_itself = ours and bool(path) and synchronous == "FULL"
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA synchronous={'NORMAL' if syncs_itself else synchronous}")
+    cursor.execute(f"PRAGMA busy_timeout={busy_ms}")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+    if path and isinstance(dbapi_connection, SqliteConnection):
+        dbapi_connection.writer_lock_path = f"{path}-writer.lock"
+        if syncs_itself:
+            dbapi_connection.wal_path = f"{path}-wal"
