@@ -115,7 +115,6 @@ _NEW_HAND = (select(_hands.c.id)
              .where(_hands.c.table_id == bindparam("of_table"),
                     _hands.c.number == bindparam("of_number"))
              .scalar_subquery())
-_INSERT_HAND = insert(_hands).inline()
 _INSERT_NEW_REVISION = insert(HandRevisionRow.__table__).inline().values(hand_id=_NEW_HAND)
 _INSERT_NEW_TRANSFERS = insert(TransferRow.__table__).inline().values(hand_id=_NEW_HAND)
 _keys = IdempotencyKeyRow.__table__
@@ -124,8 +123,8 @@ _FIRST_ANSWER = select(_keys.c.request_hash, _keys.c.response).where(
 
 
 def insert_rows(model: Any, rows: list[dict[str, Any]]) -> None:
-    """Insert rows nobody reads back in this transaction (revisions, transfers, idempotency
-    keys) with one Core statement: no ORM objects to build, track and flush."""
+    """Insert rows whose new ids nobody reads (hands being recorded, revisions, transfers,
+    idempotency keys) with one Core statement: no ORM objects to build, track and flush."""
     if rows:
         db.session.connection().execute(_insert_into(model.__table__), rows)
 
@@ -191,10 +190,11 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
     """Settle and record the next hand. Returns the answer and whether it is a replay."""
     table = lock_table_state(table_id)
     require_table_access(principal, table)
+    connection = db.session.connection()
     request_hash = None
     if conditions.idempotency_key is not None:
         request_hash = _request_hash(body)
-        stored = db.session.connection().execute(_FIRST_ANSWER, {
+        stored = connection.execute(_FIRST_ANSWER, {
             "of_table": table.id, "with_key": conditions.idempotency_key}).first()
         if stored is not None:
             if stored.request_hash != request_hash:
@@ -223,12 +223,11 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
     taken = f"Hand {number} was recorded by someone else."
     pool = (settlement.pool_after if table_rules.has_pool and settlement.pool_after is not None
             else table.pool)
-    connection = db.session.connection()
     new_hand = {"of_table": table.id, "of_number": number}
     # Core statements, not ORM objects (nothing to track and flush), none of which needs
     # another's answer: on PostgreSQL they all go in one round trip.
     with conflict_on_duplicate(taken), pipelined(connection):
-        connection.execute(_INSERT_HAND, values)
+        insert_rows(HandRow, [values])
         connection.execute(_INSERT_NEW_REVISION, _revision_values(
             new_hand, 1, "recorded", values["record"], now, principal))
         transfers = transfer_values(new_hand, settlement)
