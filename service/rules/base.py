@@ -143,7 +143,7 @@ class Settlement:
             "deltas": list(self.deltas),
             "pool": None if self.pool_before is None
             else {"before": self.pool_before, "after": self.pool_after},
-            "couleur": None if self.couleur_before is None
+            "couleur": None if self.couleur_before is None and self.couleur_after is None
             else {"before": self.couleur_before, "after": self.couleur_after},
             "next_dealer": self.next_dealer,
             "explanation": list(self.explanation),

@@ -122,7 +122,8 @@ class SpanishSolo(DealerRotationVariant):
                 {"name": "called", "type": "object", "required": False, "nullable": True,
                  "fields": {"rank": list(CALLED_RANKS), "suit": list(SUITS)},
                  "description": "the ace called in a simple game; absent otherwise"},
-                seat_field("partner", PLAYERS, "holder of the called ace (simple only)",
+                seat_field("partner", PLAYERS, "holder of the called ace (simple only; the "
+                           "declarer himself if he holds it: then he plays alone)",
                            required=False, nullable=True),
                 {"name": "tricks", "type": "integer", "min": 0, "max": TRICKS, "required": True,
                  "description": "tricks taken by the declaring side"},
