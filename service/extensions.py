@@ -5,8 +5,6 @@ from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
 
-from .api.problem import ProblemApi
-
 # Stable constraint names keep Alembic migrations reviewable and reversible.
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -23,4 +21,3 @@ class Base(DeclarativeBase):
 
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
-api = ProblemApi()

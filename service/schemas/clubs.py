@@ -2,7 +2,7 @@
 
 from marshmallow import Schema, fields, validate
 
-from ..models import NAME_MAX
+from ..persistence.columns import NAME_MAX
 
 Name = lambda: fields.String(  # noqa: E731 - a field factory reads best as one line
     required=True, validate=[validate.Length(min=1, max=NAME_MAX),

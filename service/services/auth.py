@@ -13,7 +13,7 @@ from typing import Protocol
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import TokenRow
+from ..persistence.table_keeping import TokenRow
 from .errors import Forbidden, Unauthorized
 
 TOKEN_BYTES = 32  # 256 bits of randomness

@@ -17,8 +17,9 @@ from sqlalchemy import insert, select
 
 from .. import rules
 from ..extensions import db
-from ..league_models import SeasonRow
-from ..models import (
+from ..persistence.columns import rfc3339, utcnow
+from ..persistence.league import SeasonRow
+from ..persistence.table_keeping import (
     ClubRow,
     HandRevisionRow,
     HandRow,
@@ -26,8 +27,6 @@ from ..models import (
     SeatRow,
     TableRow,
     TransferRow,
-    rfc3339,
-    utcnow,
 )
 from ..rules import RuleViolation, Settlement
 from . import league

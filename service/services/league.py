@@ -1,6 +1,6 @@
 """The club league: seasons, standings, player statistics and ratings.
 
-Standings and statistics are read from aggregate rows (``service.league_models``) that
+Standings and statistics are read from aggregate rows (``service.persistence.league``) that
 ``hands_changed`` keeps current in the transaction of every hand recorded, corrected or voided:
 the old settlement of each changed hand is taken away and the new one added, as atomic
 ``x = x + delta`` upserts. Nothing here sums hands on a request.
@@ -27,7 +27,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from .. import rules
 from ..extensions import db
-from ..league_models import (
+from ..persistence.columns import rfc3339
+from ..persistence.league import (
     CONTRACT_COUNTERS,
     COUNTERS,
     PlayerCareerContractRow,
@@ -38,7 +39,7 @@ from ..league_models import (
     SeasonRatingRow,
     SeasonRow,
 )
-from ..models import ClubRow, PlayerRow, SeatRow, TableRow, rfc3339
+from ..persistence.table_keeping import ClubRow, PlayerRow, SeatRow, TableRow
 from ..rules import RuleViolation
 from .auth import Principal, new_id
 from .clubs import get_club

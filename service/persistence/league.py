@@ -34,8 +34,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .extensions import db
-from .models import ID_LEN, NAME_MAX, utcnow
+from ..extensions import db
+from .columns import ID_LEN, NAME_MAX, utcnow
 
 __all__ = [
     "COUNTERS", "CONTRACT_COUNTERS", "SeasonRow", "SeasonPlayerRow", "SeasonPlayerDayRow",

@@ -1,9 +1,10 @@
-"""SQLAlchemy rows. Derived numbers (balances, pool, state) are kept current as hands are
-recorded, so reading a table never sums its history; the history itself is append-only."""
+"""SQLAlchemy rows of table keeping. Derived numbers (balances, pool, state) are kept current
+as hands are recorded, so reading a table never sums its history; the history itself is
+append-only."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -18,23 +19,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .extensions import db
-
-NAME_MAX = 80
-ID_LEN = 32
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
-def rfc3339(moment: datetime | None) -> str | None:
-    """A stored time as an RFC 3339 UTC string (SQLite hands times back without a zone)."""
-    if moment is None:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+from ..extensions import db
+from .columns import ID_LEN, NAME_MAX, utcnow
 
 
 class ClubRow(db.Model):
@@ -227,5 +213,3 @@ class IdempotencyKeyRow(db.Model):
 
 Index("ix_hand_revisions_hand", HandRevisionRow.hand_id)
 Index("ix_transfers_hand", TransferRow.hand_id)
-
-from . import league_models  # noqa: E402,F401 - the league's rows join this metadata
