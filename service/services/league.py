@@ -269,7 +269,8 @@ def _rate_sitting(ratings: dict[str, tuple[float, float, int]], players: Sequenc
     for player in players:
         mu, sigma, _ = ratings.get(player, (RATING_MODEL.mu, RATING_MODEL.sigma, 0))
         teams.append([RATING_MODEL.rating(mu=mu, sigma=sigma)])
-    rated = RATING_MODEL.rate(teams, ranks=competition_ranks(balances))
+    ranks: list[float] = list(competition_ranks(balances))
+    rated = RATING_MODEL.rate(teams, ranks=ranks)
     for player, [rating] in zip(players, rated, strict=True):
         ratings[player] = (rating.mu, rating.sigma, ratings.get(player, (0, 0, 0))[2] + 1)
 
@@ -438,7 +439,7 @@ def _win_rate(won: int, declared: int) -> float | None:
 
 
 def _with_rates(counters: Mapping[str, int]) -> dict[str, Any]:
-    shown = {c: counters[c] for c in COUNTERS}
+    shown: dict[str, float | None] = {c: counters[c] for c in COUNTERS}
     shown["net_per_100_hands"] = _per_100(counters["net"], counters["hands"])
     shown["win_rate"] = _win_rate(counters["won"], counters["declared"])
     return shown
@@ -473,9 +474,9 @@ def player_stats(principal: Principal, player_id: str) -> dict[str, Any]:
                                                 PlayerCareerRow.hands > 0)
                   .order_by(PlayerCareerRow.variant))]
     season_mix: dict[str, list[Any]] = {}
-    for row in db.session.scalars(select(SeasonPlayerContractRow).where(
+    for season_row in db.session.scalars(select(SeasonPlayerContractRow).where(
             SeasonPlayerContractRow.player_id == player_id)):
-        season_mix.setdefault(row.season_id, []).append(row)
+        season_mix.setdefault(season_row.season_id, []).append(season_row)
     seasons = []
     for totals, season, mu, sigma, rated in db.session.execute(
             select(SeasonPlayerRow, SeasonRow, SeasonRatingRow.mu, SeasonRatingRow.sigma,

@@ -90,7 +90,8 @@ def detached_connection(engine: Engine) -> Any:
     connection.detach()
     if engine.dialect.name == "postgresql":
         try:  # (once detached, the connection is only reachable as dbapi_connection)
-            connection.dbapi_connection.autocommit = True
+            dbapi: Any = connection.dbapi_connection  # psycopg's own, which has autocommit
+            dbapi.autocommit = True
         except Exception:
             _close_quietly(connection)
             raise
