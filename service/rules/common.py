@@ -283,10 +283,10 @@ class DealerRotationVariant(Variant):
             return self.parse_options(options)
         raise RuleViolation("options", "must be a JSON object")
 
-    def initial_state(self, players: int, options: Any, first_dealer: int = 0) -> DealerState:
+    def initial_state(self, players: int, options: Any, first_dealer: int = 0) -> VariantState:
         return initial_dealer_state(self.check_players(players), first_dealer)
 
     def parse_state(self, raw: Mapping[str, Any] | None, players: int,
-                    options: Any) -> DealerState:
+                    options: Any) -> VariantState:
         """``{"dealer": seat}``; missing keys take a fresh table's values."""
         return parse_dealer_state(raw, self.check_players(players))

@@ -121,7 +121,7 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
     value = base = rule.in_couleur if in_couleur else rule.in_suit
     if called is None:
         lines.append(f"Seat {declarer + 1} plays {_A_CONTRACT[game]} {where}: worth {base}")
-    elif not lone:
+    elif partner is not None and not lone:
         lines.append(f"Seat {declarer + 1} plays {_A_CONTRACT[game]} {where} with seat "
                      f"{partner + 1}, who holds the called {_CARD_NAME[called]}: worth {base}")
     elif contract is _SIMPLE:

@@ -38,7 +38,7 @@ def settle(n: int, opts: SpanishOptions, st: DealerState, h: SpanishHand) -> Set
 def _contract_line(h: SpanishHand, opts: SpanishOptions, value: int, target: int) -> str:
     where = "in colour" if h.trump == opts.couleur else "in suit"
     needs = f"target all {target} tricks" if target == TRICKS else f"target {target} tricks"
-    if h.contract == "simple" and h.called is not None:
+    if h.contract == "simple" and h.called is not None and h.partner is not None:
         name = "Forced simple game (all passed)" if h.forced else "Simple game"
         if h.partner == h.declarer:
             return (f"{name} in {h.trump}, {where}: {value} points, {needs}; seat {h.declarer + 1} "
