@@ -20,7 +20,7 @@ from service.rules.base import RuleViolation, Settlement, Variant
 from service.rules.german import GERMAN
 from service.rules.solo66 import SOLO66
 from service.rules.spanish import SPANISH
-from tests.strategies_variants import OPTIONS, PLAYERS, corrupted, junk, tables
+from tests.strategies_variants import PLAYERS, corrupted, junk, tables
 
 VARIANTS: dict[str, Variant] = {"spanish": SPANISH, "german": GERMAN, "solo66": SOLO66}
 POINTS_VARIANTS = ["spanish", "german"]
