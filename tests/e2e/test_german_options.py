@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from .support import Api, seat_button, suit_button, table_url, wait_preview, wait_recorded
 
@@ -33,9 +34,10 @@ def test_a_mediateur_on_a_24_card_table(phones: Any, api: Api) -> None:
     tricks = page.locator('[data-field="tricks"]')
     assert "target 4" in tricks.inner_text()
     wait_preview(page)
-    preview = page.locator("section.preview").inner_text()
-    assert f"{NAMES[2]} plays alone after demanding an ace from {NAMES[0]}" in preview
-    assert f"{NAMES[1]} deals next" in preview  # the explanation says "seat 2", numbered from 1
+    preview = page.locator("section.preview")
+    expect(preview).to_contain_text(f"{NAMES[2]} plays alone after demanding an ace from "
+                                    f"{NAMES[0]}")
+    expect(preview).to_contain_text(f"{NAMES[1]} deals next")  # "seat 2", numbered from 1
     page.locator("button.save").click()
     wait_recorded(page, 1)
     (hand,) = api.hands(table)
@@ -50,3 +52,26 @@ def test_no_mediateur_where_the_table_does_not_play_it(phones: Any, api: Api) ->
     assert page.locator('button.contract[data-value="mediateur"]').count() == 0
     assert page.locator('[data-field="giver"]').count() == 0 or page.locator(
         '[data-field="giver"]').is_hidden()
+
+
+def test_the_table_setup_offers_the_german_options(phones: Any, api: Api) -> None:
+    page = phones().page
+    page.goto("/")
+    page.get_by_label("Club name").fill("Münster club")
+    page.get_by_role("button", name="Create the club").click()
+    page.locator(".newtable form").wait_for()
+    page.get_by_label("Game").select_option("german")
+    for name in NAMES:
+        page.get_by_label("New player’s name").fill(name)
+        page.locator(".addplayer button").click()
+        page.locator(f'button.player:has-text("{name}")[aria-pressed="true"]').wait_for()
+    page.locator("details.options summary").click()
+    page.get_by_label("Mediateur (default false)").select_option("true")
+    page.get_by_label("Deck (default 32)").select_option("24")
+    page.get_by_label("Preferred suit (default none)").select_option("first_won")
+    page.get_by_role("button", name="Open the table").click()
+    page.locator("#new-hand").wait_for()
+    tables = page.evaluate("JSON.parse(localStorage.getItem('solo-pad:tables'))")
+    (entry,) = tables.values()
+    shown = api.table({"id": entry["id"], "table_token": entry["token"]})
+    assert shown["options"] == {"preferred_suit": "first_won", "mediateur": True, "deck": 24}
