@@ -160,7 +160,8 @@ class SessionOutcome:
 
 
 class Variant(abc.ABC):
-    """One game of the Solo family. A new variant is one module subclassing this, registered in
+    """One game of the Solo family. A new variant is one package beside the others (``model``,
+    ``parse``, ``settle``, ``variant``) whose variant object subclasses this, registered in
     ``service.rules.VARIANTS``; nothing else changes.
 
     Every ``parse_*`` method takes plain JSON-like values (as decoded from a request or stored

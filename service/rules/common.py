@@ -1,4 +1,4 @@
-"""Parsing helpers and small values shared by the Spanish, German and Solo 66 modules.
+"""Parsing helpers and small values shared by the Spanish, German and Solo 66 packages.
 
 Pure: imports only the standard library and ``.base``. Every ``require_*``/``optional_*``
 helper takes a plain JSON-like value and its JSON path and either returns a checked value or
