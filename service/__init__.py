@@ -13,7 +13,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: config, database, migrations, the API and its error mapping."""
     from flask import Flask
 
-    from . import config
+    from . import config, i18n
     from .api import api, register_blueprints
     from .api.errors import register_error_handlers
     from .database import configure_engine_events
@@ -37,6 +37,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     api.init_app(app)
     register_blueprints(app, api)
     register_error_handlers(app)
+    i18n.init_app(app)  # Content-Language and Vary: Accept-Language on every API answer
     limits.init_app(app)
     limits.document(api.spec)
     with app.app_context():

@@ -8,6 +8,7 @@ from flask import Response, current_app
 from flask_smorest import Blueprint
 
 from .. import rules
+from ..i18n import current_language, settlement_view
 from ..schemas.settlements import PreviewRequestSchema, SettlementSchema
 
 blp = Blueprint("settlements", __name__, url_prefix="/api/v1/settlements",
@@ -24,7 +25,8 @@ def preview(body: dict[str, Any]) -> Response:
     """Settle one hand at a given table state (no token, nothing stored)."""
     settlement = rules.preview(body["variant"], body["players"], body["options"], body["state"],
                                body["hand"])
-    # ``Settlement.to_dict`` is already the SettlementSchema shape (a property test holds the
+    # ``settlement_view`` is already the SettlementSchema shape (a property test holds the
     # schema's dump of it to the identity), so it is sent as it is: flask-smorest passes a
     # Response through, and the dump cost about a tenth of the request.
-    return cast(Response, current_app.json.response(settlement.to_dict()))
+    body = settlement_view(settlement.to_dict(), current_language())
+    return cast(Response, current_app.json.response(body))

@@ -9,6 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from flask_smorest.pagination import PaginationParameters
 
+from ..i18n import current_language, settlement_view
 from ..middleware.rendered import rendered_views
 from ..schemas.tables import (
     CorrectedHandSchema,
@@ -95,12 +96,13 @@ class Table(MethodView):
         if request.if_none_match and request.if_none_match.contains(str(version)):
             return Response(status=304, headers={"ETag": _etag(version)})
         rendered = rendered_views()
-        body = rendered.get(table_id, version)
+        language = current_language()
+        body = rendered.get(table_id, version, language)
         if body is None:
             table = tables.read_table(caller, table_id)
             version = table.version  # a write may have landed since: render what was read
             body = current_app.json.dumps(_TABLE_SCHEMA.dump(tables.table_view(table))).encode()
-            rendered.put(table_id, version, body)
+            rendered.put(table_id, version, language, body)
         # Already rendered through TableSchema: flask-smorest passes a Response as it is.
         return Response(body, status=200, mimetype="application/json",
                         headers={"ETag": _etag(version)})
@@ -140,7 +142,11 @@ class Hands(MethodView):
         answer, replayed = hands.record_hand(principal(), table_id, body, conditions)
         # The answer is already HandWithTableSchema's shape (tests/api/test_answer_shapes.py
         # holds its dump to the identity), so it is sent as it is: the dump cost about a
-        # twentieth of recording a hand.
+        # twentieth of recording a hand. Only its explanation is worded here, in the reader's
+        # language, from the steps the settlement keeps.
+        if answer.get("settlement") is not None:
+            answer = {**answer, "settlement": settlement_view(answer["settlement"],
+                                                              current_language())}
         response = current_app.json.response(answer)
         response.status_code = 201
         response.headers["ETag"] = _etag(answer["table"]["version"])

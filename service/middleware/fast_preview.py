@@ -1,15 +1,14 @@
 """Settlement previews answered before Flask.
 
-``POST /api/v1/settlements/preview`` is pure computation: no token, no database. When a
-request is plainly one Flask would answer 200 — JSON of a stated length within the body limit,
-no ``Authorization`` (so no rate limit applies), no query string, no ``Origin`` — the body
-goes through the same checks and code as in Flask: the JSON guard's (parsed as UTF-8, nested
-at most ``MAX_JSON_DEPTH``, no NUL), ``PreviewRequestSchema``, ``rules.preview`` and the app's
-JSON response. The first of them that refuses sends the request on to Flask with its body
-intact, which answers the 400, 413 or 422 as it always has; so this path only ever gives
-Flask's own 200 (``tests/api/test_fast_preview.py`` compares them). ``FAST_PREVIEW = False``
-turns it off.
-"""
+``POST /api/v1/settlements/preview`` is pure computation: no token, no database. When a request
+is plainly one Flask would answer 200 — JSON of a stated length within the body limit, no
+``Authorization`` (so no rate limit applies), no query string, no ``Origin`` — the body goes
+through the same checks and code as in Flask: the JSON guard's (parsed as UTF-8, nested at most
+``MAX_JSON_DEPTH``, no NUL), ``PreviewRequestSchema``, ``rules.preview``, the explanation
+worded in the client's language (``Accept-Language``) and the app's JSON response. The first of
+them that refuses sends the request on to Flask with its body intact, which answers the 400,
+413 or 422 as it always has; so this path only ever gives Flask's own 200
+(``tests/api/test_fast_preview.py`` compares them). ``FAST_PREVIEW = False`` turns it off."""
 
 from __future__ import annotations
 
@@ -21,6 +20,7 @@ from flask import Flask, Response
 from werkzeug.http import parse_options_header
 
 from .. import rules
+from ..i18n import DEFAULT, language_headers, negotiate, settlement_view
 from ..schemas.settlements import PreviewRequestSchema
 from .limits import MAX_JSON_DEPTH, json_depth_over
 from .security import StartResponse, WsgiApp
@@ -47,7 +47,7 @@ class FastPreview:
             body = self._read_body(environ)
             if body is not None:
                 environ["wsgi.input"] = io.BytesIO(body)  # Flask may still have to read it
-                answer = self.answer(body)
+                answer = self.answer(body, negotiate(environ.get("HTTP_ACCEPT_LANGUAGE")))
                 if answer is not None:
                     headers, payload = answer
                     start_response("200 OK", headers)
@@ -61,7 +61,7 @@ class FastPreview:
         body: bytes = environ["wsgi.input"].read(int(length))
         return body
 
-    def answer(self, body: bytes) -> Answer | None:
+    def answer(self, body: bytes, language: str = DEFAULT) -> Answer | None:
         """The headers and body of Flask's 200, or None when Flask must answer."""
         if b"\\u0000" in body:  # a NUL in a string: Flask names the field in its 422
             return None
@@ -74,10 +74,11 @@ class FastPreview:
                                        request["options"], request["state"], request["hand"])
         except Exception:  # not JSON, a bad field, a broken rule: Flask answers, and names it
             return None
-        response = cast(Response, self.json.response(settlement.to_dict()))
+        response = cast(Response,
+                        self.json.response(settlement_view(settlement.to_dict(), language)))
         payload = response.get_data()
         return [("Content-Type", response.content_type),
-                ("Content-Length", str(len(payload)))], payload
+                ("Content-Length", str(len(payload))), *language_headers(language)], payload
 
 
 def _mimetype(environ: dict[str, Any]) -> str:

@@ -10,7 +10,8 @@ answer it, it does so here, as WSGI, without Flask's request context, routing an
   ``PinnedVersionReader``; on PostgreSQL, a poll naming the version this worker last heard of
   needs no query: ``services/version_feed.py``);
 - and the answer is a 304 (the ETag matches, by Werkzeug's rules) or a 200 whose body is
-  already rendered at the current version (``rendered.py``).
+  already rendered at the current version in the client's language (``rendered.py``), with
+  the ``Content-Language`` and ``Vary: Accept-Language`` Flask gives it.
 
 Anything else — no or unknown token, a refused address, a missing or forbidden table, a body
 not yet rendered, a query string, a cross-origin request (CORS is Flask's), HEAD, a failing
@@ -30,6 +31,7 @@ from typing import Any
 from flask import Flask
 from werkzeug.http import parse_etags
 
+from ..i18n import language_headers, negotiate
 from ..services.auth import may_access_table, remembered_principal
 from ..services.table_versions import PinnedVersionReader, can_pin
 from ..services.version_feed import VersionFeed, feed_for
@@ -102,11 +104,13 @@ class FastTableReads:
         if if_none_match and (if_none_match == etag
                               or parse_etags(if_none_match).contains(str(row.version))):
             return "304 NOT MODIFIED", [("ETag", etag)], b""
-        body = self.rendered.get(table_id, row.version)
+        language = negotiate(environ.get("HTTP_ACCEPT_LANGUAGE"))
+        body = self.rendered.get(table_id, row.version, language)
         if body is None:
             return None
         return "200 OK", [("ETag", etag), ("Content-Type", "application/json"),
-                          ("Content-Length", str(len(body)))], body
+                          ("Content-Length", str(len(body))),
+                          *language_headers(language)], body
 
 
 def init_app(app: Flask, engine: Any) -> None:

@@ -1,12 +1,12 @@
 """Rendered table views, kept per worker: the JSON body of ``GET /tables/{id}`` at a version.
 
 A table's version goes up with every change to anything its view shows (a hand recorded,
-corrected or voided, the table closed), and never comes back: the body rendered at
-``(table id, version)`` is right for as long as that version is current. So a read asks the
-database for the version alone (one indexed row) and renders only when that version is new to
-this worker. Restoring a backup under a running service would break that promise; the restore
-command says to stop the service first.
-"""
+corrected or voided, the table closed), and never comes back: the body rendered at ``(table id,
+version)`` is right for as long as that version is current. So a read asks the database for the
+version alone (one indexed row) and renders only when that version is new to this worker. A
+body is kept per language (``Accept-Language``: the words in a view are the reader's), so one
+is never served in another's language. Restoring a backup under a running service would break
+that promise; the restore command says to stop the service first."""
 
 from __future__ import annotations
 
@@ -19,27 +19,27 @@ MAX_RENDERED_TABLES = 2048
 
 
 class RenderedViews:
-    """At most ``size`` bodies, one per table (its latest rendered version)."""
+    """At most ``size`` bodies, one per table and language (its latest rendered version)."""
 
     def __init__(self, size: int = MAX_RENDERED_TABLES) -> None:
         self.size = size
-        self._bodies: dict[str, tuple[int, bytes]] = {}
+        self._bodies: dict[tuple[str, str], tuple[int, bytes]] = {}
         self._lock = threading.Lock()
 
-    def get(self, table_id: str, version: int) -> bytes | None:
-        entry = self._bodies.get(table_id)
+    def get(self, table_id: str, version: int, language: str) -> bytes | None:
+        entry = self._bodies.get((table_id, language))
         if entry is None or entry[0] != version:
             return None
         return entry[1]
 
-    def put(self, table_id: str, version: int, body: bytes) -> None:
+    def put(self, table_id: str, version: int, language: str, body: bytes) -> None:
         with self._lock:
-            current = self._bodies.get(table_id)
+            current = self._bodies.get((table_id, language))
             if current is not None and current[0] > version:
                 return  # a slower reader must not replace a newer body with an older one
             if current is None and len(self._bodies) >= self.size:
                 self._bodies.clear()  # simple and bounded; the next reads render again
-            self._bodies[table_id] = (version, body)
+            self._bodies[(table_id, language)] = (version, body)
 
 
 def rendered_views_of(app: Flask) -> RenderedViews:

@@ -18,7 +18,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from .american import AMERICAN
-from .base import POOL, Reason, RuleViolation, SessionOutcome, Settlement, Transfer, Variant
+from .base import (
+    POOL,
+    Reason,
+    RuleViolation,
+    SessionOutcome,
+    Settlement,
+    Step,
+    Transfer,
+    Variant,
+)
 from .german import GERMAN
 from .solo66 import SOLO66
 from .spanish import SPANISH
@@ -26,7 +35,8 @@ from .spanish import SPANISH
 VARIANTS: dict[str, Variant] = {v.name: v for v in (AMERICAN, SPANISH, GERMAN, SOLO66)}
 
 __all__ = [
-    "POOL", "Reason", "RuleViolation", "SessionOutcome", "Settlement", "Transfer", "Variant",
+    "POOL", "Reason", "RuleViolation", "SessionOutcome", "Settlement", "Step", "Transfer",
+    "Variant",
     "VARIANTS", "get_variant", "preview",
 ]
 

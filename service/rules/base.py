@@ -61,6 +61,32 @@ class Transfer(NamedTuple):
                 "reason": self.reason.value}
 
 
+class Step(NamedTuple):
+    """One step of a settlement's explanation: what happened, as a code and its values.
+
+    Seats are the API's numbers (from 0), counts and chips plain ints, and words (a suit, a
+    contract, a phrase) nested steps. The rules say no sentence: ``service.i18n`` words each
+    step in the reader's language (the English is in its catalog's message ids).
+    """
+
+    code: str
+    args: Mapping[str, Any] = {}
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"code": …, "args": {…}}``, nested steps and lists as plain JSON values."""
+        if not self.args:
+            return {"code": self.code}
+        return {"code": self.code, "args": {k: _plain(v) for k, v in self.args.items()}}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Step):
+        return value.to_dict()
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
 class VariantState(Protocol):
     """What every variant's table state offers: the seat that deals the next hand."""
 
@@ -95,7 +121,7 @@ class Settlement:
     couleur_before: str | None
     couleur_after: str | None
     next_dealer: int
-    explanation: tuple[str, ...]
+    explanation: tuple[Step, ...]
     state_after: Any  # the variant's own state value, carried to the next hand
 
     def __post_init__(self) -> None:
@@ -146,7 +172,7 @@ class Settlement:
             "couleur": None if self.couleur_before is None and self.couleur_after is None
             else {"before": self.couleur_before, "after": self.couleur_after},
             "next_dealer": self.next_dealer,
-            "explanation": list(self.explanation),
+            "explanation": [step.to_dict() for step in self.explanation],
         }
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
 
-from .base import SUITS, RuleViolation, Settlement, Variant, VariantState
+from .base import SUITS, RuleViolation, Settlement, Step, Variant, VariantState
 
 MAX_ERRORS: Final = 16
 """The most errors one hand record may list."""
@@ -203,21 +203,11 @@ def first_revoke(errors: tuple[HandError, ...]) -> HandError | None:
     return next((e for e in errors if e.kind == "revoke"), None)
 
 
-def seat_list(seats: Collection[int]) -> str:
-    """Seats as people number them, each named on its own so that a client can put the
-    player's name in its place: seats 1 and 3 are ``"seat 2 and seat 4"``, seats 0, 1, 3 and 4
-    ``"seat 1, seat 2, seat 4 and seat 5"``.
-
-    Explanation lines number seats from 1, as the players do ("seat 1" is seat 0 of the API)."""
-    names = [f"seat {s + 1}" for s in sorted(seats)]
-    if len(names) == 1:
-        return names[0]
-    return f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def signed(points: int) -> str:
-    """``+4``, ``-8``, ``0``."""
-    return f"{points:+d}" if points else "0"
+def seat_list(seats: Collection[int]) -> tuple[int, ...]:
+    """Seats in ascending order, as an explanation step's ``seats`` value: the edge names each
+    on its own ("seat 2 and seat 4"), numbered from 1 as the players do, so that a client can
+    put the player's name in its place."""
+    return tuple(sorted(seats))
 
 
 def check_dealer_fits(state: VariantState, players: int) -> None:
@@ -235,31 +225,34 @@ def seat_field(name: str, players: int, description: str, required: bool = True,
 
 def settle_points_game(*, players: int, dealer: int, side: tuple[int, ...] | frozenset[int],
                        value: int, tricks: int, target: int, errors: tuple[HandError, ...],
-                       lines: list[str], party: str, others: str, in_couleur: bool | None,
+                       lines: list[Step], party: str, in_couleur: bool | None,
                        couleur: str | None) -> Settlement:
     """The end of a points game (Spanish, German Solo): the first revoke decides, else the
     tricks; each of the declaring ``side`` scores ``±value`` and the others nothing.
 
-    ``party`` and ``others`` are the game's own words for the two sides in the explanation.
+    ``party`` is the variant whose words the explanation uses for the two sides ("german":
+    the declaring party and the others, "spanish": the declaring side and the opponents).
     """
     revoke = first_revoke(errors)
+    result = Step("result.won")
     if revoke is not None:
         won = revoke.seat not in side
-        offenders = party if not won else "opponents"
-        lines.append(f"Seat {revoke.seat + 1} revoked, so the {offenders} lose the game: "
-                     f"{'won' if won else 'lost'}")
+        if not won:
+            result = Step("result.lost")
+        code = f"{party}.revoke_opponents" if won else f"{party}.revoke_party"
+        lines.append(Step(code, {"seat": revoke.seat, "result": result}))
     else:
         won = tricks >= target
-        lines.append(f"The {party} took {tricks} tricks with {target} needed: "
-                     f"{'won' if won else 'lost'}")
+        if not won:
+            result = Step("result.lost")
+        lines.append(Step(f"{party}.tricks", {"tricks": tricks, "target": target,
+                                                "result": result}))
     points = value if won else -value
     deltas = tuple(points if seat in side else 0 for seat in range(players))
-    each = " each" if len(side) > 1 else ""
-    verb = "score" if len(side) > 1 else "scores"
-    lines.append(f"{seat_list(side).capitalize()} {verb} {signed(points)}{each}; "
-                 f"{others} score 0")
+    code = f"{party}.scores_each" if len(side) > 1 else f"{party}.scores"
+    lines.append(Step(code, {"seats": seat_list(side), "score": points}))
     next_dealer = (dealer + 1) % players
-    lines.append(f"Seat {next_dealer + 1} deals next")
+    lines.append(Step("deals_next", {"seat": next_dealer}))
     return Settlement(
         result="won" if won else "lost", in_couleur=in_couleur, value=value, transfers=(),
         deltas=deltas, pool_before=None, pool_after=None, couleur_before=couleur,

@@ -6,6 +6,8 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from ..i18n import current_language, explain
+
 SUITS = ["clubs", "spades", "hearts", "diamonds"]
 MAX_ENTRIES = 32
 """The most keys an ``options``, ``state`` or ``hand`` object may have (a few are used)."""
@@ -68,6 +70,16 @@ class BeforeAfterSuitSchema(Schema):
     after = fields.String(required=True, validate=validate.OneOf(SUITS))
 
 
+class Explanation(fields.List):
+    """A list of lines; dumped from a settlement's steps, worded in the request's language."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(fields.String(), **kwargs)
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return None if value is None else explain(value, current_language())
+
+
 class SettlementSchema(Schema):
     result = fields.String(allow_none=True, required=True,
                            validate=validate.OneOf(["won", "lost", "drawn"]),
@@ -82,8 +94,9 @@ class SettlementSchema(Schema):
     pool = fields.Nested(BeforeAfterIntSchema, allow_none=True, required=True)
     couleur = fields.Nested(BeforeAfterSuitSchema, allow_none=True, required=True)
     next_dealer = fields.Integer(required=True)
-    explanation = fields.List(fields.String(), required=True,
-                              metadata={"description": "One plain line per step."})
+    explanation = Explanation(required=True, metadata={
+        "description": "One plain line per step, in the answer's language (`Content-Language`, "
+                       "chosen by `Accept-Language`: en, de or es)."})
 
 
 class PreviewRequestSchema(Schema):

@@ -64,9 +64,19 @@ def test_a_downgrade_and_an_upgrade_rewrite_the_stored_explanations(tmp_path: Pa
 
         with app.app_context():
             flask_migrate.downgrade(revision="0003")
+            # A hand stored before explanations were kept as steps: its lines as text, seats
+            # from 0 (what 0003 kept).
+            from service.extensions import db
+            from service.persistence.table_keeping import HandRow
+
+            row = db.session.execute(db.select(HandRow)).scalar_one()
+            row.settlement = {**row.settlement, "explanation": [
+                "Seat 0 scores +6; the others score 0", "Seat 1 deals next"]}
+            db.session.commit()
         token = api.auth(german["table_token"])
         old = api.client.get(f"/api/v1/tables/{german['id']}/hands/1", headers=token).json
         assert old["settlement"]["explanation"][-1] == "Seat 1 deals next"
+        lines = ["Seat 1 scores +6; the others score 0", "Seat 2 deals next"]
 
         with app.app_context():
             flask_migrate.upgrade()

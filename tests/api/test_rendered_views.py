@@ -58,18 +58,18 @@ def test_a_forbidden_or_missing_table_is_refused_before_any_cached_body(api: Any
 
 def test_an_older_version_never_replaces_a_newer_body() -> None:
     views = RenderedViews(size=2)
-    views.put("t", 5, b"five")
-    views.put("t", 4, b"four")
-    assert views.get("t", 5) == b"five"
-    assert views.get("t", 4) is None
+    views.put("t", 5, "en", b"five")
+    views.put("t", 4, "en", b"four")
+    assert views.get("t", 5, "en") == b"five"
+    assert views.get("t", 4, "en") is None
 
 
 def test_the_cache_stays_within_its_size() -> None:
     views = RenderedViews(size=2)
     for number in range(5):
-        views.put(f"t{number}", 1, b"x")
+        views.put(f"t{number}", 1, "en", b"x")
     assert len(views._bodies) <= 2
-    assert views.get("t4", 1) == b"x"
+    assert views.get("t4", 1, "en") == b"x"
 
 
 def test_the_version_check_returns_its_connection_to_the_pool_as_it_found_it(app: Flask,

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from service.i18n import explain
 from service.rules import VARIANTS, preview
 from service.rules.base import Settlement
 from tests.strategies import american_cases
@@ -24,7 +25,7 @@ SEAT = re.compile(r"\b[Ss]eats? (\d+)")
 
 
 def check_words(settlement: Settlement, players: int) -> None:
-    for line in settlement.explanation:
+    for line in explain(settlement.explanation):
         assert "seats" not in line.lower(), line
         for number in SEAT.findall(line):
             assert 1 <= int(number) <= players, line

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from service.i18n import explain
 from service.rules import VARIANTS, preview
 from service.rules.american import AMERICAN
 from service.rules.american.model import AmericanState
@@ -64,7 +65,7 @@ def test_the_preview_settles_every_worked_hand_the_same_way(example: dict[str, A
 
 @pytest.mark.parametrize("example", HANDS, ids=lambda e: e["name"])
 def test_every_worked_hand_is_explained_in_plain_lines(example: dict[str, Any]) -> None:
-    explanation = _settle(example)["explanation"]
+    explanation = explain(_settle(example)["explanation"])
     assert explanation, "an explanation has at least one line"
     for line in explanation:
         assert isinstance(line, str) and line and "\n" not in line
@@ -187,7 +188,7 @@ def test_the_explanation_tells_each_step_a_player_wants_to_hear() -> None:
         "called": {"rank": "ace", "suit": "hearts"}, "partner": 2,
         "matadores": {"side": "declarers", "lower": 2},
         "errors": [{"kind": "revoke", "seat": 3}]}, 4, options)
-    lines = AMERICAN.settle(4, options, state, hand).explanation
+    lines = explain(AMERICAN.settle(4, options, state, hand).explanation)
     assert lines[0] == "Dealer (seat 1) stakes 2 into the pool"
     assert "Matadores held by the declarers: 1 + 2 lower = 3, so a payment is 7" in lines
     assert "Seat 4 revokes: the defenders lose the game" in lines

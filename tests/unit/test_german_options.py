@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from service.i18n import explain
 from service.rules import preview
 from service.rules.base import RuleViolation, Settlement
 from service.rules.german import GERMAN
@@ -43,7 +44,8 @@ def test_a_mediateur_is_worth_4_and_only_the_declarer_scores() -> None:
     assert (won.result, won.value, won.deltas) == ("won", 4, (0, 0, 4, 0))
     lost = german({**MEDIATEUR, "tricks": 4}, {"mediateur": True})
     assert (lost.result, lost.deltas) == ("lost", (0, 0, -4, 0))
-    assert won.explanation[0] == ("Mediateur in hearts: seat 3 plays alone after demanding an "
+    assert explain(won.explanation)[0] == (
+        "Mediateur in hearts: seat 3 plays alone after demanding an "
                                   "ace with the ace of clubs from seat 1; target 5 tricks")
 
 
@@ -94,8 +96,8 @@ def test_first_won_prefers_no_suit_until_a_declaring_party_wins() -> None:
     assert won.state_after.to_dict() == {"dealer": 1, "couleur": "hearts"}
     assert won.to_dict()["couleur"] == {"before": None, "after": "hearts"}
     assert "The first contract won: hearts is the preferred suit from the next hand on" in (
-        won.explanation)
-    assert won.explanation[-1] == "Seat 2 deals next"
+        explain(won.explanation))
+    assert explain(won.explanation)[-1] == "Seat 2 deals next"
 
 
 def test_first_won_doubles_the_later_games_in_that_suit_and_never_changes_again() -> None:
@@ -130,17 +132,17 @@ def test_24_cards_make_six_tricks_with_a_target_of_four() -> None:
     assert german({**SOLO, "tricks": 4}, DECK_24).result == "won"
     assert german({**SOLO, "tricks": 3}, DECK_24).result == "lost"
     assert refused({**SOLO, "tricks": 7}, DECK_24) == "hand.tricks"
-    assert german({**SOLO, "tricks": 4}, DECK_24).explanation[0] == (
+    assert explain(german({**SOLO, "tricks": 4}, DECK_24).explanation)[0] == (
         "Solo in clubs: seat 1 plays alone; target 4 tricks")
 
 
 def test_24_cards_prime_is_stopping_after_four_and_tout_all_six() -> None:
     prime = german({**SOLO, "tricks": 4, "stopped_after_five": True}, DECK_24)
     assert (prime.result, prime.value) == ("won", 6 + 2)
-    assert prime.explanation[0].endswith("target 4 tricks (stopped after four for prime)")
+    assert explain(prime.explanation)[0].endswith("target 4 tricks (stopped after four for prime)")
     tout = german({**SOLO, "tricks": 6, "continued_after_five": True}, DECK_24)
     assert (tout.result, tout.value) == ("won", 6 + 4)
-    assert tout.explanation[1] == "Value: base 6 + tout after four 4 = 10"
+    assert explain(tout.explanation)[1] == "Value: base 6 + tout after four 4 = 10"
     missed = german({**SOLO, "tricks": 5, "continued_after_five": True}, DECK_24)
     assert missed.result == "lost"
     assert refused({**SOLO, "tricks": 5, "stopped_after_five": True}, DECK_24) == (
@@ -194,7 +196,7 @@ SIMPLE = {"contract": "simple", "trump": "spades", "declarer": 1, "tricks": 5,
 def test_a_spanish_declarer_may_call_an_ace_he_holds_and_plays_alone() -> None:
     won = preview("spanish", 4, None, None, SIMPLE)
     assert (won.result, won.value, won.deltas) == ("won", 2, (0, 2, 0, 0))
-    assert won.explanation[0] == ("Simple game in spades, in suit: 2 points, target 5 tricks; "
+    assert explain(won.explanation)[0] == ("Simple game in spades, in suit: 2 points, target 5 tricks; "
                                   "seat 2 called the ace of hearts, which he holds, and plays "
                                   "alone")
     lost = preview("spanish", 4, {"couleur": "spades"}, None, {**SIMPLE, "tricks": 4})

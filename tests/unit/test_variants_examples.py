@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import service.rules
+from service.i18n import explain
 from service.rules.base import RuleViolation, SessionOutcome, Settlement, Variant
 from service.rules.german import GERMAN
 from service.rules.solo66 import SOLO66, possible_points
@@ -77,10 +78,10 @@ def test_each_worked_example_explains_every_step_in_plain_lines(
     variant = VARIANTS[example["variant"]]
     settlement = settle(variant, example["players"], example["options"], example["state"],
                         example["hand"])
-    assert len(settlement.explanation) >= 3
+    assert len(explain(settlement.explanation)) >= 3
     assert all(isinstance(line, str) and line and "\n" not in line
-               for line in settlement.explanation)
-    assert settlement.explanation[-1] == f"Seat {settlement.next_dealer + 1} deals next"
+               for line in explain(settlement.explanation))
+    assert explain(settlement.explanation)[-1] == f"Seat {settlement.next_dealer + 1} deals next"
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=example_id)
@@ -195,7 +196,7 @@ def test_a_revoke_by_an_opponent_makes_the_spanish_declaring_side_win() -> None:
     hand = {**SIMPLE, "tricks": 0, "errors": [{"kind": "revoke", "seat": 2}]}
     s = settle(SPANISH, 4, None, None, hand)
     assert (s.result, s.deltas) == ("won", (0, 2, 0, 2))
-    assert "Seat 3 revoked" in s.explanation[1]  # seat 2 of the API, seat 3 for people
+    assert "Seat 3 revoked" in explain(s.explanation)[1]  # seat 2 of the API, seat 3 for people
 
 
 def test_a_revoke_by_the_partner_makes_the_spanish_declaring_side_lose() -> None:
@@ -214,7 +215,7 @@ def test_a_forced_simple_scores_like_any_simple() -> None:
     forced = settle(SPANISH, 4, None, None, {**SIMPLE, "forced": True})
     plain = settle(SPANISH, 4, None, None, SIMPLE)
     assert (forced.deltas, forced.value) == (plain.deltas, plain.value)
-    assert "Forced" in forced.explanation[0]
+    assert "Forced" in explain(forced.explanation)[0]
 
 
 def test_a_spanish_hand_is_normalized_with_its_defaults() -> None:
@@ -262,7 +263,8 @@ def test_the_preferred_suit_doubles_the_whole_german_value() -> None:
     hand = {**FRAGE, "stopped_after_five": True, "matadors_together": True}
     s = settle(GERMAN, 4, {"preferred_suit": "hearts"}, None, hand)
     assert (s.value, s.in_couleur) == (12, True)
-    assert s.explanation[1] == ("Value: base 2 + prime 2 + matadors together 2 = 6, doubled "
+    assert explain(s.explanation)[1] == (
+        "Value: base 2 + prime 2 + matadors together 2 = 6, doubled "
                                 "for the preferred suit hearts = 12")
     other = settle(GERMAN, 4, {"preferred_suit": "clubs"}, None, hand)
     assert (other.value, other.in_couleur) == (6, False)

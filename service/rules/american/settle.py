@@ -11,7 +11,7 @@ as straight-line code over the tables precomputed in ``model``.
 
 from __future__ import annotations
 
-from ..base import POOL, Reason, Settlement, Suit, Transfer
+from ..base import POOL, Reason, Settlement, Step, Suit, Transfer
 from .model import (
     CONTRACT_RULES,
     OPPONENTS,
@@ -54,45 +54,34 @@ _BETE_ANY = BeteOnLostSolo.ANY
 _FIRST_WON = CouleurPolicy.FIRST_WON
 _new_transfer = tuple.__new__  # Transfer(...) without NamedTuple's Python-level __new__
 
+# The words of the explanation, as steps (``service.i18n`` says them in the reader's language).
 _SUIT_NAME: dict[Suit, str] = {s: s.value for s in Suit}
-_SIDE_NAME: dict[Side, str] = {s: s.value for s in Side}
-_CARD_NAME: dict[CalledCard, str] = {
-    CalledCard(r, s): f"{r.value} of {s.value}" for r in Rank for s in Suit
+_SUIT: dict[Suit, Step] = {s: Step(f"suit.{s.value}") for s in Suit}
+_SIDE: dict[Side, Step] = {s: Step(f"american.side.{s.value}") for s in Side}
+_CARD: dict[CalledCard, Step] = {
+    CalledCard(r, s): Step(f"card.{r.value}", {"suit": _SUIT[s]}) for r in Rank for s in Suit
 }
-_A_CONTRACT: dict[Contract, str] = {
-    Contract.SIMPLE: "a simple game",
-    Contract.FORCEE_SIMPLE: "a forcée simple",
-    Contract.FORCEE_PARTOUT: "a forcée partout",
-    Contract.SOLO: "a solo",
-    Contract.TOUT: "a tout",
-}
-_TITLE: dict[Contract, str] = {c: rule.title for c, rule in CONTRACT_RULES.items()}
-_LOST_WHAT: dict[Contract, str] = {c: f"lost {rule.title.lower()}"
-                                   for c, rule in CONTRACT_RULES.items()}
-_ERROR_VERB: dict[ErrorKind, str] = {
-    ErrorKind.REVOKE: "revokes",
-    ErrorKind.LEAD_OUT_OF_TURN: "leads out of turn",
-    ErrorKind.PLAY_OUT_OF_TURN: "plays out of turn",
-    ErrorKind.EXPOSED_CARD: "exposes a card",
-    ErrorKind.UNANNOUNCED_VOID: "did not announce his void in the called suit",
-}
-_ERROR_NOUN: dict[ErrorKind, str] = {
-    ErrorKind.REVOKE: "revoke",
-    ErrorKind.LEAD_OUT_OF_TURN: "lead out of turn",
-    ErrorKind.PLAY_OUT_OF_TURN: "play out of turn",
-    ErrorKind.EXPOSED_CARD: "exposed card",
-    ErrorKind.UNANNOUNCED_VOID: "unannounced void",
-}
-_IN_SUIT: dict[Suit, str] = {suit: f"in {suit.value}" for suit in Suit}
-_IN_COULEUR: dict[Suit, str] = {suit: f"in couleur ({suit.value})" for suit in Suit}
-_TRICKS_WORD = tuple(f"{t} trick" if t == 1 else f"{t} tricks" for t in range(TRICKS + 1))
+_A_CONTRACT: dict[Contract, Step] = {c: Step(f"american.a_contract.{c.value}") for c in Contract}
+_TITLE: dict[Contract, Step] = {c: Step(f"american.contract.{c.value}") for c in Contract}
+_LOST_WHAT: dict[Contract, Step] = {c: Step(f"american.lost.{c.value}") for c in Contract}
+_ERROR_VERB: dict[ErrorKind, Step] = {k: Step(f"american.error_verb.{k.value}")
+                                      for k in ErrorKind}
+_ERROR_NOUN: dict[ErrorKind, Step] = {k: Step(f"american.error_noun.{k.value}")
+                                      for k in ErrorKind}
+_FORFEIT = Step("american.forfeit")
+_IN_SUIT: dict[Suit, Step] = {s: Step("where.in_suit", {"suit": _SUIT[s]}) for s in Suit}
+_IN_COULEUR: dict[Suit, Step] = {s: Step("where.in_couleur", {"suit": _SUIT[s]}) for s in Suit}
+_WON_LOST = {True: Step("result.won"), False: Step("result.lost")}
+_LOSERS = {"defenders": Step("american.losers.defenders"),
+           "declarer": Step("american.losers.declarer"),
+           "declarers": Step("american.losers.declarers")}
 
 
-def _no_stake(state: AmericanState) -> str:
+def _no_stake(state: AmericanState) -> Step:
     """Step 1 when no chips move: why not."""
     if state.stake_due:
-        return f"Dealer (seat {state.dealer + 1}) stakes nothing: the stake is 0"
-    return f"Dealer (seat {state.dealer + 1}) has already staked for this deal"
+        return Step("stake.zero", {"dealer": state.dealer})
+    return Step("stake.already", {"dealer": state.dealer})
 
 
 def settle_played(n: int, options: AmericanOptions, state: AmericanState,
@@ -103,7 +92,7 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
     stake = options.stake if state.stake_due else 0
     if stake:
         pool += stake
-        lines = [f"Dealer (seat {dealer + 1}) stakes {stake} into the pool"]
+        lines = [Step("stake", {"dealer": dealer, "chips": stake})]
     else:
         lines = [_no_stake(state)]
 
@@ -120,43 +109,45 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
     where = _IN_COULEUR[trump] if in_couleur else _IN_SUIT[trump]
     value = base = rule.in_couleur if in_couleur else rule.in_suit
     if called is None:
-        lines.append(f"Seat {declarer + 1} plays {_A_CONTRACT[game]} {where}: worth {base}")
+        lines.append(Step("american.plays", {"seat": declarer, "contract": _A_CONTRACT[game],
+                                             "where": where, "value": base}))
     elif partner is not None and not lone:
-        lines.append(f"Seat {declarer + 1} plays {_A_CONTRACT[game]} {where} with seat "
-                     f"{partner + 1}, who holds the called {_CARD_NAME[called]}: worth {base}")
+        lines.append(Step("american.plays_with", {
+            "seat": declarer, "contract": _A_CONTRACT[game], "where": where,
+            "partner": partner, "card": _CARD[called], "value": base}))
     elif contract is _SIMPLE:
-        lines.append(f"Seat {declarer + 1} plays a simple game {where} and holds the called "
-                     f"{_CARD_NAME[called]} himself: it ranks as a solo, worth {base}")
+        lines.append(Step("american.simple_holds_called", {
+            "seat": declarer, "where": where, "card": _CARD[called], "value": base}))
     else:
-        lines.append(f"Seat {declarer + 1} plays {_A_CONTRACT[game]} {where} and holds the called "
-                     f"{_CARD_NAME[called]} himself: worth {base}")
+        lines.append(Step("american.plays_holds_called", {
+            "seat": declarer, "contract": _A_CONTRACT[game], "where": where,
+            "card": _CARD[called], "value": base}))
     if lone and game is _FORCEE_SIMPLE:
-        lines.append("A forcée simple played alone is no solo: no stamm, no bête")
+        lines.append(Step("american.forcee_simple_alone"))
     target = rule.target
     if hand.tout_after_five:
         target = TRICKS
         if in_couleur and options.incidental_tout is _LITERAL:
             value = 4 * base
-            lines.append(f"Incidental tout in couleur: {base} four times is {value}; "
-                         f"all 8 tricks are needed")
+            lines.append(Step("american.tout_in_couleur", {"base": base, "value": value}))
         else:
             value = 2 * base
-            lines.append(f"Incidental tout: {base} doubles to {value}; all 8 tricks are needed")
+            lines.append(Step("american.tout", {"base": base, "value": value}))
     matadores = hand.matadores
     if matadores is not None:
         side = matadores.side
         if side is _DECLARERS or options.matadores is _EITHER_SIDE:
             lower = matadores.lower
-            lines.append(f"Matadores held by the {_SIDE_NAME[side]}: 1 + {lower} lower = "
-                         f"{1 + lower}, so a payment is {value + 1 + lower}")
+            lines.append(Step("american.matadores", {
+                "side": _SIDE[side], "lower": lower, "count": 1 + lower,
+                "value": value + 1 + lower}))
             value += 1 + lower
         else:
-            lines.append("Matadores held by the defenders do not count: only the declaring "
-                         "side's do at this table")
+            lines.append(Step("american.matadores_not_counted"))
 
     # 3.-4. Sides and result: the first error that decides the game decides it.
     won: bool | None = None
-    decider = ""
+    decider = _WON_LOST[True]  # replaced below: by the deciding error, or by the tricks
     betes: list[tuple[int, ErrorKind]] = []
     for kind, seat in hand.errors:
         declaring = seat == declarer or (not lone and seat == partner)
@@ -165,25 +156,25 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
             pays = False
         elif lone:
             if declaring:  # R10: the soloist's own slip costs him nothing
-                lines.append(f"Seat {seat + 1} {verb}: no penalty for the soloist")
+                lines.append(Step("american.error_soloist", {"seat": seat, "error": verb}))
                 continue
             pays = False
         else:  # R11: the offender pays a bête even when the game was already decided
             pays = True
             betes.append((seat, kind))
         if won is not None:
-            tail = ", but he still pays a bête" if pays else ""
-            lines.append(f"Seat {seat + 1} {verb}: the game was already decided{tail}")
+            code = "american.error_after_decided_bete" if pays else "american.error_after_decided"
+            lines.append(Step(code, {"seat": seat, "error": verb}))
             continue
         won = not declaring
-        decider = f"on seat {seat + 1}'s {_ERROR_NOUN[kind]}"
-        losers = "defenders lose" if won else "declarer loses" if lone else "declarers lose"
-        tail = ", and he pays a bête" if pays else ""
-        lines.append(f"Seat {seat + 1} {verb}: the {losers} the game{tail}")
+        decider = Step("american.decided_by_error", {"seat": seat, "error": _ERROR_NOUN[kind]})
+        losers = _LOSERS["defenders" if won else "declarer" if lone else "declarers"]
+        code = "american.error_decides_bete" if pays else "american.error_decides"
+        lines.append(Step(code, {"seat": seat, "error": verb, "losers": losers}))
     if won is None:
         tricks = hand.tricks
         won = tricks >= target
-        decider = f"with {_TRICKS_WORD[tricks]}"
+        decider = Step("american.decided_by_tricks", {"tricks": tricks})
 
     # 5. Game payments, towards the winners.
     key = (n, declarer, declarer if partner is None else partner, value, won)
@@ -199,7 +190,9 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
         deltas[dealer] -= stake
     else:
         transfers = list(game_transfers)
-    lines.append(f"{_TITLE[game]} {where} {'won' if won else 'lost'} {decider}: {paid}")
+    lines.append(Step("american.result", {"contract": _TITLE[game], "where": where,
+                                          "result": _WON_LOST[won], "decider": decider,
+                                          "payments": paid}))
 
     # 6. Stamm: every lone game but a forcée simple is a solo for the pool.
     stamm = options.stamm
@@ -210,9 +203,9 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
             transfers.append(_new_transfer(Transfer, (POOL, declarer, chips, _STAMM)))
             deltas[declarer] += chips
             pool -= chips
-            lines.append(f"Seat {declarer + 1} draws a stamm of {chips} from the pool")
+            lines.append(Step("american.stamm", {"seat": declarer, "chips": chips}))
         else:
-            lines.append(f"Seat {declarer + 1} would draw a stamm, but the pool is empty")
+            lines.append(Step("american.stamm_pool_empty", {"seat": declarer}))
 
     # 7. Bêtes, each reckoned at the moment it is paid: errors first, then a lost solo.
     for seat, kind in betes:
@@ -221,8 +214,7 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
         if in_couleur or options.bete_on_lost_solo is _BETE_ANY:
             pool = _bete(declarer, _LOST_WHAT[game], pool, stamm, deltas, transfers, lines)
         else:
-            lines.append("No bête for a lost solo in suit: at this table only a lost solo in "
-                         "couleur pays one")
+            lines.append(Step("american.no_bete_in_suit"))
 
     # 8. Couleur.
     couleur = couleur_before = state.couleur
@@ -231,14 +223,13 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
         first_game_won = True
         if options.couleur_policy is _FIRST_WON and trump != couleur:
             couleur = trump
-            lines.append(f"Couleur is now {_SUIT_NAME[trump]}: the first game won at the table "
-                         f"was played in it")
+            lines.append(Step("american.couleur_now", {"suit": _SUIT[trump]}))
 
     # 9. Next deal.
     dealer += 1
     if dealer == n:
         dealer = 0
-    lines.append(f"Seat {dealer + 1} deals next")
+    lines.append(Step("deals_next", {"seat": dealer}))
     return make_settlement(
         "won" if won else "lost", in_couleur, value, tuple(transfers), tuple(deltas),
         state.pool, pool, _SUIT_NAME[couleur_before], _SUIT_NAME[couleur], dealer,
@@ -246,16 +237,16 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
     )
 
 
-def _bete(seat: int, why: str, pool: int, stamm: int, deltas: list[int],
-          transfers: list[Transfer], lines: list[str]) -> int:
+def _bete(seat: int, why: Step, pool: int, stamm: int, deltas: list[int],
+          transfers: list[Transfer], lines: list[Step]) -> int:
     """One bête of ``min(pool, stamm)`` into the pool; returns the pool after it."""
     chips = pool if pool < stamm else stamm
     if chips:
         transfers.append(_new_transfer(Transfer, (seat, POOL, chips, _BETE)))
         deltas[seat] -= chips
-        lines.append(f"Seat {seat + 1} pays a bête of {chips} ({why})")
+        lines.append(Step("american.bete", {"seat": seat, "chips": chips, "why": why}))
     else:
-        lines.append(f"Seat {seat + 1} owes a bête ({why}), but the pool is empty")
+        lines.append(Step("american.bete_pool_empty", {"seat": seat, "why": why}))
     return pool + chips
 
 
@@ -263,7 +254,7 @@ def _bete(seat: int, why: str, pool: int, stamm: int, deltas: list[int],
 # payments: transfers, each seat's net chips from them, and the words for them. Filled as
 # hands are settled (a few thousand entries at most); a value above the bound, which no valid
 # hand reaches, is computed every time rather than kept.
-_Payments = tuple[tuple[Transfer, ...], tuple[int, ...], str]
+_Payments = tuple[tuple[Transfer, ...], tuple[int, ...], Step]
 _PAYMENTS: dict[tuple[int, int, int, int, bool], _Payments] = {}
 _MOST_TABULATED_VALUE = 4 * max(rule.in_couleur for rule in CONTRACT_RULES.values()) + 1 + 9
 
@@ -279,17 +270,19 @@ def _game_payments(n: int, declarer: int, partner: int, value: int, won: bool) -
             transfers.append(Transfer(source, target, value, _GAME))
             deltas[source] -= value
             deltas[target] += value
-        return tuple(transfers), tuple(deltas), \
-            f"{value} from each opponent" if won else f"{value} to each opponent"
+        return tuple(transfers), tuple(deltas), Step(
+            "american.paid_by_each" if won else "american.paid_to_each", {"value": value})
     paid = []
     for seat, opponent in PAIRS[n][declarer][partner]:
         source, target = (opponent, seat) if won else (seat, opponent)
         transfers.append(Transfer(source, target, value, _GAME))
         deltas[source] -= value
         deltas[target] += value
-        paid.append(f"seat {source + 1} pays {value} to seat {target + 1}")
-    paid.extend(f"seat {seat + 1} is not paired" for seat in UNPAIRED[n][declarer][partner])
-    return tuple(transfers), tuple(deltas), ", ".join(paid)
+        paid.append(Step("american.pair_pays", {"payer": source, "value": value,
+                                                "payee": target}))
+    paid.extend(Step("american.not_paired", {"seat": seat})
+                for seat in UNPAIRED[n][declarer][partner])
+    return tuple(transfers), tuple(deltas), Step("list", {"items": tuple(paid)})
 
 
 def settle_redeal(n: int, options: AmericanOptions, state: AmericanState,
@@ -304,16 +297,16 @@ def settle_redeal(n: int, options: AmericanOptions, state: AmericanState,
         transfers.append(Transfer(dealer, POOL, stake, _STAKE))
         deltas[dealer] -= stake
         pool += stake
-        lines = [f"Dealer (seat {dealer + 1}) stakes {stake} into the pool"]
+        lines = [Step("stake", {"dealer": dealer, "chips": stake})]
     else:
         lines = [_no_stake(state)]
     if type(hand) is ForfeitHand:
         seat = hand.seat
-        lines.append(f"Seat {seat + 1} passed holding Spadilla and Basta when he had to announce")
-        pool = _bete(seat, "forfeit", pool, options.stamm, deltas, transfers, lines)
+        lines.append(Step("american.forfeit_passed", {"seat": seat}))
+        pool = _bete(seat, _FORFEIT, pool, options.stamm, deltas, transfers, lines)
     else:
-        lines.append("Misdeal: no chips move beyond the stake")
-    lines.append(f"Seat {dealer + 1} deals again, with no new stake")
+        lines.append(Step("american.misdeal"))
+    lines.append(Step("american.deals_again", {"seat": dealer}))
     couleur = state.couleur
     name = _SUIT_NAME[couleur]
     return make_settlement(

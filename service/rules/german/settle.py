@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..base import Settlement
+from ..base import Settlement, Step
 from ..common import settle_points_game
 from .model import (
     BASE,
@@ -12,7 +12,6 @@ from .model import (
     MATADORS,
     PREFERRED_MULTIPLIER,
     PRIME,
-    TITLES,
     TOUT_ANNOUNCED,
     TOUT_CONTINUED,
     GermanHand,
@@ -21,18 +20,18 @@ from .model import (
 )
 
 
-def value_terms(hand: GermanHand, first: str = "five") -> list[tuple[str, int]]:
-    """The base and each bonus that applies, in the rulebook's order (``first``: the words for
-    the first tricks, "five", or "four" with 24 cards)."""
-    terms = [("base", BASE[hand.contract])]
+def value_terms(hand: GermanHand, first: str = "five") -> list[tuple[Step, int]]:
+    """The base and each bonus that applies, in the rulebook's order, each named by a step
+    (``first``: the first tricks, "five", or "four" with 24 cards)."""
+    terms = [(Step("german.term.base"), BASE[hand.contract])]
     if hand.stopped_after_five:
-        terms.append(("prime", PRIME))
+        terms.append((Step("german.term.prime"), PRIME))
     if hand.continued_after_five:
-        terms.append((f"tout after {first}", TOUT_CONTINUED))
+        terms.append((Step(f"german.term.tout_after_{first}"), TOUT_CONTINUED))
     if hand.tout_announced:
-        terms.append(("tout announced", TOUT_ANNOUNCED))
+        terms.append((Step("german.term.tout_announced"), TOUT_ANNOUNCED))
     if hand.matadors_together:
-        terms.append(("matadors together", MATADORS))
+        terms.append((Step("german.term.matadors_together"), MATADORS))
     return terms
 
 
@@ -51,21 +50,25 @@ def settle(n: int, opts: GermanOptions, st: GermanState, h: GermanHand) -> Settl
     value = hand_value(h, st.couleur)
     target = opts.tricks if h.plays_for_all else opts.target
     lines = [_contract_line(h, opts, target)]
-    sum_text = " + ".join(f"{label} {points}" for label, points in terms)
+    parts = tuple(Step("german.term", {"term": label, "value": points})
+                  for label, points in terms)
+    args: dict[str, object] = {"terms": parts}
+    code = "german.value"
     if len(terms) > 1:
-        sum_text += f" = {sum(points for _, points in terms)}"
+        code += "_sum"
+        args["sum"] = sum(points for _, points in terms)
     if preferred:
-        sum_text += f", doubled for the preferred suit {h.trump} = {value}"
-    lines.append(f"Value: {sum_text}")
+        code += "_doubled"
+        args.update(suit=Step(f"suit.{h.trump}"), value=value)
+    lines.append(Step(code, args))
     settlement = settle_points_game(
         players=n, dealer=st.dealer, side=h.side, value=value, tricks=h.tricks,
-        target=target, errors=h.errors, lines=lines, party="declaring party",
-        others="the others", in_couleur=preferred, couleur=st.couleur)
+        target=target, errors=h.errors, lines=lines, party="german",
+        in_couleur=preferred, couleur=st.couleur)
     couleur_after = st.couleur
     if opts.preferred_suit == FIRST_WON and st.couleur is None and settlement.result == "won":
         couleur_after = h.trump
-        lines.insert(-1, f"The first contract won: {h.trump} is the preferred suit from the "
-                         "next hand on")
+        lines.insert(-1, Step("german.preferred_now", {"suit": Step(f"suit.{h.trump}")}))
     return replace(settlement, couleur_after=couleur_after, explanation=tuple(lines),
                    state_after=GermanState(settlement.next_dealer, couleur_after))
 
@@ -75,25 +78,30 @@ def _first(opts: GermanOptions) -> str:
     return "five" if opts.target == 5 else "four"
 
 
-def _contract_line(h: GermanHand, opts: GermanOptions, target: int) -> str:
-    name = TITLES[h.contract]
+def _contract_line(h: GermanHand, opts: GermanOptions, target: int) -> Step:
+    args: dict[str, object] = {"contract": Step(f"german.contract.{h.contract}"),
+                               "suit": Step(f"suit.{h.trump}"), "seat": h.declarer}
     first = _first(opts)
     if h.continued_after_five:
-        needs = f"all {target} tricks (went on after {first})"
+        needs = Step(f"german.needs.tout_after_{first}", {"target": target})
     elif h.tout_announced:
-        needs = f"all {target} tricks (tout announced)"
+        needs = Step("german.needs.tout_announced", {"target": target})
     elif h.stopped_after_five:
-        needs = f"{target} tricks (stopped after {first} for prime)"
+        needs = Step(f"german.needs.prime_after_{first}", {"target": target})
     else:
-        needs = f"{target} tricks"
+        needs = Step("german.needs", {"target": target})
+    args["needs"] = needs
     if h.contract == "mediateur":
-        demanded = "" if h.called is None else f" with the ace of {h.called.suit}"
+        code = "german.mediateur"
+        if h.called is not None:
+            code += "_ace"
+            args["ace"] = Step("card.ace", {"suit": Step(f"suit.{h.called.suit}")})
         if h.giver is not None:
-            demanded += f" from seat {h.giver + 1}"
-        return (f"{name} in {h.trump}: seat {h.declarer + 1} plays alone after demanding an "
-                f"ace{demanded}; target {needs}")
+            code += "_from"
+            args["giver"] = h.giver
+        return Step(code, args)
     if h.called is None:
-        return f"{name} in {h.trump}: seat {h.declarer + 1} plays alone; target {needs}"
-    partner = h.declarer if h.partner is None else h.partner
-    return (f"{name} in {h.trump}: seat {h.declarer + 1} declares with seat {partner + 1}, "
-            f"holder of the {h.called.rank} of {h.called.suit}; target {needs}")
+        return Step("german.alone", args)
+    args["partner"] = h.declarer if h.partner is None else h.partner
+    args["card"] = Step(f"card.{h.called.rank}", {"suit": Step(f"suit.{h.called.suit}")})
+    return Step("german.with_partner", args)

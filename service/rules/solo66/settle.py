@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ..base import Reason, RuleViolation, Settlement, Transfer
+from ..base import Reason, RuleViolation, Settlement, Step, Transfer
 from ..common import (
     DealerState,
     seat_list,
@@ -19,41 +19,39 @@ from .model import (
 def settle(n: int, opts: Solo66Options, st: DealerState, h: Solo66Hand) -> Settlement:
     """Pay the stake from each loser to each winner, in ascending seat order."""
     stake = opts.stake
-    lines: list[str] = []
+    lines: list[Step] = []
     transfers: list[Transfer] = []
     result: Literal["won", "lost", "drawn"]
     if h.trump is None and h.last_trick is not None:
         winner = h.last_trick
         others = [seat for seat in range(n) if seat != winner]
         result = "won"
-        lines.append(f"All passed: played without trump; seat {winner + 1} took the last trick "
-                     "and wins")
+        lines.append(Step("solo66.all_passed", {"seat": winner}))
         transfers = [Transfer(seat, winner, stake, Reason.GAME) for seat in others]
-        lines.append(f"{seat_list(others).capitalize()} each pay {_chips(stake)} "
-                     f"to seat {winner + 1}")
+        lines.append(Step("solo66.each_pay", {"seats": seat_list(others), "chips": stake,
+                                              "seat": winner}))
     elif h.soloist is not None and h.soloist_points is not None \
             and h.defender_points is not None:
         soloist = h.soloist
         defenders = [seat for seat in range(n) if seat != soloist]
-        lines.append(f"Seat {soloist + 1} plays alone with {h.trump} as trump: "
-                     f"{h.soloist_points} card points against the defenders' "
-                     f"{h.defender_points}")
+        lines.append(Step("solo66.plays", {"seat": soloist, "suit": Step(f"suit.{h.trump}"),
+                                           "soloist_points": h.soloist_points,
+                                           "defender_points": h.defender_points}))
         if h.soloist_points >= WIN_POINTS:
             result = "won"
-            lines.append(f"The soloist has {WIN_POINTS} or more: won")
+            lines.append(Step("solo66.won", {"win": WIN_POINTS}))
             transfers = [Transfer(seat, soloist, stake, Reason.GAME) for seat in defenders]
-            lines.append(f"{seat_list(defenders).capitalize()} each pay "
-                         f"{_chips(stake)} to seat {soloist + 1}")
+            lines.append(Step("solo66.each_pay", {"seats": seat_list(defenders), "chips": stake,
+                                                  "seat": soloist}))
         elif h.defender_points >= WIN_POINTS:
             result = "lost"
-            lines.append(f"The soloist has less than {WIN_POINTS} and the defenders "
-                         f"{WIN_POINTS} or more: lost")
+            lines.append(Step("solo66.lost", {"win": WIN_POINTS}))
             transfers = [Transfer(soloist, seat, stake, Reason.GAME) for seat in defenders]
-            lines.append(f"Seat {soloist + 1} pays {_chips(stake)} to each of "
-                         f"{seat_list(defenders)}")
+            lines.append(Step("solo66.pays_each", {"seat": soloist, "chips": stake,
+                                                   "seats": seat_list(defenders)}))
         else:
             result = "drawn"
-            lines.append(f"Neither side reached {WIN_POINTS}: drawn, no chips move")
+            lines.append(Step("solo66.drawn", {"win": WIN_POINTS}))
     else:  # only a hand built by hand, bypassing parse_hand, can get here
         raise RuleViolation("hand", "is not a complete Solo 66 hand")
     deltas = [0] * n
@@ -63,7 +61,7 @@ def settle(n: int, opts: Solo66Options, st: DealerState, h: Solo66Hand) -> Settl
         if isinstance(t.target, int):
             deltas[t.target] += t.chips
     next_dealer = (st.dealer + 1) % n
-    lines.append(f"Seat {next_dealer + 1} deals next")
+    lines.append(Step("deals_next", {"seat": next_dealer}))
     return Settlement(
         result=result,
         in_couleur=None,
@@ -78,8 +76,4 @@ def settle(n: int, opts: Solo66Options, st: DealerState, h: Solo66Hand) -> Settl
         explanation=tuple(lines),
         state_after=DealerState(next_dealer),
     )
-
-
-def _chips(stake: int) -> str:
-    return f"{stake} chip" if stake == 1 else f"{stake} chips"
 

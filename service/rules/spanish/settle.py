@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..base import Settlement
+from ..base import Settlement, Step
 from ..common import (
     TRICKS,
     DealerState,
@@ -31,20 +31,24 @@ def settle(n: int, opts: SpanishOptions, st: DealerState, h: SpanishHand) -> Set
     lines = [_contract_line(h, opts, value, target)]
     return settle_points_game(
         players=n, dealer=st.dealer, side=side, value=value, tricks=h.tricks,
-        target=target, errors=h.errors, lines=lines, party="declaring side",
-        others="the opponents", in_couleur=in_couleur, couleur=opts.couleur)
+        target=target, errors=h.errors, lines=lines, party="spanish",
+        in_couleur=in_couleur, couleur=opts.couleur)
 
 
-def _contract_line(h: SpanishHand, opts: SpanishOptions, value: int, target: int) -> str:
-    where = "in colour" if h.trump == opts.couleur else "in suit"
-    needs = f"target all {target} tricks" if target == TRICKS else f"target {target} tricks"
+def _contract_line(h: SpanishHand, opts: SpanishOptions, value: int, target: int) -> Step:
+    args: dict[str, object] = {
+        "suit": Step(f"suit.{h.trump}"), "value": value, "seat": h.declarer,
+        "where": Step("spanish.in_colour" if h.trump == opts.couleur else "spanish.in_suit"),
+        "needs": Step("spanish.needs_all" if target == TRICKS else "spanish.needs",
+                      {"target": target})}
     if h.contract == "simple" and h.called is not None and h.partner is not None:
-        name = "Forced simple game (all passed)" if h.forced else "Simple game"
+        args["contract"] = Step("spanish.contract.forced" if h.forced
+                                else "spanish.contract.simple")
+        args["ace"] = Step("card.ace", {"suit": Step(f"suit.{h.called.suit}")})
         if h.partner == h.declarer:
-            return (f"{name} in {h.trump}, {where}: {value} points, {needs}; seat {h.declarer + 1} "
-                    f"called the ace of {h.called.suit}, which he holds, and plays alone")
-        return (f"{name} in {h.trump}, {where}: {value} points, {needs}; seat {h.declarer + 1} "
-                f"declares with seat {h.partner + 1}, holder of the ace of {h.called.suit}")
-    name = "Solo" if h.contract == "solo" else "Tout"
-    return f"{name} in {h.trump}, {where}: {value} points, {needs}; seat {h.declarer + 1} alone"
+            return Step("spanish.own_ace", args)
+        args["partner"] = h.partner
+        return Step("spanish.with_partner", args)
+    args["contract"] = Step(f"spanish.contract.{'solo' if h.contract == 'solo' else 'tout'}")
+    return Step("spanish.alone", args)
 

@@ -74,7 +74,10 @@ class SpanishSolo(DealerRotationVariant):
         if opts.target_score is not None:
             reached = [seat for seat, total in enumerate(totals) if total >= opts.target_score]
             if reached:
-                reasons.append(f"{seat_list(reached)} reached the target score "
+                seats = [f"seat {s + 1}" for s in seat_list(reached)]
+                named = seats[0] if len(seats) == 1 else \
+                    f"{', '.join(seats[:-1])} and {seats[-1]}"
+                reasons.append(f"{named} reached the target score "
                                f"of {opts.target_score}")
         if not reasons:
             progress = [f"{hands_played} hands played"]

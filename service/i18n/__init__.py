@@ -1,0 +1,167 @@
+"""The service's languages: English, German and Spanish, chosen per request by
+``Accept-Language``, with the message catalogs of ``locales/`` (gettext, through Babel).
+
+Words live at the edge (architecture habit 9): the rules return explanation steps as values
+(``rules.Step``: a code and its numbers), and ``explain`` words them in the reader's language;
+problems' ``title`` and ``detail`` go through ``gettext`` in ``api/errors.py``. Everything here
+works without a Flask context, so the WSGI layers that answer before Flask and the unit tests
+use the same words as the views.
+
+The catalogs are the ``.po`` files themselves: each is compiled once per process, in memory,
+the first time its language is asked for (``translations``), so a fresh clone, ``make serve``
+and ``make test`` need no compile step and never read a stale ``.mo``. ``make translations``
+extracts the messages from the code and updates the ``.po`` files; a test fails when a
+catalog misses one (``tests/unit/test_catalogs.py``).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import pathlib
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
+
+from ..rules import Step
+from . import explanations as words
+
+LANGUAGES: tuple[str, ...] = ("en", "de", "es")
+"""What the service speaks, the default first (English is the catalogs' message ids)."""
+DEFAULT = LANGUAGES[0]
+LOCALES = pathlib.Path(__file__).parent / "locales"
+DOMAIN = "messages"
+VARY = "Accept-Language"
+
+
+@functools.cache
+def negotiate(accept_language: str | None) -> str:
+    """The language to answer in: the client's most preferred one we speak (``de-AT`` is
+    ``de``), else English."""
+    if not accept_language:
+        return DEFAULT
+    accepted = parse_accept_header(accept_language[:500], LanguageAccept)
+    return accepted.best_match(LANGUAGES, default=DEFAULT) or DEFAULT
+
+
+@functools.cache
+def translations(language: str) -> NullTranslations:
+    """``language``'s catalog, compiled from its ``.po`` file (English: the message ids)."""
+    path = LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if language == DEFAULT or not path.exists():
+        return NullTranslations()
+    with path.open("rb") as po:
+        catalog = read_po(po, locale=language)
+    compiled = io.BytesIO()
+    write_mo(compiled, catalog)
+    compiled.seek(0)
+    return Translations(compiled, domain=DOMAIN)
+
+
+def gettext(message: str, language: str, **values: Any) -> str:
+    """``message`` in ``language``, its ``%(name)s`` filled from ``values``."""
+    text = translations(language).gettext(message)
+    return text % values if values else text
+
+
+def explain(steps: Iterable[Any], language: str = DEFAULT) -> list[str]:
+    """Each step of an explanation as a line in ``language``. A step is a ``rules.Step`` or its
+    stored form (``{"code": …, "args": {…}}``); a line stored as text before explanations
+    were kept as steps is given as it is."""
+    catalog = translations(language)
+    lines = []
+    for step in steps:
+        if isinstance(step, str):
+            lines.append(step)
+            continue
+        line = _word(step, catalog)
+        lines.append(line[:1].upper() + line[1:])
+    return lines
+
+
+def _word(step: Any, catalog: NullTranslations) -> str:
+    if isinstance(step, Mapping):
+        code, args = step["code"], step.get("args") or {}
+    else:
+        code, args = step.code, step.args
+    if code == "list":
+        return ", ".join(_word(item, catalog) for item in args["items"])
+    message = words.MESSAGES[code]
+    values = {name: _value(name, value, catalog) for name, value in args.items()}
+    if isinstance(message, tuple):
+        text = catalog.ngettext(message[0], message[1], args[words.PLURALS[code]])
+    else:
+        text = catalog.gettext(message)
+    return text % values
+
+
+def _value(name: str, value: Any, catalog: NullTranslations) -> str:
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, int):
+        if name in words.SEAT_ARGS:
+            return str(value + 1)
+        if name == "score":
+            return f"{value:+d}" if value else "0"
+        return str(value)
+    if name == "seats":
+        return _seats(value, catalog)
+    if isinstance(value, Step | Mapping):
+        return _word(value, catalog)
+    if isinstance(value, list | tuple):
+        return words.JOINERS.get(name, ", ").join(_word(item, catalog) for item in value)
+    return str(value)
+
+
+def _seats(seats: Iterable[int], catalog: NullTranslations) -> str:
+    """"seat 2", "seat 1 and seat 3", "seat 1, seat 2 and seat 4": each seat on its own, so a
+    client can put the player's name in its place."""
+    names = [catalog.gettext(words.SEAT) % {"seat": seat + 1} for seat in seats]
+    if len(names) == 1:
+        return names[0]
+    return catalog.gettext(words.SEATS_AND) % {"seats": ", ".join(names[:-1]),
+                                                "last": names[-1]}
+
+
+def settlement_view(settlement: Mapping[str, Any], language: str) -> dict[str, Any]:
+    """A settlement as the HTTP contract shows it (``Settlement.to_dict`` or a stored one),
+    its explanation worded in ``language``."""
+    return {**settlement, "explanation": explain(settlement["explanation"], language)}
+
+
+def current_language() -> str:
+    """The language of the request being answered (English outside a request)."""
+    from flask import g, has_request_context, request
+
+    if not has_request_context():
+        return DEFAULT
+    language: str | None = g.get("language")
+    if language is None:
+        language = g.language = negotiate(request.headers.get("Accept-Language"))
+    return language
+
+
+def language_headers(language: str) -> list[tuple[str, str]]:
+    """What an answer worded for ``language`` says about it: its language, and that it varies
+    with the client's (so a cache keeps one body per language)."""
+    return [("Content-Language", language), ("Vary", VARY)]
+
+
+def init_app(app: Any) -> None:
+    """Every answer of the API depends on ``Accept-Language`` (its problems' words at least):
+    each says so, and in which language it is."""
+    from flask import Response
+
+    @app.after_request
+    def _say_the_language(response: Response) -> Response:
+        from flask import request
+
+        if request.path.startswith("/api/") and response.status_code != 304:
+            response.headers["Content-Language"] = current_language()
+            response.vary.add(VARY)
+        return response
