@@ -196,7 +196,8 @@ SIMPLE = {"contract": "simple", "trump": "spades", "declarer": 1, "tricks": 5,
 def test_a_spanish_declarer_may_call_an_ace_he_holds_and_plays_alone() -> None:
     won = preview("spanish", 4, None, None, SIMPLE)
     assert (won.result, won.value, won.deltas) == ("won", 2, (0, 2, 0, 0))
-    assert explain(won.explanation)[0] == ("Simple game in spades, in suit: 2 points, target 5 tricks; "
+    assert explain(won.explanation)[0] == (
+        "Simple game in spades, in suit: 2 points, target 5 tricks; "
                                   "seat 2 called the ace of hearts, which he holds, and plays "
                                   "alone")
     lost = preview("spanish", 4, {"couleur": "spades"}, None, {**SIMPLE, "tricks": 4})
