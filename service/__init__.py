@@ -14,7 +14,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from flask import Flask
 
     from . import config
-    from .api import fast_preview, fast_reads, limits, register_blueprints, security
+    from .api import fast_preview, fast_reads, limits, openapi, register_blueprints, security
     from .api.errors import register_error_handlers
     from .database import configure_engine_events
     from .extensions import api, db, migrate
@@ -38,6 +38,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     limits.init_app(app)
     limits.document(api.spec)
+    openapi.complete(api.spec)  # last: names, problems and headers of every operation
     with app.app_context():
         fast_reads.init_app(app, db.engine)  # table polls this worker can answer alone
     fast_preview.init_app(app)  # previews Flask would answer 200

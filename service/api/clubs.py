@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -27,7 +28,8 @@ class Clubs(MethodView):
     @blp.alt_response(422, description="The name is missing or too long.")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a club; its admin token is in the answer, this once only."""
-        return clubs.create_club(body["name"])
+        club = clubs.create_club(body["name"])
+        return club, 201, {"Location": f"{request.path}/{club['id']}"}
 
 
 @blp.route("/<string:club_id>")
@@ -63,4 +65,5 @@ class Players(MethodView):
     @blp.doc(security=BEARER)
     def post(self, body: dict[str, Any], club_id: str) -> dict[str, Any]:
         """Add a player to the club (admin token)."""
-        return clubs.add_player(principal(), club_id, body["name"])
+        player = clubs.add_player(principal(), club_id, body["name"])
+        return player, 201, {"Location": f"/api/v1/players/{player['id']}/stats"}

@@ -108,8 +108,9 @@ class Seasons(MethodView):
     @_auth_doc("No such club.")
     def post(self, body: dict[str, Any], club_id: str) -> dict[str, Any]:
         """Start a season of one variant (admin token); tables join it with `season_id`."""
-        return league.create_season(principal(), club_id, body["name"], body["variant"],
-                                    body["starts_on"], body["ends_on"])
+        season = league.create_season(principal(), club_id, body["name"], body["variant"],
+                                      body["starts_on"], body["ends_on"])
+        return season, 201, {"Location": f"/api/v1/seasons/{season['id']}"}
 
 
 @blp.route("/seasons/<string:season_id>")
@@ -199,4 +200,5 @@ class ClubImport(MethodView):
         in the file. All or nothing. The answer carries the new club's admin token, this once
         only."""
         answer = backup.import_club(read_export(request.get_data()))
-        return answer, 201, {"Cache-Control": "no-store"}
+        return answer, 201, {"Cache-Control": "no-store",
+                             "Location": f"/api/v1/clubs/{answer['id']}"}

@@ -25,6 +25,7 @@ from ..schemas.tables import (
 from ..services import hands, tables
 from ..services.errors import ServiceError
 from .auth import BEARER, if_match_version, principal
+from .openapi import request_body
 from .rendered import rendered_views
 
 blp = Blueprint("tables", __name__, url_prefix="/api/v1/tables",
@@ -76,9 +77,11 @@ class Tables(MethodView):
     @blp.doc(security=BEARER)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Open a table (admin token); the answer carries the table token, this once only."""
-        return tables.open_table(principal(), body["club_id"], body["name"], body["variant"],
-                                 body["seats"], body["first_dealer"], body["options"],
-                                 body["season_id"])
+        table = tables.open_table(principal(), body["club_id"], body["name"], body["variant"],
+                                  body["seats"], body["first_dealer"], body["options"],
+                                  body["season_id"])
+        return table, 201, {"Location": f"{request.path}/{table['id']}",
+                            "ETag": _etag(table["version"])}
 
 
 @blp.route("/<string:table_id>")
@@ -120,6 +123,8 @@ class Hands(MethodView):
         return items
 
     @blp.arguments(HandCreateSchema())
+    @blp.doc(requestBody=request_body("HandRecordCreate", "A hand record of the table's "
+                                      "variant, with `expected_number` if wanted."))
     @blp.response(201, HandWithTableSchema)
     @blp.alt_response(409, description="Hand number taken, table closed, session over, or "
                                        "Idempotency-Key reused with another body.")
@@ -143,6 +148,7 @@ class Hands(MethodView):
         # twentieth of recording a hand.
         response = current_app.json.response(answer)
         response.status_code = 201
+        response.headers["Location"] = f"{request.path}/{answer['number']}"
         response.headers["ETag"] = _etag(answer["table"]["version"])
         if replayed:
             response.headers["Idempotent-Replayed"] = "true"
@@ -159,6 +165,8 @@ class Hand(MethodView):
         return hands.get_hand(principal(), table_id, number)
 
     @blp.arguments(HandBodySchema())
+    @blp.doc(requestBody=request_body("HandRecord", "The hand's new record, of the table's "
+                                      "variant."))
     @blp.response(200, CorrectedHandSchema)
     @blp.alt_response(412, description="If-Match names an old version.")
     @blp.alt_response(422, description="The new record, or a later hand settled again, breaks "

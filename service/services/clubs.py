@@ -9,7 +9,7 @@ from sqlalchemy import select
 from ..extensions import db
 from ..models import ClubRow, PlayerRow, rfc3339
 from .auth import Principal, issue_token, new_id, require_club_admin
-from .errors import NotFound, conflict_on_duplicate
+from .errors import NameTaken, NotFound, conflict_on_duplicate
 
 
 def club_view(club: ClubRow) -> dict[str, Any]:
@@ -42,7 +42,7 @@ def add_player(principal: Principal, club_id: str, name: str) -> dict[str, Any]:
     get_club(principal, club_id)
     player = PlayerRow(id=new_id(), club_id=club_id, name=name)
     db.session.add(player)
-    with conflict_on_duplicate(f"The club already has a player called {name!r}."):
+    with conflict_on_duplicate(f"The club already has a player called {name!r}.", NameTaken):
         db.session.commit()
     return player_view(player)
 
