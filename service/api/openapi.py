@@ -237,9 +237,9 @@ def _problem_response(status: int, description: str | None) -> dict[str, Any]:
 
 def complete(spec: APISpec) -> None:
     """Finish the document once every blueprint is in (see the module docstring)."""
-    spec.options["servers"] = [{"url": "http://localhost:8000",
-                                "description": "`make serve` on this machine; a club's own "
-                                               "server at its own address."}]
+    # Each club runs its own server, which serves this document: "/" is that server.
+    spec.options["servers"] = [{"url": "/", "description": "The server this document came "
+                                                          "from (`/openapi.yaml`)."}]
     spec._tags = [{"name": name, "description": text} for name, text in TAGS]
     for path, operations in spec._paths.items():
         for method, operation in operations.items():
