@@ -6,6 +6,7 @@ import http
 import logging
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import quote
 
 from flask import Flask, Response, has_request_context, json, request
 from werkzeug.exceptions import HTTPException, InternalServerError
@@ -27,6 +28,8 @@ PATH_MAX = 200
 ERROR_FIELDS_MAX = 50
 ERRORS_PER_FIELD = 10
 
+
+_PATH_SAFE = "/:@!$&'()*+,;=-._~"
 
 # RFC 9110's reason phrases where Python's still give RFC 4918's.
 _PHRASES = {422: "Unprocessable Content", 413: "Content Too Large"}
@@ -53,7 +56,8 @@ def problem(status: int, detail: str | None = None, errors: Mapping[str, list[st
         "detail": _clip(detail or title, DETAIL_MAX),
     }
     if has_request_context():
-        body["instance"] = _clip(request.path, DETAIL_MAX)
+        # As a URI reference: what is not plain ASCII of a path percent-encoded.
+        body["instance"] = _clip(quote(request.path, safe=_PATH_SAFE), DETAIL_MAX)
     if errors:
         # A field path can hold a client's own key: keep the echo short, whatever was sent.
         body["errors"] = {_clip(path, PATH_MAX): list(messages)[:ERRORS_PER_FIELD]

@@ -26,6 +26,7 @@ from ..schemas.league import (
     PlayerStatsSchema,
     SeasonCreateSchema,
     SeasonSchema,
+    StandingsCsvQuerySchema,
     StandingsQuerySchema,
     StandingsSchema,
 )
@@ -144,14 +145,43 @@ class Standings(MethodView):
         """The season's standings, ranked by net result (admin or table token of the club).
 
         Ties are broken by more games won as declarer, then fewer lost; rows still equal share
-        a rank. Read from aggregates kept as hands change. CSV with `Accept: text/csv` or
-        `format=csv`."""
+        a rank. Read from aggregates kept as hands change. The same rows as CSV:
+        `getStandingsCsv` (here too with `Accept: text/csv` or `format=csv`, kept for the
+        clients that use them)."""
         answer = league.standings(principal(), season_id, query["date_from"], query["date_to"],
                                   query["min_hands"])
         if _wants_csv(query["format"]):
-            return Response(league.standings_csv(answer["rows"]), mimetype=CSV_TYPE, headers={
-                "Content-Disposition": f'attachment; filename="standings-{season_id}.csv"'})
+            return _csv(answer, season_id)
         return answer
+
+
+@blp.route("/seasons/<string:season_id>/standings.csv")
+class StandingsCsv(MethodView):
+    @blp.arguments(StandingsCsvQuerySchema(), location="query")
+    @blp.doc(responses={"200": {
+        "description": "The standings as CSV.",
+        "headers": {"Content-Disposition": {
+            "schema": {"type": "string"},
+            "description": "`attachment; filename=\"standings-<season_id>.csv\"`."}},
+        "content": {CSV_TYPE: {"schema": {
+            "type": "string",
+            "description": "The rows as CSV (RFC 4180): a header of the row keys in their "
+                           "JSON order, then one line per row; null is an empty field."}}}}})
+    @blp.alt_response(422, description="A bad date or `min_hands`, or `to` before `from`.")
+    @_auth_doc("No such season.")
+    def get(self, query: dict[str, Any], season_id: str) -> Any:
+        """The season's standings as CSV (RFC 4180), for a spreadsheet.
+
+        The rows of `getStandings`, one line each. An operation of its own, answering only
+        `text/csv`, so that a client generated for JSON never meets CSV."""
+        answer = league.standings(principal(), season_id, query["date_from"], query["date_to"],
+                                  query["min_hands"])
+        return _csv(answer, season_id)
+
+
+def _csv(answer: dict[str, Any], season_id: str) -> Response:
+    return Response(league.standings_csv(answer["rows"]), mimetype=CSV_TYPE, headers={
+        "Content-Disposition": f'attachment; filename="standings-{season_id}.csv"'})
 
 
 @blp.route("/players/<string:player_id>/stats")

@@ -14,8 +14,8 @@ from werkzeug.exceptions import NotAcceptable, UnsupportedMediaType
 
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 JSON = "application/json"
-# Endpoints that can also answer another media type, by endpoint name.
-ALSO_ANSWER = {"league.Standings": ["text/csv"]}
+# What an endpoint answers in, by endpoint name, where that is not JSON alone.
+ANSWERS = {"league.Standings": [JSON, "text/csv"], "league.StandingsCsv": ["text/csv"]}
 
 
 def _api_path(path: str) -> bool:
@@ -39,8 +39,7 @@ def check_media_types() -> None:
                                    f"(this one came with {sent}).")
     accept = request.accept_mimetypes
     if request.headers.get("Accept") and accept:
-        offers = [JSON, "application/problem+json",
-                  *ALSO_ANSWER.get(request.endpoint or "", [])]
+        offers = [*ANSWERS.get(request.endpoint or "", [JSON]), "application/problem+json"]
         if accept.best_match(offers) is None:
             raise NotAcceptable("This operation answers " + " or ".join(
                 o for o in offers if o != "application/problem+json") + "; the `Accept` "

@@ -92,6 +92,8 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
     ("get", "/api/v1/seasons/{season_id}"): ("getSeason", "Seasons",
                                              "Its variant, units and dates."),
     ("get", "/api/v1/seasons/{season_id}/standings"): ("getStandings", "Standings", None),
+    ("get", "/api/v1/seasons/{season_id}/standings.csv"): ("getStandingsCsv", "Standings",
+                                                           None),
     ("get", "/api/v1/players/{player_id}/stats"): ("getPlayerStats", "Players", None),
     ("get", "/api/v1/clubs/{club_id}/export"): ("exportClub", "Backup", None),
     ("post", "/api/v1/clubs/import"): ("importClub", "Backup", None),
@@ -268,7 +270,7 @@ def _name(operation: dict[str, Any], method: str, path: str) -> None:
 def _respond(operation: dict[str, Any], method: str, path: str) -> None:
     responses = operation.setdefault("responses", {})
     responses.pop("default", None)  # every answer the service gives is listed by its status
-    if "requestBody" in operation:
+    if method in ("post", "put", "patch"):  # a body, wherever one may come, must be JSON
         responses.setdefault("415", _problem_response(415, None))
     responses.setdefault("406", _problem_response(406, None))
     responses.setdefault("500", _problem_response(500, None))

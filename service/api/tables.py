@@ -6,7 +6,6 @@ from typing import Any
 
 from flask import Response, current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from flask_smorest.pagination import PaginationParameters
 
 from ..schemas.tables import (
@@ -26,6 +25,7 @@ from ..services import hands, tables
 from ..services.errors import ServiceError
 from .auth import BEARER, if_match_version, principal
 from .openapi import request_body
+from .paging import Blueprint
 from .rendered import rendered_views
 
 blp = Blueprint("tables", __name__, url_prefix="/api/v1/tables",

@@ -45,7 +45,13 @@ class StandingsQuerySchema(Schema):
                                metadata={"description": "Leave out players with fewer hands."})
     format = fields.String(load_default=None, validate=validate.OneOf(["json", "csv"]),
                            metadata={"description": "`csv` answers `text/csv`, as does "
-                                                    "`Accept: text/csv`."})
+                                                    "`Accept: text/csv`; prefer "
+                                                    "`getStandingsCsv`.", "deprecated": True})
+
+
+class StandingsCsvQuerySchema(StandingsQuerySchema):
+    class Meta:
+        exclude = ("format",)
 
 
 class StandingRowSchema(Schema):
