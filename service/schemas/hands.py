@@ -19,6 +19,7 @@ Component names (as ``openapi.yaml`` and generated clients show them):
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -64,8 +65,11 @@ def _field(title: str, spec: Mapping[str, Any], described: Mapping[str, Any]) ->
     nullable = bool(spec.get("nullable", False))
     meta: dict[str, Any] = {"description": spec.get("description", "")}
     default = spec.get("default")
-    if default is not None and (spec["type"] == "string" or not isinstance(default, str)):
-        meta["default"] = default  # not a worded one ("134 - soloist_points")
+    if default is not None:
+        # Said in words, not as `default`: generators (openapi-typescript) take a property
+        # with a default for one always present, which a request's optional field is not.
+        worded = isinstance(default, str) and spec["type"] != "string"  # "134 - soloist_points"
+        meta["description"] += f" (default: {default if worded else json.dumps(default)})"
     common: dict[str, Any] = {"required": bool(spec.get("required", False)),
                               "allow_none": nullable, "metadata": meta}
     kind = spec["type"]
@@ -117,7 +121,7 @@ def _played_members(variant: str) -> dict[str, fields.Field]:
         if spec["name"] == "kind":
             # American Solo's forfeit and misdeal have schemas of their own.
             members["kind"] = fields.String(validate=validate.OneOf(["played"]), metadata={
-                "description": "Only `played` here (the default).", "default": "played"})
+                "description": "Only `played` here (the default)."})
         else:
             members[spec["name"]] = _field(title, spec, described)
     return members
@@ -210,10 +214,10 @@ def preview_schemas() -> dict[str, type[Schema]]:
             "variant": fields.String(required=True, validate=validate.OneOf([variant])),
             "players": fields.Integer(required=True, strict=True, validate=validate.Range(
                 min=min(players), max=max(players))),
-            "options": bounded_dict(load_default=None, allow_none=True, metadata={
+            "options": bounded_dict(allow_none=True, metadata={
                 "description": "The variant's options (`GET /api/v1/variants`); omitted ones "
                                "take their defaults."}),
-            "state": bounded_dict(load_default=None, allow_none=True, metadata={
+            "state": bounded_dict(allow_none=True, metadata={
                 "description": "The table state before the hand (pool, couleur, dealer, "
                                "stake_due, first_game_won); omitted keys are a fresh "
                                "table's."}),

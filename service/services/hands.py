@@ -209,7 +209,8 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
             "of_table": table.id, "with_key": conditions.idempotency_key}).first()
         if stored is not None:
             if stored.request_hash != request_hash:
-                raise IdempotencyKeyReused("This Idempotency-Key was already used with another body.")
+                raise IdempotencyKeyReused(
+                    "This Idempotency-Key was already used with another body.")
             db.session.rollback()
             return stored.response, True
     if table.status != "open":
@@ -217,8 +218,8 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
     _check_version(table, conditions.if_match)
     number = table.hands_recorded + 1
     if conditions.expected_number is not None and conditions.expected_number != number:
-        raise HandNumberTaken(f"Hand {conditions.expected_number} is taken; the next hand is {number}.",
-                              number)
+        raise HandNumberTaken(
+            f"Hand {conditions.expected_number} is taken; the next hand is {number}.", number)
     table_rules = TableRules.of(table)
     totals = tuple(s.balance for s in table.seats)
     if _session_over(table, table_rules, totals, table.hands_played):
