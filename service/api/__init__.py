@@ -12,6 +12,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
     from . import clubs, docs, health, league, openapi, pages, settlements, tables, variants
 
     openapi.register_components(api.spec)  # before the operations that name them
+    clubs.register_converters(app)
     docs.register(app)
     pages.register(app)
     for module in (health, variants, settlements, clubs, tables, league):

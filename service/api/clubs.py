@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request
+from flask import Flask, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from werkzeug.routing import Map
 
 from ..schemas.clubs import (
     ClubCreatedSchema,
@@ -17,6 +18,22 @@ from ..schemas.clubs import (
 )
 from ..services import clubs
 from .auth import BEARER, principal
+from .security import BoundedString
+
+
+class ClubIdConverter(BoundedString):
+    """A club id in ``/clubs/<club_id>``: any bounded segment but ``import``."""
+
+    def __init__(self, map: Map, *args: Any, **kwargs: Any) -> None:
+        super().__init__(map, *args, **kwargs)
+        self.regex = "(?!import(?![^/]))" + self.regex
+
+
+def register_converters(app: Flask) -> None:
+    """Before the routes: rules pick their converters when they are added. (The document
+    shows it as any bounded string, as flask-smorest does a UnicodeConverter's.)"""
+    app.url_map.converters["club_id"] = ClubIdConverter
+
 
 blp = Blueprint("clubs", __name__, url_prefix="/api/v1/clubs", description="Clubs and players")
 
@@ -32,7 +49,9 @@ class Clubs(MethodView):
         return club, 201, {"Location": f"{request.path}/{club['id']}"}
 
 
-@blp.route("/<string:club_id>")
+# `/clubs/import` is an operation of its own (POST): no club is called "import", so that
+# `GET /clubs/import` is a 405 with `Allow: POST`, not a search for such a club.
+@blp.route("/<club_id:club_id>")
 class Club(MethodView):
     @blp.response(200, ClubSchema)
     @blp.alt_response(401, description="No or bad token.")

@@ -140,6 +140,7 @@ ETAG_ANSWERS = {("get", "/api/v1/tables/{table_id}", "200"),
                 ("put", "/api/v1/tables/{table_id}/hands/{number}", "200"),
                 ("delete", "/api/v1/tables/{table_id}/hands/{number}", "200"),
                 ("put", "/api/v1/tables/{table_id}/seating", "200"),
+                ("post", "/api/v1/tables/{table_id}/close", "200"),
                 ("post", "/api/v1/tables", "201")}
 
 

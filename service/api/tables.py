@@ -134,6 +134,7 @@ class Hands(MethodView):
     @_auth_doc
     def post(self, body: dict[str, Any], table_id: str) -> Any:
         """Settle and record the next hand (table or admin token)."""
+        caller = principal()  # who asks comes first: 401 before a header's 422 or 412
         key = request.headers.get("Idempotency-Key")
         if key is not None and (not 0 < len(key) <= IDEMPOTENCY_KEY_MAX
                                 or any(ch < " " or ch == "\x7f" for ch in key)):
@@ -142,7 +143,7 @@ class Hands(MethodView):
         expected = body.pop("expected_number", None)
         conditions = hands.WriteConditions(if_match=if_match_version(),
                                            expected_number=expected, idempotency_key=key)
-        answer, replayed = hands.record_hand(principal(), table_id, body, conditions)
+        answer, replayed = hands.record_hand(caller, table_id, body, conditions)
         # The answer is already HandWithTableSchema's shape (tests/api/test_answer_shapes.py
         # holds its dump to the identity), so it is sent as it is: the dump cost about a
         # twentieth of recording a hand.
@@ -175,7 +176,8 @@ class Hand(MethodView):
     @_auth_doc
     def put(self, body: dict[str, Any], table_id: str, number: int) -> Any:
         """Correct a hand: replace its record and settle it and every later hand again."""
-        answer = hands.correct_hand(principal(), table_id, number, body, if_match_version())
+        caller = principal()
+        answer = hands.correct_hand(caller, table_id, number, body, if_match_version())
         return answer, 200, {"ETag": _etag(answer["table"]["version"])}
 
     @blp.response(200, CorrectedHandSchema)
@@ -185,7 +187,8 @@ class Hand(MethodView):
     @_auth_doc
     def delete(self, table_id: str, number: int) -> Any:
         """Void a hand: it keeps its number and moves nothing; later hands follow."""
-        answer = hands.void_hand(principal(), table_id, number, if_match_version())
+        caller = principal()
+        answer = hands.void_hand(caller, table_id, number, if_match_version())
         return answer, 200, {"ETag": _etag(answer["table"]["version"])}
 
 
@@ -214,7 +217,8 @@ class Close(MethodView):
     @_auth_doc
     def post(self, table_id: str) -> dict[str, Any]:
         """End the sitting: no more hands; corrections then need the admin token."""
-        return tables.close_table(principal(), table_id)
+        table = tables.close_table(principal(), table_id)
+        return table, 200, {"ETag": _etag(table["version"])}
 
 
 @blp.route("/<string:table_id>/settle-up")

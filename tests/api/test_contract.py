@@ -231,3 +231,24 @@ def test_csv_standings_have_an_operation_of_their_own(document):
     csv_only = document["paths"]["/api/v1/seasons/{season_id}/standings.csv"]["get"]
     assert list(csv_only["responses"]["200"]["content"]) == ["text/csv"]
     assert yaml.safe_dump(document)  # the document is plain data
+
+
+def test_the_guide_lists_every_problem_type():
+    from service.api.problem import PROBLEM_TYPES
+
+    guide = (Path(__file__).parents[2] / "docs" / "api.md").read_text()
+    missing = [slug for slug in PROBLEM_TYPES if f"urn:solo:problem:{slug}" not in guide]
+    assert not missing, f"docs/api.md does not list {missing}"
+
+
+def test_clubs_import_is_no_club_id(client):
+    answer = client.get("/api/v1/clubs/import")
+    assert answer.status_code == 405 and answer.headers["Allow"] == "OPTIONS, POST"
+    assert client.options("/api/v1/clubs/import").headers["Allow"] == "POST, OPTIONS"
+
+
+def test_a_token_is_asked_for_before_any_precondition(api, client):
+    table = api.table()
+    answer = client.post(f"/api/v1/tables/{table['id']}/hands", json=SOLO,
+                         headers={"If-Match": "nonsense", "Idempotency-Key": ""})
+    assert answer.status_code == 401
