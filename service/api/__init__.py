@@ -6,6 +6,10 @@ from flask import Flask
 from flask_smorest import Api
 
 from .media import register as register_media_checks
+from .problem import ProblemApi
+
+# The OpenAPI document's owner, bound to an app in ``create_app``.
+api = ProblemApi()
 
 
 def register_blueprints(app: Flask, api: Api) -> None:

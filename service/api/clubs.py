@@ -6,9 +6,9 @@ from typing import Any
 
 from flask import Flask, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from werkzeug.routing import Map
 
+from ..middleware.security import BoundedString
 from ..schemas.clubs import (
     ClubCreatedSchema,
     ClubCreateSchema,
@@ -18,7 +18,7 @@ from ..schemas.clubs import (
 )
 from ..services import clubs
 from .auth import BEARER, principal
-from .security import BoundedString
+from .paging import Answer, Blueprint
 
 
 class ClubIdConverter(BoundedString):
@@ -43,7 +43,7 @@ class Clubs(MethodView):
     @blp.arguments(ClubCreateSchema())
     @blp.response(201, ClubCreatedSchema)
     @blp.alt_response(422, description="The name is missing or too long.")
-    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+    def post(self, body: dict[str, Any]) -> Answer:
         """Create a club; its admin token is in the answer, this once only."""
         club = clubs.create_club(body["name"])
         return club, 201, {"Location": f"{request.path}/{club['id']}"}
@@ -82,7 +82,7 @@ class Players(MethodView):
     @blp.alt_response(409, description="The club has a player of that name.")
     @blp.alt_response(422, description="The name is missing or too long.")
     @blp.doc(security=BEARER)
-    def post(self, body: dict[str, Any], club_id: str) -> dict[str, Any]:
+    def post(self, body: dict[str, Any], club_id: str) -> Answer:
         """Add a player to the club (admin token)."""
         player = clubs.add_player(principal(), club_id, body["name"])
         return player, 201, {"Location": f"/api/v1/players/{player['id']}/stats"}

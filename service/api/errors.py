@@ -11,9 +11,9 @@ from urllib.parse import quote
 from flask import Flask, Response, has_request_context, json, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from ..middleware.limits import RateLimited
 from ..rules import RuleViolation
 from ..services.errors import ServiceError
-from .limits import RateLimited
 from .problem import PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, problem_type
 
 log = logging.getLogger(__name__)

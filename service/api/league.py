@@ -12,11 +12,10 @@ other request keeps the app's ``MAX_CONTENT_LENGTH`` (64 KiB).
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from flask import Response, current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import ValidationError
 
 from ..rules import RuleViolation
@@ -33,6 +32,7 @@ from ..schemas.league import (
 from ..services import backup, league
 from .auth import BEARER, principal
 from .errors import flatten_messages
+from .paging import Answer, Blueprint
 
 blp = Blueprint("league", __name__, url_prefix="/api/v1",
                 description="Club league: seasons, standings, player statistics, ratings, "
@@ -107,7 +107,7 @@ class Seasons(MethodView):
     @blp.alt_response(409, description="The club has a season of that name.")
     @blp.alt_response(422, description="Unknown variant, or the season ends before it starts.")
     @_auth_doc("No such club.")
-    def post(self, body: dict[str, Any], club_id: str) -> dict[str, Any]:
+    def post(self, body: dict[str, Any], club_id: str) -> Answer:
         """Start a season of one variant (admin token); tables join it with `season_id`."""
         season = league.create_season(principal(), club_id, body["name"], body["variant"],
                                       body["starts_on"], body["ends_on"])
@@ -207,7 +207,8 @@ class ClubExport(MethodView):
 
         Players, seasons, tables and every hand record with all its revisions;
         `POST /api/v1/clubs/import` restores it."""
-        response = current_app.json.response(backup.export_club(principal(), club_id))
+        response = cast(Response, current_app.json.response(backup.export_club(principal(),
+                                                                         club_id)))
         response.headers["Content-Disposition"] = f'attachment; filename="club-{club_id}.json"'
         return response
 

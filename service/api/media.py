@@ -26,8 +26,7 @@ def _has_body() -> bool:
     if request.content_length:
         return True
     # A chunked body: no length to tell by (the body guard has read it if it was JSON).
-    return bool(request.environ.get("wsgi.input_terminated")) and bool(request.get_data(
-        cache=True))
+    return bool(request.environ.get("wsgi.input_terminated")) and bool(request.get_data(cache=True))
 
 
 def check_media_types() -> None:
@@ -35,15 +34,19 @@ def check_media_types() -> None:
         return
     if request.method in BODY_METHODS and not request.is_json and _has_body():
         sent = request.mimetype or "no Content-Type"
-        raise UnsupportedMediaType(f"The body must be JSON, sent with `Content-Type: {JSON}` "
-                                   f"(this one came with {sent}).")
+        raise UnsupportedMediaType(
+            f"The body must be JSON, sent with `Content-Type: {JSON}` (this one came with {sent})."
+        )
     accept = request.accept_mimetypes
     if request.headers.get("Accept") and accept:
         offers = [*ANSWERS.get(request.endpoint or "", [JSON]), "application/problem+json"]
         if accept.best_match(offers) is None:
-            raise NotAcceptable("This operation answers " + " or ".join(
-                o for o in offers if o != "application/problem+json") + "; the `Accept` "
-                f"header allows neither ({request.headers['Accept'][:200]}).")
+            raise NotAcceptable(
+                "This operation answers "
+                + " or ".join(o for o in offers if o != "application/problem+json")
+                + "; the `Accept` "
+                f"header allows neither ({request.headers['Accept'][:200]})."
+            )
 
 
 def register(app: Flask) -> None:

@@ -23,77 +23,123 @@ from .problem import PROBLEM_CONTENT_TYPE
 
 # (method, path) → (operationId, tag, description when the docstring gives only a summary).
 OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
-    ("get", "/healthz"): ("getHealth", "Health",
-                          "200 while the service and its database answer, 503 otherwise. For "
-                          "load balancers and monitors; needs no token."),
-    ("get", "/api/v1/variants"): ("listVariants", "Variants",
-                                  "Each variant's contracts, hand fields, error kinds and options "
-                                  "with their defaults: what a client needs to build its forms. "
-                                  "Needs no token; cacheable."),
+    ("get", "/healthz"): (
+        "getHealth",
+        "Health",
+        "200 while the service and its database answer, 503 otherwise. For "
+        "load balancers and monitors; needs no token.",
+    ),
+    ("get", "/api/v1/variants"): (
+        "listVariants",
+        "Variants",
+        "Each variant's contracts, hand fields, error kinds and options "
+        "with their defaults: what a client needs to build its forms. "
+        "Needs no token; cacheable.",
+    ),
     ("post", "/api/v1/settlements/preview"): (
-        "previewSettlement", "Settlements",
+        "previewSettlement",
+        "Settlements",
         "Settles one hand record of any variant at the table state given, exactly as a table "
-        "would, and stores nothing. The body is told apart by `variant`."),
-    ("post", "/api/v1/clubs"): ("createClub", "Clubs",
-                                "Needs no token. The answer carries the club's admin token, "
-                                "shown once: it can do everything in the club."),
-    ("get", "/api/v1/clubs/{club_id}"): ("getClub", "Clubs",
-                                         "The club's name and when it was made."),
-    ("get", "/api/v1/clubs/{club_id}/players"): ("listPlayers", "Players",
-                                                 "Every player of the club, by name."),
-    ("post", "/api/v1/clubs/{club_id}/players"): ("addPlayer", "Players",
-                                                  "Player names are unique within a club "
-                                                  "(409 otherwise)."),
+        "would, and stores nothing. The body is told apart by `variant`.",
+    ),
+    ("post", "/api/v1/clubs"): (
+        "createClub",
+        "Clubs",
+        "Needs no token. The answer carries the club's admin token, "
+        "shown once: it can do everything in the club.",
+    ),
+    ("get", "/api/v1/clubs/{club_id}"): (
+        "getClub",
+        "Clubs",
+        "The club's name and when it was made.",
+    ),
+    ("get", "/api/v1/clubs/{club_id}/players"): (
+        "listPlayers",
+        "Players",
+        "Every player of the club, by name.",
+    ),
+    ("post", "/api/v1/clubs/{club_id}/players"): (
+        "addPlayer",
+        "Players",
+        "Player names are unique within a club (409 otherwise).",
+    ),
     ("get", "/api/v1/clubs/{club_id}/tables"): ("listClubTables", "Tables", None),
-    ("post", "/api/v1/tables"): ("openTable", "Tables",
-                                 "Seats are the club's player ids in the order of play; "
-                                 "`variant` fixes the hand records the table takes. The answer "
-                                 "carries the table token, shown once, for the phones at the "
-                                 "table."),
-    ("get", "/api/v1/tables/{table_id}"): ("getTable", "Tables",
-                                           "Poll it with `If-None-Match`: 304 while nothing "
-                                           "changed."),
-    ("get", "/api/v1/tables/{table_id}/hands"): ("listHands", "Hands",
-                                                 "Paged (`page`, `page_size`): `X-Pagination` "
-                                                 "and `Link` tell the pages."),
+    ("post", "/api/v1/tables"): (
+        "openTable",
+        "Tables",
+        "Seats are the club's player ids in the order of play; "
+        "`variant` fixes the hand records the table takes. The answer "
+        "carries the table token, shown once, for the phones at the "
+        "table.",
+    ),
+    ("get", "/api/v1/tables/{table_id}"): (
+        "getTable",
+        "Tables",
+        "Poll it with `If-None-Match`: 304 while nothing changed.",
+    ),
+    ("get", "/api/v1/tables/{table_id}/hands"): (
+        "listHands",
+        "Hands",
+        "Paged (`page`, `page_size`): `X-Pagination` and `Link` tell the pages.",
+    ),
     ("post", "/api/v1/tables/{table_id}/hands"): (
-        "recordHand", "Hands",
+        "recordHand",
+        "Hands",
         "The body is a hand record of the table's variant. Safe to retry with an "
         "`Idempotency-Key`; guarded by `If-Match` or `expected_number` against two phones "
-        "recording the same hand."),
-    ("get", "/api/v1/tables/{table_id}/hands/{number}"): ("getHand", "Hands",
-                                                          "The record as it stands, its "
-                                                          "settlement and its dealer."),
+        "recording the same hand.",
+    ),
+    ("get", "/api/v1/tables/{table_id}/hands/{number}"): (
+        "getHand",
+        "Hands",
+        "The record as it stands, its settlement and its dealer.",
+    ),
     ("put", "/api/v1/tables/{table_id}/hands/{number}"): (
-        "correctHand", "Hands",
+        "correctHand",
+        "Hands",
         "The body is a hand record of the table's variant. The old record stays in the "
-        "hand's history; every later hand is settled again in order."),
+        "hand's history; every later hand is settled again in order.",
+    ),
     ("delete", "/api/v1/tables/{table_id}/hands/{number}"): (
-        "voidHand", "Hands",
-        "The record stays in the hand's history; every later hand is settled again in "
-        "order."),
+        "voidHand",
+        "Hands",
+        "The record stays in the hand's history; every later hand is settled again in order.",
+    ),
     ("get", "/api/v1/tables/{table_id}/hands/{number}/history"): (
-        "getHandHistory", "Hands", "Each revision names the kind of token that made it."),
-    ("get", "/api/v1/tables/{table_id}/ledger"): ("getLedger", "Tables",
-                                                  "Void hands move nothing and are left out."),
-    ("post", "/api/v1/tables/{table_id}/close"): ("closeTable", "Tables",
-                                                  "Balances are final; settle-up then says who "
-                                                  "pays whom."),
-    ("get", "/api/v1/tables/{table_id}/settle-up"): ("getSettleUp", "Tables",
-                                                     "Integers, deterministic; `final` once the "
-                                                     "table is closed."),
+        "getHandHistory",
+        "Hands",
+        "Each revision names the kind of token that made it.",
+    ),
+    ("get", "/api/v1/tables/{table_id}/ledger"): (
+        "getLedger",
+        "Tables",
+        "Void hands move nothing and are left out.",
+    ),
+    ("post", "/api/v1/tables/{table_id}/close"): (
+        "closeTable",
+        "Tables",
+        "Balances are final; settle-up then says who pays whom.",
+    ),
+    ("get", "/api/v1/tables/{table_id}/settle-up"): (
+        "getSettleUp",
+        "Tables",
+        "Integers, deterministic; `final` once the table is closed.",
+    ),
     ("put", "/api/v1/tables/{table_id}/seating"): ("reseatTable", "Tables", None),
     ("get", "/api/v1/tables/{table_id}/seating/history"): ("getSeatingHistory", "Tables", None),
-    ("get", "/api/v1/clubs/{club_id}/seasons"): ("listSeasons", "Seasons",
-                                                 "Newest first."),
-    ("post", "/api/v1/clubs/{club_id}/seasons"): ("createSeason", "Seasons",
-                                                  "Season names are unique within a club "
-                                                  "(409 otherwise)."),
-    ("get", "/api/v1/seasons/{season_id}"): ("getSeason", "Seasons",
-                                             "Its variant, units and dates."),
+    ("get", "/api/v1/clubs/{club_id}/seasons"): ("listSeasons", "Seasons", "Newest first."),
+    ("post", "/api/v1/clubs/{club_id}/seasons"): (
+        "createSeason",
+        "Seasons",
+        "Season names are unique within a club (409 otherwise).",
+    ),
+    ("get", "/api/v1/seasons/{season_id}"): (
+        "getSeason",
+        "Seasons",
+        "Its variant, units and dates.",
+    ),
     ("get", "/api/v1/seasons/{season_id}/standings"): ("getStandings", "Standings", None),
-    ("get", "/api/v1/seasons/{season_id}/standings.csv"): ("getStandingsCsv", "Standings",
-                                                           None),
+    ("get", "/api/v1/seasons/{season_id}/standings.csv"): ("getStandingsCsv", "Standings", None),
     ("get", "/api/v1/players/{player_id}/stats"): ("getPlayerStats", "Players", None),
     ("get", "/api/v1/clubs/{club_id}/export"): ("exportClub", "Backup", None),
     ("post", "/api/v1/clubs/import"): ("importClub", "Backup", None),
@@ -112,36 +158,54 @@ TAGS = [
     ("Backup", "A club's export and its import."),
 ]
 
-PUBLIC = {("get", "/healthz"), ("get", "/api/v1/variants"),
-          ("post", "/api/v1/settlements/preview"), ("post", "/api/v1/clubs"),
-          ("post", "/api/v1/clubs/import")}
+PUBLIC = {
+    ("get", "/healthz"),
+    ("get", "/api/v1/variants"),
+    ("post", "/api/v1/settlements/preview"),
+    ("post", "/api/v1/clubs"),
+    ("post", "/api/v1/clubs/import"),
+}
 
 HEADERS: dict[str, dict[str, Any]] = {
-    "RequestId": {"description": "The request's id (the client's own `X-Request-Id` when it "
-                                 "is 1-128 of `[A-Za-z0-9._-]`), also in the service's log.",
-                  "schema": {"type": "string", "maxLength": 128}},
-    "Location": {"description": "The URL of what was created.",
-                 "schema": {"type": "string", "format": "uri-reference"}},
-    "ETag": {"description": "The table's version as a strong entity tag (`\"7\"`): send it "
-                            "in `If-Match` to change the table, or in `If-None-Match` to poll.",
-             "schema": {"type": "string"}},
-    "IdempotentReplayed": {"description": "`true` when this is the stored answer to an "
-                                          "earlier request with the same `Idempotency-Key`.",
-                           "schema": {"type": "string", "enum": ["true"]}},
-    "Link": {"description": "RFC 8288 links to the `next` and `prev` pages, when there are.",
-             "schema": {"type": "string"}},
-    "RetryAfter": {"description": "Seconds to wait before trying again.",
-                   "schema": {"type": "integer", "minimum": 1}},
+    "RequestId": {
+        "description": "The request's id (the client's own `X-Request-Id` when it "
+        "is 1-128 of `[A-Za-z0-9._-]`), also in the service's log.",
+        "schema": {"type": "string", "maxLength": 128},
+    },
+    "Location": {
+        "description": "The URL of what was created.",
+        "schema": {"type": "string", "format": "uri-reference"},
+    },
+    "ETag": {
+        "description": 'The table\'s version as a strong entity tag (`"7"`): send it '
+        "in `If-Match` to change the table, or in `If-None-Match` to poll.",
+        "schema": {"type": "string"},
+    },
+    "IdempotentReplayed": {
+        "description": "`true` when this is the stored answer to an "
+        "earlier request with the same `Idempotency-Key`.",
+        "schema": {"type": "string", "enum": ["true"]},
+    },
+    "Link": {
+        "description": "RFC 8288 links to the `next` and `prev` pages, when there are.",
+        "schema": {"type": "string"},
+    },
+    "RetryAfter": {
+        "description": "Seconds to wait before trying again.",
+        "schema": {"type": "integer", "minimum": 1},
+    },
 }
 
 # Answers that carry the table's version as their ETag.
-ETAG_ANSWERS = {("get", "/api/v1/tables/{table_id}", "200"),
-                ("post", "/api/v1/tables/{table_id}/hands", "201"),
-                ("put", "/api/v1/tables/{table_id}/hands/{number}", "200"),
-                ("delete", "/api/v1/tables/{table_id}/hands/{number}", "200"),
-                ("put", "/api/v1/tables/{table_id}/seating", "200"),
-                ("post", "/api/v1/tables/{table_id}/close", "200"),
-                ("post", "/api/v1/tables", "201")}
+ETAG_ANSWERS = {
+    ("get", "/api/v1/tables/{table_id}", "200"),
+    ("post", "/api/v1/tables/{table_id}/hands", "201"),
+    ("put", "/api/v1/tables/{table_id}/hands/{number}", "200"),
+    ("delete", "/api/v1/tables/{table_id}/hands/{number}", "200"),
+    ("put", "/api/v1/tables/{table_id}/seating", "200"),
+    ("post", "/api/v1/tables/{table_id}/close", "200"),
+    ("post", "/api/v1/tables", "201"),
+}
 
 
 LINKS: dict[tuple[str, str, str], dict[str, tuple[str, dict[str, str]]]] = {
@@ -168,46 +232,61 @@ LINKS: dict[tuple[str, str, str], dict[str, tuple[str, dict[str, str]]]] = {
         "GetSettleUp": ("getSettleUp", {"table_id": "$response.body#/id"}),
     },
     ("post", "/api/v1/tables/{table_id}/hands", "201"): {
-        "GetHand": ("getHand", {"table_id": "$request.path.table_id",
-                                "number": "$response.body#/number"}),
-        "CorrectHand": ("correctHand", {"table_id": "$request.path.table_id",
-                                        "number": "$response.body#/number"}),
-        "VoidHand": ("voidHand", {"table_id": "$request.path.table_id",
-                                  "number": "$response.body#/number"}),
-        "GetHandHistory": ("getHandHistory", {"table_id": "$request.path.table_id",
-                                              "number": "$response.body#/number"}),
+        "GetHand": (
+            "getHand",
+            {"table_id": "$request.path.table_id", "number": "$response.body#/number"},
+        ),
+        "CorrectHand": (
+            "correctHand",
+            {"table_id": "$request.path.table_id", "number": "$response.body#/number"},
+        ),
+        "VoidHand": (
+            "voidHand",
+            {"table_id": "$request.path.table_id", "number": "$response.body#/number"},
+        ),
+        "GetHandHistory": (
+            "getHandHistory",
+            {"table_id": "$request.path.table_id", "number": "$response.body#/number"},
+        ),
         "GetTable": ("getTable", {"table_id": "$request.path.table_id"}),
     },
     ("put", "/api/v1/tables/{table_id}/hands/{number}", "200"): {
-        "GetHandHistory": ("getHandHistory", {"table_id": "$request.path.table_id",
-                                              "number": "$request.path.number"}),
+        "GetHandHistory": (
+            "getHandHistory",
+            {"table_id": "$request.path.table_id", "number": "$request.path.number"},
+        ),
     },
     ("post", "/api/v1/tables/{table_id}/close", "200"): {
         "GetSettleUp": ("getSettleUp", {"table_id": "$request.path.table_id"}),
     },
 }
 
-STATUS_TEXT = {400: "The request is malformed (see `detail`).", 401: "No or bad token.",
-               403: "The token does not reach this resource.", 404: "No such resource.",
-               406: "The service cannot answer in a media type the `Accept` header allows.",
-               409: "The request clashes with the current state (see `type`).",
-               412: "`If-Match` names an old version: the answer's `ETag` is the current one.",
-               413: "The body is too large.",
-               415: "The body is not `application/json` (send `Content-Type: "
-                    "application/json`).",
-               422: "Unprocessable Content: a field is invalid or a rule is broken; "
-                    "`errors` names each field.",
-               429: "Too many requests; try again after `Retry-After` seconds.",
-               500: "Something went wrong on the service's side; nothing was recorded.",
-               503: "The service cannot reach its database; try again after `Retry-After` "
-                    "seconds."}
+STATUS_TEXT = {
+    400: "The request is malformed (see `detail`).",
+    401: "No or bad token.",
+    403: "The token does not reach this resource.",
+    404: "No such resource.",
+    406: "The service cannot answer in a media type the `Accept` header allows.",
+    409: "The request clashes with the current state (see `type`).",
+    412: "`If-Match` names an old version: the answer's `ETag` is the current one.",
+    413: "The body is too large.",
+    415: "The body is not `application/json` (send `Content-Type: application/json`).",
+    422: "Unprocessable Content: a field is invalid or a rule is broken; "
+    "`errors` names each field.",
+    429: "Too many requests; try again after `Retry-After` seconds.",
+    500: "Something went wrong on the service's side; nothing was recorded.",
+    503: "The service cannot reach its database; try again after `Retry-After` seconds.",
+}
 
 
 def request_body(name: str, description: str) -> dict[str, Any]:
     """An operation's JSON body, the component ``name`` (for ``blp.doc(requestBody=…)``; it
     replaces the loading schema's own entry in the document)."""
-    return {"required": True, "description": description,
-            "content": {"application/json": {"schema": ref(name)}}}
+    return {
+        "required": True,
+        "description": description,
+        "content": {"application/json": {"schema": ref(name)}},
+    }
 
 
 def register_components(spec: APISpec) -> None:
@@ -230,7 +309,8 @@ def _header(name: str) -> dict[str, str]:
 def _problem_response(status: int, description: str | None) -> dict[str, Any]:
     response: dict[str, Any] = {
         "description": description or STATUS_TEXT.get(status, "A problem."),
-        "content": {PROBLEM_CONTENT_TYPE: {"schema": ref("Problem")}}}
+        "content": {PROBLEM_CONTENT_TYPE: {"schema": ref("Problem")}},
+    }
     if status in (429, 503):
         response["headers"] = {"Retry-After": _header("RetryAfter")}
     if status == 412:
@@ -241,8 +321,9 @@ def _problem_response(status: int, description: str | None) -> dict[str, Any]:
 def complete(spec: APISpec) -> None:
     """Finish the document once every blueprint is in (see the module docstring)."""
     # Each club runs its own server, which serves this document: "/" is that server.
-    spec.options["servers"] = [{"url": "/", "description": "The server this document came "
-                                                          "from (`/openapi.yaml`)."}]
+    spec.options["servers"] = [
+        {"url": "/", "description": "The server this document came from (`/openapi.yaml`)."}
+    ]
     spec._tags = [{"name": name, "description": text} for name, text in TAGS]
     for path, operations in spec._paths.items():
         for method, operation in operations.items():
@@ -296,5 +377,7 @@ def _respond(operation: dict[str, Any], method: str, path: str) -> None:
             headers["Link"] = _header("Link")
         links = LINKS.get((method, path, status))
         if links:
-            target["links"] = {name: {"operationId": op, "parameters": dict(params)}
-                               for name, (op, params) in links.items()}
+            target["links"] = {
+                name: {"operationId": op, "parameters": dict(params)}
+                for name, (op, params) in links.items()
+            }

@@ -34,9 +34,14 @@ def link_header(page: int, page_size: int, item_count: int) -> str | None:
     return ", ".join(links)
 
 
+Answer = tuple[dict[str, Any], int, dict[str, str]]
+"""A view's answer with its status and headers (``Location``, ``ETag``)."""
+
+
 class Blueprint(flask_smorest.Blueprint):
-    def _set_pagination_metadata(self, page_params: Any, result: Any, headers: Any
-                                 ) -> tuple[Any, Any]:
+    def _set_pagination_metadata(
+        self, page_params: Any, result: Any, headers: Any
+    ) -> tuple[Any, Any]:
         result, headers = super()._set_pagination_metadata(page_params, result, headers)
         meta = json.loads(headers[self.PAGINATION_HEADER_NAME])
         link = link_header(page_params.page, page_params.page_size, meta["total"])

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from flask import Response, current_app
-from flask_smorest import Blueprint
 
 from .. import rules
 from ..schemas.settlements import PreviewRequestSchema, SettlementSchema
 from .openapi import request_body
+from .paging import Blueprint
 
 blp = Blueprint("settlements", __name__, url_prefix="/api/v1/settlements",
                 description="Settle a hand without recording it")
@@ -30,4 +30,4 @@ def preview(body: dict[str, Any]) -> Response:
     # ``Settlement.to_dict`` is already the SettlementSchema shape (a property test holds the
     # schema's dump of it to the identity), so it is sent as it is: flask-smorest passes a
     # Response through, and the dump cost about a tenth of the request.
-    return current_app.json.response(settlement.to_dict())
+    return cast(Response, current_app.json.response(settlement.to_dict()))

@@ -8,6 +8,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
+from ..middleware.rendered import rendered_views
 from ..schemas.tables import (
     CorrectedHandSchema,
     HandBodySchema,
@@ -25,8 +26,7 @@ from ..services import hands, tables
 from ..services.errors import ServiceError
 from .auth import BEARER, if_match_version, principal
 from .openapi import request_body
-from .paging import Blueprint
-from .rendered import rendered_views
+from .paging import Answer, Blueprint
 
 blp = Blueprint("tables", __name__, url_prefix="/api/v1/tables",
                 description="Tables, hands, corrections, ledger and settle-up")
@@ -75,7 +75,7 @@ class Tables(MethodView):
     @blp.alt_response(404, description="No such club.")
     @blp.alt_response(422, description="Bad seats, first dealer, options or season.")
     @blp.doc(security=BEARER)
-    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+    def post(self, body: dict[str, Any]) -> Answer:
         """Open a table (admin token); the answer carries the table token, this once only."""
         table = tables.open_table(principal(), body["club_id"], body["name"], body["variant"],
                                   body["seats"], body["first_dealer"], body["options"],
@@ -215,7 +215,7 @@ class Close(MethodView):
     @blp.response(200, TableSchema)
     @blp.alt_response(409, description="Already closed.")
     @_auth_doc
-    def post(self, table_id: str) -> dict[str, Any]:
+    def post(self, table_id: str) -> Answer:
         """End the sitting: no more hands; corrections then need the admin token."""
         table = tables.close_table(principal(), table_id)
         return table, 200, {"ETag": _etag(table["version"])}

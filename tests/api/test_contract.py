@@ -49,15 +49,26 @@ def test_every_operation_is_named_described_and_tagged(document):
         assert len(operation["tags"]) == 1 and operation["tags"][0] in tags, where
         ids.append(operation["operationId"])
     assert len(ids) == len(set(ids))
-    assert {"recordHand", "getTable", "listHands", "previewSettlement", "correctHand",
-            "voidHand", "createClub"} <= set(ids)
+    assert {
+        "recordHand",
+        "getTable",
+        "listHands",
+        "previewSettlement",
+        "correctHand",
+        "voidHand",
+        "createClub",
+    } <= set(ids)
 
 
 def test_public_operations_say_so_and_the_others_ask_for_a_token(document):
     public = {(m, p) for m, p, op in _operations(document) if op["security"] == []}
-    assert public == {("get", "/healthz"), ("get", "/api/v1/variants"),
-                      ("post", "/api/v1/settlements/preview"), ("post", "/api/v1/clubs"),
-                      ("post", "/api/v1/clubs/import")}
+    assert public == {
+        ("get", "/healthz"),
+        ("get", "/api/v1/variants"),
+        ("post", "/api/v1/settlements/preview"),
+        ("post", "/api/v1/clubs"),
+        ("post", "/api/v1/clubs/import"),
+    }
     assert document["servers"]
 
 
@@ -69,7 +80,8 @@ def test_every_problem_answer_is_a_problem_document(document):
                 content = response["content"]
                 assert list(content) == ["application/problem+json"], (method, path, status)
                 assert content["application/problem+json"]["schema"] == {
-                    "$ref": "#/components/schemas/Problem"}
+                    "$ref": "#/components/schemas/Problem"
+                }
     problem = document["components"]["schemas"]["Problem"]
     assert problem["additionalProperties"] is True  # RFC 9457 extension members
 
@@ -86,45 +98,64 @@ def test_variant_is_an_enum_of_the_known_variants(document):
 
 
 def test_each_example_hand_is_valid_under_its_variants_schema(document):
-    names = {"american": "AmericanHand", "spanish": "SpanishHand", "german": "GermanHand",
-             "solo66": "Solo66Hand"}
+    names = {
+        "american": "AmericanHand",
+        "spanish": "SpanishHand",
+        "german": "GermanHand",
+        "solo66": "Solo66Hand",
+    }
     seen = set()
     for example in DATA["hands"]:
-        hand_errors = list(_validator(document, names[example["variant"]]).iter_errors(
-            example["hand"]))
+        hand_errors = list(
+            _validator(document, names[example["variant"]]).iter_errors(example["hand"])
+        )
         assert not hand_errors, (example["name"], [e.message for e in hand_errors])
         preview = {k: example[k] for k in ("variant", "players", "options", "state", "hand")}
         _validator(document, "PreviewRequest").validate(preview)
         _validator(document, "HandRecord").validate(example["hand"])
-        _validator(document, "HandRecordCreate").validate({**example["hand"],
-                                                           "expected_number": 3})
+        _validator(document, "HandRecordCreate").validate({**example["hand"], "expected_number": 3})
         seen.add(example["variant"])
     assert seen == set(rules.VARIANTS)
 
 
 def test_the_typed_hands_bound_their_nested_objects(document):
     american = _validator(document, "AmericanPlayedHand")
-    good = {**SOLO, "contract": "simple", "called": {"rank": "ace", "suit": "clubs"},
-            "partner": 2, "matadores": {"side": "declarers", "lower": 1},
-            "errors": [{"kind": "revoke", "seat": 2}]}
+    good = {
+        **SOLO,
+        "contract": "simple",
+        "called": {"rank": "ace", "suit": "clubs"},
+        "partner": 2,
+        "matadores": {"side": "declarers", "lower": 1},
+        "errors": [{"kind": "revoke", "seat": 2}],
+    }
     american.validate(good)
-    for bad in ({**good, "called": {"rank": "queen", "suit": "clubs"}},
-                {**good, "matadores": {"side": "declarers", "lower": -1}},
-                {**good, "matadores": {"side": "declarers", "lower": 1, "extra": 1}},
-                {**good, "errors": [{"kind": "revoke"}]},
-                {**good, "errors": [{"kind": "revoke", "seat": 2}] * 17},
-                {**good, "unknown": 1}):
+    for bad in (
+        {**good, "called": {"rank": "queen", "suit": "clubs"}},
+        {**good, "matadores": {"side": "declarers", "lower": -1}},
+        {**good, "matadores": {"side": "declarers", "lower": 1, "extra": 1}},
+        {**good, "errors": [{"kind": "revoke"}]},
+        {**good, "errors": [{"kind": "revoke", "seat": 2}] * 17},
+        {**good, "unknown": 1},
+    ):
         assert list(american.iter_errors(bad)), bad
     # The preview is told apart by variant: a German contract is no American hand.
     preview = _validator(document, "PreviewRequest")
-    assert list(preview.iter_errors({"variant": "american", "players": 4,
-                                     "hand": {**SOLO, "contract": "frage"}}))
+    assert list(
+        preview.iter_errors(
+            {"variant": "american", "players": 4, "hand": {**SOLO, "contract": "frage"}}
+        )
+    )
 
 
 def test_a_refusal_still_names_the_field(api, client):
     table = api.table()
-    hand = {**SOLO, "contract": "simple", "called": {"rank": "ace", "suit": "clubs"},
-            "partner": 2, "matadores": {"side": "declarers", "lower": 99}}
+    hand = {
+        **SOLO,
+        "contract": "simple",
+        "called": {"rank": "ace", "suit": "clubs"},
+        "partner": 2,
+        "matadores": {"side": "declarers", "lower": 99},
+    }
     answer = api.record(table, hand)
     assert answer.status_code == 422
     assert list(answer.json["errors"]) == ["hand.matadores.lower"]
@@ -151,11 +182,13 @@ def test_conflicts_have_types_a_client_can_tell_apart(api, client):
     table = api.table()
     first = api.record(table, SOLO, **{"Idempotency-Key": "k1"})
     assert first.status_code == 201
-    taken = _problem(api.record(table, {**SOLO, "expected_number": 1}), 409,
-                     "hand-number-taken")
+    taken = _problem(api.record(table, {**SOLO, "expected_number": 1}), 409, "hand-number-taken")
     assert taken["next_number"] == 2
-    _problem(api.record(table, {**SOLO, "tricks": 2}, **{"Idempotency-Key": "k1"}), 409,
-             "idempotency-key-reused")
+    _problem(
+        api.record(table, {**SOLO, "tricks": 2}, **{"Idempotency-Key": "k1"}),
+        409,
+        "idempotency-key-reused",
+    )
     url = f"/api/v1/tables/{table['id']}"
     headers = api.auth(table["table_token"])
     assert client.delete(f"{url}/hands/1", headers=headers).status_code == 200
@@ -178,12 +211,12 @@ def test_if_match_compares_strongly(api, client):
 
 
 def test_a_body_that_is_not_json_is_415_and_an_unmeetable_accept_406(api, client):
-    answer = client.post("/api/v1/clubs", data='{"name": "Club"}',
-                         content_type="text/plain")
-    assert "Content-Type: application/json" in _problem(answer, 415,
-                                                        "unsupported-media-type")["detail"]
-    _problem(client.get("/api/v1/variants", headers={"Accept": "text/html"}), 406,
-             "not-acceptable")
+    answer = client.post("/api/v1/clubs", data='{"name": "Club"}', content_type="text/plain")
+    assert (
+        "Content-Type: application/json"
+        in _problem(answer, 415, "unsupported-media-type")["detail"]
+    )
+    _problem(client.get("/api/v1/variants", headers={"Accept": "text/html"}), 406, "not-acceptable")
     assert client.get("/api/v1/variants", headers={"Accept": "*/*"}).status_code == 200
 
 
@@ -193,16 +226,22 @@ def test_a_lone_surrogate_is_a_422_naming_the_field(client, field):
     answer = client.post("/api/v1/clubs", data=body, content_type="application/json")
     assert answer.status_code == 422, answer.get_data(as_text=True)
     assert list(answer.json["errors"]) == (["name"] if field == "name" else ["name\\ud800"])
-    assert client.post("/api/v1/clubs", data='{"name": "Caf\\ud83d\\ude00"}',
-                       content_type="application/json").status_code == 201  # a pair is fine
+    assert (
+        client.post(
+            "/api/v1/clubs", data='{"name": "Caf\\ud83d\\ude00"}', content_type="application/json"
+        ).status_code
+        == 201
+    )  # a pair is fine
 
 
 def test_a_lone_surrogate_in_a_hand_or_a_player_is_named(api, client):
     table = api.table()
-    answer = client.post(f"/api/v1/tables/{table['id']}/hands",
-                         data='{"contract": "solo", "trump": "he\\udc00arts"}',
-                         content_type="application/json",
-                         headers=api.auth(table["table_token"]))
+    answer = client.post(
+        f"/api/v1/tables/{table['id']}/hands",
+        data='{"contract": "solo", "trump": "he\\udc00arts"}',
+        content_type="application/json",
+        headers=api.auth(table["table_token"]),
+    )
     assert answer.status_code == 422 and list(answer.json["errors"]) == ["trump"]
 
 
@@ -249,6 +288,9 @@ def test_clubs_import_is_no_club_id(client):
 
 def test_a_token_is_asked_for_before_any_precondition(api, client):
     table = api.table()
-    answer = client.post(f"/api/v1/tables/{table['id']}/hands", json=SOLO,
-                         headers={"If-Match": "nonsense", "Idempotency-Key": ""})
+    answer = client.post(
+        f"/api/v1/tables/{table['id']}/hands",
+        json=SOLO,
+        headers={"If-Match": "nonsense", "Idempotency-Key": ""},
+    )
     assert answer.status_code == 401

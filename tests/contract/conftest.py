@@ -29,13 +29,26 @@ def node_tool(name: str) -> Path:
     return tool
 
 
-def run(command: list[str | Path], cwd: Path,
-        timeout: float = 180) -> subprocess.CompletedProcess[str]:
+def run(
+    command: list[str | Path], cwd: Path, timeout: float = 180
+) -> subprocess.CompletedProcess[str]:
     """Run a tool with the venv's scripts (ruff, openapi-python-client) and node on PATH, no
     telemetry or update checks (the network here is the package registries only)."""
     node = shutil.which("node")
     path = [str(VENV_BIN), *([str(Path(node).parent)] if node else []), "/usr/bin", "/bin"]
-    env = {"PATH": ":".join(path), "HOME": str(cwd), "NO_COLOR": "1",
-           "REDOCLY_TELEMETRY": "off", "REDOCLY_SUPPRESS_UPDATE_NOTICE": "true"}
-    return subprocess.run([str(c) for c in command], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=timeout, check=False)
+    env = {
+        "PATH": ":".join(path),
+        "HOME": str(cwd),
+        "NO_COLOR": "1",
+        "REDOCLY_TELEMETRY": "off",
+        "REDOCLY_SUPPRESS_UPDATE_NOTICE": "true",
+    }
+    return subprocess.run(
+        [str(c) for c in command],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

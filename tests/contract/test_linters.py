@@ -9,16 +9,39 @@ from tests.contract.conftest import DOCUMENT, TOOLS, node_tool, run
 
 
 def test_spectral_finds_no_error_and_only_the_explained_warning(tmp_path):
-    result = run([node_tool("spectral"), "lint", DOCUMENT, "--ruleset", TOOLS / ".spectral.yaml",
-                  "--format", "json", "--quiet", "--fail-severity", "error"], tmp_path)
+    result = run(
+        [
+            node_tool("spectral"),
+            "lint",
+            DOCUMENT,
+            "--ruleset",
+            TOOLS / ".spectral.yaml",
+            "--format",
+            "json",
+            "--quiet",
+            "--fail-severity",
+            "error",
+        ],
+        tmp_path,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     findings = json.loads(result.stdout or "[]")
     assert {f["code"] for f in findings} <= {"info-contact"}, findings
 
 
 def test_redocly_finds_no_error_and_only_the_explained_warning(tmp_path):
-    result = run([node_tool("redocly"), "lint", DOCUMENT, "--config", TOOLS / "redocly.yaml",
-                  "--format", "json"], tmp_path)
+    result = run(
+        [
+            node_tool("redocly"),
+            "lint",
+            DOCUMENT,
+            "--config",
+            TOOLS / "redocly.yaml",
+            "--format",
+            "json",
+        ],
+        tmp_path,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     problems = json.loads(result.stdout)["problems"]
     assert {p["ruleId"] for p in problems} <= {"info-license"}, problems

@@ -29,9 +29,21 @@ PACKAGE = "solo_client"
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     where = tmp_path_factory.mktemp("python-client")
     (where / "config.yaml").write_text(CONFIG)
-    result = run([VENV_BIN / "openapi-python-client", "generate", "--path", DOCUMENT,
-                  "--config", "config.yaml", "--meta", "none", "--output-path", PACKAGE],
-                 where)
+    result = run(
+        [
+            VENV_BIN / "openapi-python-client",
+            "generate",
+            "--path",
+            DOCUMENT,
+            "--config",
+            "config.yaml",
+            "--meta",
+            "none",
+            "--output-path",
+            PACKAGE,
+        ],
+        where,
+    )
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert "Warning" not in output and "warning" not in output, output
@@ -58,11 +70,17 @@ def _client(app: Any, token: str | None = None) -> Any:
     transport = httpx.WSGITransport(app=app)
     base = _module("client")
     if token is None:
-        return base.Client(base_url="http://solo.test", httpx_args={"transport": transport},
-                           raise_on_unexpected_status=True)
-    return base.AuthenticatedClient(base_url="http://solo.test", token=token,
-                                    httpx_args={"transport": transport},
-                                    raise_on_unexpected_status=True)
+        return base.Client(
+            base_url="http://solo.test",
+            httpx_args={"transport": transport},
+            raise_on_unexpected_status=True,
+        )
+    return base.AuthenticatedClient(
+        base_url="http://solo.test",
+        token=token,
+        httpx_args={"transport": transport},
+        raise_on_unexpected_status=True,
+    )
 
 
 def _ok(response: Any, status: int) -> Any:
@@ -71,19 +89,43 @@ def _ok(response: Any, status: int) -> Any:
 
 
 HANDS = [  # ten American hands: games of each contract, a forfeit and a misdeal among them
-    {"contract": "simple", "trump": "hearts", "declarer": 1, "tricks": 5,
-     "called": {"rank": "ace", "suit": "diamonds"}, "partner": 3},
-    {"contract": "solo", "trump": "clubs", "declarer": 2, "tricks": 6,
-     "matadores": {"side": "declarers", "lower": 1}},
-    {"contract": "simple", "trump": "spades", "declarer": 3, "tricks": 3,
-     "called": {"rank": "ace", "suit": "hearts"}, "partner": 0,
-     "errors": [{"kind": "revoke", "seat": 1}]},
+    {
+        "contract": "simple",
+        "trump": "hearts",
+        "declarer": 1,
+        "tricks": 5,
+        "called": {"rank": "ace", "suit": "diamonds"},
+        "partner": 3,
+    },
+    {
+        "contract": "solo",
+        "trump": "clubs",
+        "declarer": 2,
+        "tricks": 6,
+        "matadores": {"side": "declarers", "lower": 1},
+    },
+    {
+        "contract": "simple",
+        "trump": "spades",
+        "declarer": 3,
+        "tricks": 3,
+        "called": {"rank": "ace", "suit": "hearts"},
+        "partner": 0,
+        "errors": [{"kind": "revoke", "seat": 1}],
+    },
     {"kind": "forfeit", "seat": 2},
     {"contract": "tout", "trump": "diamonds", "declarer": 0, "tricks": 8},
     {"kind": "misdeal"},
     {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 4},
-    {"contract": "simple", "trump": "clubs", "declarer": 2, "tricks": 7,
-     "called": {"rank": "ace", "suit": "spades"}, "partner": 1, "tout_after_five": False},
+    {
+        "contract": "simple",
+        "trump": "clubs",
+        "declarer": 2,
+        "tricks": 7,
+        "called": {"rank": "ace", "suit": "spades"},
+        "partner": 1,
+        "tout_after_five": False,
+    },
     {"contract": "forcee_partout", "trump": "spades", "declarer": 3, "tricks": 5},
     {"contract": "solo", "trump": "diamonds", "declarer": 0, "tricks": 5},
 ]
@@ -92,8 +134,11 @@ HANDS = [  # ten American hands: games of each contract, a forfeit and a misdeal
 def _hand_model(models: Any, hand: dict[str, Any], create: bool = True) -> Any:
     suffix = "Create" if create else ""
     kind = hand.get("kind", "played")
-    name = {"played": "AmericanPlayedHand", "forfeit": "AmericanForfeit",
-            "misdeal": "AmericanMisdeal"}[kind] + suffix
+    name = {
+        "played": "AmericanPlayedHand",
+        "forfeit": "AmericanForfeit",
+        "misdeal": "AmericanMisdeal",
+    }[kind] + suffix
     return getattr(models, name).from_dict(hand)
 
 
@@ -102,44 +147,87 @@ def test_an_evening_through_the_generated_client_alone(generated, app):
     clubs = importlib.import_module(f"{PACKAGE}.api.clubs.create_club")
     public = _client(app)
 
-    club = _ok(clubs.sync_detailed(client=public, body=models.ClubCreate(
-        name="Kartenrunde Moser-Lindqvist")), 201)
+    club = _ok(
+        clubs.sync_detailed(
+            client=public, body=models.ClubCreate(name="Kartenrunde Moser-Lindqvist")
+        ),
+        201,
+    )
     admin = _client(app, club.admin_token)
     add_player = importlib.import_module(f"{PACKAGE}.api.players.add_player")
     names = ["Anna-Katharina Berger", "Carla Moser-Lindqvist", "Józef Łukasiewicz", "Ines Ruiz"]
-    seats = [_ok(add_player.sync_detailed(club.id, client=admin,
-                                          body=models.PlayerCreate(name=n)), 201).id
-             for n in names]
+    seats = [
+        _ok(
+            add_player.sync_detailed(club.id, client=admin, body=models.PlayerCreate(name=n)), 201
+        ).id
+        for n in names
+    ]
     create_season = importlib.import_module(f"{PACKAGE}.api.seasons.create_season")
-    season = _ok(create_season.sync_detailed(club.id, client=admin, body=models.SeasonCreate(
-        name="Winter 2026", variant=models.SeasonCreateVariant.AMERICAN)), 201)
+    season = _ok(
+        create_season.sync_detailed(
+            club.id,
+            client=admin,
+            body=models.SeasonCreate(
+                name="Winter 2026", variant=models.SeasonCreateVariant.AMERICAN
+            ),
+        ),
+        201,
+    )
 
     open_table = importlib.import_module(f"{PACKAGE}.api.tables.open_table")
-    table = _ok(open_table.sync_detailed(client=admin, body=models.TableCreate.from_dict({
-        "club_id": club.id, "name": "Thursday", "variant": "american", "seats": seats,
-        "season_id": season.id})), 201)
+    table = _ok(
+        open_table.sync_detailed(
+            client=admin,
+            body=models.TableCreate.from_dict(
+                {
+                    "club_id": club.id,
+                    "name": "Thursday",
+                    "variant": "american",
+                    "seats": seats,
+                    "season_id": season.id,
+                }
+            ),
+        ),
+        201,
+    )
     phone = _client(app, table.table_token)
 
     record = importlib.import_module(f"{PACKAGE}.api.hands.record_hand")
     for number, hand in enumerate(HANDS, start=1):
-        answer = record.sync_detailed(table.id, client=phone, body=_hand_model(models, {
-            **hand, "expected_number": number}), idempotency_key=f"evening-{number}")
+        answer = record.sync_detailed(
+            table.id,
+            client=phone,
+            body=_hand_model(models, {**hand, "expected_number": number}),
+            idempotency_key=f"evening-{number}",
+        )
         recorded = _ok(answer, 201)
         assert recorded.number == number
         assert answer.headers["Location"].endswith(f"/hands/{number}")
         assert answer.headers["ETag"] == f'"{recorded.table.version}"'
 
     # Two phones raced for hand 10: the loser reads a problem, with the next number.
-    taken = _ok(record.sync_detailed(table.id, client=phone, body=_hand_model(
-        models, {**HANDS[0], "expected_number": 10})), 409)
+    taken = _ok(
+        record.sync_detailed(
+            table.id, client=phone, body=_hand_model(models, {**HANDS[0], "expected_number": 10})
+        ),
+        409,
+    )
     assert isinstance(taken, models.Problem)
     assert taken.type_ == "urn:solo:problem:hand-number-taken" and taken.next_number == 11
 
     get_table = importlib.import_module(f"{PACKAGE}.api.tables.get_table")
     before = _ok(get_table.sync_detailed(table.id, client=phone), 200)
     correct = importlib.import_module(f"{PACKAGE}.api.hands.correct_hand")
-    corrected = _ok(correct.sync_detailed(table.id, 2, client=phone, body=_hand_model(
-        models, {**HANDS[1], "tricks": 4}, create=False), if_match=f'"{before.version}"'), 200)
+    corrected = _ok(
+        correct.sync_detailed(
+            table.id,
+            2,
+            client=phone,
+            body=_hand_model(models, {**HANDS[1], "tricks": 4}, create=False),
+            if_match=f'"{before.version}"',
+        ),
+        200,
+    )
     assert corrected.settlement.result == "lost"  # an enum of str values
     assert corrected.resettled == 9
     void = importlib.import_module(f"{PACKAGE}.api.hands.void_hand")

@@ -28,8 +28,10 @@ def test_an_integrators_file_type_checks_strictly(tmp_path):
 def test_a_wrongly_typed_hand_does_not(tmp_path):
     source = (HERE / "integrator.ts").read_text()
     assert GOOD in source
-    for bad in ('matadores: { side: "declarers", lower: "one" }',
-                'matadores: { side: "nobody", lower: 1 }',
-                'matadores: { side: "declarers", lower: 1, extra: 2 }'):
+    for bad in (
+        'matadores: { side: "declarers", lower: "one" }',
+        'matadores: { side: "nobody", lower: 1 }',
+        'matadores: { side: "declarers", lower: 1, extra: 2 }',
+    ):
         result = _checked(tmp_path, source.replace(GOOD, bad))
         assert result.returncode != 0 and "integrator.ts" in result.stdout, bad

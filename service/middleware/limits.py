@@ -39,7 +39,7 @@ import math
 import re
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask, Response, request
 from limits import RateLimitItem, parse_many
@@ -105,7 +105,7 @@ class RateLimits:
 
     def __init__(self, config: Any) -> None:
         self.enabled = bool(config["RATELIMIT_ENABLED"])
-        self.storage: Storage = storage_from_string(config["RATELIMIT_STORAGE_URI"])
+        self.storage = cast(Storage, storage_from_string(config["RATELIMIT_STORAGE_URI"]))
         self.fallback = MemoryStorage()
         if config["RATELIMIT_STRATEGY"] not in STRATEGIES:
             raise ConfigurationError(f"RATELIMIT_STRATEGY must be one of {sorted(STRATEGIES)}")
@@ -254,7 +254,8 @@ def _guard_body() -> None:
                 "Must not contain a lone UTF-16 surrogate (\\ud800-\\udfff without its pair).")
     if bad:
         error = UnprocessableEntity()
-        error.data = {"messages": {"json": bad}}
+        # flask-smorest's error handler reads ``data``, which its abort() sets the same way
+        error.data = {"messages": {"json": bad}}  # type: ignore[attr-defined]
         raise error
 
 
