@@ -281,9 +281,12 @@ def test_the_guide_lists_every_problem_type():
 
 
 def test_clubs_import_is_no_club_id(client):
+    def allowed(answer):
+        return {m.strip() for m in answer.headers["Allow"].split(",")}
+
     answer = client.get("/api/v1/clubs/import")
-    assert answer.status_code == 405 and answer.headers["Allow"] == "OPTIONS, POST"
-    assert client.options("/api/v1/clubs/import").headers["Allow"] == "POST, OPTIONS"
+    assert answer.status_code == 405 and allowed(answer) == {"OPTIONS", "POST"}
+    assert allowed(client.options("/api/v1/clubs/import")) == {"OPTIONS", "POST"}
 
 
 def test_a_token_is_asked_for_before_any_precondition(api, client):
