@@ -166,6 +166,9 @@ PUBLIC = {
     ("post", "/api/v1/clubs/import"),
 }
 
+# Operations that never touch the database: no 503 when it is away.
+PURE = {("get", "/api/v1/variants"), ("post", "/api/v1/settlements/preview")}
+
 HEADERS: dict[str, dict[str, Any]] = {
     "RequestId": {
         "description": "The request's id (the client's own `X-Request-Id` when it "
@@ -356,6 +359,8 @@ def _respond(operation: dict[str, Any], method: str, path: str) -> None:
         responses.setdefault("415", _problem_response(415, None))
     responses.setdefault("406", _problem_response(406, None))
     responses.setdefault("500", _problem_response(500, None))
+    if (method, path) not in PURE:
+        responses.setdefault("503", _problem_response(503, None))
     for status, response in list(responses.items()):
         code = int(status)
         if code >= 400 and ("$ref" in response or "content" not in response):
