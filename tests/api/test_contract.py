@@ -297,3 +297,12 @@ def test_a_token_is_asked_for_before_any_precondition(api, client):
         headers={"If-Match": "nonsense", "Idempotency-Key": ""},
     )
     assert answer.status_code == 401
+
+
+def test_a_german_mediateur_is_typed_and_recorded(document, api):
+    hand = {"contract": "mediateur", "trump": "hearts", "declarer": 2, "tricks": 5,
+            "called": {"rank": "ace", "suit": "clubs"}, "giver": 1}
+    _validator(document, "GermanHand").validate(hand)
+    table = api.table(variant="german", options={"mediateur": True})
+    answer = api.record(table, hand)
+    assert answer.status_code == 201, answer.json

@@ -29,6 +29,10 @@ const german: Schemas["GermanHandCreate"] = {
   called: { rank: "ace", suit: "hearts" }, partner: 3, stopped_after_five: true,
   matadors_together: false,
 };
+const mediateur: Schemas["GermanHandCreate"] = {
+  contract: "mediateur", trump: "hearts", declarer: 2, tricks: 5,
+  called: { rank: "ace", suit: "clubs" }, giver: 1,
+};
 const solo66: Schemas["Solo66HandCreate"] = {
   trump: "hearts", soloist: 2, soloist_points: 70, defender_points: 64,
 };
@@ -58,7 +62,8 @@ async function recordHand(base: string, token: string, tableId: string, hand: Re
 
 export async function evening(base: string, token: string, tableId: string): Promise<number> {
   let version = 1;
-  for (const hand of [american, forfeit, misdeal, spanish, german, solo66, allPassed]) {
+  for (const hand of [american, forfeit, misdeal, spanish, german, mediateur, solo66,
+                     allPassed]) {
     const answer = await recordHand(base, token, tableId, hand, version);
     if (answer.ok) {
       version = answer.hand.table.version;
