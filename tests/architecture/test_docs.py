@@ -1,5 +1,5 @@
 """The README and docs/ name only what exists: every ``SOLO_`` setting is a key the service
-reads, every ``make`` target is in the Makefile, every file they name in backticks is in the tree."""
+reads, every ``make`` target is in the Makefile, every file named in backticks is in the tree."""
 
 from __future__ import annotations
 
