@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import request
 
+from ..i18n.marks import N_
 from ..services.auth import Principal, authenticate
 from ..services.errors import PreconditionFailed
 
@@ -32,5 +33,6 @@ def if_match_version() -> int | None:
         return NO_VERSION
     value = strong[0].strip('"') if strong else ""
     if not (value.isascii() and value.isdigit()) or len(value) > 18:  # "²".isdigit() too
-        raise PreconditionFailed(f"If-Match {raw!r} names no version of this table.")
+        raise PreconditionFailed(N_("If-Match %(tag)s names no version of this table."),
+                                 values={"tag": repr(raw)})
     return int(value)

@@ -11,6 +11,8 @@ from urllib.parse import quote
 from flask import Flask, Response, has_request_context, json, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from ..i18n import current_language, gettext
+from ..i18n.marks import N_
 from ..middleware.limits import RateLimited
 from ..rules import RuleViolation
 from ..services.errors import ServiceError
@@ -33,6 +35,14 @@ _PATH_SAFE = "/:@!$&'()*+,;=-._~"
 
 # RFC 9110's reason phrases where Python's still give RFC 4918's.
 _PHRASES = {422: "Unprocessable Content", 413: "Content Too Large"}
+# The phrases of the statuses the service answers with, for the catalogs (a title is worded in
+# the answer's language; ``type`` never changes with it).
+_TITLES = (N_("Bad Request"), N_("Unauthorized"), N_("Forbidden"), N_("Not Found"),
+           N_("Method Not Allowed"), N_("Not Acceptable"), N_("Conflict"),
+           N_("Precondition Failed"), N_("Content Too Large"), N_("Unsupported Media Type"),
+           N_("Unprocessable Content"), N_("Too Many Requests"), N_("Request Timeout"),
+           N_("Internal Server Error"), N_("Service Unavailable"), N_("Precondition Required"),
+           N_("Request Header Fields Too Large"), N_("URI Too Long"), N_("Length Required"))
 
 
 def _clip(text: str, limit: int) -> str:
@@ -41,19 +51,27 @@ def _clip(text: str, limit: int) -> str:
 
 def problem(status: int, detail: str | None = None, errors: Mapping[str, list[str]] | None = None,
             headers: Mapping[str, str] | None = None, type_: str | None = None,
-            members: Mapping[str, Any] | None = None) -> Response:
+            members: Mapping[str, Any] | None = None,
+            values: Mapping[str, Any] | None = None) -> Response:
     """An RFC 9457 body. ``type_`` is a registered slug (``problem.PROBLEM_TYPES``), its title
     the type's; without one the type is ``about:blank`` and the title the status's phrase
-    (RFC 9110's: 422 is "Unprocessable Content"). ``instance`` is the request's path."""
+    (RFC 9110's: 422 is "Unprocessable Content"). ``instance`` is the request's path.
+
+    ``title`` and ``detail`` are worded in the request's language (``Accept-Language``): each
+    is a catalog message, ``detail``'s ``%(name)s`` filled from ``values``; a detail the
+    catalogs do not hold (a library's) is given as it is."""
     if type_ is None:
         type_uri, title = "about:blank", _PHRASES.get(status) or http.HTTPStatus(status).phrase
     else:
         type_uri, title = problem_type(type_), PROBLEM_TYPES[type_][1]
+    language = current_language()
+    title = gettext(title, language)
+    detail = title if not detail else gettext(detail, language, **(values or {}))
     body: dict[str, Any] = {
         "type": type_uri,
         "title": title,
         "status": status,
-        "detail": _clip(detail or title, DETAIL_MAX),
+        "detail": _clip(detail, DETAIL_MAX),
     }
     if has_request_context():
         # As a URI reference: what is not plain ASCII of a path percent-encoded.
@@ -98,25 +116,29 @@ def _http_exception(error: HTTPException) -> Response:
     if status == 405 and error.valid_methods:  # type: ignore[attr-defined]
         headers["Allow"] = ", ".join(sorted(error.valid_methods))  # type: ignore[attr-defined]
     errors = None
+    values: dict[str, Any] = {}
     detail = data.get("message") or error.description
     if "messages" in data or "errors" in data:
         errors = flatten_messages(data.get("errors") or data.get("messages"))
         if status == 400:
-            detail = "The request body is not valid JSON."
+            detail = N_("The request body is not valid JSON.")
         else:
-            detail = "Some fields are invalid: " + ", ".join(sorted(errors))
+            detail = N_("Some fields are invalid: %(fields)s")
+            values["fields"] = ", ".join(sorted(errors))
     if status >= 500:
-        detail = "Something went wrong on our side; nothing was recorded."
+        detail = N_("Something went wrong on our side; nothing was recorded.")
     type_ = {415: "unsupported-media-type", 406: "not-acceptable"}.get(status)
     if status == 422 and errors:
         type_ = "invalid-field"
-    return problem(status, detail, errors, headers, type_)
+    return problem(status, detail, errors, headers, type_, values=values)
 
 
 def _rate_limited(error: RateLimited) -> Response:
     retry = error.retry_after
-    return problem(429, f"{error.description} Try again in {retry} s.",
-                   headers={"Retry-After": str(retry)}, type_="rate-limited")
+    return problem(429, N_("%(why)s Try again in %(retry)s s."),
+                   headers={"Retry-After": str(retry)}, type_="rate-limited",
+                   values={"why": gettext(error.description, current_language()),
+                           "retry": retry})
 
 
 def _rule_violation(error: RuleViolation) -> Response:
@@ -124,7 +146,8 @@ def _rule_violation(error: RuleViolation) -> Response:
 
 
 def _service_error(error: ServiceError) -> Response:
-    return problem(error.status, error.detail, None, error.headers, error.problem, error.members)
+    return problem(error.status, error.message, None, error.headers, error.problem,
+                   error.members, error.values)
 
 
 def _unexpected(error: Exception) -> Response:

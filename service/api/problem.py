@@ -14,64 +14,66 @@ import http
 from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 
+from ..i18n.marks import N_
 from ..schemas.problem import ProblemSchema
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 TYPE_PREFIX = "urn:solo:problem:"
 
-# slug → (status, title, when a client sees it). docs/api.md lists them for integrators.
+# slug → (status, title, when a client sees it); the title is worded in the answer's language.
+# docs/api.md lists them for integrators.
 PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
     "invalid-field": (
         422,
-        "Unprocessable Content",
+        N_("Unprocessable Content"),
         "A field is missing, of the wrong type or out of range; `errors` names "
         "each field by its JSON path.",
     ),
     "rule-violation": (
         422,
-        "Unprocessable Content",
+        N_("Unprocessable Content"),
         "The values are well-formed but break a rule of the game (a solo with a "
         "partner …); `errors` names the field.",
     ),
     "hand-number-taken": (
         409,
-        "Hand number taken",
+        N_("Hand number taken"),
         "`expected_number` names a number already recorded: the member "
         "`next_number` is the number the next hand gets.",
     ),
-    "table-closed": (409, "Table closed", "The table is closed: no more hands, no re-seating."),
-    "session-over": (409, "Session over", "The table's session target was reached."),
+    "table-closed": (409, N_("Table closed"), "The table is closed: no more hands, no re-seating."),
+    "session-over": (409, N_("Session over"), "The table's session target was reached."),
     "idempotency-key-reused": (
         409,
-        "Idempotency-Key reused",
+        N_("Idempotency-Key reused"),
         "The `Idempotency-Key` came before with another body.",
     ),
-    "hand-already-void": (409, "Hand already void", "The hand was voided before."),
-    "name-taken": (409, "Name taken", "The club already has a player or season of that name."),
+    "hand-already-void": (409, N_("Hand already void"), "The hand was voided before."),
+    "name-taken": (409, N_("Name taken"), "The club already has a player or season of that name."),
     "version-mismatch": (
         412,
-        "Version mismatch",
+        N_("Version mismatch"),
         "`If-Match` names a version the table has moved on from: the answer's "
         "`ETag` header (and the member `etag`) is the current version.",
     ),
     "unsupported-media-type": (
         415,
-        "Unsupported Media Type",
+        N_("Unsupported Media Type"),
         "A body was sent without `Content-Type: application/json`.",
     ),
     "not-acceptable": (
         406,
-        "Not Acceptable",
+        N_("Not Acceptable"),
         "The `Accept` header allows none of the media types the operation answers in.",
     ),
     "rate-limited": (
         429,
-        "Too Many Requests",
+        N_("Too Many Requests"),
         "Too many requests from this address or with this token: wait `Retry-After` seconds.",
     ),
     "service-unavailable": (
         503,
-        "Service Unavailable",
+        N_("Service Unavailable"),
         "The service cannot reach its database: wait `Retry-After` seconds.",
     ),
 }

@@ -9,6 +9,7 @@ from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
 from ..i18n import current_language, settlement_view
+from ..i18n.marks import N_
 from ..middleware.rendered import rendered_views
 from ..schemas.tables import (
     CorrectedHandSchema,
@@ -140,8 +141,9 @@ class Hands(MethodView):
         key = request.headers.get("Idempotency-Key")
         if key is not None and (not 0 < len(key) <= IDEMPOTENCY_KEY_MAX
                                 or any(ch < " " or ch == "\x7f" for ch in key)):
-            raise IdempotencyKeyTooLong(f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX} "
-                                        "characters, none of them a control character.")
+            raise IdempotencyKeyTooLong(
+                N_("Idempotency-Key must be 1 to %(most)s characters, none of them a control "
+                   "character."), values={"most": IDEMPOTENCY_KEY_MAX})
         expected = body.pop("expected_number", None)
         conditions = hands.WriteConditions(if_match=if_match_version(),
                                            expected_number=expected, idempotency_key=key)

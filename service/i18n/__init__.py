@@ -41,12 +41,16 @@ VARY = "Accept-Language"
 
 @functools.cache
 def negotiate(accept_language: str | None) -> str:
-    """The language to answer in: the client's most preferred one we speak (``de-AT`` is
-    ``de``), else English."""
+    """The language to answer in: the client's most preferred one we speak, a regional tag
+    counting for its language (``de-AT`` is ``de``), else English. (Werkzeug's ``best_match``
+    would take a lower-rated exact ``de`` over a preferred ``en-GB``.)"""
     if not accept_language:
         return DEFAULT
-    accepted = parse_accept_header(accept_language[:500], LanguageAccept)
-    return accepted.best_match(LANGUAGES, default=DEFAULT) or DEFAULT
+    for tag, quality in parse_accept_header(accept_language[:500], LanguageAccept):
+        language = tag.split("-")[0].lower()
+        if quality > 0 and language in LANGUAGES:
+            return language
+    return DEFAULT
 
 
 @functools.cache
@@ -152,16 +156,16 @@ def language_headers(language: str) -> list[tuple[str, str]]:
     return [("Content-Language", language), ("Vary", VARY)]
 
 
+def _say_the_language(response: Any) -> Any:
+    from flask import request
+
+    if request.path.startswith("/api/") and response.status_code != 304:
+        response.headers["Content-Language"] = current_language()
+        response.vary.add(VARY)
+    return response
+
+
 def init_app(app: Any) -> None:
     """Every answer of the API depends on ``Accept-Language`` (its problems' words at least):
-    each says so, and in which language it is."""
-    from flask import Response
-
-    @app.after_request
-    def _say_the_language(response: Response) -> Response:
-        from flask import request
-
-        if request.path.startswith("/api/") and response.status_code != 304:
-            response.headers["Content-Language"] = current_language()
-            response.vary.add(VARY)
-        return response
+    each says so, and in which language it is (a 304 repeats neither: the cached answer did)."""
+    app.after_request(_say_the_language)

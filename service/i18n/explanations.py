@@ -12,16 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-
-def N_(message: str) -> str:
-    """Marks a message for ``pybabel extract`` (translated when it is rendered)."""
-    return message
-
-
-def Nn_(singular: str, plural: str) -> tuple[str, str]:
-    """Marks a message with a plural form."""
-    return singular, plural
-
+from .marks import N_, Nn_
 
 SEAT_ARGS: Final = frozenset({"seat", "dealer", "partner", "giver", "payer", "payee"})
 JOINERS: Final = {"terms": " + "}

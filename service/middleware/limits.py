@@ -48,6 +48,7 @@ from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import STRATEGIES, RateLimiter
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnprocessableEntity
 
+from ..i18n.marks import N_
 from ..services.auth import bearer_token
 
 EXTENSION = "solo-rate-limits"
@@ -119,11 +120,11 @@ class RateLimits:
             return _Limit(scope, tuple(parse_many(rates)) if rates else (), message)
 
         self.auth_failures = limit("RATELIMIT_AUTH_FAILURES", "auth-failures",
-                                   "Too many failed token checks from this address.")
+                                   N_("Too many failed token checks from this address."))
         self.club_creation = limit("RATELIMIT_CLUB_CREATION", "club-creation",
-                                   "Too many clubs created from this address.")
+                                   N_("Too many clubs created from this address."))
         self.writes = limit("RATELIMIT_WRITES_PER_TOKEN", "writes",
-                            "Too many changes with this token.")
+                            N_("Too many changes with this token."))
 
     # --- counting, with the in-memory fallback ----------------------------------------------
 
@@ -241,7 +242,7 @@ def _guard_body() -> None:
         raise BadRequest(f"The request body is nested more than {MAX_JSON_DEPTH} levels "
                          "deep.") from None
     except ValueError:  # an integer of more digits than Python converts
-        raise BadRequest("The request body holds a number with too many digits.") from None
+        raise BadRequest(N_("The request body holds a number with too many digits.")) from None
     if json_depth_over(value, MAX_JSON_DEPTH):
         raise BadRequest(f"The request body is nested more than {MAX_JSON_DEPTH} levels deep.")
     bad: dict[str, list[str]] = {}

@@ -70,7 +70,7 @@ class BeforeAfterSuitSchema(Schema):
     after = fields.String(required=True, validate=validate.OneOf(SUITS))
 
 
-class Explanation(fields.List):
+class Explanation(fields.List):  # type: ignore[type-arg]
     """A list of lines; dumped from a settlement's steps, worded in the request's language."""
 
     def __init__(self, **kwargs: Any) -> None:

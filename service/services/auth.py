@@ -13,6 +13,7 @@ from typing import Protocol
 from sqlalchemy import select
 
 from ..extensions import db
+from ..i18n.marks import N_
 from ..persistence.table_keeping import TokenRow
 from .errors import Forbidden, Unauthorized
 
@@ -90,7 +91,7 @@ def authenticate(authorization: str | None) -> Principal:
     """The principal behind an ``Authorization: Bearer`` header, or Unauthorized."""
     digest = _digest(authorization)
     if digest is None:
-        raise Unauthorized("A bearer token is required.",
+        raise Unauthorized(N_("A bearer token is required."),
                            headers={"WWW-Authenticate": 'Bearer realm="solo"'})
     remembered = _remembered(digest)
     if remembered is not None:
@@ -102,7 +103,7 @@ def authenticate(authorization: str | None) -> Principal:
     # The lookup is by digest; comparing the digests again in constant time keeps the check
     # free of timing differences even if the index lookup were not.
     if row is None or not hmac.compare_digest(row.token_hash, digest):
-        raise Unauthorized("The token is not valid.",
+        raise Unauthorized(N_("The token is not valid."),
                            headers={"WWW-Authenticate": 'Bearer realm="solo", '
                                                         'error="invalid_token"'})
     found = Principal(token_id=row.id, kind=row.kind, club_id=row.club_id, table_id=row.table_id)
@@ -114,7 +115,7 @@ def authenticate(authorization: str | None) -> Principal:
 
 def require_club_admin(principal: Principal, club_id: str) -> None:
     if not (principal.is_admin and principal.club_id == club_id):
-        raise Forbidden("This needs the admin token of the club.")
+        raise Forbidden(N_("This needs the admin token of the club."))
 
 
 class TableIdentity(Protocol):
@@ -136,4 +137,4 @@ def may_access_table(principal: Principal, table: TableIdentity) -> bool:
 
 def require_table_access(principal: Principal, table: TableIdentity) -> None:
     if not may_access_table(principal, table):
-        raise Forbidden("This token does not give access to this table.")
+        raise Forbidden(N_("This token does not give access to this table."))

@@ -7,6 +7,7 @@ from typing import Any
 from sqlalchemy import select
 
 from ..extensions import db
+from ..i18n.marks import N_
 from ..persistence.columns import rfc3339
 from ..persistence.table_keeping import ClubRow, PlayerRow
 from .auth import Principal, issue_token, new_id, require_club_admin
@@ -34,7 +35,7 @@ def create_club(name: str) -> dict[str, Any]:
 def get_club(principal: Principal, club_id: str) -> ClubRow:
     club = db.session.get(ClubRow, club_id)
     if club is None:
-        raise NotFound(f"No club {club_id!r}.")
+        raise NotFound(N_("No club %(club)s."), values={"club": repr(club_id)})
     require_club_admin(principal, club_id)
     return club
 
@@ -43,7 +44,8 @@ def add_player(principal: Principal, club_id: str, name: str) -> dict[str, Any]:
     get_club(principal, club_id)
     player = PlayerRow(id=new_id(), club_id=club_id, name=name)
     db.session.add(player)
-    with conflict_on_duplicate(f"The club already has a player called {name!r}.", NameTaken):
+    with conflict_on_duplicate(N_("The club already has a player called %(name)s."), NameTaken,
+                               values={"name": repr(name)}):
         db.session.commit()
     return player_view(player)
 

@@ -16,9 +16,15 @@ class ServiceError(Exception):
     """The problem type's slug (``service.api.problem.PROBLEM_TYPES``); None: ``about:blank``."""
 
     def __init__(self, detail: str, *, headers: dict[str, str] | None = None,
-                 members: dict[str, object] | None = None) -> None:
-        super().__init__(detail)
-        self.detail = detail
+                 members: dict[str, object] | None = None,
+                 values: dict[str, object] | None = None) -> None:
+        """``detail`` is a message (marked ``N_``) whose ``%(name)s`` are filled from
+        ``values``; the edge words it in the reader's language (``message``, ``values``),
+        ``detail`` is the English."""
+        self.message = detail
+        self.values = values or {}
+        self.detail = detail % self.values if self.values else detail
+        super().__init__(self.detail)
         self.headers = headers or {}
         self.members = members or {}
         """Extension members of the problem (``next_number`` …)."""
@@ -59,8 +65,9 @@ class HandNumberTaken(Conflict):
 
     problem = "hand-number-taken"
 
-    def __init__(self, detail: str, next_number: int) -> None:
-        super().__init__(detail, members={"next_number": next_number})
+    def __init__(self, detail: str, next_number: int,
+                 values: dict[str, object] | None = None) -> None:
+        super().__init__(detail, members={"next_number": next_number}, values=values)
 
 
 class TableClosed(Conflict):
@@ -88,13 +95,15 @@ class VersionMismatch(PreconditionFailed):
 
     problem = "version-mismatch"
 
-    def __init__(self, detail: str, current_version: int) -> None:
+    def __init__(self, detail: str, current_version: int,
+                 values: dict[str, object] | None = None) -> None:
         etag = f'"{current_version}"'
-        super().__init__(detail, headers={"ETag": etag}, members={"etag": etag})
+        super().__init__(detail, headers={"ETag": etag}, members={"etag": etag}, values=values)
 
 
 @contextmanager
-def conflict_on_duplicate(detail: str, error: type[Conflict] = Conflict) -> Iterator[None]:
+def conflict_on_duplicate(detail: str, error: type[Conflict] = Conflict,
+                          values: dict[str, object] | None = None) -> Iterator[None]:
     """Run a write whose one expected failure is a unique constraint (a name or a hand number
     taken): roll the transaction back and answer ``Conflict(detail)``."""
     from ..extensions import db
@@ -103,4 +112,4 @@ def conflict_on_duplicate(detail: str, error: type[Conflict] = Conflict) -> Iter
         yield
     except IntegrityError:
         db.session.rollback()
-        raise error(detail) from None
+        raise error(detail, values=values) from None

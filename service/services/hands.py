@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from sqlalchemy import bindparam, case, delete, insert, select, update
 
 from ..extensions import db
+from ..i18n.marks import N_
 from ..persistence.columns import rfc3339, utcnow
 from ..persistence.table_keeping import (
     HandRevisionRow,
@@ -93,8 +94,8 @@ def _request_hash(body: Any) -> str:
 def _check_version(table: TableRow | TableState, if_match: int | None) -> None:
     if if_match is not None and if_match != table.version:
         raise VersionMismatch(
-            f"The table is at version {table.version}, not {if_match}: reload it and try again.",
-            table.version)
+            N_("The table is at version %(version)s, not %(if_match)s: reload it and try again."),
+            table.version, values={"version": table.version, "if_match": if_match})
 
 
 def transfer_values(hand: dict[str, Any], settlement: Settlement) -> list[dict[str, Any]]:
@@ -209,20 +210,21 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
         if stored is not None:
             if stored.request_hash != request_hash:
                 raise IdempotencyKeyReused(
-                    "This Idempotency-Key was already used with another body.")
+                    N_("This Idempotency-Key was already used with another body."))
             db.session.rollback()
             return stored.response, True
     if table.status != "open":
-        raise TableClosed("The table is closed: no more hands can be recorded.")
+        raise TableClosed(N_("The table is closed: no more hands can be recorded."))
     _check_version(table, conditions.if_match)
     number = table.hands_recorded + 1
     if conditions.expected_number is not None and conditions.expected_number != number:
         raise HandNumberTaken(
-            f"Hand {conditions.expected_number} is taken; the next hand is {number}.", number)
+            N_("Hand %(taken)s is taken; the next hand is %(number)s."), number,
+            values={"taken": conditions.expected_number, "number": number})
     table_rules = TableRules.of(table)
     totals = tuple(s.balance for s in table.seats)
     if _session_over(table, table_rules, totals, table.hands_played):
-        raise SessionOver("The session is over: its target was reached.")
+        raise SessionOver(N_("The session is over: its target was reached."))
 
     state = table_rules.state(table.state)
     hand = table_rules.variant.parse_hand(body, table.players, table_rules.options)
@@ -232,13 +234,13 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
               "dealer": state.dealer, "record": hand.to_dict(), "state_before": table.state,
               "state_after": settlement.state_after.to_dict(),
               "settlement": settlement.to_dict(), "recorded_at": now, "updated_at": now}
-    taken = f"Hand {number} was recorded by someone else."
+    taken = N_("Hand %(number)s was recorded by someone else.")
     pool = (settlement.pool_after if table_rules.has_pool and settlement.pool_after is not None
             else table.pool)
     new_hand = {"of_table": table.id, "of_number": number}
     # Core statements, not ORM objects (nothing to track and flush), none of which needs
     # another's answer: on PostgreSQL they all go in one round trip.
-    with conflict_on_duplicate(taken), pipelined(connection):
+    with conflict_on_duplicate(taken, values={"number": number}), pipelined(connection):
         insert_rows(HandRow, [values])
         connection.execute(_INSERT_NEW_REVISION, _revision_values(
             new_hand, 1, "recorded", values["record"], now, principal))
@@ -254,7 +256,7 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
             insert_rows(IdempotencyKeyRow, [{
                 "table_id": table.id, "key": conditions.idempotency_key,
                 "request_hash": request_hash, "status_code": 201, "response": response}])
-    with conflict_on_duplicate(taken):
+    with conflict_on_duplicate(taken, values={"number": number}):
         db.session.commit()
     return response, False
 
@@ -264,7 +266,8 @@ def _load_hand(table: TableRow, number: int) -> HandRow:
         select(HandRow).where(HandRow.table_id == table.id, HandRow.number == number)
     ).scalar_one_or_none()
     if hand is None:
-        raise NotFound(f"Table {table.id!r} has no hand {number}.")
+        raise NotFound(N_("Table %(table)s has no hand %(number)s."),
+                       values={"table": repr(table.id), "number": number})
     return hand
 
 
@@ -273,7 +276,7 @@ def _prepare_correction(principal: Principal, table_id: str, number: int,
     table = lock_table(table_id)
     require_table_access(principal, table)
     if table.status == "closed" and not principal.is_admin:
-        raise Forbidden("The table is closed: only the club's admin token can correct it.")
+        raise Forbidden(N_("The table is closed: only the club's admin token can correct it."))
     _check_version(table, if_match)
     return table, _load_hand(table, number)
 
@@ -294,7 +297,7 @@ def void_hand(principal: Principal, table_id: str, number: int,
     """Void hand ``number``: it keeps its number, moves nothing, and later hands follow."""
     table, hand = _prepare_correction(principal, table_id, number, if_match)
     if hand.status == "void":
-        raise HandAlreadyVoid(f"Hand {number} is already void.")
+        raise HandAlreadyVoid(N_("Hand %(number)s is already void."), values={"number": number})
     table_rules = TableRules.of(table)
     resettled = _resettle_from(table, table_rules, hand, "void", hand.record, principal)
     db.session.commit()

@@ -27,6 +27,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from .. import rules
 from ..extensions import db
+from ..i18n.marks import N_
 from ..persistence.columns import rfc3339
 from ..persistence.league import (
     CONTRACT_COUNTERS,
@@ -83,7 +84,8 @@ def season_view(season: SeasonRow) -> dict[str, Any]:
 def require_club_reader(principal: Principal, club_id: str) -> None:
     """The club's admin token, or a table token of one of its tables, may read its league."""
     if principal.club_id != club_id:
-        raise Forbidden("This needs the admin token of the club or a token of one of its tables.")
+        raise Forbidden(N_("This needs the admin token of the club or a token of one of its "
+                           "tables."))
 
 
 def create_season(principal: Principal, club_id: str, name: str, variant_name: str,
@@ -96,8 +98,8 @@ def create_season(principal: Principal, club_id: str, name: str, variant_name: s
     season = SeasonRow(id=new_id(), club_id=club_id, name=name, variant=variant.name,
                        starts_on=starts_on, ends_on=ends_on)
     db.session.add(season)
-    with conflict_on_duplicate(f"The club already has a season called {name!r}.",
-                               NameTaken):
+    with conflict_on_duplicate(N_("The club already has a season called %(name)s."),
+                               NameTaken, values={"name": repr(name)}):
         db.session.commit()
     return season_view(season)
 
@@ -105,7 +107,7 @@ def create_season(principal: Principal, club_id: str, name: str, variant_name: s
 def list_seasons(principal: Principal, club_id: str) -> list[dict[str, Any]]:
     """The club's seasons, newest first (admin token, or a table token of the club)."""
     if db.session.get(ClubRow, club_id) is None:
-        raise NotFound(f"No club {club_id!r}.")
+        raise NotFound(N_("No club %(club)s."), values={"club": repr(club_id)})
     require_club_reader(principal, club_id)
     rows = db.session.scalars(select(SeasonRow).where(SeasonRow.club_id == club_id)
                               .order_by(SeasonRow.created_at.desc(), SeasonRow.id))
@@ -115,7 +117,7 @@ def list_seasons(principal: Principal, club_id: str) -> list[dict[str, Any]]:
 def _readable_season(principal: Principal, season_id: str) -> SeasonRow:
     season = db.session.get(SeasonRow, season_id)
     if season is None:
-        raise NotFound(f"No season {season_id!r}.")
+        raise NotFound(N_("No season %(season)s."), values={"season": repr(season_id)})
     require_club_reader(principal, season.club_id)
     return season
 
@@ -461,7 +463,7 @@ def player_stats(principal: Principal, player_id: str) -> dict[str, Any]:
     rates (games won as declarer over games declared)."""
     player = db.session.get(PlayerRow, player_id)
     if player is None:
-        raise NotFound(f"No player {player_id!r}.")
+        raise NotFound(N_("No player %(player)s."), values={"player": repr(player_id)})
     require_club_reader(principal, player.club_id)
     career_mix: dict[str, list[Any]] = {}
     for row in db.session.scalars(select(PlayerCareerContractRow).where(

@@ -17,6 +17,7 @@ from sqlalchemy import bindparam, select
 
 from ..database import SqliteConnection
 from ..extensions import db
+from ..i18n.marks import N_
 from ..persistence.table_keeping import PlayerRow, SeatRow, TableRow
 from .errors import NotFound
 
@@ -43,14 +44,14 @@ def lock_table(table_id: str) -> TableRow:
         .execution_options(populate_existing=True)
     ).scalar_one_or_none()
     if table is None:
-        raise NotFound(f"No table {table_id!r}.")
+        raise NotFound(N_("No table %(table)s."), values={"table": repr(table_id)})
     return table
 
 
 def get_table(table_id: str) -> TableRow:
     table = db.session.get(TableRow, table_id)
     if table is None:
-        raise NotFound(f"No table {table_id!r}.")
+        raise NotFound(N_("No table %(table)s."), values={"table": repr(table_id)})
     return table
 
 
@@ -111,7 +112,7 @@ def lock_table_state(table_id: str) -> TableState:
     rows = db.session.connection().execute(_TABLE_AND_SEATS_FOR_UPDATE,
                                            {"table_id": table_id}).all()
     if not rows:
-        raise NotFound(f"No table {table_id!r}.")
+        raise NotFound(N_("No table %(table)s."), values={"table": repr(table_id)})
     return TableState(**{f: getattr(rows[0], f) for f in _TABLE_FIELDS},
                       seats=tuple(SeatState(r.seat, r.player_id, r.player_name, r.balance)
                                   for r in rows))

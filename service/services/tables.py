@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from .. import rules
 from ..extensions import db
+from ..i18n.marks import N_
 from ..persistence.columns import rfc3339, utcnow
 from ..persistence.table_keeping import PlayerRow, SeatRow, TableRow
 from ..rules import RuleViolation, Variant
@@ -161,7 +162,7 @@ def table_version(principal: Principal, table_id: str) -> int:
     ``If-None-Match`` usually needs nothing more, and a rendered view is keyed by it."""
     row = table_versions.read_pooled(db.engine, table_id)
     if row is None:
-        raise NotFound(f"No table {table_id!r}.")
+        raise NotFound(N_("No table %(table)s."), values={"table": repr(table_id)})
     require_table_access(principal, row)
     return int(row.version)
 
@@ -177,7 +178,7 @@ def close_table(principal: Principal, table_id: str) -> dict[str, Any]:
     table = lock_table(table_id)
     require_table_access(principal, table)
     if table.status == "closed":
-        raise TableClosed("The table is already closed.")
+        raise TableClosed(N_("The table is already closed."))
     table.status = "closed"
     table.closed_at = utcnow()
     table.version += 1

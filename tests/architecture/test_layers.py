@@ -18,19 +18,22 @@ SERVICE = ROOT / "service"
 # import. ``service`` itself is the app factory; ``cli`` the flask commands: they wire the rest.
 MAY_IMPORT: dict[str, set[str]] = {
     "rules": set(),
+    # The words at the edge: catalogs and the wording of the rules' explanation steps; its
+    # ``marks`` (N_) is what the other layers import to mark a message.
+    "i18n": {"rules"},
     "extensions": set(),
     "database": set(),
     "config": {"database"},
     "persistence": {"extensions"},
-    "services": {"rules", "persistence", "extensions", "database"},
-    "schemas": {"rules", "services", "persistence"},
+    "services": {"rules", "persistence", "extensions", "database", "i18n"},
+    "schemas": {"rules", "services", "persistence", "i18n"},
     "middleware": {"rules", "schemas", "services", "persistence", "extensions", "database",
-                   "config"},
-    "api": {"rules", "schemas", "services", "middleware", "extensions", "config"},
+                   "config", "i18n"},
+    "api": {"rules", "schemas", "services", "middleware", "extensions", "config", "i18n"},
     "cli": {"rules", "schemas", "services", "persistence", "middleware", "api", "extensions",
-            "database", "config"},
+            "database", "config", "i18n"},
     "service": {"rules", "schemas", "services", "persistence", "middleware", "api", "cli",
-                "extensions", "database", "config"},
+                "extensions", "database", "config", "i18n"},
 }
 
 # Libraries a layer must not import: the rules are pure, the use cases know no HTTP.
