@@ -95,4 +95,4 @@ def test_a_german_reader_gets_german_words() -> None:
     assert lines[0] == "Solo in Herz: Platz 1 spielt allein; Ziel 5 Stiche"
     assert lines[-1] == "Platz 2 gibt als Nächster"
     spanish = explain(settlement.explanation, "es")
-    assert spanish[-1] == "Da el asiento 2"
+    assert spanish[-1] == "Da asiento 2"
