@@ -1,5 +1,7 @@
 // The public HTTP API (/api/v1) and its problem details. Nothing else is called.
 
+import { acceptLanguage } from './i18n.js';
+
 export class NetworkError extends Error {
   constructor(message) {
     super(message || 'No connection');
@@ -28,7 +30,7 @@ export class ProblemError extends Error {
 
 /** One request. Resolves {status, data, headers}; a 304 has data null. */
 export async function call(method, path, { token, body, headers } = {}) {
-  const sent = { Accept: 'application/json', ...(headers || {}) };
+  const sent = { Accept: 'application/json', 'Accept-Language': acceptLanguage(), ...(headers || {}) };
   if (token) sent.Authorization = `Bearer ${token}`;
   if (body !== undefined) sent['Content-Type'] = 'application/json';
   let response;
