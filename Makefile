@@ -19,6 +19,7 @@ install: $(VENV)/.installed
 
 serve: install
 	$(VENV)/bin/flask db upgrade
+	# Threaded workers that gather each request before a thread takes it (gunicorn.conf.py).
 	exec $(VENV)/bin/gunicorn --workers $(WEB_CONCURRENCY) --bind $(HOST):$(PORT) \
 		--access-logfile - wsgi:app
 
