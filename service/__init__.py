@@ -16,7 +16,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from . import config
     from .api import fast_preview, fast_reads, limits, register_blueprints, security
     from .api.errors import register_error_handlers
-    from .database import configure_engine_events
+    from .database import configure_engine_events, guard_session_teardown
     from .extensions import api, db, migrate
     from .services.pipelining import guard_pipelines
 
@@ -27,6 +27,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     os.makedirs(app.instance_path, exist_ok=True)
 
     db.init_app(app)
+    guard_session_teardown(app, db)
     with app.app_context():
         configure_engine_events(app, db.engine)
         if app.testing:  # an event on every statement: worth it where mistakes are caught

@@ -117,7 +117,14 @@ class Envelope:
             statuses.append(status)
             return start_response(status, headers, exc_info)
 
-        body = self.app(environ, start)
+        try:
+            body = self.app(environ, start)
+        except Exception as error:  # escaped Flask (a teardown): the error layer answers
+            from .errors import answer_for
+
+            exc_info = sys.exc_info()
+            body = answer_for(error)(environ, lambda status, headers, _info=None: start(
+                status, headers, exc_info))
         if statuses and log.isEnabledFor(logging.INFO):
             _log_access(environ, int(statuses[-1][:3]), started, rid)
         return body
