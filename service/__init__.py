@@ -14,10 +14,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from flask import Flask
 
     from . import config
-    from .api import fast_preview, fast_reads, limits, register_blueprints, security
-    from .api.errors import register_error_handlers
+    from .api import api, register_blueprints
+    from .api.errors import answer_for, register_error_handlers
     from .database import configure_engine_events, guard_session_teardown
-    from .extensions import api, db, migrate
+    from .extensions import db, migrate
+    from .middleware import fast_preview, fast_reads, limits, security
     from .services.pipelining import guard_pipelines
 
     app = Flask(__name__, instance_relative_config=True)
@@ -42,7 +43,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     with app.app_context():
         fast_reads.init_app(app, db.engine)  # table polls this worker can answer alone
     fast_preview.init_app(app)  # previews Flask would answer 200
-    security.init_app(app)  # around both: headers, request id, access log; CORS; proxies
+    # Around both: headers, request id, access log (errors escaping Flask answered by the
+    # error layer); CORS; proxies.
+    security.init_app(app, answer_for)
 
     from . import cli
     cli.register(app)

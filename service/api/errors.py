@@ -10,10 +10,10 @@ from typing import Any
 from flask import Flask, Response, json
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from ..database import Outage, outage_of
+from ..middleware.limits import RateLimited
 from ..rules import RuleViolation
 from ..services.errors import ServiceError
-from .limits import RateLimited
+from ..services.outages import Outage, outage_of
 from .problem import PROBLEM_CONTENT_TYPE
 
 log = logging.getLogger(__name__)
@@ -120,8 +120,8 @@ def _database_unavailable(outage: Outage) -> Response:
 
 def answer_for(error: BaseException) -> Response:
     """The answer to an error no more specific handler took: a database outage is a 503 with
-    ``Retry-After`` (``database.outage_of``), anything else a 500, logged with its trace.
-    Also answers errors that escape Flask (its teardown: ``security.Envelope``)."""
+    ``Retry-After`` (``services/outages.py``), anything else a 500, logged with its trace.
+    Also answers errors that escape Flask (its teardown: ``middleware/security.py``'s envelope)."""
     if isinstance(error, HTTPException):
         return _http_exception(error)
     outage = outage_of(error)

@@ -21,8 +21,9 @@ import psycopg
 import pytest
 from sqlalchemy import event
 
-from service.api.security import Envelope
-from service.database import RETRY_AFTER_BUSY, RETRY_AFTER_DOWN, outage_of
+from service.api.errors import answer_for
+from service.middleware.security import Envelope
+from service.services.outages import RETRY_AFTER_BUSY, RETRY_AFTER_DOWN, outage_of
 from tests.support import make_app, migrated_app
 
 HAND = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
@@ -243,8 +244,8 @@ def test_an_error_escaping_flask_is_answered_by_the_error_layer_with_the_envelop
     from flask import Flask
 
     with Flask(__name__).app_context():
-        body = b"".join(Envelope(escaping_app)({"REQUEST_METHOD": "GET", "PATH_INFO": "/"},
-                                               start_response))
+        envelope = Envelope(escaping_app, answer_for)
+        body = b"".join(envelope({"REQUEST_METHOD": "GET", "PATH_INFO": "/"}, start_response))
     status, headers = answers[-1]
     assert status.startswith("503") and dict(headers)["Retry-After"] == str(RETRY_AFTER_DOWN)
     assert "X-Request-Id" in dict(headers) and b"nothing was recorded" in body

@@ -100,8 +100,11 @@ class Envelope:
     included. Out here the headers are a few list appends and the line is written once the
     status is known; in Flask hooks the same cost several times as much on every request."""
 
-    def __init__(self, app: WsgiApp) -> None:
+    def __init__(self, app: WsgiApp,
+                 answer_error: Callable[[BaseException], WsgiApp] | None = None) -> None:
         self.app = app
+        # The error layer's answer to an exception that escaped the app (api/errors.py).
+        self.answer_error = answer_error
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
         started = time.perf_counter()
@@ -120,10 +123,10 @@ class Envelope:
         try:
             body = self.app(environ, start)
         except Exception as error:  # escaped Flask (a teardown): the error layer answers
-            from .errors import answer_for
-
-            exc_info = sys.exc_info()
-            body = answer_for(error)(environ, lambda status, headers, _info=None: start(
+            if self.answer_error is None:
+                raise
+            exc_info = sys.exc_info()  # a second start_response carries it (PEP 3333)
+            body = self.answer_error(error)(environ, lambda status, headers, _info=None: start(
                 status, headers, exc_info))
         if statuses and log.isEnabledFor(logging.INFO):
             _log_access(environ, int(statuses[-1][:3]), started, rid)
@@ -222,12 +225,14 @@ def bound_path_strings(app: Flask) -> None:
     app.url_map.converters["string"] = BoundedString
 
 
-def init_app(app: Flask) -> None:
+def init_app(app: Flask,
+             answer_error: Callable[[BaseException], WsgiApp] | None = None) -> None:
     """Call after anything else that wraps ``app.wsgi_app`` (the fast reads): the envelope
     goes around them, and the proxy fix around the envelope, so the access line and the rate
-    limits see the client's address."""
+    limits see the client's address. ``answer_error``: the error layer's answer to whatever
+    escapes Flask."""
     app.after_request(_finish)
-    app.wsgi_app = Envelope(app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = Envelope(app.wsgi_app, answer_error)  # type: ignore[method-assign]
     _configure_access_log(app)
     _configure_cors(app)
     _configure_proxies(app)
