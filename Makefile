@@ -7,7 +7,7 @@ HOST ?= 0.0.0.0
 WEB_CONCURRENCY ?= 2
 export FLASK_APP := service
 
-.PHONY: install serve test test-fast openapi bench bench-http lint
+.PHONY: install serve test test-fast openapi bench bench-http bench-capacity lint
 
 # The first run downloads and installs the service's and the tests' packages into $(VENV): a few
 # minutes, with pip telling each package as it goes. Later runs skip this until pyproject.toml
@@ -48,6 +48,11 @@ bench-http: install
 
 # ruff's checks and formatting over the code, and mypy (strict; what it checks is in
 # pyproject.toml's [tool.mypy]).
+# How many live tables one instance holds (p99 ≤ 100 ms), against the bare echo's ceiling.
+bench-capacity: install
+	command -v wrk >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wrk)
+	$(PY) -m bench.capacity
+
 lint: install
 	$(VENV)/bin/ruff check service tests bench
 	$(VENV)/bin/ruff format --check service tests bench
