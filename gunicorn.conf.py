@@ -47,5 +47,5 @@ worker_connections = 1000
 keepalive = 5
 # A worker whose event loop has not reported for this long is replaced. Request work is
 # bounded far below it (PostgreSQL's statement_timeout, SQLite's busy timeout).
-timeout = 60
+timeout = 30
 graceful_timeout = 20

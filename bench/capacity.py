@@ -1,6 +1,6 @@
 """How many live tables one instance holds, against the bare echo's ceiling in the same run.
 
-    .venv/bin/python -m bench.capacity [--pg URL | --sqlite] [--seconds 12] [--max-tables 1600]
+    .venv/bin/python -m bench.capacity [--pg URL | --sqlite] [--seconds 15] [--max-tables 1600]
 
 A live table is four phones polling it every 3 s (``If-None-Match`` with the ETag each last
 got, as the score pad does) and a hand recorded every two minutes (with an Idempotency-Key);
@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -188,7 +189,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pg", default=DEFAULT_PG)
     parser.add_argument("--sqlite", action="store_true")
-    parser.add_argument("--seconds", type=float, default=12.0)
+    parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--max-tables", type=int, default=1600)
     args = parser.parse_args()
     if not shutil.which("wrk"):
@@ -207,6 +208,8 @@ def main() -> None:
     env = {"SOLO_RATELIMIT_WRITES_PER_TOKEN": "100000 per minute"}
     with Gunicorn("sqlite://", workers=2, app="bench.bare_app:app", ready_path="/item") as bare:
         ceiling = echo_ceiling(bare.port, 5)
+    print(f"load average before the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
+          "(other programs share the machine)")
     print(f"bare echo (GET /item, wrk -t2 -c16, same gunicorn settings): {ceiling:,.0f} req/s")
     print(f"service on {label}: live tables = {PHONES} phones polling every {POLL_SECONDS:g} s"
           f" + a hand every {HAND_SECONDS:g} s; {args.seconds:g} s a step, open load")

@@ -304,7 +304,7 @@ def _problem(spec: Any, description: str) -> dict[str, Any]:
 def document(spec: Any) -> None:
     """Add to the OpenAPI document what every operation shares: 400 and 413 where there is a
     body, 429 with ``Retry-After`` where a rate limit applies (and X-Pagination as the JSON it
-    is). Call after the blueprints."""
+    is), and 503 with ``Retry-After`` for a database outage. Call after the blueprints."""
     pagination = spec.components.headers.get("PAGINATION")
     if pagination is not None and "schema" in pagination:
         # flask-smorest sends X-Pagination as a JSON text: say so, rather than an object in
@@ -328,3 +328,12 @@ def document(spec: Any) -> None:
                     "description": "Seconds to wait before trying again.",
                     "schema": {"type": "integer", "minimum": 1}}}
                 responses.setdefault("429", limited)
+            # Every operation touches the database: while it cannot do the work (a lost
+            # connection, a full disk, a lock held too long), 503 (api/errors.py).
+            unavailable = _problem(spec, "The database is not available right now: nothing was "
+                                         "recorded; send the request again after `Retry-After` "
+                                         "seconds (with the same Idempotency-Key).")
+            unavailable["headers"] = {"Retry-After": {
+                "description": "Seconds to wait before trying again.",
+                "schema": {"type": "integer", "minimum": 1}}}
+            responses.setdefault("503", unavailable)
