@@ -34,7 +34,7 @@ from collections import deque
 from functools import partial
 from typing import Any
 
-from gunicorn.workers.gthread import TConn, ThreadWorker
+from gunicorn.workers.gthread import STOP_KEEPALIVE_LINGER, TConn, ThreadWorker
 
 # A request must be in within this long (per request, from when the worker began waiting).
 REQUEST_READ_TIMEOUT = 10.0
@@ -156,9 +156,14 @@ class BufferingThreadWorker(ThreadWorker):
             self.gathering.remove(conn)
 
     def murder_pending(self) -> None:
-        """gthread's own pending connections, and requests past their deadline."""
+        """gthread's own pending connections, and requests past their deadline (a stopping
+        worker waits for a request still coming in as briefly as for a kept-alive one)."""
         super().murder_pending()
         now = time.monotonic()
+        if not self.alive:
+            linger = now + STOP_KEEPALIVE_LINGER
+            for conn in self.gathering:  # the same cap for all: the order stays
+                conn.deadline = min(conn.deadline, linger)
         while self.gathering and self.gathering[0].deadline <= now:
             conn = self.gathering[0]
             self.stop_gathering(conn)

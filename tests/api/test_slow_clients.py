@@ -110,3 +110,20 @@ def test_a_body_sent_in_pieces_and_a_second_request_on_the_connection_are_answer
             answer = _read_answer(sock)
             assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
             assert b'"hands_recorded":1' in answer.replace(b" ", b"")
+
+
+@pytest.mark.slow
+def test_clients_vanishing_mid_request_leave_nothing_held(app):
+    import struct
+
+    with Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], workers=1) as server:
+        for round_ in range(2):
+            gone = [_open_slow(server.port) for _ in range(SLOW_CONNECTIONS)]
+            for n, sock in enumerate(gone):
+                if n % 2:  # half reset (a phone's radio dropping), half closed properly
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                sock.close()
+            started = time.monotonic()
+            response = requests.get(server.url + "/healthz", timeout=30)
+            assert response.status_code == 200, round_
+            assert time.monotonic() - started < 1.0
