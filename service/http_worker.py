@@ -34,7 +34,11 @@ from collections import deque
 from functools import partial
 from typing import Any
 
-from gunicorn.workers.gthread import STOP_KEEPALIVE_LINGER, TConn, ThreadWorker
+from gunicorn.workers.gthread import (  # type: ignore[import-untyped]
+    STOP_KEEPALIVE_LINGER,
+    TConn,
+    ThreadWorker,
+)
 
 # A request must be in within this long (per request, from when the worker began waiting).
 REQUEST_READ_TIMEOUT = 10.0
@@ -46,7 +50,7 @@ _CONTENT_LENGTH = re.compile(rb"\r\ncontent-length[ \t]*:[ \t]*(\d{1,12})[ \t]*\
 _CHUNKED = re.compile(rb"\r\ntransfer-encoding[ \t]*:", re.I)
 
 
-class BufferedConn(TConn):
+class BufferedConn(TConn):  # type: ignore[misc]  # gunicorn has no types
     """A connection whose next request is gathered in ``buffered`` before a thread takes it."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -85,7 +89,7 @@ def request_in(buffered: bytes | bytearray, max_head: int) -> bool | None:
     return len(buffered) >= end + 4 + size
 
 
-class BufferingThreadWorker(ThreadWorker):
+class BufferingThreadWorker(ThreadWorker):  # type: ignore[misc]
     """``gthread`` with requests gathered by the event loop (module docstring)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -98,7 +102,8 @@ class BufferingThreadWorker(ThreadWorker):
 
     def accept(self, listener: Any) -> None:
         if not self.buffering:
-            return super().accept(listener)
+            super().accept(listener)
+            return None
         try:
             client, address = listener.accept()
         except OSError as error:
@@ -116,7 +121,8 @@ class BufferingThreadWorker(ThreadWorker):
     def on_client_socket_readable(self, conn: Any, client: Any) -> None:
         """A kept-alive connection's next request: gathered like a new one's."""
         if not isinstance(conn, BufferedConn):
-            return super().on_client_socket_readable(conn, client)
+            super().on_client_socket_readable(conn, client)
+            return None
         self.poller.unregister(client)
         self.keepalived_conns.remove(conn)
         self.gather(conn)
