@@ -41,7 +41,7 @@ control_socket_disable = True
 worker_class = BufferingThreadWorker
 # Per worker: threads for requests (the app is thread-safe: sessions and pinned connections
 # are per thread, the version feed has its own), sockets for the rest.
-threads = int(os.environ.get("SOLO_THREADS", "4"))
+threads = int(os.environ.get("WEB_THREADS", "4"))
 worker_connections = 1000
 # An idle kept-alive connection is closed after this long; phones poll every few seconds.
 keepalive = 5
