@@ -7,9 +7,9 @@ from flask_smorest import Api
 
 
 def register_blueprints(app: Flask, api: Api) -> None:
-    from . import clubs, docs, health, league, pages, settlements, tables, variants
+    from . import clubs, docs, health, league, league_admin, pages, settlements, tables, variants
 
     docs.register(app)
     pages.register(app)
-    for module in (health, variants, settlements, clubs, tables, league):
+    for module in (health, variants, settlements, clubs, tables, league, league_admin):
         api.register_blueprint(module.blp)

@@ -105,7 +105,8 @@ def _rule_violation(error: RuleViolation) -> Response:
 
 
 def _service_error(error: ServiceError) -> Response:
-    return problem(error.status, error.detail, None, error.headers)
+    return problem(error.status, error.detail, None, error.headers,
+                   getattr(error, "problem_type", "about:blank"))
 
 
 def _unexpected(error: Exception) -> Response:
