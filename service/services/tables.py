@@ -106,10 +106,10 @@ def open_table(principal: Principal, club_id: str, name: str, variant_name: str,
     for index, player_id in enumerate(seats):
         if player_id not in known:
             raise RuleViolation(f"seats.{index}", f"no player {player_id!r} in this club")
-        name, retired = known[player_id]
+        player_name, retired = known[player_id]
         if retired is not None:
-            raise RuleViolation(f"seats.{index}", f"{name} is retired; bring the player "
-                                                  "back before seating them")
+            raise RuleViolation(f"seats.{index}", f"{player_name} is retired; bring the "
+                                                  "player back before seating them")
     options, stored, has_pool = _table_options(variant, players, raw_options)
     state = variant.initial_state(players, options, first_dealer).to_dict()
     pool = stored.get("starting_pool", 0)

@@ -55,6 +55,7 @@ def test_the_club_tables_list_newest_first_with_players_hands_and_balances(leagu
     assert closed["balances"] == [s["balance"] for s in table["seats"]]
     assert sum(closed["balances"]) + table["pool"] == 0
     assert closed["units"] == "chips" and closed["variant"] == "american"
+    assert [t["name"] for t in listed] == ["Friendly", "Evening", "Evening"]
 
     assert [t["id"] for t in tables_of(league, status="open")[0]] == [outside["id"],
                                                                      second["id"]]
