@@ -50,7 +50,11 @@ export function twoStep(label, again, action, cls = '.small') {
   const button = h(`button${cls}`, { type: 'button', onclick: async () => {
     if (!armed) { armed = true; button.textContent = again; button.classList.add('danger'); return; }
     button.disabled = true;
-    try { await action(); } catch (error) { toast(problemText(error), 'error'); button.disabled = false; }
+    try { await action(); } catch (error) { toast(problemText(error), 'error'); }
+    armed = false;
+    button.disabled = false;
+    button.textContent = label;
+    button.classList.remove('danger');
   } }, label);
   return button;
 }
@@ -71,7 +75,7 @@ export function field(label, input) {
 /** What a phone shows when the link it holds was revoked (or for any other refusal). */
 export function renderRevoked(root, error, tableId) {
   clear(root, h('div.screen.revoked', h('h1', 'This link no longer works'),
-    h('p.notice.error', error.message), h('p', 'Ask the club’s admin for a new link or QR code.'),
+    h('p.notice.error', error.message),
     h('div.buttons', tableId ? h('button', { type: 'button', onclick: () => { store.forgetTable(tableId); location.hash = '#'; } },
       'Forget this table on this phone') : null, h('a.button', { href: '#' }, 'Start'))));
 }
@@ -256,7 +260,8 @@ async function playerView(ctx, body) {
   const id = ctx.p.get('player');
   const [stats, { sittings }] = await Promise.all([get(`/players/${enc(id)}/stats`, ctx.token),
     get(`/players/${enc(id)}/sittings`, ctx.token)]);
-  body.append(h('h2', stats.name));
+  const charts = h('div');
+  body.append(h('h2', stats.name), charts);
   if (!stats.career.length) body.append(h('p', 'No hands played yet.'));
   for (const c of stats.career) body.append(h('section.card', h('h3', `Career: ${c.variant} (${c.units})`), statList(c)));
   for (const s of stats.seasons) {
@@ -271,7 +276,7 @@ async function playerView(ctx, body) {
   const shown = sittings.filter((s) => !chosen || chosen === 'all' || s.season_id === chosen);
   const points = shown.map((s) => ({ label: `${day(s.created_at)} ${s.table_name}`, value: s.net }));
   const rated = shown.filter((s) => s.rating !== null).map((s) => ({ label: `after ${day(s.closed_at)} ${s.table_name}`, value: s.rating }));
-  body.append(h('section.charts', h('h3', 'Over time'), field('Sittings of', pick),
+  charts.append(h('section.charts', h('h3', 'Over time'), field('Sittings of', pick),
     chart('Net at each sitting', points, 'bars'),
     chosen && chosen !== 'all' ? chart('Rating after each closed sitting (mu − 3·sigma)', rated, 'line')
       : h('p.hint', 'Choose a season to see the rating over time.')));
