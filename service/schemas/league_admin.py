@@ -17,7 +17,7 @@ class PlayerUpdateSchema(Schema):
                        "him), false brings him back."})
 
     @validates_schema
-    def _something(self, data: dict, **_: object) -> None:
+    def _something(self, data: dict[str, object], **_: object) -> None:
         if not data:
             raise ValidationError("Give `name`, `retired` or both.", "_schema")
 

@@ -13,7 +13,8 @@ from typing import Any, Protocol
 from sqlalchemy import select, update
 
 from ..extensions import db
-from ..models import TokenRow, utcnow
+from ..persistence.columns import utcnow
+from ..persistence.table_keeping import TokenRow
 from .errors import Forbidden, Unauthorized
 
 
@@ -147,8 +148,11 @@ def require_club_admin(principal: Principal, club_id: str) -> None:
 class TableIdentity(Protocol):
     """What access to a table depends on (a ``TableRow`` or a row of those two columns)."""
 
-    id: str
-    club_id: str
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def club_id(self) -> str: ...
 
 
 def may_access_table(principal: Principal, table: TableIdentity) -> bool:

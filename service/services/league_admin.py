@@ -11,8 +11,9 @@ from sqlalchemy import func, select, update
 
 from .. import rules
 from ..extensions import db
-from ..league_models import RatingHistoryRow, SeasonRow
-from ..models import PlayerRow, SeatRow, TableRow, TokenRow, rfc3339, utcnow
+from ..persistence.columns import rfc3339, utcnow
+from ..persistence.league import RatingHistoryRow, SeasonRow
+from ..persistence.table_keeping import ClubRow, PlayerRow, SeatRow, TableRow, TokenRow
 from ..rules import RuleViolation
 from .auth import Principal, issue_token, require_club_admin, revoke_tokens
 from .clubs import get_club, player_view
@@ -105,8 +106,6 @@ def club_tables(principal: Principal, club_id: str, status: str | None, season_i
                 page: int, page_size: int) -> tuple[list[dict[str, Any]], int]:
     """The club's tables, newest first, one page, and how many match (admin or read-only
     token)."""
-    from ..models import ClubRow
-
     if db.session.get(ClubRow, club_id) is None:
         raise NotFound(f"No club {club_id!r}.")
     require_club_reader(principal, club_id)

@@ -33,9 +33,11 @@ SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 FIT = """() => {
   const bad = [];
   for (const el of document.querySelectorAll('body *')) {
-    if (['INPUT', 'SELECT', 'TEXTAREA', 'OPTION'].includes(el.tagName) || el.closest('svg')) continue;
+    if (['INPUT', 'SELECT', 'TEXTAREA', 'OPTION'].includes(el.tagName)) continue;
+    if (el.closest('svg')) continue;
     if (!el.clientWidth || el.getBoundingClientRect().right < 0) continue;
-    if (el.scrollWidth > el.clientWidth + 1) bad.push(`${el.tagName}.${el.className}: ${el.textContent.slice(0, 50)}`);
+    if (el.scrollWidth > el.clientWidth + 1)
+      bad.push(`${el.tagName}.${el.className}: ${el.textContent.slice(0, 50)}`);
   }
   return { bad, sideways: document.documentElement.scrollWidth > window.innerWidth };
 }"""
@@ -82,7 +84,8 @@ def open_club(phone: Any, scene: dict[str, Any], view: str = "") -> Any:
     page = phone.page
     page.goto("/")
     club = scene["club"]
-    page.evaluate("([id, entry]) => localStorage.setItem('solo-pad:clubs', JSON.stringify({[id]: entry}))",
+    page.evaluate("([id, entry]) => localStorage.setItem('solo-pad:clubs', "
+                  "JSON.stringify({[id]: entry}))",
                   [club["id"], {"id": club["id"], "name": club["name"], "token": scene["token"]}])
     page.goto(f"/#league={club['id']}{view}")
     page.locator("nav.tabs").wait_for()
