@@ -266,6 +266,16 @@ def test_running_the_club_with_the_admin_token(phones: Any, api: Api, scene: dic
     assert_fits(board.page, "noticeboard")
     shoot(board.page, f"noticeboard{suffix}")
 
+    # It stays current: it reads again by itself (every 20 polls: 2 s with a 100 ms poll).
+    board.page.evaluate("document.documentElement.dataset.pollMs = '100'")
+    board.page.get_by_role("link", name="Tables").click()
+    board.page.locator("ul.sittings > li").first.wait_for()
+    table = api._call("POST", "/tables", kept, json={
+        "club_id": club_id, "name": "Late game", "variant": "american",
+        "seats": scene["players"][:4]})
+    assert table["name"] == "Late game"
+    board.page.locator("ul.sittings h3:text-is('Late game')").wait_for(timeout=10_000)
+
 
 def test_a_phone_whose_table_link_was_revoked_is_told_so(phones: Any, api: Api,
                                                          scene: dict[str, Any]) -> None:

@@ -10,6 +10,9 @@ import { store } from './store.js';
 export const enc = encodeURIComponent;
 const VIEWERS = 'solo-pad:viewers';
 const REVOKED = 'urn:solo:problem:token-revoked';
+// A noticeboard reads again every 20 polls of a table (60 s by default).
+const refreshMs = () => 20 * (Number(document.documentElement.dataset.pollMs) || 3000);
+let refreshTimer = 0;
 // [key, label on a phone's card, short label in the table head (the label is its title)]
 const COLUMNS = [['rank', 'Rank', '#'], ['name', 'Player'], ['net', 'Net'], ['hands', 'Hands'],
   ['declared', 'Declared', 'Decl.'], ['won', 'Won'], ['lost', 'Lost'], ['solos_won', 'Solos won', 'Solos'],
@@ -97,6 +100,13 @@ export async function renderLeague(root, p, app) {
     return;
   }
   const view = VIEWS[p.get('view')] ? p.get('view') : 'tables';
+  clearTimeout(refreshTimer);
+  if (!(admin && admin.token)) { // a noticeboard: what it shows stays current
+    const here = location.hash;
+    refreshTimer = setTimeout(() => {
+      if (location.hash === here) renderLeague(root, new URLSearchParams(here.slice(1)), app);
+    }, refreshMs());
+  }
   const ctx = { id, token, admin: !!(admin && admin.token), p, app, again: () => renderLeague(root, new URLSearchParams(location.hash.slice(1)), app) };
   const screen = h('div.screen.league');
   clear(root, screen);
@@ -200,7 +210,8 @@ async function standingsView(ctx, body) {
   }
   const p = ctx.p;
   const season = seasons.find((s) => s.id === p.get('season')) || seasons[0];
-  const pick = h('select', seasons.map((s) => h('option', { value: s.id, selected: s === season }, `${s.name} (${s.variant})`)));
+  const dates = (s) => (s.starts_on || s.ends_on ? `, ${s.starts_on || '…'} to ${s.ends_on || '…'}` : '');
+  const pick = h('select', seasons.map((s) => h('option', { value: s.id, selected: s === season }, `${s.name} (${s.variant}${dates(s)})`)));
   const from = h('input', { type: 'date', value: p.get('from') || '' });
   const to = h('input', { type: 'date', value: p.get('to') || '' });
   const min = h('input', { type: 'number', min: 0, inputmode: 'numeric', value: p.get('min') || '' });
