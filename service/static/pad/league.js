@@ -13,11 +13,11 @@ const REVOKED = 'urn:solo:problem:token-revoked';
 // A noticeboard reads again every 20 polls of a table (60 s by default).
 const refreshMs = () => 20 * (Number(document.documentElement.dataset.pollMs) || 3000);
 let refreshTimer = 0;
-// [key, label on a phone's card, short label in the table head (the label is its title)]
+// [key, label (a phone's card, the sort button's name), short label in the table head]
 const COLUMNS = [['rank', 'Rank', '#'], ['name', 'Player'], ['net', 'Net'], ['hands', 'Hands'],
-  ['declared', 'Declared', 'Decl.'], ['won', 'Won'], ['lost', 'Lost'], ['solos_won', 'Solos won', 'Solos'],
-  ['touts_won', 'Touts won', 'Touts'], ['betes_paid', 'Bêtes paid', 'Bêtes'], ['stamms_drawn', 'Stamms drawn', 'Stamms'],
-  ['errors', 'Errors', 'Err.'], ['rating', 'Rating']];
+  ['declared', 'Declared', 'Decl.'], ['won', 'Won'], ['lost', 'Lost'], ['solos_won', 'Solos'],
+  ['touts_won', 'Touts'], ['betes_paid', 'Bêtes'], ['stamms_drawn', 'Stamms'], ['errors', 'Errors', 'Err.'],
+  ['rating', 'Rating']];
 
 function viewers() {
   try { return JSON.parse(localStorage.getItem(VIEWERS)) || {}; } catch { return {}; }
