@@ -52,7 +52,8 @@ def assert_fits(page: Any, where: str) -> None:
 def shoot(page: Any, name: str) -> None:
     if os.environ.get("SCREENSHOTS") == "1" and not name.endswith(("-320", "-412")):
         SHOTS.mkdir(parents=True, exist_ok=True)
-        page.evaluate("document.getElementById('toast').hidden = true")
+        page.evaluate("document.getElementById('toast').hidden = true; "
+                      "document.querySelector('header.top').style.position = 'static'")
         page.screenshot(path=str(SHOTS / f"club-{name}.png"), full_page=True)
 
 
@@ -225,6 +226,7 @@ def test_running_the_club_with_the_admin_token(phones: Any, api: Api, scene: dic
     page.get_by_role("link", name="Manage").click()
     page.get_by_role("button", name="Make the read-only link").click()
     page.get_by_role("button", name="The old link stops working. Tap again").click()
+    page.get_by_role("button", name="Make a new read-only link").wait_for()
     link = page.get_by_label("Read-only link to the club", exact=True).input_value()
     assert page.locator("svg.qr").count() == 1
     assert_fits(page, "manage")

@@ -104,19 +104,15 @@ function viewerLink(ctx, token) {
 
 function tokens(ctx) {
   const club = store.clubs()[ctx.id];
-  const shown = h('div');
-  const show = (token) => {
-    if (!token) { clear(shown, h('p.hint', 'No read-only link made on this phone yet.')); return; }
-    const url = viewerLink(ctx, token);
-    clear(shown, h('div.qrbox.small', qrSvg(url, 'QR code of the read-only link to the club')),
-      h('input.sharelink', { type: 'text', readOnly: true, value: url, 'aria-label': 'Read-only link to the club' }));
-  };
-  show(club.viewer);
+  const url = club.viewer && viewerLink(ctx, club.viewer);
+  const shown = url ? [h('div.qrbox.small', qrSvg(url, 'QR code of the read-only link to the club')),
+    h('input.sharelink', { type: 'text', readOnly: true, value: url, 'aria-label': 'Read-only link to the club' })]
+    : h('p.hint', 'No read-only link made on this phone yet.');
   const make = twoStep(club.viewer ? 'Make a new read-only link' : 'Make the read-only link', 'The old link stops working. Tap again', async () => {
     const { data } = await call('POST', `/clubs/${enc(ctx.id)}/viewer-token`, { token: ctx.token });
     store.saveClub({ ...store.clubs()[ctx.id], viewer: data.token });
-    show(data.token);
     toast('Read-only link made.');
+    ctx.again();
   });
   const rotate = twoStep('Rotate the admin token', 'Other phones lose the admin token. Tap again', async () => {
     const { data } = await call('POST', `/clubs/${enc(ctx.id)}/admin-token`, { token: ctx.token });
