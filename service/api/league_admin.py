@@ -99,7 +99,8 @@ class TableToken(MethodView):
         return league_admin.new_table_token(principal(), table_id)
 
     @blp.response(204)
-    @blp.alt_response(409, description="The table's token was already revoked.")
+    @blp.alt_response(409, description="The table has no working token (already revoked, or "
+                                       "an imported table never given one).")
     @_auth_doc("Not the admin token of the table's club.", "No such table.")
     def delete(self, table_id: str) -> Response:
         """Revoke the table's token (admin token): its shared link stops working, and a phone

@@ -85,7 +85,8 @@ def revoke_table_token(principal: Principal, table_id: str) -> None:
     """Revoke the table's token (admin token): its shared link stops working."""
     _admin_table(principal, table_id)
     if not revoke_tokens(TokenRow.table_id == table_id):
-        raise Conflict("The table's token was already revoked.")
+        raise Conflict("The table has no working token to revoke (revoked already, or the "
+                       "table was imported and never given one).")
     db.session.commit()
 
 
