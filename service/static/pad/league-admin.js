@@ -3,7 +3,7 @@
 // Loaded by league.js only on a phone that keeps the club's admin token.
 
 import { call } from './api.js';
-import { h, clear, toast } from './dom.js';
+import { h, append, clear, toast } from './dom.js';
 import { loadVariants } from './model.js';
 import { qrSvg } from './qr.js';
 import { store } from './store.js';
@@ -31,7 +31,7 @@ export function player(ctx, p) {
   const retire = p.retired
     ? h('button.small', { type: 'button', onclick: () => patch({ retired: false }, `${p.name} is back.`) }, 'Bring back')
     : twoStep('Retire', 'Retire? Tap again', () => patch({ retired: true }, `${p.name} retired: the history stays.`));
-  return append(box, rename, retire);
+  return append(box, [rename, retire]);
 }
 
 export function addPlayer(ctx) {
@@ -45,11 +45,6 @@ export function addPlayer(ctx) {
       ctx.again();
     });
   } }, h('h3', 'Add a player'), field('Name', input), h('button.small', { type: 'submit' }, 'Add'));
-}
-
-function append(el, ...children) {
-  el.append(...children);
-  return el;
 }
 
 async function seasonForm(ctx) {

@@ -4,7 +4,7 @@
 // (#league=<id>&viewer=<token>, kept here and dropped from the address at once).
 
 import { call, ProblemError } from './api.js';
-import { h, clear, signed, toast } from './dom.js';
+import { h, append, clear, signed, toast } from './dom.js';
 import { store } from './store.js';
 
 export const enc = encodeURIComponent;
@@ -83,7 +83,7 @@ export function renderRevoked(root, error, tableId) {
       'Forget this table on this phone') : null, h('a.button', { href: '#' }, 'Start'))));
 }
 
-// --- the screen ---------------------------------------------------------------------------
+// the screen
 
 export async function renderLeague(root, p, app) {
   const id = p.get('league');
@@ -128,7 +128,7 @@ export async function renderLeague(root, p, app) {
   }
 }
 
-// --- tables -------------------------------------------------------------------------------
+// tables
 
 function result(table) {
   return h('ol.result', table.players.map((p, i) => h('li', h('span.who', p.name),
@@ -172,7 +172,7 @@ function tableActions(ctx, t) {
     }));
 }
 
-// --- standings ----------------------------------------------------------------------------
+// standings
 
 function cell(key, row) {
   const v = row[key];
@@ -205,7 +205,7 @@ async function standingsView(ctx, body) {
   const seasons = await get(`/clubs/${enc(ctx.id)}/seasons`, ctx.token);
   body.append(h('h2', 'Standings'));
   if (!seasons.length) {
-    body.append(h('p', 'No season yet.'), ctx.admin ? h('a.button', { href: link(ctx.id, { view: 'manage' }) }, 'Start a season') : null);
+    append(body, [h('p', 'No season yet.'), ctx.admin && h('a.button', { href: link(ctx.id, { view: 'manage' }) }, 'Start a season')]);
     return;
   }
   const p = ctx.p;
@@ -239,7 +239,7 @@ async function standingsView(ctx, body) {
   } }, 'Download CSV'), h('button.small', { type: 'button', onclick: () => window.print() }, 'Print')));
 }
 
-// --- players ------------------------------------------------------------------------------
+// players
 
 async function playersView(ctx, body) {
   const players = await get(`/clubs/${enc(ctx.id)}/players?include_retired=true`, ctx.token);
@@ -293,7 +293,7 @@ async function playerView(ctx, body) {
       : h('p.hint', 'Choose a season to see the rating over time.')));
 }
 
-// --- charts (SVG drawn here; each with its numbers as text) ---------------------------------
+// charts (SVG drawn here; each with its numbers as text)
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -310,7 +310,7 @@ export function chart(title, points, kind) {
     ? `${title}: ${points.length} value${points.length > 1 ? 's' : ''}, from ${fmt(Math.min(...values))} to ${fmt(Math.max(...values))}, last ${fmt(values[values.length - 1])}.`
     : `${title}: nothing yet.`;
   const figure = h('figure.chart', h('figcaption', title));
-  if (!points.length) return append(figure, h('p.hint', 'Nothing to draw yet.'));
+  if (!points.length) return append(figure, [h('p.hint', 'Nothing to draw yet.')]);
   const W = 320;
   const H = 140;
   const top = Math.max(...values, kind === 'bars' ? 0 : -Infinity);
@@ -333,13 +333,8 @@ export function chart(title, points, kind) {
   const label = (text, yy) => { const t = svg('text', { x: 2, y: yy, class: 'tick' }); t.textContent = text; pic.append(t); };
   label(fmt(top), 12);
   label(fmt(bottom), H - 2);
-  return append(figure, pic, h('p.hint', summary),
-    h('details', h('summary', 'The numbers'), h('ol.numbers', points.map((p) => h('li', `${p.label}: ${fmt(p.value)}`)))));
-}
-
-function append(el, ...children) {
-  el.append(...children);
-  return el;
+  return append(figure, [pic, h('p.hint', summary),
+    h('details', h('summary', 'The numbers'), h('ol.numbers', points.map((p) => h('li', `${p.label}: ${fmt(p.value)}`))))]);
 }
 
 const VIEWS = {
