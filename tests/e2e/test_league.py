@@ -205,6 +205,13 @@ def test_running_the_club_with_the_admin_token(phones: Any, api: Api, scene: dic
     page.locator("ul.players li", has_text="(retired)").wait_for()
     listed = api._call("GET", f"/clubs/{club_id}/players", scene["token"])
     assert "Jürgen Weißenböck" not in [p["name"] for p in listed]  # not offered any more
+    page.goto("/#")
+    page.locator(".newtable button.player").first.wait_for()
+    assert page.locator("button.player", has_text="Maximilian Oberhuber").count() == 1
+    assert page.locator("button.player", has_text="Jürgen").count() == 0
+    page.get_by_role("link", name="Tables, standings and players").click()
+    page.get_by_role("link", name="Players").click()
+    page.locator("ul.players li", has_text="(retired)").wait_for()
     assert_fits(page, "players")
     shoot(page, f"players{suffix}")
 
