@@ -160,7 +160,9 @@ async function tablesView(ctx, body) {
 
 function tableActions(ctx, t) {
   const path = `/tables/${enc(t.id)}`;
-  return h('div.buttons', h('a.button.small', { href: `#table=${enc(t.id)}` }, 'Open'),
+  // The table screen finds the club's admin token through the table's club_id.
+  const remember = () => store.saveTable({ id: t.id, name: t.name, club_id: ctx.id, variant: t.variant, status: t.status });
+  return h('div.buttons', h('a.button.small', { href: `#table=${enc(t.id)}`, onclick: remember }, 'Open'),
     t.status === 'open' ? twoStep('Close the sitting', `Close “${t.name}”? Tap again`, async () => {
       await call('POST', `${path}/close`, { token: ctx.token });
       toast(`${t.name} closed.`);
@@ -168,6 +170,7 @@ function tableActions(ctx, t) {
     }) : null,
     twoStep('Revoke its link', 'Revoke: the shared link stops working. Tap again', async () => {
       await call('DELETE', `${path}/token`, { token: ctx.token });
+      if (store.table(t.id)) store.saveTable({ id: t.id, token: null }); // this phone reads it as admin
       toast(`The link to ${t.name} no longer works.`);
     }));
 }
