@@ -13,7 +13,6 @@ from typing import Any
 
 from flask import Response
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from flask_smorest.pagination import PaginationParameters
 
 from ..schemas.clubs import PlayerSchema
@@ -28,6 +27,7 @@ from ..schemas.league_admin import (
 )
 from ..services import league_admin
 from .auth import BEARER, principal
+from .paging import Blueprint
 
 blp = Blueprint("league_admin", __name__, url_prefix="/api/v1",
                 description="Running the club: players, tokens, the club's tables, a player's "

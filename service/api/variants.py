@@ -6,10 +6,10 @@ from functools import cache
 from typing import cast
 
 from flask import Response, current_app
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from .. import rules
+from .paging import Blueprint
 
 blp = Blueprint("variants", __name__, url_prefix="/api/v1/variants",
                 description="The Solo games, their contracts and options")

@@ -21,7 +21,7 @@ from .errors import Forbidden, Unauthorized
 class TokenRevoked(Unauthorized):
     """A token the club's admin revoked (a shared table link, a rotated token)."""
 
-    problem_type = "urn:solo:problem:token-revoked"
+    problem = "token-revoked"
 
 TOKEN_BYTES = 32  # 256 bits of randomness
 # A worker remembers who a digest belongs to for a while instead of asking the database on

@@ -17,7 +17,7 @@ from ..persistence.table_keeping import ClubRow, PlayerRow, SeatRow, TableRow, T
 from ..rules import RuleViolation
 from .auth import Principal, issue_token, require_club_admin, revoke_tokens
 from .clubs import get_club, player_view
-from .errors import Conflict, Forbidden, NotFound, conflict_on_duplicate
+from .errors import Conflict, Forbidden, NameTaken, NotFound, TableClosed, conflict_on_duplicate
 from .league import reader_scope, require_club_reader, require_player_reader, shown_rating
 from .locking import get_table
 
@@ -32,7 +32,7 @@ def update_player(principal: Principal, player_id: str, name: str | None,
     if player is None:
         raise NotFound(f"No player {player_id!r}.")
     require_club_admin(principal, player.club_id)
-    with conflict_on_duplicate(f"The club already has a player called {name!r}."):
+    with conflict_on_duplicate(f"The club already has a player called {name!r}.", NameTaken):
         if name is not None and name != player.name:
             player.name = name
             # Every view of his tables shows the name: a new version of each, so that no
@@ -94,7 +94,7 @@ def new_table_token(principal: Principal, table_id: str) -> dict[str, Any]:
     """A new token (a new shared link) for an open table; the old one stops working."""
     table = _admin_table(principal, table_id)
     if table.status == "closed":
-        raise Conflict("The table is closed: it needs no new link.")
+        raise TableClosed("The table is closed: it needs no new link.")
     revoke_tokens(TokenRow.table_id == table_id)
     token = issue_token("table", table.club_id, table_id)
     db.session.commit()

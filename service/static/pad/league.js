@@ -237,7 +237,8 @@ async function standingsView(ctx, body) {
   else body.append(h('div.standings-box', standingsTable(ctx, data.rows, { key: 'rank', up: true })));
   body.append(h('div.buttons.noprint', h('button.small', { type: 'button', onclick: async () => {
     try {
-      download(`standings-${season.name}.csv`, 'text/csv', (await call('GET', `${path}&format=csv`, { token: ctx.token })).data);
+      const csv = await call('GET', path.replace('/standings?', '/standings.csv?'), { token: ctx.token, headers: { Accept: 'text/csv' } });
+      download(`standings-${season.name}.csv`, 'text/csv', csv.data);
     } catch (error) { toast(problemText(error), 'error'); }
   } }, 'Download CSV'), h('button.small', { type: 'button', onclick: () => window.print() }, 'Print')));
 }
