@@ -64,6 +64,13 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
         "Player names are unique within a club (409 otherwise).",
     ),
     ("get", "/api/v1/clubs/{club_id}/tables"): ("listClubTables", "Tables", None),
+    ("post", "/api/v1/clubs/{club_id}/admin-token"): ("rotateAdminToken", "Clubs", None),
+    ("post", "/api/v1/clubs/{club_id}/viewer-token"): ("createViewerToken", "Clubs", None),
+    ("delete", "/api/v1/clubs/{club_id}/viewer-token"): ("revokeViewerToken", "Clubs", None),
+    ("patch", "/api/v1/players/{player_id}"): ("updatePlayer", "Players", None),
+    ("get", "/api/v1/players/{player_id}/sittings"): ("listPlayerSittings", "Players", None),
+    ("post", "/api/v1/tables/{table_id}/token"): ("renewTableToken", "Tables", None),
+    ("delete", "/api/v1/tables/{table_id}/token"): ("revokeTableToken", "Tables", None),
     ("post", "/api/v1/tables"): (
         "openTable",
         "Tables",

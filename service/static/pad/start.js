@@ -64,7 +64,8 @@ function clubCard(club, app) {
     h('p', h('code.token', club.token)),
     h('div.qrbox.small', qrSvg(clubLink(club), 'QR code of the link that opens the club')));
   if (club.fresh) store.saveClub({ ...club, fresh: false });
-  return h('section.card', h('h2', `Club: ${club.name}`), switcher, key);
+  return h('section.card', h('h2', `Club: ${club.name}`), switcher,
+    h('a.button', { href: `#league=${encodeURIComponent(club.id)}` }, 'Tables, standings and players'), key);
 }
 
 async function newTableForm(club, app) {
