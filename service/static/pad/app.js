@@ -5,7 +5,7 @@ import { NetworkError } from './api.js';
 import { h, clear, focusHeading, toast } from './dom.js';
 import { isNetwork, loadVariants, mergeHand, refresh, tableContext, variantNamed } from './model.js';
 import { flush, onOutboxChange } from './outbox.js';
-import { renderEdit, renderNewHand, renderSettle, renderShare } from './screens.js';
+import { renderEdit, renderNewHand, renderSeating, renderSettle, renderShare } from './screens.js';
 import { openClub, renderStart } from './start.js';
 import { store } from './store.js';
 import { renderTable } from './table.js';
@@ -123,6 +123,7 @@ async function route(focus = true) {
   else if (screen === 'edit') view = renderEdit(root, ctx, app, Number(p.get('n')));
   else if (screen === 'share') view = renderShare(root, ctx, app);
   else if (screen === 'settle') view = renderSettle(root, ctx, app);
+  else if (screen === 'seating') view = renderSeating(root, ctx, app);
   else view = renderTable(root, ctx, app);
   current = { ctx, screen, view };
   if (focus) focusHeading(root);

@@ -2,8 +2,10 @@
 // matadores and errors, or any variant's `hand_fields`), with a live preview of the settlement.
 
 import { api, NetworkError, ProblemError } from './api.js';
-import { h, clear, signed, suitSpan, title } from './dom.js';
-import { describeTransfer, seatName, stateBefore, variantOptions } from './model.js';
+import { h, clear, plain, signed, sr, suitSpan, title } from './dom.js';
+import { describeTransfer, seatName, shortName, stateBefore, variantOptions } from './model.js';
+import { entriesFor } from './outbox.js';
+import { store } from './store.js';
 
 const NONE = ''; // "no trump", "alone": chosen, and sent as null or left out
 const SEAT_FIELDS = new Set(['declarer', 'partner', 'soloist', 'last_trick', 'seat']);
@@ -181,14 +183,22 @@ function group(label, ...children) {
   return h('fieldset.group', h('legend', label), ...children);
 }
 
+/** A group whose legend names what is chosen in full ("Declarer: Anna-Katharina Berger"). */
+function chosenGroup(label, chosen, ...children) {
+  const out = h('span.chosen');
+  const el = h('fieldset.group', h('legend', label, out), ...children);
+  el.sync = () => { const c = chosen(); out.textContent = c ? `: ${c}` : ''; };
+  return el;
+}
+
 /** A row of big toggle buttons, one choice at a time. */
 function choiceRow(options, isOn, choose, extraClass = '') {
   const buttons = options.map((o) => {
-    const b = h(`button.choice${extraClass}`, { type: 'button', 'aria-pressed': 'false',
-      'aria-label': o.aria || null, 'data-value': o.value, onclick: () => choose(o.value) },
+    const b = h(`button.choice${extraClass}`, { type: 'button', 'aria-pressed': isOn ? 'false' : null,
+      'data-value': o.value, onclick: () => choose(o.value) },
     o.content || o.label);
     b.sync = () => {
-      b.setAttribute('aria-pressed', String(isOn(o.value)));
+      if (isOn) b.setAttribute('aria-pressed', String(isOn(o.value)));
       b.disabled = o.disabled ? o.disabled() : false;
     };
     return b;
@@ -199,13 +209,13 @@ function choiceRow(options, isOn, choose, extraClass = '') {
 }
 
 function suitOptions(allowed, nullable) {
-  const out = allowed.map((s) => ({ value: s, aria: s, content: [suitSpan(s), h('span.word', s)] }));
+  const out = allowed.map((s) => ({ value: s, content: [suitSpan(s), h('span.word', s)] }));
   if (nullable) out.push({ value: NONE, label: 'No trump' });
   return out;
 }
 
 function stepper(label, get, set, min, max, hint) {
-  const out = h('output.count', { 'aria-live': 'off' });
+  const out = h('output.count', { 'aria-live': 'polite' });
   const less = h('button.step', { type: 'button', 'aria-label': `${label}: one less`, onclick: () => set(Math.max(min, (get() ?? min) - 1)) }, '−');
   const top = () => (typeof max === 'function' ? max() : max);
   const more = h('button.step', { type: 'button', 'aria-label': `${label}: one more`, onclick: () => set(Math.min(top(), (get() ?? min) + 1)) }, '+');
@@ -234,13 +244,20 @@ export function handForm(opts) {
   let previewTimer = 0;
   const syncs = [];
 
-  const seatOptions = (field) => table.seats.map((s) => ({
-    value: s.seat, label: s.name, aria: `${title(field)}: ${s.name}`,
-  }));
+  // The short name shows, the rest of the full name is read out (it starts with the short one).
+  const seatOptions = () => table.seats.map((s) => {
+    const short = shortName(ctx, s.seat);
+    return { value: s.seat, content: [h('span.short', short), short === s.name ? null : sr(s.name.slice(short.length))] };
+  });
+  const draftKey = opts.record === undefined ? `new:${ctx.id}:${opts.number}` : `edit:${ctx.id}:${opts.number}`;
+  const draft = store.draft(draftKey);
+  if (draft) { Object.assign(v, draft.v); tricksTouched = draft.touched; }
+  let autoTout = false;
 
   const changed = () => {
     for (const s of syncs) s();
     schedulePreview();
+    store.saveDraft(draftKey, { v, touched: tricksTouched });
   };
 
   function setValue(name, value) {
@@ -252,6 +269,10 @@ export function handForm(opts) {
       if (!tricksTouched) v.tricks = targetOf(variant, v);
     }
     if ((name === 'trump') && v.called.suit === value) v.called.suit = null;
+    // All 8 tricks in a game that is not a tout: the declarer played on, a tout after five.
+    const all = v.tricks === (variant.tricks || 8) && v.contract !== 'tout' && fields.some((f) => f.name === 'tout_after_five');
+    if (all && !v.tout_after_five) { v.tout_after_five = true; autoTout = true; }
+    if (!all && autoTout) { v.tout_after_five = false; autoTout = false; }
     changed();
   }
 
@@ -282,19 +303,18 @@ export function handForm(opts) {
       el = group(label, row);
       syncs.push(row.sync);
     } else if (f.w === 'seat') {
-      const options = seatOptions(f.name);
+      const options = seatOptions();
       const alone = f.name === 'partner' || (f.nullable && !f.required);
-      if (alone) options.push({ value: NONE, label: f.name === 'partner' ? 'Alone' : 'Nobody', aria: `${title(f.name)}: nobody` });
+      if (alone) options.push({ value: NONE, label: f.name === 'partner' ? 'Alone' : 'Nobody' });
       const row = choiceRow(options, (x) => v[f.name] === x, (x) => setValue(f.name, x), ' seat');
-      el = group(label, row);
+      el = chosenGroup(label, () => (typeof v[f.name] === 'number' ? seatName(ctx, v[f.name]) : null), row);
+      syncs.push(el.sync);
       if (f.name === 'partner') {
+        for (const b of row.querySelectorAll('button')) if (b.dataset.value !== NONE) b.append(h('span.own', ' (own card)'));
         syncs.push(() => {
           for (const b of row.querySelectorAll('button')) {
             if (b.dataset.value === NONE) continue;
-            const own = Number(b.dataset.value) === v.declarer;
-            b.classList.toggle('own', own);
-            const name = seatName(ctx, Number(b.dataset.value));
-            b.setAttribute('aria-label', `Partner: ${name}${own ? ' (own card: played as a solo)' : ''}`);
+            b.classList.toggle('own', Number(b.dataset.value) === v.declarer);
           }
           const alone = row.querySelector(`button[data-value="${NONE}"]`);
           if (alone) alone.hidden = callMode(variant, v) !== 'optional';
@@ -311,7 +331,7 @@ export function handForm(opts) {
         for (const b of ranks.children) b.hidden = !allowed.includes(b.dataset.value);
         ranks.hidden = allowed.length < 2;
       });
-      const suits = choiceRow(f.suits.map((s) => ({ value: s, aria: `called ${s}`, content: [suitSpan(s), h('span.word', s)],
+      const suits = choiceRow(f.suits.map((s) => ({ value: s, content: [suitSpan(s), h('span.word', s)],
         disabled: () => s === v.trump })), (x) => v.called.suit === x,
       (x) => { v.called.suit = v.called.suit === x && callMode(variant, v) === 'optional' ? null : x; changed(); }, ' suitbtn');
       el = group(label, suits, ranks);
@@ -321,14 +341,18 @@ export function handForm(opts) {
       const s = stepper(label, () => v[f.name], (x) => {
         if (f.name === 'tricks') tricksTouched = true;
         setValue(f.name, x);
-      }, f.min, f.max, f.name === 'tricks' ? () => `target ${targetOf(variant, v)}` : null);
+      }, f.min, f.max, f.name === 'tricks' ? () => `target ${targetOf(variant, v)}${autoTout ? ' · all 8: tout after five is set' : ''}` : null);
       el = group(label, s);
       syncs.push(s.sync);
     } else if (f.w === 'number') {
+      // Card points without the keyboard: steps of 10 and 1 beside the field (typing works too).
       const input = h('input.num', { type: 'number', inputmode: 'numeric', min: f.min, max: f.max,
         'aria-label': label,
         oninput: () => { v[f.name] = input.value === '' ? null : Number(input.value); changed(); } });
-      el = group(label, input, f.description ? h('p.hint', f.description) : null);
+      const by = (d) => h('button.step.small', { type: 'button', 'aria-label': `${label}: ${d > 0 ? 'plus' : 'minus'} ${Math.abs(d)}`,
+        onclick: () => { v[f.name] = Math.min(f.max, Math.max(f.min, (v[f.name] ?? (d > 0 ? 60 : 66)) + d)); changed(); } },
+      `${d > 0 ? '+' : '−'}${Math.abs(d)}`);
+      el = group(label, h('div.points', by(-10), by(-1), input, by(1), by(10)), f.description ? h('p.hint', plain(f.description)) : null);
       syncs.push(() => { if (document.activeElement !== input) input.value = v[f.name] ?? ''; });
     } else if (f.w === 'toggle') {
       const b = h('button.choice.toggle', { type: 'button', 'aria-pressed': 'false',
@@ -357,7 +381,7 @@ export function handForm(opts) {
   });
 
   const preview = h('section.preview', { 'aria-live': 'polite', 'aria-atomic': 'true', 'aria-label': 'Preview of the settlement' });
-  const status = h('p.status', { id: `save-status-${opts.number}` });
+  const status = h('p.status', { id: `save-status-${opts.number}`, 'aria-live': 'polite' });
   const save = h('button.primary.save', { type: 'submit', 'aria-describedby': status.id }, opts.saveLabel);
   const taken = h('p.notice.warn', { hidden: true, role: 'alert' });
 
@@ -370,6 +394,8 @@ export function handForm(opts) {
       opts.onSave(recordOf(fields, variant, v, players), lastPreview);
     },
   }, taken, body, moreBox, preview, h('div.footer', status, save));
+  form.discard = () => store.dropDraft(draftKey);
+  form.hasDraft = !!draft;
 
   syncs.push(() => {
     const missing = missingOf(fields, variant, v, players);
@@ -394,7 +420,7 @@ export function handForm(opts) {
     const record = recordOf(fields, variant, v, players);
     try {
       const { data } = await api.preview({ variant: table.variant, players, options: variantOptions(table),
-        state: stateBefore(ctx, opts.number), hand: record });
+        state: stateBefore(ctx, opts.number, opts.record === undefined ? entriesFor(ctx.id) : []), hand: record });
       if (seq !== previewSeq) return;
       lastPreview = data;
       clear(preview, settlementView(ctx, data, { heading: 'Preview' }));
@@ -441,27 +467,37 @@ function matadoresWidget(variant, v, players, changed, syncs) {
   return group('Matadores (Spadilla, Manilla, Basta on one side)', row, lowerBox);
 }
 
+/** Errors in two taps: the kind (revoke first, chosen already), then who made it; each tap on a
+ *  seat adds one, in the order they happened. */
 function errorsWidget(ctx, variant, v, changed, syncs) {
   const kinds = variant.error_kinds || [];
+  if (!kinds.length) return null;
+  let kind = kinds[0].name;
   const list = h('ul.errors');
-  const kind = h('select', { 'aria-label': 'Kind of error' },
-    kinds.map((k) => h('option', { value: k.name }, title(k.name))));
-  const seat = h('select', { 'aria-label': 'Who made the error' },
-    ctx.table.seats.map((s) => h('option', { value: String(s.seat) }, s.name)));
-  const add = h('button.small', { type: 'button', onclick: () => {
-    v.errors.push({ kind: kind.value, seat: Number(seat.value) });
-    changed();
-  } }, 'Add error');
-  syncs.push(() => clear(list, v.errors.map((e, i) => h('li', `${title(e.kind)} by ${seatName(ctx, e.seat)} `,
+  const kindRow = kinds.length > 1 ? choiceRow(kinds.map((k) => ({ value: k.name, label: title(k.name) })),
+    (x) => kind === x, (x) => { kind = x; changed(); }, ' small') : null;
+  const seats = choiceRow(ctx.table.seats.map((s) => ({ value: s.seat,
+    content: [sr('Add an error by '), h('span.short', shortName(ctx, s.seat)), sr(s.name.slice(shortName(ctx, s.seat).length))] })),
+  null, (x) => { v.errors.push({ kind, seat: x }); changed(); }, ' seat small');
+  if (kindRow) { kindRow.classList.add('wrap'); syncs.push(kindRow.sync); }
+  syncs.push(seats.sync, () => clear(list, v.errors.map((e, i) => h('li', `${title(e.kind)} by ${seatName(ctx, e.seat)} `,
     h('button.small.link', { type: 'button', 'aria-label': `Remove ${title(e.kind)} by ${seatName(ctx, e.seat)}`,
       onclick: () => { v.errors.splice(i, 1); changed(); } }, 'remove')))));
-  if (!kinds.length) return null;
-  return group('Errors (in the order they happened)', list, h('div.adderror', kind, seat, add));
+  return group('Errors (in the order they happened)', list, kindRow, h('p.hint', 'Tap who made it to add it:'), seats);
+}
+
+const UNITS = { chips: 'chips', points: 'points' };
+
+function worth(ctx, s) {
+  if (s.value === null || s.value === undefined) return '';
+  const unit = UNITS[ctx.table.units] || 'chips';
+  return s.value ? `each payment ${s.value} ${unit}` : 'nothing to pay';
 }
 
 /** "Anna +24 · Bob −8 …" */
 export function summaryLine(ctx, s) {
-  const result = s.result ? `${title(s.result)}${s.value !== null ? `, ${s.value} a payment` : ''}: ` : '';
+  const w = worth(ctx, s);
+  const result = s.result ? `${title(s.result)}${w ? `, ${w}` : ''}: ` : '';
   return result + s.deltas.map((d, i) => `${seatName(ctx, i)} ${signed(d)}`).join(', ');
 }
 
@@ -470,8 +506,8 @@ export function settlementView(ctx, s, { heading } = {}) {
   const items = [];
   if (heading) items.push(h('h3', heading));
   if (s.result) {
-    items.push(h('p.result', h('strong', title(s.result)), s.in_couleur ? ' · in couleur' : '',
-      s.value !== null ? ` · ${s.value} a payment` : ''));
+    const w = worth(ctx, s);
+    items.push(h('p.result', h('strong', title(s.result)), s.in_couleur ? ' · in couleur' : '', w ? ` · ${w}` : ''));
   }
   items.push(h('ul.deltas', s.deltas.map((d, i) => h(`li${d > 0 ? '.plus' : d < 0 ? '.minus' : ''}`,
     h('span.name', seatName(ctx, i)), h('span.num', signed(d))))));
@@ -486,7 +522,8 @@ export function settlementView(ctx, s, { heading } = {}) {
   return h('div.settlement', items);
 }
 
-/** The rules say "seat 2"; the table knows her name. */
+/** The rules say "seat 2" (or "Seats 0, 2 and 3"); the table knows their names. */
 function withNames(ctx, line) {
-  return line.replace(/\b([Ss])eat (\d)\b/g, (_, _s, n) => seatName(ctx, Number(n)));
+  return plain(line).replace(/\b[Ss]eats? (\d(?:(?:, | and )\d)*)\b/g,
+    (_, list) => list.replace(/\d/g, (n) => seatName(ctx, Number(n))));
 }
