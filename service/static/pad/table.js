@@ -58,8 +58,11 @@ function seats(ctx) {
 function headers(ctx) {
   const names = ctx.table.seats.map((s) => s.name);
   const shorts = names.map((n, i) => shortName(ctx, i));
-  const initials = names.map((n) => n.split(/[\s-]+/).map((w) => w.charAt(0).toUpperCase()).join(''));
-  return shorts.map((s, i) => (s.length <= 7 ? s
+  const initials = names.map((n) => {
+    const w = n.split(/[\s-]+/).filter(Boolean).map((x) => x.charAt(0).toUpperCase());
+    return w.length > 3 ? `${w[0]}${w[1]}${w[w.length - 1]}` : w.join('');
+  });
+  return shorts.map((s, i) => (s.length <= 5 ? s
     : initials.filter((x) => x === initials[i]).length > 1 ? `${initials[i]}${i + 1}` : initials[i]));
 }
 
