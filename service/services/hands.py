@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cache
@@ -22,15 +22,14 @@ from typing import Any, Protocol
 from sqlalchemy import bindparam, case, delete, insert, select, update
 
 from ..extensions import db
-from ..models import (
+from ..persistence.columns import rfc3339, utcnow
+from ..persistence.table_keeping import (
     HandRevisionRow,
     HandRow,
     IdempotencyKeyRow,
     SeatRow,
     TableRow,
     TransferRow,
-    rfc3339,
-    utcnow,
 )
 from ..rules import POOL, RuleViolation, Settlement
 from . import league
@@ -300,7 +299,7 @@ def _resettle_from(table: TableRow, table_rules: TableRules, changed: HandRow, s
     if has_targets:
         # The session can end (Spanish targets): every later hand must be checked against the
         # new totals, so all of them are loaded, and the totals before the change found.
-        later = list(db.session.scalars(
+        later: Iterable[HandRow] = list(db.session.scalars(
             select(HandRow).where(HandRow.table_id == table.id,
                                   HandRow.number >= changed.number).order_by(HandRow.number)))
     else:
