@@ -2,7 +2,7 @@
 // matadores and errors, or any variant's `hand_fields`), with a live preview of the settlement.
 
 import { api, NetworkError, ProblemError } from './api.js';
-import { h, clear, plain, signed, sr, suitSpan, title } from './dom.js';
+import { h, clear, plain, signed, suitSpan, title } from './dom.js';
 import { describeTransfer, seatName, shortName, stateBefore, variantOptions } from './model.js';
 import { entriesFor } from './outbox.js';
 import { store } from './store.js';
@@ -195,7 +195,7 @@ function chosenGroup(label, chosen, ...children) {
 function choiceRow(options, isOn, choose, extraClass = '') {
   const buttons = options.map((o) => {
     const b = h(`button.choice${extraClass}`, { type: 'button', 'aria-pressed': isOn ? 'false' : null,
-      'data-value': o.value, onclick: () => choose(o.value) },
+      'aria-label': o.aria || null, 'data-value': o.value, onclick: () => choose(o.value) },
     o.content || o.label);
     b.sync = () => {
       if (isOn) b.setAttribute('aria-pressed', String(isOn(o.value)));
@@ -244,10 +244,10 @@ export function handForm(opts) {
   let previewTimer = 0;
   const syncs = [];
 
-  // The short name shows, the rest of the full name is read out (it starts with the short one).
+  // The short name shows, the full name is read out (it starts with the short one).
   const seatOptions = () => table.seats.map((s) => {
     const short = shortName(ctx, s.seat);
-    return { value: s.seat, content: [h('span.short', short), short === s.name ? null : sr(s.name.slice(short.length))] };
+    return { value: s.seat, content: h('span.short', short), aria: short === s.name ? null : s.name };
   });
   const draftKey = opts.record === undefined ? `new:${ctx.id}:${opts.number}` : `edit:${ctx.id}:${opts.number}`;
   const draft = store.draft(draftKey);
@@ -314,7 +314,9 @@ export function handForm(opts) {
         syncs.push(() => {
           for (const b of row.querySelectorAll('button')) {
             if (b.dataset.value === NONE) continue;
-            b.classList.toggle('own', Number(b.dataset.value) === v.declarer);
+            const own = Number(b.dataset.value) === v.declarer;
+            b.classList.toggle('own', own);
+            b.setAttribute('aria-label', `${seatName(ctx, Number(b.dataset.value))}${own ? ' (own card)' : ''}`);
           }
           const alone = row.querySelector(`button[data-value="${NONE}"]`);
           if (alone) alone.hidden = callMode(variant, v) !== 'optional';
@@ -477,7 +479,7 @@ function errorsWidget(ctx, variant, v, changed, syncs) {
   const kindRow = kinds.length > 1 ? choiceRow(kinds.map((k) => ({ value: k.name, label: title(k.name) })),
     (x) => kind === x, (x) => { kind = x; changed(); }, ' small') : null;
   const seats = choiceRow(ctx.table.seats.map((s) => ({ value: s.seat,
-    content: [sr('Add an error by '), h('span.short', shortName(ctx, s.seat)), sr(s.name.slice(shortName(ctx, s.seat).length))] })),
+    content: h('span.short', shortName(ctx, s.seat)), aria: `Add an error by ${s.name}` })),
   null, (x) => { v.errors.push({ kind, seat: x }); changed(); }, ' seat small');
   if (kindRow) { kindRow.classList.add('wrap'); syncs.push(kindRow.sync); }
   syncs.push(seats.sync, () => clear(list, v.errors.map((e, i) => h('li', `${title(e.kind)} by ${seatName(ctx, e.seat)} `,

@@ -74,7 +74,8 @@ function sheet(ctx, app) {
   const hasPool = t.pool !== null && t.pool !== undefined;
   const cols = t.seats.length + (hasPool ? 1 : 0);
   const head = h('thead', h('tr', t.seats.map((s, i) => h('th', { scope: 'col' },
-    h('button.link.head', { type: 'button', onclick: () => toast(s.name) }, heads[i], heads[i] === s.name ? null : sr(`: ${s.name}`)))),
+    h('button.link.head', { type: 'button', 'aria-label': heads[i] === s.name ? null : `${heads[i]}: ${s.name}`,
+      onclick: () => toast(s.name) }, heads[i]))),
   hasPool ? h('th', { scope: 'col' }, 'Pool') : null));
   const bodies = rows.slice().reverse().map(({ hand, deltas, balances, pool }) => {
     const isVoid = hand.status === 'void';
@@ -268,8 +269,8 @@ export function renderTable(root, ctx, app) {
     history: () => [sheet(ctx, app), chart(ctx)],
     print: () => {
       const box = h('section.printonly');
-      api.settleUp(ctx.id, ctx.token || ctx.adminToken).then(({ data }) => append(box, h('h2', 'Settle-up'),
-        settleUpView(ctx, data))).catch(() => {});
+      api.settleUp(ctx.id, ctx.token || ctx.adminToken).then(({ data }) => append(box, [h('h2', 'Settle-up'),
+        settleUpView(ctx, data)])).catch(() => {}); // offline: printed without it
       return box;
     },
   };
