@@ -269,3 +269,59 @@ def test_the_sheet_the_chart_and_the_print(phones: Any, api: Api) -> None:
     assert page.locator(".printonly").is_visible()
     assert page.locator("#new-hand").is_hidden() and page.locator(".top").is_hidden()
     page.emulate_media(media="screen")
+
+
+def test_a_wrong_seating_is_put_right_from_the_pad(phones: Any, api: Api) -> None:
+    page, table, _ = open_table(phones, api)
+    for hand in ({"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6},
+                 {"contract": "simple", "trump": "spades", "declarer": 2,
+                  "called": {"rank": "ace", "suit": "diamonds"}, "partner": 0, "tricks": 5}):
+        api.record(table, hand)
+    page.reload()
+    page.locator('.sheet .hand[data-number="2"]').wait_for()
+    page.get_by_role("link", name="Seating").click()
+    page.get_by_role("button", name="Move Bernd Huber down").click()  # he sat after Carla
+    page.locator(".seating table.compare").wait_for()
+    shown = page.locator(".seating table.compare tbody tr").all_inner_texts()
+    page.get_by_role("button", name="Save the seating").click()
+    page.locator("p.notice.ok").wait_for()
+    assert "The seating is changed" in page.locator("p.notice.ok").inner_text()
+    after = api.table(table)
+    assert [s["name"] for s in after["seats"]] == [NAMES[0], NAMES[2], NAMES[1], NAMES[3]]
+    # The preview said what the table became, and the hands stayed their players'.
+    assert [row.split("\t")[0] for row in shown][:4] == [s["name"] for s in after["seats"]]
+    assert [row.split("\t")[2] for row in shown][:4] == [
+        shown_number(s["balance"]) for s in after["seats"]]
+    assert api.hands(table)[0]["hand"]["declarer"] == 2  # Bernd, now in seat 2
+    assert page.locator('.sheet .hand[data-number="1"] .line').inner_text() == "Solo ♥ Bernd, won"
+
+
+def shown_number(n: int) -> str:
+    return f"+{n}" if n > 0 else f"\u2212{-n}" if n < 0 else "0"
+
+
+def test_a_void_shows_the_whole_table_first_and_the_chart_follows(phones: Any,
+                                                                  api: Api) -> None:
+    page, table, _ = open_table(phones, api)
+    for hand in ({"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 3},
+                 {"contract": "solo", "trump": "clubs", "declarer": 3, "tricks": 6},
+                 {"contract": "solo", "trump": "spades", "declarer": 0, "tricks": 5}):
+        api.record(table, hand)
+    page.reload()
+    page.locator('.sheet .hand[data-number="3"]').wait_for()
+    before = page.locator("svg.chart polyline").first.get_attribute("points")
+    page.locator('.sheet .hand[data-number="1"] button.what').click()
+    page.get_by_role("button", name="Void hand 1").click()
+    box = page.locator('.sheet .hand[data-number="1"] .confirm')
+    box.locator("table.compare").wait_for()
+    shown = box.locator("table.compare tbody tr").all_inner_texts()
+    assert [h["status"] for h in api.hands(table)] == ["recorded"] * 3  # the preview stored nothing
+    box.get_by_role("button", name="Yes, void hand 1").click()
+    page.locator('.sheet .hand.void[data-number="1"]').wait_for()
+    after = api.table(table)
+    assert [row.split("\t")[2] for row in shown] == [
+        *(shown_number(s["balance"]) for s in after["seats"]), str(after["pool"])]
+    notice = page.locator("p.notice.ok").inner_text()
+    assert notice.startswith("Hand 1 is void. Balances:") and "pool" in notice
+    expect(page.locator('.sheet .hand[data-number="1"]')).to_have_class(re.compile(r"\bvoid\b"))
+    assert page.locator("svg.chart polyline").first.get_attribute("points") != before
