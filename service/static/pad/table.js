@@ -142,7 +142,7 @@ function chart(ctx) {
   const last = rows[rows.length - 1];
   const summary = `Balances after hand ${last.hand.number}: ${ctx.table.seats.map((s, i) => `${s.name} ${signed(last.balances[i])}`).join(', ')}.`;
   const id = `chart-${ctx.id}`;
-  const picture = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', 'aria-labelledby': `${id}-t` },
+  const picture = svg('svg', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', class: 'chart', role: 'img', 'aria-labelledby': `${id}-t` },
     svg('title', { id: `${id}-t` }, `Chart of the balances over ${rows.length} hands. ${summary}`),
     svg('line', { x1: 0, x2: W, y1: y(0), y2: y(0), class: 'zero' }),
     ...series.map((points, i) => svg('polyline', { class: `l l${i}`, points: points.map((b, k) => `${x(k).toFixed(1)},${y(b).toFixed(1)}`).join(' ') })));
