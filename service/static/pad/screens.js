@@ -116,9 +116,9 @@ export function renderEdit(root, ctx, app, number) {
  *  after, later hands settled again. False when the service refused or cannot be reached. */
 export async function tableAfter(ctx, box, dryRun) {
   try {
-    const { data } = await dryRun();
-    clear(box, compareTable(ctx, ctx.table, data.table, 'What the table becomes'),
-      data.resettled ? h('p.hint', `${data.resettled} later hand${data.resettled > 1 ? 's are' : ' is'} settled again.`) : null);
+    const { data } = await dryRun(); // a hand's answer carries the table; re-seating's is the table
+    clear(box, compareTable(ctx, ctx.table, data.table || data, 'What the table becomes'),
+      data.resettled ? h('p.hint', `Hands settled again: ${data.resettled}.`) : null);
     return true;
   } catch (error) {
     clear(box, h('p.notice.error', { role: 'alert' }, error instanceof NetworkError ? 'No connection: a correction needs the network.'

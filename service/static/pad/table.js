@@ -21,8 +21,9 @@ function balanceChanges(before, after) {
     const old = was ? was.balance : 0;
     return old === s.balance ? null : `${s.name} ${signed(old)} → ${signed(s.balance)}`;
   }).filter(Boolean);
-  if (after.pool !== null && after.pool !== undefined && after.pool !== before.pool) lines.push(`pool ${before.pool} → ${after.pool}`);
-  return lines.length ? lines.join(', ') : 'no balance changed';
+  const moved = lines.length ? lines.join(', ') : 'no balance changed';
+  if (after.pool === null || after.pool === undefined) return moved;
+  return `${moved}; ${after.pool === before.pool ? `the pool stays at ${after.pool}` : `pool ${before.pool} → ${after.pool}`}`;
 }
 
 function facts(ctx) {
@@ -218,9 +219,10 @@ export async function write(ctx, app, request, done) {
   const before = ctx.table;
   try {
     const { data } = await request();
-    await loadHands(ctx, data.table);
-    ctx.etag = `"${data.table.version}"`;
-    ctx.ui.notice = `${done}. Balances: ${balanceChanges(before, data.table)}.`;
+    const table = data.table || data; // re-seating answers with the table itself
+    await loadHands(ctx, table);
+    ctx.etag = `"${table.version}"`;
+    ctx.ui.notice = `${done}. Balances: ${balanceChanges(before, table)}.`;
     app.go(`#table=${encodeURIComponent(ctx.id)}`);
     app.update();
     return true;
@@ -240,17 +242,15 @@ export async function write(ctx, app, request, done) {
  *  or the outbox never pulls a button from under a thumb for nothing. */
 export function renderTable(root, ctx, app) {
   const base = `#table=${encodeURIComponent(ctx.id)}`;
+  const notice = ctx.ui.notice; // what the last correction did: shown until the screen changes
+  ctx.ui.notice = null;
   const parts = {
     title: () => {
       const t = ctx.table;
       const state = t.status === 'closed' ? 'closed' : `next: hand ${nextNumber(ctx)}`;
       return [h('h1', t.name), h('p.hint', `${ctx.variant ? ctx.variant.title : t.variant} · ${state}`)];
     },
-    notice: () => {
-      const notice = ctx.ui.notice;
-      ctx.ui.notice = null;
-      return notice ? h('p.notice.ok', { role: 'status' }, notice) : null;
-    },
+    notice: () => (notice ? h('p.notice.ok', { role: 'status' }, notice) : null),
     top: () => {
       const t = ctx.table;
       const over = t.session && t.session.over;
@@ -276,7 +276,7 @@ export function renderTable(root, ctx, app) {
   };
   const keys = {
     title: () => JSON.stringify([ctx.table.name, ctx.table.status, nextNumber(ctx)]),
-    notice: () => (ctx.ui.notice ? `${Math.random()}` : ''),
+    notice: () => '',
     top: () => JSON.stringify([ctx.table, entriesFor(ctx.id).map((e) => e.body)]),
     outbox: () => JSON.stringify([entriesFor(ctx.id), ctx.table.next_number]),
     history: () => JSON.stringify([ctx.table.version, ctx.hands.map((x) => [x.revision, x.status])]),
