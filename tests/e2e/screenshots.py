@@ -153,18 +153,22 @@ def take(browser: Any, base_url: str, network: Network, out: Path) -> list[Path]
         page.set_viewport_size(PHONE)
         solo66 = api.table_setup(SOLO66_NAMES, variant="solo66")
         page.goto(table_url("", solo66))
+        page.reload()  # the same page showed the first table: wait for this one
+        page.locator(".titlebar .hint", has_text="Solo 66").wait_for()
         page.locator("#new-hand").click()
         page.locator(suit_button("trump", "hearts")).click()
         page.locator(seat_button("soloist", "Carla")).click()
         page.get_by_role("button", name="Soloist’s card points: plus 10").click()
         page.get_by_role("button", name="Soloist’s card points: plus 1", exact=True).click()
         wait_preview(page)
-        page.evaluate("window.scrollTo(0, 0)")
+        page.locator('[data-field="soloist"]').evaluate("(el) => el.scrollIntoView()")
+        page.evaluate("window.scrollBy(0, -60)")
         shot("11-solo66")
 
         # The first table in the dark.
         page.emulate_media(color_scheme="dark")
         page.goto(table_url("", table))
+        page.reload()
         page.locator('.sheet .hand[data-number="7"]').wait_for()
         shot("12-dark")
     finally:

@@ -426,7 +426,8 @@ export function handForm(opts) {
       if (seq !== previewSeq) return;
       lastPreview = data;
       clear(preview, settlementView(ctx, data, { heading: 'Preview' }));
-      status.textContent = summaryLine(ctx, data);
+      status.textContent = `${title(data.result || '')}${data.result ? ': ' : ''}`
+        + data.deltas.map((d, i) => `${shortName(ctx, i)} ${signed(d)}`).join(', '); // the bar stays small
     } catch (error) {
       if (seq !== previewSeq) return;
       if (error instanceof NetworkError) {

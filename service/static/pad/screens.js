@@ -197,7 +197,8 @@ export function renderShare(root, ctx) {
     return null;
   }
   const link = shareLink(ctx.id, token);
-  const field = h('input.sharelink', { type: 'text', readOnly: true, value: link, 'aria-label': 'Link to this table' });
+  // A text area, not a one-line field: the whole link wraps into view.
+  const field = h('textarea.sharelink', { readOnly: true, rows: 3, value: link, 'aria-label': 'Link to this table' });
   const copy = h('button', { type: 'button', onclick: async () => {
     try {
       await navigator.clipboard.writeText(link);

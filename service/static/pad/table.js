@@ -37,7 +37,7 @@ function facts(ctx) {
   items.push(['Deals next', dealer]);
   if (next.stakeDue !== null && next.stakeDue !== undefined) {
     const stake = t.options && t.options.stake;
-    items.push(['Stake', next.stakeDue ? `${dealer} stakes ${stake ?? ''}` : 'paid (redeal)']);
+    items.push(['Stake', next.stakeDue ? `${stake ?? ''} due` : 'paid (redeal)']);
   }
   items.push(['Hands', String(t.hands_played)]);
   return h('dl.facts', items.map(([k, val]) => h('div', h('dt', k), h('dd', { 'data-fact': k.toLowerCase() }, val))));
