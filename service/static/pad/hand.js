@@ -257,8 +257,9 @@ export function handForm(opts) {
   const changed = () => {
     for (const s of syncs) s();
     schedulePreview();
-    store.saveDraft(draftKey, { v, touched: tricksTouched });
+    if (built) store.saveDraft(draftKey, { v, touched: tricksTouched }); // only what a player entered
   };
+  let built = false;
 
   function setValue(name, value) {
     v[name] = value;
@@ -449,6 +450,7 @@ export function handForm(opts) {
   };
   form.values = v;
   changed();
+  built = true;
   return form;
 }
 

@@ -107,7 +107,11 @@ export function renderEdit(root, ctx, app, number) {
     save.disabled = !ok;
   }
 
-  clear(root, clear(screen, h('div.titlebar', back(ctx), h('h1', `Correct hand ${number}`)),
+  const discard = form.hasDraft ? h('button.small.link', { type: 'button', onclick: () => {
+    form.discard();
+    app.go(`#table=${encodeURIComponent(ctx.id)}`);
+  } }, 'Discard the changes') : null;
+  clear(root, clear(screen, h('div.titlebar', back(ctx), h('h1', `Correct hand ${number}`), discard),
     h('p.hint', `Now: ${describeHand(ctx, hand.hand)}${hand.status === 'void' ? ' (void)' : ''}`), form));
   return null;
 }
