@@ -16,7 +16,6 @@ from typing import Any, cast
 
 from flask import Response, current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import ValidationError
 
 from ..rules import RuleViolation
@@ -26,12 +25,14 @@ from ..schemas.league import (
     PlayerStatsSchema,
     SeasonCreateSchema,
     SeasonSchema,
+    StandingsCsvQuerySchema,
     StandingsQuerySchema,
     StandingsSchema,
 )
 from ..services import backup, league
 from .auth import BEARER, principal
 from .errors import flatten_messages
+from .paging import Answer, Blueprint
 
 blp = Blueprint("league", __name__, url_prefix="/api/v1",
                 description="Club league: seasons, standings, player statistics, ratings, "
@@ -106,10 +107,11 @@ class Seasons(MethodView):
     @blp.alt_response(409, description="The club has a season of that name.")
     @blp.alt_response(422, description="Unknown variant, or the season ends before it starts.")
     @_auth_doc("No such club.")
-    def post(self, body: dict[str, Any], club_id: str) -> dict[str, Any]:
+    def post(self, body: dict[str, Any], club_id: str) -> Answer:
         """Start a season of one variant (admin token); tables join it with `season_id`."""
-        return league.create_season(principal(), club_id, body["name"], body["variant"],
-                                    body["starts_on"], body["ends_on"])
+        season = league.create_season(principal(), club_id, body["name"], body["variant"],
+                                      body["starts_on"], body["ends_on"])
+        return season, 201, {"Location": f"/api/v1/seasons/{season['id']}"}
 
 
 @blp.route("/seasons/<string:season_id>")
@@ -143,14 +145,43 @@ class Standings(MethodView):
         """The season's standings, ranked by net result (admin or table token of the club).
 
         Ties are broken by more games won as declarer, then fewer lost; rows still equal share
-        a rank. Read from aggregates kept as hands change. CSV with `Accept: text/csv` or
-        `format=csv`."""
+        a rank. Read from aggregates kept as hands change. The same rows as CSV:
+        `getStandingsCsv` (here too with `Accept: text/csv` or `format=csv`, kept for the
+        clients that use them)."""
         answer = league.standings(principal(), season_id, query["date_from"], query["date_to"],
                                   query["min_hands"])
         if _wants_csv(query["format"]):
-            return Response(league.standings_csv(answer["rows"]), mimetype=CSV_TYPE, headers={
-                "Content-Disposition": f'attachment; filename="standings-{season_id}.csv"'})
+            return _csv(answer, season_id)
         return answer
+
+
+@blp.route("/seasons/<string:season_id>/standings.csv")
+class StandingsCsv(MethodView):
+    @blp.arguments(StandingsCsvQuerySchema(), location="query")
+    @blp.doc(responses={"200": {
+        "description": "The standings as CSV.",
+        "headers": {"Content-Disposition": {
+            "schema": {"type": "string"},
+            "description": "`attachment; filename=\"standings-<season_id>.csv\"`."}},
+        "content": {CSV_TYPE: {"schema": {
+            "type": "string",
+            "description": "The rows as CSV (RFC 4180): a header of the row keys in their "
+                           "JSON order, then one line per row; null is an empty field."}}}}})
+    @blp.alt_response(422, description="A bad date or `min_hands`, or `to` before `from`.")
+    @_auth_doc("No such season.")
+    def get(self, query: dict[str, Any], season_id: str) -> Any:
+        """The season's standings as CSV (RFC 4180), for a spreadsheet.
+
+        The rows of `getStandings`, one line each. An operation of its own, answering only
+        `text/csv`, so that a client generated for JSON never meets CSV."""
+        answer = league.standings(principal(), season_id, query["date_from"], query["date_to"],
+                                  query["min_hands"])
+        return _csv(answer, season_id)
+
+
+def _csv(answer: dict[str, Any], season_id: str) -> Response:
+    return Response(league.standings_csv(answer["rows"]), mimetype=CSV_TYPE, headers={
+        "Content-Disposition": f'attachment; filename="standings-{season_id}.csv"'})
 
 
 @blp.route("/players/<string:player_id>/stats")
@@ -200,4 +231,5 @@ class ClubImport(MethodView):
         in the file. All or nothing. The answer carries the new club's admin token, this once
         only."""
         answer = backup.import_club(read_export(request.get_data()))
-        return answer, 201, {"Cache-Control": "no-store"}
+        return answer, 201, {"Cache-Control": "no-store",
+                             "Location": f"/api/v1/clubs/{answer['id']}"}

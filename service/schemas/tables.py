@@ -2,6 +2,7 @@
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
+from . import VARIANT
 from .clubs import Name
 from .settlements import SettlementSchema, bounded_dict
 
@@ -12,7 +13,8 @@ PARTY = {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum":
 class TableCreateSchema(Schema):
     club_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
     name = Name()
-    variant = fields.String(required=True, validate=validate.Length(max=32))
+    variant = fields.String(required=True, validate=validate.Length(max=32),
+                            metadata=VARIANT)
     seats = fields.List(fields.String(validate=validate.Length(min=1, max=64)), required=True,
                         validate=validate.Length(min=3, max=5),
                         metadata={"description": "Player ids in the order of play."})
@@ -45,12 +47,14 @@ class TableSchema(Schema):
     id = fields.String(required=True)
     club_id = fields.String(required=True)
     name = fields.String(required=True)
-    variant = fields.String(required=True)
+    variant = fields.String(required=True, metadata=VARIANT)
     units = fields.String(required=True, validate=validate.OneOf(["chips", "points"]))
     options = fields.Dict(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     pool = fields.Integer(allow_none=True, required=True)
-    couleur = fields.String(allow_none=True, required=True)
+    couleur = fields.String(allow_none=True, required=True, metadata={
+        "description": "The suit worth double for the next hand: American Solo's couleur, "
+                       "German Solo's preferred suit (null: none, or none won yet)."})
     dealer = fields.Integer(required=True, metadata={"description": "Who deals the next hand."})
     stake_due = fields.Boolean(allow_none=True, required=True)
     hands_played = fields.Integer(required=True, metadata={"description": "Current hands, "
@@ -82,6 +86,9 @@ class HandBodySchema(Schema):
     trump = fields.Raw(allow_none=True, metadata={"type": "string", "maxLength": 32})
     declarer = fields.Raw(metadata={"type": "integer"})
     partner = fields.Raw(allow_none=True, metadata={"type": "integer"})
+    giver = fields.Raw(allow_none=True, metadata={"type": "integer",
+                                                  "description": "German Solo's mediateur: the "
+                                                                 "opponent who gave the ace."})
     called = fields.Raw(allow_none=True, metadata={"type": "object", "maxProperties": 2})
     tricks = fields.Raw(metadata={"type": "integer", "minimum": 0, "maximum": 8})
     matadores = fields.Raw(allow_none=True, metadata={"type": "object", "maxProperties": 2})

@@ -10,7 +10,7 @@ from ..extensions import db
 from ..persistence.columns import rfc3339
 from ..persistence.table_keeping import ClubRow, PlayerRow
 from .auth import Principal, issue_token, new_id, require_club_admin
-from .errors import NotFound, conflict_on_duplicate
+from .errors import NameTaken, NotFound, conflict_on_duplicate
 
 
 def club_view(club: ClubRow) -> dict[str, Any]:
@@ -43,7 +43,7 @@ def add_player(principal: Principal, club_id: str, name: str) -> dict[str, Any]:
     get_club(principal, club_id)
     player = PlayerRow(id=new_id(), club_id=club_id, name=name)
     db.session.add(player)
-    with conflict_on_duplicate(f"The club already has a player called {name!r}."):
+    with conflict_on_duplicate(f"The club already has a player called {name!r}.", NameTaken):
         db.session.commit()
     return player_view(player)
 

@@ -43,7 +43,7 @@ from ..persistence.table_keeping import ClubRow, PlayerRow, SeatRow, TableRow
 from ..rules import RuleViolation
 from .auth import Principal, new_id
 from .clubs import get_club
-from .errors import Forbidden, NotFound, conflict_on_duplicate
+from .errors import Forbidden, NameTaken, NotFound, conflict_on_duplicate
 from .league_tally import HAND_COUNTERS, tally_hand
 from .locking import TableState
 
@@ -96,7 +96,8 @@ def create_season(principal: Principal, club_id: str, name: str, variant_name: s
     season = SeasonRow(id=new_id(), club_id=club_id, name=name, variant=variant.name,
                        starts_on=starts_on, ends_on=ends_on)
     db.session.add(season)
-    with conflict_on_duplicate(f"The club already has a season called {name!r}."):
+    with conflict_on_duplicate(f"The club already has a season called {name!r}.",
+                               NameTaken):
         db.session.commit()
     return season_view(season)
 

@@ -19,7 +19,7 @@ from ..rules.settle_up import fewest_transfers, split_pool
 from . import league, table_versions
 from .auth import Principal, issue_token, new_id, require_table_access
 from .clubs import get_club
-from .errors import Conflict, NotFound
+from .errors import NotFound, TableClosed
 from .locking import TableState, get_table, lock_table
 
 POOL_AT_CLOSE = ("split", "carry")
@@ -177,7 +177,7 @@ def close_table(principal: Principal, table_id: str) -> dict[str, Any]:
     table = lock_table(table_id)
     require_table_access(principal, table)
     if table.status == "closed":
-        raise Conflict("The table is already closed.")
+        raise TableClosed("The table is already closed.")
     table.status = "closed"
     table.closed_at = utcnow()
     table.version += 1

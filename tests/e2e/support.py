@@ -165,8 +165,9 @@ class Taps:
 
 
 def seat_button(field: str, name: str) -> str:
-    """The seat button of `field` that shows `name` (a seat's short name)."""
-    return f'[data-field="{field}"] button.choice:has(> .short:text-is("{name}"))'
+    """The seat button of `field` that shows `name` (a seat's short name) or is named so in full."""
+    return (f'[data-field="{field}"] button.choice:has(> .short:text-is("{name}")), '
+            f'[data-field="{field}"] button.choice[aria-label="{name}"]')
 
 
 def suit_button(field: str, suit: str) -> str:

@@ -74,17 +74,20 @@ def form_problems(page: Any, where: str) -> list[str]:
     return found
 
 
-VARIANT_SEATS = [("american", 3), ("american", 4), ("american", 5), ("spanish", 4),
-                 ("german", 4), ("solo66", 5)]
+VARIANT_SEATS = [("american", 3, {}), ("american", 4, {}), ("american", 5, {}),
+                 ("spanish", 4, {}), ("german", 4, {}),
+                 ("german", 4, {"mediateur": True, "deck": 24, "preferred_suit": "first_won"}),
+                 ("solo66", 5, {})]
 
 
-@pytest.mark.parametrize(("variant", "seats"), VARIANT_SEATS)
-def test_nothing_is_cut_or_sticks_out(phones: Any, api: Api, variant: str, seats: int) -> None:
+@pytest.mark.parametrize(("variant", "seats", "options"), VARIANT_SEATS)
+def test_nothing_is_cut_or_sticks_out(phones: Any, api: Api, variant: str, seats: int,
+                                      options: dict[str, Any]) -> None:
     offered = {v["name"]: v["players"] for v in api._call("GET", "/variants")}
     assert seats in offered[variant]
     names = (*NAMES[:seats - 1], NAMES[3]) if seats < 4 else NAMES[:seats]
-    table = api.table_setup(names, variant=variant)
-    api.record(table, FIRST_HANDS[variant])
+    table = api.table_setup(names, variant=variant, **options)
+    api.record(table, {**FIRST_HANDS[variant], **({"tricks": 4} if options.get("deck") else {})})
     page = phones().page
     page.goto(table_url("", table))
     page.locator('.sheet .hand[data-number="1"]').wait_for()

@@ -51,7 +51,7 @@ function genericFields(variant, players) {
   const suits = variant.suits || [];
   const out = [];
   for (const f of variant.hand_fields) {
-    const base = { name: f.name, required: !!f.required, nullable: !!f.nullable, description: f.description };
+    const base = { name: f.name, required: !!f.required, nullable: !!f.nullable, description: f.description, contracts: f.contracts };
     const allowed = f.allowed || [];
     if (f.name === 'kind') out.push({ ...base, w: 'kind', allowed: allowed.length ? allowed : ['played'] });
     else if (f.name === 'contract') out.push({ ...base, w: 'contract' });
@@ -83,6 +83,7 @@ function callMode(variant, v) {
 function visible(f, variant, v, players) {
   if (f.w === 'kind') return f.allowed.length > 1;
   if (f.kinds && !f.kinds.includes(v.kind)) return false;
+  if (f.contracts && !f.contracts.includes(v.contract)) return false;
   if (f.name === 'called' || f.name === 'partner') {
     const mode = callMode(variant, v);
     if (mode === 'none' || (mode === null && (variant.contracts || []).length)) return false;
@@ -233,8 +234,9 @@ function stepper(label, get, set, min, max, hint) {
 
 /** Build the form. `opts`: {ctx, variant, number, record (edit), saveLabel, onSave(record, preview)} */
 export function handForm(opts) {
-  const { ctx, variant } = opts;
+  const { ctx } = opts;
   const table = ctx.table;
+  const variant = forTable(opts.variant, table.options || {});
   const players = table.seats.length;
   const fields = fieldsFor(variant, players);
   const v = valuesFrom(fields, opts.record, variant);
@@ -253,6 +255,7 @@ export function handForm(opts) {
   const draft = store.draft(draftKey);
   if (draft) { Object.assign(v, draft.v); tricksTouched = draft.touched; }
   let autoTout = false;
+  const playedOn = ['tout_after_five', 'continued_after_five'].find((n) => fields.some((f) => f.name === n));
 
   const changed = () => {
     for (const s of syncs) s();
@@ -270,10 +273,11 @@ export function handForm(opts) {
       if (!tricksTouched) v.tricks = targetOf(variant, v);
     }
     if ((name === 'trump') && v.called.suit === value) v.called.suit = null;
-    // All 8 tricks in a game that is not a tout: the declarer played on, a tout after five.
-    const all = v.tricks === (variant.tricks || 8) && v.contract !== 'tout' && fields.some((f) => f.name === 'tout_after_five');
-    if (all && !v.tout_after_five) { v.tout_after_five = true; autoTout = true; }
-    if (!all && autoTout) { v.tout_after_five = false; autoTout = false; }
+    // Every trick in a game that is not a tout: the declarer played on after five (the rules
+    // require the flag: American "tout after five", German "continued after five").
+    const all = playedOn && v.kind === 'played' && v.tricks === (variant.tricks || 8) && v.contract !== 'tout' && !v.tout_announced;
+    if (all && !v[playedOn]) { v[playedOn] = true; autoTout = true; }
+    if (!all && autoTout) { v[playedOn] = false; autoTout = false; }
     changed();
   }
 
@@ -344,7 +348,7 @@ export function handForm(opts) {
       const s = stepper(label, () => v[f.name], (x) => {
         if (f.name === 'tricks') tricksTouched = true;
         setValue(f.name, x);
-      }, f.min, f.max, f.name === 'tricks' ? () => `target ${targetOf(variant, v)}${autoTout ? ' · all 8: tout after five is set' : ''}` : null);
+      }, f.min, f.max, f.name === 'tricks' ? () => `target ${targetOf(variant, v)}${autoTout ? ` · all ${v.tricks}: ${title(playedOn).toLowerCase()} is set` : ''}` : null);
       el = group(label, s);
       syncs.push(s.sync);
     } else if (f.w === 'number') {
@@ -527,8 +531,19 @@ export function settlementView(ctx, s, { heading } = {}) {
   return h('div.settlement', items);
 }
 
-/** The rules say "seat 2" (or "Seats 0, 2 and 3"); the table knows their names. */
+/** The rules say "seat 2" or "Seats 1, 3 and 4" (numbered from 1); the table knows their names. */
 function withNames(ctx, line) {
   return plain(line).replace(/\b[Ss]eats? (\d(?:(?:, | and )\d)*)\b/g,
-    (_, list) => list.replace(/\d/g, (n) => seatName(ctx, Number(n))));
+    (_, list) => list.replace(/\d/g, (n) => seatName(ctx, Number(n) - 1)));
+}
+
+/** The variant as this table plays it: contracts behind an option it did not set left out, and
+ * its deck's tricks and target (German Solo's `mediateur` and `deck`). */
+function forTable(variant, options) {
+  const deck = (variant.decks || []).find((d) => d.cards === options.deck);
+  const contracts = (variant.contracts || []).filter((c) => !c.option || options[c.option])
+    .map((c) => (deck ? { ...c, target: deck.target } : c));
+  if (!deck) return { ...variant, contracts };
+  const handFields = variant.hand_fields && variant.hand_fields.map((f) => (f.name === 'tricks' ? { ...f, max: deck.tricks } : f));
+  return { ...variant, contracts, tricks: deck.tricks, hand_fields: handFields };
 }

@@ -157,10 +157,13 @@ async function newTableForm(club, app) {
     optionInputs.clear();
     const rows = variant.options.map((o) => {
       let input;
-      const words = o.default === null || o.default === undefined ? emptyWords(o) : o.allowed ? valueWords(o.default) : o.default;
+      const words = o.default === null || o.default === undefined ? emptyWords(o)
+        : o.type === 'boolean' ? (o.default ? 'yes' : 'no') : o.allowed ? valueWords(o.default) : o.default;
       if (o.type === 'integer' && !o.allowed) {
         input = h('input', { type: 'number', inputmode: 'numeric', min: o.min, max: o.max,
           value: o.default === null || o.default === undefined ? '' : o.default, placeholder: o.nullable ? emptyWords(o) : null });
+      } else if (o.type === 'boolean') {
+        input = h('select', [false, true].map((b) => h('option', { value: String(b), selected: b === o.default }, b ? 'yes' : 'no')));
       } else {
         const allowed = [...(o.nullable ? [''] : []), ...(o.allowed || [])].map(String);
         input = h('select', allowed.map((a) => h('option', { value: a, selected: a === String(o.default ?? '') },
@@ -191,6 +194,7 @@ async function newTableForm(club, app) {
     for (const [key, { input, option }] of optionInputs) {
       let value = input.value;
       if (option.type === 'integer') value = value === '' ? null : Number(value);
+      else if (option.type === 'boolean') value = value === 'true';
       else if (value === '') value = null;
       if (value !== (option.default ?? null)) out[key] = value;
     }
