@@ -69,6 +69,19 @@ def test_axe_finds_nothing_on_any_screen(phones: Any, api: Api, scheme: str) -> 
             page.locator('.sheet .hand[data-number="2"] button.what').click()
             page.locator(".sheet tr.more .settlement").wait_for()
         found += [f"{url}: {v}" for v in violations(page)]
+    # The other variants' forms, built from their descriptions.
+    for variant, names, options in (
+            ("solo66", (*NAMES, "Elif Yılmaz-Hofer"), {}),
+            ("german", NAMES, {"mediateur": True, "deck": 24}), ("spanish", NAMES, {})):
+        other = api.table_setup(names, variant=variant, **options)
+        page.goto(table_url("", other))
+        page.reload()
+        page.locator(".titlebar .hint", has_text=variant.title()[:4]).wait_for()
+        page.goto(f"/#table={other['id']}&go=new")
+        page.locator("form.handform").wait_for()
+        if page.locator("details.more").is_visible():
+            page.locator("details.more summary").click()
+        found += [f"{variant} form: {v}" for v in violations(page)]
     assert not found, "\n".join(found)
 
 
