@@ -10,8 +10,7 @@ import { discard, entriesFor, renumber } from './outbox.js';
 import { settleUpView, tableAfter } from './screens.js';
 
 export function nextNumber(ctx) {
-  const pending = entriesFor(ctx.id).map((e) => e.number);
-  return Math.max(ctx.table.next_number, ...pending.map((n) => n + 1));
+  return nextHand(ctx, entriesFor(ctx.id)).number;
 }
 
 /** "Anna +24 → +16, Bob …": what a correction or a void changed in the balances. */
@@ -133,7 +132,6 @@ function svg(tag, attrs, ...children) {
 function chart(ctx) {
   const rows = sheetRows(ctx);
   if (rows.length < 2) return null;
-  const n = ctx.table.seats.length;
   const series = ctx.table.seats.map((_, i) => [0, ...rows.map((r) => r.balances[i])]);
   const all = series.flat();
   const lo = Math.min(0, ...all);
@@ -148,8 +146,7 @@ function chart(ctx) {
     svg('line', { x1: 0, x2: W, y1: y(0), y2: y(0), class: 'zero' }),
     ...series.map((points, i) => svg('polyline', { class: `l l${i}`, points: points.map((b, k) => `${x(k).toFixed(1)},${y(b).toFixed(1)}`).join(' ') })));
   return h('figure.chartbox', picture,
-    h('figcaption', h('ul.legend', ctx.table.seats.map((s, i) => h('li', h(`span.key.k${i}`, { 'aria-hidden': 'true' }), s.name)))),
-    n ? null : null);
+    h('figcaption', h('ul.legend', ctx.table.seats.map((s, i) => h('li', h(`span.key.k${i}`, { 'aria-hidden': 'true' }), s.name)))));
 }
 
 function outboxPanel(ctx, app) {
