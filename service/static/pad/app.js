@@ -6,7 +6,7 @@ import { h, clear, focusHeading, toast } from './dom.js';
 import { isNetwork, loadVariants, mergeHand, refresh, tableContext, variantNamed } from './model.js';
 import { isRevoked, renderLeague, renderRevoked } from './league.js';
 import { flush, onOutboxChange } from './outbox.js';
-import { renderEdit, renderNewHand, renderSettle, renderShare } from './screens.js';
+import { renderEdit, renderNewHand, renderSeating, renderSettle, renderShare } from './screens.js';
 import { openClub, renderStart } from './start.js';
 import { store } from './store.js';
 import { renderTable } from './table.js';
@@ -131,6 +131,7 @@ async function route(focus = true) {
   else if (screen === 'edit') view = renderEdit(root, ctx, app, Number(p.get('n')));
   else if (screen === 'share') view = renderShare(root, ctx, app);
   else if (screen === 'settle') view = renderSettle(root, ctx, app);
+  else if (screen === 'seating') view = renderSeating(root, ctx, app);
   else view = renderTable(root, ctx, app);
   current = { ctx, screen, view };
   if (focus) focusHeading(root);
