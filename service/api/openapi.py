@@ -318,7 +318,7 @@ def register_components(spec: APISpec) -> None:
     """The typed hand records and the preview's request, before any operation names them."""
     plugin = next(p for p in spec.plugins if isinstance(p, MarshmallowPlugin))
     assert plugin.converter is not None  # set once the plugin is in a spec
-    plugin.converter.add_attribute_function(named_enum)
+    plugin.converter.add_attribute_function(named_enum)  # type: ignore[no-untyped-call]
     for name, schema in hand_schemas().items():
         spec.components.schema(name, schema=schema)
     for name, component in unions().items():
