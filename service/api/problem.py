@@ -50,6 +50,12 @@ PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
     ),
     "hand-already-void": (409, N_("Hand already void"), "The hand was voided before."),
     "name-taken": (409, N_("Name taken"), "The club already has a player or season of that name."),
+    "token-revoked": (
+        401,
+        N_("Token revoked"),
+        "The club's admin revoked this token (a table's shared link, a rotated admin token, a "
+        "replaced read-only token): ask the admin for a new one.",
+    ),
     "version-mismatch": (
         412,
         N_("Version mismatch"),

@@ -11,7 +11,7 @@ from ..i18n.marks import N_
 from ..persistence.columns import rfc3339
 from ..persistence.table_keeping import ClubRow, PlayerRow
 from .auth import Principal, issue_token, new_id, require_club_admin
-from .errors import NameTaken, NotFound, conflict_on_duplicate
+from .errors import Forbidden, NameTaken, NotFound, conflict_on_duplicate
 
 
 def club_view(club: ClubRow) -> dict[str, Any]:
@@ -19,7 +19,8 @@ def club_view(club: ClubRow) -> dict[str, Any]:
 
 
 def player_view(player: PlayerRow) -> dict[str, Any]:
-    return {"id": player.id, "name": player.name}
+    return {"id": player.id, "name": player.name, "retired": player.retired_at is not None,
+            "retired_at": rfc3339(player.retired_at)}
 
 
 def create_club(name: str) -> dict[str, Any]:
@@ -33,10 +34,21 @@ def create_club(name: str) -> dict[str, Any]:
 
 
 def get_club(principal: Principal, club_id: str) -> ClubRow:
+    """The club, for its admin token (Forbidden for any other)."""
     club = db.session.get(ClubRow, club_id)
     if club is None:
         raise NotFound(N_("No club %(club)s."), values={"club": repr(club_id)})
     require_club_admin(principal, club_id)
+    return club
+
+
+def read_club(principal: Principal, club_id: str) -> ClubRow:
+    """The club, for its admin token or its read-only (viewer) token."""
+    club = db.session.get(ClubRow, club_id)
+    if club is None:
+        raise NotFound(N_("No club %(club)s."), values={"club": repr(club_id)})
+    if principal.club_id != club_id or principal.kind not in ("admin", "viewer"):
+        raise Forbidden(N_("This needs the club's admin token or its read-only token."))
     return club
 
 
@@ -50,9 +62,13 @@ def add_player(principal: Principal, club_id: str, name: str) -> dict[str, Any]:
     return player_view(player)
 
 
-def list_players(principal: Principal, club_id: str) -> list[dict[str, Any]]:
-    get_club(principal, club_id)
-    rows = db.session.scalars(
-        select(PlayerRow).where(PlayerRow.club_id == club_id).order_by(PlayerRow.name,
-                                                                       PlayerRow.id))
+def list_players(principal: Principal, club_id: str,
+                 include_retired: bool = False) -> list[dict[str, Any]]:
+    """The club's players by name (admin or read-only token); the retired ones only with
+    ``include_retired`` (the list a new table's seats are chosen from leaves them out)."""
+    read_club(principal, club_id)
+    query = select(PlayerRow).where(PlayerRow.club_id == club_id)
+    if not include_retired:
+        query = query.where(PlayerRow.retired_at.is_(None))
+    rows = db.session.scalars(query.order_by(PlayerRow.name, PlayerRow.id))
     return [player_view(p) for p in rows]

@@ -23,6 +23,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "i18n": {"rules"},
     "extensions": set(),
     "database": set(),
+    "http_worker": set(),  # gunicorn's worker class (gunicorn.conf.py): the server, not the app
     "config": {"database"},
     "persistence": {"extensions"},
     "services": {"rules", "persistence", "extensions", "database", "i18n"},

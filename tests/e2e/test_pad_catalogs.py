@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -16,7 +15,8 @@ from service.api.pages import PAD_DIR
 LANGUAGES = ("de", "es")
 # t('text') / t("text") and tn(n, 'one', 'other'): the texts are single string literals.
 _T = re.compile(r"""\bt\(\s*(?P<q>['"])(?P<text>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
-_TN = re.compile(r"""\btn\([^,()]*(?:\([^()]*\))?[^,()]*,\s*(?P<q>['"])(?P<one>(?:\\.|(?!(?P=q)).)*)(?P=q)\s*,"""
+_TN = re.compile(r"""\btn\([^,()]*(?:\([^()]*\))?[^,()]*,"""
+                 r"""\s*(?P<q>['"])(?P<one>(?:\\.|(?!(?P=q)).)*)(?P=q)\s*,"""
                  r"""\s*(?P<q2>['"])(?P<other>(?:\\.|(?!(?P=q2)).)*)(?P=q2)""")
 _PLACE = re.compile(r"\{(\w+)\}")
 
