@@ -533,7 +533,8 @@ export function settlementView(ctx, s, { heading } = {}) {
 
 /** The rules say "seat 2" or "Seats 1, 3 and 4" (numbered from 1); the table knows their names. */
 function withNames(ctx, line) {
-  return plain(line).replace(/\b[Ss]eats? (\d(?:(?:, | and )\d)*)\b/g,
+  // "seat 2", "Platz 2", "asiento 2": the API words explanations in the pad's language.
+  return plain(line).replace(/\b(?:[Ss]eats?|Platz|[Aa]sientos?) (\d(?:(?:, | and | und | y )\d)*)\b/g,
     (_, list) => list.replace(/\d/g, (n) => seatName(ctx, Number(n) - 1)));
 }
 
