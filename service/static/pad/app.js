@@ -181,7 +181,7 @@ function languageSwitch() {
   });
   document.querySelector('header.top').append(select);
   const skip = document.querySelector('a.skip');
-  if (skip) skip.textContent = t('Skip to the score');
+  if (skip && language() !== 'en') skip.textContent = t('Skip to the score');
 }
 
 useLanguage().catch(() => useLanguage('en')).then(() => {
