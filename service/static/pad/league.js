@@ -313,7 +313,7 @@ export function chart(title, points, kind) {
   const summary = points.length
     ? `${title}: ${points.length} value${points.length > 1 ? 's' : ''}, from ${fmt(Math.min(...values))} to ${fmt(Math.max(...values))}, last ${fmt(values[values.length - 1])}.`
     : `${title}: nothing yet.`;
-  const figure = h('figure.chart', h('figcaption', title));
+  const figure = h('figure.lchart', h('figcaption', title));
   if (!points.length) return append(figure, [h('p.hint', 'Nothing to draw yet.')]);
   const W = 320;
   const H = 140;
