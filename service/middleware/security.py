@@ -53,7 +53,8 @@ HARDENING_HEADERS = (("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", 
                      ("X-Frame-Options", "DENY"))
 DOCS_ENDPOINT = "api-docs.openapi_swagger_ui"
 # Answers that carry a token shown once: no cache may keep a copy.
-TOKEN_ENDPOINTS = frozenset({"clubs.Clubs", "tables.Tables"})
+TOKEN_ENDPOINTS = frozenset({"clubs.Clubs", "tables.Tables", "league_admin.AdminToken",
+                             "league_admin.ViewerToken", "league_admin.TableToken"})
 
 # Every string in a URL path (ids: 32 characters) is 1 to 64 characters unless its rule says
 # otherwise; flask-smorest writes the bound into the OpenAPI document as maxLength.
