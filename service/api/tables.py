@@ -9,6 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from flask_smorest.pagination import PaginationParameters
 
+from ..schemas.seating import DryRunQuerySchema
 from ..schemas.tables import (
     CorrectedHandSchema,
     HandBodySchema,
@@ -45,6 +46,20 @@ IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,
                    "description": "A retry with the same key and body returns the first "
                                   "answer and records nothing; another body → 409."}
 
+# Parsed by DryRunQuerySchema; written out here as well, since a ``doc(parameters=…)`` list
+# replaces the one flask-smorest makes of the query schema.
+DRY_RUN = {"in": "query", "name": "dry_run", "required": False,
+           "schema": {"type": "boolean", "default": False},
+           "description": "`true`: make the same checks and answer 200 with what the change "
+                          "would give, with `Dry-Run: true`; nothing is stored (no revision, "
+                          "no new version or ETag, no league aggregates)."}
+DRY_RUN_HEADERS = {
+    "ETag": {"schema": {"type": "string"},
+             "description": "The table's new version (not sent on a dry run: nothing changed)."},
+    "Dry-Run": {"schema": {"type": "string", "enum": ["true"]},
+                "description": "Sent on a dry run: the answer is what the change would give, "
+                               "and nothing was stored."}}
+
 _AUTH_ERRORS = ((401, "No or bad token."), (403, "The token does not reach this table."),
                 (404, "No such table or hand."))
 
@@ -57,6 +72,14 @@ def _auth_doc(view: Any) -> Any:
 
 def _etag(version: int) -> str:
     return f'"{version}"'
+
+
+def changed(answer: dict[str, Any], version: int, dry_run: bool) -> Any:
+    """The 200 of a change: with the table's new ETag, or, for a dry run, ``Dry-Run: true``
+    and no ETag (the table did not move) and no caching (it answers a question, not a URL)."""
+    if dry_run:
+        return answer, 200, {"Dry-Run": "true", "Cache-Control": "no-store"}
+    return answer, 200, {"ETag": _etag(version)}
 
 
 class IdempotencyKeyTooLong(ServiceError):
@@ -159,26 +182,30 @@ class Hand(MethodView):
         return hands.get_hand(principal(), table_id, number)
 
     @blp.arguments(HandBodySchema())
-    @blp.response(200, CorrectedHandSchema)
+    @blp.arguments(DryRunQuerySchema(), location="query", as_kwargs=True)
+    @blp.response(200, CorrectedHandSchema, headers=DRY_RUN_HEADERS)
     @blp.alt_response(412, description="If-Match names an old version.")
     @blp.alt_response(422, description="The new record, or a later hand settled again, breaks "
                                        "a rule; nothing changes.")
-    @blp.doc(parameters=[IF_MATCH])
+    @blp.doc(parameters=[IF_MATCH, DRY_RUN])
     @_auth_doc
-    def put(self, body: dict[str, Any], table_id: str, number: int) -> Any:
+    def put(self, body: dict[str, Any], table_id: str, number: int, dry_run: bool) -> Any:
         """Correct a hand: replace its record and settle it and every later hand again."""
-        answer = hands.correct_hand(principal(), table_id, number, body, if_match_version())
-        return answer, 200, {"ETag": _etag(answer["table"]["version"])}
+        answer = hands.correct_hand(principal(), table_id, number, body, if_match_version(),
+                                    dry_run=dry_run)
+        return changed(answer, answer["table"]["version"], dry_run)
 
-    @blp.response(200, CorrectedHandSchema)
+    @blp.arguments(DryRunQuerySchema(), location="query", as_kwargs=True)
+    @blp.response(200, CorrectedHandSchema, headers=DRY_RUN_HEADERS)
     @blp.alt_response(409, description="The hand is already void.")
     @blp.alt_response(412, description="If-Match names an old version.")
-    @blp.doc(parameters=[IF_MATCH])
+    @blp.doc(parameters=[IF_MATCH, DRY_RUN])
     @_auth_doc
-    def delete(self, table_id: str, number: int) -> Any:
+    def delete(self, table_id: str, number: int, dry_run: bool) -> Any:
         """Void a hand: it keeps its number and moves nothing; later hands follow."""
-        answer = hands.void_hand(principal(), table_id, number, if_match_version())
-        return answer, 200, {"ETag": _etag(answer["table"]["version"])}
+        answer = hands.void_hand(principal(), table_id, number, if_match_version(),
+                                 dry_run=dry_run)
+        return changed(answer, answer["table"]["version"], dry_run)
 
 
 @blp.route("/<string:table_id>/hands/<int(min=1, max=2147483647):number>/history")

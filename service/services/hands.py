@@ -266,27 +266,41 @@ def _prepare_correction(principal: Principal, table_id: str, number: int,
     return table, _load_hand(table, number)
 
 
+def end_change(dry_run: bool) -> None:
+    """Commit a change, or for a dry run roll it back: the answer was worked out by the very
+    same code, and nothing of it stays (no revision, no version, no league aggregates; no
+    table-version notification either, PostgreSQL sends those on commit only)."""
+    if dry_run:
+        db.session.rollback()
+    else:
+        db.session.commit()
+
+
 def correct_hand(principal: Principal, table_id: str, number: int, body: dict[str, Any],
-                 if_match: int | None = None) -> dict[str, Any]:
-    """Replace hand ``number``'s record and settle it and every later hand again."""
+                 if_match: int | None = None, dry_run: bool = False) -> dict[str, Any]:
+    """Replace hand ``number``'s record and settle it and every later hand again
+    (``dry_run``: answer the same, and store nothing)."""
     table, hand = _prepare_correction(principal, table_id, number, if_match)
     table_rules = TableRules.of(table)
     record = table_rules.variant.parse_hand(body, table.players, table_rules.options).to_dict()
     resettled = _resettle_from(table, table_rules, hand, "recorded", record, principal)
-    db.session.commit()
-    return {**hand_view(hand), "resettled": resettled, "table": table_view(table, table_rules)}
+    answer = {**hand_view(hand), "resettled": resettled, "table": table_view(table, table_rules)}
+    end_change(dry_run)
+    return answer
 
 
 def void_hand(principal: Principal, table_id: str, number: int,
-              if_match: int | None = None) -> dict[str, Any]:
-    """Void hand ``number``: it keeps its number, moves nothing, and later hands follow."""
+              if_match: int | None = None, dry_run: bool = False) -> dict[str, Any]:
+    """Void hand ``number``: it keeps its number, moves nothing, and later hands follow
+    (``dry_run``: answer the same, and store nothing)."""
     table, hand = _prepare_correction(principal, table_id, number, if_match)
     if hand.status == "void":
         raise Conflict(f"Hand {number} is already void.")
     table_rules = TableRules.of(table)
     resettled = _resettle_from(table, table_rules, hand, "void", hand.record, principal)
-    db.session.commit()
-    return {**hand_view(hand), "resettled": resettled, "table": table_view(table, table_rules)}
+    answer = {**hand_view(hand), "resettled": resettled, "table": table_view(table, table_rules)}
+    end_change(dry_run)
+    return answer
 
 
 def _resettle_from(table: TableRow, table_rules: TableRules, changed: HandRow, status: str,
