@@ -9,7 +9,13 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from flask_smorest.pagination import PaginationParameters
 
-from ..schemas.seating import DryRunQuerySchema
+from ..schemas.seating import (
+    DryRunQuerySchema,
+    ReseatedTableSchema,
+    SeatingHistorySchema,
+    SeatingSchema,
+    SeatingViewSchema,
+)
 from ..schemas.tables import (
     CorrectedHandSchema,
     HandBodySchema,
@@ -23,7 +29,7 @@ from ..schemas.tables import (
     TableCreateSchema,
     TableSchema,
 )
-from ..services import hands, tables
+from ..services import hands, seating, tables
 from ..services.errors import ServiceError
 from .auth import BEARER, if_match_version, principal
 from .rendered import rendered_views
@@ -215,6 +221,41 @@ class HandHistory(MethodView):
     def get(self, table_id: str, number: int) -> dict[str, Any]:
         """Every revision of a hand, oldest first, with when and by which token."""
         return hands.hand_history(principal(), table_id, number)
+
+
+@blp.route("/<string:table_id>/seating")
+class Seating(MethodView):
+    @blp.response(200, SeatingViewSchema)
+    @_auth_doc
+    def get(self, table_id: str) -> dict[str, Any]:
+        """The seating: the players in the order of play and the first hand's dealer."""
+        return seating.seating(principal(), table_id)
+
+    @blp.arguments(SeatingSchema())
+    @blp.arguments(DryRunQuerySchema(), location="query", as_kwargs=True)
+    @blp.response(200, ReseatedTableSchema, headers=DRY_RUN_HEADERS)
+    @blp.alt_response(409, description="The table is closed.")
+    @blp.alt_response(412, description="If-Match names an old version.")
+    @blp.alt_response(422, description="Not the table's players each once, a bad first "
+                                       "dealer, or a hand the new seating makes invalid; "
+                                       "nothing changes.")
+    @blp.doc(parameters=[IF_MATCH, DRY_RUN])
+    @_auth_doc
+    def put(self, body: dict[str, Any], table_id: str, dry_run: bool) -> Any:
+        """Re-seat the table (its players permuted, another first dealer) and settle every
+        hand again; each hand stays its players', its seat numbers follow them."""
+        answer = seating.reseat(principal(), table_id, body["seats"], body["first_dealer"],
+                                if_match_version(), dry_run=dry_run)
+        return changed(answer, answer["version"], dry_run)
+
+
+@blp.route("/<string:table_id>/seating/history")
+class SeatingHistory(MethodView):
+    @blp.response(200, SeatingHistorySchema)
+    @_auth_doc
+    def get(self, table_id: str) -> dict[str, Any]:
+        """Every re-seating of the table, oldest first, with who, when, before and after."""
+        return seating.seating_history(principal(), table_id)
 
 
 @blp.route("/<string:table_id>/ledger")

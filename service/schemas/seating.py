@@ -27,3 +27,42 @@ class ReseatedTableSchema(TableSchema):
     resettled = fields.Integer(required=True, metadata={
         "description": "How many hands were settled again (every hand of the table; 0 when "
                        "the seating was already this one)."})
+
+
+class SeatedPlayerSchema(Schema):
+    seat = fields.Integer(required=True)
+    player_id = fields.String(required=True)
+    name = fields.String(required=True, allow_none=True)
+
+
+class SeatingViewSchema(Schema):
+    table_id = fields.String(required=True)
+    first_dealer = fields.Integer(required=True, metadata={
+        "description": "The seat that dealt (or deals) the first hand."})
+    seats = fields.List(fields.Nested(SeatedPlayerSchema), required=True)
+
+
+class SeatingStateSchema(Schema):
+    seats = fields.List(fields.Nested(SeatedPlayerSchema), required=True)
+    first_dealer = fields.Integer(required=True)
+
+
+class SeatingChangedBySchema(Schema):
+    token_id = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(["admin", "table"]))
+
+
+class SeatingChangeSchema(Schema):
+    changed_at = fields.String(required=True, metadata={"format": "date-time"})
+    changed_by = fields.Nested(SeatingChangedBySchema, required=True)
+    before = fields.Nested(SeatingStateSchema, required=True)
+    after = fields.Nested(SeatingStateSchema, required=True)
+    resettled = fields.Integer(required=True)
+    version = fields.Integer(required=True, metadata={
+        "description": "The table version the re-seating made."})
+
+
+class SeatingHistorySchema(SeatingViewSchema):
+    changes = fields.List(fields.Nested(SeatingChangeSchema), required=True, metadata={
+        "description": "Every re-seating, oldest first; the first one's `before` is the "
+                       "seating the table was opened with."})
