@@ -9,11 +9,16 @@ export FLASK_APP := service
 
 .PHONY: install serve test test-fast openapi bench bench-http lint
 
+# The first run downloads and installs the service's and the tests' packages into $(VENV): a few
+# minutes, with pip telling each package as it goes. Later runs skip this until pyproject.toml
+# changes.
 $(VENV)/.installed: pyproject.toml
+	@echo "== Installing into $(VENV): the first time takes a few minutes (pip lists each package)"
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --disable-pip-version-check --progress-bar on --upgrade pip
+	$(PY) -m pip install --disable-pip-version-check --progress-bar on -e '.[test]'
 	touch $@
+	@echo "== Installed into $(VENV)"
 
 install: $(VENV)/.installed
 
@@ -40,5 +45,9 @@ bench-http: install
 	command -v wrk >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wrk)
 	$(PY) -m bench.http
 
+# ruff's checks and formatting over the code, and mypy (strict; what it checks is in
+# pyproject.toml's [tool.mypy]).
 lint: install
 	$(VENV)/bin/ruff check service tests bench
+	$(VENV)/bin/ruff format --check service tests bench
+	$(VENV)/bin/mypy

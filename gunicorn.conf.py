@@ -10,8 +10,8 @@ gunicorn.http.wsgi.SERVER = "solo"
 
 class AppAccessLog(Logger):
     """The app writes the access log itself (one JSON line per request, with its request id:
-    ``service/api/security.py``); gunicorn's own line would repeat it in another format, so it
-    is dropped even where ``--access-logfile`` is given. Errors are logged as usual."""
+    ``service/middleware/security.py``); gunicorn's own line would repeat it in another format, so
+    it is dropped even where ``--access-logfile`` is given. Errors are logged as usual."""
 
     def access(self, resp, req, environ, request_time):
         return

@@ -38,7 +38,7 @@ from sqlalchemy import insert  # noqa: E402
 
 from service import create_app  # noqa: E402
 from service.extensions import db  # noqa: E402
-from service.league_models import (  # noqa: E402
+from service.persistence.league import (  # noqa: E402
     CONTRACT_COUNTERS,
     COUNTERS,
     PlayerCareerContractRow,
@@ -49,7 +49,7 @@ from service.league_models import (  # noqa: E402
     SeasonRatingRow,
     SeasonRow,
 )
-from service.models import PlayerRow, SeatRow, TableRow  # noqa: E402
+from service.persistence.table_keeping import PlayerRow, SeatRow, TableRow  # noqa: E402
 from service.rules import get_variant, preview  # noqa: E402
 from service.services import clubs, league  # noqa: E402
 from service.services.league_tally import HAND_COUNTERS, tally_hand  # noqa: E402

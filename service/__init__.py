@@ -14,10 +14,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from flask import Flask
 
     from . import config
-    from .api import fast_preview, fast_reads, limits, register_blueprints, security
+    from .api import api, register_blueprints
     from .api.errors import register_error_handlers
     from .database import configure_engine_events
-    from .extensions import api, db, migrate
+    from .extensions import db, migrate
+    from .middleware import fast_preview, fast_reads, limits, security
     from .services.pipelining import guard_pipelines
 
     app = Flask(__name__, instance_relative_config=True)

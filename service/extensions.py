@@ -1,11 +1,11 @@
 """Extension singletons, created once and bound to an app in ``create_app``."""
 
+from typing import TYPE_CHECKING, ClassVar
+
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import MetaData
+from sqlalchemy import MetaData, Table
 from sqlalchemy.orm import DeclarativeBase
-
-from .api.problem import ProblemApi
 
 # Stable constraint names keep Alembic migrations reviewable and reversible.
 NAMING_CONVENTION = {
@@ -19,8 +19,17 @@ NAMING_CONVENTION = {
 
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    if TYPE_CHECKING:  # every row class here maps a Table (none a join or a select)
+        __table__: ClassVar[Table]
 
 
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
-api = ProblemApi()
+
+# The rows' base class. At run time it is ``db.Model``: ``Base`` with Flask-SQLAlchemy's mixins,
+# a class made when ``db`` is, which a type checker cannot see into; it is shown ``Base``, whose
+# SQLAlchemy 2 typing is all that the rows' columns need.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model

@@ -7,7 +7,7 @@ from flask import request
 from ..services.auth import Principal, authenticate
 from ..services.errors import PreconditionFailed
 
-BEARER = [{"bearer": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 
 
 def principal() -> Principal:

@@ -10,9 +10,9 @@ from typing import Any
 from flask import Flask, Response, json
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from ..middleware.limits import RateLimited
 from ..rules import RuleViolation
 from ..services.errors import ServiceError
-from .limits import RateLimited
 from .problem import PROBLEM_CONTENT_TYPE
 
 log = logging.getLogger(__name__)

@@ -12,7 +12,7 @@ other request keeps the app's ``MAX_CONTENT_LENGTH`` (64 KiB).
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from flask import Response, current_app, request
 from flask.views import MethodView
@@ -176,7 +176,8 @@ class ClubExport(MethodView):
 
         Players, seasons, tables and every hand record with all its revisions;
         `POST /api/v1/clubs/import` restores it."""
-        response = current_app.json.response(backup.export_club(principal(), club_id))
+        response = cast(Response, current_app.json.response(backup.export_club(principal(),
+                                                                         club_id)))
         response.headers["Content-Disposition"] = f'attachment; filename="club-{club_id}.json"'
         return response
 

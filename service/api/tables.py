@@ -9,6 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from flask_smorest.pagination import PaginationParameters
 
+from ..middleware.rendered import rendered_views
 from ..schemas.seating import (
     DryRunQuerySchema,
     ReseatedTableSchema,
@@ -32,7 +33,6 @@ from ..schemas.tables import (
 from ..services import hands, seating, tables
 from ..services.errors import ServiceError
 from .auth import BEARER, if_match_version, principal
-from .rendered import rendered_views
 
 blp = Blueprint("tables", __name__, url_prefix="/api/v1/tables",
                 description="Tables, hands, corrections, ledger and settle-up")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
+from typing import cast
 
 from flask import Response, current_app
 from flask_smorest import Blueprint
@@ -45,9 +46,11 @@ class VariantSchema(Schema):
 def list_variants() -> Response:
     """Every variant with its contracts, values, options and their defaults."""
     # The games are fixed for the life of the process: dumped once, not on every request.
-    return current_app.json.response(_described())
+    return cast(Response, current_app.json.response(_described()))
 
 
 @cache
 def _described() -> list[dict[str, object]]:
-    return VariantSchema(many=True).dump([v.describe() for v in rules.VARIANTS.values()])
+    described: list[dict[str, object]] = VariantSchema(many=True).dump(
+        [v.describe() for v in rules.VARIANTS.values()])
+    return described

@@ -75,17 +75,17 @@ def _zero_sum_groups(amounts: list[int]) -> list[list[int]]:
 
 def _settle_group(members: list[tuple[Party, int]]) -> list[tuple[Party, Party, int]]:
     order = {party: index for index, (party, _) in enumerate(members)}
-    debtors = [[p, -b] for p, b in members if b < 0]
-    creditors = [[p, b] for p, b in members if b > 0]
+    owes = {p: -b for p, b in members if b < 0}  # what each debtor has still to pay
+    gets = {p: b for p, b in members if b > 0}  # what each creditor has still to get
     transfers: list[tuple[Party, Party, int]] = []
-    while debtors and creditors:
-        debtors.sort(key=lambda d: (-d[1], order[d[0]]))
-        creditors.sort(key=lambda c: (-c[1], order[c[0]]))
-        debtor, creditor = debtors[0], creditors[0]
-        chips = min(debtor[1], creditor[1])
-        transfers.append((debtor[0], creditor[0], chips))
-        debtor[1] -= chips
-        creditor[1] -= chips
-        debtors = [d for d in debtors if d[1]]
-        creditors = [c for c in creditors if c[1]]
+    while owes and gets:
+        # The largest debt pays the largest claim; ties go to the party listed first.
+        debtor = min(owes, key=lambda p: (-owes[p], order[p]))
+        creditor = min(gets, key=lambda p: (-gets[p], order[p]))
+        chips = min(owes[debtor], gets[creditor])
+        transfers.append((debtor, creditor, chips))
+        owes[debtor] -= chips
+        gets[creditor] -= chips
+        owes = {p: left for p, left in owes.items() if left}
+        gets = {p: left for p, left in gets.items() if left}
     return transfers

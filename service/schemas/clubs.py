@@ -2,11 +2,12 @@
 
 from marshmallow import Schema, fields, validate
 
-from ..models import NAME_MAX
+from ..persistence.columns import NAME_MAX
 
-Name = lambda: fields.String(  # noqa: E731 - a field factory reads best as one line
-    required=True, validate=[validate.Length(min=1, max=NAME_MAX),
-                             validate.Regexp(r"\S", error="Must not be blank.")])
+
+def Name() -> fields.String:  # a field factory, named as the field it makes
+    return fields.String(required=True, validate=[
+        validate.Length(min=1, max=NAME_MAX), validate.Regexp(r"\S", error="Must not be blank.")])
 
 
 class ClubCreateSchema(Schema):

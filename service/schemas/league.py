@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from ..models import ID_LEN
+from ..persistence.columns import ID_LEN
 from ..services.backup import EXPORT_FORMAT, EXPORT_VERSION
 from .clubs import ClubSchema, Name
 

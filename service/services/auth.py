@@ -13,7 +13,7 @@ from typing import Protocol
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import TokenRow
+from ..persistence.table_keeping import TokenRow
 from .errors import Forbidden, Unauthorized
 
 TOKEN_BYTES = 32  # 256 bits of randomness
@@ -120,8 +120,11 @@ def require_club_admin(principal: Principal, club_id: str) -> None:
 class TableIdentity(Protocol):
     """What access to a table depends on (a ``TableRow`` or a row of those two columns)."""
 
-    id: str
-    club_id: str
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def club_id(self) -> str: ...
 
 
 def may_access_table(principal: Principal, table: TableIdentity) -> bool:

@@ -17,8 +17,9 @@ from sqlalchemy import insert, select
 
 from .. import rules
 from ..extensions import db
-from ..league_models import SeasonRow
-from ..models import (
+from ..persistence.columns import rfc3339, utcnow
+from ..persistence.league import SeasonRow
+from ..persistence.table_keeping import (
     ClubRow,
     HandRevisionRow,
     HandRow,
@@ -26,8 +27,6 @@ from ..models import (
     SeatRow,
     TableRow,
     TransferRow,
-    rfc3339,
-    utcnow,
 )
 from ..rules import RuleViolation, Settlement
 from . import league
@@ -293,8 +292,8 @@ def _replay_hands(table: TableRow, table_rules: TableRules, hands: Sequence[Mapp
                  for row in transfer_values({"hand_id": hand_id}, settlement)]
     insert_rows(TransferRow, transfers)
     league.hands_changed(table, changes)  # before the table's counters move, as it requires
-    for seat in table.seats:
-        seat.balance = totals[seat.seat]
+    for seat_row in table.seats:
+        seat_row.balance = totals[seat_row.seat]
     table.state = state_raw
     if table_rules.has_pool:
         table.pool = int(state_raw["pool"])

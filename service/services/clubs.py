@@ -7,7 +7,8 @@ from typing import Any
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import ClubRow, PlayerRow, rfc3339
+from ..persistence.columns import rfc3339
+from ..persistence.table_keeping import ClubRow, PlayerRow
 from .auth import Principal, issue_token, new_id, require_club_admin
 from .errors import NotFound, conflict_on_duplicate
 

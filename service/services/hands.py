@@ -22,15 +22,14 @@ from typing import Any, NamedTuple, Protocol
 from sqlalchemy import bindparam, case, delete, insert, select, update
 
 from ..extensions import db
-from ..models import (
+from ..persistence.columns import rfc3339, utcnow
+from ..persistence.table_keeping import (
     HandRevisionRow,
     HandRow,
     IdempotencyKeyRow,
     SeatRow,
     TableRow,
     TransferRow,
-    rfc3339,
-    utcnow,
 )
 from ..rules import POOL, RuleViolation, Settlement
 from . import league

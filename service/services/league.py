@@ -1,6 +1,6 @@
 """The club league: seasons, standings, player statistics and ratings.
 
-Standings and statistics are read from aggregate rows (``service.league_models``) that
+Standings and statistics are read from aggregate rows (``service.persistence.league``) that
 ``hands_changed`` keeps current in the transaction of every hand recorded, corrected or voided:
 the old settlement of each changed hand is taken away and the new one added, as atomic
 ``x = x + delta`` upserts. Nothing here sums hands on a request.
@@ -27,7 +27,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from .. import rules
 from ..extensions import db
-from ..league_models import (
+from ..persistence.columns import rfc3339
+from ..persistence.league import (
     CONTRACT_COUNTERS,
     COUNTERS,
     PlayerCareerContractRow,
@@ -38,7 +39,7 @@ from ..league_models import (
     SeasonRatingRow,
     SeasonRow,
 )
-from ..models import ClubRow, PlayerRow, SeatRow, TableRow, rfc3339
+from ..persistence.table_keeping import ClubRow, PlayerRow, SeatRow, TableRow
 from ..rules import RuleViolation
 from .auth import Principal, new_id
 from .clubs import get_club
@@ -268,7 +269,8 @@ def _rate_sitting(ratings: dict[str, tuple[float, float, int]], players: Sequenc
     for player in players:
         mu, sigma, _ = ratings.get(player, (RATING_MODEL.mu, RATING_MODEL.sigma, 0))
         teams.append([RATING_MODEL.rating(mu=mu, sigma=sigma)])
-    rated = RATING_MODEL.rate(teams, ranks=competition_ranks(balances))
+    ranks: list[float] = list(competition_ranks(balances))
+    rated = RATING_MODEL.rate(teams, ranks=ranks)
     for player, [rating] in zip(players, rated, strict=True):
         ratings[player] = (rating.mu, rating.sigma, ratings.get(player, (0, 0, 0))[2] + 1)
 
@@ -437,7 +439,7 @@ def _win_rate(won: int, declared: int) -> float | None:
 
 
 def _with_rates(counters: Mapping[str, int]) -> dict[str, Any]:
-    shown = {c: counters[c] for c in COUNTERS}
+    shown: dict[str, float | None] = {c: counters[c] for c in COUNTERS}
     shown["net_per_100_hands"] = _per_100(counters["net"], counters["hands"])
     shown["win_rate"] = _win_rate(counters["won"], counters["declared"])
     return shown
@@ -472,9 +474,9 @@ def player_stats(principal: Principal, player_id: str) -> dict[str, Any]:
                                                 PlayerCareerRow.hands > 0)
                   .order_by(PlayerCareerRow.variant))]
     season_mix: dict[str, list[Any]] = {}
-    for row in db.session.scalars(select(SeasonPlayerContractRow).where(
+    for season_row in db.session.scalars(select(SeasonPlayerContractRow).where(
             SeasonPlayerContractRow.player_id == player_id)):
-        season_mix.setdefault(row.season_id, []).append(row)
+        season_mix.setdefault(season_row.season_id, []).append(season_row)
     seasons = []
     for totals, season, mu, sigma, rated in db.session.execute(
             select(SeasonPlayerRow, SeasonRow, SeasonRatingRow.mu, SeasonRatingRow.sigma,

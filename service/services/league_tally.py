@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-# Kept in step with ``league_models.COUNTERS`` (a unit test checks it); ``sittings`` is not a
+# Kept in step with ``persistence.league.COUNTERS`` (a unit test checks it); ``sittings`` is not a
 # property of one hand, so it is not here.
 HAND_COUNTERS: tuple[str, ...] = (
     "hands", "net", "declared", "won", "lost", "solos_won", "touts_won", "betes_paid",

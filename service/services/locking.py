@@ -17,7 +17,7 @@ from sqlalchemy import bindparam, select
 
 from ..database import SqliteConnection
 from ..extensions import db
-from ..models import PlayerRow, SeatRow, TableRow
+from ..persistence.table_keeping import PlayerRow, SeatRow, TableRow
 from .errors import NotFound
 
 

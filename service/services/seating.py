@@ -28,15 +28,14 @@ from typing import Any
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import (
+from ..persistence.columns import rfc3339, utcnow
+from ..persistence.table_keeping import (
     HandRevisionRow,
     HandRow,
     PlayerRow,
     SeatingChangeRow,
     SeatRow,
     TableRow,
-    rfc3339,
-    utcnow,
 )
 from ..rules import RuleViolation
 from . import league

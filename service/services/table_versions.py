@@ -1,5 +1,5 @@
 """A table's version in one indexed query: what a phone polling with ``If-None-Match`` needs,
-and the key of its rendered view (``api/rendered.py``).
+and the key of its rendered view (``middleware/rendered.py``).
 
 Both readers run the query on a DBAPI connection's own cursor: SQLAlchemy's execution layer
 (and the ORM session's) cost several times the query itself on the most frequent request.
@@ -7,7 +7,7 @@ Both readers run the query on a DBAPI connection's own cursor: SQLAlchemy's exec
 - ``read_pooled`` takes a connection from the engine's pool (pinged there on a server) and
   gives it back as it found it; errors are raised. The views use it.
 - ``PinnedVersionReader`` keeps one connection per thread out of the pool, in autocommit, with
-  no ping: the polls answered before Flask (``api/fast_reads.py``) use it. It never raises:
+  no ping: the polls answered before Flask (``middleware/fast_reads.py``) use it. It never raises:
   when the connection fails it is dropped and the read answers None, and the caller lets the
   full request path (pool, ping, error handling) answer instead.
 """
@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import Dialect, Engine, bindparam, event, select
 
-from ..models import TableRow
+from ..persistence.table_keeping import TableRow
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +90,8 @@ def detached_connection(engine: Engine) -> Any:
     connection.detach()
     if engine.dialect.name == "postgresql":
         try:  # (once detached, the connection is only reachable as dbapi_connection)
-            connection.dbapi_connection.autocommit = True
+            dbapi: Any = connection.dbapi_connection  # psycopg's own, which has autocommit
+            dbapi.autocommit = True
         except Exception:
             _close_quietly(connection)
             raise

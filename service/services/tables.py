@@ -12,7 +12,8 @@ from sqlalchemy import select
 
 from .. import rules
 from ..extensions import db
-from ..models import PlayerRow, SeatRow, TableRow, rfc3339, utcnow
+from ..persistence.columns import rfc3339, utcnow
+from ..persistence.table_keeping import PlayerRow, SeatRow, TableRow
 from ..rules import RuleViolation, Variant
 from ..rules.settle_up import fewest_transfers, split_pool
 from . import league, table_versions

@@ -98,7 +98,7 @@ def test_tokens_are_stored_only_as_hashes(app, world):
     from sqlalchemy import select
 
     from service.extensions import db
-    from service.models import TokenRow
+    from service.persistence.table_keeping import TokenRow
 
     with app.app_context():
         stored = set(db.session.scalars(select(TokenRow.token_hash)))

@@ -8,8 +8,8 @@ from typing import Any
 from sqlalchemy import func, select
 
 from service.extensions import db
-from service.league_models import PlayerCareerRow, SeasonPlayerRow
-from service.models import HandRevisionRow, HandRow, TransferRow
+from service.persistence.league import PlayerCareerRow, SeasonPlayerRow
+from service.persistence.table_keeping import HandRevisionRow, HandRow, TransferRow
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 LOST_SOLO = {"contract": "solo", "trump": "hearts", "declarer": 2, "tricks": 3}

@@ -1,4 +1,4 @@
-"""Previews answered before Flask (service/api/fast_preview.py): Flask's own 200 for the
+"""Previews answered before Flask (service/middleware/fast_preview.py): Flask's own 200 for the
 requests it can answer, and every other request reaches Flask with its body intact."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.api.fast_preview import PREVIEW_PATH, FastPreview
+from service.middleware.fast_preview import PREVIEW_PATH, FastPreview
 from tests.support import make_app, wsgi_layer
 
 EXAMPLES = json.loads((Path(__file__).parents[1] / "data" / "settlements.json").read_text())

@@ -1,4 +1,4 @@
-"""Table polls answered before Flask (service/api/fast_reads.py): only ever the answer Flask
+"""Table polls answered before Flask (service/middleware/fast_reads.py): only ever the answer Flask
 would give, for the requests it can answer alone; everything else reaches Flask."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service.api.fast_reads import FastTableReads
-from service.api.security import ACCESS_LOGGER
 from service.extensions import db
+from service.middleware.fast_reads import FastTableReads
+from service.middleware.security import ACCESS_LOGGER
 from tests.support import ApiClient, make_app, migrated_app, wipe, wsgi_layer
 
 SOLO_WON = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}

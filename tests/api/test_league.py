@@ -11,7 +11,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import update
 
 from service.extensions import db
-from service.models import TableRow
+from service.persistence.table_keeping import TableRow
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 LOST_SOLO = {"contract": "solo", "trump": "hearts", "declarer": 2, "tricks": 3}

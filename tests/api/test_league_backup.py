@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy import func, select
 
 from service.extensions import db
-from service.league_models import SeasonPlayerRow, SeasonRow
-from service.models import ClubRow, HandRow, PlayerRow, TableRow
+from service.persistence.league import SeasonPlayerRow, SeasonRow
+from service.persistence.table_keeping import ClubRow, HandRow, PlayerRow, TableRow
 from tests.api.test_league import EVENING, LOST_SOLO, SOLO, League, spanish
 
 IMPORT_URL = "/api/v1/clubs/import"

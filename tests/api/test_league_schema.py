@@ -8,7 +8,7 @@ from sqlalchemy import create_engine, insert, text
 from sqlalchemy.exc import IntegrityError
 
 from service.extensions import db
-from service.league_models import SeasonPlayerRow, SeasonRow
+from service.persistence.league import SeasonPlayerRow, SeasonRow
 from tests.support import make_app
 
 

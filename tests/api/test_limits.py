@@ -10,7 +10,7 @@ import pytest
 import requests
 from limits.errors import ConfigurationError
 
-from service.api.limits import EXTENSION, MAX_JSON_DEPTH
+from service.middleware.limits import EXTENSION, MAX_JSON_DEPTH
 from tests.support import Gunicorn, make_app
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}

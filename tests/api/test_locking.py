@@ -9,7 +9,7 @@ import time
 from sqlalchemy import update
 
 from service.extensions import db
-from service.models import SeatRow, TableRow
+from service.persistence.table_keeping import SeatRow, TableRow
 from service.services.locking import lock_table_state
 
 

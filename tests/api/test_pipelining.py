@@ -11,7 +11,7 @@ from sqlalchemy import event, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from service.extensions import db
-from service.models import (
+from service.persistence.table_keeping import (
     ClubRow,
     HandRevisionRow,
     HandRow,

@@ -6,8 +6,8 @@ from typing import Any
 
 from flask import Flask
 
-from service.api.rendered import RenderedViews
 from service.extensions import db
+from service.middleware.rendered import RenderedViews
 from service.schemas.tables import TableSchema
 from service.services import tables as table_service
 from tests.support import ApiClient, make_app

@@ -7,7 +7,7 @@ from sqlalchemy import insert, text
 from sqlalchemy.exc import IntegrityError
 
 from service.extensions import db
-from service.models import HandRow, SeatRow, TransferRow
+from service.persistence.table_keeping import HandRow, SeatRow, TransferRow
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from service.extensions import db
-from service.league_models import PlayerCareerRow, SeasonPlayerRow
-from service.models import SeatingChangeRow
+from service.persistence.league import PlayerCareerRow, SeasonPlayerRow
+from service.persistence.table_keeping import SeatingChangeRow
 from service.rules import VARIANTS
 from service.services.seating import SEAT_FIELDS, SEATED_LISTS, remap_seats
 from tests.api.test_dry_runs import stored

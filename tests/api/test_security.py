@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from service.api.security import ACCESS_LOGGER, CONTENT_SECURITY_POLICY
+from service.middleware.security import ACCESS_LOGGER, CONTENT_SECURITY_POLICY
 from tests.support import Gunicorn, make_app
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from service.api.fast_reads import FastTableReads
+from service.middleware.fast_reads import FastTableReads
 from service.services.table_versions import VersionRow
 from service.services.version_feed import (
     HEARTBEAT_SECONDS,

@@ -14,7 +14,7 @@ import pytest
 
 from service.rules import VARIANTS, preview
 from service.rules.american import AMERICAN
-from service.rules.american_model import AmericanState
+from service.rules.american.model import AmericanState
 
 EXAMPLES = json.loads((Path(__file__).parents[1] / "data" / "settlements.json").read_text())
 HANDS = [e for e in EXAMPLES["hands"] if e["variant"] == "american"]

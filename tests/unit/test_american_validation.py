@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from service.rules.american import AMERICAN
-from service.rules.american_model import (
+from service.rules.american.model import (
     AmericanOptions,
     AmericanState,
     CalledCard,
@@ -460,12 +460,13 @@ def test_a_fresh_table_starts_with_an_empty_pool_and_its_first_dealer() -> None:
 # --- purity ------------------------------------------------------------------------------------
 
 def test_the_rules_package_imports_nothing_of_flask_sqlalchemy_or_marshmallow() -> None:
-    # A plain ``import service.rules`` (and of every module in it), as any caller would.
+    # A plain ``import service.rules`` (and of every module in it, the variants' packages
+    # included), as any caller would.
     code = """
 import json, pkgutil, sys
 import service.rules
-for module in pkgutil.iter_modules(service.rules.__path__):
-    __import__("service.rules." + module.name)
+for module in pkgutil.walk_packages(service.rules.__path__, "service.rules."):
+    __import__(module.name)
 banned = {"flask", "sqlalchemy", "marshmallow", "flask_smorest", "werkzeug"}
 print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in banned)))
 """

@@ -17,7 +17,7 @@ def settled(variant: str, players: int, hand: dict, state: dict | None = None,
 
 
 def test_the_hand_counters_are_the_aggregate_columns_but_sittings():
-    from service.league_models import COUNTERS
+    from service.persistence.league import COUNTERS
 
     assert ("sittings", *HAND_COUNTERS) == COUNTERS
 

@@ -44,7 +44,7 @@ class RenderedViews:
 
 def rendered_views_of(app: Flask) -> RenderedViews:
     """``app``'s cache (one per app: tests run many apps, each on its own database)."""
-    cache = app.extensions.get("rendered_tables")
+    cache: RenderedViews | None = app.extensions.get("rendered_tables")
     if cache is None:
         cache = app.extensions.setdefault("rendered_tables", RenderedViews())
     return cache
@@ -52,4 +52,4 @@ def rendered_views_of(app: Flask) -> RenderedViews:
 
 def rendered_views() -> RenderedViews:
     """The current app's cache."""
-    return rendered_views_of(current_app)  # type: ignore[arg-type]
+    return rendered_views_of(current_app)

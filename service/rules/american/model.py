@@ -3,7 +3,7 @@
 Pure and immutable. Everything the settlement looks up on its hot path (contract values,
 opponents, the partner-game pairing, matadores bounds) is computed once here, at import.
 See ``shared/rules/american-solo.md``; the parsing of JSON into these values lives in
-``american_parse`` and the settlement in ``american``.
+``parse`` and the settlement in ``settle``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields
 from enum import StrEnum
 from typing import Any, ClassVar, NamedTuple
 
-from .base import Result, Settlement, Suit, Transfer
+from ..base import Result, Settlement, Suit, Transfer
 
 PLAYER_COUNTS: tuple[int, ...] = (3, 4, 5)
 TRICKS = 8  # every player gets 8 cards, so there are always 8 tricks
@@ -325,6 +325,7 @@ AmericanHand = PlayedHand | ForfeitHand | MisdealHand
 # exactly the value its constructor would (tests/unit/test_american_validation.py checks it)
 # and runs the same checks: none for states and hands (the parser and the settlement have
 # checked every field), Settlement.__post_init__ for a settlement.
+
 
 def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
     return tuple(cls.__dict__[name].__set__ for name in names)

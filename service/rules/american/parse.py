@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from .american_model import (
+from ..base import RuleViolation, Suit
+from .model import (
     CONTRACT_RULES,
     MAX_ERRORS,
     PLAYER_COUNTS,
@@ -43,7 +44,6 @@ from .american_model import (
     make_played_hand,
     max_lower_matadores,
 )
-from .base import RuleViolation, Suit
 
 MAX_STAKE = 10_000
 MAX_STAMM = 10_000
@@ -93,6 +93,7 @@ _ERROR_FIELDS = frozenset({"kind", "seat"})
 
 
 # --- small checks shared by options, state and hands ---------------------------------------
+
 
 def _object(raw: object, path: str, what: str) -> Mapping[str, Any]:
     if isinstance(raw, Mapping):
@@ -236,6 +237,7 @@ def parse_state(raw: Mapping[str, Any] | None, players: int,
 
 
 # --- hands -----------------------------------------------------------------------------------
+
 
 def parse_hand(raw: object, players: int) -> AmericanHand:
     """A complete, rule-checked hand record; the rulebook's "Bad input" list is refused."""

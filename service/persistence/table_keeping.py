@@ -1,9 +1,10 @@
-"""SQLAlchemy rows. Derived numbers (balances, pool, state) are kept current as hands are
-recorded, so reading a table never sums its history; the history itself is append-only."""
+"""SQLAlchemy rows of table keeping. Derived numbers (balances, pool, state) are kept current
+as hands are recorded, so reading a table never sums its history; the history itself is
+append-only."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -18,26 +19,11 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from .extensions import db
-
-NAME_MAX = 80
-ID_LEN = 32
+from ..extensions import Model
+from .columns import ID_LEN, NAME_MAX, utcnow
 
 
-def utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
-def rfc3339(moment: datetime | None) -> str | None:
-    """A stored time as an RFC 3339 UTC string (SQLite hands times back without a zone)."""
-    if moment is None:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-class ClubRow(db.Model):
+class ClubRow(Model):
     __tablename__ = "clubs"
 
     id: Mapped[str] = mapped_column(String(ID_LEN), primary_key=True)
@@ -47,7 +33,7 @@ class ClubRow(db.Model):
     __table_args__ = (CheckConstraint("length(name) > 0", name="name_not_empty"),)
 
 
-class TokenRow(db.Model):
+class TokenRow(Model):
     """A bearer token, stored as its SHA-256 only. ``table_id`` is set for table tokens."""
 
     __tablename__ = "tokens"
@@ -66,7 +52,7 @@ class TokenRow(db.Model):
     )
 
 
-class PlayerRow(db.Model):
+class PlayerRow(Model):
     __tablename__ = "players"
 
     id: Mapped[str] = mapped_column(String(ID_LEN), primary_key=True)
@@ -80,7 +66,7 @@ class PlayerRow(db.Model):
     )
 
 
-class TableRow(db.Model):
+class TableRow(Model):
     """One sitting. ``state`` is the variant's state after the last current hand; ``pool``
     mirrors it for chip variants with a pool (and is 0 otherwise)."""
 
@@ -118,7 +104,7 @@ class TableRow(db.Model):
     )
 
 
-class SeatRow(db.Model):
+class SeatRow(Model):
     __tablename__ = "seats"
 
     table_id: Mapped[str] = mapped_column(ForeignKey("score_tables.id", ondelete="CASCADE"),
@@ -140,7 +126,7 @@ class SeatRow(db.Model):
     )
 
 
-class HandRow(db.Model):
+class HandRow(Model):
     """The current revision of hand ``number`` at a table, with its derived settlement."""
 
     __tablename__ = "hands"
@@ -168,7 +154,7 @@ class HandRow(db.Model):
     )
 
 
-class HandRevisionRow(db.Model):
+class HandRevisionRow(Model):
     """Every revision a hand ever had, oldest first; never updated or deleted."""
 
     __tablename__ = "hand_revisions"
@@ -188,7 +174,7 @@ class HandRevisionRow(db.Model):
     )
 
 
-class SeatingChangeRow(db.Model):
+class SeatingChangeRow(Model):
     """A re-seating of a table: the seats (player ids in the order of play) and first dealer
     before and after, when and by which token, and how many hands it settled again. Never
     updated or deleted; the table's first seating is the ``before`` of its first change (or
@@ -216,7 +202,7 @@ class SeatingChangeRow(db.Model):
     )
 
 
-class TransferRow(db.Model):
+class TransferRow(Model):
     """One chip movement of a current hand. A null seat is the pool."""
 
     __tablename__ = "transfers"
@@ -239,7 +225,7 @@ class TransferRow(db.Model):
     )
 
 
-class IdempotencyKeyRow(db.Model):
+class IdempotencyKeyRow(Model):
     """The first answer to a request sent with ``Idempotency-Key``, replayed on retries."""
 
     __tablename__ = "idempotency_keys"
@@ -255,5 +241,3 @@ class IdempotencyKeyRow(db.Model):
 
 Index("ix_hand_revisions_hand", HandRevisionRow.hand_id)
 Index("ix_transfers_hand", TransferRow.hand_id)
-
-from . import league_models  # noqa: E402,F401 - the league's rows join this metadata

@@ -1,28 +1,23 @@
 """American Solo (variant ``american``): settling a hand, step by step, as the rulebook says.
 
 ``shared/rules/american-solo.md`` is the contract; the step numbers in the comments below are
-its "Settling a played hand" steps. ``AMERICAN`` is the variant registered in
-``service.rules``. The module is pure: it imports only the standard library and its siblings.
+its "Settling a played hand" steps. ``settle_played`` and ``settle_redeal`` are what the
+variant object (``variant.AMERICAN``) calls. The module is pure: it imports only the standard
+library and its siblings.
 
 Settling is on the hot path of every recorded hand, correction and replay, so it is written
-as straight-line code over the tables precomputed in ``american_model``.
+as straight-line code over the tables precomputed in ``model``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Literal
-
-from . import american_parse
-from .american_model import (
+from ..base import POOL, Reason, Settlement, Suit, Transfer
+from .model import (
     CONTRACT_RULES,
-    MAX_ERRORS,
     OPPONENTS,
     PAIRS,
-    PLAYER_COUNTS,
     TRICKS,
     UNPAIRED,
-    AmericanHand,
     AmericanOptions,
     AmericanState,
     BeteOnLostSolo,
@@ -31,7 +26,6 @@ from .american_model import (
     CouleurPolicy,
     ErrorKind,
     ForfeitHand,
-    HandKind,
     IncidentalTout,
     MatadoresPolicy,
     MisdealHand,
@@ -40,14 +34,7 @@ from .american_model import (
     Side,
     make_settlement,
     make_state,
-    max_lower_matadores,
 )
-from .base import POOL, SUITS, Reason, Settlement, Suit, Transfer, Variant
-
-__all__ = [
-    "AMERICAN", "AmericanHand", "AmericanOptions", "AmericanState", "AmericanVariant",
-    "ForfeitHand", "MisdealHand", "PlayedHand",
-]
 
 # Enum members, Reasons and words bound once: a class attribute lookup on an Enum costs as
 # much as a dozen dict lookups, and this is the hot path of every settlement.
@@ -108,7 +95,7 @@ def _no_stake(state: AmericanState) -> str:
     return f"Dealer (seat {state.dealer}) has already staked for this deal"
 
 
-def _settle_played(n: int, options: AmericanOptions, state: AmericanState,
+def settle_played(n: int, options: AmericanOptions, state: AmericanState,
                    hand: PlayedHand) -> Settlement:
     pool = state.pool
     dealer = state.dealer
@@ -305,7 +292,7 @@ def _game_payments(n: int, declarer: int, partner: int, value: int, won: bool) -
     return tuple(transfers), tuple(deltas), ", ".join(paid)
 
 
-def _settle_redeal(n: int, options: AmericanOptions, state: AmericanState,
+def settle_redeal(n: int, options: AmericanOptions, state: AmericanState,
                    hand: ForfeitHand | MisdealHand) -> Settlement:
     """A forfeit or a misdeal: the same dealer deals again, and no stake is due for it."""
     deltas = [0] * n
@@ -333,165 +320,3 @@ def _settle_redeal(n: int, options: AmericanOptions, state: AmericanState,
         None, None, None, tuple(transfers), tuple(deltas), state.pool, pool, name, name,
         dealer, tuple(lines), make_state(pool, couleur, dealer, False, state.first_game_won),
     )
-
-
-# --- the variant -----------------------------------------------------------------------------
-
-_OPTION_DESCRIPTIONS: dict[str, str] = {
-    "stake": "chips the dealer puts into the pool at the start of his turn to deal",
-    "stamm": "size of a stamm, and the most a bête can be",
-    "couleur": "the couleur (favoured suit, worth double) at the start of the session",
-    "couleur_policy": "fixed: couleur never changes; first_won: it becomes the trump suit of "
-                      "the first game won at the table",
-    "bete_on_lost_solo": "any: every lost solo pays a bête; couleur_only: only a lost solo "
-                         "in couleur does",
-    "matadores": "either_side: matadores add to the payment whichever side holds them; "
-                 "declaring_side: only the declaring side's count",
-    "incidental_tout": "double: an incidental tout is worth twice the game's value; literal: "
-                       "twice in suit, four times in couleur",
-}
-_ERROR_DESCRIPTIONS: dict[ErrorKind, str] = {
-    ErrorKind.REVOKE: "a revoke, or a renege when not entitled (R15, R16): the offender's side "
-                      "loses",
-    ErrorKind.LEAD_OUT_OF_TURN: "a lead out of turn (R10, R11): in a lone game a defender's "
-                                "makes the defenders lose and the soloist's costs nothing; in a "
-                                "partner game the offender's side loses and he pays a bête",
-    ErrorKind.PLAY_OUT_OF_TURN: "a card played out of turn: as a lead out of turn",
-    ErrorKind.EXPOSED_CARD: "an exposed card: as a lead out of turn",
-    ErrorKind.UNANNOUNCED_VOID: "the caller of a partner game called the ace of a suit he holds "
-                                "none of and did not say so (R12): the declaring side loses",
-}
-
-
-def _seat_field(name: str, description: str, required: bool = True) -> dict[str, Any]:
-    return {"name": name, "type": "integer", "min": 0,
-            "max_by_players": {str(n): n - 1 for n in PLAYER_COUNTS}, "required": required,
-            "nullable": not required, "description": description}
-
-
-def _hand_fields() -> list[dict[str, Any]]:
-    """The fields of a played hand record, for describe() (a fresh list: callers may edit)."""
-    return [
-        {"name": "kind", "type": "string", "required": False, "default": "played",
-         "allowed": [k.value for k in HandKind],
-         "description": "played, or forfeit (with only seat) or misdeal (nothing else)"},
-        {"name": "contract", "type": "string", "required": True,
-         "allowed": [c.value for c in Contract], "description": "the game played"},
-        {"name": "trump", "type": "string", "required": True, "allowed": list(SUITS),
-         "description": "the trump suit; a game in the couleur is worth double"},
-        _seat_field("declarer", "the seat that bid (or was forced to play)"),
-        {"name": "tricks", "type": "integer", "required": True, "min": 0, "max": TRICKS,
-         "description": "tricks taken by the declaring side"},
-        {"name": "called", "type": "object", "required": False, "nullable": True,
-         "fields": {"rank": [r.value for r in Rank], "suit": list(SUITS)},
-         "description": "the card called, never of the trump suit; required for a simple game "
-                        "(and a forcée simple with 4 or 5 players), never for a solo"},
-        _seat_field("partner", "the holder of the called card (the declarer himself if he holds "
-                               "it: then a lone game)", required=False),
-        {"name": "tout_after_five", "type": "boolean", "required": False, "default": False,
-         "description": "the declaring side took the first five tricks and played on for all "
-                        "eight (not on a tout)"},
-        {"name": "matadores", "type": "object", "required": False, "nullable": True,
-         "fields": {"side": [s.value for s in Side], "lower": "integer from 0 (see matadores)"},
-         "description": "the side holding all three higher matadores, and its lower ones"},
-        {"name": "errors", "type": "array", "required": False, "default": [],
-         "max_items": MAX_ERRORS,
-         "description": "errors as {kind, seat} in the order they happened; kind is one of "
-                        "error_kinds"},
-    ]
-
-
-class AmericanVariant(Variant):
-    """American Solo, as ``shared/rules/american-solo.md`` settles it, in chips."""
-
-    name = "american"
-    title = "American Solo"
-    units: Literal["chips", "points"] = "chips"
-    player_counts = PLAYER_COUNTS
-
-    def parse_options(self, raw: Mapping[str, Any] | None) -> AmericanOptions:
-        return american_parse.parse_options(raw)
-
-    def initial_state(self, players: int, options: Any, first_dealer: int = 0) -> AmericanState:
-        return american_parse.initial_state(players, options, first_dealer)
-
-    def parse_state(self, raw: Mapping[str, Any] | None, players: int,
-                    options: Any) -> AmericanState:
-        return american_parse.parse_state(raw, players, options)
-
-    def parse_hand(self, raw: object, players: int, options: Any) -> AmericanHand:
-        # The options never change what a valid hand is.
-        return american_parse.parse_hand(raw, players)
-
-    def settle(self, players: int, options: Any, state: Any, hand: Any) -> Settlement:
-        """Settle one parsed hand at ``state``: transfers in the rulebook's order (stake, game
-        payments, stamm, bêtes), each seat's net chips, the pool, the couleur, the next
-        dealer, one line of explanation per step, and the state for the next hand.
-
-        ``options``, ``state`` and ``hand`` are this variant's parsed values, ``hand`` parsed
-        for the same number of ``players``."""
-        if type(hand) is PlayedHand:
-            return _settle_played(players, options, state, hand)
-        if type(hand) is ForfeitHand or type(hand) is MisdealHand:
-            return _settle_redeal(players, options, state, hand)
-        raise TypeError(f"not an American Solo hand record: {hand!r}")
-
-    def describe(self) -> dict[str, Any]:
-        defaults = AmericanOptions().to_dict()
-        options: list[dict[str, Any]] = []
-        for name in american_parse.OPTION_NAMES:
-            entry: dict[str, Any] = {"name": name}
-            if name in american_parse.OPTION_BOUNDS:
-                low, high = american_parse.OPTION_BOUNDS[name]
-                entry.update(type="integer", default=defaults[name], min=low, max=high)
-            else:
-                allowed = list(american_parse.OPTION_CHOICES[name])
-                entry.update(type="string", default=defaults[name], allowed=allowed)
-            entry["description"] = _OPTION_DESCRIPTIONS[name]
-            options.append(entry)
-        return {
-            "name": self.name,
-            "title": self.title,
-            "units": self.units,
-            "players": list(self.player_counts),
-            "tricks": TRICKS,
-            "contracts": [
-                {
-                    "name": contract.value,
-                    "title": rule.title,
-                    "in_suit": rule.in_suit,
-                    "in_couleur": rule.in_couleur,
-                    "target": rule.target,
-                    "calls_partner": rule.call.value,
-                    "description": rule.description,
-                }
-                for contract, rule in CONTRACT_RULES.items()
-            ],
-            "hand_kinds": [
-                {"name": HandKind.PLAYED.value, "fields": [
-                    "contract", "trump", "declarer", "tricks", "called", "partner",
-                    "tout_after_five", "matadores", "errors"],
-                 "description": "a game was bid and played (or decided by an error)"},
-                {"name": HandKind.FORFEIT.value, "fields": ["seat"],
-                 "description": "seat passed holding Spadilla and Basta: he pays a bête and "
-                                "the same dealer deals again"},
-                {"name": HandKind.MISDEAL.value, "fields": [],
-                 "description": "a fresh deal: only the stake moves, the same dealer deals "
-                                "again"},
-            ],
-            "hand_fields": _hand_fields(),
-            "error_kinds": [{"name": kind.value, "description": _ERROR_DESCRIPTIONS[kind]}
-                            for kind in ErrorKind],
-            "called_ranks": [rank.value for rank in Rank],
-            "matadores": {
-                "sides": [side.value for side in Side],
-                "max_lower": {f"{players}": {suit.value: max_lower_matadores(suit, players)
-                                             for suit in Suit}
-                              for players in PLAYER_COUNTS},
-            },
-            "options": options,
-            "suits": list(SUITS),
-        }
-
-
-AMERICAN = AmericanVariant()

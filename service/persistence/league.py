@@ -34,8 +34,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .extensions import db
-from .models import ID_LEN, NAME_MAX, utcnow
+from ..extensions import Model
+from .columns import ID_LEN, NAME_MAX, utcnow
 
 __all__ = [
     "COUNTERS", "CONTRACT_COUNTERS", "SeasonRow", "SeasonPlayerRow", "SeasonPlayerDayRow",
@@ -95,7 +95,7 @@ class ContractCounters:
     lost: Mapped[int] = mapped_column(Integer, default=0)
 
 
-class SeasonRow(db.Model):
+class SeasonRow(Model):
     """A club's season of one variant; tables opened with its id count towards it."""
 
     __tablename__ = "seasons"
@@ -116,7 +116,7 @@ class SeasonRow(db.Model):
     )
 
 
-class SeasonPlayerRow(Counters, db.Model):
+class SeasonPlayerRow(Counters, Model):
     """A player's season so far: the standings' row, without date filters."""
 
     __tablename__ = "season_players"
@@ -129,7 +129,7 @@ class SeasonPlayerRow(Counters, db.Model):
     __table_args__ = _counter_checks()
 
 
-class SeasonPlayerDayRow(Counters, db.Model):
+class SeasonPlayerDayRow(Counters, Model):
     """A player's sittings of one season that were opened on ``day`` (UTC)."""
 
     __tablename__ = "season_player_days"
@@ -143,7 +143,7 @@ class SeasonPlayerDayRow(Counters, db.Model):
     __table_args__ = _counter_checks()
 
 
-class SeasonPlayerContractRow(ContractCounters, db.Model):
+class SeasonPlayerContractRow(ContractCounters, Model):
     """How often a player declared each contract in a season, and won or lost it."""
 
     __tablename__ = "season_player_contracts"
@@ -157,7 +157,7 @@ class SeasonPlayerContractRow(ContractCounters, db.Model):
     __table_args__ = _contract_checks()
 
 
-class PlayerCareerRow(Counters, db.Model):
+class PlayerCareerRow(Counters, Model):
     """Everything a player played in one variant, in a season or not."""
 
     __tablename__ = "player_careers"
@@ -169,7 +169,7 @@ class PlayerCareerRow(Counters, db.Model):
     __table_args__ = _counter_checks()
 
 
-class PlayerCareerContractRow(ContractCounters, db.Model):
+class PlayerCareerContractRow(ContractCounters, Model):
     """A player's career contract mix in one variant."""
 
     __tablename__ = "player_career_contracts"
@@ -182,7 +182,7 @@ class PlayerCareerContractRow(ContractCounters, db.Model):
     __table_args__ = _contract_checks()
 
 
-class SeasonRatingRow(db.Model):
+class SeasonRatingRow(Model):
     """A player's openskill rating in a season after every closed sitting rated so far."""
 
     __tablename__ = "season_ratings"

@@ -38,7 +38,7 @@ import logging
 import math
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from flask import Flask, Response, request
 from limits import RateLimitItem, parse_many
@@ -104,7 +104,7 @@ class RateLimits:
 
     def __init__(self, config: Any) -> None:
         self.enabled = bool(config["RATELIMIT_ENABLED"])
-        self.storage: Storage = storage_from_string(config["RATELIMIT_STORAGE_URI"])
+        self.storage = cast(Storage, storage_from_string(config["RATELIMIT_STORAGE_URI"]))
         self.fallback = MemoryStorage()
         if config["RATELIMIT_STRATEGY"] not in STRATEGIES:
             raise ConfigurationError(f"RATELIMIT_STRATEGY must be one of {sorted(STRATEGIES)}")
@@ -246,9 +246,11 @@ def _guard_body() -> None:
     if b"\\u0000" in data:  # JSON can only carry NUL escaped; no field takes one
         nul_paths = _paths_with_nul(value)
         if nul_paths:
+            messages = {"json": {path: ["Must not contain the NUL character (\\u0000)."]
+                                 for path in nul_paths}}
             error = UnprocessableEntity()
-            error.data = {"messages": {"json": {
-                path: ["Must not contain the NUL character (\\u0000)."] for path in nul_paths}}}
+            # flask-smorest's error handler reads ``data``, which its abort() sets the same way
+            error.data = {"messages": messages}  # type: ignore[attr-defined]
             raise error
 
 

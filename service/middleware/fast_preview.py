@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import io
 import json
-from typing import Any
+from typing import Any, cast
 
-from flask import Flask
+from flask import Flask, Response
 from werkzeug.http import parse_options_header
 
 from .. import rules
@@ -58,7 +58,8 @@ class FastPreview:
         length = environ.get("CONTENT_LENGTH") or ""
         if not (length.isascii() and length.isdigit()) or int(length) > self.max_body:
             return None  # chunked, missing or too long: Flask's to answer (and read)
-        return environ["wsgi.input"].read(int(length))
+        body: bytes = environ["wsgi.input"].read(int(length))
+        return body
 
     def answer(self, body: bytes) -> Answer | None:
         """The headers and body of Flask's 200, or None when Flask must answer."""
@@ -73,7 +74,7 @@ class FastPreview:
                                        request["options"], request["state"], request["hand"])
         except Exception:  # not JSON, a bad field, a broken rule: Flask answers, and names it
             return None
-        response = self.json.response(settlement.to_dict())
+        response = cast(Response, self.json.response(settlement.to_dict()))
         payload = response.get_data()
         return [("Content-Type", response.content_type),
                 ("Content-Length", str(len(payload)))], payload

@@ -1,0 +1,188 @@
+"""American Solo's variant object: the wiring of its parsing and settlement, and its description
+for clients that build forms (``GET /api/v1/variants``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from ..base import SUITS, Settlement, Suit, Variant
+from . import parse
+from .model import (
+    CONTRACT_RULES,
+    MAX_ERRORS,
+    PLAYER_COUNTS,
+    TRICKS,
+    AmericanHand,
+    AmericanOptions,
+    AmericanState,
+    Contract,
+    ErrorKind,
+    ForfeitHand,
+    HandKind,
+    MisdealHand,
+    PlayedHand,
+    Rank,
+    Side,
+    max_lower_matadores,
+)
+from .settle import settle_played, settle_redeal
+
+_OPTION_DESCRIPTIONS: dict[str, str] = {
+    "stake": "chips the dealer puts into the pool at the start of his turn to deal",
+    "stamm": "size of a stamm, and the most a bête can be",
+    "couleur": "the couleur (favoured suit, worth double) at the start of the session",
+    "couleur_policy": "fixed: couleur never changes; first_won: it becomes the trump suit of "
+                      "the first game won at the table",
+    "bete_on_lost_solo": "any: every lost solo pays a bête; couleur_only: only a lost solo "
+                         "in couleur does",
+    "matadores": "either_side: matadores add to the payment whichever side holds them; "
+                 "declaring_side: only the declaring side's count",
+    "incidental_tout": "double: an incidental tout is worth twice the game's value; literal: "
+                       "twice in suit, four times in couleur",
+}
+_ERROR_DESCRIPTIONS: dict[ErrorKind, str] = {
+    ErrorKind.REVOKE: "a revoke, or a renege when not entitled (R15, R16): the offender's side "
+                      "loses",
+    ErrorKind.LEAD_OUT_OF_TURN: "a lead out of turn (R10, R11): in a lone game a defender's "
+                                "makes the defenders lose and the soloist's costs nothing; in a "
+                                "partner game the offender's side loses and he pays a bête",
+    ErrorKind.PLAY_OUT_OF_TURN: "a card played out of turn: as a lead out of turn",
+    ErrorKind.EXPOSED_CARD: "an exposed card: as a lead out of turn",
+    ErrorKind.UNANNOUNCED_VOID: "the caller of a partner game called the ace of a suit he holds "
+                                "none of and did not say so (R12): the declaring side loses",
+}
+
+
+def _seat_field(name: str, description: str, required: bool = True) -> dict[str, Any]:
+    return {"name": name, "type": "integer", "min": 0,
+            "max_by_players": {str(n): n - 1 for n in PLAYER_COUNTS}, "required": required,
+            "nullable": not required, "description": description}
+
+
+def _hand_fields() -> list[dict[str, Any]]:
+    """The fields of a played hand record, for describe() (a fresh list: callers may edit)."""
+    return [
+        {"name": "kind", "type": "string", "required": False, "default": "played",
+         "allowed": [k.value for k in HandKind],
+         "description": "played, or forfeit (with only seat) or misdeal (nothing else)"},
+        {"name": "contract", "type": "string", "required": True,
+         "allowed": [c.value for c in Contract], "description": "the game played"},
+        {"name": "trump", "type": "string", "required": True, "allowed": list(SUITS),
+         "description": "the trump suit; a game in the couleur is worth double"},
+        _seat_field("declarer", "the seat that bid (or was forced to play)"),
+        {"name": "tricks", "type": "integer", "required": True, "min": 0, "max": TRICKS,
+         "description": "tricks taken by the declaring side"},
+        {"name": "called", "type": "object", "required": False, "nullable": True,
+         "fields": {"rank": [r.value for r in Rank], "suit": list(SUITS)},
+         "description": "the card called, never of the trump suit; required for a simple game "
+                        "(and a forcée simple with 4 or 5 players), never for a solo"},
+        _seat_field("partner", "the holder of the called card (the declarer himself if he holds "
+                               "it: then a lone game)", required=False),
+        {"name": "tout_after_five", "type": "boolean", "required": False, "default": False,
+         "description": "the declaring side took the first five tricks and played on for all "
+                        "eight (not on a tout)"},
+        {"name": "matadores", "type": "object", "required": False, "nullable": True,
+         "fields": {"side": [s.value for s in Side], "lower": "integer from 0 (see matadores)"},
+         "description": "the side holding all three higher matadores, and its lower ones"},
+        {"name": "errors", "type": "array", "required": False, "default": [],
+         "max_items": MAX_ERRORS,
+         "description": "errors as {kind, seat} in the order they happened; kind is one of "
+                        "error_kinds"},
+    ]
+
+
+class AmericanVariant(Variant):
+    """American Solo, as ``shared/rules/american-solo.md`` settles it, in chips."""
+
+    name = "american"
+    title = "American Solo"
+    units: Literal["chips", "points"] = "chips"
+    player_counts = PLAYER_COUNTS
+
+    def parse_options(self, raw: Mapping[str, Any] | None) -> AmericanOptions:
+        return parse.parse_options(raw)
+
+    def initial_state(self, players: int, options: Any, first_dealer: int = 0) -> AmericanState:
+        return parse.initial_state(players, options, first_dealer)
+
+    def parse_state(self, raw: Mapping[str, Any] | None, players: int,
+                    options: Any) -> AmericanState:
+        return parse.parse_state(raw, players, options)
+
+    def parse_hand(self, raw: object, players: int, options: Any) -> AmericanHand:
+        # The options never change what a valid hand is.
+        return parse.parse_hand(raw, players)
+
+    def settle(self, players: int, options: Any, state: Any, hand: Any) -> Settlement:
+        """Settle one parsed hand at ``state``: transfers in the rulebook's order (stake, game
+        payments, stamm, bêtes), each seat's net chips, the pool, the couleur, the next
+        dealer, one line of explanation per step, and the state for the next hand.
+
+        ``options``, ``state`` and ``hand`` are this variant's parsed values, ``hand`` parsed
+        for the same number of ``players``."""
+        if type(hand) is PlayedHand:
+            return settle_played(players, options, state, hand)
+        if type(hand) is ForfeitHand or type(hand) is MisdealHand:
+            return settle_redeal(players, options, state, hand)
+        raise TypeError(f"not an American Solo hand record: {hand!r}")
+
+    def describe(self) -> dict[str, Any]:
+        defaults = AmericanOptions().to_dict()
+        options: list[dict[str, Any]] = []
+        for name in parse.OPTION_NAMES:
+            entry: dict[str, Any] = {"name": name}
+            if name in parse.OPTION_BOUNDS:
+                low, high = parse.OPTION_BOUNDS[name]
+                entry.update(type="integer", default=defaults[name], min=low, max=high)
+            else:
+                allowed = list(parse.OPTION_CHOICES[name])
+                entry.update(type="string", default=defaults[name], allowed=allowed)
+            entry["description"] = _OPTION_DESCRIPTIONS[name]
+            options.append(entry)
+        return {
+            "name": self.name,
+            "title": self.title,
+            "units": self.units,
+            "players": list(self.player_counts),
+            "tricks": TRICKS,
+            "contracts": [
+                {
+                    "name": contract.value,
+                    "title": rule.title,
+                    "in_suit": rule.in_suit,
+                    "in_couleur": rule.in_couleur,
+                    "target": rule.target,
+                    "calls_partner": rule.call.value,
+                    "description": rule.description,
+                }
+                for contract, rule in CONTRACT_RULES.items()
+            ],
+            "hand_kinds": [
+                {"name": HandKind.PLAYED.value, "fields": [
+                    "contract", "trump", "declarer", "tricks", "called", "partner",
+                    "tout_after_five", "matadores", "errors"],
+                 "description": "a game was bid and played (or decided by an error)"},
+                {"name": HandKind.FORFEIT.value, "fields": ["seat"],
+                 "description": "seat passed holding Spadilla and Basta: he pays a bête and "
+                                "the same dealer deals again"},
+                {"name": HandKind.MISDEAL.value, "fields": [],
+                 "description": "a fresh deal: only the stake moves, the same dealer deals "
+                                "again"},
+            ],
+            "hand_fields": _hand_fields(),
+            "error_kinds": [{"name": kind.value, "description": _ERROR_DESCRIPTIONS[kind]}
+                            for kind in ErrorKind],
+            "called_ranks": [rank.value for rank in Rank],
+            "matadores": {
+                "sides": [side.value for side in Side],
+                "max_lower": {f"{players}": {suit.value: max_lower_matadores(suit, players)
+                                             for suit in Suit}
+                              for players in PLAYER_COUNTS},
+            },
+            "options": options,
+            "suits": list(SUITS),
+        }
+
+
+AMERICAN = AmericanVariant()

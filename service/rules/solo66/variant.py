@@ -1,0 +1,109 @@
+"""Solo 66's variant object: the wiring of its parsing and settlement, and its description for
+clients that build forms (``GET /api/v1/variants``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final, Literal
+
+from ..base import SUITS, Settlement
+from ..common import (
+    DealerRotationVariant,
+    DealerState,
+    check_dealer_fits,
+)
+from . import parse, settle
+from .model import (
+    CARD_POINTS,
+    DEFAULT_STAKE,
+    KITTY_CARDS,
+    LAST_TRICK_POINTS,
+    MAX_STAKE,
+    PLAYERS,
+    TITLE,
+    TOTAL_POINTS,
+    WIN_POINTS,
+    Solo66Hand,
+    Solo66Options,
+)
+
+
+class Solo66(DealerRotationVariant):
+    """Solo 66: the stake from each loser to each winner; nothing for a drawn game."""
+
+    name = "solo66"
+    title = TITLE
+    units: Literal["chips", "points"] = "chips"
+    player_counts = (PLAYERS,)
+    options_type = Solo66Options
+
+    def parse_options(self, raw: Mapping[str, Any] | None) -> Solo66Options:
+        return parse.parse_options(raw)
+
+    def parse_hand(self, raw: object, players: int, options: Any) -> Solo66Hand:
+        """A complete, rule-checked hand record (see the package docstring for every check)."""
+        return parse.parse_hand(raw, self.check_players(players))
+
+    def _hand(self, hand: object, players: int, options: Solo66Options) -> Solo66Hand:
+        return hand if isinstance(hand, Solo66Hand) else self.parse_hand(hand, players, options)
+
+    def settle(self, players: int, options: Any, state: Any, hand: Any) -> Settlement:
+        n = self.check_players(players)
+        opts = self._options(options)
+        st = state if isinstance(state, DealerState) else self.parse_state(state, n, opts)
+        check_dealer_fits(st, n)
+        return settle.settle(n, opts, st, self._hand(hand, n, opts))
+
+    def describe(self) -> dict[str, Any]:
+        """Card points, the ways to win, hand fields and options, for clients that build
+        forms."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "units": self.units,
+            "players": list(self.player_counts),
+            "suits": list(SUITS),
+            "contracts": [
+                {"name": "game", "trump": "a suit", "target_points": WIN_POINTS,
+                 "description": "the soloist names trump and plays alone against four "
+                                "defenders; 66 card points win, the defenders win with 66, "
+                                "otherwise drawn"},
+                {"name": "no_trump", "trump": None, "winner": "last_trick",
+                 "description": "all passed: played without trump; whoever takes the last "
+                                "trick wins"},
+            ],
+            "card_points": dict(CARD_POINTS),
+            "last_trick_points": LAST_TRICK_POINTS,
+            "total_points": TOTAL_POINTS,
+            "kitty_cards": KITTY_CARDS,
+            "payments": "the stake from each loser to each winner; nothing for a drawn game",
+            "hand_fields": [
+                {"name": "kind", "type": "string", "required": False, "default": "played",
+                 "allowed": ["played"], "description": "only played hands are recorded"},
+                {"name": "trump", "type": "string", "required": True, "nullable": True,
+                 "allowed": list(SUITS),
+                 "description": "the trump suit; null when all passed"},
+                {"name": "soloist", "type": "integer", "min": 0, "max": PLAYERS - 1,
+                 "required": False, "nullable": True,
+                 "description": "the seat playing alone (required with a trump)"},
+                {"name": "soloist_points", "type": "integer", "min": 0, "max": TOTAL_POINTS,
+                 "required": False, "nullable": True,
+                 "description": "card points the soloist took (required with a trump)"},
+                {"name": "defender_points", "type": "integer", "min": 0, "max": TOTAL_POINTS,
+                 "required": False, "nullable": True,
+                 "default": f"{TOTAL_POINTS} - soloist_points",
+                 "description": "card points the defenders took (with a trump)"},
+                {"name": "last_trick", "type": "integer", "min": 0, "max": PLAYERS - 1,
+                 "required": False, "nullable": True,
+                 "description": "the seat that took the last trick (required, and only "
+                                "allowed, without trump)"},
+            ],
+            "error_kinds": [],
+            "options": [
+                {"name": "stake", "type": "integer", "default": DEFAULT_STAKE, "min": 1,
+                 "max": MAX_STAKE, "description": "chips each loser pays each winner"},
+            ],
+        }
+
+
+SOLO66: Final = Solo66()

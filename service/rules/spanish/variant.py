@@ -1,0 +1,152 @@
+"""Spanish Solo's variant object: the wiring of its parsing and settlement, and its description for
+clients that build forms (``GET /api/v1/variants``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final, Literal
+
+from ..base import SUITS, SessionOutcome, Settlement
+from ..common import (
+    MAX_ERRORS,
+    TRICKS,
+    DealerRotationVariant,
+    DealerState,
+    check_dealer_fits,
+    seat_field,
+    seat_list,
+)
+from . import parse, settle
+from .model import (
+    CALLED_RANKS,
+    CONTRACT_DESCRIPTIONS,
+    CONTRACT_TITLES,
+    CONTRACTS,
+    DEFAULT_COULEUR,
+    MAX_TARGET_HANDS,
+    MAX_TARGET_SCORE,
+    PLAYERS,
+    TARGETS,
+    TITLE,
+    VALUES,
+    SpanishHand,
+    SpanishOptions,
+)
+
+
+class SpanishSolo(DealerRotationVariant):
+    """Spanish Solo: points for the declaring side, a fixed colour, optional session targets."""
+
+    name = "spanish"
+    title = TITLE
+    units: Literal["chips", "points"] = "points"
+    player_counts = (PLAYERS,)
+    options_type = SpanishOptions
+
+    def parse_options(self, raw: Mapping[str, Any] | None) -> SpanishOptions:
+        return parse.parse_options(raw)
+
+    def parse_hand(self, raw: object, players: int, options: Any) -> SpanishHand:
+        """A complete, rule-checked hand record (see the package docstring for every check)."""
+        return parse.parse_hand(raw, self.check_players(players))
+
+    def _hand(self, hand: object, players: int, options: SpanishOptions) -> SpanishHand:
+        return hand if isinstance(hand, SpanishHand) else self.parse_hand(hand, players, options)
+
+    def settle(self, players: int, options: Any, state: Any, hand: Any) -> Settlement:
+        n = self.check_players(players)
+        opts = self._options(options)
+        st = state if isinstance(state, DealerState) else self.parse_state(state, n, opts)
+        check_dealer_fits(st, n)
+        return settle.settle(n, opts, st, self._hand(hand, n, opts))
+
+    def session_outcome(self, options: Any, totals: tuple[int, ...],
+                        hands_played: int) -> SessionOutcome | None:
+        """None without targets. Otherwise over once ``hands_played >= target_hands`` or any
+        total ``>= target_score``; the winners are the seats with the highest total."""
+        opts = self._options(options)
+        if opts.target_hands is None and opts.target_score is None:
+            return None
+        reasons: list[str] = []
+        if opts.target_hands is not None and hands_played >= opts.target_hands:
+            reasons.append(f"{hands_played} of {opts.target_hands} hands played")
+        if opts.target_score is not None:
+            reached = [seat for seat, total in enumerate(totals) if total >= opts.target_score]
+            if reached:
+                reasons.append(f"{seat_list(reached)} reached the target score "
+                               f"of {opts.target_score}")
+        if not reasons:
+            progress = [f"{hands_played} hands played"]
+            if opts.target_hands is not None:
+                progress[0] += f" of {opts.target_hands}"
+            if opts.target_score is not None:
+                progress.append(f"target score {opts.target_score} not reached")
+            return SessionOutcome(over=False, winners=(), reason="; ".join(progress))
+        if not totals:
+            return SessionOutcome(over=True, winners=(), reason="; ".join(reasons))
+        best = max(totals)
+        winners = tuple(seat for seat, total in enumerate(totals) if total == best)
+        return SessionOutcome(over=True, winners=winners,
+                              reason="; ".join(reasons) + f"; highest total {best}")
+
+    def describe(self) -> dict[str, Any]:
+        """Contracts, values, hand fields, error kinds and options, for clients that build
+        forms."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "units": self.units,
+            "players": list(self.player_counts),
+            "suits": list(SUITS),
+            "tricks": TRICKS,
+            "contracts": [
+                {"name": contract, "title": CONTRACT_TITLES[contract],
+                 "in_suit": VALUES[contract], "in_couleur": 2 * VALUES[contract],
+                 "target": TARGETS[contract],
+                 "calls_partner": "required" if contract == "simple" else "none",
+                 "called_ranks": list(CALLED_RANKS) if contract == "simple" else [],
+                 "description": CONTRACT_DESCRIPTIONS[contract]}
+                for contract in CONTRACTS
+            ],
+            "scoring": "declarer and partner each score +value if the target is made, "
+                       "-value if not; opponents score 0",
+            "hand_fields": [
+                {"name": "kind", "type": "string", "required": False, "default": "played",
+                 "allowed": ["played"], "description": "only played hands are recorded"},
+                {"name": "contract", "type": "string", "required": True,
+                 "allowed": list(CONTRACTS), "description": "the game declared"},
+                {"name": "trump", "type": "string", "required": True, "allowed": list(SUITS),
+                 "description": "the trump suit; the colour doubles the value"},
+                seat_field("declarer", PLAYERS, "the seat that declared (or, if all passed, "
+                           "the holder of the queen of clubs)"),
+                {"name": "called", "type": "object", "required": False, "nullable": True,
+                 "fields": {"rank": list(CALLED_RANKS), "suit": list(SUITS)},
+                 "description": "the ace called in a simple game; absent otherwise"},
+                seat_field("partner", PLAYERS, "holder of the called ace (simple only)",
+                           required=False, nullable=True),
+                {"name": "tricks", "type": "integer", "min": 0, "max": TRICKS, "required": True,
+                 "description": "tricks taken by the declaring side"},
+                {"name": "forced", "type": "boolean", "required": False, "default": False,
+                 "description": "all passed and the holder of the queen of clubs had to play a "
+                                "simple game (kept for the record only)"},
+                {"name": "errors", "type": "array", "required": False, "default": [],
+                 "max_items": MAX_ERRORS,
+                 "description": "errors as {kind, seat}; kind is one of error_kinds"},
+            ],
+            "error_kinds": [{"name": "revoke",
+                             "description": "the offender's side loses the game"}],
+            "options": [
+                {"name": "couleur", "type": "string", "default": DEFAULT_COULEUR,
+                 "allowed": list(SUITS),
+                 "description": "the colour: games with it as trump score double"},
+                {"name": "target_hands", "type": "integer", "default": None, "nullable": True,
+                 "min": 1, "max": MAX_TARGET_HANDS,
+                 "description": "the session ends after this many hands (null: no limit)"},
+                {"name": "target_score", "type": "integer", "default": None, "nullable": True,
+                 "min": 1, "max": MAX_TARGET_SCORE,
+                 "description": "the session ends when a total reaches this (null: no limit)"},
+            ],
+        }
+
+
+SPANISH: Final = SpanishSolo()

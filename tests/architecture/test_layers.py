@@ -1,0 +1,103 @@
+"""The layers of ``service/`` and what each may import, read from the source (nothing is run).
+
+This table is the one docs/architecture.md explains: a new module goes into the layer whose
+neighbours it needs, and an import against the grain fails here, naming the file and the line.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVICE = ROOT / "service"
+
+# Each layer (a package or module right under ``service``) and the other layers it may
+# import. ``service`` itself is the app factory; ``cli`` the flask commands: they wire the rest.
+MAY_IMPORT: dict[str, set[str]] = {
+    "rules": set(),
+    "extensions": set(),
+    "database": set(),
+    "config": {"database"},
+    "persistence": {"extensions"},
+    "services": {"rules", "persistence", "extensions", "database"},
+    "schemas": {"rules", "services", "persistence"},
+    "middleware": {"rules", "schemas", "services", "persistence", "extensions", "database",
+                   "config"},
+    "api": {"rules", "schemas", "services", "middleware", "extensions", "config"},
+    "cli": {"rules", "schemas", "services", "persistence", "middleware", "api", "extensions",
+            "database", "config"},
+    "service": {"rules", "schemas", "services", "persistence", "middleware", "api", "cli",
+                "extensions", "database", "config"},
+}
+
+# Libraries a layer must not import: the rules are pure, the use cases know no HTTP.
+MUST_NOT_USE: dict[str, set[str]] = {
+    "rules": {"flask", "flask_smorest", "flask_sqlalchemy", "werkzeug", "sqlalchemy",
+              "marshmallow"},
+    "services": {"flask", "flask_smorest", "werkzeug", "marshmallow"},
+    "persistence": {"flask", "flask_smorest", "werkzeug", "marshmallow"},
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "service"
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """Every module ``path`` imports (at the top, in a function or for type checking only),
+    as absolute names, with its line; ``from . import x`` counts as importing ``pkg.x``."""
+    module = _module_name(path)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+                found += [(node.lineno, f"{target}.{alias.name}") for alias in node.names]
+            else:
+                found.append((node.lineno, node.module or ""))
+    return found
+
+
+SOURCES = sorted(SERVICE.rglob("*.py"))
+
+
+def test_every_layer_of_the_tree_is_in_the_table() -> None:
+    layers = {_layer(_module_name(path)) for path in SOURCES}
+    assert layers == set(MAY_IMPORT), "a new package under service/: give it a row above"
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_imports_follow_the_layers(path: Path) -> None:
+    layer = _layer(_module_name(path))
+    against = []
+    for line, name in _imports(path):
+        top = name.split(".")[0]
+        if top == "service":
+            target = _layer(name)
+            if target not in (layer, "service") and target not in MAY_IMPORT[layer]:
+                against.append(f"line {line}: {name} ({layer} may not import {target})")
+        elif top in MUST_NOT_USE.get(layer, set()):
+            against.append(f"line {line}: {name} ({layer} may not use {top})")
+    assert against == []
+
+
+def test_the_table_has_no_circle() -> None:
+    # Two layers that may import each other would be one layer in two places.
+    for layer, allowed in MAY_IMPORT.items():
+        for other in allowed:
+            assert layer not in MAY_IMPORT[other], f"{layer} and {other} may import each other"
