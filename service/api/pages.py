@@ -11,12 +11,14 @@ Caching. The pad has no build step and its modules import each other by relative
 ``/pad/<version>/<file>``, ``version`` being a digest of every file of the pad. The page, the
 manifest and the service worker name the files so, rewritten as they are served (every
 ``/pad/<file>`` of a file of the pad becomes ``/pad/<version>/<file>``); the files under the
-prefix are sent ``Cache-Control: public, max-age=31536000, immutable``, and a version other
-than the current one is a 404 (never other bytes under a name once given). The page, the
-manifest and the service worker themselves are revalidated on every load (``no-cache``, with
-an ETag: a 304 when nothing changed); so is ``/pad/<file>`` without a version, kept for older
-pages. The service worker's cache is named after the version too (``solo-pad-<version>``), so
-a new version of the pad installs afresh and the old cache is dropped.
+prefix are sent ``Cache-Control: public, max-age=31536000, immutable``; a file asked for under
+another version (a page of another instance mid-deploy, an old tab) is redirected (302,
+``no-store``) to the current version's, never given other bytes under a name once given.
+The page, the manifest and the service worker themselves are revalidated on every load
+(``no-cache``, with an ETag: a 304 when nothing changed); so is ``/pad/<file>`` without a
+version, kept for older pages. The service worker's cache is named after the version too
+(``solo-pad-<version>``), so a new version of the pad installs afresh and the old cache is
+dropped.
 
 Every file is read into memory once per version and compressed once per coding (Brotli, gzip:
 ``compression.FixedBody``). The folder is looked at on each page load (a ``stat`` per file),
@@ -52,6 +54,7 @@ ICON = "icon.svg"
 # The files that name others and are rewritten to their versioned names.
 NAMING_FILES = ("index.html", "sw.js", "manifest.webmanifest")
 VERSION_LENGTH = 12
+VERSION = re.compile(rf"[0-9a-f]{{{VERSION_LENGTH}}}")
 SERVICE_WORKER_CACHE = re.compile(rb"solo-pad-v\d+")
 
 bp = Blueprint("pad", __name__)
@@ -146,8 +149,13 @@ def asset(filename: str) -> Response:
     pad = pad_files().current()
     version, _, name = filename.rpartition("/")
     if version:  # /pad/<version>/<file>: this version's bytes, kept for good
-        if version != pad.version or name not in pad.files:
+        if name not in pad.files or not VERSION.fullmatch(version):
             abort(404)
+        if version != pad.version:
+            # A page of another version (another instance mid-deploy, an old tab): sent on to
+            # this version's file, never given other bytes under its own name.
+            return Response(status=302, headers={
+                "Location": f"/pad/{pad.version}/{name}", "Cache-Control": "no-store"})
         return pad.files[name].response(request, IMMUTABLE)
     if name not in pad.files:
         abort(404)

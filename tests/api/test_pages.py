@@ -135,8 +135,12 @@ def test_the_page_names_the_pad_files_under_their_version_kept_for_good(client):
         assert asset.status_code == 200, name
         assert asset.headers["Cache-Control"] == IMMUTABLE
         assert read(asset) == (PAD_DIR / name.rsplit("/", 1)[1]).read_bytes()
-    # Another version's names are not answered: a name never gets other bytes.
-    assert client.get(f"/pad/{'0' * 12}/app.js").status_code == 404
+    # Another version's names never get other bytes: they are sent on to this version's.
+    other = client.get(f"/pad/{'0' * 12}/app.js")
+    assert other.status_code == 302 and other.headers["Cache-Control"] == "no-store"
+    assert other.headers["Location"] == f"/pad/{version}/app.js"
+    assert client.get("/pad/not-a-version/app.js").status_code == 404
+    assert client.get(f"/pad/{'0' * 12}/missing.js").status_code == 404
     assert client.get(f"/pad/{version}/missing.js").status_code == 404
     assert client.get(f"/pad/{version}/../api/pages.py").status_code == 404
     # The page itself is revalidated: a 304 for its ETag.
@@ -208,7 +212,8 @@ def test_a_served_pad_moves_to_its_new_version_when_a_file_changes(own_pad: Path
     (own_pad / "pad.css").write_text((own_pad / "pad.css").read_text() + "\n/* new */\n")
     after = pad_names(read(client.get("/")).decode())
     assert before != after and len(before) == len(after)
-    assert client.get(before[0]).status_code == 404  # the old version's names are gone
+    moved = client.get(before[0])  # the old version's names lead to the new version's
+    assert moved.status_code == 302 and moved.headers["Location"] in after
     css = [n for n in after if n.endswith("/pad.css")][0]
     assert read(client.get(css)).endswith(b"/* new */\n")
 
