@@ -3,8 +3,10 @@ nothing stored (no revision, no version, no ETag change, no league aggregates)."
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
+import pytest
 from sqlalchemy import func, select
 
 from service.extensions import db
@@ -176,3 +178,30 @@ def test_the_dry_runs_are_documented(client):
         names = [p["name"] for p in operations[method]["parameters"]]
         assert "dry_run" in names and "If-Match" in names
         assert "Dry-Run" in operations[method]["responses"]["200"]["headers"]
+
+
+@pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"),
+                    reason="table versions are announced on PostgreSQL only")
+def test_a_dry_run_announces_no_new_version(api, client):
+    """PostgreSQL announces a version on commit only: a dry run, rolled back, says nothing;
+    the real change that follows is heard."""
+    import psycopg
+
+    table = api.table()
+    api.record(table, SOLO)
+    api.record(table, LOST_SOLO)
+    headers = api.auth(table["table_token"])
+    url = f"/api/v1/tables/{table['id']}"
+    with psycopg.connect(os.environ["TEST_DATABASE_URL"], autocommit=True) as listener:
+        listener.execute("LISTEN table_versions")
+        for method, path, body in (("PUT", "/hands/1", LOST_SOLO), ("DELETE", "/hands/2", None),
+                                   ("PUT", "/seating", {"seats": [
+                                       s["player_id"] for s in reversed(table["seats"])],
+                                       "first_dealer": 1})):
+            dry = client.open(f"{url}{path}?dry_run=true", method=method, json=body,
+                              headers=headers)
+            assert dry.status_code == 200, dry.json
+        assert list(listener.notifies(timeout=1)) == []
+        assert client.delete(f"{url}/hands/2", headers=headers).status_code == 200
+        heard = [n.payload for n in listener.notifies(timeout=5, stop_after=1)]
+        assert heard == [f"{table['id']} {table['club_id']} 4"]
