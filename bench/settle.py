@@ -62,12 +62,15 @@ def random_hand(rng: random.Random, players: int) -> dict[str, Any]:
         rank = "king" if rng.random() < 0.05 else "ace"
         hand["called"] = {"rank": rank, "suit": rng.choice([s for s in SUITS if s != trump])}
         hand["partner"] = partner
-    if contract != "tout" and hand["tricks"] >= 5 and rng.random() < 0.2:
-        hand["tout_after_five"] = True
+    if contract != "tout" and (hand["tricks"] == 8 or (hand["tricks"] >= 5
+                                                      and rng.random() < 0.2)):
+        hand["tout_after_five"] = True  # all eight tricks: the side led to the sixth
     if rng.random() < 0.3:
+        side = rng.choice(("declarers", "defenders"))
         most = (6 if trump in ("clubs", "spades") else 7) + (2 if players == 5 else 0)
-        hand["matadores"] = {"side": rng.choice(("declarers", "defenders")),
-                             "lower": rng.randint(0, most)}
+        if side == "declarers" and (partner is None or partner == declarer):
+            most = min(most, 5)  # a lone declarer's 8 cards: the three higher and 5 more
+        hand["matadores"] = {"side": side, "lower": rng.randint(0, most)}
     if rng.random() < 0.25:
         errors = []
         for _ in range(rng.randint(1, 3)):

@@ -59,7 +59,7 @@ def hand_palette() -> list[dict[str, Any]]:
         for trump in SUITS:
             for tricks in (3, 5, 6, 8):
                 candidates.append({"contract": "solo", "trump": trump, "declarer": seat,
-                                   "tricks": tricks})
+                                   "tricks": tricks, "tout_after_five": tricks == 8})
             candidates.append({"contract": "tout", "trump": trump, "declarer": seat,
                                "tricks": 8})
             partner = (seat + 2) % 4

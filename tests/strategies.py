@@ -108,16 +108,21 @@ def american_hands(draw: Draw, players: int,
             if draw(st.booleans()):
                 hand[field] = None
 
-    if contract != "tout" and tricks >= 5:
+    if contract != "tout" and tricks == 8:
+        hand["tout_after_five"] = True  # a side that took all eight led to the sixth
+    elif contract != "tout" and tricks >= 5:
         if draw(st.booleans()):
             hand["tout_after_five"] = draw(st.booleans())
     elif draw(st.booleans()):
         hand["tout_after_five"] = False
 
+    lone = partner is None or partner == declarer
+    side = draw(st.sampled_from(("declarers", "defenders")))
+    # A lone declarer's 8 cards: the three higher matadores and at most five lower ones.
+    most = min(max_lower(trump, players), 5) if lone and side == "declarers" else max_lower(
+        trump, players)
     matadores = draw(st.none() | st.fixed_dictionaries({
-        "side": st.sampled_from(("declarers", "defenders")),
-        "lower": st.integers(0, max_lower(trump, players)),
-    }))
+        "side": st.just(side), "lower": st.integers(0, most)}))
     if matadores is not None or draw(st.booleans()):
         hand["matadores"] = matadores
 
@@ -288,7 +293,8 @@ def corrupt_hand(draw: Draw, players: int) -> Any:
     # Inconsistent: fields that are each fine but do not go together.
     problem = draw(st.sampled_from(["solo_with_card", "call_missing", "card_without_holder",
                                     "holder_without_card", "card_of_trump", "tout_after_tout",
-                                    "tout_after_few", "void_by_other", "void_in_lone_game"]
+                                    "tout_after_few", "void_by_other", "void_in_lone_game",
+                                    "eight_without_tout_after_five", "lone_lower_matadores"]
                                    + (["partner_at_three"] if players == 3 else [])))
     declarer = hand["declarer"]
     other = (declarer + 1) % players
@@ -331,6 +337,18 @@ def corrupt_hand(draw: Draw, players: int) -> Any:
         hand.pop("partner", None)
         hand.pop("tout_after_five", None)
         hand["errors"] = [{"kind": "unannounced_void", "seat": declarer}]
+    elif problem == "eight_without_tout_after_five":
+        hand.update(contract=draw(st.sampled_from([c for c in CONTRACTS if c != "tout"])),
+                    tricks=8)
+        hand.pop("tout_after_five", None)
+        if draw(st.booleans()):
+            hand["tout_after_five"] = False
+    elif problem == "lone_lower_matadores":
+        hand.update(contract="solo", matadores={
+            "side": "declarers",
+            "lower": draw(st.integers(6, max_lower(hand["trump"], players)))})
+        hand.pop("called", None)
+        hand.pop("partner", None)
     else:  # partner_at_three
         hand.update(contract="simple", called={"rank": "ace", "suit": off_trump}, partner=other)
     return hand

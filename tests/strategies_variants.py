@@ -46,15 +46,23 @@ spanish_options = st.fixed_dictionaries({}, optional={
     "target_hands": st.none() | st.integers(min_value=1, max_value=10_000),
     "target_score": st.none() | st.integers(min_value=1, max_value=1_000_000),
 })
-german_options = st.fixed_dictionaries({}, optional={"preferred_suit": st.none() | suits})
+german_options = st.fixed_dictionaries({}, optional={
+    "preferred_suit": st.none() | suits | st.just("first_won"),
+    "mediateur": st.booleans(),
+    "deck": st.sampled_from((32, 24)),
+})
 solo66_options = st.fixed_dictionaries(
     {}, optional={"stake": st.integers(min_value=1, max_value=10_000)})
 OPTIONS = {"spanish": spanish_options, "german": german_options, "solo66": solo66_options}
 
 
-def states(players: int) -> st.SearchStrategy[dict[str, Any]]:
-    """A state as a client may send it: ``{}`` (a fresh table) or ``{"dealer": seat}``."""
-    return st.fixed_dictionaries({}, optional={"dealer": seats(players)})
+def states(players: int, variant: str = "") -> st.SearchStrategy[dict[str, Any]]:
+    """A state as a client may send it: ``{}`` (a fresh table) or ``{"dealer": seat}``, and
+    for German Solo the preferred suit in force (``couleur``)."""
+    optional: dict[str, st.SearchStrategy[Any]] = {"dealer": seats(players)}
+    if variant == "german":
+        optional["couleur"] = st.none() | suits
+    return st.fixed_dictionaries({}, optional=optional)
 
 
 # --- valid hands --------------------------------------------------------------------------
@@ -68,7 +76,9 @@ def spanish_hands(draw: Draw) -> dict[str, Any]:
                             "tricks": draw(st.integers(min_value=0, max_value=8))}
     if contract == "simple":
         hand["called"] = {"rank": "ace", "suit": draw(suits)}
-        hand["partner"] = draw(seats(4).filter(lambda s: s != declarer))
+        # Now and then the declarer calls an ace he holds himself, and plays alone.
+        hand["partner"] = declarer if draw(st.integers(0, 4)) == 0 else draw(
+            seats(4).filter(lambda s: s != declarer))
         if draw(st.booleans()):
             hand["forced"] = draw(st.booleans())
     else:
@@ -84,16 +94,34 @@ def spanish_hands(draw: Draw) -> dict[str, Any]:
 
 
 @st.composite
-def german_hands(draw: Draw) -> dict[str, Any]:
-    """A valid German Solo hand record, optional fields sometimes left out."""
-    contract = draw(st.sampled_from(GERMAN_CONTRACTS))
+def german_hands(draw: Draw, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A valid German Solo hand record for a table with ``options`` (the defaults if None),
+    optional fields sometimes left out."""
+    options = options or {}
+    every, target = (6, 4) if options.get("deck") == 24 else (8, 5)
+    contracts = [c for c in GERMAN_CONTRACTS if c != "mediateur" or options.get("mediateur")]
+    contract = draw(st.sampled_from(contracts))
     declarer = draw(seats(4))
     trump = draw(suits)
     flag = draw(st.sampled_from((None, *TOUT_FLAGS)))
-    low = 5 if flag in ("stopped_after_five", "continued_after_five") else 0
+    if flag == "stopped_after_five":
+        tricks = target  # the rest were not played
+    elif flag == "continued_after_five":
+        tricks = draw(st.integers(min_value=target, max_value=every))
+    elif flag == "tout_announced":
+        tricks = draw(st.integers(min_value=0, max_value=every))
+    else:  # all the tricks only after going on (or announcing tout)
+        tricks = draw(st.integers(min_value=0, max_value=every - 1))
     hand: dict[str, Any] = {"contract": contract, "trump": trump, "declarer": declarer,
-                            "tricks": draw(st.integers(min_value=low, max_value=8))}
-    if contract != "solo":
+                            "tricks": tricks}
+    if contract == "mediateur":
+        if draw(st.booleans()):
+            hand["called"] = {"rank": "ace", "suit": draw(suits.filter(lambda s: s != trump))}
+        if draw(st.booleans()):
+            hand["giver"] = draw(st.none() | seats(4).filter(lambda s: s != declarer))
+        if draw(st.booleans()):
+            hand["partner"] = None
+    elif contract != "solo":
         rank = draw(st.sampled_from(("ace", "king"))) if contract == "frage" else "ace"
         hand["called"] = {"rank": rank, "suit": draw(suits.filter(lambda s: s != trump))}
         hand["partner"] = draw(seats(4).filter(lambda s: s != declarer))
@@ -130,6 +158,16 @@ def solo66_hands(draw: Draw) -> dict[str, Any]:
 
 
 HANDS = {"spanish": spanish_hands(), "german": german_hands(), "solo66": solo66_hands()}
+"""Hands valid at a table with the default options."""
+
+
+@st.composite
+def tables(draw: Draw, variant: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """``(options, state, hand)``: a table's options, a state and a hand valid under them."""
+    options = draw(OPTIONS[variant])
+    state = draw(states(PLAYERS[variant], variant))
+    hand = draw(german_hands(options) if variant == "german" else HANDS[variant])
+    return options, state, hand
 
 
 # --- corruptions -------------------------------------------------------------------------
@@ -177,7 +215,8 @@ def corrupted(draw: Draw, variant: str) -> object:
             errors = errors * draw(st.integers(min_value=1, max_value=20))
         hand["errors"] = errors
     else:
-        seat_fields = [f for f in ("declarer", "partner", "soloist", "last_trick") if f in hand]
+        seat_fields = [f for f in ("declarer", "partner", "giver", "soloist", "last_trick")
+                       if f in hand]
         if seat_fields:
             hand[draw(st.sampled_from(seat_fields))] = draw(
                 st.integers(min_value=-3, max_value=players + 3))

@@ -32,6 +32,8 @@ class VariantSchema(Schema):
     called_ranks = fields.List(fields.String(), allow_none=True)
     matadores = fields.Dict(allow_none=True)
     bonuses = fields.List(fields.Dict(), allow_none=True)
+    decks = fields.List(fields.Dict(), allow_none=True, metadata={
+        "description": "German Solo's packs (option `deck`): cards, tricks in a hand, target."})
     preferred_suit_multiplier = fields.Integer(allow_none=True)
     scoring = fields.String(allow_none=True)
     payments = fields.String(allow_none=True)

@@ -2,6 +2,14 @@
 
 ``VARIANTS`` maps each variant's name to its implementation; ``get_variant`` looks one up and
 ``preview`` settles one hand from plain JSON-like values, as the preview endpoint does.
+
+Each variant is a package of the same shape (``american``, ``spanish``, ``german``, ``solo66``):
+``model`` (contracts, values, options, state and hand records), ``parse`` (reading and checking
+them from JSON-like values), ``settle`` (settling one hand, with its explanation) and ``variant``
+(the ``Variant`` object wiring them, and its description for ``GET /api/v1/variants``); its
+``__init__`` exports what the rest of the code imports. Beside them: ``base`` (the ``Variant``
+contract, ``Settlement``, ``RuleViolation``), ``common`` (helpers of the dealer-rotation
+variants) and ``settle_up`` (clearing a sitting's balances).
 """
 
 from __future__ import annotations

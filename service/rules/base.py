@@ -143,7 +143,7 @@ class Settlement:
             "deltas": list(self.deltas),
             "pool": None if self.pool_before is None
             else {"before": self.pool_before, "after": self.pool_after},
-            "couleur": None if self.couleur_before is None
+            "couleur": None if self.couleur_before is None and self.couleur_after is None
             else {"before": self.couleur_before, "after": self.couleur_after},
             "next_dealer": self.next_dealer,
             "explanation": list(self.explanation),
@@ -160,7 +160,8 @@ class SessionOutcome:
 
 
 class Variant(abc.ABC):
-    """One game of the Solo family. A new variant is one module subclassing this, registered in
+    """One game of the Solo family. A new variant is one package beside the others (``model``,
+    ``parse``, ``settle``, ``variant``) whose variant object subclasses this, registered in
     ``service.rules.VARIANTS``; nothing else changes.
 
     Every ``parse_*`` method takes plain JSON-like values (as decoded from a request or stored

@@ -1,4 +1,4 @@
-"""Parsing helpers and small values shared by the Spanish, German and Solo 66 modules.
+"""Parsing helpers and small values shared by the Spanish, German and Solo 66 packages.
 
 Pure: imports only the standard library and ``.base``. Every ``require_*``/``optional_*``
 helper takes a plain JSON-like value and its JSON path and either returns a checked value or
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
 
-from .base import SUITS, RuleViolation, Settlement, Variant
+from .base import SUITS, RuleViolation, Settlement, Variant, VariantState
 
 MAX_ERRORS: Final = 16
 """The most errors one hand record may list."""
@@ -204,11 +204,15 @@ def first_revoke(errors: tuple[HandError, ...]) -> HandError | None:
 
 
 def seat_list(seats: Collection[int]) -> str:
-    """``"seat 2"``, ``"seats 1 and 3"``, ``"seats 0, 1, 3 and 4"``."""
-    names = [str(s) for s in sorted(seats)]
+    """Seats as people number them, each named on its own so that a client can put the
+    player's name in its place: seats 1 and 3 are ``"seat 2 and seat 4"``, seats 0, 1, 3 and 4
+    ``"seat 1, seat 2, seat 4 and seat 5"``.
+
+    Explanation lines number seats from 1, as the players do ("seat 1" is seat 0 of the API)."""
+    names = [f"seat {s + 1}" for s in sorted(seats)]
     if len(names) == 1:
-        return f"seat {names[0]}"
-    return f"seats {', '.join(names[:-1])} and {names[-1]}"
+        return names[0]
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def signed(points: int) -> str:
@@ -216,7 +220,7 @@ def signed(points: int) -> str:
     return f"{points:+d}" if points else "0"
 
 
-def check_dealer_fits(state: DealerState, players: int) -> None:
+def check_dealer_fits(state: VariantState, players: int) -> None:
     """A state built for another table size (a programming slip, or a hand-made value)."""
     if type(state.dealer) is not int or not 0 <= state.dealer < players:
         raise RuleViolation("state.dealer", f"must be a seat from 0 to {players - 1}")
@@ -242,7 +246,7 @@ def settle_points_game(*, players: int, dealer: int, side: tuple[int, ...] | fro
     if revoke is not None:
         won = revoke.seat not in side
         offenders = party if not won else "opponents"
-        lines.append(f"Seat {revoke.seat} revoked, so the {offenders} lose the game: "
+        lines.append(f"Seat {revoke.seat + 1} revoked, so the {offenders} lose the game: "
                      f"{'won' if won else 'lost'}")
     else:
         won = tricks >= target
@@ -255,7 +259,7 @@ def settle_points_game(*, players: int, dealer: int, side: tuple[int, ...] | fro
     lines.append(f"{seat_list(side).capitalize()} {verb} {signed(points)}{each}; "
                  f"{others} score 0")
     next_dealer = (dealer + 1) % players
-    lines.append(f"Seat {next_dealer} deals next")
+    lines.append(f"Seat {next_dealer + 1} deals next")
     return Settlement(
         result="won" if won else "lost", in_couleur=in_couleur, value=value, transfers=(),
         deltas=deltas, pool_before=None, pool_after=None, couleur_before=couleur,
@@ -279,10 +283,10 @@ class DealerRotationVariant(Variant):
             return self.parse_options(options)
         raise RuleViolation("options", "must be a JSON object")
 
-    def initial_state(self, players: int, options: Any, first_dealer: int = 0) -> DealerState:
+    def initial_state(self, players: int, options: Any, first_dealer: int = 0) -> VariantState:
         return initial_dealer_state(self.check_players(players), first_dealer)
 
     def parse_state(self, raw: Mapping[str, Any] | None, players: int,
-                    options: Any) -> DealerState:
+                    options: Any) -> VariantState:
         """``{"dealer": seat}``; missing keys take a fresh table's values."""
         return parse_dealer_state(raw, self.check_players(players))

@@ -62,7 +62,9 @@ class BeforeAfterIntSchema(Schema):
 
 
 class BeforeAfterSuitSchema(Schema):
-    before = fields.String(required=True, validate=validate.OneOf(SUITS))
+    before = fields.String(required=True, allow_none=True, validate=validate.OneOf(SUITS),
+                           metadata={"description": "null: no suit was preferred yet (German "
+                                                    "Solo's `preferred_suit: first_won`)."})
     after = fields.String(required=True, validate=validate.OneOf(SUITS))
 
 

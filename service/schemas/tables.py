@@ -50,7 +50,9 @@ class TableSchema(Schema):
     options = fields.Dict(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     pool = fields.Integer(allow_none=True, required=True)
-    couleur = fields.String(allow_none=True, required=True)
+    couleur = fields.String(allow_none=True, required=True, metadata={
+        "description": "The suit worth double for the next hand: American Solo's couleur, "
+                       "German Solo's preferred suit (null: none, or none won yet)."})
     dealer = fields.Integer(required=True, metadata={"description": "Who deals the next hand."})
     stake_due = fields.Boolean(allow_none=True, required=True)
     hands_played = fields.Integer(required=True, metadata={"description": "Current hands, "
@@ -82,6 +84,9 @@ class HandBodySchema(Schema):
     trump = fields.Raw(allow_none=True, metadata={"type": "string", "maxLength": 32})
     declarer = fields.Raw(metadata={"type": "integer"})
     partner = fields.Raw(allow_none=True, metadata={"type": "integer"})
+    giver = fields.Raw(allow_none=True, metadata={"type": "integer",
+                                                  "description": "German Solo's mediateur: the "
+                                                                 "opponent who gave the ace."})
     called = fields.Raw(allow_none=True, metadata={"type": "object", "maxProperties": 2})
     tricks = fields.Raw(metadata={"type": "integer", "minimum": 0, "maximum": 8})
     matadores = fields.Raw(allow_none=True, metadata={"type": "object", "maxProperties": 2})

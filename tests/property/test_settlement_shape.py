@@ -19,7 +19,7 @@ from service.rules.spanish import SPANISH
 from service.schemas.settlements import SettlementSchema
 from tests.property.test_american_properties import settle as settle_american
 from tests.strategies import american_cases
-from tests.strategies_variants import HANDS, OPTIONS, PLAYERS, states
+from tests.strategies_variants import PLAYERS, tables
 
 SCHEMA = SettlementSchema()
 OTHER_VARIANTS: dict[str, Variant] = {"spanish": SPANISH, "german": GERMAN, "solo66": SOLO66}
@@ -43,7 +43,8 @@ def test_every_variants_settlement_is_already_in_the_schemas_shape(
         name: str, data: st.DataObject) -> None:
     variant = OTHER_VARIANTS[name]
     players = PLAYERS[name]
-    options = variant.parse_options(data.draw(OPTIONS[name]))
-    state = variant.parse_state(data.draw(states(players)), players, options)
-    hand = variant.parse_hand(data.draw(HANDS[name]), players, options)
+    raw_options, raw_state, raw_hand = data.draw(tables(name))
+    options = variant.parse_options(raw_options)
+    state = variant.parse_state(raw_state, players, options)
+    hand = variant.parse_hand(raw_hand, players, options)
     assert_schema_shape(variant.settle(players, options, state, hand))

@@ -188,10 +188,10 @@ def test_the_explanation_tells_each_step_a_player_wants_to_hear() -> None:
         "matadores": {"side": "declarers", "lower": 2},
         "errors": [{"kind": "revoke", "seat": 3}]}, 4, options)
     lines = AMERICAN.settle(4, options, state, hand).explanation
-    assert lines[0] == "Dealer (seat 0) stakes 2 into the pool"
+    assert lines[0] == "Dealer (seat 1) stakes 2 into the pool"
     assert "Matadores held by the declarers: 1 + 2 lower = 3, so a payment is 7" in lines
-    assert "Seat 3 revokes: the defenders lose the game" in lines
-    assert lines[-1] == "Seat 1 deals next"
+    assert "Seat 4 revokes: the defenders lose the game" in lines
+    assert lines[-1] == "Seat 2 deals next"  # seats are numbered from 1 for people
 
 
 def test_settling_the_same_input_twice_gives_equal_settlements() -> None:

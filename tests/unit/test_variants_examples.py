@@ -80,7 +80,7 @@ def test_each_worked_example_explains_every_step_in_plain_lines(
     assert len(settlement.explanation) >= 3
     assert all(isinstance(line, str) and line and "\n" not in line
                for line in settlement.explanation)
-    assert settlement.explanation[-1] == f"Seat {settlement.next_dealer} deals next"
+    assert settlement.explanation[-1] == f"Seat {settlement.next_dealer + 1} deals next"
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=example_id)
@@ -112,7 +112,13 @@ def test_the_state_after_a_hand_passes_the_deal_to_the_left(example: dict[str, A
                         example["hand"])
     dealer = example["state"].get("dealer", 0)
     assert settlement.next_dealer == (dealer + 1) % example["players"]
-    assert settlement.state_after.to_dict() == {"dealer": settlement.next_dealer}
+    state_after = settlement.state_after.to_dict()
+    assert state_after.pop("dealer") == settlement.next_dealer
+    # German Solo carries the preferred suit in force too: the option's, when it is a suit.
+    if example["variant"] == "german":
+        assert state_after == {"couleur": example["options"].get("preferred_suit")}
+    else:
+        assert state_after == {}
 
 
 def test_the_three_variants_are_registered_after_american() -> None:
@@ -189,7 +195,7 @@ def test_a_revoke_by_an_opponent_makes_the_spanish_declaring_side_win() -> None:
     hand = {**SIMPLE, "tricks": 0, "errors": [{"kind": "revoke", "seat": 2}]}
     s = settle(SPANISH, 4, None, None, hand)
     assert (s.result, s.deltas) == ("won", (0, 2, 0, 2))
-    assert "Seat 2 revoked" in s.explanation[1]
+    assert "Seat 3 revoked" in s.explanation[1]  # seat 2 of the API, seat 3 for people
 
 
 def test_a_revoke_by_the_partner_makes_the_spanish_declaring_side_lose() -> None:
@@ -270,7 +276,7 @@ def test_a_frage_may_call_a_king() -> None:
 def test_a_revoke_by_a_german_opponent_makes_the_declaring_party_win() -> None:
     hand = {**FRAGE, "tricks": 1, "errors": [{"kind": "revoke", "seat": 3}]}
     assert settle(GERMAN, 4, None, None, hand).deltas == (0, 2, 2, 0)
-    hand = {**FRAGE, "tricks": 8, "errors": [{"kind": "revoke", "seat": 1}]}
+    hand = {**FRAGE, "tricks": 7, "errors": [{"kind": "revoke", "seat": 1}]}
     assert settle(GERMAN, 4, None, None, hand).deltas == (0, -2, -2, 0)
 
 
@@ -371,7 +377,6 @@ SPANISH_BAD_HANDS: list[tuple[str, object, str]] = [
     ("a simple without a called card", with_(SIMPLE, called=...), "hand.called"),
     ("a simple with a null called card", with_(SIMPLE, called=None), "hand.called"),
     ("a simple without a partner", with_(SIMPLE, partner=...), "hand.partner"),
-    ("a simple partnered with the declarer", with_(SIMPLE, partner=1), "hand.partner"),
     ("a partner off the table", with_(SIMPLE, partner=4), "hand.partner"),
     ("a solo with a called card", with_(SOLO, called={"rank": "ace", "suit": "hearts"}),
      "hand.called"),
@@ -562,8 +567,11 @@ def test_a_bad_option_is_refused_naming_its_field(variant: str, options: object,
     ("spanish", None, {"couleur": "clubs", "target_hands": None, "target_score": None}),
     ("spanish", {"target_hands": None, "target_score": 100},
      {"couleur": "clubs", "target_hands": None, "target_score": 100}),
-    ("german", None, {"preferred_suit": None}),
-    ("german", {"preferred_suit": None}, {"preferred_suit": None}),
+    ("german", None, {"preferred_suit": None, "mediateur": False, "deck": 32}),
+    ("german", {"preferred_suit": None}, {"preferred_suit": None, "mediateur": False,
+                                          "deck": 32}),
+    ("german", {"preferred_suit": "first_won", "mediateur": True, "deck": 24},
+     {"preferred_suit": "first_won", "mediateur": True, "deck": 24}),
     ("solo66", None, {"stake": 1}),
     ("solo66", {"stake": 10_000}, {"stake": 10_000}),
 ])
@@ -580,7 +588,9 @@ BAD_STATES: list[tuple[str, object, str]] = [
     ("spanish", {"dealer": None}, "state.dealer"),
     ("spanish", {"pool": 0}, "state.pool"),
     ("german", {"dealer": "0"}, "state.dealer"),
-    ("german", {"couleur": "clubs"}, "state.couleur"),
+    ("german", {"couleur": "stars"}, "state.couleur"),
+    ("german", {"couleur": 1}, "state.couleur"),
+    ("german", {"pool": 0}, "state.pool"),
     ("solo66", {"dealer": 5}, "state.dealer"),
     ("solo66", {"dealer": -1}, "state.dealer"),
 ]
@@ -599,8 +609,9 @@ def test_a_bad_state_is_refused_naming_its_field(variant: str, state: object,
 def test_a_missing_state_or_dealer_is_a_fresh_table_dealt_by_seat_0(variant: str) -> None:
     v = VARIANTS[variant]
     n = v.player_counts[0]
-    assert v.parse_state(None, n, None).to_dict() == {"dealer": 0}
-    assert v.parse_state({}, n, None).to_dict() == {"dealer": 0}
+    fresh = {"dealer": 0, "couleur": None} if variant == "german" else {"dealer": 0}
+    assert v.parse_state(None, n, None).to_dict() == fresh
+    assert v.parse_state({}, n, None).to_dict() == fresh
     assert v.parse_state({"dealer": n - 1}, n, None).dealer == n - 1
 
 
@@ -709,6 +720,6 @@ def test_describe_gives_the_spanish_and_german_contract_values() -> None:
                for c in SPANISH.describe()["contracts"]}
     assert spanish == {"simple": (2, 4, 5), "solo": (4, 8, 5), "tout": (16, 32, 8)}
     german = {c["name"]: c["base"] for c in GERMAN.describe()["contracts"]}
-    assert german == {"force": 1, "frage": 2, "grossfrage": 3, "solo": 6}
+    assert german == {"force": 1, "frage": 2, "grossfrage": 3, "mediateur": 4, "solo": 6}
     assert [k["name"] for k in SPANISH.describe()["error_kinds"]] == ["revoke"]
     assert [k["name"] for k in GERMAN.describe()["error_kinds"]] == ["revoke"]

@@ -75,6 +75,9 @@ _CALL_NONE = Call.NONE
 _CALL_REQUIRED = Call.REQUIRED
 _SIMPLE = Contract.SIMPLE
 _TOUT = Contract.TOUT
+_DECLARERS = Side.DECLARERS
+LONE_MAX_LOWER = TRICKS - 3
+"""A lone declarer's 8 cards hold the three higher matadores and at most five lower ones."""
 _VOID = ErrorKind.UNANNOUNCED_VOID
 _MAX_LOWER: dict[tuple[Suit, int], int] = {
     (s, n): max_lower_matadores(s, n) for s in Suit for n in PLAYER_COUNTS
@@ -337,13 +340,23 @@ def _played(raw: dict[str, Any], n: int) -> PlayedHand:
             raise RuleViolation("hand.tout_after_five",
                                 f"an incidental tout needs the first five tricks, and the "
                                 f"declaring side took only {tricks}")
-    if matadores is not None and matadores.lower > _MAX_LOWER[trump, n]:
-        most = _MAX_LOWER[trump, n]
-        raise RuleViolation("hand.matadores.lower",
-                            f"with {trump.value} as trumps and {n} players a side can hold at "
-                            f"most {most} lower matadores, not {_shown(matadores.lower)}")
+    elif tricks == TRICKS and contract is not _TOUT:
+        raise RuleViolation("hand.tout_after_five",
+                            "a side that took all eight tricks led to the sixth: set "
+                            "tout_after_five (or record fewer tricks)")
+    lone = partner is None or partner == declarer
+    if matadores is not None:
+        if matadores.lower > _MAX_LOWER[trump, n]:
+            most = _MAX_LOWER[trump, n]
+            raise RuleViolation("hand.matadores.lower",
+                                f"with {trump.value} as trumps and {n} players a side can hold "
+                                f"at most {most} lower matadores, not {_shown(matadores.lower)}")
+        if lone and matadores.side is _DECLARERS and matadores.lower > LONE_MAX_LOWER:
+            raise RuleViolation("hand.matadores.lower",
+                                f"a lone declarer holds {TRICKS} cards: the three higher "
+                                f"matadores and at most {LONE_MAX_LOWER} lower ones, not "
+                                f"{_shown(matadores.lower)}")
     if errors:
-        lone = partner is None or partner == declarer
         for i, error in enumerate(errors):
             if error.kind is _VOID:
                 if lone:

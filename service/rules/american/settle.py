@@ -91,8 +91,8 @@ _TRICKS_WORD = tuple(f"{t} trick" if t == 1 else f"{t} tricks" for t in range(TR
 def _no_stake(state: AmericanState) -> str:
     """Step 1 when no chips move: why not."""
     if state.stake_due:
-        return f"Dealer (seat {state.dealer}) stakes nothing: the stake is 0"
-    return f"Dealer (seat {state.dealer}) has already staked for this deal"
+        return f"Dealer (seat {state.dealer + 1}) stakes nothing: the stake is 0"
+    return f"Dealer (seat {state.dealer + 1}) has already staked for this deal"
 
 
 def settle_played(n: int, options: AmericanOptions, state: AmericanState,
@@ -103,7 +103,7 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
     stake = options.stake if state.stake_due else 0
     if stake:
         pool += stake
-        lines = [f"Dealer (seat {dealer}) stakes {stake} into the pool"]
+        lines = [f"Dealer (seat {dealer + 1}) stakes {stake} into the pool"]
     else:
         lines = [_no_stake(state)]
 
@@ -120,15 +120,15 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
     where = _IN_COULEUR[trump] if in_couleur else _IN_SUIT[trump]
     value = base = rule.in_couleur if in_couleur else rule.in_suit
     if called is None:
-        lines.append(f"Seat {declarer} plays {_A_CONTRACT[game]} {where}: worth {base}")
-    elif not lone:
-        lines.append(f"Seat {declarer} plays {_A_CONTRACT[game]} {where} with seat {partner}, "
-                     f"who holds the called {_CARD_NAME[called]}: worth {base}")
+        lines.append(f"Seat {declarer + 1} plays {_A_CONTRACT[game]} {where}: worth {base}")
+    elif partner is not None and not lone:
+        lines.append(f"Seat {declarer + 1} plays {_A_CONTRACT[game]} {where} with seat "
+                     f"{partner + 1}, who holds the called {_CARD_NAME[called]}: worth {base}")
     elif contract is _SIMPLE:
-        lines.append(f"Seat {declarer} plays a simple game {where} and holds the called "
+        lines.append(f"Seat {declarer + 1} plays a simple game {where} and holds the called "
                      f"{_CARD_NAME[called]} himself: it ranks as a solo, worth {base}")
     else:
-        lines.append(f"Seat {declarer} plays {_A_CONTRACT[game]} {where} and holds the called "
+        lines.append(f"Seat {declarer + 1} plays {_A_CONTRACT[game]} {where} and holds the called "
                      f"{_CARD_NAME[called]} himself: worth {base}")
     if lone and game is _FORCEE_SIMPLE:
         lines.append("A forcée simple played alone is no solo: no stamm, no bête")
@@ -165,7 +165,7 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
             pays = False
         elif lone:
             if declaring:  # R10: the soloist's own slip costs him nothing
-                lines.append(f"Seat {seat} {verb}: no penalty for the soloist")
+                lines.append(f"Seat {seat + 1} {verb}: no penalty for the soloist")
                 continue
             pays = False
         else:  # R11: the offender pays a bête even when the game was already decided
@@ -173,13 +173,13 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
             betes.append((seat, kind))
         if won is not None:
             tail = ", but he still pays a bête" if pays else ""
-            lines.append(f"Seat {seat} {verb}: the game was already decided{tail}")
+            lines.append(f"Seat {seat + 1} {verb}: the game was already decided{tail}")
             continue
         won = not declaring
-        decider = f"on seat {seat}'s {_ERROR_NOUN[kind]}"
+        decider = f"on seat {seat + 1}'s {_ERROR_NOUN[kind]}"
         losers = "defenders lose" if won else "declarer loses" if lone else "declarers lose"
         tail = ", and he pays a bête" if pays else ""
-        lines.append(f"Seat {seat} {verb}: the {losers} the game{tail}")
+        lines.append(f"Seat {seat + 1} {verb}: the {losers} the game{tail}")
     if won is None:
         tricks = hand.tricks
         won = tricks >= target
@@ -210,9 +210,9 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
             transfers.append(_new_transfer(Transfer, (POOL, declarer, chips, _STAMM)))
             deltas[declarer] += chips
             pool -= chips
-            lines.append(f"Seat {declarer} draws a stamm of {chips} from the pool")
+            lines.append(f"Seat {declarer + 1} draws a stamm of {chips} from the pool")
         else:
-            lines.append(f"Seat {declarer} would draw a stamm, but the pool is empty")
+            lines.append(f"Seat {declarer + 1} would draw a stamm, but the pool is empty")
 
     # 7. Bêtes, each reckoned at the moment it is paid: errors first, then a lost solo.
     for seat, kind in betes:
@@ -238,7 +238,7 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
     dealer += 1
     if dealer == n:
         dealer = 0
-    lines.append(f"Seat {dealer} deals next")
+    lines.append(f"Seat {dealer + 1} deals next")
     return make_settlement(
         "won" if won else "lost", in_couleur, value, tuple(transfers), tuple(deltas),
         state.pool, pool, _SUIT_NAME[couleur_before], _SUIT_NAME[couleur], dealer,
@@ -253,9 +253,9 @@ def _bete(seat: int, why: str, pool: int, stamm: int, deltas: list[int],
     if chips:
         transfers.append(_new_transfer(Transfer, (seat, POOL, chips, _BETE)))
         deltas[seat] -= chips
-        lines.append(f"Seat {seat} pays a bête of {chips} ({why})")
+        lines.append(f"Seat {seat + 1} pays a bête of {chips} ({why})")
     else:
-        lines.append(f"Seat {seat} owes a bête ({why}), but the pool is empty")
+        lines.append(f"Seat {seat + 1} owes a bête ({why}), but the pool is empty")
     return pool + chips
 
 
@@ -287,8 +287,8 @@ def _game_payments(n: int, declarer: int, partner: int, value: int, won: bool) -
         transfers.append(Transfer(source, target, value, _GAME))
         deltas[source] -= value
         deltas[target] += value
-        paid.append(f"seat {source} pays {value} to seat {target}")
-    paid.extend(f"seat {seat} is not paired" for seat in UNPAIRED[n][declarer][partner])
+        paid.append(f"seat {source + 1} pays {value} to seat {target + 1}")
+    paid.extend(f"seat {seat + 1} is not paired" for seat in UNPAIRED[n][declarer][partner])
     return tuple(transfers), tuple(deltas), ", ".join(paid)
 
 
@@ -304,16 +304,16 @@ def settle_redeal(n: int, options: AmericanOptions, state: AmericanState,
         transfers.append(Transfer(dealer, POOL, stake, _STAKE))
         deltas[dealer] -= stake
         pool += stake
-        lines = [f"Dealer (seat {dealer}) stakes {stake} into the pool"]
+        lines = [f"Dealer (seat {dealer + 1}) stakes {stake} into the pool"]
     else:
         lines = [_no_stake(state)]
     if type(hand) is ForfeitHand:
         seat = hand.seat
-        lines.append(f"Seat {seat} passed holding Spadilla and Basta when he had to announce")
+        lines.append(f"Seat {seat + 1} passed holding Spadilla and Basta when he had to announce")
         pool = _bete(seat, "forfeit", pool, options.stamm, deltas, transfers, lines)
     else:
         lines.append("Misdeal: no chips move beyond the stake")
-    lines.append(f"Seat {dealer} deals again, with no new stake")
+    lines.append(f"Seat {dealer + 1} deals again, with no new stake")
     couleur = state.couleur
     name = _SUIT_NAME[couleur]
     return make_settlement(

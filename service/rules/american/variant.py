@@ -81,10 +81,11 @@ def _hand_fields() -> list[dict[str, Any]]:
                                "it: then a lone game)", required=False),
         {"name": "tout_after_five", "type": "boolean", "required": False, "default": False,
          "description": "the declaring side took the first five tricks and played on for all "
-                        "eight (not on a tout)"},
+                        "eight (not on a tout); required with 8 tricks on any other contract"},
         {"name": "matadores", "type": "object", "required": False, "nullable": True,
          "fields": {"side": [s.value for s in Side], "lower": "integer from 0 (see matadores)"},
-         "description": "the side holding all three higher matadores, and its lower ones"},
+         "description": "the side holding all three higher matadores, and its lower ones (a "
+                        "lone declarer holds at most 5 lower ones)"},
         {"name": "errors", "type": "array", "required": False, "default": [],
          "max_items": MAX_ERRORS,
          "description": "errors as {kind, seat} in the order they happened; kind is one of "
@@ -179,6 +180,7 @@ class AmericanVariant(Variant):
                 "max_lower": {f"{players}": {suit.value: max_lower_matadores(suit, players)
                                              for suit in Suit}
                               for players in PLAYER_COUNTS},
+                "max_lower_lone_declarer": parse.LONE_MAX_LOWER,
             },
             "options": options,
             "suits": list(SUITS),

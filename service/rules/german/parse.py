@@ -1,15 +1,14 @@
-"""Reading and checking German Solo's options and hand records (the checks are listed in the
-package docstring); each problem is a ``RuleViolation`` naming the field."""
+"""Reading and checking German Solo's options, state and hand records (the checks are listed in
+the package docstring); each problem is a ``RuleViolation`` naming the field."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from ..base import RuleViolation
+from ..base import SUITS, RuleViolation
 from ..common import (
     MISSING,
-    TRICKS,
     as_object,
     get,
     optional_called,
@@ -27,41 +26,90 @@ from ..common import (
 from .model import (
     CALLED_RANKS,
     CONTRACTS,
+    DECKS,
+    DEFAULT_DECK,
+    FIRST_WON,
     HAND_FIELDS,
+    OPTION_CONTRACTS,
     OPTION_NAMES,
     PARTNER_CONTRACTS,
-    TARGET,
     TITLE,
     TOUT_FLAGS,
     GermanHand,
     GermanOptions,
+    GermanState,
 )
+
+PREFERRED_SUIT_CHOICES = (*SUITS, FIRST_WON)
 
 
 def parse_options(raw: Mapping[str, Any] | None) -> GermanOptions:
-    """``preferred_suit``: a suit or null (the default)."""
+    """``preferred_suit``: a suit, ``first_won`` or null (the default); ``mediateur``: a bool
+    (default false); ``deck``: 32 (the default) or 24."""
     if raw is None:
         return GermanOptions()
     obj = as_object(raw, "options")
     reject_unknown(obj, OPTION_NAMES, "options", "unknown option")
     preferred = get(obj, "preferred_suit")
-    return GermanOptions(None if preferred is MISSING
-                         else optional_suit(preferred, "options.preferred_suit"))
+    if preferred is MISSING or preferred is None:
+        preferred_suit = None
+    else:
+        preferred_suit = require_choice(preferred, "options.preferred_suit",
+                                        PREFERRED_SUIT_CHOICES, "a suit or first_won")
+    deck = get(obj, "deck")
+    if deck is MISSING:
+        deck = DEFAULT_DECK
+    elif type(deck) is not int or deck not in DECKS:
+        raise RuleViolation("options.deck", "must be 32 (the full pack) or 24 (the Münsterland "
+                                            "Sollo, without the eights and nines)")
+    return GermanOptions(preferred_suit, require_bool(get(obj, "mediateur"), "options.mediateur"),
+                         deck)
 
 
-def parse_hand(raw: object, n: int) -> GermanHand:
+def initial_couleur(options: GermanOptions) -> str | None:
+    """The preferred suit of a fresh table: the option's suit (none yet with ``first_won``)."""
+    return None if options.preferred_suit == FIRST_WON else options.preferred_suit
+
+
+def initial_state(players: int, options: GermanOptions, first_dealer: object) -> GermanState:
+    return GermanState(require_seat(first_dealer, "first_dealer", players),
+                       initial_couleur(options))
+
+
+def parse_state(raw: object, players: int, options: GermanOptions) -> GermanState:
+    """``{"dealer": seat, "couleur": suit or null}``; missing keys take a fresh table's values.
+
+    Only with ``preferred_suit: first_won`` does the state's ``couleur`` decide anything; under
+    a fixed preferred suit (or none) it is the option's, whatever was given."""
+    if raw is None:
+        return GermanState(0, initial_couleur(options))
+    obj = as_object(raw, "state")
+    reject_unknown(obj, ("dealer", "couleur"), "state")
+    dealer = get(obj, "dealer")
+    couleur = get(obj, "couleur")
+    suit = None if couleur is MISSING else optional_suit(couleur, "state.couleur")
+    return GermanState(0 if dealer is MISSING else require_seat(dealer, "state.dealer", players),
+                       suit if options.preferred_suit == FIRST_WON else initial_couleur(options))
+
+
+def parse_hand(raw: object, n: int, options: GermanOptions) -> GermanHand:
     """A complete, rule-checked hand record (see the package docstring for every check);
     ``n`` is the number of players, already checked."""
     obj = as_object(raw, "hand")
     reject_unknown(obj, HAND_FIELDS, "hand")
     require_kind_played(get(obj, "kind"), "hand.kind", TITLE)
     contract = require_choice(get(obj, "contract"), "hand.contract", CONTRACTS, "a contract")
+    option = OPTION_CONTRACTS.get(contract)
+    if option is not None and not getattr(options, option):
+        raise RuleViolation("hand.contract", f"this table does not play the {contract}: it needs "
+                                             f"the option {option}")
     trump = require_suit(get(obj, "trump"), "hand.trump")
     declarer = require_seat(get(obj, "declarer"), "hand.declarer", n)
     ranks = CALLED_RANKS.get(contract, ("ace", "king"))
     called = optional_called(get(obj, "called"), "hand.called", ranks)
     partner = optional_seat(get(obj, "partner"), "hand.partner", n)
-    tricks = require_int(get(obj, "tricks"), "hand.tricks", 0, TRICKS)
+    giver = optional_seat(get(obj, "giver"), "hand.giver", n)
+    tricks = require_int(get(obj, "tricks"), "hand.tricks", 0, options.tricks)
     flags = {f: require_bool(get(obj, f), f"hand.{f}") for f in TOUT_FLAGS}
     matadors = require_bool(get(obj, "matadors_together"), "hand.matadors_together")
     errors = parse_errors(get(obj, "errors"), "hand.errors", n)
@@ -81,24 +129,52 @@ def parse_hand(raw: object, n: int) -> GermanHand:
             raise RuleViolation("hand.partner",
                                 "the partner (holder of the called card) must be another "
                                 "seat than the declarer")
+    elif contract == "mediateur":
+        if partner is not None:
+            raise RuleViolation("hand.partner", "a mediateur is played alone: no partner (the "
+                                                "opponent who gave the ace is the giver)")
+        if called is not None and called.suit == trump:
+            raise RuleViolation("hand.called.suit",
+                                "the demanded ace must be of a plain suit, not of trumps")
+        if giver is not None and giver == declarer:
+            raise RuleViolation("hand.giver", "the giver of the demanded ace is an opponent, "
+                                              "not the declarer")
     else:
         if called is not None:
             raise RuleViolation("hand.called", "a solo is played alone: no called card")
         if partner is not None:
             raise RuleViolation("hand.partner", "a solo is played alone: no partner")
+    if giver is not None and contract != "mediateur":
+        raise RuleViolation("hand.giver", "only a mediateur has a giver (the opponent who gave "
+                                          "the demanded ace)")
 
+    _check_tricks_and_flags(tricks, flags, options)
+    return GermanHand(contract, trump, declarer, called, partner, giver, tricks,
+                      flags["stopped_after_five"], flags["continued_after_five"],
+                      flags["tout_announced"], matadors, errors)
+
+
+def _check_tricks_and_flags(tricks: int, flags: Mapping[str, bool],
+                            options: GermanOptions) -> None:
+    """At most one flag; stopping took exactly the target; going on needed the first target
+    tricks; all tricks were only taken by a party that played for all (rulebook **Decision**)."""
     raised = [f for f in TOUT_FLAGS if flags[f]]
     if len(raised) > 1:
         raise RuleViolation(f"hand.{raised[1]}",
                             "at most one of stopped_after_five, continued_after_five and "
                             "tout_announced may be true")
-    for flag in ("stopped_after_five", "continued_after_five"):
-        if flags[flag] and tricks < TARGET:
-            action = "stop" if flag == "stopped_after_five" else "go on"
-            raise RuleViolation(f"hand.{flag}",
-                                f"the declaring party can {action} after five only when it "
-                                f"won the first five tricks (tricks must be at least 5)")
-    return GermanHand(contract, trump, declarer, called, partner, tricks,
-                      flags["stopped_after_five"], flags["continued_after_five"],
-                      flags["tout_announced"], matadors, errors)
-
+    target, every = options.target, options.tricks
+    first = "five" if target == 5 else "four"
+    if flags["stopped_after_five"] and tricks != target:
+        raise RuleViolation("hand.stopped_after_five",
+                            f"a party that stopped after the first {first} tricks took exactly "
+                            f"{target} (the rest were not played), not {tricks}")
+    if flags["continued_after_five"] and tricks < target:
+        raise RuleViolation("hand.continued_after_five",
+                            f"the declaring party can go on after {first} only when it won the "
+                            f"first {first} tricks (tricks must be at least {target})")
+    if tricks == every and not (flags["continued_after_five"] or flags["tout_announced"]):
+        raise RuleViolation("hand.continued_after_five",
+                            f"a party that took all {every} tricks went on after the first "
+                            f"{first}: set continued_after_five (or tout_announced if it was "
+                            f"announced), or record fewer tricks")

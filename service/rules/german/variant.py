@@ -11,7 +11,6 @@ from ..common import (
     MAX_ERRORS,
     TRICKS,
     DealerRotationVariant,
-    DealerState,
     check_dealer_fits,
     seat_field,
 )
@@ -21,7 +20,11 @@ from .model import (
     CALLED_RANKS,
     CONTRACT_DESCRIPTIONS,
     CONTRACTS,
+    DECKS,
+    DEFAULT_DECK,
+    FIRST_WON,
     MATADORS,
+    OPTION_CONTRACTS,
     PARTNER_CONTRACTS,
     PLAYERS,
     PREFERRED_MULTIPLIER,
@@ -33,6 +36,7 @@ from .model import (
     TOUT_CONTINUED,
     GermanHand,
     GermanOptions,
+    GermanState,
 )
 
 
@@ -46,12 +50,21 @@ class GermanSolo(DealerRotationVariant):
     options_type = GermanOptions
 
     def parse_options(self, raw: Mapping[str, Any] | None) -> GermanOptions:
-        """``preferred_suit``: a suit or null (the default)."""
         return parse.parse_options(raw)
+
+    def initial_state(self, players: int, options: Any, first_dealer: int = 0) -> GermanState:
+        return parse.initial_state(self.check_players(players), self._options(options),
+                                   first_dealer)
+
+    def parse_state(self, raw: Mapping[str, Any] | None, players: int,
+                    options: Any) -> GermanState:
+        """``{"dealer": seat, "couleur": the preferred suit in force}``; missing keys take a
+        fresh table's values."""
+        return parse.parse_state(raw, self.check_players(players), self._options(options))
 
     def parse_hand(self, raw: object, players: int, options: Any) -> GermanHand:
         """A complete, rule-checked hand record (see the package docstring for every check)."""
-        return parse.parse_hand(raw, self.check_players(players))
+        return parse.parse_hand(raw, self.check_players(players), self._options(options))
 
     def _hand(self, hand: object, players: int, options: GermanOptions) -> GermanHand:
         return hand if isinstance(hand, GermanHand) else self.parse_hand(hand, players, options)
@@ -60,7 +73,7 @@ class GermanSolo(DealerRotationVariant):
         """Score one hand: ``±value`` to each of the declaring party, 0 to the others."""
         n = self.check_players(players)
         opts = self._options(options)
-        st = state if isinstance(state, DealerState) else self.parse_state(state, n, opts)
+        st = state if isinstance(state, GermanState) else self.parse_state(state, n, opts)
         check_dealer_fits(st, n)
         return settle.settle(n, opts, st, self._hand(hand, n, opts))
 
@@ -79,14 +92,19 @@ class GermanSolo(DealerRotationVariant):
                  "target": TARGET,
                  "calls_partner": "required" if contract in PARTNER_CONTRACTS else "none",
                  "called_ranks": list(CALLED_RANKS.get(contract, ())),
+                 **({"option": OPTION_CONTRACTS[contract]} if contract in OPTION_CONTRACTS
+                    else {}),
                  "description": CONTRACT_DESCRIPTIONS[contract]}
                 for contract in CONTRACTS
             ],
+            "decks": [{"cards": cards, "tricks": tricks, "target": target}
+                      for cards, (tricks, target) in DECKS.items()],
             "bonuses": [
                 {"field": "stopped_after_five", "points": PRIME,
-                 "description": "prime: won the first five tricks and stopped"},
+                 "description": "prime: won the first five tricks (four with 24 cards) and "
+                                "stopped"},
                 {"field": "continued_after_five", "points": TOUT_CONTINUED, "target": TRICKS,
-                 "description": "tout: went on after the first five, made or not"},
+                 "description": "tout: went on after the first five (four), made or not"},
                 {"field": "tout_announced", "points": TOUT_ANNOUNCED, "target": TRICKS,
                  "description": "tout announced with the declaration"},
                 {"field": "matadors_together", "points": MATADORS,
@@ -99,7 +117,8 @@ class GermanSolo(DealerRotationVariant):
                 {"name": "kind", "type": "string", "required": False, "default": "played",
                  "allowed": ["played"], "description": "only played hands are recorded"},
                 {"name": "contract", "type": "string", "required": True,
-                 "allowed": list(CONTRACTS), "description": "the game declared"},
+                 "allowed": list(CONTRACTS), "description": "the game declared (a mediateur "
+                                                            "only with the option mediateur)"},
                 {"name": "trump", "type": "string", "required": True, "allowed": list(SUITS),
                  "description": "the trump suit"},
                 seat_field("declarer", PLAYERS, "the seat that declared (in a force, the "
@@ -107,15 +126,22 @@ class GermanSolo(DealerRotationVariant):
                 {"name": "called", "type": "object", "required": False, "nullable": True,
                  "fields": {"rank": ["ace", "king"], "suit": list(SUITS)},
                  "description": "the card called in a frage, grossfrage or force (not of "
-                                "trumps; a king only in a frage)"},
+                                "trumps; a king only in a frage); in a mediateur, the ace "
+                                "demanded (optional, for the record)"},
                 seat_field("partner", PLAYERS, "holder of the called card", required=False,
                            nullable=True),
+                {**seat_field("giver", PLAYERS, "in a mediateur, the opponent who gave the "
+                              "demanded ace (optional, for the record)", required=False,
+                              nullable=True), "contracts": ["mediateur"]},
                 {"name": "tricks", "type": "integer", "min": 0, "max": TRICKS, "required": True,
+                 "max_by_deck": {str(cards): tricks for cards, (tricks, _) in DECKS.items()},
                  "description": "tricks taken by the declaring party"},
                 {"name": "stopped_after_five", "type": "boolean", "required": False,
-                 "default": False, "description": "won the first five tricks and stopped"},
+                 "default": False,
+                 "description": "won the first five tricks (four with 24 cards) and stopped"},
                 {"name": "continued_after_five", "type": "boolean", "required": False,
-                 "default": False, "description": "won the first five and went on for all 8"},
+                 "default": False,
+                 "description": "won the first five (four) and went on for all the tricks"},
                 {"name": "tout_announced", "type": "boolean", "required": False,
                  "default": False, "description": "tout announced with the declaration"},
                 {"name": "matadors_together", "type": "boolean", "required": False,
@@ -129,8 +155,17 @@ class GermanSolo(DealerRotationVariant):
                              "description": "the offender's side loses the game"}],
             "options": [
                 {"name": "preferred_suit", "type": "string", "default": None, "nullable": True,
-                 "allowed": list(SUITS),
-                 "description": "games with this suit as trump score double (null: none)"},
+                 "allowed": [*SUITS, FIRST_WON],
+                 "description": "games with this suit as trump score double; first_won: the "
+                                "trump of the first contract won, from the next hand on (null: "
+                                "none)"},
+                {"name": "mediateur", "type": "boolean", "default": False,
+                 "description": "the mediateur is played: the declarer demands an ace, gives "
+                                "back a card and plays alone (base 4)"},
+                {"name": "deck", "type": "integer", "default": DEFAULT_DECK,
+                 "allowed": list(DECKS),
+                 "description": "32 cards; or 24 (Münsterland Sollo, no eights and nines): 6 "
+                                "tricks, target 4, tout all 6"},
             ],
         }
 

@@ -26,16 +26,16 @@ def settle(n: int, opts: Solo66Options, st: DealerState, h: Solo66Hand) -> Settl
         winner = h.last_trick
         others = [seat for seat in range(n) if seat != winner]
         result = "won"
-        lines.append(f"All passed: played without trump; seat {winner} took the last trick "
+        lines.append(f"All passed: played without trump; seat {winner + 1} took the last trick "
                      "and wins")
         transfers = [Transfer(seat, winner, stake, Reason.GAME) for seat in others]
         lines.append(f"{seat_list(others).capitalize()} each pay {_chips(stake)} "
-                     f"to seat {winner}")
+                     f"to seat {winner + 1}")
     elif h.soloist is not None and h.soloist_points is not None \
             and h.defender_points is not None:
         soloist = h.soloist
         defenders = [seat for seat in range(n) if seat != soloist]
-        lines.append(f"Seat {soloist} plays alone with {h.trump} as trump: "
+        lines.append(f"Seat {soloist + 1} plays alone with {h.trump} as trump: "
                      f"{h.soloist_points} card points against the defenders' "
                      f"{h.defender_points}")
         if h.soloist_points >= WIN_POINTS:
@@ -43,13 +43,13 @@ def settle(n: int, opts: Solo66Options, st: DealerState, h: Solo66Hand) -> Settl
             lines.append(f"The soloist has {WIN_POINTS} or more: won")
             transfers = [Transfer(seat, soloist, stake, Reason.GAME) for seat in defenders]
             lines.append(f"{seat_list(defenders).capitalize()} each pay "
-                         f"{_chips(stake)} to seat {soloist}")
+                         f"{_chips(stake)} to seat {soloist + 1}")
         elif h.defender_points >= WIN_POINTS:
             result = "lost"
             lines.append(f"The soloist has less than {WIN_POINTS} and the defenders "
                          f"{WIN_POINTS} or more: lost")
             transfers = [Transfer(soloist, seat, stake, Reason.GAME) for seat in defenders]
-            lines.append(f"Seat {soloist} pays {_chips(stake)} to each of "
+            lines.append(f"Seat {soloist + 1} pays {_chips(stake)} to each of "
                          f"{seat_list(defenders)}")
         else:
             result = "drawn"
@@ -63,7 +63,7 @@ def settle(n: int, opts: Solo66Options, st: DealerState, h: Solo66Hand) -> Settl
         if isinstance(t.target, int):
             deltas[t.target] += t.chips
     next_dealer = (st.dealer + 1) % n
-    lines.append(f"Seat {next_dealer} deals next")
+    lines.append(f"Seat {next_dealer + 1} deals next")
     return Settlement(
         result=result,
         in_couleur=None,

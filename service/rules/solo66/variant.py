@@ -11,6 +11,7 @@ from ..common import (
     DealerRotationVariant,
     DealerState,
     check_dealer_fits,
+    parse_dealer_state,
 )
 from . import parse, settle
 from .model import (
@@ -50,7 +51,7 @@ class Solo66(DealerRotationVariant):
     def settle(self, players: int, options: Any, state: Any, hand: Any) -> Settlement:
         n = self.check_players(players)
         opts = self._options(options)
-        st = state if isinstance(state, DealerState) else self.parse_state(state, n, opts)
+        st = state if isinstance(state, DealerState) else parse_dealer_state(state, n)
         check_dealer_fits(st, n)
         return settle.settle(n, opts, st, self._hand(hand, n, opts))
 

@@ -25,9 +25,10 @@ Checks made on a hand record (each a RuleViolation on the path given):
 - ``hand.declarer``, ``hand.partner``: seats 0-3; ``hand.tricks``: 0-8, taken by the declaring
   side (declarer and partner together in a simple).
 - ``hand.called``: ``{"rank": "ace", "suit": …}`` (``hand.called.rank``, ``hand.called.suit``);
-  a ``simple`` needs it and its holder ``hand.partner``, who is not the declarer; a ``solo`` or
-  ``tout`` has neither. The seed lets the declarer call "any one of the four aces", so the
-  Ace of trumps may be called.
+  a ``simple`` needs it and its holder ``hand.partner``; a ``solo`` or ``tout`` has neither. The
+  seed lets the declarer call "any one of the four aces", so the Ace of trumps may be called,
+  and so may an Ace he holds himself (**Decision** of the rulebook: ``partner`` equal to
+  ``declarer``; he then plays alone, the game keeps its value as a ``simple``, only he scores).
 - ``hand.forced``: a bool, true only on a ``simple`` (all passed; Q♣'s holder had to play).
 - ``hand.errors``: at most 16 ``{"kind": "revoke", "seat"}`` (``hand.errors.<i>.kind`` …).
 """

@@ -66,8 +66,11 @@ class SpanishHand:
 
     @property
     def side(self) -> tuple[int, ...]:
-        """The declaring side: the declarer, and the partner in a simple."""
-        return (self.declarer,) if self.partner is None else (self.declarer, self.partner)
+        """The declaring side: the declarer, and the partner in a simple (unless the declarer
+        called an ace he holds himself: he then plays alone)."""
+        if self.partner is None or self.partner == self.declarer:
+            return (self.declarer,)
+        return (self.declarer, self.partner)
 
     def to_dict(self) -> dict[str, Any]:
         return {

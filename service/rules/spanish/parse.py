@@ -80,10 +80,6 @@ def parse_hand(raw: object, n: int) -> SpanishHand:
         if partner is None:
             raise RuleViolation("hand.partner",
                                 "a simple game needs the seat holding the called ace")
-        if partner == declarer:
-            raise RuleViolation("hand.partner",
-                                "the partner (holder of the called ace) must be another "
-                                "seat than the declarer")
     else:
         if called is not None:
             raise RuleViolation("hand.called", f"a {contract} is played alone: no called card")

@@ -38,10 +38,13 @@ def settle(n: int, opts: SpanishOptions, st: DealerState, h: SpanishHand) -> Set
 def _contract_line(h: SpanishHand, opts: SpanishOptions, value: int, target: int) -> str:
     where = "in colour" if h.trump == opts.couleur else "in suit"
     needs = f"target all {target} tricks" if target == TRICKS else f"target {target} tricks"
-    if h.contract == "simple" and h.called is not None:
+    if h.contract == "simple" and h.called is not None and h.partner is not None:
         name = "Forced simple game (all passed)" if h.forced else "Simple game"
-        return (f"{name} in {h.trump}, {where}: {value} points, {needs}; seat {h.declarer} "
-                f"declares with seat {h.partner}, holder of the ace of {h.called.suit}")
+        if h.partner == h.declarer:
+            return (f"{name} in {h.trump}, {where}: {value} points, {needs}; seat {h.declarer + 1} "
+                    f"called the ace of {h.called.suit}, which he holds, and plays alone")
+        return (f"{name} in {h.trump}, {where}: {value} points, {needs}; seat {h.declarer + 1} "
+                f"declares with seat {h.partner + 1}, holder of the ace of {h.called.suit}")
     name = "Solo" if h.contract == "solo" else "Tout"
-    return f"{name} in {h.trump}, {where}: {value} points, {needs}; seat {h.declarer} alone"
+    return f"{name} in {h.trump}, {where}: {value} points, {needs}; seat {h.declarer + 1} alone"
 

@@ -13,6 +13,7 @@ from ..common import (
     DealerRotationVariant,
     DealerState,
     check_dealer_fits,
+    parse_dealer_state,
     seat_field,
     seat_list,
 )
@@ -56,7 +57,7 @@ class SpanishSolo(DealerRotationVariant):
     def settle(self, players: int, options: Any, state: Any, hand: Any) -> Settlement:
         n = self.check_players(players)
         opts = self._options(options)
-        st = state if isinstance(state, DealerState) else self.parse_state(state, n, opts)
+        st = state if isinstance(state, DealerState) else parse_dealer_state(state, n)
         check_dealer_fits(st, n)
         return settle.settle(n, opts, st, self._hand(hand, n, opts))
 
@@ -122,7 +123,8 @@ class SpanishSolo(DealerRotationVariant):
                 {"name": "called", "type": "object", "required": False, "nullable": True,
                  "fields": {"rank": list(CALLED_RANKS), "suit": list(SUITS)},
                  "description": "the ace called in a simple game; absent otherwise"},
-                seat_field("partner", PLAYERS, "holder of the called ace (simple only)",
+                seat_field("partner", PLAYERS, "holder of the called ace (simple only; the "
+                           "declarer himself if he holds it: then he plays alone)",
                            required=False, nullable=True),
                 {"name": "tricks", "type": "integer", "min": 0, "max": TRICKS, "required": True,
                  "description": "tricks taken by the declaring side"},

@@ -49,7 +49,7 @@ function genericFields(variant, players) {
   const suits = variant.suits || [];
   const out = [];
   for (const f of variant.hand_fields) {
-    const base = { name: f.name, required: !!f.required, nullable: !!f.nullable, description: f.description };
+    const base = { name: f.name, required: !!f.required, nullable: !!f.nullable, description: f.description, contracts: f.contracts };
     const allowed = f.allowed || [];
     if (f.name === 'kind') out.push({ ...base, w: 'kind', allowed: allowed.length ? allowed : ['played'] });
     else if (f.name === 'contract') out.push({ ...base, w: 'contract' });
@@ -81,6 +81,7 @@ function callMode(variant, v) {
 function visible(f, variant, v, players) {
   if (f.w === 'kind') return f.allowed.length > 1;
   if (f.kinds && !f.kinds.includes(v.kind)) return false;
+  if (f.contracts && !f.contracts.includes(v.contract)) return false;
   if (f.name === 'called' || f.name === 'partner') {
     const mode = callMode(variant, v);
     if (mode === 'none' || (mode === null && (variant.contracts || []).length)) return false;
@@ -223,8 +224,9 @@ function stepper(label, get, set, min, max, hint) {
 
 /** Build the form. `opts`: {ctx, variant, number, record (edit), saveLabel, onSave(record, preview)} */
 export function handForm(opts) {
-  const { ctx, variant } = opts;
+  const { ctx } = opts;
   const table = ctx.table;
+  const variant = forTable(opts.variant, table.options || {});
   const players = table.seats.length;
   const fields = fieldsFor(variant, players);
   const v = valuesFrom(fields, opts.record, variant);
@@ -486,7 +488,18 @@ export function settlementView(ctx, s, { heading } = {}) {
   return h('div.settlement', items);
 }
 
-/** The rules say "seat 2"; the table knows her name. */
+/** The rules say "seat 2" (numbered from 1); the table knows her name. */
 function withNames(ctx, line) {
-  return line.replace(/\b([Ss])eat (\d)\b/g, (_, _s, n) => seatName(ctx, Number(n)));
+  return line.replace(/\b([Ss])eat (\d)\b/g, (_, _s, n) => seatName(ctx, Number(n) - 1));
+}
+
+/** The variant as this table plays it: contracts behind an option it did not set left out, and
+ * its deck's tricks and target (German Solo's `mediateur` and `deck`). */
+function forTable(variant, options) {
+  const deck = (variant.decks || []).find((d) => d.cards === options.deck);
+  const contracts = (variant.contracts || []).filter((c) => !c.option || options[c.option])
+    .map((c) => (deck ? { ...c, target: deck.target } : c));
+  if (!deck) return { ...variant, contracts };
+  const handFields = variant.hand_fields && variant.hand_fields.map((f) => (f.name === 'tricks' ? { ...f, max: deck.tricks } : f));
+  return { ...variant, contracts, tricks: deck.tricks, hand_fields: handFields };
 }

@@ -121,9 +121,11 @@ async function newTableForm(club, app) {
     optionInputs.clear();
     const rows = variant.options.map((o) => {
       let input;
-      if (o.type === 'integer') {
+      if (o.type === 'integer' && !o.allowed) {
         input = h('input', { type: 'number', inputmode: 'numeric', min: o.min, max: o.max,
           value: o.default === null || o.default === undefined ? '' : o.default });
+      } else if (o.type === 'boolean') {
+        input = h('select', [false, true].map((b) => h('option', { value: String(b), selected: b === o.default }, b ? 'yes' : 'no')));
       } else {
         const allowed = [...(o.nullable ? [''] : []), ...(o.allowed || [])];
         input = h('select', allowed.map((a) => h('option', { value: a, selected: a === (o.default ?? '') },
@@ -148,6 +150,7 @@ async function newTableForm(club, app) {
     for (const [key, { input, option }] of optionInputs) {
       let value = input.value;
       if (option.type === 'integer') value = value === '' ? null : Number(value);
+      else if (option.type === 'boolean') value = value === 'true';
       else if (value === '') value = null;
       if (value !== (option.default ?? null)) out[key] = value;
     }
