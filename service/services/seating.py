@@ -54,7 +54,7 @@ from .tables import TableRules, initial_table_state, read_table, table_view
 
 # The keys of a hand record (every variant's) whose value is a seat. A unit test holds this
 # against every variant's described hand fields.
-SEAT_FIELDS = ("declarer", "partner", "seat", "soloist", "last_trick")
+SEAT_FIELDS = ("declarer", "partner", "seat", "soloist", "last_trick", "giver")
 SEATED_LISTS = ("errors",)  # lists of objects, each with a ``seat``
 
 
