@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from flask_smorest import Api
 
+from .media import register as register_media_checks
 from .problem import ProblemApi
 
 # The OpenAPI document's owner, bound to an app in ``create_app``.
@@ -12,9 +13,23 @@ api = ProblemApi()
 
 
 def register_blueprints(app: Flask, api: Api) -> None:
-    from . import clubs, docs, health, league, pages, settlements, tables, variants
+    from . import (
+        clubs,
+        docs,
+        health,
+        league,
+        league_admin,
+        openapi,
+        pages,
+        settlements,
+        tables,
+        variants,
+    )
 
+    openapi.register_components(api.spec)  # before the operations that name them
+    clubs.register_converters(app)
     docs.register(app)
     pages.register(app)
-    for module in (health, variants, settlements, clubs, tables, league):
+    for module in (health, variants, settlements, clubs, tables, league, league_admin):
         api.register_blueprint(module.blp)
+    register_media_checks(app)

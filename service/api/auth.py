@@ -14,15 +14,23 @@ def principal() -> Principal:
     return authenticate(request.headers.get("Authorization"))
 
 
+NO_VERSION = -1
+"""What ``if_match_version`` answers for an ``If-Match`` that no version can match (weak tags
+only): the write then fails as stale, 412 with the current ETag."""
+
+
 def if_match_version() -> int | None:
-    """The version named by ``If-Match`` (``"7"``, ``W/"7"`` or ``7``), or None if absent."""
+    """The version named by ``If-Match`` (``"7"``, or a bare ``7``), or None if absent or
+    ``*``. RFC 9110 compares ``If-Match`` strongly: a weak tag (``W/"7"``) matches nothing
+    (``NO_VERSION``). Of a list, the first strong tag counts (one version is current)."""
     raw = request.headers.get("If-Match")
     if raw is None or raw.strip() == "*":
         return None
-    value = raw.split(",")[0].strip()
-    if value.startswith("W/"):
-        value = value[2:]
-    value = value.strip('"')
+    tags = [t.strip() for t in raw.split(",") if t.strip()]
+    strong = [t for t in tags if not t.startswith("W/")]
+    if tags and not strong:
+        return NO_VERSION
+    value = strong[0].strip('"') if strong else ""
     if not (value.isascii() and value.isdigit()) or len(value) > 18:  # "²".isdigit() too
         raise PreconditionFailed(f"If-Match {raw!r} names no version of this table.")
     return int(value)

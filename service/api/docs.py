@@ -16,10 +16,18 @@ SWAGGER_UI_DIST = str(Path(flask_swagger_ui.__file__).parent / "dist")
 bp = Blueprint("openapi_yaml", __name__)
 
 
+class _NoAliasDumper(yaml.SafeDumper):
+    """Writes a value met twice out twice: no ``&id001`` anchors and ``*id001`` aliases, which
+    some OpenAPI tools do not follow."""
+
+    def ignore_aliases(self, data: object) -> bool:
+        return True
+
+
 def spec_yaml() -> str:
     """The document exactly as ``openapi.yaml`` in the repository should hold it."""
     spec = current_app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
-    return yaml.safe_dump(spec, sort_keys=False, allow_unicode=True)
+    return yaml.dump(spec, Dumper=_NoAliasDumper, sort_keys=False, allow_unicode=True)
 
 
 @bp.get("/openapi.yaml")

@@ -6,14 +6,16 @@ import http
 import logging
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import quote
 
-from flask import Flask, Response, json
+from flask import Flask, Response, has_request_context, json, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from ..middleware.limits import RateLimited
 from ..rules import RuleViolation
 from ..services.errors import ServiceError
-from .problem import PROBLEM_CONTENT_TYPE
+from ..services.outages import Outage, outage_of
+from .problem import PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, problem_type
 
 log = logging.getLogger(__name__)
 
@@ -28,24 +30,40 @@ ERROR_FIELDS_MAX = 50
 ERRORS_PER_FIELD = 10
 
 
+_PATH_SAFE = "/:@!$&'()*+,;=-._~"
+
+# RFC 9110's reason phrases where Python's still give RFC 4918's.
+_PHRASES = {422: "Unprocessable Content", 413: "Content Too Large"}
+
+
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def problem(status: int, detail: str | None = None, errors: Mapping[str, list[str]] | None = None,
-            headers: Mapping[str, str] | None = None, type_: str = "about:blank") -> Response:
-    """An RFC 9457 body; ``type`` stays ``about:blank`` where the status says it all."""
-    phrase = http.HTTPStatus(status).phrase
+            headers: Mapping[str, str] | None = None, type_: str | None = None,
+            members: Mapping[str, Any] | None = None) -> Response:
+    """An RFC 9457 body. ``type_`` is a registered slug (``problem.PROBLEM_TYPES``), its title
+    the type's; without one the type is ``about:blank`` and the title the status's phrase
+    (RFC 9110's: 422 is "Unprocessable Content"). ``instance`` is the request's path."""
+    if type_ is None:
+        type_uri, title = "about:blank", _PHRASES.get(status) or http.HTTPStatus(status).phrase
+    else:
+        type_uri, title = problem_type(type_), PROBLEM_TYPES[type_][1]
     body: dict[str, Any] = {
-        "type": type_,
-        "title": phrase,
+        "type": type_uri,
+        "title": title,
         "status": status,
-        "detail": _clip(detail or phrase, DETAIL_MAX),
+        "detail": _clip(detail or title, DETAIL_MAX),
     }
+    if has_request_context():
+        # As a URI reference: what is not plain ASCII of a path percent-encoded.
+        body["instance"] = _clip(quote(request.path, safe=_PATH_SAFE), DETAIL_MAX)
     if errors:
         # A field path can hold a client's own key: keep the echo short, whatever was sent.
         body["errors"] = {_clip(path, PATH_MAX): list(messages)[:ERRORS_PER_FIELD]
                           for path, messages in list(errors.items())[:ERROR_FIELDS_MAX]}
+    body.update(members or {})
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_CONTENT_TYPE)
     for key, value in (headers or {}).items():
         response.headers[key] = value
@@ -90,29 +108,51 @@ def _http_exception(error: HTTPException) -> Response:
             detail = "Some fields are invalid: " + ", ".join(sorted(errors))
     if status >= 500:
         detail = "Something went wrong on our side; nothing was recorded."
-    type_ = "urn:solo:problem:invalid-field" if status == 422 and errors else "about:blank"
+    type_ = {415: "unsupported-media-type", 406: "not-acceptable"}.get(status)
+    if status == 422 and errors:
+        type_ = "invalid-field"
     return problem(status, detail, errors, headers, type_)
 
 
 def _rate_limited(error: RateLimited) -> Response:
     retry = error.retry_after
     return problem(429, f"{error.description} Try again in {retry} s.",
-                   headers={"Retry-After": str(retry)}, type_="urn:solo:problem:rate-limited")
+                   headers={"Retry-After": str(retry)}, type_="rate-limited")
 
 
 def _rule_violation(error: RuleViolation) -> Response:
-    return problem(422, str(error), error.errors, type_="urn:solo:problem:rule-violation")
+    return problem(422, str(error), error.errors, type_="rule-violation")
 
 
 def _service_error(error: ServiceError) -> Response:
-    return problem(error.status, error.detail, None, error.headers)
+    return problem(error.status, error.detail, None, error.headers, error.problem, error.members)
+
+
+def _database_unavailable(outage: Outage) -> Response:
+    retry = outage.retry_after
+    return problem(503, "The database is not available right now: nothing was recorded (no "
+                   f"hand, no change). Send it again in {retry} s; with the same "
+                   "Idempotency-Key it is recorded once.",
+                   headers={"Retry-After": str(retry)},
+                   type_="service-unavailable")
+
+
+def answer_for(error: BaseException) -> Response:
+    """The answer to an error no more specific handler took: a database outage is a 503 with
+    ``Retry-After`` (``services/outages.py``), anything else a 500, logged with its trace.
+    Also answers errors that escape Flask (its teardown: ``middleware/security.py``'s envelope)."""
+    if isinstance(error, HTTPException):
+        return _http_exception(error)
+    outage = outage_of(error)
+    if outage is not None:
+        log.warning("database unavailable (%s): answered 503", outage.reason)
+        return _database_unavailable(outage)
+    log.exception("unhandled error", exc_info=error)
+    return _http_exception(InternalServerError())
 
 
 def _unexpected(error: Exception) -> Response:
-    if isinstance(error, HTTPException):
-        return _http_exception(error)
-    log.exception("unhandled error", exc_info=error)
-    return _http_exception(InternalServerError())
+    return answer_for(error)
 
 
 def register_error_handlers(app: Flask) -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 from sqlalchemy import text
 
 from ..extensions import db
+from .paging import Blueprint
 
 blp = Blueprint("health", __name__, description="Service health")
 

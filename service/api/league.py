@@ -1,9 +1,10 @@
 """The club league: seasons, standings (JSON or CSV), player statistics, export and import.
 
-Reading a season, its standings and a player's statistics needs the club's admin token or a
-table token of one of the club's tables (the phones at a table may show the standings);
-creating seasons and exporting need the admin token. Importing needs no token, like creating a
-club: it makes a new club and answers its new admin token.
+Reading a season, its standings and a player's statistics needs the club's admin or read-only
+(viewer) token, or the token of one of its open tables, which reads its own season and the
+players seated at it (docs/league.md); creating seasons and exporting need the admin token.
+Importing needs no token, like creating a club: it makes a new club and answers its new admin
+token.
 
 The import body may be up to ``IMPORT_MAX_CONTENT_LENGTH`` bytes (16 MiB by default); every
 other request keeps the app's ``MAX_CONTENT_LENGTH`` (64 KiB).
@@ -16,7 +17,6 @@ from typing import Any, cast
 
 from flask import Response, current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import ValidationError
 
 from ..rules import RuleViolation
@@ -26,12 +26,14 @@ from ..schemas.league import (
     PlayerStatsSchema,
     SeasonCreateSchema,
     SeasonSchema,
+    StandingsCsvQuerySchema,
     StandingsQuerySchema,
     StandingsSchema,
 )
 from ..services import backup, league
 from .auth import BEARER, principal
 from .errors import flatten_messages
+from .paging import Answer, Blueprint
 
 blp = Blueprint("league", __name__, url_prefix="/api/v1",
                 description="Club league: seasons, standings, player statistics, ratings, "
@@ -79,7 +81,7 @@ def _auth_doc(not_found: str) -> Any:
     """Document the bearer token and its 401, 403 and 404 answers."""
     def decorate(view: Any) -> Any:
         for status, description in ((401, "No or bad token."),
-                                    (403, "The token is not of this club."),
+                                    (403, "Not a token that reads this (docs/league.md)."),
                                     (404, not_found)):
             view = blp.alt_response(status, description=description)(view)
         return blp.doc(security=BEARER)(view)
@@ -98,7 +100,8 @@ class Seasons(MethodView):
     @blp.response(200, SeasonSchema(many=True))
     @_auth_doc("No such club.")
     def get(self, club_id: str) -> list[dict[str, Any]]:
-        """List the club's seasons, newest first (admin or table token of the club)."""
+        """List the club's seasons, newest first (admin or read-only token; an open table's
+        token sees its own season)."""
         return league.list_seasons(principal(), club_id)
 
     @blp.arguments(SeasonCreateSchema())
@@ -106,10 +109,11 @@ class Seasons(MethodView):
     @blp.alt_response(409, description="The club has a season of that name.")
     @blp.alt_response(422, description="Unknown variant, or the season ends before it starts.")
     @_auth_doc("No such club.")
-    def post(self, body: dict[str, Any], club_id: str) -> dict[str, Any]:
+    def post(self, body: dict[str, Any], club_id: str) -> Answer:
         """Start a season of one variant (admin token); tables join it with `season_id`."""
-        return league.create_season(principal(), club_id, body["name"], body["variant"],
-                                    body["starts_on"], body["ends_on"])
+        season = league.create_season(principal(), club_id, body["name"], body["variant"],
+                                      body["starts_on"], body["ends_on"])
+        return season, 201, {"Location": f"/api/v1/seasons/{season['id']}"}
 
 
 @blp.route("/seasons/<string:season_id>")
@@ -117,7 +121,7 @@ class Season(MethodView):
     @blp.response(200, SeasonSchema)
     @_auth_doc("No such season.")
     def get(self, season_id: str) -> dict[str, Any]:
-        """Show a season (admin or table token of its club)."""
+        """Show a season (admin or read-only token, or an open table's token of it)."""
         return league.get_season(principal(), season_id)
 
 
@@ -140,17 +144,47 @@ class Standings(MethodView):
     @blp.alt_response(422, description="A bad date or `min_hands`, or `to` before `from`.")
     @_auth_doc("No such season.")
     def get(self, query: dict[str, Any], season_id: str) -> Any:
-        """The season's standings, ranked by net result (admin or table token of the club).
+        """The season's standings, ranked by net result (admin or read-only token, or an open
+        table's token of the season).
 
         Ties are broken by more games won as declarer, then fewer lost; rows still equal share
-        a rank. Read from aggregates kept as hands change. CSV with `Accept: text/csv` or
-        `format=csv`."""
+        a rank. Read from aggregates kept as hands change. The same rows as CSV:
+        `getStandingsCsv` (here too with `Accept: text/csv` or `format=csv`, kept for the
+        clients that use them)."""
         answer = league.standings(principal(), season_id, query["date_from"], query["date_to"],
                                   query["min_hands"])
         if _wants_csv(query["format"]):
-            return Response(league.standings_csv(answer["rows"]), mimetype=CSV_TYPE, headers={
-                "Content-Disposition": f'attachment; filename="standings-{season_id}.csv"'})
+            return _csv(answer, season_id)
         return answer
+
+
+@blp.route("/seasons/<string:season_id>/standings.csv")
+class StandingsCsv(MethodView):
+    @blp.arguments(StandingsCsvQuerySchema(), location="query")
+    @blp.doc(responses={"200": {
+        "description": "The standings as CSV.",
+        "headers": {"Content-Disposition": {
+            "schema": {"type": "string"},
+            "description": "`attachment; filename=\"standings-<season_id>.csv\"`."}},
+        "content": {CSV_TYPE: {"schema": {
+            "type": "string",
+            "description": "The rows as CSV (RFC 4180): a header of the row keys in their "
+                           "JSON order, then one line per row; null is an empty field."}}}}})
+    @blp.alt_response(422, description="A bad date or `min_hands`, or `to` before `from`.")
+    @_auth_doc("No such season.")
+    def get(self, query: dict[str, Any], season_id: str) -> Any:
+        """The season's standings as CSV (RFC 4180), for a spreadsheet.
+
+        The rows of `getStandings`, one line each. An operation of its own, answering only
+        `text/csv`, so that a client generated for JSON never meets CSV."""
+        answer = league.standings(principal(), season_id, query["date_from"], query["date_to"],
+                                  query["min_hands"])
+        return _csv(answer, season_id)
+
+
+def _csv(answer: dict[str, Any], season_id: str) -> Response:
+    return Response(league.standings_csv(answer["rows"]), mimetype=CSV_TYPE, headers={
+        "Content-Disposition": f'attachment; filename="standings-{season_id}.csv"'})
 
 
 @blp.route("/players/<string:player_id>/stats")
@@ -158,7 +192,8 @@ class PlayerStats(MethodView):
     @blp.response(200, PlayerStatsSchema)
     @_auth_doc("No such player.")
     def get(self, player_id: str) -> dict[str, Any]:
-        """A player's career and seasons (admin or table token of the player's club).
+        """A player's career and seasons (admin or read-only token, or the token of an open
+        table he sits at).
 
         The career has one entry per variant; each entry and each season shows the counts, the
         contract mix, win rates and, for seasons, the rating."""
@@ -200,4 +235,5 @@ class ClubImport(MethodView):
         in the file. All or nothing. The answer carries the new club's admin token, this once
         only."""
         answer = backup.import_club(read_export(request.get_data()))
-        return answer, 201, {"Cache-Control": "no-store"}
+        return answer, 201, {"Cache-Control": "no-store",
+                             "Location": f"/api/v1/clubs/{answer['id']}"}

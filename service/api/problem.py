@@ -1,4 +1,11 @@
-"""flask-smorest's Api, with errors documented and rendered as RFC 9457 problem details."""
+"""flask-smorest's Api, with errors documented and rendered as RFC 9457 problem details, and
+the registry of problem types: the ``type`` URIs a client can tell problems apart by.
+
+A problem whose status says it all (401, 404 …) has ``type: about:blank`` and the status's
+phrase as its title (RFC 9457 §4.2.1). The others have a ``type`` of their own, below, with a
+title that never changes for that type; ``detail`` says what happened this time. Types never
+change with the language of the answer.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +17,77 @@ from flask_smorest.utils import prepare_response
 from ..schemas.problem import ProblemSchema
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
+TYPE_PREFIX = "urn:solo:problem:"
+
+# slug → (status, title, when a client sees it). docs/api.md lists them for integrators.
+PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
+    "invalid-field": (
+        422,
+        "Unprocessable Content",
+        "A field is missing, of the wrong type or out of range; `errors` names "
+        "each field by its JSON path.",
+    ),
+    "rule-violation": (
+        422,
+        "Unprocessable Content",
+        "The values are well-formed but break a rule of the game (a solo with a "
+        "partner …); `errors` names the field.",
+    ),
+    "hand-number-taken": (
+        409,
+        "Hand number taken",
+        "`expected_number` names a number already recorded: the member "
+        "`next_number` is the number the next hand gets.",
+    ),
+    "table-closed": (409, "Table closed", "The table is closed: no more hands, no re-seating."),
+    "session-over": (409, "Session over", "The table's session target was reached."),
+    "idempotency-key-reused": (
+        409,
+        "Idempotency-Key reused",
+        "The `Idempotency-Key` came before with another body.",
+    ),
+    "hand-already-void": (409, "Hand already void", "The hand was voided before."),
+    "name-taken": (409, "Name taken", "The club already has a player or season of that name."),
+    "token-revoked": (
+        401,
+        "Token revoked",
+        "The club's admin revoked this token (a table's shared link, a rotated admin token, a "
+        "replaced read-only token): ask the admin for a new one.",
+    ),
+    "version-mismatch": (
+        412,
+        "Version mismatch",
+        "`If-Match` names a version the table has moved on from: the answer's "
+        "`ETag` header (and the member `etag`) is the current version.",
+    ),
+    "unsupported-media-type": (
+        415,
+        "Unsupported Media Type",
+        "A body was sent without `Content-Type: application/json`.",
+    ),
+    "not-acceptable": (
+        406,
+        "Not Acceptable",
+        "The `Accept` header allows none of the media types the operation answers in.",
+    ),
+    "rate-limited": (
+        429,
+        "Too Many Requests",
+        "Too many requests from this address or with this token: wait `Retry-After` seconds.",
+    ),
+    "service-unavailable": (
+        503,
+        "Service Unavailable",
+        "The service cannot reach its database: wait `Retry-After` seconds.",
+    ),
+}
+
+
+def problem_type(slug: str) -> str:
+    """The ``type`` URI of the registered problem ``slug``."""
+    if slug not in PROBLEM_TYPES:
+        raise KeyError(f"unregistered problem type {slug!r}: add it to PROBLEM_TYPES")
+    return TYPE_PREFIX + slug
 
 
 class ProblemApi(Api):

@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Any, cast
 
 from flask import Response, current_app
-from flask_smorest import Blueprint
 
 from .. import rules
 from ..schemas.settlements import PreviewRequestSchema, SettlementSchema
+from .openapi import request_body
+from .paging import Blueprint
 
 blp = Blueprint("settlements", __name__, url_prefix="/api/v1/settlements",
                 description="Settle a hand without recording it")
@@ -16,6 +17,8 @@ blp = Blueprint("settlements", __name__, url_prefix="/api/v1/settlements",
 
 @blp.route("/preview", methods=["POST"])
 @blp.arguments(PreviewRequestSchema())
+@blp.doc(requestBody=request_body("PreviewRequest", "The variant, the table's size, options "
+                                  "and state, and the hand record."))
 @blp.response(200, SettlementSchema)
 @blp.alt_response(400, description="The body is not valid JSON.")
 @blp.alt_response(413, description="The body is larger than 64 KiB.")

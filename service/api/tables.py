@@ -6,7 +6,6 @@ from typing import Any
 
 from flask import Response, current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from flask_smorest.pagination import PaginationParameters
 
 from ..middleware.rendered import rendered_views
@@ -33,6 +32,8 @@ from ..schemas.tables import (
 from ..services import hands, seating, tables
 from ..services.errors import ServiceError
 from .auth import BEARER, if_match_version, principal
+from .openapi import request_body
+from .paging import Answer, Blueprint
 
 blp = Blueprint("tables", __name__, url_prefix="/api/v1/tables",
                 description="Tables, hands, corrections, ledger and settle-up")
@@ -63,8 +64,8 @@ DRY_RUN_HEADERS = {
     "ETag": {"schema": {"type": "string"},
              "description": "The table's new version (not sent on a dry run: nothing changed)."},
     "Dry-Run": {"schema": {"type": "string", "enum": ["true"]},
-                "description": "Sent on a dry run: the answer is what the change would give, "
-                               "and nothing was stored."}}
+                "description": "Sent on a dry run (which sends no ETag): the answer is what "
+                               "the change would give, and nothing was stored."}}
 
 _AUTH_ERRORS = ((401, "No or bad token."), (403, "The token does not reach this table."),
                 (404, "No such table or hand."))
@@ -103,11 +104,13 @@ class Tables(MethodView):
     @blp.alt_response(404, description="No such club.")
     @blp.alt_response(422, description="Bad seats, first dealer, options or season.")
     @blp.doc(security=BEARER)
-    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+    def post(self, body: dict[str, Any]) -> Answer:
         """Open a table (admin token); the answer carries the table token, this once only."""
-        return tables.open_table(principal(), body["club_id"], body["name"], body["variant"],
-                                 body["seats"], body["first_dealer"], body["options"],
-                                 body["season_id"])
+        table = tables.open_table(principal(), body["club_id"], body["name"], body["variant"],
+                                  body["seats"], body["first_dealer"], body["options"],
+                                  body["season_id"])
+        return table, 201, {"Location": f"{request.path}/{table['id']}",
+                            "ETag": _etag(table["version"])}
 
 
 @blp.route("/<string:table_id>")
@@ -149,6 +152,8 @@ class Hands(MethodView):
         return items
 
     @blp.arguments(HandCreateSchema())
+    @blp.doc(requestBody=request_body("HandRecordCreate", "A hand record of the table's "
+                                      "variant, with `expected_number` if wanted."))
     @blp.response(201, HandWithTableSchema)
     @blp.alt_response(409, description="Hand number taken, table closed, session over, or "
                                        "Idempotency-Key reused with another body.")
@@ -158,6 +163,7 @@ class Hands(MethodView):
     @_auth_doc
     def post(self, body: dict[str, Any], table_id: str) -> Any:
         """Settle and record the next hand (table or admin token)."""
+        caller = principal()  # who asks comes first: 401 before a header's 422 or 412
         key = request.headers.get("Idempotency-Key")
         if key is not None and (not 0 < len(key) <= IDEMPOTENCY_KEY_MAX
                                 or any(ch < " " or ch == "\x7f" for ch in key)):
@@ -166,12 +172,13 @@ class Hands(MethodView):
         expected = body.pop("expected_number", None)
         conditions = hands.WriteConditions(if_match=if_match_version(),
                                            expected_number=expected, idempotency_key=key)
-        answer, replayed = hands.record_hand(principal(), table_id, body, conditions)
+        answer, replayed = hands.record_hand(caller, table_id, body, conditions)
         # The answer is already HandWithTableSchema's shape (tests/api/test_answer_shapes.py
         # holds its dump to the identity), so it is sent as it is: the dump cost about a
         # twentieth of recording a hand.
         response = current_app.json.response(answer)
         response.status_code = 201
+        response.headers["Location"] = f"{request.path}/{answer['number']}"
         response.headers["ETag"] = _etag(answer["table"]["version"])
         if replayed:
             response.headers["Idempotent-Replayed"] = "true"
@@ -189,6 +196,8 @@ class Hand(MethodView):
 
     @blp.arguments(HandBodySchema())
     @blp.arguments(DryRunQuerySchema(), location="query", as_kwargs=True)
+    @blp.doc(requestBody=request_body("HandRecord", "The hand's new record, of the table's "
+                                      "variant."))
     @blp.response(200, CorrectedHandSchema, headers=DRY_RUN_HEADERS)
     @blp.alt_response(412, description="If-Match names an old version.")
     @blp.alt_response(422, description="The new record, or a later hand settled again, breaks "
@@ -197,7 +206,8 @@ class Hand(MethodView):
     @_auth_doc
     def put(self, body: dict[str, Any], table_id: str, number: int, dry_run: bool) -> Any:
         """Correct a hand: replace its record and settle it and every later hand again."""
-        answer = hands.correct_hand(principal(), table_id, number, body, if_match_version(),
+        caller = principal()
+        answer = hands.correct_hand(caller, table_id, number, body, if_match_version(),
                                     dry_run=dry_run)
         return changed(answer, answer["table"]["version"], dry_run)
 
@@ -209,7 +219,8 @@ class Hand(MethodView):
     @_auth_doc
     def delete(self, table_id: str, number: int, dry_run: bool) -> Any:
         """Void a hand: it keeps its number and moves nothing; later hands follow."""
-        answer = hands.void_hand(principal(), table_id, number, if_match_version(),
+        caller = principal()
+        answer = hands.void_hand(caller, table_id, number, if_match_version(),
                                  dry_run=dry_run)
         return changed(answer, answer["table"]["version"], dry_run)
 
@@ -272,9 +283,10 @@ class Close(MethodView):
     @blp.response(200, TableSchema)
     @blp.alt_response(409, description="Already closed.")
     @_auth_doc
-    def post(self, table_id: str) -> dict[str, Any]:
+    def post(self, table_id: str) -> Answer:
         """End the sitting: no more hands; corrections then need the admin token."""
-        return tables.close_table(principal(), table_id)
+        table = tables.close_table(principal(), table_id)
+        return table, 200, {"ETag": _etag(table["version"])}
 
 
 @blp.route("/<string:table_id>/settle-up")

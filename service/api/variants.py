@@ -5,11 +5,11 @@ from __future__ import annotations
 from functools import cache
 
 from flask import Response, current_app, request
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from .. import rules
 from ..middleware.compression import FixedBody
+from .paging import Blueprint
 
 blp = Blueprint("variants", __name__, url_prefix="/api/v1/variants",
                 description="The Solo games, their contracts and options")

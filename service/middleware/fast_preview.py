@@ -22,7 +22,7 @@ from werkzeug.http import parse_options_header
 
 from .. import rules
 from ..schemas.settlements import PreviewRequestSchema
-from .limits import MAX_JSON_DEPTH, json_depth_over
+from .limits import MAX_JSON_DEPTH, SURROGATE_ESCAPE, json_depth_over
 from .security import StartResponse, WsgiApp
 
 PREVIEW_PATH = "/api/v1/settlements/preview"
@@ -63,8 +63,8 @@ class FastPreview:
 
     def answer(self, body: bytes) -> Answer | None:
         """The headers and body of Flask's 200, or None when Flask must answer."""
-        if b"\\u0000" in body:  # a NUL in a string: Flask names the field in its 422
-            return None
+        if b"\\u0000" in body or SURROGATE_ESCAPE.search(body):
+            return None  # a NUL or a lone surrogate in a string: Flask names the field
         try:
             value = json.loads(body.decode("utf-8"))  # as the views' parser (webargs) reads it
             if json_depth_over(value, MAX_JSON_DEPTH):

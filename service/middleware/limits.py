@@ -15,7 +15,9 @@ by ``;``; an empty string turns that limit off), set in the config or the enviro
 Past a limit the answer is a 429 problem with ``Retry-After`` (``api/errors.py``). The counters
 live in ``RATELIMIT_STORAGE_URI`` (``memory://`` by default: per worker process, so with N
 workers a client may get up to N times a limit; ``redis://host:6379`` shares them), counted by
-``RATELIMIT_STRATEGY`` (``moving-window``). If that storage fails, the limits count in memory
+``RATELIMIT_STRATEGY`` (``moving-window``); ``RATELIMIT_KEY_PREFIX`` names a Redis storage's keys
+(``LIMITS`` by default; give each service its own where several share one Redis). If that
+storage fails, the limits count in memory
 for a while rather than failing the request. ``RATELIMIT_ENABLED`` turns all of it off; it is
 off by default when the app is ``TESTING``, so only the tests that set it see limits.
 
@@ -36,6 +38,7 @@ import hashlib
 import json
 import logging
 import math
+import re
 import time
 from dataclasses import dataclass
 from typing import Any, cast
@@ -104,7 +107,10 @@ class RateLimits:
 
     def __init__(self, config: Any) -> None:
         self.enabled = bool(config["RATELIMIT_ENABLED"])
-        self.storage = cast(Storage, storage_from_string(config["RATELIMIT_STORAGE_URI"]))
+        uri = config["RATELIMIT_STORAGE_URI"]
+        prefix = config.get("RATELIMIT_KEY_PREFIX")
+        options = {"key_prefix": str(prefix)} if prefix and uri.startswith("redis") else {}
+        self.storage = cast(Storage, storage_from_string(uri, **options))
         self.fallback = MemoryStorage()
         if config["RATELIMIT_STRATEGY"] not in STRATEGIES:
             raise ConfigurationError(f"RATELIMIT_STRATEGY must be one of {sorted(STRATEGIES)}")
@@ -243,33 +249,57 @@ def _guard_body() -> None:
         raise BadRequest("The request body holds a number with too many digits.") from None
     if json_depth_over(value, MAX_JSON_DEPTH):
         raise BadRequest(f"The request body is nested more than {MAX_JSON_DEPTH} levels deep.")
+    bad: dict[str, list[str]] = {}
     if b"\\u0000" in data:  # JSON can only carry NUL escaped; no field takes one
-        nul_paths = _paths_with_nul(value)
-        if nul_paths:
-            messages = {"json": {path: ["Must not contain the NUL character (\\u0000)."]
-                                 for path in nul_paths}}
-            error = UnprocessableEntity()
-            # flask-smorest's error handler reads ``data``, which its abort() sets the same way
-            error.data = {"messages": messages}  # type: ignore[attr-defined]
-            raise error
+        for path in _paths_with(value, _has_nul):
+            bad.setdefault(path, []).append("Must not contain the NUL character (\\u0000).")
+    if SURROGATE_ESCAPE.search(data):  # a lone one cannot be stored (nor sent as UTF-8)
+        for path in _paths_with(value, _has_lone_surrogate):
+            bad.setdefault(path, []).append(
+                "Must not contain a lone UTF-16 surrogate (\\ud800-\\udfff without its pair).")
+    if bad:
+        error = UnprocessableEntity()
+        # flask-smorest's error handler reads ``data``, which its abort() sets the same way
+        error.data = {"messages": {"json": bad}}  # type: ignore[attr-defined]
+        raise error
 
 
-def _paths_with_nul(value: Any) -> list[str]:
-    """The JSON paths (``hand.called.rank``, ``seats.2``) of strings or keys holding a NUL,
-    which neither SQLite's ``length()`` nor PostgreSQL's text can take."""
+# json.loads joins a surrogate pair into its one character: any surrogate left is alone.
+SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _has_nul(text: str) -> bool:
+    return "\x00" in text
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    return _LONE_SURROGATE.search(text) is not None
+
+
+def _shown(text: str) -> str:
+    """A key as a path can show it: NUL and lone surrogates as their JSON escapes."""
+    text = text.replace("\x00", "\\u0000")
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _paths_with(value: Any, bad: Any) -> list[str]:
+    """The JSON paths (``hand.called.rank``, ``seats.2``) of strings or keys for which
+    ``bad(text)`` holds: a NUL, which neither SQLite's ``length()`` nor PostgreSQL's text can
+    take, or a lone surrogate, which no UTF-8 encoder takes."""
     found: list[str] = []
     stack: list[tuple[Any, str]] = [(value, "")]
     while stack and len(found) < 10:
         item, path = stack.pop()
         if isinstance(item, str):
-            if "\x00" in item:
+            if bad(item):
                 found.append(path or "body")
         elif isinstance(item, dict):
             for key, child in item.items():
-                child_path = f"{path}.{key}" if path else str(key)
-                if "\x00" in key:
-                    found.append(child_path.replace("\x00", "\\u0000"))
-                stack.append((child, child_path.replace("\x00", "\\u0000")))
+                child_path = _shown(f"{path}.{key}" if path else str(key))
+                if bad(key):
+                    found.append(child_path)
+                stack.append((child, child_path))
         elif isinstance(item, list):
             stack.extend((child, f"{path}.{i}" if path else str(i))
                          for i, child in enumerate(item))

@@ -6,6 +6,7 @@ from marshmallow import Schema, fields, validate
 
 from ..persistence.columns import ID_LEN
 from ..services.backup import EXPORT_FORMAT, EXPORT_VERSION
+from . import VARIANT
 from .clubs import ClubSchema, Name
 
 MAX_MIN_HANDS = 1_000_000_000
@@ -17,8 +18,8 @@ DATE_TIME = {"format": "date-time"}
 class SeasonCreateSchema(Schema):
     name = Name()
     variant = fields.String(required=True, validate=validate.Length(max=32),
-                            metadata={"description": "The variant every table of the season "
-                                                     "plays (see `GET /api/v1/variants`)."})
+                            metadata={**VARIANT, "description": "The variant every table "
+                                      "of the season plays (see `GET /api/v1/variants`)."})
     starts_on = fields.Date(load_default=None, allow_none=True)
     ends_on = fields.Date(load_default=None, allow_none=True)
 
@@ -27,7 +28,7 @@ class SeasonSchema(Schema):
     id = fields.String(required=True)
     club_id = fields.String(required=True)
     name = fields.String(required=True)
-    variant = fields.String(required=True)
+    variant = fields.String(required=True, metadata=VARIANT)
     units = fields.String(required=True, validate=validate.OneOf(["chips", "points"]))
     starts_on = fields.String(allow_none=True, required=True, metadata={"format": "date"})
     ends_on = fields.String(allow_none=True, required=True, metadata={"format": "date"})
@@ -44,7 +45,13 @@ class StandingsQuerySchema(Schema):
                                metadata={"description": "Leave out players with fewer hands."})
     format = fields.String(load_default=None, validate=validate.OneOf(["json", "csv"]),
                            metadata={"description": "`csv` answers `text/csv`, as does "
-                                                    "`Accept: text/csv`."})
+                                                    "`Accept: text/csv`; prefer "
+                                                    "`getStandingsCsv`.", "deprecated": True})
+
+
+class StandingsCsvQuerySchema(StandingsQuerySchema):
+    class Meta:
+        exclude = ("format",)
 
 
 class StandingRowSchema(Schema):
@@ -72,7 +79,7 @@ class StandingRowSchema(Schema):
 
 class StandingsSchema(Schema):
     season_id = fields.String(required=True)
-    variant = fields.String(required=True)
+    variant = fields.String(required=True, metadata=VARIANT)
     units = fields.String(required=True)
     from_ = fields.String(data_key="from", attribute="from", allow_none=True, required=True,
                           metadata={"format": "date"})
@@ -90,7 +97,7 @@ class ContractMixSchema(Schema):
 
 
 class PlayerRecordSchema(Schema):
-    variant = fields.String(required=True)
+    variant = fields.String(required=True, metadata=VARIANT)
     units = fields.String(required=True)
     sittings = fields.Integer(required=True)
     hands = fields.Integer(required=True)
@@ -138,12 +145,14 @@ class ExportPlayerSchema(Schema):
     id = fields.String(required=True, validate=ANY_ID)
     name = Name()
     created_at = fields.DateTime(load_default=None, allow_none=True)
+    retired_at = fields.DateTime(load_default=None, allow_none=True)
 
 
 class ExportSeasonSchema(Schema):
     id = fields.String(required=True, validate=ANY_ID)
     name = Name()
-    variant = fields.String(required=True, validate=validate.Length(max=32))
+    variant = fields.String(required=True, validate=validate.Length(max=32),
+                            metadata=VARIANT)
     starts_on = fields.Date(required=True, allow_none=True)
     ends_on = fields.Date(required=True, allow_none=True)
     created_at = fields.DateTime(required=True)
@@ -152,6 +161,9 @@ class ExportSeasonSchema(Schema):
 class ExportChangedBySchema(Schema):
     token_id = fields.String(required=True, validate=TOKEN_ID)
     kind = fields.String(required=True, validate=validate.OneOf(["admin", "table"]))
+    imported = fields.Boolean(load_default=False, metadata={
+        "description": "The revision had come from an imported file. On import every "
+                       "revision is stored as imported, whatever this says."})
 
 
 class ExportRevisionSchema(Schema):
@@ -183,7 +195,8 @@ class ExportSeatSchema(Schema):
 class ExportTableSchema(Schema):
     id = fields.String(required=True, validate=ANY_ID)
     name = Name()
-    variant = fields.String(required=True, validate=validate.Length(max=32))
+    variant = fields.String(required=True, validate=validate.Length(max=32),
+                            metadata=VARIANT)
     options = fields.Dict(required=True)
     first_dealer = fields.Integer(required=True, strict=True)
     season_id = fields.String(required=True, allow_none=True, validate=ANY_ID)

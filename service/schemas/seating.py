@@ -2,6 +2,7 @@
 
 from marshmallow import Schema, fields, validate
 
+from .league_admin import SeatedPlayerSchema
 from .tables import TableSchema
 
 
@@ -27,12 +28,6 @@ class ReseatedTableSchema(TableSchema):
     resettled = fields.Integer(required=True, metadata={
         "description": "How many hands were settled again (every hand of the table; 0 when "
                        "the seating was already this one)."})
-
-
-class SeatedPlayerSchema(Schema):
-    seat = fields.Integer(required=True)
-    player_id = fields.String(required=True)
-    name = fields.String(required=True, allow_none=True)
 
 
 class SeatingViewSchema(Schema):

@@ -2,6 +2,7 @@
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
+from . import VARIANT
 from .clubs import Name
 from .settlements import SettlementSchema, bounded_dict
 
@@ -12,7 +13,8 @@ PARTY = {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum":
 class TableCreateSchema(Schema):
     club_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
     name = Name()
-    variant = fields.String(required=True, validate=validate.Length(max=32))
+    variant = fields.String(required=True, validate=validate.Length(max=32),
+                            metadata=VARIANT)
     seats = fields.List(fields.String(validate=validate.Length(min=1, max=64)), required=True,
                         validate=validate.Length(min=3, max=5),
                         metadata={"description": "Player ids in the order of play."})
@@ -45,7 +47,7 @@ class TableSchema(Schema):
     id = fields.String(required=True)
     club_id = fields.String(required=True)
     name = fields.String(required=True)
-    variant = fields.String(required=True)
+    variant = fields.String(required=True, metadata=VARIANT)
     units = fields.String(required=True, validate=validate.OneOf(["chips", "points"]))
     options = fields.Dict(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
@@ -122,8 +124,12 @@ class CorrectedHandSchema(HandWithTableSchema):
 
 
 class ChangedBySchema(Schema):
-    token_id = fields.String(required=True)
+    token_id = fields.String(required=True, metadata={
+        "description": "This service's token, unless `imported`: then the id the imported "
+                       "file gave, which names no token here."})
     kind = fields.String(required=True, validate=validate.OneOf(["admin", "table"]))
+    imported = fields.Boolean(required=True, metadata={
+        "description": "The revision came from an imported file, not through this service."})
 
 
 class RevisionSchema(Schema):

@@ -12,11 +12,16 @@ class ServiceError(Exception):
     """Base of every expected failure of a use case."""
 
     status = 400
+    problem: str | None = None
+    """The problem type's slug (``service.api.problem.PROBLEM_TYPES``); None: ``about:blank``."""
 
-    def __init__(self, detail: str, *, headers: dict[str, str] | None = None) -> None:
+    def __init__(self, detail: str, *, headers: dict[str, str] | None = None,
+                 members: dict[str, object] | None = None) -> None:
         super().__init__(detail)
         self.detail = detail
         self.headers = headers or {}
+        self.members = members or {}
+        """Extension members of the problem (``next_number`` …)."""
 
 
 class Unauthorized(ServiceError):
@@ -49,8 +54,47 @@ class PreconditionFailed(ServiceError):
     status = 412
 
 
+class HandNumberTaken(Conflict):
+    """``expected_number`` names a number already recorded."""
+
+    problem = "hand-number-taken"
+
+    def __init__(self, detail: str, next_number: int) -> None:
+        super().__init__(detail, members={"next_number": next_number})
+
+
+class TableClosed(Conflict):
+    problem = "table-closed"
+
+
+class SessionOver(Conflict):
+    problem = "session-over"
+
+
+class IdempotencyKeyReused(Conflict):
+    problem = "idempotency-key-reused"
+
+
+class HandAlreadyVoid(Conflict):
+    problem = "hand-already-void"
+
+
+class NameTaken(Conflict):
+    problem = "name-taken"
+
+
+class VersionMismatch(PreconditionFailed):
+    """``If-Match`` names an old version; the answer carries the current one as its ETag."""
+
+    problem = "version-mismatch"
+
+    def __init__(self, detail: str, current_version: int) -> None:
+        etag = f'"{current_version}"'
+        super().__init__(detail, headers={"ETag": etag}, members={"etag": etag})
+
+
 @contextmanager
-def conflict_on_duplicate(detail: str) -> Iterator[None]:
+def conflict_on_duplicate(detail: str, error: type[Conflict] = Conflict) -> Iterator[None]:
     """Run a write whose one expected failure is a unique constraint (a name or a hand number
     taken): roll the transaction back and answer ``Conflict(detail)``."""
     from ..extensions import db
@@ -59,4 +103,4 @@ def conflict_on_duplicate(detail: str) -> Iterator[None]:
         yield
     except IntegrityError:
         db.session.rollback()
-        raise Conflict(detail) from None
+        raise error(detail) from None

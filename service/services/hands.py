@@ -34,7 +34,17 @@ from ..persistence.table_keeping import (
 from ..rules import POOL, RuleViolation, Settlement
 from . import league
 from .auth import Principal, require_table_access
-from .errors import Conflict, Forbidden, NotFound, PreconditionFailed, conflict_on_duplicate
+from .errors import (
+    Forbidden,
+    HandAlreadyVoid,
+    HandNumberTaken,
+    IdempotencyKeyReused,
+    NotFound,
+    SessionOver,
+    TableClosed,
+    VersionMismatch,
+    conflict_on_duplicate,
+)
 from .locking import TableState, lock_table, lock_table_state
 from .pipelining import pipelined
 from .tables import TableRules, read_table, table_view
@@ -82,8 +92,9 @@ def _request_hash(body: Any) -> str:
 
 def check_version(table: TableRow | TableState, if_match: int | None) -> None:
     if if_match is not None and if_match != table.version:
-        raise PreconditionFailed(
-            f"The table is at version {table.version}, not {if_match}: reload it and try again.")
+        raise VersionMismatch(
+            f"The table is at version {table.version}, not {if_match}: reload it and try again.",
+            table.version)
 
 
 def transfer_values(hand: dict[str, Any], settlement: Settlement) -> list[dict[str, Any]]:
@@ -196,19 +207,21 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
             "of_table": table.id, "with_key": conditions.idempotency_key}).first()
         if stored is not None:
             if stored.request_hash != request_hash:
-                raise Conflict("This Idempotency-Key was already used with another body.")
+                raise IdempotencyKeyReused(
+                    "This Idempotency-Key was already used with another body.")
             db.session.rollback()
             return stored.response, True
     if table.status != "open":
-        raise Conflict("The table is closed: no more hands can be recorded.")
+        raise TableClosed("The table is closed: no more hands can be recorded.")
     check_version(table, conditions.if_match)
     number = table.hands_recorded + 1
     if conditions.expected_number is not None and conditions.expected_number != number:
-        raise Conflict(f"Hand {conditions.expected_number} is taken; the next hand is {number}.")
+        raise HandNumberTaken(
+            f"Hand {conditions.expected_number} is taken; the next hand is {number}.", number)
     table_rules = TableRules.of(table)
     totals = tuple(s.balance for s in table.seats)
     if _session_over(table_rules, totals, table.hands_played):
-        raise Conflict("The session is over: its target was reached.")
+        raise SessionOver("The session is over: its target was reached.")
 
     state = table_rules.state(table.state)
     hand = table_rules.variant.parse_hand(body, table.players, table_rules.options)
@@ -293,7 +306,7 @@ def void_hand(principal: Principal, table_id: str, number: int,
     (``dry_run``: answer the same, and store nothing)."""
     table, hand = _prepare_correction(principal, table_id, number, if_match)
     if hand.status == "void":
-        raise Conflict(f"Hand {number} is already void.")
+        raise HandAlreadyVoid(f"Hand {number} is already void.")
     table_rules = TableRules.of(table)
     resettled = _resettle_from(table, table_rules, hand, "void", hand.record, principal)
     answer = {**hand_view(hand), "resettled": resettled, "table": table_view(table, table_rules)}
@@ -479,7 +492,8 @@ def hand_history(principal: Principal, table_id: str, number: int) -> dict[str, 
         "current_revision": hand.revision,
         "revisions": [{"revision": r.revision, "status": r.status, "hand": r.record,
                        "changed_at": rfc3339(r.changed_at),
-                       "changed_by": {"token_id": r.token_id, "kind": r.token_kind}}
+                       "changed_by": {"token_id": r.token_id, "kind": r.token_kind,
+                                      "imported": r.imported}}
                       for r in revisions],
     }
 

@@ -40,7 +40,7 @@ from ..persistence.table_keeping import (
 from ..rules import RuleViolation
 from . import league
 from .auth import Principal, require_table_access
-from .errors import Conflict
+from .errors import TableClosed
 from .hands import (
     check_version,
     end_change,
@@ -97,7 +97,7 @@ def reseat(principal: Principal, table_id: str, seats: Sequence[str], first_deal
     table = lock_table(table_id)
     require_table_access(principal, table)
     if table.status == "closed":
-        raise Conflict("The table is closed: its seating can no longer change.")
+        raise TableClosed("The table is closed: its seating can no longer change.")
     check_version(table, if_match)
     _check_seating(table, seats, first_dealer)
     table_rules = TableRules.of(table)
@@ -175,7 +175,7 @@ def reseat(principal: Principal, table_id: str, seats: Sequence[str], first_deal
 
 
 def _seat_view(seats: Sequence[str], names: Mapping[str, str]) -> list[dict[str, Any]]:
-    return [{"seat": seat, "player_id": pid, "name": names.get(pid)}
+    return [{"seat": seat, "player_id": pid, "name": names[pid]}
             for seat, pid in enumerate(seats)]
 
 

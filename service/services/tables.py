@@ -19,7 +19,7 @@ from ..rules.settle_up import fewest_transfers, split_pool
 from . import league, table_versions
 from .auth import Principal, issue_token, new_id, require_table_access
 from .clubs import get_club
-from .errors import Conflict, NotFound
+from .errors import NotFound, TableClosed
 from .locking import TableState, get_table, lock_table
 
 POOL_AT_CLOSE = ("split", "carry")
@@ -117,11 +117,16 @@ def open_table(principal: Principal, club_id: str, name: str, variant_name: str,
         raise RuleViolation("seats", "a player can take only one seat")
     if not 0 <= first_dealer < players:
         raise RuleViolation("first_dealer", f"must be a seat from 0 to {players - 1}")
-    known = set(db.session.scalars(
-        select(PlayerRow.id).where(PlayerRow.club_id == club_id, PlayerRow.id.in_(seats))))
+    known = {pid: (name, retired) for pid, name, retired in db.session.execute(
+        select(PlayerRow.id, PlayerRow.name, PlayerRow.retired_at)
+        .where(PlayerRow.club_id == club_id, PlayerRow.id.in_(seats)))}
     for index, player_id in enumerate(seats):
         if player_id not in known:
             raise RuleViolation(f"seats.{index}", f"no player {player_id!r} in this club")
+        player_name, retired = known[player_id]
+        if retired is not None:
+            raise RuleViolation(f"seats.{index}", f"{player_name} is retired; bring the "
+                                                  "player back before seating them")
     options, stored, has_pool = _table_options(variant, players, raw_options)
     state = _initial_state(variant, players, options, has_pool, stored, first_dealer)
     pool = stored.get("starting_pool", 0)
@@ -191,7 +196,7 @@ def close_table(principal: Principal, table_id: str) -> dict[str, Any]:
     table = lock_table(table_id)
     require_table_access(principal, table)
     if table.status == "closed":
-        raise Conflict("The table is already closed.")
+        raise TableClosed("The table is already closed.")
     table.status = "closed"
     table.closed_at = utcnow()
     table.version += 1

@@ -1,7 +1,7 @@
 """seating_changes: every re-seating of a table, kept
 
-Revision ID: 0005_seating_history
-Revises: 0004_explanation_seats
+Revision ID: 0006_seating_history
+Revises: 0004_league_admin
 Create Date: 2026-12-01 21:40:00
 
 A re-seating (``PUT /api/v1/tables/{id}/seating``) puts right a wrong seating noticed after
@@ -12,8 +12,8 @@ import sqlalchemy as sa
 
 
 # revision identifiers, used by Alembic.
-revision = '0005_seating_history'
-down_revision = '0004_explanation_seats'
+revision = '0006_seating_history'
+down_revision = '0004_league_admin'  # chained after main's at the merge
 branch_labels = None
 depends_on = None
 

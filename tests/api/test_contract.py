@@ -1,0 +1,308 @@
+"""The contract integrators generate clients from: names, typed hands, problems, headers.
+
+The third-party tools (linters, generators) run in ``tests/contract``; these tests read the
+document and the answers themselves.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema_rs  # schemathesis brings it
+import pytest
+import yaml
+
+from service import rules
+
+DATA = json.loads((Path(__file__).parents[1] / "data" / "settlements.json").read_text())
+SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
+METHODS = ("get", "put", "post", "delete", "patch")
+
+
+@pytest.fixture(scope="module")
+def document(app) -> dict[str, Any]:
+    return app.test_client().get("/openapi.json").json
+
+
+def _operations(document: dict[str, Any]):
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if method in METHODS:
+                yield method, path, operation
+
+
+def _validator(document: dict[str, Any], name: str) -> Any:
+    """A validator of the component ``name``, its references resolved in the document."""
+    schema = {"$ref": f"#/components/schemas/{name}", "components": document["components"]}
+    return jsonschema_rs.Draft202012Validator(schema)
+
+
+def test_every_operation_is_named_described_and_tagged(document):
+    ids = []
+    tags = {tag["name"] for tag in document["tags"]}
+    for method, path, operation in _operations(document):
+        where = f"{method.upper()} {path}"
+        assert operation.get("operationId"), f"{where}: no operationId (api/openapi.py)"
+        assert operation.get("summary") and operation.get("description"), where
+        assert len(operation["tags"]) == 1 and operation["tags"][0] in tags, where
+        ids.append(operation["operationId"])
+    assert len(ids) == len(set(ids))
+    assert {
+        "recordHand",
+        "getTable",
+        "listHands",
+        "previewSettlement",
+        "correctHand",
+        "voidHand",
+        "createClub",
+    } <= set(ids)
+
+
+def test_public_operations_say_so_and_the_others_ask_for_a_token(document):
+    public = {(m, p) for m, p, op in _operations(document) if op["security"] == []}
+    assert public == {
+        ("get", "/healthz"),
+        ("get", "/api/v1/variants"),
+        ("post", "/api/v1/settlements/preview"),
+        ("post", "/api/v1/clubs"),
+        ("post", "/api/v1/clubs/import"),
+    }
+    assert document["servers"]
+
+
+def test_every_problem_answer_is_a_problem_document(document):
+    for method, path, operation in _operations(document):
+        for status, response in operation["responses"].items():
+            assert status != "default", f"{method} {path}"
+            if int(status) >= 400:
+                content = response["content"]
+                assert list(content) == ["application/problem+json"], (method, path, status)
+                assert content["application/problem+json"]["schema"] == {
+                    "$ref": "#/components/schemas/Problem"
+                }
+    problem = document["components"]["schemas"]["Problem"]
+    assert problem["additionalProperties"] is True  # RFC 9457 extension members
+
+
+def test_the_document_has_no_yaml_anchors_or_aliases(client):
+    text = client.get("/openapi.yaml").get_data(as_text=True)
+    assert "&id0" not in text and "*id0" not in text
+
+
+def test_variant_is_an_enum_of_the_known_variants(document):
+    schemas = document["components"]["schemas"]
+    for name in ("TableCreate", "Table", "SeasonCreate", "Season"):
+        assert schemas[name]["properties"]["variant"]["enum"] == list(rules.VARIANTS), name
+
+
+def test_each_example_hand_is_valid_under_its_variants_schema(document):
+    names = {
+        "american": "AmericanHand",
+        "spanish": "SpanishHand",
+        "german": "GermanHand",
+        "solo66": "Solo66Hand",
+    }
+    seen = set()
+    for example in DATA["hands"]:
+        hand_errors = list(
+            _validator(document, names[example["variant"]]).iter_errors(example["hand"])
+        )
+        assert not hand_errors, (example["name"], [e.message for e in hand_errors])
+        preview = {k: example[k] for k in ("variant", "players", "options", "state", "hand")}
+        _validator(document, "PreviewRequest").validate(preview)
+        _validator(document, "HandRecord").validate(example["hand"])
+        _validator(document, "HandRecordCreate").validate({**example["hand"], "expected_number": 3})
+        seen.add(example["variant"])
+    assert seen == set(rules.VARIANTS)
+
+
+def test_the_typed_hands_bound_their_nested_objects(document):
+    american = _validator(document, "AmericanPlayedHand")
+    good = {
+        **SOLO,
+        "contract": "simple",
+        "called": {"rank": "ace", "suit": "clubs"},
+        "partner": 2,
+        "matadores": {"side": "declarers", "lower": 1},
+        "errors": [{"kind": "revoke", "seat": 2}],
+    }
+    american.validate(good)
+    for bad in (
+        {**good, "called": {"rank": "queen", "suit": "clubs"}},
+        {**good, "matadores": {"side": "declarers", "lower": -1}},
+        {**good, "matadores": {"side": "declarers", "lower": 1, "extra": 1}},
+        {**good, "errors": [{"kind": "revoke"}]},
+        {**good, "errors": [{"kind": "revoke", "seat": 2}] * 17},
+        {**good, "unknown": 1},
+    ):
+        assert list(american.iter_errors(bad)), bad
+    # The preview is told apart by variant: a German contract is no American hand.
+    preview = _validator(document, "PreviewRequest")
+    assert list(
+        preview.iter_errors(
+            {"variant": "american", "players": 4, "hand": {**SOLO, "contract": "frage"}}
+        )
+    )
+
+
+def test_a_refusal_still_names_the_field(api, client):
+    table = api.table()
+    hand = {
+        **SOLO,
+        "contract": "simple",
+        "called": {"rank": "ace", "suit": "clubs"},
+        "partner": 2,
+        "matadores": {"side": "declarers", "lower": 99},
+    }
+    answer = api.record(table, hand)
+    assert answer.status_code == 422
+    assert list(answer.json["errors"]) == ["hand.matadores.lower"]
+    assert answer.json["title"] == "Unprocessable Content"
+    assert answer.json["instance"] == f"/api/v1/tables/{table['id']}/hands"
+
+
+def test_a_hand_of_another_variant_is_refused_by_the_tables_variant(api):
+    table = api.table(variant="german")
+    answer = api.record(table, {**SOLO, "tout_after_five": False})
+    assert answer.status_code == 422
+    assert "hand.tout_after_five" in answer.json["errors"]
+
+
+def _problem(answer: Any, status: int, slug: str) -> dict[str, Any]:
+    assert answer.status_code == status, answer.json
+    assert answer.content_type == "application/problem+json"
+    assert answer.json["type"] == f"urn:solo:problem:{slug}"
+    assert answer.json["status"] == status and answer.json["instance"]
+    return answer.json
+
+
+def test_conflicts_have_types_a_client_can_tell_apart(api, client):
+    table = api.table()
+    first = api.record(table, SOLO, **{"Idempotency-Key": "k1"})
+    assert first.status_code == 201
+    taken = _problem(api.record(table, {**SOLO, "expected_number": 1}), 409, "hand-number-taken")
+    assert taken["next_number"] == 2
+    _problem(
+        api.record(table, {**SOLO, "tricks": 2}, **{"Idempotency-Key": "k1"}),
+        409,
+        "idempotency-key-reused",
+    )
+    url = f"/api/v1/tables/{table['id']}"
+    headers = api.auth(table["table_token"])
+    assert client.delete(f"{url}/hands/1", headers=headers).status_code == 200
+    _problem(client.delete(f"{url}/hands/1", headers=headers), 409, "hand-already-void")
+    stale = client.put(f"{url}/hands/1", json=SOLO, headers={**headers, "If-Match": '"1"'})
+    current = api.get_table(table)["version"]
+    assert _problem(stale, 412, "version-mismatch")["etag"] == f'"{current}"'
+    assert stale.headers["ETag"] == f'"{current}"'
+    admin = api.auth(table["admin_token"])
+    assert client.post(f"{url}/close", headers=admin).status_code == 200
+    _problem(api.record(table, SOLO), 409, "table-closed")
+
+
+def test_if_match_compares_strongly(api, client):
+    table = api.table()
+    version = api.get_table(table)["version"]
+    weak = api.record(table, SOLO, **{"If-Match": f'W/"{version}"'})
+    assert _problem(weak, 412, "version-mismatch")["etag"] == f'"{version}"'
+    assert api.record(table, SOLO, **{"If-Match": f'"{version}"'}).status_code == 201
+
+
+def test_a_body_that_is_not_json_is_415_and_an_unmeetable_accept_406(api, client):
+    answer = client.post("/api/v1/clubs", data='{"name": "Club"}', content_type="text/plain")
+    assert (
+        "Content-Type: application/json"
+        in _problem(answer, 415, "unsupported-media-type")["detail"]
+    )
+    _problem(client.get("/api/v1/variants", headers={"Accept": "text/html"}), 406, "not-acceptable")
+    assert client.get("/api/v1/variants", headers={"Accept": "*/*"}).status_code == 200
+
+
+@pytest.mark.parametrize("field", ["name", "\ud800"])
+def test_a_lone_surrogate_is_a_422_naming_the_field(client, field):
+    body = '{"%s": "Caf\\ud800"}' % ("name" if field == "name" else "name\\ud800")
+    answer = client.post("/api/v1/clubs", data=body, content_type="application/json")
+    assert answer.status_code == 422, answer.get_data(as_text=True)
+    assert list(answer.json["errors"]) == (["name"] if field == "name" else ["name\\ud800"])
+    assert (
+        client.post(
+            "/api/v1/clubs", data='{"name": "Caf\\ud83d\\ude00"}', content_type="application/json"
+        ).status_code
+        == 201
+    )  # a pair is fine
+
+
+def test_a_lone_surrogate_in_a_hand_or_a_player_is_named(api, client):
+    table = api.table()
+    answer = client.post(
+        f"/api/v1/tables/{table['id']}/hands",
+        data='{"contract": "solo", "trump": "he\\udc00arts"}',
+        content_type="application/json",
+        headers=api.auth(table["table_token"]),
+    )
+    assert answer.status_code == 422 and list(answer.json["errors"]) == ["trump"]
+
+
+def test_created_resources_have_a_location(api, client):
+    created = client.post("/api/v1/clubs", json={"name": "Club"})
+    assert created.headers["Location"] == f"/api/v1/clubs/{created.json['id']}"
+    table = api.table()
+    hand = api.record(table, SOLO)
+    assert hand.headers["Location"] == f"/api/v1/tables/{table['id']}/hands/1"
+    assert hand.headers["ETag"] == f'"{hand.json["table"]["version"]}"'
+
+
+def test_pages_have_rfc_8288_links(api, client):
+    table = api.table()
+    for _ in range(5):
+        assert api.record(table, SOLO).status_code == 201
+    url = f"/api/v1/tables/{table['id']}/hands"
+    answer = client.get(url + "?page=2&page_size=2", headers=api.auth(table["table_token"]))
+    links = answer.headers["Link"]
+    assert f'<{url}?page=3&page_size=2>; rel="next"' in links
+    assert f'<{url}?page=1&page_size=2>; rel="prev"' in links
+    assert json.loads(answer.headers["X-Pagination"])["total"] == 5
+
+
+def test_csv_standings_have_an_operation_of_their_own(document):
+    csv_only = document["paths"]["/api/v1/seasons/{season_id}/standings.csv"]["get"]
+    assert list(csv_only["responses"]["200"]["content"]) == ["text/csv"]
+    assert yaml.safe_dump(document)  # the document is plain data
+
+
+def test_the_guide_lists_every_problem_type():
+    from service.api.problem import PROBLEM_TYPES
+
+    guide = (Path(__file__).parents[2] / "docs" / "api.md").read_text()
+    missing = [slug for slug in PROBLEM_TYPES if f"urn:solo:problem:{slug}" not in guide]
+    assert not missing, f"docs/api.md does not list {missing}"
+
+
+def test_clubs_import_is_no_club_id(client):
+    def allowed(answer):
+        return {m.strip() for m in answer.headers["Allow"].split(",")}
+
+    answer = client.get("/api/v1/clubs/import")
+    assert answer.status_code == 405 and allowed(answer) == {"OPTIONS", "POST"}
+    assert allowed(client.options("/api/v1/clubs/import")) == {"OPTIONS", "POST"}
+
+
+def test_a_token_is_asked_for_before_any_precondition(api, client):
+    table = api.table()
+    answer = client.post(
+        f"/api/v1/tables/{table['id']}/hands",
+        json=SOLO,
+        headers={"If-Match": "nonsense", "Idempotency-Key": ""},
+    )
+    assert answer.status_code == 401
+
+
+def test_a_german_mediateur_is_typed_and_recorded(document, api):
+    hand = {"contract": "mediateur", "trump": "hearts", "declarer": 2, "tricks": 5,
+            "called": {"rank": "ace", "suit": "clubs"}, "giver": 1}
+    _validator(document, "GermanHand").validate(hand)
+    table = api.table(variant="german", options={"mediateur": True})
+    answer = api.record(table, hand)
+    assert answer.status_code == 201, answer.json

@@ -1,0 +1,54 @@
+"""The contract as integrators meet it: third-party linters and client generators over the
+committed ``openapi.yaml`` (which ``tests/api/test_preview.py`` holds equal to the code's).
+
+The tools come from ``make contract-tools`` (npm, pinned by ``tools/contract/package-lock.json``)
+and ``.[test]`` (openapi-python-client); ``make test`` installs both first. Without them these
+tests fail and say how to install them: a contract check that skips is one nobody runs.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[2]
+DOCUMENT = ROOT / "openapi.yaml"
+TOOLS = ROOT / "tools" / "contract"
+NODE_BIN = TOOLS / "node_modules" / ".bin"
+VENV_BIN = Path(sys.executable).parent
+
+
+def node_tool(name: str) -> Path:
+    tool = NODE_BIN / name
+    if not tool.exists() or shutil.which("node") is None:
+        pytest.fail(f"{name} is not installed: run `make contract-tools`")
+    return tool
+
+
+def run(
+    command: list[str | Path], cwd: Path, timeout: float = 180
+) -> subprocess.CompletedProcess[str]:
+    """Run a tool with the venv's scripts (ruff, openapi-python-client) and node on PATH, no
+    telemetry or update checks (the network here is the package registries only)."""
+    node = shutil.which("node")
+    path = [str(VENV_BIN), *([str(Path(node).parent)] if node else []), "/usr/bin", "/bin"]
+    env = {
+        "PATH": ":".join(path),
+        "HOME": str(cwd),
+        "NO_COLOR": "1",
+        "REDOCLY_TELEMETRY": "off",
+        "REDOCLY_SUPPRESS_UPDATE_NOTICE": "true",
+    }
+    return subprocess.run(
+        [str(c) for c in command],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

@@ -1,0 +1,47 @@
+"""Spectral (``spectral:oas``) and Redocly (recommended) over ``openapi.yaml``: no error, and
+no warning but the ones their configs in ``tools/contract`` keep, each with its reason."""
+
+from __future__ import annotations
+
+import json
+
+from tests.contract.conftest import DOCUMENT, TOOLS, node_tool, run
+
+
+def test_spectral_finds_no_error_and_only_the_explained_warning(tmp_path):
+    result = run(
+        [
+            node_tool("spectral"),
+            "lint",
+            DOCUMENT,
+            "--ruleset",
+            TOOLS / ".spectral.yaml",
+            "--format",
+            "json",
+            "--quiet",
+            "--fail-severity",
+            "error",
+        ],
+        tmp_path,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    findings = json.loads(result.stdout or "[]")
+    assert {f["code"] for f in findings} <= {"info-contact"}, findings
+
+
+def test_redocly_finds_no_error_and_only_the_explained_warning(tmp_path):
+    result = run(
+        [
+            node_tool("redocly"),
+            "lint",
+            DOCUMENT,
+            "--config",
+            TOOLS / "redocly.yaml",
+            "--format",
+            "json",
+        ],
+        tmp_path,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    problems = json.loads(result.stdout)["problems"]
+    assert {p["ruleId"] for p in problems} <= {"info-license"}, problems

@@ -1,0 +1,267 @@
+"""A Python client generated from ``openapi.yaml`` by openapi-python-client, as an integrator
+would (no warning allowed), runs a club's evening against the service through nothing but its
+generated functions and models: club, players, season, table, ten hands, a correction, a void,
+a 409 read as a problem, close, settle-up, season standings, export and import.
+
+The client talks to the app over httpx's WSGI transport: the whole WSGI stack, no socket.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.contract.conftest import DOCUMENT, VENV_BIN, run
+from tests.support import dispose_app_engines, migrated_app
+
+CONFIG = "project_name_override: solo-client\npackage_name_override: solo_client\n"
+PACKAGE = "solo_client"
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+    where = tmp_path_factory.mktemp("python-client")
+    (where / "config.yaml").write_text(CONFIG)
+    result = run(
+        [
+            VENV_BIN / "openapi-python-client",
+            "generate",
+            "--path",
+            DOCUMENT,
+            "--config",
+            "config.yaml",
+            "--meta",
+            "none",
+            "--output-path",
+            PACKAGE,
+        ],
+        where,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "Warning" not in output and "warning" not in output, output
+    sys.path.insert(0, str(where))
+    try:
+        yield importlib.import_module(PACKAGE)
+    finally:
+        sys.path.remove(str(where))
+        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
+            del sys.modules[name]
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    yield migrated_app(os.environ.get("TEST_DATABASE_URL"), tmp_path_factory.mktemp("db"))
+    dispose_app_engines()
+
+
+def _module(name: str) -> Any:
+    return importlib.import_module(f"{PACKAGE}.{name}")
+
+
+def _client(app: Any, token: str | None = None) -> Any:
+    transport = httpx.WSGITransport(app=app)
+    base = _module("client")
+    if token is None:
+        return base.Client(
+            base_url="http://solo.test",
+            httpx_args={"transport": transport},
+            raise_on_unexpected_status=True,
+        )
+    return base.AuthenticatedClient(
+        base_url="http://solo.test",
+        token=token,
+        httpx_args={"transport": transport},
+        raise_on_unexpected_status=True,
+    )
+
+
+def _ok(response: Any, status: int) -> Any:
+    assert response.status_code == status, response.content[:500]
+    return response.parsed
+
+
+HANDS = [  # ten American hands: games of each contract, a forfeit and a misdeal among them
+    {
+        "contract": "simple",
+        "trump": "hearts",
+        "declarer": 1,
+        "tricks": 5,
+        "called": {"rank": "ace", "suit": "diamonds"},
+        "partner": 3,
+    },
+    {
+        "contract": "solo",
+        "trump": "clubs",
+        "declarer": 2,
+        "tricks": 6,
+        "matadores": {"side": "declarers", "lower": 1},
+    },
+    {
+        "contract": "simple",
+        "trump": "spades",
+        "declarer": 3,
+        "tricks": 3,
+        "called": {"rank": "ace", "suit": "hearts"},
+        "partner": 0,
+        "errors": [{"kind": "revoke", "seat": 1}],
+    },
+    {"kind": "forfeit", "seat": 2},
+    {"contract": "tout", "trump": "diamonds", "declarer": 0, "tricks": 8},
+    {"kind": "misdeal"},
+    {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 4},
+    {
+        "contract": "simple",
+        "trump": "clubs",
+        "declarer": 2,
+        "tricks": 7,
+        "called": {"rank": "ace", "suit": "spades"},
+        "partner": 1,
+        "tout_after_five": False,
+    },
+    {"contract": "forcee_partout", "trump": "spades", "declarer": 3, "tricks": 5},
+    {"contract": "solo", "trump": "diamonds", "declarer": 0, "tricks": 5},
+]
+
+
+def _hand_model(models: Any, hand: dict[str, Any], create: bool = True) -> Any:
+    suffix = "Create" if create else ""
+    kind = hand.get("kind", "played")
+    name = {
+        "played": "AmericanPlayedHand",
+        "forfeit": "AmericanForfeit",
+        "misdeal": "AmericanMisdeal",
+    }[kind] + suffix
+    return getattr(models, name).from_dict(hand)
+
+
+def test_an_evening_through_the_generated_client_alone(generated, app):
+    models = _module("models")
+    clubs = importlib.import_module(f"{PACKAGE}.api.clubs.create_club")
+    public = _client(app)
+
+    club = _ok(
+        clubs.sync_detailed(
+            client=public, body=models.ClubCreate(name="Kartenrunde Moser-Lindqvist")
+        ),
+        201,
+    )
+    admin = _client(app, club.admin_token)
+    add_player = importlib.import_module(f"{PACKAGE}.api.players.add_player")
+    names = ["Anna-Katharina Berger", "Carla Moser-Lindqvist", "Józef Łukasiewicz", "Ines Ruiz"]
+    seats = [
+        _ok(
+            add_player.sync_detailed(club.id, client=admin, body=models.PlayerCreate(name=n)), 201
+        ).id
+        for n in names
+    ]
+    create_season = importlib.import_module(f"{PACKAGE}.api.seasons.create_season")
+    season = _ok(
+        create_season.sync_detailed(
+            club.id,
+            client=admin,
+            body=models.SeasonCreate(
+                name="Winter 2026", variant=models.SeasonCreateVariant.AMERICAN
+            ),
+        ),
+        201,
+    )
+
+    open_table = importlib.import_module(f"{PACKAGE}.api.tables.open_table")
+    table = _ok(
+        open_table.sync_detailed(
+            client=admin,
+            body=models.TableCreate.from_dict(
+                {
+                    "club_id": club.id,
+                    "name": "Thursday",
+                    "variant": "american",
+                    "seats": seats,
+                    "season_id": season.id,
+                }
+            ),
+        ),
+        201,
+    )
+    phone = _client(app, table.table_token)
+
+    record = importlib.import_module(f"{PACKAGE}.api.hands.record_hand")
+    for number, hand in enumerate(HANDS, start=1):
+        answer = record.sync_detailed(
+            table.id,
+            client=phone,
+            body=_hand_model(models, {**hand, "expected_number": number}),
+            idempotency_key=f"evening-{number}",
+        )
+        recorded = _ok(answer, 201)
+        assert recorded.number == number
+        assert answer.headers["Location"].endswith(f"/hands/{number}")
+        assert answer.headers["ETag"] == f'"{recorded.table.version}"'
+
+    # Two phones raced for hand 10: the loser reads a problem, with the next number.
+    taken = _ok(
+        record.sync_detailed(
+            table.id, client=phone, body=_hand_model(models, {**HANDS[0], "expected_number": 10})
+        ),
+        409,
+    )
+    assert isinstance(taken, models.Problem)
+    assert taken.type_ == "urn:solo:problem:hand-number-taken" and taken.next_number == 11
+
+    get_table = importlib.import_module(f"{PACKAGE}.api.tables.get_table")
+    before = _ok(get_table.sync_detailed(table.id, client=phone), 200)
+    correct = importlib.import_module(f"{PACKAGE}.api.hands.correct_hand")
+    corrected = _ok(
+        correct.sync_detailed(
+            table.id,
+            2,
+            client=phone,
+            body=_hand_model(models, {**HANDS[1], "tricks": 4}, create=False),
+            if_match=f'"{before.version}"',
+        ),
+        200,
+    )
+    assert corrected.settlement.result == "lost"  # an enum of str values
+    assert corrected.resettled == 9
+    void = importlib.import_module(f"{PACKAGE}.api.hands.void_hand")
+    voided = _ok(void.sync_detailed(table.id, 3, client=phone), 200)
+    assert voided.status == "void" and voided.settlement is None
+    history = importlib.import_module(f"{PACKAGE}.api.hands.get_hand_history")
+    assert len(_ok(history.sync_detailed(table.id, 2, client=phone), 200).revisions) == 2
+    list_hands = importlib.import_module(f"{PACKAGE}.api.hands.list_hands")
+    page = list_hands.sync_detailed(table.id, client=phone, page=1, page_size=4)
+    assert len(_ok(page, 200)) == 4 and 'rel="next"' in page.headers["Link"]
+
+    close = importlib.import_module(f"{PACKAGE}.api.tables.close_table")
+    closed = _ok(close.sync_detailed(table.id, client=admin), 200)
+    assert closed.status == "closed"
+    settle = importlib.import_module(f"{PACKAGE}.api.tables.get_settle_up")
+    settled = _ok(settle.sync_detailed(table.id, client=admin), 200)
+    assert settled.final is True
+    balances = [s.balance for s in closed.seats]
+    assert all(isinstance(t.amount, int) and t.amount > 0 for t in settled.transfers)
+    assert sum(t.amount for t in settled.transfers if t.to != "pool") > 0
+
+    standings = importlib.import_module(f"{PACKAGE}.api.standings.get_standings")
+    rows = _ok(standings.sync_detailed(season.id, client=admin), 200).rows
+    assert sorted(r.name for r in rows) == sorted(names)
+    by_player = {r.player_id: r.net for r in rows}
+    assert [by_player[p] for p in seats] == balances
+
+    export = importlib.import_module(f"{PACKAGE}.api.backup.export_club")
+    document = _ok(export.sync_detailed(club.id, client=admin), 200)
+    assert len(document.tables[0].hands) == 10
+    import_club = importlib.import_module(f"{PACKAGE}.api.backup.import_club")
+    imported = _ok(import_club.sync_detailed(client=public, body=document), 201)
+    assert imported.imported.hands == 10 and imported.imported.players == 4
+    restored = _client(app, imported.admin_token)
+    new_table = imported.ids.tables[table.id]
+    again = _ok(get_table.sync_detailed(new_table, client=restored), 200)
+    assert [s.balance for s in again.seats] == balances
