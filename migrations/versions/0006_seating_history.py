@@ -1,7 +1,7 @@
 """seating_changes: every re-seating of a table, kept
 
 Revision ID: 0006_seating_history
-Revises: 0004_league_admin
+Revises: 0005_explanation_seats
 Create Date: 2026-12-01 21:40:00
 
 A re-seating (``PUT /api/v1/tables/{id}/seating``) puts right a wrong seating noticed after
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '0006_seating_history'
-down_revision = '0004_league_admin'  # chained after main's at the merge
+down_revision = '0005_explanation_seats'
 branch_labels = None
 depends_on = None
 
