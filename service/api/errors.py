@@ -153,11 +153,11 @@ def _service_error(error: ServiceError) -> Response:
 
 def _database_unavailable(outage: Outage) -> Response:
     retry = outage.retry_after
-    return problem(503, "The database is not available right now: nothing was recorded (no "
-                   f"hand, no change). Send it again in {retry} s; with the same "
-                   "Idempotency-Key it is recorded once.",
+    return problem(503, N_("The database is not available right now: nothing was recorded (no "
+                           "hand, no change). Send it again in %(retry)s s; with the same "
+                           "Idempotency-Key it is recorded once."),
                    headers={"Retry-After": str(retry)},
-                   type_="service-unavailable")
+                   type_="service-unavailable", values={"retry": retry})
 
 
 def answer_for(error: BaseException) -> Response:
