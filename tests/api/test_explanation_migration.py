@@ -14,8 +14,6 @@ from flask import Flask
 from sqlalchemy import text
 
 from service.extensions import db
-
-from service.extensions import db
 from tests.support import ApiClient, dispose_app_engines, migrated_app
 
 MIGRATION = Path(__file__).resolve().parents[2] / "migrations/versions/0005_explanation_seats.py"
