@@ -2,7 +2,6 @@
 // worker. A shared link is `/#table=<id>&token=<token>`: the fragment never reaches a server.
 
 import { NetworkError } from './api.js';
-import { LANGUAGES, language, t, tn, useLanguage } from './i18n.js';
 import { h, clear, focusHeading, toast } from './dom.js';
 import { isNetwork, loadVariants, mergeHand, refresh, tableContext, variantNamed } from './model.js';
 import { isRevoked, renderLeague, renderRevoked } from './league.js';
@@ -45,10 +44,10 @@ function setOnline(value) {
   const entries = store.outbox();
   const stuck = entries.filter((e) => e.state === 'conflict' || e.state === 'failed').length;
   const waiting = entries.length - stuck;
-  const hands = (n) => tn(n, '{n} hand', '{n} hands');
-  const parts = [value ? t('Online') : t('Offline')];
-  if (waiting) parts.push(value ? t('sending {hands}', { hands: hands(waiting) }) : t('{hands} kept on this phone', { hands: hands(waiting) }));
-  if (stuck) parts.push(t('{hands} to check', { hands: hands(stuck) }));
+  const hands = (n) => `${n} hand${n > 1 ? 's' : ''}`;
+  const parts = [value ? 'Online' : 'Offline'];
+  if (waiting) parts.push(value ? `sending ${hands(waiting)}` : `${hands(waiting)} kept on this phone`);
+  if (stuck) parts.push(`${hands(stuck)} to check`);
   line.textContent = parts.join(' · ');
 }
 
@@ -64,7 +63,7 @@ async function flushOutbox() {
     const known = ctx.hands.length;
     mergeHand(ctx, answer);
     if (known + 1 !== answer.table.hands_recorded) ctx.etag = null; // others wrote too: reload
-    toast(t('Hand {n} recorded.', { n: answer.number }));
+    toast(`Hand ${answer.number} recorded.`);
   });
   if (outcome === 'offline') throw new NetworkError('The hands wait for the network');
 }
@@ -81,9 +80,9 @@ async function route(focus = true) {
     history.replaceState(null, '', '#');
     try {
       const club = await openClub(p.get('club'), p.get('key'));
-      toast(t('Club {name} opened on this phone.', { name: club.name }));
+      toast(`Club ${club.name} opened on this phone.`);
     } catch (error) {
-      toast(error instanceof NetworkError ? t('No connection: open the link again when online.') : t('That club link did not work.'), 'error');
+      toast(error instanceof NetworkError ? 'No connection: open the link again when online.' : 'That club link did not work.', 'error');
     }
   }
   const id = p.get('table');
@@ -102,8 +101,8 @@ async function route(focus = true) {
   }
   const ctx = tableContext(id);
   if (!ctx.token && !ctx.adminToken) {
-    clear(root, h('div.screen', h('h1', t('No token for this table')),
-      h('p', t('Open the table with the link or QR code from a phone that has it.')), h('a.button', { href: '#' }, t('Start'))));
+    clear(root, h('div.screen', h('h1', 'No token for this table'),
+      h('p', 'Open the table with the link or QR code from a phone that has it.'), h('a.button', { href: '#' }, 'Start')));
     current = null;
     return;
   }
@@ -113,9 +112,9 @@ async function route(focus = true) {
     } catch (error) {
       if (isRevoked(error)) { current = null; renderRevoked(root, error, id); return; }
       if (!ctx.table) {
-        clear(root, h('div.screen', h('h1', t('Table not available')),
-          h('p', isNetwork(error) ? t('No connection, and this phone has no copy of the table yet.') : error.message),
-          h('a.button', { href: '#' }, t('Start'))));
+        clear(root, h('div.screen', h('h1', 'Table not available'),
+          h('p', isNetwork(error) ? 'No connection, and this phone has no copy of the table yet.' : error.message),
+          h('a.button', { href: '#' }, 'Start')));
         return;
       }
       if (isNetwork(error)) setOnline(false);
@@ -170,24 +169,7 @@ if ('serviceWorker' in navigator) {
   navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {});
 }
 
-/** The language switch in the header: the phone remembers the choice; the page starts again in
- * it (every screen, and the API's explanations and refusals, in the new language). */
-function languageSwitch() {
-  const select = h('select.language', { 'aria-label': t('Language') },
-    Object.entries(LANGUAGES).map(([code, name]) => h('option', { value: code, lang: code }, name)));
-  select.value = language();
-  select.addEventListener('change', () => {
-    useLanguage(select.value, true).then(() => location.reload());
-  });
-  document.querySelector('header.top').append(select);
-  const skip = document.querySelector('a.skip');
-  if (skip && language() !== 'en') skip.textContent = t('Skip to the score');
-}
-
-useLanguage().catch(() => useLanguage('en')).then(() => {
-  languageSwitch();
-  setOnline(navigator.onLine);
-  loadVariants().catch(() => {});
-  route().then(() => tick());
-  setInterval(tick, POLL_MS);
-});
+setOnline(navigator.onLine);
+loadVariants().catch(() => {});
+route().then(() => tick());
+setInterval(tick, POLL_MS);

@@ -1,7 +1,5 @@
 // Small DOM helpers: no framework, no inline handlers (the page runs under a strict CSP).
 
-import { num } from './i18n.js';
-
 export const SUITS = { clubs: '♣', spades: '♠', hearts: '♥', diamonds: '♦' };
 
 /** h('button.big', {onclick, 'aria-pressed': 'true'}, 'text', child) → an element. */
@@ -40,7 +38,7 @@ export function clear(el, ...children) {
 /** +3, −2, 0 with a real minus sign (read as "minus" by screen readers). */
 export function signed(n) {
   if (n === null || n === undefined) return '–';
-  return n > 0 ? `+${num(n)}` : n < 0 ? `−${num(-n)}` : '0';
+  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0';
 }
 
 export function suitLabel(suit) {
