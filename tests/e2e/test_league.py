@@ -34,7 +34,7 @@ FIT = """() => {
   const bad = [];
   for (const el of document.querySelectorAll('body *')) {
     if (['INPUT', 'SELECT', 'TEXTAREA', 'OPTION'].includes(el.tagName)) continue;
-    if (el.closest('svg')) continue;
+    if (el.closest('svg, .sr, .skip:not(:focus)')) continue;  // visually hidden by design
     if (!el.clientWidth || el.getBoundingClientRect().right < 0) continue;
     if (el.scrollWidth > el.clientWidth + 1)
       bad.push(`${el.tagName}.${el.className}: ${el.textContent.slice(0, 50)}`);

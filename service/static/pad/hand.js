@@ -4,7 +4,6 @@
 import { api, NetworkError, ProblemError } from './api.js';
 import { h, clear, plain, signed, suitSpan, title } from './dom.js';
 import { describeTransfer, seatName, shortName, stateBefore, variantOptions } from './model.js';
-import { entriesFor } from './outbox.js';
 import { store } from './store.js';
 
 const NONE = ''; // "no trump", "alone": chosen, and sent as null or left out
@@ -427,7 +426,7 @@ export function handForm(opts) {
     const record = recordOf(fields, variant, v, players);
     try {
       const { data } = await api.preview({ variant: table.variant, players, options: variantOptions(table),
-        state: stateBefore(ctx, opts.number, opts.record === undefined ? entriesFor(ctx.id) : []), hand: record });
+        state: stateBefore(ctx, opts.number), hand: record });
       if (seq !== previewSeq) return;
       lastPreview = data;
       clear(preview, settlementView(ctx, data, { heading: 'Preview' }));
