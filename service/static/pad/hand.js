@@ -512,7 +512,7 @@ export function summaryLine(ctx, s) {
 /** A settlement: result, deltas per seat, transfers and the explanation lines. */
 export function settlementView(ctx, s, { heading } = {}) {
   const items = [];
-  if (heading) items.push(h('h3', heading));
+  if (heading) items.push(h('h2', heading));
   if (s.result) {
     const w = worth(ctx, s);
     items.push(h('p.result', h('strong', title(s.result)), s.in_couleur ? ' · in couleur' : '', w ? ` · ${w}` : ''));
