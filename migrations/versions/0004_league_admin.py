@@ -2,7 +2,7 @@
 the rating history
 
 Revision ID: 0004_league_admin
-Revises: 0004_explanation_seats
+Revises: 0003
 Create Date: 2026-12-01 21:40:00
 
 Written by hand. Columns are added in place (``ALTER TABLE … ADD COLUMN``): ``players`` is
@@ -14,7 +14,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0004_league_admin'
-down_revision = '0004_explanation_seats'  # chained after main's 0004 at the merge
+down_revision = '0003'
 branch_labels = None
 depends_on = None
 
