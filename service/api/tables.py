@@ -8,7 +8,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
-from ..i18n import current_language, settlement_view
+from ..i18n import current_language, explain_session, settlement_view
 from ..i18n.marks import N_
 from ..middleware.rendered import rendered_views
 from ..schemas.seating import (
@@ -181,9 +181,13 @@ class Hands(MethodView):
         # holds its dump to the identity), so it is sent as it is: the dump cost about a
         # twentieth of recording a hand. Only its explanation is worded here, in the reader's
         # language, from the steps the settlement keeps.
+        language = current_language()
         if answer.get("settlement") is not None:
-            answer = {**answer, "settlement": settlement_view(answer["settlement"],
-                                                              current_language())}
+            answer = {**answer, "settlement": settlement_view(answer["settlement"], language)}
+        session = answer["table"].get("session")
+        if session is not None:
+            answer = {**answer, "table": {**answer["table"], "session": {
+                **session, "reason": explain_session(session["reason"], language)}}}
         response = current_app.json.response(answer)
         response.status_code = 201
         response.headers["Location"] = f"{request.path}/{answer['number']}"

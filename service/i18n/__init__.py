@@ -132,6 +132,15 @@ def _seats(seats: Iterable[int], catalog: NullTranslations) -> str:
                                                 "last": names[-1]}
 
 
+def explain_session(steps: Iterable[Any], language: str = DEFAULT) -> str:
+    """A session's progress (``SessionOutcome.reason``) as one line in ``language``; a reason
+    stored as text is given as it is."""
+    if isinstance(steps, str):
+        return steps
+    catalog = translations(language)
+    return "; ".join(step if isinstance(step, str) else _word(step, catalog) for step in steps)
+
+
 def settlement_view(settlement: Mapping[str, Any], language: str) -> dict[str, Any]:
     """A settlement as the HTTP contract shows it (``Settlement.to_dict`` or a stored one),
     its explanation worded in ``language``."""

@@ -185,6 +185,13 @@ MESSAGES: Final[dict[str, str | tuple[str, str]]] = {
                                "of the %(ace)s"),
     "spanish.alone": N_("%(contract)s in %(suit)s, %(where)s: %(value)s points, %(needs)s; "
                         "seat %(seat)s alone"),
+    # Spanish Solo's session (targets): its progress, as parts of one line joined by "; ".
+    "session.hands_of": N_("%(played)s of %(target)s hands played"),
+    "session.reached": N_("%(seats)s reached the target score of %(target)s"),
+    "session.played": N_("%(played)s hands played"),
+    "session.played_of": N_("%(played)s hands played of %(target)s"),
+    "session.score_not_reached": N_("target score %(target)s not reached"),
+    "session.highest": N_("highest total %(total)s"),
     # Solo 66.
     "solo66.all_passed": N_("All passed: played without trump; seat %(seat)s took the last "
                             "trick and wins"),

@@ -178,11 +178,12 @@ class Settlement:
 
 @dataclass(frozen=True, slots=True)
 class SessionOutcome:
-    """A finished session (Spanish Solo's targets): who won and why it ended."""
+    """A session's progress (Spanish Solo's targets): whether it is over, who won, and why, as
+    explanation steps (``service.i18n.explain_session`` words them)."""
 
     over: bool
     winners: tuple[int, ...]
-    reason: str
+    reason: tuple[Step, ...]
 
 
 class Variant(abc.ABC):

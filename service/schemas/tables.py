@@ -1,7 +1,10 @@
 """Tables, hands, ledger and settle-up."""
 
+from typing import Any
+
 from marshmallow import INCLUDE, Schema, fields, validate
 
+from ..i18n import current_language, explain_session
 from . import VARIANT
 from .clubs import Name
 from .settlements import SettlementSchema, bounded_dict
@@ -37,10 +40,18 @@ class SeatSchema(Schema):
     balance = fields.Integer(required=True)
 
 
+class SessionReason(fields.String):
+    """The session's progress: stored as steps, dumped as one line in the request's language."""
+
+    def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
+        return None if value is None else explain_session(value, current_language())
+
+
 class SessionSchema(Schema):
     over = fields.Boolean(required=True)
     winners = fields.List(fields.Integer(), required=True)
-    reason = fields.String(required=True)
+    reason = SessionReason(required=True, metadata={
+        "description": "Why the session is (not yet) over, in the answer's language."})
 
 
 class TableSchema(Schema):

@@ -170,7 +170,8 @@ def table_view(table: TableRow | TableState,
         "status": table.status,
         "season_id": table.season_id,
         "session": None if outcome is None else {
-            "over": outcome.over, "winners": list(outcome.winners), "reason": outcome.reason},
+            "over": outcome.over, "winners": list(outcome.winners),
+            "reason": [step.to_dict() for step in outcome.reason]},
         "created_at": rfc3339(table.created_at),
         "closed_at": rfc3339(table.closed_at),
     }

@@ -149,3 +149,20 @@ def test_a_missing_token_is_refused_in_german(client: Any) -> None:
     assert response.status_code == 401
     assert response.json["title"] == "Nicht angemeldet"
     assert response.json["detail"] == "Ein Bearer-Token ist nötig."
+
+
+def test_a_sessions_progress_reads_in_the_readers_language(api: ApiClient) -> None:
+    table = api.table(variant="spanish", options={"target_hands": 1})
+    hand = {"contract": "solo", "trump": "hearts", "declarer": 0, "tricks": 5}
+    recorded = api.record(table, hand, **{"Accept-Language": "de"})
+    assert recorded.status_code == 201, recorded.json
+    assert recorded.json["table"]["session"]["reason"] == \
+        "1 von 1 Spielen gespielt; höchster Stand 4"
+    path = f"/api/v1/tables/{table['id']}"
+    token = api.auth(table["table_token"])
+    for language, reason in (("es", "1 de 1 manos jugadas; total más alto 4"),
+                             ("en", "1 of 1 hands played; highest total 4"),
+                             ("es", "1 de 1 manos jugadas; total más alto 4")):
+        shown = api.client.get(path, headers={**token, "Accept-Language": language})
+        _says(shown, language)
+        assert shown.json["session"]["reason"] == reason

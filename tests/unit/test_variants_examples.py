@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import service.rules
-from service.i18n import explain
+from service.i18n import explain, explain_session
 from service.rules.base import RuleViolation, SessionOutcome, Settlement, Variant
 from service.rules.german import GERMAN
 from service.rules.solo66 import SOLO66, possible_points
@@ -655,15 +655,19 @@ def test_a_spanish_session_ends_after_its_target_hands_with_the_highest_total_wi
     result = outcome({"target_hands": 10}, (8, -4, 12, 2), 10)
     assert result is not None
     assert (result.over, result.winners) == (True, (2,))
-    assert result.reason == "10 of 10 hands played; highest total 12"
+    assert explain_session(result.reason) == "10 of 10 hands played; highest total 12"
 
 
 def test_a_spanish_session_ends_when_a_total_reaches_the_target_score() -> None:
     result = outcome({"target_score": 30}, (30, 4, -8, 0), 3)
     assert result is not None
     assert (result.over, result.winners) == (True, (0,))
-    assert outcome({"target_score": 30}, (29, 4, -8, 0), 3) == SessionOutcome(
-        False, (), "3 hands played; target score 30 not reached")
+    going_on = outcome({"target_score": 30}, (29, 4, -8, 0), 3)
+    assert going_on is not None
+    assert (going_on.over, going_on.winners) == (False, ())
+    assert explain_session(going_on.reason) == "3 hands played; target score 30 not reached"
+    assert explain_session(result.reason, "de") == \
+        "Platz 1 erreichte das Punkteziel von 30; höchster Stand 30"
 
 
 def test_tied_highest_totals_share_the_spanish_session() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from ..base import SUITS, SessionOutcome, Settlement
+from ..base import SUITS, SessionOutcome, Settlement, Step
 from ..common import (
     MAX_ERRORS,
     TRICKS,
@@ -68,30 +68,28 @@ class SpanishSolo(DealerRotationVariant):
         opts = self._options(options)
         if opts.target_hands is None and opts.target_score is None:
             return None
-        reasons: list[str] = []
+        reasons: list[Step] = []
         if opts.target_hands is not None and hands_played >= opts.target_hands:
-            reasons.append(f"{hands_played} of {opts.target_hands} hands played")
+            reasons.append(Step("session.hands_of", {"played": hands_played,
+                                                     "target": opts.target_hands}))
         if opts.target_score is not None:
             reached = [seat for seat, total in enumerate(totals) if total >= opts.target_score]
             if reached:
-                seats = [f"seat {s + 1}" for s in seat_list(reached)]
-                named = seats[0] if len(seats) == 1 else \
-                    f"{', '.join(seats[:-1])} and {seats[-1]}"
-                reasons.append(f"{named} reached the target score "
-                               f"of {opts.target_score}")
+                reasons.append(Step("session.reached", {"seats": seat_list(reached),
+                                                        "target": opts.target_score}))
         if not reasons:
-            progress = [f"{hands_played} hands played"]
-            if opts.target_hands is not None:
-                progress[0] += f" of {opts.target_hands}"
+            progress = [Step("session.played", {"played": hands_played}) if opts.target_hands
+                        is None else Step("session.played_of", {"played": hands_played,
+                                                                "target": opts.target_hands})]
             if opts.target_score is not None:
-                progress.append(f"target score {opts.target_score} not reached")
-            return SessionOutcome(over=False, winners=(), reason="; ".join(progress))
+                progress.append(Step("session.score_not_reached", {"target": opts.target_score}))
+            return SessionOutcome(over=False, winners=(), reason=tuple(progress))
         if not totals:
-            return SessionOutcome(over=True, winners=(), reason="; ".join(reasons))
+            return SessionOutcome(over=True, winners=(), reason=tuple(reasons))
         best = max(totals)
         winners = tuple(seat for seat, total in enumerate(totals) if total == best)
         return SessionOutcome(over=True, winners=winners,
-                              reason="; ".join(reasons) + f"; highest total {best}")
+                              reason=(*reasons, Step("session.highest", {"total": best})))
 
     def describe(self) -> dict[str, Any]:
         """Contracts, values, hand fields, error kinds and options, for clients that build
