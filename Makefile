@@ -7,7 +7,7 @@ HOST ?= 0.0.0.0
 WEB_CONCURRENCY ?= 2
 export FLASK_APP := service
 
-.PHONY: install serve test test-fast openapi bench bench-http lint contract-tools
+.PHONY: install serve test test-fast openapi bench bench-http bench-capacity lint contract-tools
 
 # The third-party tools tests/contract checks openapi.yaml with (Spectral, Redocly,
 # openapi-typescript, tsc), from npm at the versions of tools/contract/package-lock.json; the
@@ -36,6 +36,7 @@ contract-tools: $(CONTRACT_TOOLS)
 
 serve: install
 	$(VENV)/bin/flask db upgrade
+	# Threaded workers that gather each request before a thread takes it (gunicorn.conf.py).
 	exec $(VENV)/bin/gunicorn --workers $(WEB_CONCURRENCY) --bind $(HOST):$(PORT) \
 		--access-logfile - wsgi:app
 
@@ -59,6 +60,11 @@ bench-http: install
 
 # ruff's checks and formatting over the code, and mypy (strict; what it checks is in
 # pyproject.toml's [tool.mypy]).
+# How many live tables one instance holds (p99 ≤ 100 ms), against the bare echo's ceiling.
+bench-capacity: install
+	command -v wrk >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wrk)
+	$(PY) -m bench.capacity
+
 lint: install
 	$(VENV)/bin/ruff check service tests bench
 	$(VENV)/bin/ruff format --check service tests bench

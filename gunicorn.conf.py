@@ -1,8 +1,12 @@
 """gunicorn settings; gunicorn reads ./gunicorn.conf.py from its working directory, so
 ``make serve`` and the tests' real servers use it. Command-line flags still win."""
 
+import os
+
 import gunicorn.http.wsgi
 from gunicorn.glogging import Logger
+
+from service.http_worker import BufferingThreadWorker
 
 # The Server header names no product and no version (HTTP/1 and HTTP/2 both read this).
 gunicorn.http.wsgi.SERVER = "solo"
@@ -28,3 +32,20 @@ limit_request_field_size = 8190
 # No runtime control socket (gunicorn >= 25.1 opens one in $HOME by default): one interface
 # less to guard, and several servers on one machine (tests, soak) do not share its path.
 control_socket_disable = True
+
+# Threads, with every request gathered by the worker's event loop before a thread takes it
+# (service/http_worker.py): a slow or vanished phone costs a socket, never a worker. Measured
+# against 200 connections sending their headers slowly: sync workers left a normal request
+# unanswered for 60 s; plain gthread for as long as its threads were held; this answers it at
+# once (tests/api/test_slow_clients.py, docs/scaling.md).
+worker_class = BufferingThreadWorker
+# Per worker: threads for requests (the app is thread-safe: sessions and pinned connections
+# are per thread, the version feed has its own), sockets for the rest.
+threads = int(os.environ.get("WEB_THREADS", "4"))
+worker_connections = 1000
+# An idle kept-alive connection is closed after this long; phones poll every few seconds.
+keepalive = 5
+# A worker whose event loop has not reported for this long is replaced. Request work is
+# bounded far below it (PostgreSQL's statement_timeout, SQLite's busy timeout).
+timeout = 30
+graceful_timeout = 20

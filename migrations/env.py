@@ -95,6 +95,11 @@ def run_migrations_online():
         )
 
         with context.begin_transaction():
+            # A migration may take long and wait for the service's locks: the bounds on
+            # request work (service/database.py) are not for it.
+            from service.database import without_request_timeouts
+
+            without_request_timeouts(connection)
             context.run_migrations()
 
 

@@ -15,8 +15,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from . import config
     from .api import api, openapi, register_blueprints
-    from .api.errors import register_error_handlers
-    from .database import configure_engine_events
+    from .api.errors import answer_for, register_error_handlers
+    from .database import configure_engine_events, guard_session_teardown
     from .extensions import db, migrate
     from .middleware import fast_preview, fast_reads, limits, security
     from .services.pipelining import guard_pipelines
@@ -28,6 +28,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     os.makedirs(app.instance_path, exist_ok=True)
 
     db.init_app(app)
+    guard_session_teardown(app, db)
     with app.app_context():
         configure_engine_events(app, db.engine)
         if app.testing:  # an event on every statement: worth it where mistakes are caught
@@ -43,7 +44,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     with app.app_context():
         fast_reads.init_app(app, db.engine)  # table polls this worker can answer alone
     fast_preview.init_app(app)  # previews Flask would answer 200
-    security.init_app(app)  # around both: headers, request id, access log; CORS; proxies
+    # Around both: headers, request id, access log (errors escaping Flask answered by the
+    # error layer); CORS; proxies.
+    security.init_app(app, answer_for)
 
     from . import cli
     cli.register(app)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .database import sqlite_connect_args
+from .database import postgres_connect_args, sqlite_connect_args
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -70,7 +70,11 @@ def load(app: Any, test_config: dict[str, Any] | None) -> None:
     options = dict(app.config["SQLALCHEMY_ENGINE_OPTIONS"])
     options.setdefault("pool_pre_ping",
                        not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"))
-    # SQLite connections are ``database.SqliteConnection``s (the writer lock, the WAL sync).
-    options["connect_args"] = {**sqlite_connect_args(app.config["SQLALCHEMY_DATABASE_URI"]),
+    # SQLite connections are ``database.SqliteConnection``s (the writer lock, the WAL sync);
+    # PostgreSQL ones bound how long request work waits (``database.POSTGRES_TIMEOUTS``,
+    # ``SOLO_PG_LOCK_TIMEOUT_MS`` …).
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    server_args = postgres_connect_args(app.config) if url.startswith("postgresql") else {}
+    options["connect_args"] = {**sqlite_connect_args(url), **server_args,
                                **options.get("connect_args", {})}
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options

@@ -1,5 +1,8 @@
-"""SQLite connections: pragmas on every connection, writers queued on a file lock, and the
-durability an answered write needs, synced outside that lock.
+"""The service's database connections: on SQLite, pragmas on every connection, writers queued
+on a file lock, and the durability an answered write needs, synced outside that lock; on
+PostgreSQL, bounds on how long request work may wait (``POSTGRES_TIMEOUTS``); on both, a
+session teardown that cannot fail the answer. Which errors are outages of the database:
+``services/outages.py``.
 
 ``SQLITE_SYNCHRONOUS`` (env ``SOLO_SQLITE_SYNCHRONOUS``):
 
@@ -16,13 +19,17 @@ durability an answered write needs, synced outside that lock.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
+import logging
 import os
 import sqlite3
 from typing import Any
 
 from flask import Flask
 from sqlalchemy import Engine, event
+
+log = logging.getLogger(__name__)
 
 SYNCHRONOUS_SETTINGS = ("OFF", "NORMAL", "FULL", "EXTRA")
 
@@ -141,3 +148,69 @@ def set_up_connection(dbapi_connection: sqlite3.Connection, synchronous: str,
         dbapi_connection.writer_lock_path = f"{path}-writer.lock"
         if syncs_itself:
             dbapi_connection.wal_path = f"{path}-wal"
+
+
+# --- PostgreSQL: bounds on one request's wait ------------------------------------------------
+
+# (config key, PostgreSQL setting, default in ms; 0 turns one off). Env: SOLO_ + the key.
+POSTGRES_TIMEOUTS = (
+    # A request waiting for a row or table lock another transaction holds gives up after this:
+    # one stuck worker delays the others this long at most, and they answer 503 meanwhile.
+    ("PG_LOCK_TIMEOUT_MS", "lock_timeout", 2_000),
+    # Any one statement of request work; far above what a request's statements take.
+    ("PG_STATEMENT_TIMEOUT_MS", "statement_timeout", 10_000),
+    # A session left inside a transaction (a worker stopped or hung while holding locks) is
+    # ended by the server after this, and its locks with it.
+    ("PG_IDLE_IN_TRANSACTION_TIMEOUT_MS", "idle_in_transaction_session_timeout", 5_000),
+)
+
+
+def postgres_connect_args(config: Any) -> dict[str, Any]:
+    """libpq ``options`` setting the timeouts on every connection of the service's engine, at
+    connect time (no statement of their own). Request work runs on these; what must not be cut
+    short turns them off for its own transaction (``without_request_timeouts``): migrations;
+    the version feed's listener turns them off for its session. ``flask backup`` runs
+    ``pg_dump``, which sets its own."""
+    options = []
+    for key, setting, default in POSTGRES_TIMEOUTS:
+        value = int(config.get(key, default))
+        if value < 0:
+            raise ValueError(f"{key} must be 0 (off) or a number of milliseconds: {value}")
+        options.append(f"-c {setting}={value}")
+    return {"options": " ".join(options)}
+
+
+def without_request_timeouts(connection: Any) -> None:
+    """Turn the request timeouts off for the current transaction of ``connection`` (a
+    SQLAlchemy connection on PostgreSQL; nothing elsewhere)."""
+    if connection.dialect.name != "postgresql":
+        return
+    for _key, setting, _default in POSTGRES_TIMEOUTS:
+        connection.exec_driver_sql(f"SET LOCAL {setting} = 0")
+
+
+# --- Teardown ---------------------------------------------------------------------------------
+
+def guard_session_teardown(app: Flask, db: Any) -> None:
+    """Flask-SQLAlchemy ends each request's session in a teardown function; on a connection
+    that died meanwhile its ROLLBACK raises, after the answer was made, past every error
+    handler (gunicorn then sent its own HTML 500). Here the session is ended the same way, and
+    a failure is logged and the session dropped with its connection: the answer already made
+    (the error's own problem, or the success) stands."""
+    original = db._teardown_session
+    funcs = app.teardown_appcontext_funcs
+    if original not in funcs:  # pragma: no cover - a Flask-SQLAlchemy that works otherwise
+        raise RuntimeError("Flask-SQLAlchemy's session teardown was not found")
+
+    def end_session(exc: BaseException | None) -> None:
+        try:
+            db.session.remove()
+        except Exception:
+            log.warning("ending the request's session failed; dropping its connection",
+                        exc_info=True)
+            session = db.session.registry()
+            with contextlib.suppress(Exception):
+                session.invalidate()  # its connections are not given back to the pool
+            db.session.registry.clear()
+
+    funcs[funcs.index(original)] = end_session

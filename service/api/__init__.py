@@ -13,12 +13,23 @@ api = ProblemApi()
 
 
 def register_blueprints(app: Flask, api: Api) -> None:
-    from . import clubs, docs, health, league, openapi, pages, settlements, tables, variants
+    from . import (
+        clubs,
+        docs,
+        health,
+        league,
+        league_admin,
+        openapi,
+        pages,
+        settlements,
+        tables,
+        variants,
+    )
 
     openapi.register_components(api.spec)  # before the operations that name them
     clubs.register_converters(app)
     docs.register(app)
     pages.register(app)
-    for module in (health, variants, settlements, clubs, tables, league):
+    for module in (health, variants, settlements, clubs, tables, league, league_admin):
         api.register_blueprint(module.blp)
     register_media_checks(app)

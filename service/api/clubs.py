@@ -16,6 +16,7 @@ from ..schemas.clubs import (
     PlayerCreateSchema,
     PlayerSchema,
 )
+from ..schemas.league_admin import PlayersQuerySchema
 from ..services import clubs
 from .auth import BEARER, principal
 from .paging import Answer, Blueprint
@@ -55,24 +56,26 @@ class Clubs(MethodView):
 class Club(MethodView):
     @blp.response(200, ClubSchema)
     @blp.alt_response(401, description="No or bad token.")
-    @blp.alt_response(403, description="Not this club's admin token.")
+    @blp.alt_response(403, description="Not this club's admin or read-only token.")
     @blp.alt_response(404, description="No such club.")
     @blp.doc(security=BEARER)
     def get(self, club_id: str) -> dict[str, Any]:
-        """Show a club (admin token)."""
-        return clubs.club_view(clubs.get_club(principal(), club_id))
+        """Show a club (admin or read-only token)."""
+        return clubs.club_view(clubs.read_club(principal(), club_id))
 
 
 @blp.route("/<string:club_id>/players")
 class Players(MethodView):
+    @blp.arguments(PlayersQuerySchema(), location="query")
     @blp.response(200, PlayerSchema(many=True))
     @blp.alt_response(401, description="No or bad token.")
-    @blp.alt_response(403, description="Not this club's admin token.")
+    @blp.alt_response(403, description="Not this club's admin or read-only token.")
     @blp.alt_response(404, description="No such club.")
     @blp.doc(security=BEARER)
-    def get(self, club_id: str) -> list[dict[str, Any]]:
-        """List the club's players by name (admin token)."""
-        return clubs.list_players(principal(), club_id)
+    def get(self, query: dict[str, Any], club_id: str) -> list[dict[str, Any]]:
+        """List the club's players by name (admin or read-only token); retired ones only
+        with `include_retired=true`."""
+        return clubs.list_players(principal(), club_id, query["include_retired"])
 
     @blp.arguments(PlayerCreateSchema())
     @blp.response(201, PlayerSchema)

@@ -14,6 +14,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from ..middleware.limits import RateLimited
 from ..rules import RuleViolation
 from ..services.errors import ServiceError
+from ..services.outages import Outage, outage_of
 from .problem import PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, problem_type
 
 log = logging.getLogger(__name__)
@@ -127,11 +128,31 @@ def _service_error(error: ServiceError) -> Response:
     return problem(error.status, error.detail, None, error.headers, error.problem, error.members)
 
 
-def _unexpected(error: Exception) -> Response:
+def _database_unavailable(outage: Outage) -> Response:
+    retry = outage.retry_after
+    return problem(503, "The database is not available right now: nothing was recorded (no "
+                   f"hand, no change). Send it again in {retry} s; with the same "
+                   "Idempotency-Key it is recorded once.",
+                   headers={"Retry-After": str(retry)},
+                   type_="service-unavailable")
+
+
+def answer_for(error: BaseException) -> Response:
+    """The answer to an error no more specific handler took: a database outage is a 503 with
+    ``Retry-After`` (``services/outages.py``), anything else a 500, logged with its trace.
+    Also answers errors that escape Flask (its teardown: ``middleware/security.py``'s envelope)."""
     if isinstance(error, HTTPException):
         return _http_exception(error)
+    outage = outage_of(error)
+    if outage is not None:
+        log.warning("database unavailable (%s): answered 503", outage.reason)
+        return _database_unavailable(outage)
     log.exception("unhandled error", exc_info=error)
     return _http_exception(InternalServerError())
+
+
+def _unexpected(error: Exception) -> Response:
+    return answer_for(error)
 
 
 def register_error_handlers(app: Flask) -> None:

@@ -1,9 +1,10 @@
 """The club league: seasons, standings (JSON or CSV), player statistics, export and import.
 
-Reading a season, its standings and a player's statistics needs the club's admin token or a
-table token of one of the club's tables (the phones at a table may show the standings);
-creating seasons and exporting need the admin token. Importing needs no token, like creating a
-club: it makes a new club and answers its new admin token.
+Reading a season, its standings and a player's statistics needs the club's admin or read-only
+(viewer) token, or the token of one of its open tables, which reads its own season and the
+players seated at it (docs/league.md); creating seasons and exporting need the admin token.
+Importing needs no token, like creating a club: it makes a new club and answers its new admin
+token.
 
 The import body may be up to ``IMPORT_MAX_CONTENT_LENGTH`` bytes (16 MiB by default); every
 other request keeps the app's ``MAX_CONTENT_LENGTH`` (64 KiB).
@@ -80,7 +81,7 @@ def _auth_doc(not_found: str) -> Any:
     """Document the bearer token and its 401, 403 and 404 answers."""
     def decorate(view: Any) -> Any:
         for status, description in ((401, "No or bad token."),
-                                    (403, "The token is not of this club."),
+                                    (403, "Not a token that reads this (docs/league.md)."),
                                     (404, not_found)):
             view = blp.alt_response(status, description=description)(view)
         return blp.doc(security=BEARER)(view)
@@ -99,7 +100,8 @@ class Seasons(MethodView):
     @blp.response(200, SeasonSchema(many=True))
     @_auth_doc("No such club.")
     def get(self, club_id: str) -> list[dict[str, Any]]:
-        """List the club's seasons, newest first (admin or table token of the club)."""
+        """List the club's seasons, newest first (admin or read-only token; an open table's
+        token sees its own season)."""
         return league.list_seasons(principal(), club_id)
 
     @blp.arguments(SeasonCreateSchema())
@@ -119,7 +121,7 @@ class Season(MethodView):
     @blp.response(200, SeasonSchema)
     @_auth_doc("No such season.")
     def get(self, season_id: str) -> dict[str, Any]:
-        """Show a season (admin or table token of its club)."""
+        """Show a season (admin or read-only token, or an open table's token of it)."""
         return league.get_season(principal(), season_id)
 
 
@@ -142,7 +144,8 @@ class Standings(MethodView):
     @blp.alt_response(422, description="A bad date or `min_hands`, or `to` before `from`.")
     @_auth_doc("No such season.")
     def get(self, query: dict[str, Any], season_id: str) -> Any:
-        """The season's standings, ranked by net result (admin or table token of the club).
+        """The season's standings, ranked by net result (admin or read-only token, or an open
+        table's token of the season).
 
         Ties are broken by more games won as declarer, then fewer lost; rows still equal share
         a rank. Read from aggregates kept as hands change. The same rows as CSV:
@@ -189,7 +192,8 @@ class PlayerStats(MethodView):
     @blp.response(200, PlayerStatsSchema)
     @_auth_doc("No such player.")
     def get(self, player_id: str) -> dict[str, Any]:
-        """A player's career and seasons (admin or table token of the player's club).
+        """A player's career and seasons (admin or read-only token, or the token of an open
+        table he sits at).
 
         The career has one entry per variant; each entry and each season shows the counts, the
         contract mix, win rates and, for seasons, the rating."""

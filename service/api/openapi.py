@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from apispec import APISpec
+from apispec.ext.marshmallow import MarshmallowPlugin
 
 from ..schemas.hands import hand_schemas, preview_request, preview_schemas, ref, unions
 from .problem import PROBLEM_CONTENT_TYPE
@@ -64,6 +65,13 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
         "Player names are unique within a club (409 otherwise).",
     ),
     ("get", "/api/v1/clubs/{club_id}/tables"): ("listClubTables", "Tables", None),
+    ("post", "/api/v1/clubs/{club_id}/admin-token"): ("rotateAdminToken", "Clubs", None),
+    ("post", "/api/v1/clubs/{club_id}/viewer-token"): ("createViewerToken", "Clubs", None),
+    ("delete", "/api/v1/clubs/{club_id}/viewer-token"): ("revokeViewerToken", "Clubs", None),
+    ("patch", "/api/v1/players/{player_id}"): ("updatePlayer", "Players", None),
+    ("get", "/api/v1/players/{player_id}/sittings"): ("listPlayerSittings", "Players", None),
+    ("post", "/api/v1/tables/{table_id}/token"): ("renewTableToken", "Tables", None),
+    ("delete", "/api/v1/tables/{table_id}/token"): ("revokeTableToken", "Tables", None),
     ("post", "/api/v1/tables"): (
         "openTable",
         "Tables",
@@ -292,8 +300,32 @@ def request_body(name: str, description: str) -> dict[str, Any]:
     }
 
 
+def named_enum(converter: Any, field: Any, ret: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """An apispec attribute function: a string field whose metadata names an
+    ``enum_component`` (``Suit``, ``GermanContract`` …) is a reference to that component,
+    registered once with the field's choices, rather than an enum of its own: a generated
+    client then has one ``Suit`` type, not one per field it appears in."""
+    name = field.metadata.get("enum_component")
+    if not name or "enum" not in ret:
+        return {}
+    choices = [c for c in ret["enum"] if c is not None]
+    schemas = converter.spec.components.schemas
+    if name not in schemas:
+        converter.spec.components.schema(name, {"type": "string", "enum": choices})
+    elif schemas[name]["enum"] != choices:
+        raise ValueError(f"enum component {name!r} is given two lists of choices")
+    nullable = isinstance(ret.get("type"), list) and "null" in ret["type"]
+    kept = {k: v for k, v in ret.items() if k in ("description", "deprecated")}
+    ret.clear()
+    reference = ref(name)
+    return {**kept, **({"anyOf": [reference, {"type": "null"}]} if nullable else reference)}
+
+
 def register_components(spec: APISpec) -> None:
     """The typed hand records and the preview's request, before any operation names them."""
+    plugin = next(p for p in spec.plugins if isinstance(p, MarshmallowPlugin))
+    assert plugin.converter is not None  # set once the plugin is in a spec
+    plugin.converter.add_attribute_function(named_enum)  # type: ignore[no-untyped-call]
     for name, schema in hand_schemas().items():
         spec.components.schema(name, schema=schema)
     for name, component in unions().items():

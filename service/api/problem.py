@@ -48,6 +48,12 @@ PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
     ),
     "hand-already-void": (409, "Hand already void", "The hand was voided before."),
     "name-taken": (409, "Name taken", "The club already has a player or season of that name."),
+    "token-revoked": (
+        401,
+        "Token revoked",
+        "The club's admin revoked this token (a table's shared link, a rotated admin token, a "
+        "replaced read-only token): ask the admin for a new one.",
+    ),
     "version-mismatch": (
         412,
         "Version mismatch",

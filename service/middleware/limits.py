@@ -15,7 +15,9 @@ by ``;``; an empty string turns that limit off), set in the config or the enviro
 Past a limit the answer is a 429 problem with ``Retry-After`` (``api/errors.py``). The counters
 live in ``RATELIMIT_STORAGE_URI`` (``memory://`` by default: per worker process, so with N
 workers a client may get up to N times a limit; ``redis://host:6379`` shares them), counted by
-``RATELIMIT_STRATEGY`` (``moving-window``). If that storage fails, the limits count in memory
+``RATELIMIT_STRATEGY`` (``moving-window``); ``RATELIMIT_KEY_PREFIX`` names a Redis storage's keys
+(``LIMITS`` by default; give each service its own where several share one Redis). If that
+storage fails, the limits count in memory
 for a while rather than failing the request. ``RATELIMIT_ENABLED`` turns all of it off; it is
 off by default when the app is ``TESTING``, so only the tests that set it see limits.
 
@@ -105,7 +107,10 @@ class RateLimits:
 
     def __init__(self, config: Any) -> None:
         self.enabled = bool(config["RATELIMIT_ENABLED"])
-        self.storage = cast(Storage, storage_from_string(config["RATELIMIT_STORAGE_URI"]))
+        uri = config["RATELIMIT_STORAGE_URI"]
+        prefix = config.get("RATELIMIT_KEY_PREFIX")
+        options = {"key_prefix": str(prefix)} if prefix and uri.startswith("redis") else {}
+        self.storage = cast(Storage, storage_from_string(uri, **options))
         self.fallback = MemoryStorage()
         if config["RATELIMIT_STRATEGY"] not in STRATEGIES:
             raise ConfigurationError(f"RATELIMIT_STRATEGY must be one of {sorted(STRATEGIES)}")

@@ -53,7 +53,8 @@ HARDENING_HEADERS = (("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", 
                      ("X-Frame-Options", "DENY"))
 DOCS_ENDPOINT = "api-docs.openapi_swagger_ui"
 # Answers that carry a token shown once: no cache may keep a copy.
-TOKEN_ENDPOINTS = frozenset({"clubs.Clubs", "tables.Tables"})
+TOKEN_ENDPOINTS = frozenset({"clubs.Clubs", "tables.Tables", "league_admin.AdminToken",
+                             "league_admin.ViewerToken", "league_admin.TableToken"})
 
 # Every string in a URL path (ids: 32 characters) is 1 to 64 characters unless its rule says
 # otherwise; flask-smorest writes the bound into the OpenAPI document as maxLength.
@@ -100,8 +101,11 @@ class Envelope:
     included. Out here the headers are a few list appends and the line is written once the
     status is known; in Flask hooks the same cost several times as much on every request."""
 
-    def __init__(self, app: WsgiApp) -> None:
+    def __init__(self, app: WsgiApp,
+                 answer_error: Callable[[BaseException], WsgiApp] | None = None) -> None:
         self.app = app
+        # The error layer's answer to an exception that escaped the app (api/errors.py).
+        self.answer_error = answer_error
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
         started = time.perf_counter()
@@ -117,7 +121,14 @@ class Envelope:
             statuses.append(status)
             return start_response(status, headers, exc_info)
 
-        body = self.app(environ, start)
+        try:
+            body = self.app(environ, start)
+        except Exception as error:  # escaped Flask (a teardown): the error layer answers
+            if self.answer_error is None:
+                raise
+            exc_info = sys.exc_info()  # a second start_response carries it (PEP 3333)
+            body = self.answer_error(error)(environ, lambda status, headers, _info=None: start(
+                status, headers, exc_info))
         if statuses and log.isEnabledFor(logging.INFO):
             _log_access(environ, int(statuses[-1][:3]), started, rid)
         return body
@@ -215,12 +226,14 @@ def bound_path_strings(app: Flask) -> None:
     app.url_map.converters["string"] = BoundedString
 
 
-def init_app(app: Flask) -> None:
+def init_app(app: Flask,
+             answer_error: Callable[[BaseException], WsgiApp] | None = None) -> None:
     """Call after anything else that wraps ``app.wsgi_app`` (the fast reads): the envelope
     goes around them, and the proxy fix around the envelope, so the access line and the rate
-    limits see the client's address."""
+    limits see the client's address. ``answer_error``: the error layer's answer to whatever
+    escapes Flask."""
     app.after_request(_finish)
-    app.wsgi_app = Envelope(app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = Envelope(app.wsgi_app, answer_error)  # type: ignore[method-assign]
     _configure_access_log(app)
     _configure_cors(app)
     _configure_proxies(app)

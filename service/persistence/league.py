@@ -40,6 +40,7 @@ from .columns import ID_LEN, NAME_MAX, utcnow
 __all__ = [
     "COUNTERS", "CONTRACT_COUNTERS", "SeasonRow", "SeasonPlayerRow", "SeasonPlayerDayRow",
     "SeasonPlayerContractRow", "PlayerCareerRow", "PlayerCareerContractRow", "SeasonRatingRow",
+    "RatingHistoryRow",
 ]
 
 CONTRACT_MAX = 24
@@ -198,4 +199,26 @@ class SeasonRatingRow(Model):
     __table_args__ = (
         CheckConstraint("sigma > 0", name="sigma_positive"),
         CheckConstraint("sittings >= 1", name="rated_at_least_once"),
+    )
+
+
+class RatingHistoryRow(Model):
+    """A player's season rating after each of his rated sittings, in order (``sitting`` 1, 2,
+    …); rebuilt with the season's ratings whenever they are replayed."""
+
+    __tablename__ = "season_rating_history"
+
+    season_id: Mapped[str] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"),
+                                           primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"),
+                                           primary_key=True, index=True)
+    sitting: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("score_tables.id", ondelete="CASCADE"),
+                                          index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (
+        CheckConstraint("sigma > 0", name="sigma_positive"),
+        CheckConstraint("sitting >= 1", name="sitting_positive"),
     )

@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     CheckConstraint,
     DateTime,
     ForeignKey,
@@ -16,6 +17,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -34,7 +36,8 @@ class ClubRow(Model):
 
 
 class TokenRow(Model):
-    """A bearer token, stored as its SHA-256 only. ``table_id`` is set for table tokens."""
+    """A bearer token, stored as its SHA-256 only. ``table_id`` is set for table tokens;
+    ``viewer`` is a club's read-only token (a noticeboard, a TV)."""
 
     __tablename__ = "tokens"
 
@@ -45,9 +48,12 @@ class TokenRow(Model):
         ForeignKey("score_tables.id", ondelete="CASCADE"), nullable=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Set when the admin revoked or rotated the token: the row stays, so that a phone still
+    # holding it is told it was revoked rather than that it never existed.
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     __table_args__ = (
-        CheckConstraint("kind IN ('admin', 'table')", name="kind_known"),
+        CheckConstraint("kind IN ('admin', 'table', 'viewer')", name="kind_known"),
         CheckConstraint("(kind = 'table') = (table_id IS NOT NULL)", name="table_token_has_table"),
     )
 
@@ -59,6 +65,8 @@ class PlayerRow(Model):
     club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
     name: Mapped[str] = mapped_column(String(NAME_MAX))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # A retired player keeps his history and is not offered for (nor seated at) new tables.
+    retired_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     __table_args__ = (
         UniqueConstraint("club_id", "name"),
@@ -167,6 +175,9 @@ class HandRevisionRow(Model):
     changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     token_id: Mapped[str] = mapped_column(String(ID_LEN))
     token_kind: Mapped[str] = mapped_column(String(8))
+    # True for a revision read from an imported file: its token id and kind are what the file
+    # says, not a token of this service.
+    imported: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (
         UniqueConstraint("hand_id", "revision"),

@@ -32,3 +32,6 @@ class PlayerCreateSchema(Schema):
 class PlayerSchema(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
+    retired = fields.Boolean(required=True, metadata={
+        "description": "A retired player keeps his history; new tables cannot seat him."})
+    retired_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})

@@ -27,6 +27,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, fields, validate
 
 from .. import rules
+from ..rules.base import SUITS
 
 # The variants' names as the document spells its schemas (``solo66`` → ``Solo66``).
 TITLES = {"american": "American", "spanish": "Spanish", "german": "German", "solo66": "Solo66"}
@@ -80,6 +81,10 @@ def _field(title: str, spec: Mapping[str, Any], described: Mapping[str, Any]) ->
     kind = spec["type"]
     if kind == "string":
         allowed = spec.get("allowed")
+        if allowed and list(allowed) == list(SUITS):
+            meta["enum_component"] = "Suit"
+        elif name == "contract":
+            meta["enum_component"] = f"{title}Contract"
         return fields.String(
             validate=validate.OneOf(allowed) if allowed else validate.Length(max=32), **common
         )
@@ -93,10 +98,14 @@ def _field(title: str, spec: Mapping[str, Any], described: Mapping[str, Any]) ->
             f"{title}CalledCard",
             {
                 "rank": fields.String(
-                    required=True, validate=validate.OneOf(spec["fields"]["rank"])
+                    required=True,
+                    validate=validate.OneOf(spec["fields"]["rank"]),
+                    metadata={"enum_component": f"{title}CalledRank"},
                 ),
                 "suit": fields.String(
-                    required=True, validate=validate.OneOf(spec["fields"]["suit"])
+                    required=True,
+                    validate=validate.OneOf(spec["fields"]["suit"]),
+                    metadata={"enum_component": "Suit"},
                 ),
             },
         )
@@ -130,7 +139,11 @@ def _field(title: str, spec: Mapping[str, Any], described: Mapping[str, Any]) ->
         error = _schema(
             f"{title}HandError",
             {
-                "kind": fields.String(required=True, validate=validate.OneOf(kinds)),
+                "kind": fields.String(
+                    required=True,
+                    validate=validate.OneOf(kinds),
+                    metadata={"enum_component": f"{title}ErrorKind"},
+                ),
                 "seat": fields.Integer(
                     required=True,
                     strict=True,

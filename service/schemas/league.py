@@ -145,6 +145,7 @@ class ExportPlayerSchema(Schema):
     id = fields.String(required=True, validate=ANY_ID)
     name = Name()
     created_at = fields.DateTime(load_default=None, allow_none=True)
+    retired_at = fields.DateTime(load_default=None, allow_none=True)
 
 
 class ExportSeasonSchema(Schema):
@@ -160,6 +161,9 @@ class ExportSeasonSchema(Schema):
 class ExportChangedBySchema(Schema):
     token_id = fields.String(required=True, validate=TOKEN_ID)
     kind = fields.String(required=True, validate=validate.OneOf(["admin", "table"]))
+    imported = fields.Boolean(load_default=False, metadata={
+        "description": "The revision had come from an imported file. On import every "
+                       "revision is stored as imported, whatever this says."})
 
 
 class ExportRevisionSchema(Schema):

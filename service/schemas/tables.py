@@ -124,8 +124,12 @@ class CorrectedHandSchema(HandWithTableSchema):
 
 
 class ChangedBySchema(Schema):
-    token_id = fields.String(required=True)
+    token_id = fields.String(required=True, metadata={
+        "description": "This service's token, unless `imported`: then the id the imported "
+                       "file gave, which names no token here."})
     kind = fields.String(required=True, validate=validate.OneOf(["admin", "table"]))
+    imported = fields.Boolean(required=True, metadata={
+        "description": "The revision came from an imported file, not through this service."})
 
 
 class RevisionSchema(Schema):

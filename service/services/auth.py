@@ -8,18 +8,26 @@ import secrets
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from ..extensions import db
+from ..persistence.columns import utcnow
 from ..persistence.table_keeping import TokenRow
 from .errors import Forbidden, Unauthorized
 
+
+class TokenRevoked(Unauthorized):
+    """A token the club's admin revoked (a shared table link, a rotated token)."""
+
+    problem = "token-revoked"
+
 TOKEN_BYTES = 32  # 256 bits of randomness
-# Tokens never change once issued and no endpoint revokes one, so a worker may remember who a
-# digest belongs to for a while instead of asking the database on every request. The bound
-# keeps memory flat; the expiry bounds how long a restored-from-backup database can disagree.
+# A worker remembers who a digest belongs to for a while instead of asking the database on
+# every request. Revoking a token forgets it at once in the worker that revoked it; another
+# worker may still accept it until its entry expires (at most PRINCIPAL_CACHE_SECONDS, see
+# docs/league.md). The bound keeps memory flat.
 PRINCIPAL_CACHE_SIZE = 4096
 PRINCIPAL_CACHE_SECONDS = 60.0
 _principals: dict[str, tuple[float, Principal]] = {}
@@ -27,7 +35,8 @@ _principals: dict[str, tuple[float, Principal]] = {}
 
 @dataclass(frozen=True, slots=True)
 class Principal:
-    """Who is calling: an admin of ``club_id``, or a table token of ``table_id``."""
+    """Who is calling: an admin of ``club_id``, its read-only ``viewer`` token, or a table
+    token of ``table_id``."""
 
     token_id: str
     kind: str
@@ -97,7 +106,7 @@ def authenticate(authorization: str | None) -> Principal:
         return remembered
     row = db.session.execute(
         select(TokenRow.id, TokenRow.kind, TokenRow.club_id, TokenRow.table_id,
-               TokenRow.token_hash).where(TokenRow.token_hash == digest)
+               TokenRow.token_hash, TokenRow.revoked_at).where(TokenRow.token_hash == digest)
     ).first()
     # The lookup is by digest; comparing the digests again in constant time keeps the check
     # free of timing differences even if the index lookup were not.
@@ -105,11 +114,30 @@ def authenticate(authorization: str | None) -> Principal:
         raise Unauthorized("The token is not valid.",
                            headers={"WWW-Authenticate": 'Bearer realm="solo", '
                                                         'error="invalid_token"'})
+    if row.revoked_at is not None:
+        what = "table's link" if row.kind == "table" else f"{row.kind} token"
+        raise TokenRevoked(f"This {what} was revoked by the club's admin; ask for a new one.",
+                           headers={"WWW-Authenticate": 'Bearer realm="solo", '
+                                                        'error="invalid_token"'})
     found = Principal(token_id=row.id, kind=row.kind, club_id=row.club_id, table_id=row.table_id)
     if len(_principals) >= PRINCIPAL_CACHE_SIZE:
         _principals.clear()
     _principals[digest] = (time.monotonic() + PRINCIPAL_CACHE_SECONDS, found)
     return found
+
+
+def revoke_tokens(*conditions: Any) -> int:
+    """Mark the unrevoked tokens matching ``conditions`` revoked (in the caller's
+    transaction) and forget them in this worker; how many there were."""
+    rows = db.session.execute(
+        select(TokenRow.id, TokenRow.token_hash).where(TokenRow.revoked_at.is_(None),
+                                                       *conditions)).all()
+    if rows:
+        db.session.execute(update(TokenRow).where(TokenRow.id.in_([r.id for r in rows]))
+                           .values(revoked_at=utcnow()))
+    for row in rows:
+        _principals.pop(row.token_hash, None)
+    return len(rows)
 
 
 def require_club_admin(principal: Principal, club_id: str) -> None:

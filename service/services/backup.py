@@ -1,5 +1,9 @@
 """A club's full backup: export to one JSON document, import into a new club.
 
+Revisions read from a file are stored as imported (``HandRevisionRow.imported``): the token
+id and kind the file names are kept as the file's word, never taken for a token of this
+service, whatever they say (a file's ``imported: false`` included).
+
 The document holds what cannot be derived: the club's players, seasons and tables, and every
 hand record with all its revisions. Settlements, balances, aggregates and ratings are derived,
 so the import settles every table's hands again in order, exactly as they were recorded; the
@@ -52,18 +56,19 @@ def export_club(principal: Principal, club_id: str) -> dict[str, Any]:
                                 .order_by(TableRow.created_at, TableRow.id)).all()
     # Plain rows, not ORM objects: a big club has tens of thousands of hands.
     revisions: dict[int, list[dict[str, Any]]] = {}
-    for hand_id, number, status, record, changed_at, token_id, token_kind in db.session.execute(
+    for hand_id, number, status, record, changed_at, token_id, token_kind, imported in (
+            db.session.execute(
             select(HandRevisionRow.hand_id, HandRevisionRow.revision, HandRevisionRow.status,
                    HandRevisionRow.record, HandRevisionRow.changed_at, HandRevisionRow.token_id,
-                   HandRevisionRow.token_kind)
+                   HandRevisionRow.token_kind, HandRevisionRow.imported)
             .join(HandRow, HandRow.id == HandRevisionRow.hand_id)
             .join(TableRow, TableRow.id == HandRow.table_id)
             .where(TableRow.club_id == club_id)
-            .order_by(HandRevisionRow.hand_id, HandRevisionRow.revision)):
+            .order_by(HandRevisionRow.hand_id, HandRevisionRow.revision))):
         revisions.setdefault(hand_id, []).append({
             "revision": number, "status": status, "hand": record,
             "changed_at": rfc3339(changed_at),
-            "changed_by": {"token_id": token_id, "kind": token_kind}})
+            "changed_by": {"token_id": token_id, "kind": token_kind, "imported": imported}})
     hands: dict[str, list[dict[str, Any]]] = {}
     for hand_id, table_id, number, status, revision, record, recorded_at, updated_at in (
             db.session.execute(
@@ -81,8 +86,8 @@ def export_club(principal: Principal, club_id: str) -> dict[str, Any]:
         "version": EXPORT_VERSION,
         "exported_at": rfc3339(utcnow()),
         "club": {"id": club.id, "name": club.name, "created_at": rfc3339(club.created_at)},
-        "players": [{"id": p.id, "name": p.name, "created_at": rfc3339(p.created_at)}
-                    for p in players],
+        "players": [{"id": p.id, "name": p.name, "created_at": rfc3339(p.created_at),
+                     "retired_at": rfc3339(p.retired_at)} for p in players],
         "seasons": [{"id": s.id, "name": s.name, "variant": s.variant,
                      "starts_on": None if s.starts_on is None else s.starts_on.isoformat(),
                      "ends_on": None if s.ends_on is None else s.ends_on.isoformat(),
@@ -132,7 +137,8 @@ def _import(document: Mapping[str, Any]) -> dict[str, Any]:
 
     player_ids = {p["id"]: new_id() for p in document["players"]}
     db.session.add_all(PlayerRow(id=player_ids[p["id"]], club_id=club.id, name=p["name"],
-                                 created_at=p["created_at"] or utcnow())
+                                 created_at=p["created_at"] or utcnow(),
+                                 retired_at=p["retired_at"])
                        for p in document["players"])
     season_ids: dict[str, str] = {}
     season_variants: dict[str, str] = {}
@@ -284,7 +290,7 @@ def _replay_hands(table: TableRow, table_rules: TableRules, hands: Sequence[Mapp
     insert_rows(HandRevisionRow, [
         {"hand_id": hand_id, "revision": r["revision"], "status": r["status"], "record": record,
          "changed_at": r["changed_at"], "token_id": r["changed_by"]["token_id"],
-         "token_kind": r["changed_by"]["kind"]}
+         "token_kind": r["changed_by"]["kind"], "imported": True}
         for hand_id, hand, records in zip(hand_ids, hands, revisions, strict=True)
         for r, record in zip(hand["revisions"], records, strict=True)])
     transfers = [row for hand_id, settlement in zip(hand_ids, settlements, strict=True)

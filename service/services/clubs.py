@@ -10,7 +10,7 @@ from ..extensions import db
 from ..persistence.columns import rfc3339
 from ..persistence.table_keeping import ClubRow, PlayerRow
 from .auth import Principal, issue_token, new_id, require_club_admin
-from .errors import NameTaken, NotFound, conflict_on_duplicate
+from .errors import Forbidden, NameTaken, NotFound, conflict_on_duplicate
 
 
 def club_view(club: ClubRow) -> dict[str, Any]:
@@ -18,7 +18,8 @@ def club_view(club: ClubRow) -> dict[str, Any]:
 
 
 def player_view(player: PlayerRow) -> dict[str, Any]:
-    return {"id": player.id, "name": player.name}
+    return {"id": player.id, "name": player.name, "retired": player.retired_at is not None,
+            "retired_at": rfc3339(player.retired_at)}
 
 
 def create_club(name: str) -> dict[str, Any]:
@@ -32,10 +33,21 @@ def create_club(name: str) -> dict[str, Any]:
 
 
 def get_club(principal: Principal, club_id: str) -> ClubRow:
+    """The club, for its admin token (Forbidden for any other)."""
     club = db.session.get(ClubRow, club_id)
     if club is None:
         raise NotFound(f"No club {club_id!r}.")
     require_club_admin(principal, club_id)
+    return club
+
+
+def read_club(principal: Principal, club_id: str) -> ClubRow:
+    """The club, for its admin token or its read-only (viewer) token."""
+    club = db.session.get(ClubRow, club_id)
+    if club is None:
+        raise NotFound(f"No club {club_id!r}.")
+    if principal.club_id != club_id or principal.kind not in ("admin", "viewer"):
+        raise Forbidden("This needs the club's admin token or its read-only token.")
     return club
 
 
@@ -48,9 +60,13 @@ def add_player(principal: Principal, club_id: str, name: str) -> dict[str, Any]:
     return player_view(player)
 
 
-def list_players(principal: Principal, club_id: str) -> list[dict[str, Any]]:
-    get_club(principal, club_id)
-    rows = db.session.scalars(
-        select(PlayerRow).where(PlayerRow.club_id == club_id).order_by(PlayerRow.name,
-                                                                       PlayerRow.id))
+def list_players(principal: Principal, club_id: str,
+                 include_retired: bool = False) -> list[dict[str, Any]]:
+    """The club's players by name (admin or read-only token); the retired ones only with
+    ``include_retired`` (the list a new table's seats are chosen from leaves them out)."""
+    read_club(principal, club_id)
+    query = select(PlayerRow).where(PlayerRow.club_id == club_id)
+    if not include_retired:
+        query = query.where(PlayerRow.retired_at.is_(None))
+    rows = db.session.scalars(query.order_by(PlayerRow.name, PlayerRow.id))
     return [player_view(p) for p in rows]

@@ -442,7 +442,8 @@ def hand_history(principal: Principal, table_id: str, number: int) -> dict[str, 
         "current_revision": hand.revision,
         "revisions": [{"revision": r.revision, "status": r.status, "hand": r.record,
                        "changed_at": rfc3339(r.changed_at),
-                       "changed_by": {"token_id": r.token_id, "kind": r.token_kind}}
+                       "changed_by": {"token_id": r.token_id, "kind": r.token_kind,
+                                      "imported": r.imported}}
                       for r in revisions],
     }
 

@@ -23,6 +23,7 @@ from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
 from sqlalchemy import bindparam, delete, func, select, update
+from sqlalchemy import insert as core_insert
 from sqlalchemy.dialects import postgresql, sqlite
 
 from .. import rules
@@ -33,6 +34,7 @@ from ..persistence.league import (
     COUNTERS,
     PlayerCareerContractRow,
     PlayerCareerRow,
+    RatingHistoryRow,
     SeasonPlayerContractRow,
     SeasonPlayerDayRow,
     SeasonPlayerRow,
@@ -80,10 +82,39 @@ def season_view(season: SeasonRow) -> dict[str, Any]:
     }
 
 
-def require_club_reader(principal: Principal, club_id: str) -> None:
-    """The club's admin token, or a table token of one of its tables, may read its league."""
+class TableScope(NamedTuple):
+    """What a table's token may read of its club's league: its season, its seated players."""
+
+    season_id: str | None
+    player_ids: frozenset[str]
+
+
+def reader_scope(principal: Principal, club_id: str) -> TableScope | None:
+    """Who may read the club's league (``docs/league.md``): its admin and read-only (viewer)
+    tokens all of it (None: no limit); a table's token, while its table is open, only its
+    own season and the players seated at it (the phones at the table show the standings);
+    anyone else, and a closed table's token, nothing (Forbidden)."""
     if principal.club_id != club_id:
-        raise Forbidden("This needs the admin token of the club or a token of one of its tables.")
+        raise Forbidden("This needs a token of this club: its admin or read-only token, or "
+                        "the token of one of its open tables.")
+    if principal.kind in ("admin", "viewer"):
+        return None
+    table = db.session.get(TableRow, principal.table_id)
+    if table is None or table.status != "open":
+        raise Forbidden("A table's token reads the league only while its table is open.")
+    return TableScope(table.season_id, frozenset(s.player_id for s in table.seats))
+
+
+def require_club_reader(principal: Principal, club_id: str) -> None:
+    """The club's admin or read-only token (a table's token reads less: ``reader_scope``)."""
+    if reader_scope(principal, club_id) is not None:
+        raise Forbidden("A table's token reads only its own season and seated players.")
+
+
+def require_player_reader(principal: Principal, player: PlayerRow) -> None:
+    scope = reader_scope(principal, player.club_id)
+    if scope is not None and player.id not in scope.player_ids:
+        raise Forbidden("A table's token reads only the players seated at its table.")
 
 
 def create_season(principal: Principal, club_id: str, name: str, variant_name: str,
@@ -103,12 +134,14 @@ def create_season(principal: Principal, club_id: str, name: str, variant_name: s
 
 
 def list_seasons(principal: Principal, club_id: str) -> list[dict[str, Any]]:
-    """The club's seasons, newest first (admin token, or a table token of the club)."""
+    """The club's seasons, newest first (a table's token sees its own season only)."""
     if db.session.get(ClubRow, club_id) is None:
         raise NotFound(f"No club {club_id!r}.")
-    require_club_reader(principal, club_id)
-    rows = db.session.scalars(select(SeasonRow).where(SeasonRow.club_id == club_id)
-                              .order_by(SeasonRow.created_at.desc(), SeasonRow.id))
+    scope = reader_scope(principal, club_id)
+    query = select(SeasonRow).where(SeasonRow.club_id == club_id)
+    if scope is not None:
+        query = query.where(SeasonRow.id == scope.season_id)
+    rows = db.session.scalars(query.order_by(SeasonRow.created_at.desc(), SeasonRow.id))
     return [season_view(s) for s in rows]
 
 
@@ -116,7 +149,9 @@ def _readable_season(principal: Principal, season_id: str) -> SeasonRow:
     season = db.session.get(SeasonRow, season_id)
     if season is None:
         raise NotFound(f"No season {season_id!r}.")
-    require_club_reader(principal, season.club_id)
+    scope = reader_scope(principal, season.club_id)
+    if scope is not None and scope.season_id != season.id:
+        raise Forbidden("A table's token reads only the season its table plays in.")
     return season
 
 
@@ -265,7 +300,10 @@ def competition_ranks(scores: Sequence[int]) -> list[int]:
 
 
 def _rate_sitting(ratings: dict[str, tuple[float, float, int]], players: Sequence[str],
-                  balances: Sequence[int]) -> None:
+                  balances: Sequence[int], table_id: str,
+                  history: list[dict[str, Any]]) -> None:
+    """Rate one sitting into ``ratings``, and append each player's new rating to
+    ``history`` (rows of ``season_rating_history`` without the season)."""
     teams = []
     for player in players:
         mu, sigma, _ = ratings.get(player, (RATING_MODEL.mu, RATING_MODEL.sigma, 0))
@@ -273,7 +311,10 @@ def _rate_sitting(ratings: dict[str, tuple[float, float, int]], players: Sequenc
     ranks: list[float] = list(competition_ranks(balances))
     rated = RATING_MODEL.rate(teams, ranks=ranks)
     for player, [rating] in zip(players, rated, strict=True):
-        ratings[player] = (rating.mu, rating.sigma, ratings.get(player, (0, 0, 0))[2] + 1)
+        sitting = ratings.get(player, (0, 0, 0))[2] + 1
+        ratings[player] = (rating.mu, rating.sigma, sitting)
+        history.append({"player_id": player, "sitting": sitting, "table_id": table_id,
+                        "mu": rating.mu, "sigma": rating.sigma})
 
 
 def _lock_season(season_id: str) -> None:
@@ -281,8 +322,13 @@ def _lock_season(season_id: str) -> None:
     db.session.execute(select(SeasonRow.id).where(SeasonRow.id == season_id).with_for_update())
 
 
-def _store_ratings(season_id: str, ratings: Mapping[str, tuple[float, float, int]]) -> None:
-    """Write ratings over whatever the season's rows held for these players."""
+def _store_ratings(season_id: str, ratings: Mapping[str, tuple[float, float, int]],
+                   history: Sequence[Mapping[str, Any]]) -> None:
+    """Write ratings over whatever the season's rows held for these players, and add the
+    rows of their history."""
+    if history:
+        db.session.execute(core_insert(RatingHistoryRow),
+                           [{"season_id": season_id, **row} for row in history])
     rows = [{"season_id": season_id, "player_id": p, "mu": mu, "sigma": sigma, "sittings": n}
             for p, (mu, sigma, n) in sorted(ratings.items())]
     if not rows:
@@ -307,8 +353,9 @@ def sitting_closed(table: TableRow) -> None:
                SeasonRatingRow.sittings)
         .where(SeasonRatingRow.season_id == table.season_id,
                SeasonRatingRow.player_id.in_(players)))}
-    _rate_sitting(ratings, players, [s.balance for s in table.seats])
-    _store_ratings(table.season_id, ratings)
+    history: list[dict[str, Any]] = []
+    _rate_sitting(ratings, players, [s.balance for s in table.seats], table.id, history)
+    _store_ratings(table.season_id, ratings, history)
 
 
 def rebuild_ratings(season_id: str,
@@ -331,15 +378,17 @@ def rebuild_ratings(season_id: str,
             .order_by(SeatRow.table_id, SeatRow.seat)):
         seats.setdefault(table_id, []).append((player_id, balance))
     ratings: dict[str, tuple[float, float, int]] = {}
+    history: list[dict[str, Any]] = []
     for table_id, hands_played in sittings:
         players = [p for p, _ in seats[table_id]]
         balances = [b for _, b in seats[table_id]]
         if table_id in adjusted:
             hands_played, balances = adjusted[table_id][0], list(adjusted[table_id][1])
         if hands_played:
-            _rate_sitting(ratings, players, balances)
+            _rate_sitting(ratings, players, balances, table_id, history)
     db.session.execute(delete(SeasonRatingRow).where(SeasonRatingRow.season_id == season_id))
-    _store_ratings(season_id, ratings)
+    db.session.execute(delete(RatingHistoryRow).where(RatingHistoryRow.season_id == season_id))
+    _store_ratings(season_id, ratings, history)
 
 
 def shown_rating(mu: float | None, sigma: float | None) -> float | None:
@@ -421,15 +470,28 @@ def standings(principal: Principal, season_id: str, date_from: date | None = Non
     }
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """A text cell a spreadsheet would run as a formula (it starts with ``=``, ``+``, ``-``,
+    ``@``, a tab or a carriage return) gets a leading ``'`` (OWASP's CSV injection advice), so
+    it shows as the text it is. Numbers are ours, and stay numbers (a net of -5 is -5)."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def standings_csv(rows: Iterable[Mapping[str, Any]]) -> str:
     """RFC 4180 CSV: a header of ``STANDING_COLUMNS``, then one line per row; None is empty.
-    Values are written as they are (no spreadsheet-formula escaping), so the CSV reads back
-    to exactly the JSON rows."""
+    Text that a spreadsheet would take for a formula is neutralised (``spreadsheet_safe``);
+    everything else reads back to exactly the JSON rows."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(STANDING_COLUMNS)
     for row in rows:
-        writer.writerow(["" if row[c] is None else row[c] for c in STANDING_COLUMNS])
+        writer.writerow(["" if row[c] is None else spreadsheet_safe(row[c])
+                         for c in STANDING_COLUMNS])
     return out.getvalue()
 
 
@@ -462,7 +524,7 @@ def player_stats(principal: Principal, player_id: str) -> dict[str, Any]:
     player = db.session.get(PlayerRow, player_id)
     if player is None:
         raise NotFound(f"No player {player_id!r}.")
-    require_club_reader(principal, player.club_id)
+    require_player_reader(principal, player)
     career_mix: dict[str, list[Any]] = {}
     for row in db.session.scalars(select(PlayerCareerContractRow).where(
             PlayerCareerContractRow.player_id == player_id)):

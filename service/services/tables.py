@@ -101,11 +101,16 @@ def open_table(principal: Principal, club_id: str, name: str, variant_name: str,
         raise RuleViolation("seats", "a player can take only one seat")
     if not 0 <= first_dealer < players:
         raise RuleViolation("first_dealer", f"must be a seat from 0 to {players - 1}")
-    known = set(db.session.scalars(
-        select(PlayerRow.id).where(PlayerRow.club_id == club_id, PlayerRow.id.in_(seats))))
+    known = {pid: (name, retired) for pid, name, retired in db.session.execute(
+        select(PlayerRow.id, PlayerRow.name, PlayerRow.retired_at)
+        .where(PlayerRow.club_id == club_id, PlayerRow.id.in_(seats)))}
     for index, player_id in enumerate(seats):
         if player_id not in known:
             raise RuleViolation(f"seats.{index}", f"no player {player_id!r} in this club")
+        player_name, retired = known[player_id]
+        if retired is not None:
+            raise RuleViolation(f"seats.{index}", f"{player_name} is retired; bring the "
+                                                  "player back before seating them")
     options, stored, has_pool = _table_options(variant, players, raw_options)
     state = variant.initial_state(players, options, first_dealer).to_dict()
     pool = stored.get("starting_pool", 0)

@@ -199,6 +199,9 @@ class VersionFeed:
     def _listen(self, stop: threading.Event) -> None:
         connection = detached_connection(self.engine).dbapi_connection
         try:
+            # Request work's bounds (service/database.py) are not for a session that listens
+            # for as long as the worker lives.
+            connection.execute("SET statement_timeout = 0")
             connection.execute(f"LISTEN {CHANNEL}")
             # Whatever was known before this LISTEN may have missed a change.
             self.known.clear()

@@ -119,8 +119,18 @@ def test_an_imported_club_exports_the_same_document(client, busy_club):
             table.pop("season_id")
             for seat in table["seats"]:
                 seat.pop("player_id")
+            for hand in table["hands"]:
+                for revision in hand["revisions"]:
+                    revision["changed_by"].pop("imported")
         return doc
 
+    def imported_flags(doc: dict) -> set[bool]:
+        return {r["changed_by"]["imported"] for t in doc["tables"] for h in t["hands"]
+                for r in h["revisions"]}
+
+    # The one difference: every revision read from the file is now marked as imported.
+    assert imported_flags(document) == {False}
+    assert imported_flags(again) == {True}
     assert without_ids(again) == without_ids(document)
     first_hand = again["tables"][0]["hands"][0]
     assert [r["revision"] for r in first_hand["revisions"]] == [1, 2]
@@ -136,6 +146,9 @@ def test_the_history_of_every_hand_survives_the_import(client, busy_club):
             path = "/api/v1/tables/{}/hands/" + str(hand["number"]) + "/history"
             old = client.get(path.format(old_id), headers=busy_club.admin).json
             new = client.get(path.format(new_id), headers=headers).json
+            for revision in old["revisions"]:  # what the import changes: the mark
+                assert revision["changed_by"]["imported"] is False
+                revision["changed_by"]["imported"] = True
             assert new == old
 
 

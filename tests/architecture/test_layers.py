@@ -20,6 +20,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "rules": set(),
     "extensions": set(),
     "database": set(),
+    "http_worker": set(),  # gunicorn's worker class (gunicorn.conf.py): the server, not the app
     "config": {"database"},
     "persistence": {"extensions"},
     "services": {"rules", "persistence", "extensions", "database"},

@@ -32,6 +32,9 @@ from .support import (
 )
 
 TABLET = {"width": 1024, "height": 768}
+NAMES = ("Anna-Katharina Berger", "Bernd Huber", "Carla Moser-Lindqvist", "Dieter Schmidt")
+SOLO66_NAMES = ("Anna-Katharina Berger", "Bernd Huber", "Carla Moser-Lindqvist",
+                "Dieter Schmidt", "Elif Yılmaz-Hofer")
 HANDS = [
     {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6},
     {"contract": "simple", "trump": "spades", "declarer": 2, "called": {"rank": "ace",
@@ -66,7 +69,7 @@ def take(browser: Any, base_url: str, network: Network, out: Path) -> list[Path]
         page.get_by_label("Club name").fill("The Thursday club")
         page.get_by_role("button", name="Create the club").click()
         page.locator(".newtable form").wait_for()
-        for name in ("Anna", "Bob", "Carl", "Dora"):
+        for name in NAMES:
             page.get_by_label("New player’s name").fill(name)
             page.locator(".addplayer button").click()
             page.locator(f'button.player:has-text("{name}")').wait_for()
@@ -83,15 +86,18 @@ def take(browser: Any, base_url: str, network: Network, out: Path) -> list[Path]
             api.record(table, hand)
         page.goto(table_url("", table))
         page.reload()
-        page.locator('li.hand[data-number="5"]').wait_for()
+        page.locator('.sheet .hand[data-number="5"]').wait_for()
         shot("2-table")
+        page.locator(".sheet").evaluate("(el) => el.scrollIntoView()")
+        page.evaluate("window.scrollBy(0, -60)")
+        shot("10-sheet")
 
         # Recording a hand: a simple game with a partner, previewed before it is saved.
         page.locator("#new-hand").click()
         page.locator(suit_button("trump", "diamonds")).click()
-        page.locator(seat_button("declarer", "Bob")).click()
+        page.locator(seat_button("declarer", "Bernd")).click()
         page.locator(suit_button("called", "hearts")).click()
-        page.locator(seat_button("partner", "Dora")).click()
+        page.locator(seat_button("partner", "Dieter")).click()
         wait_preview(page)
         page.locator('[data-field="trump"]').scroll_into_view_if_needed()
         page.evaluate("window.scrollTo(0, 0)")
@@ -102,7 +108,7 @@ def take(browser: Any, base_url: str, network: Network, out: Path) -> list[Path]
         wait_recorded(page, 6)
 
         # A correction, confirmed with what changes.
-        page.locator('li.hand[data-number="2"] summary').click()
+        page.locator('.sheet .hand[data-number="2"] button.what').click()
         page.get_by_role("button", name="Correct hand 2").click()
         page.get_by_role("button", name="Tricks taken: one less").click()
         wait_preview(page)
@@ -118,12 +124,12 @@ def take(browser: Any, base_url: str, network: Network, out: Path) -> list[Path]
         page.locator("#new-hand").click()
         page.locator('button.contract[data-value="solo"]').click()
         page.locator(suit_button("trump", "spades")).click()
-        page.locator(seat_button("declarer", "Carl")).click()
+        page.locator(seat_button("declarer", "Carla")).click()
         page.locator("button.save").click()
         page.locator(".card.pending").wait_for()
         api.record(table, {"contract": "solo", "trump": "clubs", "declarer": 1, "tricks": 4})
         go_online(context, network)
-        page.locator('li.hand[data-number="7"]').wait_for()  # theirs, polled in
+        page.locator('.sheet .hand[data-number="7"]').wait_for()  # theirs, polled in
         page.locator(".card.conflict").wait_for()
         page.locator(".card.conflict h3").evaluate("(el) => el.scrollIntoView()")
         shot("6-conflict")
@@ -140,8 +146,31 @@ def take(browser: Any, base_url: str, network: Network, out: Path) -> list[Path]
         # The same table on a tablet: seats and actions beside the history.
         page.set_viewport_size(TABLET)
         page.get_by_role("link", name="← Table").click()
-        page.locator('li.hand[data-number="7"]').wait_for()
+        page.locator('.sheet .hand[data-number="7"]').wait_for()
         shot("9-tablet")
+
+        # A five-seat Solo 66 table: the points entered by steps, no keyboard.
+        page.set_viewport_size(PHONE)
+        solo66 = api.table_setup(SOLO66_NAMES, variant="solo66")
+        page.goto(table_url("", solo66))
+        page.reload()  # the same page showed the first table: wait for this one
+        page.locator(".titlebar .hint", has_text="Solo 66").wait_for()
+        page.locator("#new-hand").click()
+        page.locator(suit_button("trump", "hearts")).click()
+        page.locator(seat_button("soloist", "Carla")).click()
+        page.get_by_role("button", name="Soloist’s card points: plus 10").click()
+        page.get_by_role("button", name="Soloist’s card points: plus 1", exact=True).click()
+        wait_preview(page)
+        page.locator('[data-field="soloist"]').evaluate("(el) => el.scrollIntoView()")
+        page.evaluate("window.scrollBy(0, -60)")
+        shot("11-solo66")
+
+        # The first table in the dark.
+        page.emulate_media(color_scheme="dark")
+        page.goto(table_url("", table))
+        page.reload()
+        page.locator('.sheet .hand[data-number="7"]').wait_for()
+        shot("12-dark")
     finally:
         context.close()
         api.close()

@@ -146,7 +146,10 @@ def signed(text: str) -> int:
 
 
 def shown_balances(page: Any) -> list[int]:
-    return [signed(t) for t in page.locator("ol.seats .balance").all_inner_texts()]
+    """The seats' balances as shown (the number, without the unit read to screen readers)."""
+    texts = page.eval_on_selector_all("ol.seats .balance",
+                                      "els => els.map(e => e.firstChild.textContent)")
+    return [signed(t) for t in texts]
 
 
 class Taps:
@@ -162,7 +165,9 @@ class Taps:
 
 
 def seat_button(field: str, name: str) -> str:
-    return f'[data-field="{field}"] button.choice:text-is("{name}")'
+    """The seat button of `field` that shows `name` (a seat's short name) or is named so in full."""
+    return (f'[data-field="{field}"] button.choice:has(> .short:text-is("{name}")), '
+            f'[data-field="{field}"] button.choice[aria-label="{name}"]')
 
 
 def suit_button(field: str, suit: str) -> str:
@@ -171,7 +176,7 @@ def suit_button(field: str, suit: str) -> str:
 
 def wait_recorded(page: Any, number: int) -> None:
     """The hand is in the history as recorded, and nothing waits in the outbox."""
-    page.locator(f'li.hand[data-number="{number}"]').wait_for()
+    page.locator(f'.sheet .hand[data-number="{number}"]').wait_for()
     page.locator("section.outbox").wait_for(state="detached")
 
 

@@ -16,7 +16,7 @@ from werkzeug.test import TestResponse
 from service.api.pages import PAD_DIR
 from tests.support import migrated_app
 
-BUDGET = 150 * 1024  # HTML + JS + CSS, uncompressed
+BUDGET = 160 * 1024  # HTML + JS + CSS, uncompressed (the pad and the club screens)
 CSP_DIRECTIVES = ("default-src 'self'", "img-src 'self' data:", "style-src 'self'",
                   "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'")
 
@@ -43,7 +43,7 @@ def page_assets() -> list[Path]:
     return sorted(p for p in PAD_DIR.iterdir() if p.suffix in {".html", ".js", ".css"})
 
 
-def test_the_page_assets_stay_under_150_kb() -> None:
+def test_the_page_assets_stay_under_160_kb() -> None:
     total = sum(p.stat().st_size for p in page_assets())
     assert total < BUDGET, f"{total} bytes of HTML, JS and CSS (budget {BUDGET})"
 

@@ -17,7 +17,6 @@ from .support import (
     go_online,
     seat_button,
     shown_balances,
-    signed,
     suit_button,
     table_url,
     wait_preview,
@@ -47,8 +46,8 @@ def create_table_in_the_page(page: Any) -> dict[str, Any]:
         page.locator(f'button.player:has-text("{name}")[aria-pressed="true"]').wait_for()
     page.get_by_label("Table name").fill("Thursday")
     page.locator("details.options summary").click()
-    assert page.get_by_label("Stake (default 2)").input_value() == "2"
-    assert page.get_by_label("Couleur (default clubs)").input_value() == "clubs"
+    assert page.get_by_label("Stake", exact=True).input_value() == "2"
+    assert page.get_by_label("Couleur", exact=True).input_value() == "clubs"
     page.get_by_role("button", name="Open the table").click()
     page.locator("#new-hand").wait_for()
     return known_table(page)
@@ -138,7 +137,7 @@ def test_create_record_correct_void_and_settle(phones: Any, api: Api) -> None:
     assert shown_balances(page) == [s["balance"] for s in api.table(table)["seats"]]
 
     # Correct hand 2: the partner took one trick less. The confirmation says what changes.
-    page.locator('li.hand[data-number="2"] summary').click()
+    page.locator('.sheet .hand[data-number="2"] button.what').click()
     page.get_by_role("button", name="Correct hand 2").click()
     page.get_by_role("button", name="Tricks taken: one less").click()
     wait_preview(page)
@@ -154,12 +153,19 @@ def test_create_record_correct_void_and_settle(phones: Any, api: Api) -> None:
         4, 2, "lost")
 
     # Void hand 3, after a confirmation that shows the chips going back.
-    page.locator('li.hand[data-number="3"] summary').click()
+    page.locator('.sheet .hand[data-number="3"] button.what').click()
     page.get_by_role("button", name="Void hand 3").click()
-    box = page.locator('li.hand[data-number="3"] .confirm')
-    assert "Its chips go back" in box.inner_text()
+    box = page.locator('.sheet .hand[data-number="3"] .confirm')
+    expect(box.locator("table.compare")).to_be_visible()
+    shown_after = box.locator("table.compare tbody tr").all_inner_texts()
     box.get_by_role("button", name="Yes, void hand 3").click()
-    page.locator('li.hand.void[data-number="3"]').wait_for()
+    page.locator('.sheet .hand.void[data-number="3"]').wait_for()
+    # The confirmation showed what the whole table became: every balance and the pool.
+    after = api.table(table)
+    assert [row.split("\t")[2] for row in shown_after] == [
+        *(shown_number(s["balance"]) for s in after["seats"]), str(after["pool"])]
+    notice = page.locator("p.notice.ok").inner_text()
+    assert "Hand 3 is void. Balances:" in notice and "pool" in notice
     assert [h["status"] for h in api.hands(table)] == ["recorded", "recorded", "void",
                                                        "recorded", "recorded"]
 
@@ -167,7 +173,7 @@ def test_create_record_correct_void_and_settle(phones: Any, api: Api) -> None:
     state = api.table(table)
     assert shown_balances(page) == [s["balance"] for s in state["seats"]]
     assert page.locator('dd[data-fact="pool"]').inner_text() == str(state["pool"])
-    assert page.locator("li.hand").count() == 5
+    assert page.locator(".sheet tbody.hand").count() == 5
 
     # Close the sitting: who pays whom.
     page.get_by_role("link", name="Settle up / close").click()
@@ -181,6 +187,11 @@ def test_create_record_correct_void_and_settle(phones: Any, api: Api) -> None:
     names = {s["seat"]: s["name"] for s in state["seats"]}
     assert shown == [f"{names[t['from']]} pays {names[t['to']]} {t['amount']} chips"
                      for t in settle["transfers"]]
+
+
+def shown_number(n: int) -> str:
+    """How the pad writes a balance: +3, −2 (a real minus sign), 0."""
+    return f"+{n}" if n > 0 else f"\u2212{-n}" if n < 0 else "0"
 
 
 def record_solo(page: Any, declarer: str = "Bob", trump: str = "hearts") -> None:
@@ -298,11 +309,11 @@ def test_a_second_phone_sees_the_hands_appear(phones: Any, api: Api) -> None:
     record_solo(first, declarer="Dora", trump="diamonds")
     wait_recorded(first, 1)
     started = time.monotonic()
-    second.page.locator('li.hand[data-number="1"]').wait_for(timeout=(POLL_SECONDS + 5) * 1000)
+    second.page.locator('.sheet .hand[data-number="1"]').wait_for(timeout=(POLL_SECONDS + 5) * 1000)
     assert time.monotonic() - started < POLL_SECONDS + 5
     assert shown_balances(second.page) == shown_balances(first)
     assert not_modified, "the second phone polls with If-None-Match and gets 304s"
-    assert signed(second.page.locator('[data-seat="3"] .balance').inner_text()) > 0
+    assert shown_balances(second.page)[3] > 0
 
 
 UNNAMED_CONTROLS = """() => [
@@ -319,7 +330,7 @@ def test_every_control_has_a_name_for_screen_readers(phones: Any, api: Api) -> N
     page = phones().page
     base = f"/#table={table['id']}"
     page.goto(table_url("", table))
-    page.locator('li.hand[data-number="1"]').wait_for()
+    page.locator('.sheet .hand[data-number="1"]').wait_for()
     assert page.evaluate(UNNAMED_CONTROLS) == []
     for screen, ready in (("&go=new", "form.handform"), ("&go=edit&n=1", "form.handform"),
                           ("&go=share", "svg.qr"), ("&go=settle", "ul.payments")):

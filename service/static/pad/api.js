@@ -16,14 +16,28 @@ export class ProblemError extends Error {
     this.problem = p;
   }
 
-  /** The detail and each bad field, one line each. */
+  /** The detail and each bad field in words ("Tout after five: …", not "hand.tout_after_five"). */
   lines() {
-    const out = [this.problem.detail || this.message];
-    for (const [field, messages] of Object.entries(this.problem.errors || {})) {
-      out.push(`${field}: ${[].concat(messages).join(' ')}`);
+    const fields = Object.entries(this.problem.errors || {});
+    const out = fields.length ? [] : [words(this.problem.detail || this.message)];
+    for (const [field, messages] of fields) {
+      out.push(`${fieldWords(field)}${words([].concat(messages).join(' '))}`);
     }
     return [...new Set(out)];
   }
+}
+
+/** "hand.errors.1.seat" → "Error 2, seat: " (nothing for the whole hand). */
+function fieldWords(path) {
+  const parts = String(path).split(/[.[\]]+/).filter((p) => p && !['hand', 'json', 'body', '_schema'].includes(p));
+  if (!parts.length) return '';
+  const text = parts.map((p) => (/^\d+$/.test(p) ? String(Number(p) + 1) : p.replaceAll('_', ' '))).join(' ')
+    .replace(/^errors (\d+)/, 'error $1,').replace(/^matadores /, 'matadores, ');
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}: `;
+}
+
+function words(text) {
+  return String(text).replace(/\bbete\b/g, 'bête').replace(/\b([a-z]+)_([a-z_]+)\b/g, (m) => m.replaceAll('_', ' '));
 }
 
 /** One request. Resolves {status, data, headers}; a 304 has data null. */
@@ -75,15 +89,21 @@ export const api = {
   record: (id, token, body, key) => call('POST', `/tables/${enc(id)}/hands`, {
     token, body, headers: { 'Idempotency-Key': key },
   }),
-  correct: (id, token, n, body, version) => call('PUT', `/tables/${enc(id)}/hands/${n}`, {
+  // dry: the same request answered with what the table would become, nothing stored.
+  correct: (id, token, n, body, version, dry) => call('PUT', `/tables/${enc(id)}/hands/${n}${dry ? DRY : ''}`, {
     token, body, headers: { 'If-Match': `"${version}"` },
   }),
-  voidHand: (id, token, n, version) => call('DELETE', `/tables/${enc(id)}/hands/${n}`, {
+  voidHand: (id, token, n, version, dry) => call('DELETE', `/tables/${enc(id)}/hands/${n}${dry ? DRY : ''}`, {
     token, headers: { 'If-Match': `"${version}"` },
+  }),
+  reseat: (id, token, body, version, dry) => call('PUT', `/tables/${enc(id)}/seating${dry ? DRY : ''}`, {
+    token, body, headers: { 'If-Match': `"${version}"` },
   }),
   close: (id, token) => call('POST', `/tables/${enc(id)}/close`, { token }),
   settleUp: (id, token) => call('GET', `/tables/${enc(id)}/settle-up`, { token }),
 };
+
+const DRY = '?dry_run=true';
 
 function enc(s) {
   return encodeURIComponent(s);

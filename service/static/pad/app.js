@@ -4,8 +4,9 @@
 import { NetworkError } from './api.js';
 import { h, clear, focusHeading, toast } from './dom.js';
 import { isNetwork, loadVariants, mergeHand, refresh, tableContext, variantNamed } from './model.js';
+import { isRevoked, renderLeague, renderRevoked } from './league.js';
 import { flush, onOutboxChange } from './outbox.js';
-import { renderEdit, renderNewHand, renderSettle, renderShare } from './screens.js';
+import { renderEdit, renderNewHand, renderSeating, renderSettle, renderShare } from './screens.js';
 import { openClub, renderStart } from './start.js';
 import { store } from './store.js';
 import { renderTable } from './table.js';
@@ -86,6 +87,12 @@ async function route(focus = true) {
   }
   const id = p.get('table');
   if (stale()) return;
+  if (p.get('league')) {
+    current = null;
+    await renderLeague(root, p, app);
+    if (focus) focusHeading(root);
+    return;
+  }
   if (!id) {
     current = null;
     await renderStart(root, app);
@@ -103,6 +110,7 @@ async function route(focus = true) {
     try {
       await refresh(ctx, true);
     } catch (error) {
+      if (isRevoked(error)) { current = null; renderRevoked(root, error, id); return; }
       if (!ctx.table) {
         clear(root, h('div.screen', h('h1', 'Table not available'),
           h('p', isNetwork(error) ? 'No connection, and this phone has no copy of the table yet.' : error.message),
@@ -123,6 +131,7 @@ async function route(focus = true) {
   else if (screen === 'edit') view = renderEdit(root, ctx, app, Number(p.get('n')));
   else if (screen === 'share') view = renderShare(root, ctx, app);
   else if (screen === 'settle') view = renderSettle(root, ctx, app);
+  else if (screen === 'seating') view = renderSeating(root, ctx, app);
   else view = renderTable(root, ctx, app);
   current = { ctx, screen, view };
   if (focus) focusHeading(root);
@@ -137,7 +146,11 @@ async function tick() {
   const note = (error) => { if (isNetwork(error)) reachable = false; };
   await flushOutbox().catch(note);
   if (current && current.ctx) {
-    await refresh(current.ctx).then((changed) => { if (changed) app.update(); }, note);
+    const { ctx } = current;
+    await refresh(ctx).then((changed) => { if (changed) app.update(); }, (error) => {
+      note(error);
+      if (isRevoked(error) && current && current.ctx === ctx) { current = null; renderRevoked(root, error, ctx.id); }
+    });
   }
   ticking = false;
   setOnline(reachable);

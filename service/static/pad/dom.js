@@ -72,11 +72,39 @@ export function randomKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** Focus a screen's heading so screen readers announce the new screen. */
+/** A new screen starts at its top, its heading focused (announced by screen readers). Done after
+ *  the next frame is painted: focusing a heading just built forces a synchronous layout. */
 export function focusHeading(root) {
   const heading = root.querySelector('h1, h2');
-  if (heading) {
-    heading.tabIndex = -1;
+  if (!heading) return;
+  heading.tabIndex = -1;
+  requestAnimationFrame(() => setTimeout(() => {
+    if (!heading.isConnected) return;
     heading.focus({ preventScroll: true });
-  }
+    window.scrollTo(0, 0);
+  }));
+}
+
+/** Text for screen readers only. */
+export function sr(text) {
+  return h('span.sr', text);
+}
+
+/** The service's words as a player writes them ("bete" → "bête"). */
+export function plain(text) {
+  return String(text).replace(/\bbete(s?)\b/g, 'bête$1').replace(/\bBete(s?)\b/g, 'Bête$1');
+}
+
+/** Short forms of the seats' names: the first name, or as much more of the name as tells two
+ *  seats apart. Each is the start of the full name, so the full name says what the button
+ *  shows. */
+export function shortNames(names) {
+  return names.map((name) => {
+    const first = name.split(/\s/)[0];
+    let k = first.length;
+    const clash = () => names.some((o) => o !== name && o.slice(0, k) === name.slice(0, k));
+    while (k < name.length && clash()) k += 1;
+    if (name[k - 1] === ' ') k += 1;
+    return name.slice(0, k);
+  });
 }

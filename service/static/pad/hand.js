@@ -2,8 +2,10 @@
 // matadores and errors, or any variant's `hand_fields`), with a live preview of the settlement.
 
 import { api, NetworkError, ProblemError } from './api.js';
-import { h, clear, signed, suitSpan, title } from './dom.js';
-import { describeTransfer, seatName, stateBefore, variantOptions } from './model.js';
+import { h, clear, plain, signed, suitSpan, title } from './dom.js';
+import { describeTransfer, seatName, shortName, stateBefore, variantOptions } from './model.js';
+import { entriesFor } from './outbox.js';
+import { store } from './store.js';
 
 const NONE = ''; // "no trump", "alone": chosen, and sent as null or left out
 const SEAT_FIELDS = new Set(['declarer', 'partner', 'soloist', 'last_trick', 'seat']);
@@ -182,14 +184,22 @@ function group(label, ...children) {
   return h('fieldset.group', h('legend', label), ...children);
 }
 
+/** A group whose legend names what is chosen in full ("Declarer: Anna-Katharina Berger"). */
+function chosenGroup(label, chosen, ...children) {
+  const out = h('span.chosen');
+  const el = h('fieldset.group', h('legend', label, out), ...children);
+  el.sync = () => { const c = chosen(); out.textContent = c ? `: ${c}` : ''; };
+  return el;
+}
+
 /** A row of big toggle buttons, one choice at a time. */
 function choiceRow(options, isOn, choose, extraClass = '') {
   const buttons = options.map((o) => {
-    const b = h(`button.choice${extraClass}`, { type: 'button', 'aria-pressed': 'false',
+    const b = h(`button.choice${extraClass}`, { type: 'button', 'aria-pressed': isOn ? 'false' : null,
       'aria-label': o.aria || null, 'data-value': o.value, onclick: () => choose(o.value) },
     o.content || o.label);
     b.sync = () => {
-      b.setAttribute('aria-pressed', String(isOn(o.value)));
+      if (isOn) b.setAttribute('aria-pressed', String(isOn(o.value)));
       b.disabled = o.disabled ? o.disabled() : false;
     };
     return b;
@@ -200,13 +210,13 @@ function choiceRow(options, isOn, choose, extraClass = '') {
 }
 
 function suitOptions(allowed, nullable) {
-  const out = allowed.map((s) => ({ value: s, aria: s, content: [suitSpan(s), h('span.word', s)] }));
+  const out = allowed.map((s) => ({ value: s, content: [suitSpan(s), h('span.word', s)] }));
   if (nullable) out.push({ value: NONE, label: 'No trump' });
   return out;
 }
 
 function stepper(label, get, set, min, max, hint) {
-  const out = h('output.count', { 'aria-live': 'off' });
+  const out = h('output.count', { 'aria-live': 'polite' });
   const less = h('button.step', { type: 'button', 'aria-label': `${label}: one less`, onclick: () => set(Math.max(min, (get() ?? min) - 1)) }, '−');
   const top = () => (typeof max === 'function' ? max() : max);
   const more = h('button.step', { type: 'button', 'aria-label': `${label}: one more`, onclick: () => set(Math.min(top(), (get() ?? min) + 1)) }, '+');
@@ -236,14 +246,23 @@ export function handForm(opts) {
   let previewTimer = 0;
   const syncs = [];
 
-  const seatOptions = (field) => table.seats.map((s) => ({
-    value: s.seat, label: s.name, aria: `${title(field)}: ${s.name}`,
-  }));
+  // The short name shows, the full name is read out (it starts with the short one).
+  const seatOptions = () => table.seats.map((s) => {
+    const short = shortName(ctx, s.seat);
+    return { value: s.seat, content: h('span.short', short), aria: short === s.name ? null : s.name };
+  });
+  const draftKey = opts.record === undefined ? `new:${ctx.id}:${opts.number}` : `edit:${ctx.id}:${opts.number}`;
+  const draft = store.draft(draftKey);
+  if (draft) { Object.assign(v, draft.v); tricksTouched = draft.touched; }
+  let autoTout = false;
+  const playedOn = ['tout_after_five', 'continued_after_five'].find((n) => fields.some((f) => f.name === n));
 
   const changed = () => {
     for (const s of syncs) s();
     schedulePreview();
+    if (built) store.saveDraft(draftKey, { v, touched: tricksTouched }); // only what a player entered
   };
+  let built = false;
 
   function setValue(name, value) {
     v[name] = value;
@@ -254,6 +273,11 @@ export function handForm(opts) {
       if (!tricksTouched) v.tricks = targetOf(variant, v);
     }
     if ((name === 'trump') && v.called.suit === value) v.called.suit = null;
+    // Every trick in a game that is not a tout: the declarer played on after five (the rules
+    // require the flag: American "tout after five", German "continued after five").
+    const all = playedOn && v.kind === 'played' && v.tricks === (variant.tricks || 8) && v.contract !== 'tout' && !v.tout_announced;
+    if (all && !v[playedOn]) { v[playedOn] = true; autoTout = true; }
+    if (!all && autoTout) { v[playedOn] = false; autoTout = false; }
     changed();
   }
 
@@ -284,19 +308,20 @@ export function handForm(opts) {
       el = group(label, row);
       syncs.push(row.sync);
     } else if (f.w === 'seat') {
-      const options = seatOptions(f.name);
+      const options = seatOptions();
       const alone = f.name === 'partner' || (f.nullable && !f.required);
-      if (alone) options.push({ value: NONE, label: f.name === 'partner' ? 'Alone' : 'Nobody', aria: `${title(f.name)}: nobody` });
+      if (alone) options.push({ value: NONE, label: f.name === 'partner' ? 'Alone' : 'Nobody' });
       const row = choiceRow(options, (x) => v[f.name] === x, (x) => setValue(f.name, x), ' seat');
-      el = group(label, row);
+      el = chosenGroup(label, () => (typeof v[f.name] === 'number' ? seatName(ctx, v[f.name]) : null), row);
+      syncs.push(el.sync);
       if (f.name === 'partner') {
+        for (const b of row.querySelectorAll('button')) if (b.dataset.value !== NONE) b.append(h('span.own', ' (own card)'));
         syncs.push(() => {
           for (const b of row.querySelectorAll('button')) {
             if (b.dataset.value === NONE) continue;
             const own = Number(b.dataset.value) === v.declarer;
             b.classList.toggle('own', own);
-            const name = seatName(ctx, Number(b.dataset.value));
-            b.setAttribute('aria-label', `Partner: ${name}${own ? ' (own card: played as a solo)' : ''}`);
+            b.setAttribute('aria-label', `${seatName(ctx, Number(b.dataset.value))}${own ? ' (own card)' : ''}`);
           }
           const alone = row.querySelector(`button[data-value="${NONE}"]`);
           if (alone) alone.hidden = callMode(variant, v) !== 'optional';
@@ -313,7 +338,7 @@ export function handForm(opts) {
         for (const b of ranks.children) b.hidden = !allowed.includes(b.dataset.value);
         ranks.hidden = allowed.length < 2;
       });
-      const suits = choiceRow(f.suits.map((s) => ({ value: s, aria: `called ${s}`, content: [suitSpan(s), h('span.word', s)],
+      const suits = choiceRow(f.suits.map((s) => ({ value: s, content: [suitSpan(s), h('span.word', s)],
         disabled: () => s === v.trump })), (x) => v.called.suit === x,
       (x) => { v.called.suit = v.called.suit === x && callMode(variant, v) === 'optional' ? null : x; changed(); }, ' suitbtn');
       el = group(label, suits, ranks);
@@ -323,14 +348,18 @@ export function handForm(opts) {
       const s = stepper(label, () => v[f.name], (x) => {
         if (f.name === 'tricks') tricksTouched = true;
         setValue(f.name, x);
-      }, f.min, f.max, f.name === 'tricks' ? () => `target ${targetOf(variant, v)}` : null);
+      }, f.min, f.max, f.name === 'tricks' ? () => `target ${targetOf(variant, v)}${autoTout ? ` · all ${v.tricks}: ${title(playedOn).toLowerCase()} is set` : ''}` : null);
       el = group(label, s);
       syncs.push(s.sync);
     } else if (f.w === 'number') {
+      // Card points without the keyboard: steps of 10 and 1 beside the field (typing works too).
       const input = h('input.num', { type: 'number', inputmode: 'numeric', min: f.min, max: f.max,
         'aria-label': label,
         oninput: () => { v[f.name] = input.value === '' ? null : Number(input.value); changed(); } });
-      el = group(label, input, f.description ? h('p.hint', f.description) : null);
+      const by = (d) => h('button.step.small', { type: 'button', 'aria-label': `${label}: ${d > 0 ? 'plus' : 'minus'} ${Math.abs(d)}`,
+        onclick: () => { v[f.name] = Math.min(f.max, Math.max(f.min, (v[f.name] ?? (d > 0 ? 60 : 66)) + d)); changed(); } },
+      `${d > 0 ? '+' : '−'}${Math.abs(d)}`);
+      el = group(label, h('div.points', by(-10), by(-1), input, by(1), by(10)), f.description ? h('p.hint', plain(f.description)) : null);
       syncs.push(() => { if (document.activeElement !== input) input.value = v[f.name] ?? ''; });
     } else if (f.w === 'toggle') {
       const b = h('button.choice.toggle', { type: 'button', 'aria-pressed': 'false',
@@ -359,7 +388,7 @@ export function handForm(opts) {
   });
 
   const preview = h('section.preview', { 'aria-live': 'polite', 'aria-atomic': 'true', 'aria-label': 'Preview of the settlement' });
-  const status = h('p.status', { id: `save-status-${opts.number}` });
+  const status = h('p.status', { id: `save-status-${opts.number}`, 'aria-live': 'polite' });
   const save = h('button.primary.save', { type: 'submit', 'aria-describedby': status.id }, opts.saveLabel);
   const taken = h('p.notice.warn', { hidden: true, role: 'alert' });
 
@@ -372,6 +401,8 @@ export function handForm(opts) {
       opts.onSave(recordOf(fields, variant, v, players), lastPreview);
     },
   }, taken, body, moreBox, preview, h('div.footer', status, save));
+  form.discard = () => store.dropDraft(draftKey);
+  form.hasDraft = !!draft;
 
   syncs.push(() => {
     const missing = missingOf(fields, variant, v, players);
@@ -396,11 +427,12 @@ export function handForm(opts) {
     const record = recordOf(fields, variant, v, players);
     try {
       const { data } = await api.preview({ variant: table.variant, players, options: variantOptions(table),
-        state: stateBefore(ctx, opts.number), hand: record });
+        state: stateBefore(ctx, opts.number, opts.record === undefined ? entriesFor(ctx.id) : []), hand: record });
       if (seq !== previewSeq) return;
       lastPreview = data;
       clear(preview, settlementView(ctx, data, { heading: 'Preview' }));
-      status.textContent = summaryLine(ctx, data);
+      status.textContent = `${title(data.result || '')}${data.result ? ': ' : ''}`
+        + data.deltas.map((d, i) => `${shortName(ctx, i)} ${signed(d)}`).join(', '); // the bar stays small
     } catch (error) {
       if (seq !== previewSeq) return;
       if (error instanceof NetworkError) {
@@ -422,6 +454,7 @@ export function handForm(opts) {
   };
   form.values = v;
   changed();
+  built = true;
   return form;
 }
 
@@ -443,27 +476,37 @@ function matadoresWidget(variant, v, players, changed, syncs) {
   return group('Matadores (Spadilla, Manilla, Basta on one side)', row, lowerBox);
 }
 
+/** Errors in two taps: the kind (revoke first, chosen already), then who made it; each tap on a
+ *  seat adds one, in the order they happened. */
 function errorsWidget(ctx, variant, v, changed, syncs) {
   const kinds = variant.error_kinds || [];
+  if (!kinds.length) return null;
+  let kind = kinds[0].name;
   const list = h('ul.errors');
-  const kind = h('select', { 'aria-label': 'Kind of error' },
-    kinds.map((k) => h('option', { value: k.name }, title(k.name))));
-  const seat = h('select', { 'aria-label': 'Who made the error' },
-    ctx.table.seats.map((s) => h('option', { value: String(s.seat) }, s.name)));
-  const add = h('button.small', { type: 'button', onclick: () => {
-    v.errors.push({ kind: kind.value, seat: Number(seat.value) });
-    changed();
-  } }, 'Add error');
-  syncs.push(() => clear(list, v.errors.map((e, i) => h('li', `${title(e.kind)} by ${seatName(ctx, e.seat)} `,
+  const kindRow = kinds.length > 1 ? choiceRow(kinds.map((k) => ({ value: k.name, label: title(k.name) })),
+    (x) => kind === x, (x) => { kind = x; changed(); }, ' small') : null;
+  const seats = choiceRow(ctx.table.seats.map((s) => ({ value: s.seat,
+    content: h('span.short', shortName(ctx, s.seat)), aria: `Add an error by ${s.name}` })),
+  null, (x) => { v.errors.push({ kind, seat: x }); changed(); }, ' seat small');
+  if (kindRow) { kindRow.classList.add('wrap'); syncs.push(kindRow.sync); }
+  syncs.push(seats.sync, () => clear(list, v.errors.map((e, i) => h('li', `${title(e.kind)} by ${seatName(ctx, e.seat)} `,
     h('button.small.link', { type: 'button', 'aria-label': `Remove ${title(e.kind)} by ${seatName(ctx, e.seat)}`,
       onclick: () => { v.errors.splice(i, 1); changed(); } }, 'remove')))));
-  if (!kinds.length) return null;
-  return group('Errors (in the order they happened)', list, h('div.adderror', kind, seat, add));
+  return group('Errors (in the order they happened)', list, kindRow, h('p.hint', 'Tap who made it to add it:'), seats);
+}
+
+const UNITS = { chips: 'chips', points: 'points' };
+
+function worth(ctx, s) {
+  if (s.value === null || s.value === undefined) return '';
+  const unit = UNITS[ctx.table.units] || 'chips';
+  return s.value ? `each payment ${s.value} ${unit}` : 'nothing to pay';
 }
 
 /** "Anna +24 · Bob −8 …" */
 export function summaryLine(ctx, s) {
-  const result = s.result ? `${title(s.result)}${s.value !== null ? `, ${s.value} a payment` : ''}: ` : '';
+  const w = worth(ctx, s);
+  const result = s.result ? `${title(s.result)}${w ? `, ${w}` : ''}: ` : '';
   return result + s.deltas.map((d, i) => `${seatName(ctx, i)} ${signed(d)}`).join(', ');
 }
 
@@ -472,8 +515,8 @@ export function settlementView(ctx, s, { heading } = {}) {
   const items = [];
   if (heading) items.push(h('h3', heading));
   if (s.result) {
-    items.push(h('p.result', h('strong', title(s.result)), s.in_couleur ? ' · in couleur' : '',
-      s.value !== null ? ` · ${s.value} a payment` : ''));
+    const w = worth(ctx, s);
+    items.push(h('p.result', h('strong', title(s.result)), s.in_couleur ? ' · in couleur' : '', w ? ` · ${w}` : ''));
   }
   items.push(h('ul.deltas', s.deltas.map((d, i) => h(`li${d > 0 ? '.plus' : d < 0 ? '.minus' : ''}`,
     h('span.name', seatName(ctx, i)), h('span.num', signed(d))))));
@@ -488,9 +531,10 @@ export function settlementView(ctx, s, { heading } = {}) {
   return h('div.settlement', items);
 }
 
-/** The rules say "seat 2" (numbered from 1); the table knows her name. */
+/** The rules say "seat 2" or "Seats 1, 3 and 4" (numbered from 1); the table knows their names. */
 function withNames(ctx, line) {
-  return line.replace(/\b([Ss])eat (\d)\b/g, (_, _s, n) => seatName(ctx, Number(n) - 1));
+  return plain(line).replace(/\b[Ss]eats? (\d(?:(?:, | and )\d)*)\b/g,
+    (_, list) => list.replace(/\d/g, (n) => seatName(ctx, Number(n) - 1)));
 }
 
 /** The variant as this table plays it: contracts behind an option it did not set left out, and

@@ -3,7 +3,7 @@
 
 import { api, NetworkError } from './api.js';
 import { store } from './store.js';
-import { SUITS, title } from './dom.js';
+import { SUITS, plain, shortNames, title } from './dom.js';
 import { complete } from './variants.js';
 
 const PAGE_SIZE = 100;
@@ -115,7 +115,7 @@ export function variantOptions(table) {
 }
 
 /** The state before hand `number` (the next hand when it is past the last), for a preview. */
-export function stateBefore(ctx, number) {
+export function stateBefore(ctx, number, queued = []) {
   const { table, hands } = ctx;
   const state = {};
   let stakeDue = true;
@@ -133,10 +133,17 @@ export function stateBefore(ctx, number) {
   }
   const current = hands.find((h) => h.number === number);
   const isNext = !current;
-  state.dealer = isNext ? table.dealer : current.dealer;
+  if (isNext && queued && queued.length) {
+    // Offline with hands waiting: the deal follows them; pool and couleur are unknown (the
+    // preview fails offline anyway, and is asked again once the hands are sent).
+    const next = nextHand(ctx, queued);
+    state.dealer = next.dealer;
+    if (next.stakeDue !== null && next.stakeDue !== undefined) state.stake_due = next.stakeDue;
+  }
+  if (state.dealer === undefined) state.dealer = isNext ? table.dealer : current.dealer;
   if (table.pool !== null && table.pool !== undefined) state.pool = isNext ? table.pool : pool;
   if (table.couleur) state.couleur = isNext ? table.couleur : couleur;
-  if (table.stake_due !== null && table.stake_due !== undefined) {
+  if (table.stake_due !== null && table.stake_due !== undefined && state.stake_due === undefined) {
     state.stake_due = isNext ? table.stake_due : stakeDue;
   }
   if (table.variant === 'american') state.first_game_won = firstWon;
@@ -183,6 +190,64 @@ export function describeHand(ctx, record) {
   return parts.join(' · ');
 }
 
+const REASONS = { stake: 'stake', game: 'game', stamm: 'stamm', bete: 'bête' };
+
 export function describeTransfer(ctx, t) {
-  return `${seatName(ctx, t.from)} → ${seatName(ctx, t.to)}: ${t.chips} (${t.reason})`;
+  return `${seatName(ctx, t.from)} → ${seatName(ctx, t.to)}: ${t.chips} (${REASONS[t.reason] || plain(t.reason)})`;
+}
+
+/** The seats' short names (first names, longer where two look alike). */
+export function shortName(ctx, party) {
+  if (party === 'pool') return 'pool';
+  const names = ctx.table.seats.map((s) => s.name);
+  if (ctx.shortFor !== names.join('\n')) {
+    ctx.shortFor = names.join('\n');
+    ctx.shorts = shortNames(names);
+  }
+  return ctx.shorts[party] ?? seatName(ctx, party);
+}
+
+/** "Solo ♥ Bernd, won", "Forfeit Bob", "Misdeal": one line of the score sheet. */
+export function shortHand(ctx, hand) {
+  const r = hand.hand || {};
+  const kind = r.kind || 'played';
+  if (kind === 'misdeal') return 'Misdeal';
+  if (kind === 'forfeit') return `Forfeit ${shortName(ctx, r.seat)}`;
+  const game = r.contract ? contractTitle(ctx.variant, r.contract) : r.trump === null ? 'No trump' : 'Game';
+  const trump = r.trump ? ` ${SUITS[r.trump]}` : '';
+  const who = r.declarer ?? r.soloist ?? r.last_trick;
+  let people = who === undefined || who === null ? '' : ` ${shortName(ctx, who)}`;
+  if (r.partner !== undefined && r.partner !== null && r.partner !== who) people += ` & ${shortName(ctx, r.partner)}`;
+  const result = hand.status === 'void' ? 'void' : hand.settlement && hand.settlement.result;
+  return `${game}${trump}${people}${result ? `, ${result}` : ''}`;
+}
+
+/** The score sheet: per hand its deltas, the running balances and the pool after it. */
+export function sheetRows(ctx) {
+  const n = ctx.table.seats.length;
+  const running = new Array(n).fill(0);
+  let pool = (ctx.table.options && ctx.table.options.starting_pool) || 0;
+  return ctx.hands.map((hand) => {
+    const s = hand.status === 'void' ? null : hand.settlement;
+    const deltas = s ? s.deltas : new Array(n).fill(0);
+    deltas.forEach((d, i) => { running[i] += d; });
+    if (s && s.pool) pool = s.pool.after;
+    return { hand, deltas, balances: [...running], pool };
+  });
+}
+
+/** The next hand as far as this phone knows it, the queued hands included: number, dealer,
+ *  whether a stake is due, and whether pool and couleur are still known (not while hands wait). */
+export function nextHand(ctx, queued) {
+  const t = ctx.table;
+  const n = t.seats.length;
+  let dealer = t.dealer;
+  let stakeDue = t.stake_due;
+  for (const e of queued) {
+    const played = (e.body.kind || 'played') === 'played';
+    if (played || t.variant !== 'american') dealer = (dealer + 1) % n;
+    if (stakeDue !== null && stakeDue !== undefined) stakeDue = played;
+  }
+  const number = Math.max(t.next_number, ...queued.map((e) => e.number + 1));
+  return { number, dealer, stakeDue, known: queued.length === 0 };
 }

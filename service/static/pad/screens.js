@@ -1,13 +1,13 @@
 // The table's other screens: record a hand, correct one (with a confirmation of what changes),
 // share the table (link and QR code), settle up and close.
 
-import { api, ProblemError } from './api.js';
+import { api, NetworkError, ProblemError } from './api.js';
 import { h, clear, signed, suitLabel, title, toast } from './dom.js';
 import { handForm, settlementView } from './hand.js';
-import { contractTitle, describeHand, seatName } from './model.js';
-import { enqueue } from './outbox.js';
+import { contractTitle, describeHand, nextHand, seatName } from './model.js';
+import { enqueue, entriesFor } from './outbox.js';
 import { qrSvg } from './qr.js';
-import { nextNumber, write, writeToken } from './table.js';
+import { write, writeToken } from './table.js';
 
 function back(ctx) {
   return h('a.button.back', { href: `#table=${encodeURIComponent(ctx.id)}` }, '← Table');
@@ -19,20 +19,29 @@ export function renderNewHand(root, ctx, app) {
     clear(root, h('div.screen', back(ctx), h('h1', 'No more hands'), h('p', 'This table is closed or its session is over.')));
     return null;
   }
-  const number = nextNumber(ctx);
+  // Offline with hands waiting, the deal follows them; pool and couleur wait for the server.
+  const queued = entriesFor(ctx.id);
+  const next = nextHand(ctx, queued);
+  const number = next.number;
+  const tableLink = `#table=${encodeURIComponent(ctx.id)}`;
   const form = handForm({
     ctx, variant: ctx.variant, number, saveLabel: `Save hand ${number}`,
     onSave: (record) => {
       enqueue(ctx.id, number, record);
-      app.go(`#table=${encodeURIComponent(ctx.id)}`);
+      form.discard();
+      app.go(tableLink);
       app.flush();
     },
   });
-  const stake = t.stake_due ? ' and stakes' : '';
+  const stake = next.stakeDue ? ' and stakes' : '';
+  const couleur = t.couleur && next.known ? ` · couleur ${suitLabel(t.couleur)}` : '';
+  const waiting = queued.length ? h('p.notice', `${queued.length} hand${queued.length > 1 ? 's wait' : ' waits'} to be sent: `
+    + `the pool${t.couleur ? ', the couleur' : ''} and the balances are known once ${queued.length > 1 ? 'they are' : 'it is'} recorded.`) : null;
+  const discard = h('button.small.link', { type: 'button', onclick: () => { form.discard(); app.go(tableLink); } }, 'Discard');
   clear(root, h('div.screen.record',
-    h('div.titlebar', back(ctx), h('h1', `Hand ${number}`)),
-    h('p.hint', `${seatName(ctx, t.dealer)} deals${stake}${t.couleur ? ` · couleur ${suitLabel(t.couleur)}` : ''}`),
-    form));
+    h('div.titlebar', back(ctx), h('h1', `Hand ${number}`), discard),
+    h('p.hint', { 'data-next': 'dealer' }, `${seatName(ctx, next.dealer)} deals${stake}${couleur}`),
+    waiting, form));
   return { update: () => form.refreshTaken() };
 }
 
@@ -75,37 +84,108 @@ export function renderEdit(root, ctx, app, number) {
     onSave: (record, preview) => confirm(record, preview),
   });
 
-  function confirm(record, preview) {
+  async function confirm(record, preview) {
     const changes = recordChanges(ctx, hand.hand, record);
-    const later = ctx.hands.filter((x) => x.number > number && x.status === 'recorded').length;
-    const old = hand.settlement;
-    const rows = ctx.table.seats.map((s, i) => h('tr', h('th', { scope: 'row' }, s.name),
-      h('td', old ? signed(old.deltas[i]) : '0'), h('td', preview ? signed(preview.deltas[i]) : '?')));
-    const box = h('section.confirm', { role: 'alertdialog', 'aria-labelledby': 'confirm-h' },
+    const box = h('section.confirm', { role: 'region', 'aria-labelledby': 'confirm-h' },
       h('h2', { id: 'confirm-h' }, `Change hand ${number}?`),
       changes.length ? h('ul.changes', changes.map((c) => h('li', c))) : h('p', 'Nothing changes in the record.'),
-      h('table.compare', h('caption', `What hand ${number} moves`),
-        h('thead', h('tr', h('th', { scope: 'col' }, 'Seat'), h('th', { scope: 'col' }, 'Now'), h('th', { scope: 'col' }, 'After'))),
-        h('tbody', rows)),
-      hand.status === 'void' ? h('p', 'The hand is void now; saving restores it.') : null,
-      later ? h('p', `The ${later} later hand${later > 1 ? 's are' : ' is'} settled again after it.`) : null,
-      preview ? settlementView(ctx, preview, { heading: 'The corrected hand' }) : h('p.hint', 'Offline: no preview.'),
-      h('div.buttons',
-        h('button.primary', { type: 'button', onclick: async (event) => {
-          event.target.disabled = true;
-          const ok = await write(ctx, app, () => api.correct(ctx.id, writeToken(ctx), number, record, ctx.table.version),
-            `Hand ${number} is corrected`);
-          if (!ok) event.target.disabled = false;
-        } }, `Save the correction`),
-        h('button', { type: 'button', onclick: () => { box.remove(); form.hidden = false; } }, 'Back to the form')));
+      hand.status === 'void' ? h('p', 'The hand is void now; saving restores it.') : null);
+    const after = h('div', h('p.hint', 'Asking the service what the table becomes…'));
+    const save = h('button.primary', { type: 'button', disabled: true, onclick: async () => {
+      save.disabled = true;
+      const ok = await write(ctx, app, () => api.correct(ctx.id, writeToken(ctx), number, record, ctx.table.version),
+        `Hand ${number} is corrected`);
+      if (ok) form.discard(); else save.disabled = false;
+    } }, 'Save the correction');
+    box.append(after, preview ? settlementView(ctx, preview, { heading: 'The corrected hand' }) : null,
+      h('div.buttons', save, h('button', { type: 'button', onclick: () => { box.remove(); form.hidden = false; } }, 'Back to the form')));
     form.hidden = true;
     screen.append(box);
     box.querySelector('h2').tabIndex = -1;
     box.querySelector('h2').focus();
+    const ok = await tableAfter(ctx, after, () => api.correct(ctx.id, writeToken(ctx), number, record, ctx.table.version, true));
+    save.disabled = !ok;
   }
 
-  clear(root, clear(screen, h('div.titlebar', back(ctx), h('h1', `Correct hand ${number}`)),
+  const discard = form.hasDraft ? h('button.small.link', { type: 'button', onclick: () => {
+    form.discard();
+    app.go(`#table=${encodeURIComponent(ctx.id)}`);
+  } }, 'Discard the changes') : null;
+  clear(root, clear(screen, h('div.titlebar', back(ctx), h('h1', `Correct hand ${number}`), discard),
     h('p.hint', `Now: ${describeHand(ctx, hand.hand)}${hand.status === 'void' ? ' (void)' : ''}`), form));
+  return null;
+}
+
+/** Fill `box` with what the whole table becomes (a dry run): every balance and the pool, now and
+ *  after, later hands settled again. False when the service refused or cannot be reached. */
+export async function tableAfter(ctx, box, dryRun) {
+  try {
+    const { data } = await dryRun(); // a hand's answer carries the table; re-seating's is the table
+    clear(box, compareTable(ctx, ctx.table, data.table || data, 'What the table becomes'),
+      data.resettled ? h('p.hint', `Hands settled again: ${data.resettled}.`) : null);
+    return true;
+  } catch (error) {
+    clear(box, h('p.notice.error', { role: 'alert' }, error instanceof NetworkError ? 'No connection: a correction needs the network.'
+      : error instanceof ProblemError ? error.lines().join(' ') : String(error)));
+    return false;
+  }
+}
+
+function compareTable(ctx, before, after, caption) {
+  const rows = after.seats.map((s, i) => {
+    const old = before.seats.find((x) => x.player_id === s.player_id) || before.seats[i];
+    return h('tr', h('th', { scope: 'row' }, s.name), h('td', signed(old.balance)), h('td', signed(s.balance)),
+      h('td', signed(s.balance - old.balance)));
+  });
+  if (after.pool !== null && after.pool !== undefined) {
+    rows.push(h('tr.pool', h('th', { scope: 'row' }, 'Pool'), h('td', String(before.pool)), h('td', String(after.pool)),
+      h('td', signed(after.pool - before.pool))));
+  }
+  return h('table.compare', h('caption', caption),
+    h('thead', h('tr', ['', 'Now', 'After', 'Change'].map((x) => h('th', { scope: 'col' }, x)))), h('tbody', rows));
+}
+
+// --- seating ----------------------------------------------------------------------------------
+/** Put a wrong seating right: the players in the order they really sat and who dealt first; every
+ *  hand is settled again. */
+export function renderSeating(root, ctx, app) {
+  const t = ctx.table;
+  const order = t.seats.map((s) => s.player_id);
+  const firstHand = ctx.hands[0];
+  let first = t.seats[firstHand ? firstHand.dealer : t.dealer].player_id;
+  const name = (id) => t.seats.find((s) => s.player_id === id).name;
+  const list = h('ol.reseat');
+  const dealers = h('div');
+  const after = h('div');
+  let seq = 0;
+  const save = h('button.primary', { type: 'button', onclick: async () => {
+    save.disabled = true;
+    if (!await write(ctx, app, request(false), 'The seating is changed')) save.disabled = false;
+  } }, 'Save the seating');
+  const request = (dry) => () => api.reseat(ctx.id, writeToken(ctx), { seats: order, first_dealer: order.indexOf(first) }, t.version, dry);
+  const move = (i, d) => { [order[i], order[i + d]] = [order[i + d], order[i]]; draw(); };
+  async function draw() {
+    clear(list, order.map((id, i) => h('li', h('span.name', name(id)),
+      h('button.small', { type: 'button', disabled: i === 0, 'aria-label': `Move ${name(id)} up`, onclick: () => move(i, -1) }, '↑'),
+      h('button.small', { type: 'button', disabled: i === order.length - 1, 'aria-label': `Move ${name(id)} down`, onclick: () => move(i, 1) }, '↓'))));
+    clear(dealers, h('fieldset.group', h('legend', 'Dealt the first hand'), h('div.row.wrap', order.map((id) => h('button.choice.small',
+      { type: 'button', 'aria-pressed': String(id === first), onclick: () => { first = id; draw(); } }, name(id))))));
+    const same = order.every((id, i) => id === t.seats[i].player_id) && first === t.seats[firstHand ? firstHand.dealer : t.dealer].player_id;
+    save.disabled = true;
+    if (same) { clear(after, h('p.hint', 'This is the seating as recorded.')); return; }
+    const mine = ++seq;
+    const box = h('div');
+    const ok = await tableAfter(ctx, box, request(true));
+    if (mine !== seq) return;
+    clear(after, box);
+    save.disabled = !ok;
+  }
+  clear(root, h('div.screen.seating',
+    h('div.titlebar', back(ctx), h('h1', 'Seating')),
+    t.status === 'closed' ? h('p.notice', 'The table is closed: its seating stays as it is.') : [
+      h('p', 'Wrong seats noticed late? Put the players in the order they sat (the deal passes down the list) and tap who dealt the first hand. Every hand is settled again.'),
+      list, dealers, after, h('div.buttons', save)]));
+  if (t.status !== 'closed') draw();
   return null;
 }
 
@@ -121,7 +201,8 @@ export function renderShare(root, ctx) {
     return null;
   }
   const link = shareLink(ctx.id, token);
-  const field = h('input.sharelink', { type: 'text', readOnly: true, value: link, 'aria-label': 'Link to this table' });
+  // A text area, not a one-line field: the whole link wraps into view.
+  const field = h('textarea.sharelink', { readOnly: true, rows: 3, value: link, 'aria-label': 'Link to this table' });
   const copy = h('button', { type: 'button', onclick: async () => {
     try {
       await navigator.clipboard.writeText(link);
@@ -140,7 +221,19 @@ export function renderShare(root, ctx) {
   return null;
 }
 
-// --- settle up --------------------------------------------------------------------------------
+// --- settle up ---
+export function settleUpView(ctx, data) {
+  const unit = data.units || 'chips';
+  return h('div.settleup',
+    h('h2', data.transfers.length ? 'Who pays whom' : 'Nobody pays anybody'),
+    h('ul.payments', data.transfers.map((t) => h('li', h('strong', party(ctx, t.from)), ' pays ',
+      h('strong', party(ctx, t.to)), ` ${t.amount} ${unit}`))),
+    data.pool_shares.length ? h('p', `The pool (${data.pool}) is shared out: `,
+      data.pool_shares.map((s) => `${seatName(ctx, s.to)} ${s.chips}`).join(', '), '.') : null,
+    data.pool_at_close === 'carry' ? h('p', `The pool (${data.pool}) stays with the club for its next table.`) : null,
+    h('h2', unit === 'points' ? 'Final score' : 'Net'),
+    h('ul.deltas', data.net.map((n) => h('li', h('span.name', party(ctx, n.party)), h('span.num', signed(n.amount))))));
+}
 function party(ctx, p) {
   return p === 'pool' ? 'the club (pool)' : seatName(ctx, p);
 }
@@ -170,17 +263,7 @@ export function renderSettle(root, ctx, app) {
     h('div.titlebar', back(ctx), h('h1', closed ? 'Settle-up' : 'Settle up')),
     body, closeButton, closeBox));
   api.settleUp(ctx.id, ctx.token || ctx.adminToken).then(({ data }) => {
-    const unit = data.units || 'chips';
-    clear(body,
-      h('p.notice', data.final ? 'Final: the table is closed.' : 'If the table closed now:'),
-      h('h2', data.transfers.length ? 'Who pays whom' : 'Nobody pays anybody'),
-      h('ul.payments', data.transfers.map((t) => h('li', h('strong', party(ctx, t.from)), ' pays ',
-        h('strong', party(ctx, t.to)), ` ${t.amount} ${unit}`))),
-      data.pool_shares.length ? h('p', `The pool (${data.pool}) is split: `,
-        data.pool_shares.map((s) => `${seatName(ctx, s.to)} ${s.chips}`).join(', '), '.') : null,
-      data.pool_at_close === 'carry' ? h('p', `The pool (${data.pool}) stays with the club.`) : null,
-      h('h2', unit === 'points' ? 'Final score' : 'Net'),
-      h('ul.deltas', data.net.map((n) => h('li', h('span.name', party(ctx, n.party)), h('span.num', signed(n.amount))))));
+    clear(body, h('p.notice', data.final ? 'Final: the table is closed.' : 'If the table closed now:'), settleUpView(ctx, data));
   }).catch((error) => {
     clear(body, h('p.notice.error', error instanceof ProblemError ? error.lines().join(' ') : 'No connection: the settle-up needs the network.'));
   });

@@ -3,7 +3,7 @@
 // the tables this phone knows.
 
 import { api, ProblemError } from './api.js';
-import { h, clear, title, toast } from './dom.js';
+import { h, clear, plain, title, toast } from './dom.js';
 import { loadVariants } from './model.js';
 import { qrSvg } from './qr.js';
 import { store } from './store.js';
@@ -16,6 +16,32 @@ function field(label, input, hint) {
   const id = `f-${Math.random().toString(36).slice(2, 9)}`;
   input.id = id;
   return h('div.field', h('label', { htmlFor: id }, label), input, hint ? h('p.hint', hint) : null);
+}
+
+// Options in a player's words: labels, values and help (the service's help names its values).
+const LABELS = {
+  couleur_policy: 'How the couleur changes', bete_on_lost_solo: 'Bête on a lost solo', matadores: 'Matadores count for',
+  incidental_tout: 'Tout after five is worth', target_hands: 'End after this many hands', target_score: 'End at this score',
+  pool_at_close: 'The pool at the end', starting_pool: 'Starting pool',
+};
+const VALUES = {
+  fixed: 'Fixed', first_won: 'Trump of the first game won', any: 'Every lost solo', couleur_only: 'Only in couleur',
+  either_side: 'Either side', declaring_side: 'The declaring side only', double: 'Double',
+  literal: 'Twice in suit, four in couleur', split: 'Shared among the players', carry: 'Kept by the club',
+};
+const valueWords = (a) => VALUES[a] || plain(title(a));
+
+/** "fixed: never changes; first_won: …" → "“Fixed”: never changes; “Trump of …”: …"; the
+ *  "(null: no limit)" goes: it names the empty choice instead. */
+function help(option) {
+  const text = plain(option.description || '').replace(/\s*\(null: [^)]*\)/, '');
+  return text.replace(/(^|; )([a-z0-9_]+): /g, (m, sep, value) => ((option.allowed || []).includes(value)
+    ? `${sep}“${valueWords(value)}”: ` : m));
+}
+
+function emptyWords(option) {
+  const m = /\(null: ([^)]*)\)/.exec(option.description || '');
+  return m ? m[1].charAt(0).toUpperCase() + m[1].slice(1) : 'None';
 }
 
 function clubLink(club) {
@@ -64,7 +90,8 @@ function clubCard(club, app) {
     h('p', h('code.token', club.token)),
     h('div.qrbox.small', qrSvg(clubLink(club), 'QR code of the link that opens the club')));
   if (club.fresh) store.saveClub({ ...club, fresh: false });
-  return h('section.card', h('h2', `Club: ${club.name}`), switcher, key);
+  return h('section.card', h('h2', `Club: ${club.name}`), switcher,
+    h('a.button', { href: `#league=${encodeURIComponent(club.id)}` }, 'Tables, standings and players'), key);
 }
 
 async function newTableForm(club, app) {
@@ -77,11 +104,20 @@ async function newTableForm(club, app) {
     clear(box, h('h2', 'New table'), h('p.notice.error', problemText(error)));
     return box;
   }
-  const chosen = [];
-  let variant = variants.find((v) => v.name === 'american') || variants[0];
-  let firstDealer = 0;
-  const name = h('input', { type: 'text', value: `Table ${new Date().toISOString().slice(0, 10)}`, maxLength: 100 });
-  const variantSelect = h('select', { onchange: () => { variant = variants.find((v) => v.name === variantSelect.value); draw(); } },
+  // What was set up so far survives a reload, until the table is opened.
+  const draftKey = `setup:${club.id}`;
+  const draft = store.draft(draftKey) || {};
+  const chosen = (draft.chosen || []).filter((id) => players.some((p) => p.id === id));
+  let variant = variants.find((v) => v.name === (draft.variant || 'american')) || variants[0];
+  let firstDealer = Math.min(draft.firstDealer || 0, Math.max(0, chosen.length - 1));
+  let kept = draft.options || {};
+  const name = h('input', { type: 'text', value: draft.name || `Table ${new Date().toISOString().slice(0, 10)}`, maxLength: 100 });
+  const keep = () => {
+    if (optionInputs.size) kept = Object.fromEntries([...optionInputs].map(([k, { input }]) => [k, input.value]));
+    store.saveDraft(draftKey, { name: name.value, variant: variant.name, chosen, firstDealer, options: kept });
+  };
+  name.addEventListener('input', keep);
+  const variantSelect = h('select', { onchange: () => { variant = variants.find((v) => v.name === variantSelect.value); kept = {}; draw(); } },
     variants.map((v) => h('option', { value: v.name, selected: v === variant }, v.title)));
   const seatsBox = h('div');
   const dealerBox = h('div');
@@ -118,31 +154,40 @@ async function newTableForm(club, app) {
     clear(dealerBox, names.length ? h('fieldset.group', h('legend', 'First dealer'),
       h('div.row.wrap', names.map((n, i) => h('button.choice.small', { type: 'button', 'aria-pressed': String(i === firstDealer),
         onclick: () => { firstDealer = i; draw(); } }, n)))) : null);
+    const open = optionsBox.querySelector('details[open]') !== null;
     optionInputs.clear();
     const rows = variant.options.map((o) => {
       let input;
+      const words = o.default === null || o.default === undefined ? emptyWords(o)
+        : o.type === 'boolean' ? (o.default ? 'yes' : 'no') : o.allowed ? valueWords(o.default) : o.default;
       if (o.type === 'integer' && !o.allowed) {
         input = h('input', { type: 'number', inputmode: 'numeric', min: o.min, max: o.max,
-          value: o.default === null || o.default === undefined ? '' : o.default });
+          value: o.default === null || o.default === undefined ? '' : o.default, placeholder: o.nullable ? emptyWords(o) : null });
       } else if (o.type === 'boolean') {
         input = h('select', [false, true].map((b) => h('option', { value: String(b), selected: b === o.default }, b ? 'yes' : 'no')));
       } else {
-        const allowed = [...(o.nullable ? [''] : []), ...(o.allowed || [])];
-        input = h('select', allowed.map((a) => h('option', { value: a, selected: a === (o.default ?? '') },
-          a === '' ? 'none' : title(a))));
+        const allowed = [...(o.nullable ? [''] : []), ...(o.allowed || [])].map(String);
+        input = h('select', allowed.map((a) => h('option', { value: a, selected: a === String(o.default ?? '') },
+          a === '' ? emptyWords(o) : valueWords(a))));
       }
+      if (o.name in kept) input.value = kept[o.name];
+      input.addEventListener('change', keep);
       optionInputs.set(o.name, { input, option: o });
-      return field(`${title(o.name)} (default ${o.default ?? 'none'})`, input, o.description);
+      return field(LABELS[o.name] || plain(title(o.name)), input, `Default: ${words}. ${help(o)}`);
     });
     if (variant.name === 'american') {
-      const pool = h('select', ['split', 'carry'].map((a) => h('option', { value: a }, a)));
+      const pool = h('select', ['split', 'carry'].map((a) => h('option', { value: a }, valueWords(a))));
       optionInputs.set('pool_at_close', { input: pool, option: { name: 'pool_at_close', default: 'split', allowed: ['split'] } });
-      rows.push(field('Pool at close (default split)', pool, 'split: shared among the seats at the end; carry: kept by the club for its next table'));
+      rows.push(field(LABELS.pool_at_close, pool, 'Default: shared among the players when the table closes; or kept by the club for its next table.'));
       const start = h('input', { type: 'number', inputmode: 'numeric', min: 0, value: 0 });
       optionInputs.set('starting_pool', { input: start, option: { name: 'starting_pool', type: 'integer', default: 0 } });
-      rows.push(field('Starting pool (default 0; needs carry)', start));
+      rows.push(field(LABELS.starting_pool, start, 'Default: 0. A pool the club kept from an earlier table (only when the club keeps the pool).'));
+      for (const key of ['pool_at_close', 'starting_pool']) if (key in kept) optionInputs.get(key).input.value = kept[key];
+      pool.addEventListener('change', keep);
+      start.addEventListener('change', keep);
     }
-    clear(optionsBox, h('details.options', h('summary', 'Options (defaults shown)'), rows));
+    clear(optionsBox, h('details.options', { open }, h('summary', 'Options (defaults shown)'), rows));
+    keep();
   }
 
   function options() {
@@ -170,6 +215,7 @@ async function newTableForm(club, app) {
         variant: variant.name, seats: chosen, first_dealer: firstDealer, options: options() });
       store.saveTable({ id: data.id, token: data.table_token, name: data.name, club_id: club.id,
         variant: data.variant, status: data.status });
+      store.dropDraft(draftKey);
       app.go(`#table=${encodeURIComponent(data.id)}`);
     } catch (error) {
       submit.disabled = false;
@@ -196,8 +242,9 @@ export async function renderStart(root, app) {
   clear(root, screen);
   screen.append(...[knownTables()].filter(Boolean));
   if (club) {
-    screen.append(clubCard(club, app));
-    screen.append(await newTableForm(club, app));
+    const form = newTableForm(club, app);
+    screen.append(clubCard(club, app)); // drawn now: it stores that the club is no longer fresh
+    screen.insertBefore(await form, screen.lastChild);
     screen.append(h('details.card', h('summary', 'Another club'), ...clubForms(app)));
   } else {
     screen.append(...clubForms(app));

@@ -59,6 +59,13 @@ export const store = {
   variants: () => read('variants', null),
   saveVariants: (list) => write('variants', list),
 
+  // What a form holds until it is saved or discarded (a reload, a locked phone keeps it).
+  draft: (key) => read(`draft:${key}`, null),
+  saveDraft: (key, value) => {
+    try { write(`draft:${key}`, value); } catch { /* full: a draft is only a convenience */ }
+  },
+  dropDraft: (key) => write(`draft:${key}`, undefined),
+
   outbox: () => read('outbox', []),
   saveOutbox: (entries) => write('outbox', entries),
 };

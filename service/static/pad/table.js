@@ -3,35 +3,40 @@
 // explanations, each hand with Correct and Void.
 
 import { api, ProblemError } from './api.js';
-import { h, clear, signed, suitLabel, toast } from './dom.js';
+import { h, append, clear, signed, sr, suitLabel, toast } from './dom.js';
 import { settlementView, summaryLine } from './hand.js';
-import { describeHand, loadHands, refresh, seatName } from './model.js';
+import { describeHand, loadHands, nextHand, refresh, seatName, sheetRows, shortHand, shortName } from './model.js';
 import { discard, entriesFor, renumber } from './outbox.js';
+import { settleUpView, tableAfter } from './screens.js';
 
 export function nextNumber(ctx) {
-  const pending = entriesFor(ctx.id).map((e) => e.number);
-  return Math.max(ctx.table.next_number, ...pending.map((n) => n + 1));
+  return nextHand(ctx, entriesFor(ctx.id)).number;
 }
 
 /** "Anna +24 → +16, Bob …": what a correction or a void changed in the balances. */
 function balanceChanges(before, after) {
   const lines = after.seats.map((s, i) => {
-    const old = before.seats[i] ? before.seats[i].balance : 0;
+    const was = before.seats.find((x) => x.player_id === s.player_id) || before.seats[i];
+    const old = was ? was.balance : 0;
     return old === s.balance ? null : `${s.name} ${signed(old)} → ${signed(s.balance)}`;
   }).filter(Boolean);
-  return lines.length ? lines.join(', ') : 'no balance changed';
+  const moved = lines.length ? lines.join(', ') : 'no balance changed';
+  if (after.pool === null || after.pool === undefined) return moved;
+  return `${moved}; ${after.pool === before.pool ? `the pool stays at ${after.pool}` : `pool ${before.pool} → ${after.pool}`}`;
 }
 
 function facts(ctx) {
   const t = ctx.table;
-  const dealer = seatName(ctx, t.dealer);
+  const next = nextHand(ctx, entriesFor(ctx.id));
+  const dealer = seatName(ctx, next.dealer);
+  const unknown = 'not known yet';
   const items = [];
-  if (t.pool !== null && t.pool !== undefined) items.push(['Pool', String(t.pool)]);
-  if (t.couleur) items.push(['Couleur', suitLabel(t.couleur)]);
+  if (t.pool !== null && t.pool !== undefined) items.push(['Pool', next.known ? String(t.pool) : unknown]);
+  if (t.couleur) items.push(['Couleur', next.known ? suitLabel(t.couleur) : unknown]);
   items.push(['Deals next', dealer]);
-  if (t.stake_due !== null && t.stake_due !== undefined) {
+  if (next.stakeDue !== null && next.stakeDue !== undefined) {
     const stake = t.options && t.options.stake;
-    items.push(['Stake', t.stake_due ? `${dealer} stakes ${stake ?? ''}` : 'paid (redeal)']);
+    items.push(['Stake', next.stakeDue ? `${stake ?? ''} due` : 'paid (redeal)']);
   }
   items.push(['Hands', String(t.hands_played)]);
   return h('dl.facts', items.map(([k, val]) => h('div', h('dt', k), h('dd', { 'data-fact': k.toLowerCase() }, val))));
@@ -39,13 +44,109 @@ function facts(ctx) {
 
 function seats(ctx) {
   const t = ctx.table;
-  return h('ol.seats', { 'aria-label': 'Seats in playing order, with balances' }, t.seats.map((s) => h(
+  const waiting = entriesFor(ctx.id).length;
+  return [h('ol.seats', { 'aria-label': 'Seats in playing order, with balances' }, t.seats.map((s) => h(
     `li.seat${s.seat === t.dealer ? '.dealer' : ''}`, { 'data-seat': s.seat },
     h('span.name', s.name),
     s.seat === t.dealer ? h('span.tag', 'deals') : null,
-    h(`span.balance${s.balance < 0 ? '.minus' : s.balance > 0 ? '.plus' : ''}`,
-      { 'aria-label': `${s.name}: ${s.balance} ${t.units || 'chips'}` }, signed(s.balance)),
-  )));
+    h(`span.balance${s.balance < 0 ? '.minus' : s.balance > 0 ? '.plus' : ''}`, signed(s.balance), sr(` ${t.units || 'chips'}`)),
+  ))), waiting ? h('p.hint', `Balances before the ${waiting} hand${waiting > 1 ? 's' : ''} waiting to be sent.`) : null];
+}
+
+// --- the score sheet --------------------------------------------------------------------------
+/** Column headers short enough for five seats on a phone: the first name, or initials. */
+function headers(ctx) {
+  const names = ctx.table.seats.map((s) => s.name);
+  const shorts = names.map((n, i) => shortName(ctx, i));
+  const initials = names.map((n) => {
+    const w = n.split(/[\s-]+/).filter(Boolean).map((x) => x.charAt(0).toUpperCase());
+    return w.length > 3 ? `${w[0]}${w[1]}${w[w.length - 1]}` : w.join('');
+  });
+  return shorts.map((s, i) => (s.length <= 5 ? s
+    : initials.filter((x) => x === initials[i]).length > 1 ? `${initials[i]}${i + 1}` : initials[i]));
+}
+
+function sheet(ctx, app) {
+  const t = ctx.table;
+  const rows = sheetRows(ctx);
+  if (!rows.length) return h('p.hint', 'No hand yet.');
+  const heads = headers(ctx);
+  const hasPool = t.pool !== null && t.pool !== undefined;
+  const cols = t.seats.length + (hasPool ? 1 : 0);
+  const head = h('thead', h('tr', t.seats.map((s, i) => h('th', { scope: 'col' },
+    h('button.link.head', { type: 'button', 'aria-label': heads[i] === s.name ? null : `${heads[i]}: ${s.name}`,
+      onclick: () => toast(s.name) }, heads[i]))),
+  hasPool ? h('th', { scope: 'col' }, 'Pool') : null));
+  const bodies = rows.slice().reverse().map(({ hand, deltas, balances, pool }) => {
+    const isVoid = hand.status === 'void';
+    const open = ctx.ui.open.has(hand.number);
+    const more = h('tr.more', { hidden: !open }, h('td', { colSpan: cols }));
+    const fill = () => { if (!more.firstChild.firstChild) more.firstChild.append(handDetails(ctx, app, hand)); };
+    if (open) fill();
+    const toggle = h('button.what', { type: 'button', 'aria-expanded': String(open), onclick: () => {
+      const now = more.hidden;
+      more.hidden = !now;
+      toggle.setAttribute('aria-expanded', String(now));
+      if (now) { ctx.ui.open.add(hand.number); fill(); } else ctx.ui.open.delete(hand.number);
+    } }, h('span.no', String(hand.number)), ' ', h('span.line', shortHand(ctx, hand)),
+    hand.revision > 1 ? h('span.tag.fixed', 'corrected') : null,
+    h('span.dealt', ` · ${shortName(ctx, hand.dealer)} dealt`));
+    return h(`tbody.hand${isVoid ? '.void' : ''}`, { 'data-number': hand.number },
+      h('tr.about', h('th', { colSpan: cols, scope: 'rowgroup' }, toggle)),
+      h('tr.nums', balances.map((b, i) => h('td', h('span.run', signed(b)),
+        h(`span.d${deltas[i] > 0 ? '.plus' : deltas[i] < 0 ? '.minus' : ''}`, isVoid ? '0' : signed(deltas[i])))),
+      hasPool ? h('td.pool', String(pool)) : null), more);
+  });
+  return h('table.sheet', { 'data-seats': t.seats.length },
+    h('caption', 'Each hand: balances after it, and what it moved'), head, bodies);
+}
+
+function handDetails(ctx, app, hand) {
+  const isVoid = hand.status === 'void';
+  const s = hand.settlement;
+  const box = h('div.body',
+    h('p', describeHand(ctx, hand.hand)),
+    h('p.hint', `Dealt by ${seatName(ctx, hand.dealer)}${hand.revision > 1 ? ` · corrected (revision ${hand.revision})` : ''}`),
+    s && !isVoid ? settlementView(ctx, s) : h('p', 'Void: this hand moves nothing.'),
+    h('div.buttons',
+      h('button.small', { type: 'button', onclick: () => app.go(`#table=${encodeURIComponent(ctx.id)}&go=edit&n=${hand.number}`) },
+        `Correct hand ${hand.number}`),
+      isVoid
+        ? h('button.small', { type: 'button', onclick: () => restore(ctx, app, hand) }, `Restore hand ${hand.number}`)
+        : h('button.small.danger', { type: 'button', onclick: () => confirmVoid(ctx, app, hand, box) }, `Void hand ${hand.number}`)));
+  return box;
+}
+
+// --- the chart --------------------------------------------------------------------------------
+const W = 320;
+const H = 150;
+
+function svg(tag, attrs, ...children) {
+  const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [k, val] of Object.entries(attrs || {})) el.setAttribute(k, String(val));
+  el.append(...children);
+  return el;
+}
+
+/** The balances over the evening, one line per player (drawn here, nothing fetched). */
+function chart(ctx) {
+  const rows = sheetRows(ctx);
+  if (rows.length < 2) return null;
+  const series = ctx.table.seats.map((_, i) => [0, ...rows.map((r) => r.balances[i])]);
+  const all = series.flat();
+  const lo = Math.min(0, ...all);
+  const hi = Math.max(1, ...all);
+  const x = (k) => 6 + (k * (W - 12)) / rows.length;
+  const y = (b) => 6 + ((hi - b) * (H - 12)) / (hi - lo || 1);
+  const last = rows[rows.length - 1];
+  const summary = `Balances after hand ${last.hand.number}: ${ctx.table.seats.map((s, i) => `${s.name} ${signed(last.balances[i])}`).join(', ')}.`;
+  const id = `chart-${ctx.id}`;
+  const picture = svg('svg', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', class: 'chart', role: 'img', 'aria-labelledby': `${id}-t` },
+    svg('title', { id: `${id}-t` }, `Chart of the balances over ${rows.length} hands. ${summary}`),
+    svg('line', { x1: 0, x2: W, y1: y(0), y2: y(0), class: 'zero' }),
+    ...series.map((points, i) => svg('polyline', { class: `l l${i}`, points: points.map((b, k) => `${x(k).toFixed(1)},${y(b).toFixed(1)}`).join(' ') })));
+  return h('figure.chartbox', picture,
+    h('figcaption', h('ul.legend', ctx.table.seats.map((s, i) => h('li', h(`span.key.k${i}`, { 'aria-hidden': 'true' }), s.name)))));
 }
 
 function outboxPanel(ctx, app) {
@@ -82,47 +183,22 @@ function conflictCard(ctx, app, e, mine) {
         `Add mine as hand ${next}`)));
 }
 
-function handItem(ctx, app, hand) {
-  const open = ctx.ui.open.has(hand.number);
-  const isVoid = hand.status === 'void';
-  const s = hand.settlement;
-  const result = isVoid ? 'void' : s && s.result ? s.result : '';
-  const details = h('details', { open, ontoggle: () => {
-    if (details.open) ctx.ui.open.add(hand.number); else ctx.ui.open.delete(hand.number);
-  } },
-  h('summary', h('span.no', String(hand.number)), h('span.what', describeHand(ctx, hand.hand)),
-    result ? h(`span.res.${result}`, result) : null),
-  h('div.body',
-    h('p.hint', `Dealt by ${seatName(ctx, hand.dealer)}${hand.revision > 1 ? ` · corrected (revision ${hand.revision})` : ''}`),
-    s ? settlementView(ctx, s) : h('p', 'Void: this hand moves nothing.'),
-    h('div.buttons',
-      h('button.small', { type: 'button', onclick: () => app.go(`#table=${encodeURIComponent(ctx.id)}&go=edit&n=${hand.number}`) },
-        `Correct hand ${hand.number}`),
-      isVoid
-        ? h('button.small', { type: 'button', onclick: () => restore(ctx, app, hand) }, `Restore hand ${hand.number}`)
-        : h('button.small.danger', { type: 'button', onclick: () => confirmVoid(ctx, app, hand, details) }, `Void hand ${hand.number}`))));
-  return h(`li.hand${isVoid ? '.void' : ''}`, { 'data-number': hand.number }, details);
-}
-
-function confirmVoid(ctx, app, hand, details) {
-  const old = details.querySelector('.confirm');
+function confirmVoid(ctx, app, hand, body) {
+  const old = body.querySelector('.confirm');
   if (old) old.remove();
-  const s = hand.settlement;
-  const later = ctx.hands.filter((x) => x.number > hand.number && x.status === 'recorded').length;
-  const box = h('div.confirm', { role: 'alertdialog', 'aria-label': `Void hand ${hand.number}?` },
-    h('h4', `Void hand ${hand.number}?`),
-    h('p', describeHand(ctx, hand.hand)),
-    s ? h('p', 'Its chips go back: ', s.deltas.map((d, i) => `${seatName(ctx, i)} ${signed(-d)}`).join(', '), '.') : null,
-    later ? h('p', `The ${later} later hand${later > 1 ? 's are' : ' is'} settled again after it (pool, couleur and dealer follow).`) : null,
-    h('div.buttons',
-      h('button.danger', { type: 'button', onclick: async (event) => {
-        event.target.disabled = true;
-        await write(ctx, app, () => api.voidHand(ctx.id, writeToken(ctx), hand.number, ctx.table.version),
-          `Hand ${hand.number} is void`);
-      } }, `Yes, void hand ${hand.number}`),
-      h('button', { type: 'button', onclick: () => box.remove() }, 'Keep it')));
-  details.querySelector('.body').append(box);
-  box.querySelector('button').focus();
+  const after = h('div', h('p.hint', 'Asking the service what the table becomes…'));
+  const yes = h('button.danger', { type: 'button', disabled: true, onclick: async () => {
+    yes.disabled = true;
+    if (!await write(ctx, app, () => api.voidHand(ctx.id, writeToken(ctx), hand.number, ctx.table.version),
+      `Hand ${hand.number} is void`)) yes.disabled = false;
+  } }, `Yes, void hand ${hand.number}`);
+  const box = h('div.confirm', { role: 'region', 'aria-label': `Void hand ${hand.number}?` },
+    h('h4', `Void hand ${hand.number}?`), h('p', describeHand(ctx, hand.hand)), after,
+    h('div.buttons', yes, h('button', { type: 'button', onclick: () => box.remove() }, 'Keep it')));
+  body.append(box);
+  box.querySelector('button:not([disabled])').focus();
+  tableAfter(ctx, after, () => api.voidHand(ctx.id, writeToken(ctx), hand.number, ctx.table.version, true))
+    .then((ok) => { yes.disabled = !ok; });
 }
 
 async function restore(ctx, app, hand) {
@@ -140,9 +216,10 @@ export async function write(ctx, app, request, done) {
   const before = ctx.table;
   try {
     const { data } = await request();
-    await loadHands(ctx, data.table);
-    ctx.etag = `"${data.table.version}"`;
-    ctx.ui.notice = `${done}. Balances: ${balanceChanges(before, data.table)}.`;
+    const table = data.table || data; // re-seating answers with the table itself
+    await loadHands(ctx, table);
+    ctx.etag = `"${table.version}"`;
+    ctx.ui.notice = `${done}. Balances: ${balanceChanges(before, table)}.`;
     app.go(`#table=${encodeURIComponent(ctx.id)}`);
     app.update();
     return true;
@@ -162,17 +239,15 @@ export async function write(ctx, app, request, done) {
  *  or the outbox never pulls a button from under a thumb for nothing. */
 export function renderTable(root, ctx, app) {
   const base = `#table=${encodeURIComponent(ctx.id)}`;
+  const notice = ctx.ui.notice; // what the last correction did: shown until the screen changes
+  ctx.ui.notice = null;
   const parts = {
     title: () => {
       const t = ctx.table;
       const state = t.status === 'closed' ? 'closed' : `next: hand ${nextNumber(ctx)}`;
       return [h('h1', t.name), h('p.hint', `${ctx.variant ? ctx.variant.title : t.variant} · ${state}`)];
     },
-    notice: () => {
-      const notice = ctx.ui.notice;
-      ctx.ui.notice = null;
-      return notice ? h('p.notice.ok', { role: 'status' }, notice) : null;
-    },
+    notice: () => (notice ? h('p.notice.ok', { role: 'status' }, notice) : null),
     top: () => {
       const t = ctx.table;
       const over = t.session && t.session.over;
@@ -183,29 +258,29 @@ export function renderTable(root, ctx, app) {
         h('nav.actions', { 'aria-label': 'Table' },
           h('a.button', { href: `${base}&go=share` }, 'Share'),
           h('a.button', { href: `${base}&go=settle` }, t.status === 'closed' ? 'Settle-up' : 'Settle up / close'),
+          h('a.button', { href: `${base}&go=seating` }, 'Seating'),
+          h('button', { type: 'button', onclick: () => window.print() }, 'Print'),
           h('a.button', { href: '#' }, 'All tables'))];
     },
     outbox: () => outboxPanel(ctx, app),
-    history: () => {
-      const history = [...ctx.hands].reverse();
-      if (history.length && history[0].number > (ctx.ui.latest || 0)) {
-        ctx.ui.open.delete(ctx.ui.latest); // the newest hand shows its settlement, the one before folds
-        ctx.ui.open.add(history[0].number);
-        ctx.ui.latest = history[0].number;
-      }
-      return history.length ? h('ol.history', { reversed: true }, history.map((hand) => handItem(ctx, app, hand)))
-        : h('p.hint', 'No hand yet.');
+    history: () => [sheet(ctx, app), chart(ctx)],
+    print: () => {
+      const box = h('section.printonly');
+      api.settleUp(ctx.id, ctx.token || ctx.adminToken).then(({ data }) => append(box, [h('h2', 'Settle-up'),
+        settleUpView(ctx, data)])).catch(() => {}); // offline: printed without it
+      return box;
     },
   };
   const keys = {
     title: () => JSON.stringify([ctx.table.name, ctx.table.status, nextNumber(ctx)]),
-    notice: () => (ctx.ui.notice ? `${Math.random()}` : ''),
-    top: () => JSON.stringify([ctx.table, nextNumber(ctx)]),
+    notice: () => '',
+    top: () => JSON.stringify([ctx.table, entriesFor(ctx.id).map((e) => e.body)]),
     outbox: () => JSON.stringify([entriesFor(ctx.id), ctx.table.next_number]),
-    history: () => JSON.stringify([ctx.table.version, ctx.hands.length, ctx.hands.map((x) => x.revision)]),
+    history: () => JSON.stringify([ctx.table.version, ctx.hands.map((x) => [x.revision, x.status])]),
+    print: () => String(ctx.table.version),
   };
   const boxes = {
-    title: h('div.titlebar'), notice: h('div'), top: h('div.col'), outbox: h('div'), history: h('div'),
+    title: h('div.titlebar'), notice: h('div'), top: h('div.col'), outbox: h('div'), history: h('div'), print: h('div'),
   };
   const drawn = {};
   const update = () => {
@@ -217,7 +292,7 @@ export function renderTable(root, ctx, app) {
     }
   };
   clear(root, h('div.screen.table', boxes.title, boxes.notice,
-    h('div.cols', boxes.top, h('div.col', boxes.outbox, h('h2', 'Hands'), boxes.history))));
+    h('div.cols', boxes.top, h('div.col', boxes.outbox, h('h2', 'Score sheet'), boxes.history, boxes.print))));
   update();
   return { update };
 }

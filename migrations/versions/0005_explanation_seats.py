@@ -1,7 +1,7 @@
 """Stored explanations number seats from 1; German tables keep their preferred suit in the state
 
-Revision ID: 0004_explanation_seats
-Revises: 0003
+Revision ID: 0005_explanation_seats
+Revises: 0004_league_admin
 Create Date: 2026-12-01 21:45:00
 
 Written by hand (a data migration). The rules' explanation lines used to name seats by their
@@ -23,8 +23,8 @@ import sqlalchemy as sa
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = '0004_explanation_seats'
-down_revision = '0003'
+revision = '0005_explanation_seats'
+down_revision = '0004_league_admin'
 branch_labels = None
 depends_on = None
 

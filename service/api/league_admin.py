@@ -1,0 +1,143 @@
+"""Running a club's league over HTTP: players (rename, retire), tokens (rotate the admin token,
+the read-only viewer token, a table's link), the club's tables and a player's sittings.
+
+Who may read what is documented in docs/league.md: the admin token reads and writes the club;
+the read-only (viewer) token reads the club's league (seasons, standings, tables, player
+statistics) and writes nothing; a table's token reads its own table, and, while that is open,
+its season's standings and the seated players' statistics.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response
+from flask.views import MethodView
+from flask_smorest.pagination import PaginationParameters
+
+from ..schemas.clubs import PlayerSchema
+from ..schemas.league_admin import (
+    ClubTablesQuerySchema,
+    IssuedTokenSchema,
+    NewTableTokenSchema,
+    PlayerSittingsSchema,
+    PlayerUpdateSchema,
+    SittingsQuerySchema,
+    TableSummarySchema,
+)
+from ..services import league_admin
+from .auth import BEARER, principal
+from .paging import Blueprint
+
+blp = Blueprint("league_admin", __name__, url_prefix="/api/v1",
+                description="Running the club: players, tokens, the club's tables, a player's "
+                            "sittings and rating history")
+
+
+def _auth_doc(forbidden: str, not_found: str) -> Any:
+    def decorate(view: Any) -> Any:
+        for status, description in ((401, "No, bad or revoked token."), (403, forbidden),
+                                    (404, not_found)):
+            view = blp.alt_response(status, description=description)(view)
+        return blp.doc(security=BEARER)(view)
+    return decorate
+
+
+@blp.route("/players/<string:player_id>")
+class Player(MethodView):
+    @blp.arguments(PlayerUpdateSchema())
+    @blp.response(200, PlayerSchema)
+    @blp.alt_response(409, description="The club has another player of that name.")
+    @blp.alt_response(422, description="A blank or too long name, or nothing to change.")
+    @_auth_doc("Not the admin token of the player's club.", "No such player.")
+    def patch(self, body: dict[str, Any], player_id: str) -> dict[str, Any]:
+        """Rename, retire or bring back a player (admin token).
+
+        A retired player keeps his history, standings and statistics; the players' list
+        leaves him out and a new table cannot seat him (422 naming the seat)."""
+        return league_admin.update_player(principal(), player_id, body.get("name"),
+                                          body.get("retired"))
+
+
+@blp.route("/clubs/<string:club_id>/admin-token")
+class AdminToken(MethodView):
+    @blp.response(201, IssuedTokenSchema)
+    @_auth_doc("Not this club's admin token.", "No such club.")
+    def post(self, club_id: str) -> dict[str, Any]:
+        """Rotate the club's admin token: the answer carries the new one, this once only; the
+        old one stops working at once."""
+        return league_admin.rotate_admin_token(principal(), club_id)
+
+
+@blp.route("/clubs/<string:club_id>/viewer-token")
+class ViewerToken(MethodView):
+    @blp.response(201, IssuedTokenSchema)
+    @_auth_doc("Not this club's admin token.", "No such club.")
+    def post(self, club_id: str) -> dict[str, Any]:
+        """Make the club's read-only token anew (admin token), for a noticeboard or a TV.
+
+        It reads the seasons, standings, tables, players and statistics, and writes nothing.
+        Shown this once only; the previous read-only token stops working."""
+        return league_admin.new_viewer_token(principal(), club_id)
+
+    @blp.response(204)
+    @_auth_doc("Not this club's admin token.", "No such club, or it has no read-only token.")
+    def delete(self, club_id: str) -> Response:
+        """Revoke the club's read-only token (admin token)."""
+        league_admin.revoke_viewer_token(principal(), club_id)
+        return Response(status=204)
+
+
+@blp.route("/tables/<string:table_id>/token")
+class TableToken(MethodView):
+    @blp.response(201, NewTableTokenSchema)
+    @blp.alt_response(409, description="The table is closed.")
+    @_auth_doc("Not the admin token of the table's club.", "No such table.")
+    def post(self, table_id: str) -> dict[str, Any]:
+        """Give an open table a new token, a new shared link (admin token); the old one stops
+        working."""
+        return league_admin.new_table_token(principal(), table_id)
+
+    @blp.response(204)
+    @blp.alt_response(409, description="The table has no working token (already revoked, or "
+                                       "an imported table never given one).")
+    @_auth_doc("Not the admin token of the table's club.", "No such table.")
+    def delete(self, table_id: str) -> Response:
+        """Revoke the table's token (admin token): its shared link stops working, and a phone
+        that uses it is told so (401, `urn:solo:problem:token-revoked`)."""
+        league_admin.revoke_table_token(principal(), table_id)
+        return Response(status=204)
+
+
+@blp.route("/clubs/<string:club_id>/tables")
+class ClubTables(MethodView):
+    @blp.arguments(ClubTablesQuerySchema(), location="query")
+    @blp.response(200, TableSummarySchema(many=True))
+    @blp.paginate()
+    @blp.alt_response(422, description="A bad `status`, or `season_id` names no season of "
+                                       "the club.")
+    @_auth_doc("Not this club's admin or read-only token.", "No such club.")
+    def get(self, query: dict[str, Any], club_id: str,
+            pagination_parameters: PaginationParameters) -> list[dict[str, Any]]:
+        """The club's tables, newest first (admin or read-only token; paged).
+
+        Each with its players in seat order, hands played and balances."""
+        items, total = league_admin.club_tables(
+            principal(), club_id, query["status"], query["season_id"],
+            pagination_parameters.page, pagination_parameters.page_size)
+        pagination_parameters.item_count = total
+        return items
+
+
+@blp.route("/players/<string:player_id>/sittings")
+class PlayerSittings(MethodView):
+    @blp.arguments(SittingsQuerySchema(), location="query")
+    @blp.response(200, PlayerSittingsSchema)
+    @_auth_doc("Not a token that reads this player.", "No such player.")
+    def get(self, query: dict[str, Any], player_id: str) -> dict[str, Any]:
+        """A player's sittings, oldest first: his net at each and his season rating after
+        each closed sitting of a season (the rating history; `season_id` narrows it).
+
+        Admin or read-only token; a table's token while its table is open, for the players
+        seated at it and its season only."""
+        return league_admin.player_sittings(principal(), player_id, query["season_id"])

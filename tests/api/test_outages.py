@@ -1,0 +1,353 @@
+"""Database outages answer 503 problems with ``Retry-After``, nothing recorded, and the service
+serves again once the database does: a lock held too long (PostgreSQL's lock_timeout), a
+connection lost mid-request or at teardown, a server gone, a full disk (a small tmpfs this test
+mounts; on PostgreSQL a tablespace on it)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import pwd
+import subprocess
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from sqlalchemy import event
+
+from service.api.errors import answer_for
+from service.middleware.security import Envelope
+from service.services.outages import RETRY_AFTER_BUSY, RETRY_AFTER_DOWN, outage_of
+from tests.support import make_app, migrated_app
+
+HAND = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
+PG_URL = os.environ.get("TEST_DATABASE_URL")
+on_postgres = pytest.mark.skipif(not PG_URL, reason="PostgreSQL only (TEST_DATABASE_URL)")
+
+
+def assert_unavailable(response: Any, retry_after: int = RETRY_AFTER_DOWN) -> None:
+    assert response.status_code == 503, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+    assert response.headers["Retry-After"] == str(retry_after)
+    assert response.headers["X-Request-Id"]  # the envelope's headers: the service answered
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    body = response.json
+    assert body["status"] == 503 and body["type"] == "urn:solo:problem:service-unavailable"
+    assert "nothing was recorded" in body["detail"] and "hand" in body["detail"]
+
+
+def _hands(api: Any, table: dict[str, Any]) -> list[dict[str, Any]]:
+    response = api.client.get(f"/api/v1/tables/{table['id']}/hands",
+                              headers=api.auth(table["table_token"]))
+    assert response.status_code == 200
+    return response.json
+
+
+def _raw_pg() -> psycopg.Connection:
+    from service.config import normalize_database_url
+
+    assert PG_URL
+    return psycopg.connect(normalize_database_url(PG_URL).replace("+psycopg", ""),
+                           autocommit=True)
+
+
+# --- what counts as an outage ------------------------------------------------------------------
+
+def test_outages_are_told_from_bugs():
+    import sqlite3
+
+    from sqlalchemy import exc
+
+    def wrapped(orig: BaseException, invalidated: bool = False) -> exc.DBAPIError:
+        return exc.DBAPIError.instance("SELECT 1", None, orig, Exception,
+                                       connection_invalidated=invalidated)
+
+    full = sqlite3.OperationalError("database or disk is full")
+    full.sqlite_errorcode = 13  # type: ignore[attr-defined]
+    assert outage_of(wrapped(full)).retry_after == RETRY_AFTER_DOWN
+    locked = sqlite3.OperationalError("database is locked")
+    locked.sqlite_errorcode = 5  # type: ignore[attr-defined]
+    assert outage_of(wrapped(locked)).retry_after == RETRY_AFTER_BUSY
+    missing = sqlite3.OperationalError("no such table: hands")  # a bug, not an outage
+    missing.sqlite_errorcode = 1  # type: ignore[attr-defined]
+    assert outage_of(wrapped(missing)) is None
+    assert outage_of(wrapped(psycopg.errors.LockNotAvailable("lock"))).retry_after == 2
+    assert outage_of(wrapped(psycopg.errors.DiskFull("full"))) is not None
+    assert outage_of(wrapped(psycopg.errors.AdminShutdown("terminating"))) is not None
+    assert outage_of(wrapped(psycopg.OperationalError("server closed"))) is not None
+    assert outage_of(wrapped(psycopg.errors.UniqueViolation("dup"))) is None
+    assert outage_of(wrapped(ValueError("x"), invalidated=True)) is not None
+    assert outage_of(exc.TimeoutError("pool")) is not None
+    assert outage_of(OSError(28, "No space left on device")) is not None
+    assert outage_of(ValueError("a bug")) is None
+
+
+# --- a lock held from outside ----------------------------------------------------------------
+
+@on_postgres
+def test_a_write_waiting_on_a_locked_table_is_refused_503_within_the_lock_timeout(app, api):
+    table = api.table()
+    bound = app.config.get("PG_LOCK_TIMEOUT_MS", 2_000) / 1000
+    with _raw_pg() as holder:
+        holder.execute("BEGIN")  # a stuck worker: holds the table's row, does nothing more
+        holder.execute("SELECT 1 FROM score_tables WHERE id = %s FOR UPDATE", (table["id"],))
+        started = time.monotonic()
+        response = api.record(table, HAND, **{"Idempotency-Key": "k-locked"})
+        waited = time.monotonic() - started
+        assert_unavailable(response, RETRY_AFTER_BUSY)
+        # Refused after the lock timeout, not before it and not much after it.
+        assert bound * 0.9 <= waited < bound + 3, waited
+        # Reads are not held up by the lock.
+        assert api.get_table(table)["hands_recorded"] == 0
+        holder.execute("ROLLBACK")
+    assert _hands(api, table) == []
+    again = api.record(table, HAND, **{"Idempotency-Key": "k-locked"})
+    assert again.status_code == 201 and again.json["number"] == 1
+
+
+@on_postgres
+def test_a_session_stuck_inside_a_transaction_is_ended_and_its_locks_let_go(app, api):
+    """A worker stopped while holding a lock (SIGSTOP, a hang) is ended by the server after
+    idle_in_transaction_session_timeout, so the table is free again within seconds."""
+    table = api.table()
+    stuck = _raw_pg()
+    stuck.execute("SET idle_in_transaction_session_timeout = 500")  # the service's, shortened
+    stuck.execute("BEGIN")
+    stuck.execute("SELECT 1 FROM score_tables WHERE id = %s FOR UPDATE", (table["id"],))
+    deadline = time.monotonic() + 30
+    answer = None
+    while time.monotonic() < deadline:
+        answer = api.record(table, HAND, **{"Idempotency-Key": "k-stuck"})
+        if answer.status_code == 201:
+            break
+        assert_unavailable(answer, RETRY_AFTER_BUSY)
+    assert answer is not None and answer.status_code == 201
+    with pytest.raises(psycopg.errors.IdleInTransactionSessionTimeout):
+        stuck.execute("SELECT 1")  # the server ended it
+    stuck.close()
+
+
+def test_the_request_timeouts_are_set_on_service_connections_and_not_for_migrations(app):
+    from service.database import postgres_connect_args
+    from service.extensions import db
+
+    options = postgres_connect_args({"PG_LOCK_TIMEOUT_MS": 1500})["options"]
+    assert "-c lock_timeout=1500" in options and "-c statement_timeout=10000" in options
+    with pytest.raises(ValueError, match="PG_STATEMENT_TIMEOUT_MS"):
+        postgres_connect_args({"PG_STATEMENT_TIMEOUT_MS": -1})
+    if not PG_URL:
+        return
+    with app.app_context(), db.engine.connect() as connection:
+        assert connection.exec_driver_sql("SHOW lock_timeout").scalar() == "2s"
+        assert connection.exec_driver_sql("SHOW statement_timeout").scalar() == "10s"
+        from service.database import without_request_timeouts
+
+        without_request_timeouts(connection)  # what migrations/env.py does
+        assert connection.exec_driver_sql("SHOW lock_timeout").scalar() == "0"
+        connection.rollback()
+        assert connection.exec_driver_sql("SHOW lock_timeout").scalar() == "2s"
+
+
+# --- a connection lost -----------------------------------------------------------------------
+
+@on_postgres
+def test_a_connection_lost_mid_write_answers_503_and_the_hand_is_recorded_once_later(
+        app, api, caplog):
+    from service.extensions import db
+
+    table = api.table()
+
+    def terminate_self(conn: Any, cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.lstrip().upper().startswith("INSERT INTO HANDS"):
+            pid = conn.connection.dbapi_connection.info.backend_pid
+            with _raw_pg() as killer:
+                killer.execute("SELECT pg_terminate_backend(%s)", (pid,))
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", terminate_self)
+    try:
+        with caplog.at_level(logging.INFO, logger="solo.access"):
+            response = api.record(table, HAND, **{"Idempotency-Key": "k-lost"})
+    finally:
+        event.remove(engine, "before_cursor_execute", terminate_self)
+    assert_unavailable(response)
+    lines = [r.getMessage() for r in caplog.records if r.name == "solo.access"]
+    assert any('"status":503' in line and response.headers["X-Request-Id"] in line
+               for line in lines), lines
+    assert _hands(api, table) == []
+    again = api.record(table, HAND, **{"Idempotency-Key": "k-lost"})
+    assert again.status_code == 201 and again.json["number"] == 1
+    assert len(_hands(api, table)) == 1
+
+
+@on_postgres
+def test_a_connection_lost_before_the_sessions_teardown_leaves_the_answer_standing(
+        app, api, caplog):
+    """The session's ROLLBACK at teardown, on a connection the server ended meanwhile: the
+    answer made stands (with the service's headers), the failure is logged, and the next
+    request is served."""
+    from flask import g
+
+    from service.extensions import db
+
+    table = api.table()
+
+    def kill_the_sessions_connection(_exc: Any) -> None:
+        if g.get("kill_at_teardown"):
+            pid = db.session.connection().connection.dbapi_connection.info.backend_pid
+            with _raw_pg() as killer:
+                killer.execute("SELECT pg_terminate_backend(%s)", (pid,))
+
+    def mark(response: Any) -> Any:
+        db.session.connection()  # the session holds a connection in a transaction
+        g.kill_at_teardown = True
+        return response
+
+    app.after_request_funcs.setdefault(None, []).append(mark)
+    app.teardown_appcontext_funcs.append(kill_the_sessions_connection)  # runs before db's
+    try:
+        with caplog.at_level(logging.WARNING, logger="service.database"):
+            response = api.client.get(f"/api/v1/tables/{table['id']}/hands",
+                                      headers=api.auth(table["table_token"]))
+    finally:
+        app.after_request_funcs[None].remove(mark)
+        app.teardown_appcontext_funcs.remove(kill_the_sessions_connection)
+    assert response.status_code == 200 and response.headers["X-Request-Id"]
+    assert any("ending the request's session failed" in r.getMessage()
+               for r in caplog.records)
+    assert api.record(table, HAND).status_code == 201  # served again at once
+
+
+def test_an_error_escaping_flask_is_answered_by_the_error_layer_with_the_envelope():
+    """The last net: whatever escapes Flask (a teardown function) is answered as a problem
+    with the service's headers, through WSGI's second start_response (PEP 3333)."""
+    from sqlalchemy import exc
+
+    def escaping_app(environ: dict[str, Any], start_response: Any) -> Any:
+        start_response("200 OK", [("Content-Type", "application/json")])
+        raise exc.OperationalError("ROLLBACK", None, psycopg.OperationalError("closed"))
+
+    answers: list[tuple[str, list[tuple[str, str]]]] = []
+
+    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None
+                       ) -> None:
+        assert exc_info is not None or not answers  # a second call must carry exc_info
+        answers.append((status, headers))
+
+    from flask import Flask
+
+    with Flask(__name__).app_context():
+        envelope = Envelope(escaping_app, answer_for)
+        body = b"".join(envelope({"REQUEST_METHOD": "GET", "PATH_INFO": "/"}, start_response))
+    status, headers = answers[-1]
+    assert status.startswith("503") and dict(headers)["Retry-After"] == str(RETRY_AFTER_DOWN)
+    assert "X-Request-Id" in dict(headers) and b"nothing was recorded" in body
+
+
+# --- a server gone, a file that cannot be opened ------------------------------------------------
+
+def _unreachable_url(tmp_path: Path) -> str:
+    if PG_URL:
+        from tests.support import free_port
+
+        return f"postgresql://postgres@127.0.0.1:{free_port()}/gone"  # nothing listens there
+    return f"sqlite:///{tmp_path / 'no-such-directory' / 'solo.db'}"
+
+
+def test_healthz_and_every_request_answer_503_while_the_database_does_not_answer(tmp_path):
+    gone = make_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": _unreachable_url(tmp_path)})
+    client = gone.test_client()
+    health = client.get("/healthz")
+    assert_unavailable(health)
+    assert_unavailable(client.post("/api/v1/clubs", json={"name": "Club"}))
+    table = uuid.uuid4().hex
+    assert_unavailable(client.post(f"/api/v1/tables/{table}/hands", json=HAND,
+                                   headers={"Authorization": "Bearer " + "x" * 40}))
+    assert_unavailable(client.get(f"/api/v1/tables/{table}",
+                                  headers={"Authorization": "Bearer " + "x" * 40}))
+
+
+# --- a full disk -----------------------------------------------------------------------------
+
+@pytest.fixture
+def small_disk() -> Iterator[Path | None]:
+    """A 16 MiB tmpfs mounted for this test (root only), where the PostgreSQL server's user
+    can reach it; None where mounting is refused (an unprivileged container)."""
+    mount = Path(tempfile.mkdtemp(prefix="solo-small-disk-"))
+    mount.chmod(0o755)
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        mount.rmdir()
+        yield None
+        return
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+        mount.rmdir()
+
+
+def _fill(disk: Path) -> Path:
+    filler = disk / "filler"
+    with open(filler, "wb") as out, contextlib.suppress(OSError):
+        while True:
+            out.write(b"\0" * 65536)
+            out.flush()
+    return filler
+
+
+def _full_disk_round(client: Any, api: Any, table: dict[str, Any], disk: Path) -> None:
+    filler = _fill(disk)
+    response = api.record(table, HAND, **{"Idempotency-Key": "k-full"})
+    assert_unavailable(response)
+    assert client.get("/healthz").status_code == 200  # it reads; it cannot write
+    filler.unlink()
+    again = api.record(table, HAND, **{"Idempotency-Key": "k-full"})
+    assert again.status_code == 201 and again.json["number"] == 1
+    assert len(_hands(api, table)) == 1
+
+
+def test_a_full_disk_answers_503_and_the_hand_is_recorded_once_there_is_room(
+        app, api, small_disk):
+    if small_disk is None:
+        # SQLite's own max_page_count is no stand-in: a hand fits in pages the database
+        # already has, so the limit is never reached.
+        pytest.skip("cannot mount a small filesystem here (mounting needs root)")
+    if PG_URL:
+        _full_disk_on_postgres(api, small_disk)
+        return
+    from tests.support import ApiClient
+
+    on_disk = migrated_app(None, small_disk)
+    client = on_disk.test_client()
+    small_api = ApiClient(client)
+    table = small_api.table()
+    _full_disk_round(client, small_api, table, small_disk)
+
+
+def _full_disk_on_postgres(api: Any, disk: Path) -> None:
+    """The hands table moved into a tablespace on the small disk, emptied so that the next
+    hand must extend its file."""
+    postgres = pwd.getpwnam("postgres")
+    location = disk / "tablespace"
+    location.mkdir()
+    os.chown(location, postgres.pw_uid, postgres.pw_gid)
+    name = f"solo_full_{uuid.uuid4().hex[:8]}"
+    table = api.table()
+    with _raw_pg() as admin:
+        admin.execute(f"CREATE TABLESPACE {name} LOCATION '{location}'")
+        try:
+            admin.execute("TRUNCATE hands CASCADE")
+            admin.execute(f"ALTER TABLE hands SET TABLESPACE {name}")
+            _full_disk_round(api.client, api, table, disk)
+        finally:
+            admin.execute("ALTER TABLE hands SET TABLESPACE pg_default")
+            admin.execute(f"DROP TABLESPACE {name}")

@@ -1,0 +1,130 @@
+"""Nothing on any screen is cut or sticks out sideways: every variant, every seat count, every
+contract, at 320, 360 and 412 px, with long real names. Measured in the page, element by element
+(its scrollWidth against its clientWidth, its box against the viewport), not by looking."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .support import Api, table_url
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+WIDTHS = (320, 360, 412)
+NAMES = ("Anna-Katharina Berger", "Bernd Huber", "Carla Moser-Lindqvist",
+         "Maximiliane Theresia von Hohenberg-Wartenstein-Lichtenfels zu Obermühlbach",
+         "Anna-Katharina Bauer")
+# One hand per variant, so that the score sheet, the chart and a hand's details have rows.
+FIRST_HANDS = {
+    "american": {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6},
+    "spanish": {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6},
+    "german": {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6},
+    "solo66": {"trump": "hearts", "soloist": 1, "soloist_points": 70, "defender_points": 50},
+}
+
+MEASURE = (Path(__file__).parent / "measure_fit.js").read_text()
+
+
+def problems_at(page: Any, where: str) -> list[str]:
+    found = []
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 640})
+        found += [f"{where} @{width}px: {p}" for p in page.evaluate(MEASURE)]
+    return found
+
+
+def click_all(page: Any, selector: str) -> list[Any]:
+    return [page.locator(selector).nth(i) for i in range(page.locator(selector).count())]
+
+
+def form_problems(page: Any, where: str) -> list[str]:
+    """Every kind of hand, every contract and trump (and the "more" box open) measured."""
+    found: list[str] = []
+    page.locator("form.handform").wait_for()
+    kinds = [k for k in click_all(page, '[data-field="kind"] button') if k.is_visible()] or [None]
+    for kind in kinds:
+        if kind is not None:
+            kind.click()
+        contracts = [c for c in click_all(page, '[data-field="contract"] button') if c.is_visible()]
+        for contract in contracts or [None]:
+            if contract is not None:
+                contract.click()
+            trumps = [t for t in click_all(page, '[data-field="trump"] button') if t.is_visible()]
+            # The last trump button: "No trump" where it exists (its own form in Solo 66).
+            for trump in (trumps[-1:] if trumps else [None]):
+                if trump is not None:
+                    trump.click()
+                label = " ".join(filter(None, [
+                    kind and kind.inner_text(), contract and contract.inner_text(),
+                    trump and trump.get_attribute("data-value")]))
+                more = page.locator("details.more")
+                if more.count() and more.is_visible() and more.get_attribute("open") is None:
+                    more.locator("summary").click()
+                held = page.get_by_role("button", name="Held by declarers")
+                if held.count() and held.is_visible():
+                    held.click()
+                errors = page.locator('[data-field="errors"] button.seat')
+                if (errors.count() and errors.first.is_visible()
+                        and not page.locator("ul.errors li").count()):
+                    errors.nth(errors.count() - 2).click()  # an error by the long name
+                found += problems_at(page, f"{where} [{label}]")
+    return found
+
+
+VARIANT_SEATS = [("american", 3, {}), ("american", 4, {}), ("american", 5, {}),
+                 ("spanish", 4, {}), ("german", 4, {}),
+                 ("german", 4, {"mediateur": True, "deck": 24, "preferred_suit": "first_won"}),
+                 ("solo66", 5, {})]
+
+
+@pytest.mark.parametrize(("variant", "seats", "options"), VARIANT_SEATS)
+def test_nothing_is_cut_or_sticks_out(phones: Any, api: Api, variant: str, seats: int,
+                                      options: dict[str, Any]) -> None:
+    offered = {v["name"]: v["players"] for v in api._call("GET", "/variants")}
+    assert seats in offered[variant]
+    names = (*NAMES[:seats - 1], NAMES[3]) if seats < 4 else NAMES[:seats]
+    table = api.table_setup(names, variant=variant, **options)
+    api.record(table, {**FIRST_HANDS[variant], **({"tricks": 4} if options.get("deck") else {})})
+    page = phones().page
+    page.goto(table_url("", table))
+    page.locator('.sheet .hand[data-number="1"]').wait_for()
+    found = problems_at(page, "table")
+    page.locator('.sheet .hand[data-number="1"] button.what').click()
+    page.locator(".sheet tr.more .settlement").wait_for()
+    found += problems_at(page, "table, hand 1 open")
+
+    base = f"/#table={table['id']}"
+    page.goto(base + "&go=new")
+    found += form_problems(page, "new hand")
+    page.goto(base + "&go=edit&n=1")
+    found += form_problems(page, "correct hand 1")
+    for screen, ready in (("share", "svg.qr"), ("settle", "ul.deltas"),
+                          ("seating", "ol.reseat li")):
+        page.goto(f"{base}&go={screen}")
+        page.locator(ready).first.wait_for()
+        found += problems_at(page, screen)
+    assert not found, "\n".join(found[:40])
+
+
+def test_the_start_page_fits_with_long_names(phones: Any) -> None:
+    page = phones().page
+    page.goto("/")
+    found = problems_at(page, "first visit")
+    page.get_by_label("Club name").fill(
+        "Schafkopf- und Solo-Freunde Obermühlbach-Lichtenfels e. V.")
+    page.get_by_role("button", name="Create the club").click()
+    page.locator(".newtable form").wait_for()
+    for name in NAMES:
+        page.get_by_label("New player’s name").fill(name)
+        page.locator(".addplayer button").click()
+        page.locator(f'button.player:has-text("{name}")').wait_for()
+    page.locator("details.options summary").click()
+    for variant in ("american", "spanish", "german", "solo66"):
+        page.get_by_label("Game").select_option(variant)
+        if page.locator("details.options").get_attribute("open") is None:
+            page.locator("details.options summary").click()
+        found += problems_at(page, f"new table, {variant}")
+    assert not found, "\n".join(found[:40])
