@@ -1,6 +1,6 @@
-"""Migration 0005_explanation_seats: stored explanations number seats from 1, German tables carry their preferred
-suit in the state; and back again on a downgrade. On a database of its own (SQLite), since it
-moves the schema's revision."""
+"""Migration 0005_explanation_seats: stored explanations number seats from 1, German tables carry
+their preferred suit in the state; and back again on a downgrade. On a database of its own
+(SQLite), since it moves the schema's revision."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from flask import Flask
 from sqlalchemy import text
 
 from service.extensions import db
-
 from tests.support import ApiClient, dispose_app_engines, migrated_app
 
 MIGRATION = Path(__file__).resolve().parents[2] / "migrations/versions/0005_explanation_seats.py"
