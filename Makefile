@@ -34,9 +34,9 @@ $(CONTRACT_TOOLS): tools/contract/package-lock.json
 
 contract-tools: $(CONTRACT_TOOLS)
 
+# Threaded workers that gather each request before a thread takes it (gunicorn.conf.py).
 serve: install
 	$(VENV)/bin/flask db upgrade
-	# Threaded workers that gather each request before a thread takes it (gunicorn.conf.py).
 	exec $(VENV)/bin/gunicorn --workers $(WEB_CONCURRENCY) --bind $(HOST):$(PORT) \
 		--access-logfile - wsgi:app
 

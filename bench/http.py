@@ -2,10 +2,11 @@
 
     .venv/bin/python -m bench.http [--seconds 10] [--pg URL | --no-pg]
 
-Starts the service with gunicorn (2 sync workers) on SQLite in a temp dir and, with the same
-gunicorn settings, bench/bare_app.py, whose endpoints only parse and return JSON. wrk (Debian's
-package; 2 threads, 16 connections) drives each scenario for --seconds against both, and the
-figures are printed with their ratios and the targets of the performance issue:
+Starts the service with gunicorn (gunicorn.conf.py, 2 workers) on SQLite in a temp dir and,
+with the same gunicorn settings, bench/bare_app.py, whose endpoints only parse and return
+JSON. wrk (Debian's package; 2 threads, 16 connections) drives each scenario for --seconds
+against both, and the figures are printed with their ratios and the targets of the
+performance issue:
 
   record   POST /api/v1/tables/{id}/hands, random valid American hands over 50 tables
            vs POST /echo                 target: ≥ 0.5× throughput, p99 ≤ 3× bare p99

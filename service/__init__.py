@@ -18,7 +18,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .api.errors import answer_for, register_error_handlers
     from .database import configure_engine_events, guard_session_teardown
     from .extensions import db, migrate
-    from .middleware import fast_preview, fast_reads, limits, security
+    from .middleware import compression, fast_preview, fast_reads, limits, security
     from .services.pipelining import guard_pipelines
 
     app = Flask(__name__, instance_relative_config=True)
@@ -44,7 +44,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     with app.app_context():
         fast_reads.init_app(app, db.engine)  # table polls this worker can answer alone
     fast_preview.init_app(app)  # previews Flask would answer 200
-    # Around both: headers, request id, access log (errors escaping Flask answered by the
+    compression.init_app(app)  # around all of them: every answer worth it compressed
+    # Around all: headers, request id, access log (errors escaping Flask answered by the
     # error layer); CORS; proxies.
     security.init_app(app, answer_for)
 

@@ -133,6 +133,7 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
         "Tables",
         "Integers, deterministic; `final` once the table is closed.",
     ),
+    ("get", "/api/v1/tables/{table_id}/seating"): ("getSeating", "Tables", None),
     ("put", "/api/v1/tables/{table_id}/seating"): ("reseatTable", "Tables", None),
     ("get", "/api/v1/tables/{table_id}/seating/history"): ("getSeatingHistory", "Tables", None),
     ("get", "/api/v1/clubs/{club_id}/seasons"): ("listSeasons", "Seasons", "Newest first."),

@@ -9,6 +9,13 @@ from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
 from ..middleware.rendered import rendered_views
+from ..schemas.seating import (
+    DryRunQuerySchema,
+    ReseatedTableSchema,
+    SeatingHistorySchema,
+    SeatingSchema,
+    SeatingViewSchema,
+)
 from ..schemas.tables import (
     CorrectedHandSchema,
     HandBodySchema,
@@ -22,7 +29,7 @@ from ..schemas.tables import (
     TableCreateSchema,
     TableSchema,
 )
-from ..services import hands, tables
+from ..services import hands, seating, tables
 from ..services.errors import ServiceError
 from .auth import BEARER, if_match_version, principal
 from .openapi import request_body
@@ -46,6 +53,20 @@ IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,
                    "description": "A retry with the same key and body returns the first "
                                   "answer and records nothing; another body → 409."}
 
+# Parsed by DryRunQuerySchema; written out here as well, since a ``doc(parameters=…)`` list
+# replaces the one flask-smorest makes of the query schema.
+DRY_RUN = {"in": "query", "name": "dry_run", "required": False,
+           "schema": {"type": "boolean", "default": False},
+           "description": "`true`: make the same checks and answer 200 with what the change "
+                          "would give, with `Dry-Run: true`; nothing is stored (no revision, "
+                          "no new version or ETag, no league aggregates)."}
+DRY_RUN_HEADERS = {
+    "ETag": {"schema": {"type": "string"},
+             "description": "The table's new version (not sent on a dry run: nothing changed)."},
+    "Dry-Run": {"schema": {"type": "string", "enum": ["true"]},
+                "description": "Sent on a dry run (which sends no ETag): the answer is what "
+                               "the change would give, and nothing was stored."}}
+
 _AUTH_ERRORS = ((401, "No or bad token."), (403, "The token does not reach this table."),
                 (404, "No such table or hand."))
 
@@ -58,6 +79,14 @@ def _auth_doc(view: Any) -> Any:
 
 def _etag(version: int) -> str:
     return f'"{version}"'
+
+
+def changed(answer: dict[str, Any], version: int, dry_run: bool) -> Any:
+    """The 200 of a change: with the table's new ETag, or, for a dry run, ``Dry-Run: true``
+    and no ETag (the table did not move) and no caching (it answers a question, not a URL)."""
+    if dry_run:
+        return answer, 200, {"Dry-Run": "true", "Cache-Control": "no-store"}
+    return answer, 200, {"ETag": _etag(version)}
 
 
 class IdempotencyKeyTooLong(ServiceError):
@@ -166,30 +195,34 @@ class Hand(MethodView):
         return hands.get_hand(principal(), table_id, number)
 
     @blp.arguments(HandBodySchema())
+    @blp.arguments(DryRunQuerySchema(), location="query", as_kwargs=True)
     @blp.doc(requestBody=request_body("HandRecord", "The hand's new record, of the table's "
                                       "variant."))
-    @blp.response(200, CorrectedHandSchema)
+    @blp.response(200, CorrectedHandSchema, headers=DRY_RUN_HEADERS)
     @blp.alt_response(412, description="If-Match names an old version.")
     @blp.alt_response(422, description="The new record, or a later hand settled again, breaks "
                                        "a rule; nothing changes.")
-    @blp.doc(parameters=[IF_MATCH])
+    @blp.doc(parameters=[IF_MATCH, DRY_RUN])
     @_auth_doc
-    def put(self, body: dict[str, Any], table_id: str, number: int) -> Any:
+    def put(self, body: dict[str, Any], table_id: str, number: int, dry_run: bool) -> Any:
         """Correct a hand: replace its record and settle it and every later hand again."""
         caller = principal()
-        answer = hands.correct_hand(caller, table_id, number, body, if_match_version())
-        return answer, 200, {"ETag": _etag(answer["table"]["version"])}
+        answer = hands.correct_hand(caller, table_id, number, body, if_match_version(),
+                                    dry_run=dry_run)
+        return changed(answer, answer["table"]["version"], dry_run)
 
-    @blp.response(200, CorrectedHandSchema)
+    @blp.arguments(DryRunQuerySchema(), location="query", as_kwargs=True)
+    @blp.response(200, CorrectedHandSchema, headers=DRY_RUN_HEADERS)
     @blp.alt_response(409, description="The hand is already void.")
     @blp.alt_response(412, description="If-Match names an old version.")
-    @blp.doc(parameters=[IF_MATCH])
+    @blp.doc(parameters=[IF_MATCH, DRY_RUN])
     @_auth_doc
-    def delete(self, table_id: str, number: int) -> Any:
+    def delete(self, table_id: str, number: int, dry_run: bool) -> Any:
         """Void a hand: it keeps its number and moves nothing; later hands follow."""
         caller = principal()
-        answer = hands.void_hand(caller, table_id, number, if_match_version())
-        return answer, 200, {"ETag": _etag(answer["table"]["version"])}
+        answer = hands.void_hand(caller, table_id, number, if_match_version(),
+                                 dry_run=dry_run)
+        return changed(answer, answer["table"]["version"], dry_run)
 
 
 @blp.route("/<string:table_id>/hands/<int(min=1, max=2147483647):number>/history")
@@ -199,6 +232,41 @@ class HandHistory(MethodView):
     def get(self, table_id: str, number: int) -> dict[str, Any]:
         """Every revision of a hand, oldest first, with when and by which token."""
         return hands.hand_history(principal(), table_id, number)
+
+
+@blp.route("/<string:table_id>/seating")
+class Seating(MethodView):
+    @blp.response(200, SeatingViewSchema)
+    @_auth_doc
+    def get(self, table_id: str) -> dict[str, Any]:
+        """The seating: the players in the order of play and the first hand's dealer."""
+        return seating.seating(principal(), table_id)
+
+    @blp.arguments(SeatingSchema())
+    @blp.arguments(DryRunQuerySchema(), location="query", as_kwargs=True)
+    @blp.response(200, ReseatedTableSchema, headers=DRY_RUN_HEADERS)
+    @blp.alt_response(409, description="The table is closed.")
+    @blp.alt_response(412, description="If-Match names an old version.")
+    @blp.alt_response(422, description="Not the table's players each once, a bad first "
+                                       "dealer, or a hand the new seating makes invalid; "
+                                       "nothing changes.")
+    @blp.doc(parameters=[IF_MATCH, DRY_RUN])
+    @_auth_doc
+    def put(self, body: dict[str, Any], table_id: str, dry_run: bool) -> Any:
+        """Re-seat the table (its players permuted, another first dealer) and settle every
+        hand again; each hand stays its players', its seat numbers follow them."""
+        answer = seating.reseat(principal(), table_id, body["seats"], body["first_dealer"],
+                                if_match_version(), dry_run=dry_run)
+        return changed(answer, answer["version"], dry_run)
+
+
+@blp.route("/<string:table_id>/seating/history")
+class SeatingHistory(MethodView):
+    @blp.response(200, SeatingHistorySchema)
+    @_auth_doc
+    def get(self, table_id: str) -> dict[str, Any]:
+        """Every re-seating of the table, oldest first, with who, when, before and after."""
+        return seating.seating_history(principal(), table_id)
 
 
 @blp.route("/<string:table_id>/ledger")

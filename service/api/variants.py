@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import cast
 
-from flask import Response, current_app
+from flask import Response, current_app, request
 from marshmallow import Schema, fields
 
 from .. import rules
+from ..middleware.compression import FixedBody
 from .paging import Blueprint
 
 blp = Blueprint("variants", __name__, url_prefix="/api/v1/variants",
@@ -43,16 +43,28 @@ class VariantSchema(Schema):
     kitty_cards = fields.Integer(allow_none=True)
 
 
+VARIANTS_CACHE = "public, max-age=300, stale-while-revalidate=86400"
+
+
 @blp.route("")
-@blp.response(200, VariantSchema(many=True))
+@blp.response(200, VariantSchema(many=True), headers={
+    "ETag": {"schema": {"type": "string"},
+             "description": "A digest of the answer (and its coding): send it as "
+                            "`If-None-Match` for a 304."},
+    "Cache-Control": {"schema": {"type": "string"},
+                      "description": f"`{VARIANTS_CACHE}`: the games change only with a "
+                                     "new release of the service."}})
+@blp.alt_response(304, description="Not modified since the ETag given.")
+@blp.doc(parameters=[{"in": "header", "name": "If-None-Match", "required": False,
+                      "schema": {"type": "string"},
+                      "description": "The ETag last seen; 304 when the games are the same."}])
 def list_variants() -> Response:
     """Every variant with its contracts, values, options and their defaults."""
-    # The games are fixed for the life of the process: dumped once, not on every request.
-    return cast(Response, current_app.json.response(_described()))
+    # The games are fixed for the life of the process: dumped and compressed once.
+    return _answer().response(request, VARIANTS_CACHE)
 
 
 @cache
-def _described() -> list[dict[str, object]]:
-    described: list[dict[str, object]] = VariantSchema(many=True).dump(
-        [v.describe() for v in rules.VARIANTS.values()])
-    return described
+def _answer() -> FixedBody:
+    described = VariantSchema(many=True).dump([v.describe() for v in rules.VARIANTS.values()])
+    return FixedBody(current_app.json.dumps(described).encode(), "application/json")

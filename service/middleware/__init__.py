@@ -4,6 +4,7 @@ From the outside in, as ``create_app`` stacks them:
 
 - ``security``: the envelope every answer passes through (security headers, the request id,
   the access log; CORS and the trusted proxies);
+- ``compression``: Brotli or gzip for every answer worth it, as ``Accept-Encoding`` allows;
 - ``fast_preview`` and ``fast_reads``: the requests answered before Flask (settlement previews,
   table polls), only ever with the answer Flask would give;
 - ``limits``: rate limits and the guard on request bodies, as Flask hooks;

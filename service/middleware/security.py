@@ -195,7 +195,7 @@ def _configure_cors(app: Flask) -> None:
     CORS(app, resources={r"/api/*": {"origins": origins}}, supports_credentials=False,
          allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match",
                         "Idempotency-Key", REQUEST_ID_HEADER],
-         expose_headers=["ETag", "Retry-After", "Idempotent-Replayed", "X-Pagination",
+         expose_headers=["ETag", "Retry-After", "Idempotent-Replayed", "Dry-Run", "X-Pagination",
                          REQUEST_ID_HEADER],
          max_age=600)
 

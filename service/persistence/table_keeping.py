@@ -185,6 +185,34 @@ class HandRevisionRow(Model):
     )
 
 
+class SeatingChangeRow(Model):
+    """A re-seating of a table: the seats (player ids in the order of play) and first dealer
+    before and after, when and by which token, and how many hands it settled again. Never
+    updated or deleted; the table's first seating is the ``before`` of its first change (or
+    its seats now, if it has none)."""
+
+    __tablename__ = "seating_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("score_tables.id", ondelete="CASCADE"))
+    changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    token_id: Mapped[str] = mapped_column(String(ID_LEN))
+    token_kind: Mapped[str] = mapped_column(String(8))
+    seats_before: Mapped[list[str]] = mapped_column(JSON)
+    first_dealer_before: Mapped[int] = mapped_column(Integer)
+    seats_after: Mapped[list[str]] = mapped_column(JSON)
+    first_dealer_after: Mapped[int] = mapped_column(Integer)
+    resettled: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (
+        CheckConstraint("first_dealer_before BETWEEN 0 AND 4", name="first_dealer_before_seat"),
+        CheckConstraint("first_dealer_after BETWEEN 0 AND 4", name="first_dealer_after_seat"),
+        CheckConstraint("resettled >= 0", name="resettled_not_negative"),
+        Index("ix_seating_changes_table", "table_id", "id"),
+    )
+
+
 class TransferRow(Model):
     """One chip movement of a current hand. A null seat is the pool."""
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cache
 from types import SimpleNamespace
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from sqlalchemy import bindparam, case, delete, insert, select, update
 
@@ -90,7 +90,7 @@ def _request_hash(body: Any) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def _check_version(table: TableRow | TableState, if_match: int | None) -> None:
+def check_version(table: TableRow | TableState, if_match: int | None) -> None:
     if if_match is not None and if_match != table.version:
         raise VersionMismatch(
             f"The table is at version {table.version}, not {if_match}: reload it and try again.",
@@ -108,7 +108,7 @@ def transfer_values(hand: dict[str, Any], settlement: Settlement) -> list[dict[s
             for position, t in enumerate(settlement.transfers)]
 
 
-def _revision_values(hand: dict[str, Any], revision: int, status: str, record: dict[str, Any],
+def revision_values(hand: dict[str, Any], revision: int, status: str, record: dict[str, Any],
                      changed_at: Any, principal: Principal) -> dict[str, Any]:
     """A row of ``hand_revisions``: what the hand (named as in ``transfer_values``) became,
     when, and by which token."""
@@ -189,8 +189,7 @@ def _advance_table(table: TableState, deltas: Sequence[int], state_after: dict[s
                                for seat in table.seats))
 
 
-def _session_over(table: TableRow | TableState, table_rules: TableRules, totals: tuple[int, ...],
-                  hands_played: int) -> bool:
+def _session_over(table_rules: TableRules, totals: tuple[int, ...], hands_played: int) -> bool:
     outcome = table_rules.variant.session_outcome(table_rules.options, totals, hands_played)
     return outcome is not None and outcome.over
 
@@ -214,14 +213,14 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
             return stored.response, True
     if table.status != "open":
         raise TableClosed("The table is closed: no more hands can be recorded.")
-    _check_version(table, conditions.if_match)
+    check_version(table, conditions.if_match)
     number = table.hands_recorded + 1
     if conditions.expected_number is not None and conditions.expected_number != number:
         raise HandNumberTaken(
             f"Hand {conditions.expected_number} is taken; the next hand is {number}.", number)
     table_rules = TableRules.of(table)
     totals = tuple(s.balance for s in table.seats)
-    if _session_over(table, table_rules, totals, table.hands_played):
+    if _session_over(table_rules, totals, table.hands_played):
         raise SessionOver("The session is over: its target was reached.")
 
     state = table_rules.state(table.state)
@@ -240,7 +239,7 @@ def record_hand(principal: Principal, table_id: str, body: dict[str, Any],
     # another's answer: on PostgreSQL they all go in one round trip.
     with conflict_on_duplicate(taken), pipelined(connection):
         insert_rows(HandRow, [values])
-        connection.execute(_INSERT_NEW_REVISION, _revision_values(
+        connection.execute(_INSERT_NEW_REVISION, revision_values(
             new_hand, 1, "recorded", values["record"], now, principal))
         transfers = transfer_values(new_hand, settlement)
         if transfers:
@@ -274,31 +273,123 @@ def _prepare_correction(principal: Principal, table_id: str, number: int,
     require_table_access(principal, table)
     if table.status == "closed" and not principal.is_admin:
         raise Forbidden("The table is closed: only the club's admin token can correct it.")
-    _check_version(table, if_match)
+    check_version(table, if_match)
     return table, _load_hand(table, number)
 
 
+def end_change(dry_run: bool) -> None:
+    """Commit a change, or for a dry run roll it back: the answer was worked out by the very
+    same code, and nothing of it stays (no revision, no version, no league aggregates; no
+    table-version notification either, PostgreSQL sends those on commit only)."""
+    if dry_run:
+        db.session.rollback()
+    else:
+        db.session.commit()
+
+
 def correct_hand(principal: Principal, table_id: str, number: int, body: dict[str, Any],
-                 if_match: int | None = None) -> dict[str, Any]:
-    """Replace hand ``number``'s record and settle it and every later hand again."""
+                 if_match: int | None = None, dry_run: bool = False) -> dict[str, Any]:
+    """Replace hand ``number``'s record and settle it and every later hand again
+    (``dry_run``: answer the same, and store nothing)."""
     table, hand = _prepare_correction(principal, table_id, number, if_match)
     table_rules = TableRules.of(table)
     record = table_rules.variant.parse_hand(body, table.players, table_rules.options).to_dict()
     resettled = _resettle_from(table, table_rules, hand, "recorded", record, principal)
-    db.session.commit()
-    return {**hand_view(hand), "resettled": resettled, "table": table_view(table, table_rules)}
+    answer = {**hand_view(hand), "resettled": resettled, "table": table_view(table, table_rules)}
+    end_change(dry_run)
+    return answer
 
 
 def void_hand(principal: Principal, table_id: str, number: int,
-              if_match: int | None = None) -> dict[str, Any]:
-    """Void hand ``number``: it keeps its number, moves nothing, and later hands follow."""
+              if_match: int | None = None, dry_run: bool = False) -> dict[str, Any]:
+    """Void hand ``number``: it keeps its number, moves nothing, and later hands follow
+    (``dry_run``: answer the same, and store nothing)."""
     table, hand = _prepare_correction(principal, table_id, number, if_match)
     if hand.status == "void":
         raise HandAlreadyVoid(f"Hand {number} is already void.")
     table_rules = TableRules.of(table)
     resettled = _resettle_from(table, table_rules, hand, "void", hand.record, principal)
-    db.session.commit()
-    return {**hand_view(hand), "resettled": resettled, "table": table_view(table, table_rules)}
+    answer = {**hand_view(hand), "resettled": resettled, "table": table_view(table, table_rules)}
+    end_change(dry_run)
+    return answer
+
+
+class Resettled(NamedTuple):
+    """A hand as it is settled again: its status and record from now on, the state it starts
+    from, and its new settlement (None: void)."""
+
+    hand: HandRow
+    status: str
+    record: dict[str, Any]
+    state_before: dict[str, Any]
+    settlement: Settlement | None
+
+
+def settle_again(table_rules: TableRules, hands: Iterable[HandRow], state_raw: dict[str, Any],
+                 totals: list[int], played: int,
+                 replaced: Callable[[HandRow], tuple[str, dict[str, Any]] | None],
+                 stop_when_unchanged: bool, change: str,
+                 own_errors: HandRow | None = None) -> list[Resettled]:
+    """Settle ``hands`` again in order from ``state_raw``, with the totals and hands played
+    before the first of them (``totals`` is updated in place).
+
+    ``replaced(hand)`` gives a hand's new status and record, or None to keep them. With
+    ``stop_when_unchanged``, the run stops at the first kept hand that starts from the same
+    state as before: from there on nothing can change. A hand the change makes invalid, or
+    that would come after the session ended, refuses the change (RuleViolation naming it as
+    "this ``change``"); ``own_errors`` is the hand whose own violations are raised as they are
+    (the corrected one)."""
+    variant, players, options = table_rules.variant, table_rules.players, table_rules.options
+    pending: list[Resettled] = []
+    for h in hands:
+        new = replaced(h)
+        if new is None and stop_when_unchanged and h.state_before == state_raw:
+            break  # same starting state as before: this hand and all later ones stand
+        h_status, h_record = new or (h.status, h.record)
+        settlement = None
+        if h_status == "recorded":
+            if _session_over(table_rules, tuple(totals), played):
+                raise RuleViolation("hand", f"this {change} would end the session before hand "
+                                            f"{h.number}; void the later hands first")
+            try:
+                parsed = variant.parse_hand(h_record, players, options)
+                settlement = variant.settle(players, options,
+                                            variant.parse_state(state_raw, players, options),
+                                            parsed)
+            except RuleViolation as violation:
+                if h is own_errors:
+                    raise
+                raise RuleViolation("hand", f"this {change} would make hand {h.number} "
+                                            f"invalid: {violation}") from None
+            for seat, d in enumerate(settlement.deltas):
+                totals[seat] += d
+            played += 1
+        pending.append(Resettled(h, h_status, h_record, state_raw, settlement))
+        state_raw = settlement.state_after.to_dict() if settlement else state_raw
+    return pending
+
+
+def store_settled_again(pending: Sequence[Resettled]) -> list[dict[str, Any]]:
+    """Write each hand's new starting state, dealer and settlement, and its transfers anew
+    (one DELETE per few hundred hands, not one per hand: each statement would flush the
+    session first, and a long run would pay that hundreds of times)."""
+    hand_ids = [r.hand.id for r in pending]
+    for start in range(0, len(hand_ids), 500):
+        db.session.execute(delete(TransferRow).where(
+            TransferRow.hand_id.in_(hand_ids[start:start + 500])))
+    transfers: list[dict[str, Any]] = []
+    for h, _, _, before, settlement in pending:
+        h.state_before = before
+        h.dealer = before["dealer"]
+        if settlement is None:
+            h.settlement = None
+            h.state_after = before
+        else:
+            h.settlement = settlement.to_dict()
+            h.state_after = settlement.state_after.to_dict()
+            transfers += transfer_values({"hand_id": h.id}, settlement)
+    insert_rows(TransferRow, transfers)
+    return transfers
 
 
 def _resettle_from(table: TableRow, table_rules: TableRules, changed: HandRow, status: str,
@@ -306,9 +397,8 @@ def _resettle_from(table: TableRow, table_rules: TableRules, changed: HandRow, s
     """Apply the change to ``changed`` and settle it and the later hands again, in order.
 
     Returns how many hands were settled again (the changed one included)."""
-    variant, players, options = table_rules.variant, table.players, table_rules.options
-    has_targets = variant.session_outcome(options, tuple(s.balance for s in table.seats),
-                                          0) is not None
+    has_targets = table_rules.variant.session_outcome(
+        table_rules.options, tuple(s.balance for s in table.seats), 0) is not None
     if has_targets:
         # The session can end (Spanish targets): every later hand must be checked against the
         # new totals, so all of them are loaded, and the totals before the change found.
@@ -326,70 +416,30 @@ def _resettle_from(table: TableRow, table_rules: TableRules, changed: HandRow, s
                 for seat, d in enumerate(h.settlement["deltas"]):
                     totals[seat] -= d
 
-    state_raw = changed.state_before
-    now = utcnow()
-    pending: list[tuple[HandRow, str, dict[str, Any], Settlement | None]] = []
-    for h in later:
-        is_changed = h is changed
-        if not is_changed and not has_targets and h.state_before == state_raw:
-            break  # same starting state as before: this hand and all later ones stand
-        h_status, h_record = (status, record) if is_changed else (h.status, h.record)
-        settlement = None
-        if h_status == "recorded":
-            if _session_over(table, table_rules, tuple(totals), played):
-                raise RuleViolation("hand", f"this correction would end the session before hand "
-                                            f"{h.number}; void the later hands first")
-            try:
-                parsed = variant.parse_hand(h_record, players, options)
-                settlement = variant.settle(players, options,
-                                            variant.parse_state(state_raw, players, options),
-                                            parsed)
-            except RuleViolation as violation:
-                if is_changed:
-                    raise
-                raise RuleViolation("hand", f"this correction would make hand {h.number} "
-                                            f"invalid: {violation}") from None
-            for seat, d in enumerate(settlement.deltas):
-                totals[seat] += d
-            played += 1
-        pending.append((h, h_status, state_raw, settlement))
-        state_raw = settlement.state_after.to_dict() if settlement else state_raw
-
+    pending = settle_again(table_rules, later, changed.state_before, totals, played,
+                           lambda h: (status, record) if h is changed else None,
+                           stop_when_unchanged=not has_targets, change="correction",
+                           own_errors=changed)
     league.hands_changed(table, [
-        league.HandChange(h.record, h.settlement, record if h is changed else h.record,
-                          None if settlement is None else settlement.to_dict())
-        for h, _, _, settlement in pending])
-    # One DELETE per few hundred hands, not one per hand: each statement would flush the
-    # session first, and a long correction would pay that hundreds of times.
-    hand_ids = [h.id for h, _, _, _ in pending]
-    for start in range(0, len(hand_ids), 500):
-        db.session.execute(delete(TransferRow).where(
-            TransferRow.hand_id.in_(hand_ids[start:start + 500])))
-    transfers: list[dict[str, Any]] = []
-    for h, h_status, before, settlement in pending:
-        if h.settlement is not None:
-            _apply_deltas(table, h.settlement["deltas"], -1)
+        league.HandChange(r.hand.record, r.hand.settlement, r.record,
+                          None if r.settlement is None else r.settlement.to_dict())
+        for r in pending])
+    for r in pending:
+        if r.hand.settlement is not None:
+            _apply_deltas(table, r.hand.settlement["deltas"], -1)
             table.hands_played -= 1
-        h.state_before = before
-        h.dealer = before["dealer"]
-        if settlement is None:
-            h.settlement = None
-            h.state_after = before
-        else:
-            h.settlement = settlement.to_dict()
-            h.state_after = settlement.state_after.to_dict()
-            _apply_deltas(table, settlement.deltas, 1)
+        if r.settlement is not None:
+            _apply_deltas(table, r.settlement.deltas, 1)
             table.hands_played += 1
-            transfers += transfer_values({"hand_id": h.id}, settlement)
-        if h is changed:
-            h.status = h_status
-            h.record = record
-            h.revision += 1
-            h.updated_at = now
-            insert_rows(HandRevisionRow, [_revision_values({"hand_id": h.id}, h.revision,
-                                                           h_status, record, now, principal)])
-    insert_rows(TransferRow, transfers)
-    last = pending[-1][0]
+    store_settled_again(pending)
+    now = utcnow()
+    changed.status = status
+    changed.record = record
+    changed.revision += 1
+    changed.updated_at = now
+    insert_rows(HandRevisionRow, [revision_values({"hand_id": changed.id}, changed.revision,
+                                                   status, record, now, principal)])
+    last = pending[-1].hand
     if last.number == table.hands_recorded:
         table.state = last.state_after
         if table_rules.has_pool:

@@ -108,8 +108,13 @@ def lock_table_state(table_id: str) -> TableState:
     """``lock_table`` for a use case that only reads the table and writes with statements of
     its own (recording a hand): the table and its seats in one statement."""
     begin_write()
-    rows = db.session.connection().execute(_TABLE_AND_SEATS_FOR_UPDATE,
-                                           {"table_id": table_id}).all()
+    connection = db.session.connection()
+    rows = connection.execute(_TABLE_AND_SEATS_FOR_UPDATE, {"table_id": table_id}).all()
+    if not rows:
+        # A re-seating rewrites the seats' rows (``services/seating.py``): a statement that
+        # waited for its lock finds the rows it waited for deleted and the new ones not in its
+        # snapshot (PostgreSQL). Asked again, with a snapshot of now, it reads them.
+        rows = connection.execute(_TABLE_AND_SEATS_FOR_UPDATE, {"table_id": table_id}).all()
     if not rows:
         raise NotFound(f"No table {table_id!r}.")
     return TableState(**{f: getattr(rows[0], f) for f in _TABLE_FIELDS},

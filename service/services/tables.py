@@ -85,6 +85,22 @@ def _table_options(variant: Variant, players: int, raw: Mapping[str, Any] | None
     return options, stored, has_pool
 
 
+def _initial_state(variant: Variant, players: int, options: Any, has_pool: bool,
+                   stored: Mapping[str, Any], first_dealer: int) -> dict[str, Any]:
+    state = variant.initial_state(players, options, first_dealer).to_dict()
+    if has_pool:
+        state["pool"] = stored.get("starting_pool", 0)
+    return state
+
+
+def initial_table_state(table_rules: TableRules, stored: Mapping[str, Any],
+                        first_dealer: int) -> dict[str, Any]:
+    """The state a table with these rules and stored options starts from (its pool: the
+    starting pool), with ``first_dealer`` to deal."""
+    return _initial_state(table_rules.variant, table_rules.players, table_rules.options,
+                          table_rules.has_pool, stored, first_dealer)
+
+
 def open_table(principal: Principal, club_id: str, name: str, variant_name: str,
                seats: Sequence[str], first_dealer: int,
                raw_options: Mapping[str, Any] | None,
@@ -112,10 +128,8 @@ def open_table(principal: Principal, club_id: str, name: str, variant_name: str,
             raise RuleViolation(f"seats.{index}", f"{player_name} is retired; bring the "
                                                   "player back before seating them")
     options, stored, has_pool = _table_options(variant, players, raw_options)
-    state = variant.initial_state(players, options, first_dealer).to_dict()
+    state = _initial_state(variant, players, options, has_pool, stored, first_dealer)
     pool = stored.get("starting_pool", 0)
-    if has_pool:
-        state["pool"] = pool
     table = TableRow(id=new_id(), club_id=club_id, name=name, variant=variant.name,
                      options=stored, players=players, first_dealer=first_dealer, status="open",
                      version=1, hands_recorded=0, hands_played=0, pool=pool, state=state,

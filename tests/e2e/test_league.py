@@ -28,25 +28,14 @@ SIMPLE = {"contract": "simple", "trump": "spades", "declarer": 0,
           "called": {"rank": "ace", "suit": "hearts"}, "partner": 2, "tricks": 5}
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
-# Every element whose content is wider than its box (cut or hidden text), and whether the
-# page scrolls sideways. Form fields scroll their own text by design, and SVG is drawn to fit.
-FIT = """() => {
-  const bad = [];
-  for (const el of document.querySelectorAll('body *')) {
-    if (['INPUT', 'SELECT', 'TEXTAREA', 'OPTION'].includes(el.tagName)) continue;
-    if (el.closest('svg')) continue;
-    if (!el.clientWidth || el.getBoundingClientRect().right < 0) continue;
-    if (el.scrollWidth > el.clientWidth + 1)
-      bad.push(`${el.tagName}.${el.className}: ${el.textContent.slice(0, 50)}`);
-  }
-  return { bad, sideways: document.documentElement.scrollWidth > window.innerWidth };
-}"""
+# The table screens' fit test (tests/e2e/measure_fit.js): no text cut or sticking out of its
+# box or the viewport, and no sideways page scroll.
+FIT = (Path(__file__).parent / "measure_fit.js").read_text()
 
 
 def assert_fits(page: Any, where: str) -> None:
-    found = page.evaluate(FIT)
-    assert not found["sideways"], f"{where}: the page scrolls sideways"
-    assert not found["bad"], f"{where}: {found['bad']}"
+    problems = page.evaluate(FIT)
+    assert not problems, f"{where}: {problems}"
 
 
 def shoot(page: Any, name: str) -> None:
@@ -150,9 +139,9 @@ def test_tables_standings_and_a_player_page(phones: Any, scene: dict[str, Any],
     assert sorted(shown) == sorted(NAMES[:4])  # the fifth played 2 hands
 
     page.locator("table.standings tbody th a", has_text=NAMES[1]).click()
-    page.locator("figure.chart svg.plot").first.wait_for()
+    page.locator("figure.lchart svg.plot").first.wait_for()
     assert page.locator("h2").first.inner_text() == NAMES[1]
-    charts = page.locator("figure.chart")
+    charts = page.locator("figure.lchart")
     assert charts.count() == 2
     net = charts.nth(0).locator("svg").get_attribute("aria-label")
     assert net.startswith("Net at each sitting: 3 values")  # Monday, Thursday, Friday

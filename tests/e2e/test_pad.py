@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from service.api.pages import PAD_DIR, read_pad
+
 from .support import (
     Api,
     Network,
@@ -210,7 +212,9 @@ def test_offline_hand_is_queued_and_sent_exactly_once(phones: Any, api: Api,
     page.goto(table_url("", table))
     page.locator("#new-hand").wait_for()
     # The service worker keeps the page shell: the pad opens again without a network.
-    assert page.evaluate("navigator.serviceWorker.ready.then(() => caches.has('solo-pad-v1'))")
+    # Its cache is named after the pad's version (service/api/pages.py).
+    assert page.evaluate("navigator.serviceWorker.ready.then(() => caches.keys())") == [
+        f"solo-pad-{read_pad(PAD_DIR).version}"]
 
     blocked: list[str] = []
     go_offline(phone.context, network, blocked)

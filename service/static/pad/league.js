@@ -4,7 +4,7 @@
 // (#league=<id>&viewer=<token>, kept here and dropped from the address at once).
 
 import { call, ProblemError } from './api.js';
-import { h, append, clear, signed, toast } from './dom.js';
+import { h, append, clear, signed, title, toast } from './dom.js';
 import { store } from './store.js';
 
 export const enc = encodeURIComponent;
@@ -151,11 +151,8 @@ async function tablesView(ctx, body) {
       h(`span.status.${t.status}`, t.status === 'open' ? 'open' : `closed ${day(t.closed_at)}`)),
     result(t), ctx.admin ? tableActions(ctx, t) : null))));
   const pages = Math.max(1, Math.ceil(total / 20));
-  if (pages > 1) {
-    body.append(h('p.buttons', page > 1 ? h('a.button.small', { href: link(ctx.id, { view: 'tables', status, page: page - 1 }) }, 'Newer') : null,
-      h('span.hint', `Page ${page} of ${pages}`),
-      page < pages ? h('a.button.small', { href: link(ctx.id, { view: 'tables', status, page: page + 1 }) }, 'Older') : null));
-  }
+  const to = (n, label) => n >= 1 && n <= pages && h('a.button.small', { href: link(ctx.id, { view: 'tables', status, page: n }) }, label);
+  if (pages > 1) body.append(h('p.buttons', to(page - 1, 'Newer'), h('span.hint', `Page ${page} of ${pages}`), to(page + 1, 'Older')));
 }
 
 function tableActions(ctx, t) {
@@ -257,12 +254,13 @@ async function playersView(ctx, body) {
   if (ctx.admin) body.append(ctx.adminTools.addPlayer(ctx));
 }
 
-const STAT_LABELS = [['sittings', 'Sittings'], ['hands', 'Hands'], ['net', 'Net'], ['net_per_100_hands', 'Net / 100 hands'],
-  ['declared', 'Declared'], ['won', 'Won'], ['lost', 'Lost'], ['win_rate', 'Win rate'], ['solos_won', 'Solos won'],
-  ['touts_won', 'Touts won'], ['betes_paid', 'Bêtes paid'], ['stamms_drawn', 'Stamms drawn'], ['errors', 'Errors']];
+const STATS = ['sittings', 'hands', 'net', 'net_per_100_hands', 'declared', 'won', 'lost', 'win_rate', 'solos_won',
+  'touts_won', 'betes_paid', 'stamms_drawn', 'errors'];
+const statLabel = (key) => title(key).replace('per 100', '/ 100').replace('Betes', 'Bêtes');
 
 function statList(record) {
-  return h('dl.stats', STAT_LABELS.map(([key, label]) => {
+  return h('dl.stats', STATS.map((key) => {
+    const label = statLabel(key);
     let v = record[key];
     if (key === 'win_rate') v = v === null ? '–' : `${Math.round(v * 100)} %`;
     else if (key === 'net') v = signed(v);
@@ -313,7 +311,7 @@ export function chart(title, points, kind) {
   const summary = points.length
     ? `${title}: ${points.length} value${points.length > 1 ? 's' : ''}, from ${fmt(Math.min(...values))} to ${fmt(Math.max(...values))}, last ${fmt(values[values.length - 1])}.`
     : `${title}: nothing yet.`;
-  const figure = h('figure.chart', h('figcaption', title));
+  const figure = h('figure.lchart', h('figcaption', title));
   if (!points.length) return append(figure, [h('p.hint', 'Nothing to draw yet.')]);
   const W = 320;
   const H = 140;
