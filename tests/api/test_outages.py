@@ -297,7 +297,8 @@ def small_disk() -> Iterator[Path | None]:
 
 def _fill(disk: Path) -> Path:
     filler = disk / "filler"
-    with open(filler, "wb") as out, contextlib.suppress(OSError):
+    # suppress outside open: closing the file flushes what the full disk refused, and raises too
+    with contextlib.suppress(OSError), open(filler, "wb") as out:
         while True:
             out.write(b"\0" * 65536)
             out.flush()
