@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, select
+from sqlalchemy.orm import joinedload
 
 from ..database import SqliteConnection
 from ..extensions import db
@@ -48,7 +49,10 @@ def lock_table(table_id: str) -> TableRow:
 
 
 def get_table(table_id: str) -> TableRow:
-    table = db.session.get(TableRow, table_id)
+    """The table's row with its seats, for reading: both come from one statement, so one
+    snapshot. (Loaded in two, a hand committed between them showed the pool after it and the
+    balances before it: a settle-up that did not add up.)"""
+    table = db.session.get(TableRow, table_id, options=[joinedload(TableRow.seats)])
     if table is None:
         raise NotFound(f"No table {table_id!r}.")
     return table

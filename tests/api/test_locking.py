@@ -45,3 +45,39 @@ def test_a_writer_that_waited_for_the_lock_reads_the_seats_the_holder_left(app, 
     assert state.version == table["version"] + 1
     assert [seat.balance for seat in state.seats] == [7, 7, 7, 7]
     assert [seat.seat for seat in state.seats] == [0, 1, 2, 3]
+
+
+def test_a_read_sees_the_table_and_its_seats_as_of_one_moment(app, api):
+    """A hand committed while a table is being read shows in all of the answer or in none of it:
+    here one commits right after the read's first statement, and the settle-up (the pool split
+    among the seats, which must clear every balance) still adds up."""
+    from sqlalchemy import event
+
+    table = api.table(options={"pool_at_close": "split"})
+    with app.app_context():
+        engine = db.engine
+    statements: list[str] = []
+    moved: list[bool] = []
+
+    def a_hand_commits_meanwhile(conn, cursor, statement, parameters, context, executemany):
+        statements.append(statement)
+        if moved or "FROM score_tables" not in statement:
+            return
+        moved.append(True)
+        # As a hand that puts 4 chips into the pool: every seat pays 1, from another connection.
+        with engine.connect() as other:
+            other.execute(update(SeatRow).where(SeatRow.table_id == table["id"])
+                          .values(balance=SeatRow.balance - 1))
+            other.execute(update(TableRow).where(TableRow.id == table["id"])
+                          .values(pool=TableRow.pool + 4, version=TableRow.version + 1))
+            other.commit()
+
+    event.listen(engine, "after_cursor_execute", a_hand_commits_meanwhile)
+    try:
+        answer = api.client.get(f"/api/v1/tables/{table['id']}/settle-up",
+                                headers=api.auth(table["table_token"]))
+    finally:
+        event.remove(engine, "after_cursor_execute", a_hand_commits_meanwhile)
+    assert moved, statements
+    assert answer.status_code == 200, answer.json
+    assert sum(party["amount"] for party in answer.json["net"]) == 0

@@ -297,11 +297,11 @@ def small_disk() -> Iterator[Path | None]:
 
 def _fill(disk: Path) -> Path:
     filler = disk / "filler"
-    # suppress outside open: closing the file flushes what the full disk refused, and raises too
-    with contextlib.suppress(OSError), open(filler, "wb") as out:
+    # Unbuffered, and the OSError suppressed around the file too: a buffered close would raise
+    # ENOSPC again after the loop's error was swallowed.
+    with contextlib.suppress(OSError), open(filler, "wb", buffering=0) as out:
         while True:
             out.write(b"\0" * 65536)
-            out.flush()
     return filler
 
 

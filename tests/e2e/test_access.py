@@ -21,7 +21,7 @@ AXE_RUN = """() => axe.run(document, {
   rules: {'label-content-name-mismatch': {enabled: true},
           'color-contrast-enhanced': {enabled: true}},
 }).then((r) => r.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3)
-  .map((n) => n.target.join(' ')).join(' | ')}`))"""
+  .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 60)} ${n.failureSummary}`).join(' | ')}`))"""
 NAMES = ("Anna-Katharina Berger", "Bernd Huber", "Carla Moser-Lindqvist", "Dieter Schmidt")
 
 
@@ -30,7 +30,8 @@ def violations(page: Any) -> list[str]:
     # target-size rule counts against that control (the focus test below covers scrolling).
     size = page.viewport_size
     page.set_viewport_size({"width": size["width"],
-                            "height": page.evaluate("document.documentElement.scrollHeight")})
+                            "height": page.evaluate("document.documentElement.scrollHeight") + 300})
+    page.evaluate("window.scrollTo(0, 0)")
     if not page.evaluate("typeof axe !== 'undefined'"):
         page.evaluate(AXE)  # through the DevTools protocol: the page's CSP does not apply
     try:
@@ -65,6 +66,7 @@ def test_axe_finds_nothing_on_any_screen(phones: Any, api: Api, scheme: str) -> 
         page.locator(ready).first.wait_for()
         if page.locator("details.more").count():
             page.locator("details.more summary").click()
+            page.locator(".preview > *").first.wait_for()  # its heading is part of the order
         if ready == ".sheet":
             page.locator('.sheet .hand[data-number="2"] button.what').click()
             page.locator(".sheet tr.more .settlement").wait_for()

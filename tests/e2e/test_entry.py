@@ -260,9 +260,9 @@ def test_the_sheet_the_chart_and_the_print(phones: Any, api: Api) -> None:
         shown = row.locator(".nums .run").all_inner_texts()
         assert [int(x.replace("\u2212", "-")) for x in shown] == running
     assert page.locator('.sheet .hand[data-number="1"] .line').inner_text() == "Solo ♥ Bernd, won"
-    lines = page.locator("svg.chart polyline")
+    lines = page.locator("svg.balchart polyline")
     assert lines.count() == 4
-    label = page.locator("svg.chart title").text_content() or ""
+    label = page.locator("svg.balchart title").text_content() or ""
     assert "Bernd Huber" in label and "after hand 3" in label
     page.emulate_media(media="print")
     page.locator(".printonly .payments").wait_for(state="attached")
@@ -309,7 +309,7 @@ def test_a_void_shows_the_whole_table_first_and_the_chart_follows(phones: Any,
         api.record(table, hand)
     page.reload()
     page.locator('.sheet .hand[data-number="3"]').wait_for()
-    before = page.locator("svg.chart polyline").first.get_attribute("points")
+    before = page.locator("svg.balchart polyline").first.get_attribute("points")
     page.locator('.sheet .hand[data-number="1"] button.what').click()
     page.get_by_role("button", name="Void hand 1").click()
     box = page.locator('.sheet .hand[data-number="1"] .confirm')
@@ -324,4 +324,4 @@ def test_a_void_shows_the_whole_table_first_and_the_chart_follows(phones: Any,
     notice = page.locator("p.notice.ok").inner_text()
     assert notice.startswith("Hand 1 is void. Balances:") and "pool" in notice
     expect(page.locator('.sheet .hand[data-number="1"]')).to_have_class(re.compile(r"\bvoid\b"))
-    assert page.locator("svg.chart polyline").first.get_attribute("points") != before
+    assert page.locator("svg.balchart polyline").first.get_attribute("points") != before

@@ -75,3 +75,14 @@ def test_the_table_setup_offers_the_german_options(phones: Any, api: Api) -> Non
     (entry,) = tables.values()
     shown = api.table({"id": entry["id"], "table_token": entry["token"]})
     assert shown["options"] == {"preferred_suit": "first_won", "mediateur": True, "deck": 24}
+
+
+def test_the_preferred_suit_is_called_so(phones: Any, api: Api) -> None:
+    table = api.table_setup(NAMES, variant="german", preferred_suit="hearts")
+    page = phones().page
+    page.goto(table_url("", table))
+    page.locator("#new-hand").wait_for()
+    facts = page.locator("dl.facts dt").all_inner_texts()
+    assert "Preferred suit" in facts and "Couleur" not in facts
+    page.locator("#new-hand").click()
+    expect(page.locator("[data-next=dealer]")).to_contain_text("preferred suit ♥ hearts")

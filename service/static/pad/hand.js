@@ -4,7 +4,6 @@
 import { api, NetworkError, ProblemError } from './api.js';
 import { h, clear, plain, signed, suitSpan, title } from './dom.js';
 import { describeTransfer, seatName, shortName, stateBefore, variantOptions } from './model.js';
-import { entriesFor } from './outbox.js';
 import { store } from './store.js';
 
 const NONE = ''; // "no trump", "alone": chosen, and sent as null or left out
@@ -427,7 +426,7 @@ export function handForm(opts) {
     const record = recordOf(fields, variant, v, players);
     try {
       const { data } = await api.preview({ variant: table.variant, players, options: variantOptions(table),
-        state: stateBefore(ctx, opts.number, opts.record === undefined ? entriesFor(ctx.id) : []), hand: record });
+        state: stateBefore(ctx, opts.number), hand: record });
       if (seq !== previewSeq) return;
       lastPreview = data;
       clear(preview, settlementView(ctx, data, { heading: 'Preview' }));
@@ -513,7 +512,7 @@ export function summaryLine(ctx, s) {
 /** A settlement: result, deltas per seat, transfers and the explanation lines. */
 export function settlementView(ctx, s, { heading } = {}) {
   const items = [];
-  if (heading) items.push(h('h3', heading));
+  if (heading) items.push(h('h2', heading));
   if (s.result) {
     const w = worth(ctx, s);
     items.push(h('p.result', h('strong', title(s.result)), s.in_couleur ? ' · in couleur' : '', w ? ` · ${w}` : ''));

@@ -4,7 +4,6 @@
 import { api, NetworkError } from './api.js';
 import { store } from './store.js';
 import { SUITS, plain, shortNames, title } from './dom.js';
-import { complete } from './variants.js';
 
 const PAGE_SIZE = 100;
 
@@ -28,7 +27,7 @@ export function loadVariants() {
 
 export async function variantNamed(name) {
   const variant = (await loadVariants()).find((v) => v.name === name);
-  return variant ? complete(variant) : null;
+  return variant || null;
 }
 
 const contexts = new Map();
@@ -105,7 +104,7 @@ export function isNetwork(error) {
 export function seatName(ctx, party) {
   if (party === 'pool') return 'pool';
   const seat = ctx.table && ctx.table.seats[party];
-  return seat ? seat.name : `seat ${party}`;
+  return seat ? seat.name : `seat ${party + 1}`; // numbered from 1, as the setup shows them
 }
 
 /** The table's options as the variant knows them (without pool_at_close and starting_pool). */
@@ -115,7 +114,7 @@ export function variantOptions(table) {
 }
 
 /** The state before hand `number` (the next hand when it is past the last), for a preview. */
-export function stateBefore(ctx, number, queued = []) {
+export function stateBefore(ctx, number) {
   const { table, hands } = ctx;
   const state = {};
   let stakeDue = true;
@@ -133,17 +132,10 @@ export function stateBefore(ctx, number, queued = []) {
   }
   const current = hands.find((h) => h.number === number);
   const isNext = !current;
-  if (isNext && queued && queued.length) {
-    // Offline with hands waiting: the deal follows them; pool and couleur are unknown (the
-    // preview fails offline anyway, and is asked again once the hands are sent).
-    const next = nextHand(ctx, queued);
-    state.dealer = next.dealer;
-    if (next.stakeDue !== null && next.stakeDue !== undefined) state.stake_due = next.stakeDue;
-  }
-  if (state.dealer === undefined) state.dealer = isNext ? table.dealer : current.dealer;
+  state.dealer = isNext ? table.dealer : current.dealer;
   if (table.pool !== null && table.pool !== undefined) state.pool = isNext ? table.pool : pool;
   if (table.couleur) state.couleur = isNext ? table.couleur : couleur;
-  if (table.stake_due !== null && table.stake_due !== undefined && state.stake_due === undefined) {
+  if (table.stake_due !== null && table.stake_due !== undefined) {
     state.stake_due = isNext ? table.stake_due : stakeDue;
   }
   if (table.variant === 'american') state.first_game_won = firstWon;

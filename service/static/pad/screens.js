@@ -7,7 +7,7 @@ import { handForm, settlementView } from './hand.js';
 import { contractTitle, describeHand, nextHand, seatName } from './model.js';
 import { enqueue, entriesFor } from './outbox.js';
 import { qrSvg } from './qr.js';
-import { write, writeToken } from './table.js';
+import { suitWord, write, writeToken } from './table.js';
 
 function back(ctx) {
   return h('a.button.back', { href: `#table=${encodeURIComponent(ctx.id)}` }, '← Table');
@@ -34,9 +34,9 @@ export function renderNewHand(root, ctx, app) {
     },
   });
   const stake = next.stakeDue ? ' and stakes' : '';
-  const couleur = t.couleur && next.known ? ` · couleur ${suitLabel(t.couleur)}` : '';
+  const couleur = t.couleur && next.known ? ` · ${suitWord(t).toLowerCase()} ${suitLabel(t.couleur)}` : '';
   const waiting = queued.length ? h('p.notice', `${queued.length} hand${queued.length > 1 ? 's wait' : ' waits'} to be sent: `
-    + `the pool${t.couleur ? ', the couleur' : ''} and the balances are known once ${queued.length > 1 ? 'they are' : 'it is'} recorded.`) : null;
+    + `the pool${t.couleur ? `, the ${suitWord(t).toLowerCase()}` : ''} and the balances are known once ${queued.length > 1 ? 'they are' : 'it is'} recorded.`) : null;
   const discard = h('button.small.link', { type: 'button', onclick: () => { form.discard(); app.go(tableLink); } }, 'Discard');
   clear(root, h('div.screen.record',
     h('div.titlebar', back(ctx), h('h1', `Hand ${number}`), discard),

@@ -32,7 +32,7 @@ function facts(ctx) {
   const unknown = 'not known yet';
   const items = [];
   if (t.pool !== null && t.pool !== undefined) items.push(['Pool', next.known ? String(t.pool) : unknown]);
-  if (t.couleur) items.push(['Couleur', next.known ? suitLabel(t.couleur) : unknown]);
+  if (t.couleur) items.push([suitWord(t), next.known ? suitLabel(t.couleur) : unknown]);
   items.push(['Deals next', dealer]);
   if (next.stakeDue !== null && next.stakeDue !== undefined) {
     const stake = t.options && t.options.stake;
@@ -40,6 +40,11 @@ function facts(ctx) {
   }
   items.push(['Hands', String(t.hands_played)]);
   return h('dl.facts', items.map(([k, val]) => h('div', h('dt', k), h('dd', { 'data-fact': k.toLowerCase() }, val))));
+}
+
+/** German Solo calls its doubled suit the preferred suit; the others, the couleur. */
+export function suitWord(table) {
+  return table.variant === 'german' ? 'Preferred suit' : 'Couleur';
 }
 
 function seats(ctx) {
@@ -141,7 +146,7 @@ function chart(ctx) {
   const last = rows[rows.length - 1];
   const summary = `Balances after hand ${last.hand.number}: ${ctx.table.seats.map((s, i) => `${s.name} ${signed(last.balances[i])}`).join(', ')}.`;
   const id = `chart-${ctx.id}`;
-  const picture = svg('svg', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', class: 'chart', role: 'img', 'aria-labelledby': `${id}-t` },
+  const picture = svg('svg', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', class: 'balchart', role: 'img', 'aria-labelledby': `${id}-t` },
     svg('title', { id: `${id}-t` }, `Chart of the balances over ${rows.length} hands. ${summary}`),
     svg('line', { x1: 0, x2: W, y1: y(0), y2: y(0), class: 'zero' }),
     ...series.map((points, i) => svg('polyline', { class: `l l${i}`, points: points.map((b, k) => `${x(k).toFixed(1)},${y(b).toFixed(1)}`).join(' ') })));
