@@ -42,6 +42,10 @@ blp = Blueprint("league", __name__, url_prefix="/api/v1",
 IMPORT_MAX_BYTES = 16 * 1024 * 1024
 IMPORT_ENDPOINT = "league.ClubImport"
 CSV_TYPE = "text/csv"
+# The CSV standings as the OpenAPI document describes them (in both operations that send them).
+CSV_ROWS = ("The rows as CSV (RFC 4180): a header of the row keys in their JSON order, then one "
+            "line per row; null is an empty field.")
+CSV_FILENAME = '`attachment; filename="standings-<season_id>.csv"`.'
 
 
 class InvalidExport(RuleViolation):
@@ -133,13 +137,12 @@ class Standings(MethodView):
         "description": "OK",
         "headers": {"Content-Disposition": {
             "schema": {"type": "string"},
-            "description": "For CSV: `attachment; filename=\"standings-<season_id>.csv\"`."}},
+            "description": f"For CSV: {CSV_FILENAME}"}},
         "content": {
             "application/json": {"schema": StandingsSchema},
             CSV_TYPE: {"schema": {
                 "type": "string",
-                "description": "The rows as CSV (RFC 4180): a header of the row keys in their "
-                               "JSON order, then one line per row; null is an empty field."}}},
+                "description": CSV_ROWS}}},
     }})
     @blp.alt_response(422, description="A bad date or `min_hands`, or `to` before `from`.")
     @_auth_doc("No such season.")
@@ -165,11 +168,10 @@ class StandingsCsv(MethodView):
         "description": "The standings as CSV.",
         "headers": {"Content-Disposition": {
             "schema": {"type": "string"},
-            "description": "`attachment; filename=\"standings-<season_id>.csv\"`."}},
+            "description": CSV_FILENAME}},
         "content": {CSV_TYPE: {"schema": {
             "type": "string",
-            "description": "The rows as CSV (RFC 4180): a header of the row keys in their "
-                           "JSON order, then one line per row; null is an empty field."}}}}})
+            "description": CSV_ROWS}}}}})
     @blp.alt_response(422, description="A bad date or `min_hands`, or `to` before `from`.")
     @_auth_doc("No such season.")
     def get(self, query: dict[str, Any], season_id: str) -> Any:
