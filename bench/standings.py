@@ -51,8 +51,9 @@ from service.persistence.league import (  # noqa: E402
 )
 from service.persistence.table_keeping import PlayerRow, SeatRow, TableRow  # noqa: E402
 from service.rules import get_variant, preview  # noqa: E402
-from service.services import clubs, league  # noqa: E402
-from service.services.league_tally import HAND_COUNTERS, tally_hand  # noqa: E402
+from service.services import clubs  # noqa: E402
+from service.services.league import ratings as league_ratings  # noqa: E402
+from service.services.league.tally import HAND_COUNTERS, tally_hand  # noqa: E402
 from tests.support import reset_postgres  # noqa: E402
 
 TARGET = 2.0
@@ -210,7 +211,7 @@ def _insert_aggregates(connection: Any, season_id: str, totals: dict[str, Counte
         for (p, k), c in mix.items()])
     ratings: dict[str, tuple[float, float, int]] = {}
     for sitting in rated:
-        league._rate_sitting(ratings, [p for p, _ in sitting], [b for _, b in sitting])
+        league_ratings._rate_sitting(ratings, [p for p, _ in sitting], [b for _, b in sitting])
     connection.execute(insert(SeasonRatingRow.__table__), [
         {"season_id": season_id, "player_id": p, "mu": mu, "sigma": sigma, "sittings": n}
         for p, (mu, sigma, n) in ratings.items()])

@@ -25,7 +25,7 @@ from ..schemas.league_admin import (
     SittingsQuerySchema,
     TableSummarySchema,
 )
-from ..services import league_admin
+from ..services.league import admin as league_admin
 from .auth import BEARER, principal
 from .paging import Blueprint
 

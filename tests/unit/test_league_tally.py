@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from service.rules import preview
-from service.services.league import _rank_rows, competition_ranks, standings_csv
-from service.services.league_tally import HAND_COUNTERS, tally_hand
+from service.services.league import competition_ranks, standings_csv
+from service.services.league.standings import _rank_rows
+from service.services.league.tally import HAND_COUNTERS, tally_hand
 
 
 def counters(tally) -> dict[str, int]:

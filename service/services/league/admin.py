@@ -9,18 +9,19 @@ from typing import Any
 
 from sqlalchemy import func, select, update
 
-from .. import rules
-from ..extensions import db
-from ..i18n.marks import N_
-from ..persistence.columns import rfc3339, utcnow
-from ..persistence.league import RatingHistoryRow, SeasonRow
-from ..persistence.table_keeping import ClubRow, PlayerRow, SeatRow, TableRow, TokenRow
-from ..rules import RuleViolation
-from .auth import Principal, issue_token, require_club_admin, revoke_tokens
-from .clubs import get_club, player_view
-from .errors import Conflict, Forbidden, NameTaken, NotFound, TableClosed, conflict_on_duplicate
-from .league import reader_scope, require_club_reader, require_player_reader, shown_rating
-from .locking import get_table
+from ... import rules
+from ...extensions import db
+from ...i18n.marks import N_
+from ...persistence.columns import rfc3339, utcnow
+from ...persistence.league import RatingHistoryRow, SeasonRow
+from ...persistence.table_keeping import ClubRow, PlayerRow, SeatRow, TableRow, TokenRow
+from ...rules import RuleViolation
+from ..auth import Principal, issue_token, require_club_admin, revoke_tokens
+from ..clubs import get_club, player_view
+from ..errors import Conflict, Forbidden, NameTaken, NotFound, TableClosed, conflict_on_duplicate
+from ..locking import get_table
+from .ratings import shown_rating
+from .seasons import reader_scope, require_club_reader, require_player_reader
 
 # --- players -------------------------------------------------------------------------------
 

@@ -1,0 +1,156 @@
+"""Keeping the aggregate rows current: each changed hand's old settlement taken away and the
+new one added, as atomic ``x = x + delta`` upserts, in the transaction of the change."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, date
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from sqlalchemy import bindparam, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from ...extensions import db
+from ...persistence.league import (
+    CONTRACT_COUNTERS,
+    COUNTERS,
+    PlayerCareerContractRow,
+    PlayerCareerRow,
+    SeasonPlayerContractRow,
+    SeasonPlayerDayRow,
+    SeasonPlayerRow,
+)
+from ...persistence.table_keeping import TableRow
+from ..locking import TableState
+from .ratings import rebuild_ratings
+from .tally import HAND_COUNTERS, tally_hand
+
+
+class HandChange(NamedTuple):
+    """One hand's stored record and settlement before and after a change (None: absent or
+    void)."""
+
+    record_before: Mapping[str, Any] | None
+    settlement_before: Mapping[str, Any] | None
+    record_after: Mapping[str, Any] | None
+    settlement_after: Mapping[str, Any] | None
+
+
+def sitting_day(table: TableRow | TableState) -> date:
+    """The day a sitting counts for: the UTC date its table was opened."""
+    opened = table.created_at
+    if opened.tzinfo is not None:
+        opened = opened.astimezone(UTC)
+    return opened.date()
+
+
+def _upsert_adding(model: Any, keys: Sequence[str], counters: Sequence[str],
+                   rows: list[dict[str, Any]], only_additions: bool) -> None:
+    """Add each row's counters to the row of its keys, creating it if missing.
+
+    ``only_additions``: every row is the tally of hands added (nothing taken away), so a row
+    made of it alone is a valid aggregate: one ``INSERT … ON CONFLICT DO UPDATE SET x = x +
+    excluded.x``. Otherwise two statements: an ``INSERT … ON CONFLICT DO NOTHING`` of zero
+    rows, then one atomic ``UPDATE … SET x = x + :x`` per row (a single upsert cannot carry a
+    negative delta: the database checks its proposed row against the CHECK constraints before
+    it finds the conflict). Rows go in key order, so two transactions touching the same rows
+    on PostgreSQL lock them in the same order and cannot deadlock."""
+    if not rows:
+        return
+    rows.sort(key=lambda row: tuple(str(row[k]) for k in keys))
+    # Core statements on the session's connection (same transaction): the ORM layer has
+    # nothing to add to them, and every hand recorded runs two to ten of these.
+    connection = db.session.connection()
+    upsert, insert_zeros, add = _upsert_statements(model, tuple(keys), tuple(counters),
+                                                   connection.dialect.name)
+    if only_additions:
+        connection.execute(upsert, rows)
+        return
+    zeros = [{**{k: row[k] for k in keys}, **dict.fromkeys(counters, 0)} for row in rows]
+    connection.execute(insert_zeros, zeros)
+    connection.execute(add, [{**{f"key_{k}": row[k] for k in keys},
+                              **{f"add_{c}": row[c] for c in counters}} for row in rows])
+
+
+@lru_cache(maxsize=32)
+def _upsert_statements(model: Any, keys: tuple[str, ...], counters: tuple[str, ...],
+                       dialect: str) -> tuple[Any, Any, Any]:
+    """The statements of ``_upsert_adding``, built once (every hand recorded runs them)."""
+    table = model.__table__
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    adding = insert(table)
+    upsert = adding.on_conflict_do_update(
+        index_elements=list(keys),
+        set_={c: table.c[c] + adding.excluded[c] for c in counters})
+    insert_zeros = insert(table).on_conflict_do_nothing(index_elements=list(keys))
+    add = (update(table)
+           .where(*(table.c[k] == bindparam(f"key_{k}") for k in keys))
+           .values({c: table.c[c] + bindparam(f"add_{c}") for c in counters}))
+    return upsert, insert_zeros, add
+
+
+def hands_changed(table: TableRow | TableState, changes: Iterable[HandChange]) -> None:
+    """Move the league's aggregates by what ``changes`` did to hands of ``table``.
+
+    Call it in the transaction of the change, before the table's own counters
+    (``hands_played``, the seats' balances) move: they are read as the state before. A closed
+    sitting of a season that changes has its season's ratings replayed."""
+    players = table.players
+    changes = list(changes)
+    only_additions = all(c.settlement_before is None for c in changes)
+    per_seat = [[0] * len(HAND_COUNTERS) for _ in range(players)]
+    contracts: dict[tuple[int, str], list[int]] = {}
+    for change in changes:
+        for sign, record, settlement in ((-1, change.record_before, change.settlement_before),
+                                         (1, change.record_after, change.settlement_after)):
+            if settlement is None:
+                continue
+            for seat, tally in enumerate(tally_hand(record, settlement, players)):
+                counters = per_seat[seat]
+                for index, value in enumerate(tally.counters):
+                    counters[index] += sign * value
+                if tally.contract is not None:
+                    mix = contracts.setdefault((seat, tally.contract), [0, 0, 0])
+                    mix[0] += sign
+                    mix[1] += sign * (tally.outcome == "won")
+                    mix[2] += sign * (tally.outcome == "lost")
+    hands_delta = per_seat[0][HAND_COUNTERS.index("hands")]
+    hands_after = table.hands_played + hands_delta
+    sittings_delta = int(hands_after > 0) - int(table.hands_played > 0)
+
+    player_of = {s.seat: s.player_id for s in table.seats}
+    deltas: dict[str, dict[str, int]] = {}
+    for seat, counters in enumerate(per_seat):
+        delta = {"sittings": sittings_delta, **dict(zip(HAND_COUNTERS, counters, strict=True))}
+        if any(delta.values()):
+            deltas[player_of[seat]] = delta
+    mixes = {(player_of[seat], contract): dict(zip(CONTRACT_COUNTERS, mix, strict=True))
+             for (seat, contract), mix in contracts.items() if any(mix)}
+
+    variant = table.variant
+    _upsert_adding(PlayerCareerRow, ("player_id", "variant"), COUNTERS,
+                   [{"player_id": p, "variant": variant, **d} for p, d in deltas.items()],
+                   only_additions)
+    _upsert_adding(PlayerCareerContractRow, ("player_id", "variant", "contract"),
+                   CONTRACT_COUNTERS,
+                   [{"player_id": p, "variant": variant, "contract": c, **d}
+                    for (p, c), d in mixes.items()], only_additions)
+    if table.season_id is None:
+        return
+    season_id = table.season_id
+    day = sitting_day(table)
+    _upsert_adding(SeasonPlayerRow, ("season_id", "player_id"), COUNTERS,
+                   [{"season_id": season_id, "player_id": p, **d} for p, d in deltas.items()],
+                   only_additions)
+    _upsert_adding(SeasonPlayerDayRow, ("season_id", "day", "player_id"), COUNTERS,
+                   [{"season_id": season_id, "day": day, "player_id": p, **d}
+                    for p, d in deltas.items()], only_additions)
+    _upsert_adding(SeasonPlayerContractRow, ("season_id", "player_id", "contract"),
+                   CONTRACT_COUNTERS,
+                   [{"season_id": season_id, "player_id": p, "contract": c, **d}
+                    for (p, c), d in mixes.items()], only_additions)
+    if table.status == "closed" and deltas:
+        net = HAND_COUNTERS.index("net")
+        balances = [s.balance + per_seat[s.seat][net] for s in table.seats]
+        rebuild_ratings(season_id, {table.id: (hands_after, balances)})

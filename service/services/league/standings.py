@@ -1,0 +1,125 @@
+"""A season's standings, read from the aggregates, and their spreadsheet-safe CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping
+from datetime import date
+from typing import Any
+
+from sqlalchemy import func, select
+
+from ... import rules
+from ...extensions import db
+from ...persistence.league import (
+    COUNTERS,
+    SeasonPlayerDayRow,
+    SeasonPlayerRow,
+    SeasonRatingRow,
+)
+from ...persistence.table_keeping import PlayerRow
+from ...rules import RuleViolation
+from ..auth import Principal
+from .ratings import shown_rating
+from .seasons import readable_season
+
+STANDING_COLUMNS: tuple[str, ...] = (
+    "rank", "player_id", "name", "sittings", "hands", "net", "net_per_100_hands", "declared",
+    "won", "lost", "solos_won", "touts_won", "betes_paid", "stamms_drawn", "errors", "rating",
+)
+
+
+def per_100_hands(net: int, hands: int) -> float | None:
+    return round(net * 100 / hands, 2) if hands else None
+
+
+def _rank_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Sort by net, then more games won as declarer, then fewer lost; ties share a rank."""
+    def strength(row: Mapping[str, Any]) -> tuple[int, int, int]:
+        return (row["net"], row["won"], -row["lost"])
+
+    rows.sort(key=lambda r: (*(-v for v in strength(r)), r["name"], r["player_id"]))
+    previous: tuple[int, int, int] | None = None
+    rank = 0
+    for position, row in enumerate(rows, start=1):
+        if strength(row) != previous:
+            rank, previous = position, strength(row)
+        row["rank"] = rank
+    return [{column: row[column] for column in STANDING_COLUMNS} for row in rows]
+
+
+def standings(principal: Principal, season_id: str, date_from: date | None = None,
+              date_to: date | None = None, min_hands: int = 0) -> dict[str, Any]:
+    """The season's ranked rows, read from the aggregates; with ``date_from``/``date_to``,
+    only sittings opened on those days (inclusive) count. Players with fewer than
+    ``min_hands`` hands (and those with none) are left out."""
+    season = readable_season(principal, season_id)
+    if date_from is not None and date_to is not None and date_to < date_from:
+        raise RuleViolation("to", "must not be before from")
+    least = max(min_hands, 1)
+    rating = (SeasonRatingRow.mu, SeasonRatingRow.sigma)
+    rating_join = ((SeasonRatingRow.season_id == season_id)
+                   & (SeasonRatingRow.player_id == PlayerRow.id))
+    if date_from is None and date_to is None:
+        source = SeasonPlayerRow
+        query = (select(PlayerRow.id, PlayerRow.name, *(getattr(source, c) for c in COUNTERS),
+                        *rating)
+                 .join(source, source.player_id == PlayerRow.id)
+                 .where(source.season_id == season_id, source.hands >= least))
+    else:
+        days = SeasonPlayerDayRow
+        conditions = [days.season_id == season_id]
+        if date_from is not None:
+            conditions.append(days.day >= date_from)
+        if date_to is not None:
+            conditions.append(days.day <= date_to)
+        summed = (select(days.player_id,
+                         *(func.sum(getattr(days, c)).label(c) for c in COUNTERS))
+                  .where(*conditions).group_by(days.player_id)
+                  .having(func.sum(days.hands) >= least).subquery())
+        query = (select(PlayerRow.id, PlayerRow.name, *(summed.c[c] for c in COUNTERS), *rating)
+                 .join(summed, summed.c.player_id == PlayerRow.id))
+    query = query.outerjoin(SeasonRatingRow, rating_join)
+    rows = []
+    for found in db.session.execute(query):
+        row = dict(zip(("player_id", "name", *COUNTERS), found[:2 + len(COUNTERS)], strict=True))
+        for column in COUNTERS:
+            row[column] = int(row[column])  # SUM() may come back as Decimal on PostgreSQL
+        row["net_per_100_hands"] = per_100_hands(row["net"], row["hands"])
+        row["rating"] = shown_rating(found.mu, found.sigma)
+        rows.append(row)
+    return {
+        "season_id": season.id,
+        "variant": season.variant,
+        "units": rules.get_variant(season.variant).units,
+        "from": None if date_from is None else date_from.isoformat(),
+        "to": None if date_to is None else date_to.isoformat(),
+        "min_hands": min_hands,
+        "rows": _rank_rows(rows),
+    }
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """A text cell a spreadsheet would run as a formula (it starts with ``=``, ``+``, ``-``,
+    ``@``, a tab or a carriage return) gets a leading ``'`` (OWASP's CSV injection advice), so
+    it shows as the text it is. Numbers are ours, and stay numbers (a net of -5 is -5)."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def standings_csv(rows: Iterable[Mapping[str, Any]]) -> str:
+    """RFC 4180 CSV: a header of ``STANDING_COLUMNS``, then one line per row; None is empty.
+    Text that a spreadsheet would take for a formula is neutralised (``spreadsheet_safe``);
+    everything else reads back to exactly the JSON rows."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(STANDING_COLUMNS)
+    for row in rows:
+        writer.writerow(["" if row[c] is None else spreadsheet_safe(row[c])
+                         for c in STANDING_COLUMNS])
+    return out.getvalue()
