@@ -1,0 +1,50 @@
+"""Hands: record, correct, void; their history and the ledger.
+
+Every change runs in one transaction under the table's lock (``locking.lock_table``, or
+``lock_table_state`` for recording, which reads without the ORM and writes with Core statements).
+Recording settles only the new hand from the table's current state, so it costs the same at
+hand 5 and at hand 500. A correction of hand k settles k and the later hands again in order,
+and stops as soon as a later hand would start from the same state as before: from there on
+nothing can change.
+"""
+
+from __future__ import annotations
+
+from .changes import (
+    Resettled,
+    correct_hand,
+    end_change,
+    settle_again,
+    store_settled_again,
+    void_hand,
+)
+from .reading import get_hand, hand_history, ledger, list_hands
+from .recording import record_hand
+from .rows import (
+    WriteConditions,
+    check_version,
+    hand_view,
+    insert_rows,
+    revision_values,
+    transfer_values,
+)
+
+__all__ = [
+    "Resettled",
+    "WriteConditions",
+    "check_version",
+    "correct_hand",
+    "end_change",
+    "get_hand",
+    "hand_history",
+    "hand_view",
+    "insert_rows",
+    "ledger",
+    "list_hands",
+    "record_hand",
+    "revision_values",
+    "settle_again",
+    "store_settled_again",
+    "transfer_values",
+    "void_hand",
+]
