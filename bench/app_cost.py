@@ -37,10 +37,16 @@ PREVIEW = json.dumps({"variant": "american", "players": 4, "hand": SOLO})
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
-def environ(path: str, method: str = "GET", headers: dict[str, str] | None = None,
-            body: str | None = None) -> dict[str, Any]:
-    return EnvironBuilder(path=path, method=method, headers=headers or {}, data=body,
-                          content_type="application/json" if body else None).get_environ()
+def environ(
+    path: str, method: str = "GET", headers: dict[str, str] | None = None, body: str | None = None
+) -> dict[str, Any]:
+    return EnvironBuilder(
+        path=path,
+        method=method,
+        headers=headers or {},
+        data=body,
+        content_type="application/json" if body else None,
+    ).get_environ()
 
 
 def microseconds(app: WsgiApp, make_environ: Callable[[], dict[str, Any]], n: int) -> float:
@@ -67,8 +73,9 @@ def main() -> None:
     parser.add_argument("--pg", help="a PostgreSQL URL whose public schema may be dropped")
     args = parser.parse_args()
     logging.getLogger("alembic").setLevel(logging.WARNING)
-    service = migrated_app(args.pg, Path(tempfile.mkdtemp()), RATELIMIT_ENABLED=True,
-                           ACCESS_LOG=True)
+    service = migrated_app(
+        args.pg, Path(tempfile.mkdtemp()), RATELIMIT_ENABLED=True, ACCESS_LOG=True
+    )
     access = logging.getLogger("solo.access")
     access.setLevel(logging.INFO)
     access.handlers[:] = [logging.StreamHandler(open(os.devnull, "w"))]  # noqa: SIM115
@@ -83,13 +90,15 @@ def main() -> None:
     n = args.requests
     building = microseconds(lambda env, start: [], lambda: environ("/item"), n)
     bare_get = microseconds(bare_app, lambda: environ("/item"), n) - building
-    bare_post = microseconds(bare_app, lambda: environ("/echo", "POST", body=PREVIEW),
-                             n) - building
+    bare_post = microseconds(bare_app, lambda: environ("/echo", "POST", body=PREVIEW), n) - building
     cases = [
         ("read a table", lambda: environ(path, headers=auth), bare_get),
         ("read, 304", lambda: environ(path, headers={**auth, "If-None-Match": etag}), bare_get),
-        ("preview", lambda: environ("/api/v1/settlements/preview", "POST", body=PREVIEW),
-         bare_post),
+        (
+            "preview",
+            lambda: environ("/api/v1/settlements/preview", "POST", body=PREVIEW),
+            bare_post,
+        ),
     ]
     print(f"{'request':16} {'µs':>7} {'bare µs':>8} {'bare/service':>12}")
     for name, make, bare in cases:

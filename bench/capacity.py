@@ -66,8 +66,7 @@ class Step:
 
     @property
     def held(self) -> bool:
-        unexpected = sum(n for status, n in self.statuses.items()
-                         if status not in (200, 201, 304))
+        unexpected = sum(n for status, n in self.statuses.items() if status not in (200, 201, 304))
         return not self.errors and not unexpected and self.percentile(0.99) <= P99_LIMIT_MS
 
 
@@ -77,24 +76,31 @@ class Connections:
     def __init__(self, port: int, size: int) -> None:
         self.port = port
         self.free: asyncio.Queue[tuple[asyncio.StreamReader, asyncio.StreamWriter] | None] = (
-            asyncio.Queue())
+            asyncio.Queue()
+        )
         for _ in range(size):
             self.free.put_nowait(None)
 
-    async def request(self, method: str, path: str, headers: dict[str, str],
-                      body: bytes = b"") -> tuple[int, dict[str, str], bytes]:
+    async def request(
+        self, method: str, path: str, headers: dict[str, str], body: bytes = b""
+    ) -> tuple[int, dict[str, str], bytes]:
         connection = await self.free.get()
         try:
             if connection is None:
                 connection = await asyncio.open_connection("127.0.0.1", self.port)
             reader, writer = connection
-            lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1",
-                     f"Content-Length: {len(body)}"] + [f"{k}: {v}" for k, v in headers.items()]
+            lines = [
+                f"{method} {path} HTTP/1.1",
+                "Host: 127.0.0.1",
+                f"Content-Length: {len(body)}",
+            ] + [f"{k}: {v}" for k, v in headers.items()]
             writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
             head = await reader.readuntil(b"\r\n\r\n")
             status_line, *header_lines = head.decode("latin-1").split("\r\n")
-            answer = {k.strip().lower(): v.strip() for k, _, v in
-                      (line.partition(":") for line in header_lines if line)}
+            answer = {
+                k.strip().lower(): v.strip()
+                for k, _, v in (line.partition(":") for line in header_lines if line)
+            }
             content = await reader.readexactly(int(answer.get("content-length", "0")))
             if answer.get("connection", "").lower() == "close":
                 writer.close()
@@ -109,8 +115,9 @@ class Connections:
             self.free.put_nowait(connection)
 
 
-async def run_step(port: int, tables: list[dict[str, Any]], seconds: float,
-                   rng: random.Random) -> Step:
+async def run_step(
+    port: int, tables: list[dict[str, Any]], seconds: float, rng: random.Random
+) -> Step:
     step = Step(len(tables), len(tables) * (PHONES / POLL_SECONDS + 1 / HAND_SECONDS))
     pool = Connections(port, CONNECTIONS)
     loop = asyncio.get_running_loop()
@@ -119,8 +126,9 @@ async def run_step(port: int, tables: list[dict[str, Any]], seconds: float,
     end = measured_from + seconds
     etags: dict[tuple[int, int], str] = {}
 
-    async def timed(at: float, method: str, path: str, headers: dict[str, str],
-                    body: bytes = b"") -> tuple[int, dict[str, str]] | None:
+    async def timed(
+        at: float, method: str, path: str, headers: dict[str, str], body: bytes = b""
+    ) -> tuple[int, dict[str, str]] | None:
         await asyncio.sleep(max(0.0, at - loop.time()))
         try:
             status, answer, _ = await pool.request(method, path, headers, body)
@@ -152,21 +160,34 @@ async def run_step(port: int, tables: list[dict[str, Any]], seconds: float,
         at = start + rng.uniform(0, HAND_SECONDS)
         while at < end:
             body = json.dumps(random_hand(rng)).encode()
-            await timed(at, "POST", f"/api/v1/tables/{table['id']}/hands",
-                        {"Authorization": f"Bearer {table['table_token']}",
-                         "Content-Type": "application/json",
-                         "Idempotency-Key": uuid.uuid4().hex}, body)
+            await timed(
+                at,
+                "POST",
+                f"/api/v1/tables/{table['id']}/hands",
+                {
+                    "Authorization": f"Bearer {table['table_token']}",
+                    "Content-Type": "application/json",
+                    "Idempotency-Key": uuid.uuid4().hex,
+                },
+                body,
+            )
             at += HAND_SECONDS
 
-    await asyncio.gather(*(phone(t, p) for t in range(len(tables)) for p in range(PHONES)),
-                         *(hands(t) for t in range(len(tables))))
+    await asyncio.gather(
+        *(phone(t, p) for t in range(len(tables)) for p in range(PHONES)),
+        *(hands(t) for t in range(len(tables))),
+    )
     step.seconds = seconds
     return step
 
 
 def echo_ceiling(port: int, seconds: int) -> float:
-    done = subprocess.run(["wrk", "-t2", "-c16", f"-d{seconds}s", f"http://127.0.0.1:{port}/item"],
-                          capture_output=True, text=True, check=True).stdout
+    done = subprocess.run(
+        ["wrk", "-t2", "-c16", f"-d{seconds}s", f"http://127.0.0.1:{port}/item"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     line = next(line for line in done.splitlines() if line.startswith("Requests/sec:"))
     return float(line.split()[1])
 
@@ -179,8 +200,9 @@ def reset_pg(url: str) -> None:
     base, _, name = url.rpartition("/")
     admin = create_engine(normalize_database_url(base + "/postgres"), isolation_level="AUTOCOMMIT")
     with admin.connect() as connection:
-        if not connection.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"),
-                                  {"n": name}).scalar():
+        if not connection.execute(
+            text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name}
+        ).scalar():
             connection.execute(text(f'CREATE DATABASE "{name}"'))
     admin.dispose()
 
@@ -208,13 +230,19 @@ def main() -> None:
     env = {"SOLO_RATELIMIT_WRITES_PER_TOKEN": "100000 per minute"}
     with Gunicorn("sqlite://", workers=2, app="bench.bare_app:app", ready_path="/item") as bare:
         ceiling = echo_ceiling(bare.port, 5)
-    print(f"load average before the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
-          "(other programs share the machine)")
+    print(
+        f"load average before the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores "
+        "(other programs share the machine)"
+    )
     print(f"bare echo (GET /item, wrk -t2 -c16, same gunicorn settings): {ceiling:,.0f} req/s")
-    print(f"service on {label}: live tables = {PHONES} phones polling every {POLL_SECONDS:g} s"
-          f" + a hand every {HAND_SECONDS:g} s; {args.seconds:g} s a step, open load")
-    print(f"{'tables':>7} {'offered/s':>10} {'answered/s':>11} {'p50 ms':>8} {'p99 ms':>8} "
-          f"{'writes p99':>11} {'errors':>7}  statuses")
+    print(
+        f"service on {label}: live tables = {PHONES} phones polling every {POLL_SECONDS:g} s"
+        f" + a hand every {HAND_SECONDS:g} s; {args.seconds:g} s a step, open load"
+    )
+    print(
+        f"{'tables':>7} {'offered/s':>10} {'answered/s':>11} {'p50 ms':>8} {'p99 ms':>8} "
+        f"{'writes p99':>11} {'errors':>7}  statuses"
+    )
     held: Step | None = None
     count = FIRST_STEP
     with Gunicorn(url, workers=2, **env) as service:
@@ -223,10 +251,13 @@ def main() -> None:
                 tables.append(api.table(club=club))
             step = asyncio.run(run_step(service.port, tables, args.seconds, rng))
             answered = len(step.latencies_ms) / step.seconds
-            print(f"{step.tables:>7} {step.offered_rps:>10.0f} {answered:>11.0f} "
-                  f"{step.percentile(0.5):>8.1f} {step.percentile(0.99):>8.1f} "
-                  f"{step.percentile(0.99, writes=True):>11.1f} {step.errors:>7}  "
-                  f"{dict(sorted(step.statuses.items()))}", flush=True)
+            print(
+                f"{step.tables:>7} {step.offered_rps:>10.0f} {answered:>11.0f} "
+                f"{step.percentile(0.5):>8.1f} {step.percentile(0.99):>8.1f} "
+                f"{step.percentile(0.99, writes=True):>11.1f} {step.errors:>7}  "
+                f"{dict(sorted(step.statuses.items()))}",
+                flush=True,
+            )
             if not step.held:
                 break
             held = step
@@ -235,10 +266,12 @@ def main() -> None:
     if held is None:
         print(f"capacity: fewer than {FIRST_STEP} tables with p99 ≤ {P99_LIMIT_MS:g} ms")
         return
-    print(f"capacity: at least {held.tables} live tables with p99 ≤ {P99_LIMIT_MS:g} ms "
-          f"({held.offered_rps:,.0f} req/s = {held.offered_rps / ceiling:.2f}× the bare echo's "
-          f"ceiling of {ceiling:,.0f} req/s; the next step, {held.tables * 2}, did not hold"
-          f"{'' if count <= args.max_tables else ' or was not tried'})")
+    print(
+        f"capacity: at least {held.tables} live tables with p99 ≤ {P99_LIMIT_MS:g} ms "
+        f"({held.offered_rps:,.0f} req/s = {held.offered_rps / ceiling:.2f}× the bare echo's "
+        f"ceiling of {ceiling:,.0f} req/s; the next step, {held.tables * 2}, did not hold"
+        f"{'' if count <= args.max_tables else ' or was not tried'})"
+    )
 
 
 if __name__ == "__main__":

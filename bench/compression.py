@@ -49,16 +49,17 @@ def main() -> None:
     asset = f"/pad/{read_pad(PAD_DIR).version}/hand.js"
     cases = [
         ("read a table", lambda h: environ(path, headers={**auth, **h})),
-        ("preview", lambda h: environ("/api/v1/settlements/preview", "POST", headers=h,
-                                      body=PREVIEW)),
+        (
+            "preview",
+            lambda h: environ("/api/v1/settlements/preview", "POST", headers=h, body=PREVIEW),
+        ),
         ("variants", lambda h: environ("/api/v1/variants", headers=h)),
         ("pad file", lambda h: environ(asset, headers=h)),
         ("start page", lambda h: environ("/", headers=h)),
     ]
     n = args.requests
     building = microseconds(lambda env, start: [], lambda: environ("/item"), n)
-    print(f"{'request':13} {'plain µs':>9} {'br µs':>7} {'br/plain':>9} {'plain B':>8} "
-          f"{'br B':>6}")
+    print(f"{'request':13} {'plain µs':>9} {'br µs':>7} {'br/plain':>9} {'plain B':>8} {'br B':>6}")
     for name, make in cases:
         sizes = []
         for headers in ({}, BROWSER):
@@ -71,10 +72,12 @@ def main() -> None:
         plain = packed = float("inf")
         for _ in range(ROUNDS):
             plain = min(plain, microseconds(service, lambda make=make: make({}), n) - building)
-            packed = min(packed,
-                         microseconds(service, lambda make=make: make(BROWSER), n) - building)
-        print(f"{name:13} {plain:9.0f} {packed:7.0f} {packed / plain:9.2f} {sizes[0]:8} "
-              f"{sizes[1]:6}")
+            packed = min(
+                packed, microseconds(service, lambda make=make: make(BROWSER), n) - building
+            )
+        print(
+            f"{name:13} {plain:9.0f} {packed:7.0f} {packed / plain:9.2f} {sizes[0]:8} {sizes[1]:6}"
+        )
 
 
 if __name__ == "__main__":

@@ -89,12 +89,18 @@ end
 """
 
 
-def script(method: str, paths: list[str], headers: list[dict[str, str]],
-           bodies: list[str] | None, keyed: bool = False) -> str:
+def script(
+    method: str,
+    paths: list[str],
+    headers: list[dict[str, str]],
+    bodies: list[str] | None,
+    keyed: bool = False,
+) -> str:
     """A wrk script that picks a random target (and body) for every request; ``keyed``: each
     with an Idempotency-Key of its own."""
     header_tables = ",".join(
-        "{" + ",".join(f'["{k}"]=[==[{v}]==]' for k, v in h.items()) + "}" for h in headers)
+        "{" + ",".join(f'["{k}"]=[==[{v}]==]' for k, v in h.items()) + "}" for h in headers
+    )
     body_pick = "bodies[math.random(#bodies)]" if bodies else "nil"
     header_pick = "with_key(headers[i])" if keyed else "headers[i]"
     return f"""
@@ -115,7 +121,10 @@ def run_wrk(url: str, lua: str, seconds: int) -> dict[str, float]:
         fh.write(lua)
     output = subprocess.run(
         ["wrk", f"-t{THREADS}", f"-c{CONNECTIONS}", f"-d{seconds}s", "-s", fh.name, url],
-        capture_output=True, text=True, check=True).stdout
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     Path(fh.name).unlink()
     figures = json.loads(output.strip().splitlines()[-1])
     figures["rps"] = figures["requests"] / (figures["duration_us"] / 1e6)
@@ -135,12 +144,22 @@ def prepare(database: str | None, tmp: Path) -> tuple[str, list[dict]]:
 
 
 def scenarios(tables: list[dict], rng: random.Random) -> dict[str, tuple[str, ...]]:
-    auth = [{"Authorization": f"Bearer {t['table_token']}",
-             "Content-Type": "application/json"} for t in tables]
+    auth = [
+        {"Authorization": f"Bearer {t['table_token']}", "Content-Type": "application/json"}
+        for t in tables
+    ]
     hands = [json.dumps(random_hand(rng)) for _ in range(500)]
-    previews = [json.dumps({"variant": "american", "players": 4,
-                            "state": {"pool": rng.randrange(40), "dealer": rng.randrange(4)},
-                            "hand": random_hand(rng)}) for _ in range(500)]
+    previews = [
+        json.dumps(
+            {
+                "variant": "american",
+                "players": 4,
+                "state": {"pool": rng.randrange(40), "dealer": rng.randrange(4)},
+                "hand": random_hand(rng),
+            }
+        )
+        for _ in range(500)
+    ]
     return {"hands": hands, "previews": previews, "auth": auth}
 
 
@@ -165,36 +184,63 @@ def cases(service_url: str, tables: list[dict]) -> list[Case]:
     data = scenarios(tables, random.Random(11))
     json_header = [{"Content-Type": "application/json"}]
     table_paths = [f"/api/v1/tables/{t['id']}" for t in tables]
-    etags = [requests.get(service_url + p, headers=h, timeout=10).headers["ETag"]
-             for p, h in zip(table_paths, data["auth"], strict=True)]
+    etags = [
+        requests.get(service_url + p, headers=h, timeout=10).headers["ETag"]
+        for p, h in zip(table_paths, data["auth"], strict=True)
+    ]
     bare_get = script("GET", ["/item"], json_header, None)
     hand_paths = [f"{p}/hands" for p in table_paths]
     bare_echo = script("POST", ["/echo"], json_header, data["hands"])
     return [
         Case("read", script("GET", table_paths, data["auth"], None), bare_get, 0.7),
-        Case("read304", script("GET", table_paths,
-                               [{**h, "If-None-Match": e}
-                                for h, e in zip(data["auth"], etags, strict=True)], None),
-             bare_get, 0.9),
-        Case("preview", script("POST", ["/api/v1/settlements/preview"], json_header,
-                               data["previews"]),
-             script("POST", ["/echo"], json_header, data["previews"]), 0.7),
-        Case("record", script("POST", hand_paths, data["auth"], data["hands"]), bare_echo,
-             RECORD_TARGET),
-        Case("record+key", script("POST", hand_paths, data["auth"], data["hands"], keyed=True),
-             bare_echo, RECORD_TARGET),
-        Case("floor", script("POST", ["/store"], json_header, data["hands"]), bare_echo,
-             RECORD_TARGET, on_bare=True),
+        Case(
+            "read304",
+            script(
+                "GET",
+                table_paths,
+                [{**h, "If-None-Match": e} for h, e in zip(data["auth"], etags, strict=True)],
+                None,
+            ),
+            bare_get,
+            0.9,
+        ),
+        Case(
+            "preview",
+            script("POST", ["/api/v1/settlements/preview"], json_header, data["previews"]),
+            script("POST", ["/echo"], json_header, data["previews"]),
+            0.7,
+        ),
+        Case(
+            "record",
+            script("POST", hand_paths, data["auth"], data["hands"]),
+            bare_echo,
+            RECORD_TARGET,
+        ),
+        Case(
+            "record+key",
+            script("POST", hand_paths, data["auth"], data["hands"], keyed=True),
+            bare_echo,
+            RECORD_TARGET,
+        ),
+        Case(
+            "floor",
+            script("POST", ["/store"], json_header, data["hands"]),
+            bare_echo,
+            RECORD_TARGET,
+            on_bare=True,
+        ),
     ]
 
 
-def measure(service: Gunicorn, bare: Gunicorn, tables: list[dict], seconds: int,
-            label: str) -> list[tuple[str, dict, dict, float]]:
+def measure(
+    service: Gunicorn, bare: Gunicorn, tables: list[dict], seconds: int, label: str
+) -> list[tuple[str, dict, dict, float]]:
     results = []
     for case in cases(service.url, tables):
         bare_figures = run_wrk(bare.url, case.bare_lua, seconds)
-        service_figures = run_wrk(bare.url if case.on_bare else service.url,
-                                  case.service_lua, seconds)
+        service_figures = run_wrk(
+            bare.url if case.on_bare else service.url, case.service_lua, seconds
+        )
         results.append((f"{label} {case.name}", service_figures, bare_figures, case.target))
         report(results[-1:], header=len(results) == 1)
     return results
@@ -202,16 +248,21 @@ def measure(service: Gunicorn, bare: Gunicorn, tables: list[dict], seconds: int,
 
 def report(results: list[tuple[str, dict, dict, float]], header: bool = True) -> None:
     if header:
-        print(f"{'scenario':20} {'rps':>7} {'bare rps':>8} {'ratio':>6} {'target':>6} "
-              f"{'p50 ms':>7} {'p99 ms':>7} {'bare p99':>8} {'p99 ×':>6} {'errors':>6}")
+        print(
+            f"{'scenario':20} {'rps':>7} {'bare rps':>8} {'ratio':>6} {'target':>6} "
+            f"{'p50 ms':>7} {'p99 ms':>7} {'bare p99':>8} {'p99 ×':>6} {'errors':>6}"
+        )
     for name, svc, bare, target in results:
         ratio = svc["rps"] / bare["rps"]
         p99_ratio = svc["p99_us"] / max(bare["p99_us"], 1)
         met = ratio >= target and (target != RECORD_TARGET or p99_ratio <= RECORD_P99_LIMIT)
-        print(f"{name:20} {svc['rps']:7.0f} {bare['rps']:8.0f} {ratio:6.2f} "
-              f"{'≥' + str(target):>6} {svc['p50_us'] / 1000:7.2f} {svc['p99_us'] / 1000:7.2f} "
-              f"{bare['p99_us'] / 1000:8.2f} {p99_ratio:6.2f} "
-              f"{svc['errors'] + svc['bad']:6d} {'ok' if met else 'MISS'}", flush=True)
+        print(
+            f"{name:20} {svc['rps']:7.0f} {bare['rps']:8.0f} {ratio:6.2f} "
+            f"{'≥' + str(target):>6} {svc['p50_us'] / 1000:7.2f} {svc['p99_us'] / 1000:7.2f} "
+            f"{bare['p99_us'] / 1000:8.2f} {p99_ratio:6.2f} "
+            f"{svc['errors'] + svc['bad']:6d} {'ok' if met else 'MISS'}",
+            flush=True,
+        )
         if svc["errors"] + svc["bad"]:
             kinds = ", ".join(f"{n} {kind}" for kind, n in svc["kinds"].items() if n)
             print(f"{'':20} errors: {kinds} (status: answers other than 2xx/3xx)", flush=True)
@@ -220,8 +271,11 @@ def report(results: list[tuple[str, dict, dict, float]], header: bool = True) ->
         database, _, scenario = name.partition(" ")
         floor = figures.get(f"{database} floor")
         if scenario.startswith("record") and floor is not None:
-            print(f"{name:20} {svc['rps'] / floor['rps']:.2f} of the floor's rps, p99 "
-                  f"{svc['p99_us'] / max(floor['p99_us'], 1):.2f}× the floor's", flush=True)
+            print(
+                f"{name:20} {svc['rps'] / floor['rps']:.2f} of the floor's rps, p99 "
+                f"{svc['p99_us'] / max(floor['p99_us'], 1):.2f}× the floor's",
+                flush=True,
+            )
 
 
 def ensure_postgres_database(url: str) -> bool:
@@ -236,8 +290,9 @@ def ensure_postgres_database(url: str) -> bool:
     admin = create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
     try:
         with admin.connect() as connection:
-            exists = connection.execute(text("SELECT 1 FROM pg_database WHERE datname = :d"),
-                                        {"d": target.database}).first()
+            exists = connection.execute(
+                text("SELECT 1 FROM pg_database WHERE datname = :d"), {"d": target.database}
+            ).first()
             if exists is None:
                 connection.execute(text(f'CREATE DATABASE "{target.database}"'))
     except OperationalError:
@@ -250,9 +305,12 @@ def ensure_postgres_database(url: str) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=10)
-    parser.add_argument("--pg", default=DEFAULT_PG,
-                        help="a PostgreSQL URL whose public schema may be dropped (created when "
-                             f"missing; default {DEFAULT_PG}); skipped if no server answers")
+    parser.add_argument(
+        "--pg",
+        default=DEFAULT_PG,
+        help="a PostgreSQL URL whose public schema may be dropped (created when "
+        f"missing; default {DEFAULT_PG}); skipped if no server answers",
+    )
     parser.add_argument("--no-pg", action="store_true", help="SQLite only")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
@@ -270,9 +328,12 @@ def main() -> None:
         label = "postgresql" if database else "sqlite"
         # The bare app's /store writes to its own SQLite file, or to the same PostgreSQL.
         bare_database = url if database else f"sqlite:///{tmp / 'bare.db'}"
-        with Gunicorn(url, workers=2, **SERVICE_ENV) as service, \
-                Gunicorn(bare_database, workers=2, app="bench.bare_app:app",
-                         ready_path="/item") as bare:
+        with (
+            Gunicorn(url, workers=2, **SERVICE_ENV) as service,
+            Gunicorn(
+                bare_database, workers=2, app="bench.bare_app:app", ready_path="/item"
+            ) as bare,
+        ):
             results += measure(service, bare, tables, args.seconds, label)
         shutil.rmtree(tmp, ignore_errors=True)
     print()

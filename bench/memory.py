@@ -61,8 +61,10 @@ def main() -> None:
     gc.collect()
     final = rss_mib()
     assert baseline is not None, "record at least 1,000 hands"
-    print(f"after {args.hands:>7,} hands: {final:7.1f} MiB  (ratio {final / baseline:.2f}, "
-          f"target ≤ 1.2)")
+    print(
+        f"after {args.hands:>7,} hands: {final:7.1f} MiB  (ratio {final / baseline:.2f}, "
+        f"target ≤ 1.2)"
+    )
 
 
 if __name__ == "__main__":

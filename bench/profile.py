@@ -76,28 +76,42 @@ def main() -> None:
     args = parser.parse_args()
     for tool in ("wrk", "py-spy"):
         if shutil.which(tool) is None and not Path(sys.executable).with_name(tool).exists():
-            sys.exit(f"{tool} is needed (wrk: apt-get install wrk; "
-                     "py-spy: .venv/bin/pip install -e '.[bench]')")
+            sys.exit(
+                f"{tool} is needed (wrk: apt-get install wrk; "
+                "py-spy: .venv/bin/pip install -e '.[bench]')"
+            )
     py_spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     tmp = Path(tempfile.mkdtemp())
     url, tables = prepare(args.pg, tmp)
     with Gunicorn(url, workers=2, **SERVICE_ENV) as service:
         case = next(c for c in cases(service.url, tables) if c.name == args.scenario)
-        load = threading.Thread(target=run_wrk,
-                                args=(service.url, case.service_lua, args.seconds + 2))
+        load = threading.Thread(
+            target=run_wrk, args=(service.url, case.service_lua, args.seconds + 2)
+        )
         load.start()
         raw_path = tmp / "profile.txt"
-        record = [py_spy, "record", "--pid", str(service.process.pid), "--subprocesses",
-                  "--rate", "200", "--duration", str(args.seconds), "--nonblocking"]
-        subprocess.run([*record, "--format", "raw", "--output", str(raw_path)],
-                       check=True, capture_output=True)
+        record = [
+            py_spy,
+            "record",
+            "--pid",
+            str(service.process.pid),
+            "--subprocesses",
+            "--rate",
+            "200",
+            "--duration",
+            str(args.seconds),
+            "--nonblocking",
+        ]
+        subprocess.run(
+            [*record, "--format", "raw", "--output", str(raw_path)], check=True, capture_output=True
+        )
         load.join()
         if args.flamegraph:
-            load = threading.Thread(target=run_wrk,
-                                    args=(service.url, case.service_lua, args.seconds + 2))
+            load = threading.Thread(
+                target=run_wrk, args=(service.url, case.service_lua, args.seconds + 2)
+            )
             load.start()
-            subprocess.run([*record, "--output", args.flamegraph], check=True,
-                           capture_output=True)
+            subprocess.run([*record, "--output", args.flamegraph], check=True, capture_output=True)
             load.join()
     summarize(raw_path.read_text(), args.top)
     shutil.rmtree(tmp, ignore_errors=True)

@@ -120,8 +120,10 @@ def run(pg_url: str | None, hands: int) -> None:
         totals.append((previous - marks.started) * 1e6)
 
     kind = "PostgreSQL" if pg_url else "SQLite"
-    print(f"\n[{kind}] recording a hand, {hands} hands over {TABLES} tables "
-          "(median µs since the previous mark, running total)")
+    print(
+        f"\n[{kind}] recording a hand, {hands} hands over {TABLES} tables "
+        "(median µs since the previous mark, running total)"
+    )
     running = 0.0
     for (_index, what), values in sorted(steps.items()):
         if len(values) < hands / 2:
@@ -129,13 +131,17 @@ def run(pg_url: str | None, hands: int) -> None:
         step = statistics.median(values)
         running += step
         print(f"  {step:7.0f} {running:8.0f}  {what}")
-    print(f"  whole request: median {statistics.median(totals):.0f} µs, "
-          f"mean {statistics.mean(totals):.0f} µs")
+    print(
+        f"  whole request: median {statistics.median(totals):.0f} µs, "
+        f"mean {statistics.mean(totals):.0f} µs"
+    )
     if held:
         mean_held = statistics.mean(held)
-        print(f"  writer lock held: median {statistics.median(held):.0f} µs, mean "
-              f"{mean_held:.0f} µs -> at most {1e6 / mean_held:,.0f} hands a second, "
-              "however many workers")
+        print(
+            f"  writer lock held: median {statistics.median(held):.0f} µs, mean "
+            f"{mean_held:.0f} µs -> at most {1e6 / mean_held:,.0f} hands a second, "
+            "however many workers"
+        )
 
 
 def main() -> None:

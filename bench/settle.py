@@ -49,8 +49,13 @@ def random_hand(rng: random.Random, players: int) -> dict[str, Any]:
     contract = rng.choice(CONTRACTS)
     trump = rng.choice(SUITS)
     declarer = rng.randrange(players)
-    hand: dict[str, Any] = {"kind": "played", "contract": contract, "trump": trump,
-                            "declarer": declarer, "tricks": rng.randint(0, 8)}
+    hand: dict[str, Any] = {
+        "kind": "played",
+        "contract": contract,
+        "trump": trump,
+        "declarer": declarer,
+        "tricks": rng.randint(0, 8),
+    }
     must_call = contract == "simple" or (contract == "forcee_simple" and players > 3)
     may_call = contract != "solo" and (must_call or rng.random() < 0.4)
     partner = None
@@ -62,8 +67,7 @@ def random_hand(rng: random.Random, players: int) -> dict[str, Any]:
         rank = "king" if rng.random() < 0.05 else "ace"
         hand["called"] = {"rank": rank, "suit": rng.choice([s for s in SUITS if s != trump])}
         hand["partner"] = partner
-    if contract != "tout" and (hand["tricks"] == 8 or (hand["tricks"] >= 5
-                                                      and rng.random() < 0.2)):
+    if contract != "tout" and (hand["tricks"] == 8 or (hand["tricks"] >= 5 and rng.random() < 0.2)):
         hand["tout_after_five"] = True  # all eight tricks: the side led to the sixth
     if rng.random() < 0.3:
         side = rng.choice(("declarers", "defenders"))
@@ -77,8 +81,7 @@ def random_hand(rng: random.Random, players: int) -> dict[str, Any]:
             if partner is not None and partner != declarer and rng.random() < 0.15:
                 errors.append({"kind": "unannounced_void", "seat": declarer})
             else:
-                errors.append({"kind": rng.choice(TABLE_ERRORS),
-                               "seat": rng.randrange(players)})
+                errors.append({"kind": rng.choice(TABLE_ERRORS), "seat": rng.randrange(players)})
         hand["errors"] = errors
     return hand
 
@@ -87,14 +90,19 @@ def random_table(rng: random.Random) -> tuple[int, dict[str, Any], dict[str, Any
     players = rng.choice((3, 4, 5))
     options: dict[str, Any] = {"stake": rng.choice((2, 4)), "stamm": rng.choice((16, 20))}
     options.update({name: rng.choice(values) for name, values in OPTION_CHOICES.items()})
-    state = {"pool": rng.randint(0, 60), "couleur": rng.choice(SUITS),
-             "dealer": rng.randrange(players), "stake_due": rng.random() < 0.8,
-             "first_game_won": rng.random() < 0.5}
+    state = {
+        "pool": rng.randint(0, 60),
+        "couleur": rng.choice(SUITS),
+        "dealer": rng.randrange(players),
+        "stake_due": rng.random() < 0.8,
+        "first_game_won": rng.random() < 0.5,
+    }
     return players, options, state
 
 
-def best_of(runs: int, chunks: list[list[Case]], *works: Callable[[list[Case]], None]
-            ) -> list[float]:
+def best_of(
+    runs: int, chunks: list[list[Case]], *works: Callable[[list[Case]], None]
+) -> list[float]:
     """The best total time of ``runs`` runs of each work over all the chunks. Within a run the
     works take turns chunk by chunk, so a burst of load on a shared machine weighs on every
     side of the ratio alike."""
@@ -138,18 +146,21 @@ def main() -> int:
             loads(dumps(hand))
 
     settle_all(cases)  # once untimed: any crash shows here, before the figures
-    chunks = [cases[i:i + CHUNK] for i in range(0, len(cases), CHUNK)]
+    chunks = [cases[i : i + CHUNK] for i in range(0, len(cases), CHUNK)]
     settle_time, json_time = best_of(args.runs, chunks, settle_all, round_trip_all)
     n = len(cases)
     ratio = settle_time / json_time
     print(f"hands: {n}, best of {args.runs} runs, Python {sys.version.split()[0]}")
-    print(f"parse_hand + settle:         {n / settle_time:>10,.0f} hands/s "
-          f"({settle_time / n * 1e6:.2f} us a hand)")
-    print(f"json.loads(json.dumps(hand)): {n / json_time:>10,.0f} hands/s "
-          f"({json_time / n * 1e6:.2f} us a hand)")
+    print(
+        f"parse_hand + settle:         {n / settle_time:>10,.0f} hands/s "
+        f"({settle_time / n * 1e6:.2f} us a hand)"
+    )
+    print(
+        f"json.loads(json.dumps(hand)): {n / json_time:>10,.0f} hands/s "
+        f"({json_time / n * 1e6:.2f} us a hand)"
+    )
     verdict = "meets" if ratio <= TARGET else "misses"
-    print(f"settle cost / JSON round-trip cost: {ratio:.2f} ({verdict} the target of "
-          f"{TARGET:g})")
+    print(f"settle cost / JSON round-trip cost: {ratio:.2f} ({verdict} the target of {TARGET:g})")
     return 0
 
 

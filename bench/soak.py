@@ -58,19 +58,37 @@ def hand_palette() -> list[dict[str, Any]]:
         candidates.append({"kind": "forfeit", "seat": seat})
         for trump in SUITS:
             for tricks in (3, 5, 6, 8):
-                candidates.append({"contract": "solo", "trump": trump, "declarer": seat,
-                                   "tricks": tricks, "tout_after_five": tricks == 8})
-            candidates.append({"contract": "tout", "trump": trump, "declarer": seat,
-                               "tricks": 8})
+                candidates.append(
+                    {
+                        "contract": "solo",
+                        "trump": trump,
+                        "declarer": seat,
+                        "tricks": tricks,
+                        "tout_after_five": tricks == 8,
+                    }
+                )
+            candidates.append({"contract": "tout", "trump": trump, "declarer": seat, "tricks": 8})
             partner = (seat + 2) % 4
             for tricks in (4, 5, 7):
-                candidates.append({"contract": "simple", "trump": trump, "declarer": seat,
-                                   "called": {"rank": "ace", "suit": SUITS[(SUITS.index(trump)
-                                                                            + 1) % 4]},
-                                   "partner": partner, "tricks": tricks})
-            candidates.append({"contract": "solo", "trump": trump, "declarer": seat,
-                               "tricks": 6, "errors": [{"kind": "revoke",
-                                                        "seat": (seat + 1) % 4}]})
+                candidates.append(
+                    {
+                        "contract": "simple",
+                        "trump": trump,
+                        "declarer": seat,
+                        "called": {"rank": "ace", "suit": SUITS[(SUITS.index(trump) + 1) % 4]},
+                        "partner": partner,
+                        "tricks": tricks,
+                    }
+                )
+            candidates.append(
+                {
+                    "contract": "solo",
+                    "trump": trump,
+                    "declarer": seat,
+                    "tricks": 6,
+                    "errors": [{"kind": "revoke", "seat": (seat + 1) % 4}],
+                }
+            )
     valid = []
     for hand in candidates:
         try:
@@ -139,15 +157,16 @@ class Phone:
                 response.close()
             with self.stats.lock:
                 self.stats.retries += 1
-            time.sleep(min(0.2 * 2 ** attempt, 3))
+            time.sleep(min(0.2 * 2**attempt, 3))
         return None
 
     def record(self) -> None:
         key = uuid.uuid4().hex
         body = self.rng.choice(self.palette)
         path = f"/api/v1/tables/{self.table['id']}/hands"
-        response = self.request("write", "POST", path, json=body,
-                                headers={**self.auth, "Idempotency-Key": key})
+        response = self.request(
+            "write", "POST", path, json=body, headers={**self.auth, "Idempotency-Key": key}
+        )
         if response is None:
             self.unsure.append(key)
             self.stats.error(f"{self.table['id']}: no answer to hand key {key}")
@@ -167,16 +186,19 @@ class Phone:
 
     def correct(self, number: int, version: int) -> None:
         body = self.rng.choice([h for h in self.palette if h.get("kind") != "forfeit"])
-        response = self.request("write", "PUT", f"/api/v1/tables/{self.table['id']}/hands/"
-                                f"{number}", json=body,
-                                headers={**self.auth, "If-Match": f'"{version}"'})
+        response = self.request(
+            "write",
+            "PUT",
+            f"/api/v1/tables/{self.table['id']}/hands/{number}",
+            json=body,
+            headers={**self.auth, "If-Match": f'"{version}"'},
+        )
         if response is None:
             self.stats.error(f"PUT hand {number}: no answer")
             return
         with response:
             if response.status_code not in (200, 412):
-                self.stats.error(f"PUT hand {number}: {response.status_code} "
-                                 f"{response.text[:200]}")
+                self.stats.error(f"PUT hand {number}: {response.status_code} {response.text[:200]}")
             elif response.status_code == 200:
                 self.written = max(self.written, response.json()["table"]["version"])
 
@@ -184,8 +206,9 @@ class Phone:
         headers = dict(self.auth)
         if self.etag:
             headers["If-None-Match"] = self.etag
-        response = self.request("read", "GET", f"/api/v1/tables/{self.table['id']}",
-                                headers=headers)
+        response = self.request(
+            "read", "GET", f"/api/v1/tables/{self.table['id']}", headers=headers
+        )
         if response is None:
             self.stats.error("GET table: no answer")
             return
@@ -208,8 +231,9 @@ class Phone:
         time.sleep(self.rng.uniform(0, self.args.pause_max))  # tables do not start in step
         while time.monotonic() < deadline:
             self.record()
-            pause_until = time.monotonic() + self.rng.uniform(self.args.pause_min,
-                                                              self.args.pause_max)
+            pause_until = time.monotonic() + self.rng.uniform(
+                self.args.pause_min, self.args.pause_max
+            )
             while time.monotonic() < min(pause_until, deadline):
                 time.sleep(min(self.args.poll, max(0.0, pause_until - time.monotonic())))
                 if time.monotonic() < deadline:
@@ -224,17 +248,21 @@ def verify(phone: Phone, problems: list[str]) -> int:
         stored: list[dict[str, Any]] = []
         page = 1
         while True:
-            response = session.get(f"{phone.base}/api/v1/tables/{table_id}/hands",
-                                   params={"page": page, "page_size": 100},
-                                   headers=phone.auth, timeout=30)
+            response = session.get(
+                f"{phone.base}/api/v1/tables/{table_id}/hands",
+                params={"page": page, "page_size": 100},
+                headers=phone.auth,
+                timeout=30,
+            )
             batch = response.json()
             response.close()
             stored.extend(batch)
             if len(batch) < 100:
                 break
             page += 1
-        shown = session.get(f"{phone.base}/api/v1/tables/{table_id}", headers=phone.auth,
-                            timeout=30)
+        shown = session.get(
+            f"{phone.base}/api/v1/tables/{table_id}", headers=phone.auth, timeout=30
+        )
         table = shown.json()
         shown.close()
         numbers = [h["number"] for h in stored]
@@ -247,12 +275,18 @@ def verify(phone: Phone, problems: list[str]) -> int:
         if missing:
             problems.append(f"{table_id}: acknowledged hands {sorted(missing)} are lost")
         if len(numbers) > len(acked_numbers) + len(phone.unsure):
-            problems.append(f"{table_id}: {len(numbers)} hands stored for "
-                            f"{len(acked_numbers)} acknowledged: doubled hands")
+            problems.append(
+                f"{table_id}: {len(numbers)} hands stored for "
+                f"{len(acked_numbers)} acknowledged: doubled hands"
+            )
         # Retrying every acknowledged key replays it and records nothing new.
         for key, (number, body) in list(phone.acked.items())[:5]:
-            again = session.post(f"{phone.base}/api/v1/tables/{table_id}/hands", json=body,
-                                 headers={**phone.auth, "Idempotency-Key": key}, timeout=30)
+            again = session.post(
+                f"{phone.base}/api/v1/tables/{table_id}/hands",
+                json=body,
+                headers={**phone.auth, "Idempotency-Key": key},
+                timeout=30,
+            )
             if again.status_code != 201 or again.json()["number"] != number:
                 problems.append(f"{table_id}: key {key} did not replay hand {number}")
             again.close()
@@ -267,8 +301,9 @@ def verify(phone: Phone, problems: list[str]) -> int:
         if sum(balances) + table["pool"] != 0:
             problems.append(f"{table_id}: players {sum(balances)} + pool {table['pool']} != 0")
         if table["hands_recorded"] != len(stored):
-            problems.append(f"{table_id}: hands_recorded {table['hands_recorded']} but "
-                            f"{len(stored)} listed")
+            problems.append(
+                f"{table_id}: hands_recorded {table['hands_recorded']} but {len(stored)} listed"
+            )
     return len(stored)
 
 
@@ -279,8 +314,9 @@ def setup(database_url: str, tables: int) -> list[dict[str, Any]]:
     from service import create_app
     from tests.support import ApiClient
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": database_url, "RATELIMIT_ENABLED": False,
-                      "ACCESS_LOG": False})
+    app = create_app(
+        {"SQLALCHEMY_DATABASE_URI": database_url, "RATELIMIT_ENABLED": False, "ACCESS_LOG": False}
+    )
     with app.app_context():
         flask_migrate.upgrade()
     api = ApiClient(app.test_client())
@@ -346,18 +382,35 @@ def main() -> int:
     env = {**os.environ, "DATABASE_URL": database_url}
     with open(log_path, "wb") as access_log, open(workdir / "gunicorn.log", "wb") as errors:
         server = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--workers", str(args.workers), "--bind",
-             f"127.0.0.1:{port}", "wsgi:app"], cwd=ROOT, env=env, stdout=access_log,
-            stderr=errors)
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "--workers",
+                str(args.workers),
+                "--bind",
+                f"127.0.0.1:{port}",
+                "wsgi:app",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=access_log,
+            stderr=errors,
+        )
         try:
             wait_ready(base, server)
             stats = Stats()
             master = random.Random(args.seed)
-            phones = [Phone(base, table, palette, stats, random.Random(master.random()), args)
-                      for table in tables]
-            print(f"soak: {len(phones)} tables, {args.workers} gunicorn workers, "
-                  f"{args.seconds:.0f} s, pauses {args.pause_min}-{args.pause_max} s, "
-                  f"polling every {args.poll} s, database {database_url}", flush=True)
+            phones = [
+                Phone(base, table, palette, stats, random.Random(master.random()), args)
+                for table in tables
+            ]
+            print(
+                f"soak: {len(phones)} tables, {args.workers} gunicorn workers, "
+                f"{args.seconds:.0f} s, pauses {args.pause_min}-{args.pause_max} s, "
+                f"polling every {args.poll} s, database {database_url}",
+                flush=True,
+            )
             started = time.monotonic()
             deadline = started + args.seconds
             threads = [threading.Thread(target=p.run, args=(deadline,)) for p in phones]
@@ -379,19 +432,31 @@ def main() -> int:
     with open(log_path, encoding="utf-8") as fh:
         logged = sum(1 for line in fh if line.startswith('{"ts"') and '"access"' in line)
     report = {
-        "seconds": round(elapsed, 1), "tables": len(phones), "workers": args.workers,
-        "hands_acknowledged": acked, "hands_stored": stored, "hands_unanswered": unsure,
-        "requests": requests_made, "writes": len(stats.write_ms), "reads": len(stats.read_ms),
+        "seconds": round(elapsed, 1),
+        "tables": len(phones),
+        "workers": args.workers,
+        "hands_acknowledged": acked,
+        "hands_stored": stored,
+        "hands_unanswered": unsure,
+        "requests": requests_made,
+        "writes": len(stats.write_ms),
+        "reads": len(stats.read_ms),
         "requests_per_s": round(requests_made / elapsed, 1),
-        "not_modified": stats.not_modified, "retries": stats.retries,
-        "replays": stats.replays, "errors": len(stats.errors), "problems": len(problems),
+        "not_modified": stats.not_modified,
+        "retries": stats.retries,
+        "replays": stats.replays,
+        "errors": len(stats.errors),
+        "problems": len(problems),
         "access_log_lines": logged,
-        "write_ms": {"p50": round(percentile(stats.write_ms, 50), 1),
-                     "p99": round(percentile(stats.write_ms, 99), 1)},
-        "read_ms": {"p50": round(percentile(stats.read_ms, 50), 1),
-                    "p99": round(percentile(stats.read_ms, 99), 1)},
-        "all_ms": {"p50": round(percentile(every, 50), 1),
-                   "p99": round(percentile(every, 99), 1)},
+        "write_ms": {
+            "p50": round(percentile(stats.write_ms, 50), 1),
+            "p99": round(percentile(stats.write_ms, 99), 1),
+        },
+        "read_ms": {
+            "p50": round(percentile(stats.read_ms, 50), 1),
+            "p99": round(percentile(stats.read_ms, 99), 1),
+        },
+        "all_ms": {"p50": round(percentile(every, 50), 1), "p99": round(percentile(every, 99), 1)},
     }
     print(json.dumps(report, indent=2))
     for line in (stats.errors + problems)[:20]:

@@ -65,13 +65,40 @@ START = date(2026, 1, 1)
 # Hands as they come at a real table: mostly simple games, some solos won and lost (in and
 # out of couleur, so stamms and bêtes move), touts, errors, forfeits and misdeals.
 HAND_MIX: list[tuple[int, dict[str, Any]]] = [
-    (20, {"contract": "simple", "trump": "spades", "declarer": 0, "partner": 2,
-          "called": {"rank": "ace", "suit": "hearts"}, "tricks": 6}),
-    (12, {"contract": "simple", "trump": "hearts", "declarer": 1, "partner": 3,
-          "called": {"rank": "ace", "suit": "clubs"}, "tricks": 3}),
-    (8, {"contract": "simple", "trump": "diamonds", "declarer": 2, "partner": 0,
-         "called": {"rank": "ace", "suit": "spades"}, "tricks": 5,
-         "errors": [{"kind": "revoke", "seat": 1}]}),
+    (
+        20,
+        {
+            "contract": "simple",
+            "trump": "spades",
+            "declarer": 0,
+            "partner": 2,
+            "called": {"rank": "ace", "suit": "hearts"},
+            "tricks": 6,
+        },
+    ),
+    (
+        12,
+        {
+            "contract": "simple",
+            "trump": "hearts",
+            "declarer": 1,
+            "partner": 3,
+            "called": {"rank": "ace", "suit": "clubs"},
+            "tricks": 3,
+        },
+    ),
+    (
+        8,
+        {
+            "contract": "simple",
+            "trump": "diamonds",
+            "declarer": 2,
+            "partner": 0,
+            "called": {"rank": "ace", "suit": "spades"},
+            "tricks": 5,
+            "errors": [{"kind": "revoke", "seat": 1}],
+        },
+    ),
     (8, {"contract": "solo", "trump": "hearts", "declarer": 3, "tricks": 6}),
     (6, {"contract": "solo", "trump": "clubs", "declarer": 1, "tricks": 7}),
     (6, {"contract": "solo", "trump": "spades", "declarer": 2, "tricks": 3}),
@@ -81,8 +108,7 @@ HAND_MIX: list[tuple[int, dict[str, Any]]] = [
     (2, {"kind": "forfeit", "seat": 2}),
     (2, {"kind": "misdeal"}),
 ]
-STATE = {"pool": 24, "couleur": "clubs", "dealer": 0, "stake_due": True,
-         "first_game_won": True}
+STATE = {"pool": 24, "couleur": "clubs", "dealer": 0, "stake_due": True, "first_game_won": True}
 
 
 class Template:
@@ -93,8 +119,12 @@ class Template:
         record = american.parse_hand(raw, 4, american.parse_options(None)).to_dict()
         settlement = preview("american", 4, None, STATE, record)
         stored = settlement.to_dict()
-        self.json = (json.dumps(record), json.dumps(STATE),
-                     json.dumps(settlement.state_after.to_dict()), json.dumps(stored))
+        self.json = (
+            json.dumps(record),
+            json.dumps(STATE),
+            json.dumps(settlement.state_after.to_dict()),
+            json.dumps(stored),
+        )
         self.deltas: list[int] = stored["deltas"]
         self.tallies = tally_hand(record, stored, 4)
 
@@ -103,8 +133,16 @@ def utc(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d %H:%M:%S.%f")
 
 
-def seed_season(app: Any, club_id: str, players: list[str], name: str, hands: int,
-                rng: random.Random, templates: list[Template], weights: list[int]) -> str:
+def seed_season(
+    app: Any,
+    club_id: str,
+    players: list[str],
+    name: str,
+    hands: int,
+    rng: random.Random,
+    templates: list[Template],
+    weights: list[int],
+) -> str:
     """One season of ``hands`` hands, every row written in bulk; returns its id."""
     season_id = f"{name:0>32}"[:32]
     sittings = max(1, -(-hands // HANDS_A_SITTING))
@@ -114,8 +152,16 @@ def seed_season(app: Any, club_id: str, players: list[str], name: str, hands: in
     mix: dict[tuple[str, str], Counter[str]] = {}
     rated: list[list[tuple[str, int]]] = []
     with app.app_context():
-        db.session.add(SeasonRow(id=season_id, club_id=club_id, name=name, variant="american",
-                                 starts_on=START, ends_on=START + timedelta(days=SEASON_DAYS)))
+        db.session.add(
+            SeasonRow(
+                id=season_id,
+                club_id=club_id,
+                name=name,
+                variant="american",
+                starts_on=START,
+                ends_on=START + timedelta(days=SEASON_DAYS),
+            )
+        )
         db.session.commit()
         engine = db.engine
         dialect = engine.dialect.name
@@ -137,19 +183,42 @@ def seed_season(app: Any, club_id: str, players: list[str], name: str, hands: in
                     for seat in range(4):
                         balances[seat] += template.deltas[seat]
                     stamp = utc(opened + timedelta(minutes=number))
-                    hand_rows.append((table_id, number, "recorded", 1, 0, *template.json, stamp,
-                                      stamp))
-                _tally_sitting(season_id, day, seated, Counter(chosen), templates, totals,
-                               per_day, mix)
+                    hand_rows.append(
+                        (table_id, number, "recorded", 1, 0, *template.json, stamp, stamp)
+                    )
+                _tally_sitting(
+                    season_id, day, seated, Counter(chosen), templates, totals, per_day, mix
+                )
                 rated.append(list(zip(seated, balances, strict=True)))
-                tables.append({"id": table_id, "club_id": club_id, "name": f"Evening {index}",
-                               "variant": "american", "options": {}, "players": 4,
-                               "first_dealer": 0, "status": "closed", "version": count + 2,
-                               "hands_recorded": count, "hands_played": count, "pool": 0,
-                               "state": STATE, "created_at": opened, "closed_at": closed,
-                               "season_id": season_id})
-                seats.extend({"table_id": table_id, "seat": seat, "player_id": player,
-                              "balance": balances[seat]} for seat, player in enumerate(seated))
+                tables.append(
+                    {
+                        "id": table_id,
+                        "club_id": club_id,
+                        "name": f"Evening {index}",
+                        "variant": "american",
+                        "options": {},
+                        "players": 4,
+                        "first_dealer": 0,
+                        "status": "closed",
+                        "version": count + 2,
+                        "hands_recorded": count,
+                        "hands_played": count,
+                        "pool": 0,
+                        "state": STATE,
+                        "created_at": opened,
+                        "closed_at": closed,
+                        "season_id": season_id,
+                    }
+                )
+                seats.extend(
+                    {
+                        "table_id": table_id,
+                        "seat": seat,
+                        "player_id": player,
+                        "balance": balances[seat],
+                    }
+                    for seat, player in enumerate(seated)
+                )
             with engine.begin() as connection:
                 connection.execute(insert(TableRow.__table__), tables)
                 connection.execute(insert(SeatRow.__table__), seats)
@@ -159,10 +228,16 @@ def seed_season(app: Any, club_id: str, players: list[str], name: str, hands: in
     return season_id
 
 
-def _tally_sitting(season_id: str, day: date, seated: list[str], chosen: Counter[int],
-                   templates: list[Template], totals: dict[str, Counter[str]],
-                   per_day: dict[tuple[date, str], Counter[str]],
-                   mix: dict[tuple[str, str], Counter[str]]) -> None:
+def _tally_sitting(
+    season_id: str,
+    day: date,
+    seated: list[str],
+    chosen: Counter[int],
+    templates: list[Template],
+    totals: dict[str, Counter[str]],
+    per_day: dict[tuple[date, str], Counter[str]],
+    mix: dict[tuple[str, str], Counter[str]],
+) -> None:
     for seat, player in enumerate(seated):
         sitting: Counter[str] = Counter({"sittings": 1})
         for which, times in chosen.items():
@@ -179,68 +254,103 @@ def _tally_sitting(season_id: str, day: date, seated: list[str], chosen: Counter
 
 
 def _insert_hands(connection: Any, dialect: str, rows: list[tuple[Any, ...]]) -> None:
-    columns = ("table_id, number, status, revision, dealer, record, state_before, state_after, "
-               "settlement, recorded_at, updated_at")
+    columns = (
+        "table_id, number, status, revision, dealer, record, state_before, state_after, "
+        "settlement, recorded_at, updated_at"
+    )
     raw = connection.connection.dbapi_connection
     if dialect == "postgresql":
         with raw.cursor() as cursor, cursor.copy(f"COPY hands ({columns}) FROM STDIN") as copy:
             for row in rows:
                 copy.write_row(row)
         return
-    raw.executemany(f"INSERT INTO hands ({columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    rows)
+    raw.executemany(f"INSERT INTO hands ({columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
 
-def _insert_aggregates(connection: Any, season_id: str, totals: dict[str, Counter[str]],
-                       per_day: dict[tuple[date, str], Counter[str]],
-                       mix: dict[tuple[str, str], Counter[str]],
-                       rated: list[list[tuple[str, int]]]) -> None:
+def _insert_aggregates(
+    connection: Any,
+    season_id: str,
+    totals: dict[str, Counter[str]],
+    per_day: dict[tuple[date, str], Counter[str]],
+    mix: dict[tuple[str, str], Counter[str]],
+    rated: list[list[tuple[str, int]]],
+) -> None:
     def counters(counts: Counter[str]) -> dict[str, int]:
         return {name: counts[name] for name in COUNTERS}
 
     def contract_counters(counts: Counter[str]) -> dict[str, int]:
         return {name: counts[name] for name in CONTRACT_COUNTERS}
 
-    connection.execute(insert(SeasonPlayerRow.__table__), [
-        {"season_id": season_id, "player_id": p, **counters(c)} for p, c in totals.items()])
-    connection.execute(insert(SeasonPlayerDayRow.__table__), [
-        {"season_id": season_id, "day": d, "player_id": p, **counters(c)}
-        for (d, p), c in per_day.items()])
-    connection.execute(insert(SeasonPlayerContractRow.__table__), [
-        {"season_id": season_id, "player_id": p, "contract": k, **contract_counters(c)}
-        for (p, k), c in mix.items()])
+    connection.execute(
+        insert(SeasonPlayerRow.__table__),
+        [{"season_id": season_id, "player_id": p, **counters(c)} for p, c in totals.items()],
+    )
+    connection.execute(
+        insert(SeasonPlayerDayRow.__table__),
+        [
+            {"season_id": season_id, "day": d, "player_id": p, **counters(c)}
+            for (d, p), c in per_day.items()
+        ],
+    )
+    connection.execute(
+        insert(SeasonPlayerContractRow.__table__),
+        [
+            {"season_id": season_id, "player_id": p, "contract": k, **contract_counters(c)}
+            for (p, k), c in mix.items()
+        ],
+    )
     ratings: dict[str, tuple[float, float, int]] = {}
     for sitting in rated:
         league_ratings._rate_sitting(ratings, [p for p, _ in sitting], [b for _, b in sitting])
-    connection.execute(insert(SeasonRatingRow.__table__), [
-        {"season_id": season_id, "player_id": p, "mu": mu, "sigma": sigma, "sittings": n}
-        for p, (mu, sigma, n) in ratings.items()])
+    connection.execute(
+        insert(SeasonRatingRow.__table__),
+        [
+            {"season_id": season_id, "player_id": p, "mu": mu, "sigma": sigma, "sittings": n}
+            for p, (mu, sigma, n) in ratings.items()
+        ],
+    )
     # The career rows: both seasons are the club's only American Solo.
     for player, counts in totals.items():
-        exists = connection.execute(PlayerCareerRow.__table__.select().where(
-            PlayerCareerRow.player_id == player)).first()
+        exists = connection.execute(
+            PlayerCareerRow.__table__.select().where(PlayerCareerRow.player_id == player)
+        ).first()
         if exists is None:
-            connection.execute(insert(PlayerCareerRow.__table__).values(
-                player_id=player, variant="american", **counters(counts)))
+            connection.execute(
+                insert(PlayerCareerRow.__table__).values(
+                    player_id=player, variant="american", **counters(counts)
+                )
+            )
         else:
-            connection.execute(PlayerCareerRow.__table__.update().where(
-                PlayerCareerRow.player_id == player).values(
-                **{n: getattr(exists, n) + counts[n] for n in COUNTERS}))
+            connection.execute(
+                PlayerCareerRow.__table__.update()
+                .where(PlayerCareerRow.player_id == player)
+                .values(**{n: getattr(exists, n) + counts[n] for n in COUNTERS})
+            )
     for (player, contract), counts in mix.items():
         key = (PlayerCareerContractRow.player_id == player) & (
-            PlayerCareerContractRow.contract == contract)
+            PlayerCareerContractRow.contract == contract
+        )
         exists = connection.execute(PlayerCareerContractRow.__table__.select().where(key)).first()
         if exists is None:
-            connection.execute(insert(PlayerCareerContractRow.__table__).values(
-                player_id=player, variant="american", contract=contract,
-                **contract_counters(counts)))
+            connection.execute(
+                insert(PlayerCareerContractRow.__table__).values(
+                    player_id=player,
+                    variant="american",
+                    contract=contract,
+                    **contract_counters(counts),
+                )
+            )
         else:
-            connection.execute(PlayerCareerContractRow.__table__.update().where(key).values(
-                **{n: getattr(exists, n) + counts[n] for n in CONTRACT_COUNTERS}))
+            connection.execute(
+                PlayerCareerContractRow.__table__.update()
+                .where(key)
+                .values(**{n: getattr(exists, n) + counts[n] for n in CONTRACT_COUNTERS})
+            )
 
 
-def time_requests(client: Any, urls: dict[str, str], headers: dict[str, str], runs: int
-                  ) -> dict[str, tuple[float, int]]:
+def time_requests(
+    client: Any, urls: dict[str, str], headers: dict[str, str], runs: int
+) -> dict[str, tuple[float, int]]:
     """Median milliseconds of ``runs`` requests to each url after a warm-up, and the rows
     answered. The urls take turns, so a burst of load on a shared machine weighs on each."""
     rows = {}
@@ -261,16 +371,31 @@ def time_requests(client: Any, urls: dict[str, str], headers: dict[str, str], ru
 def bench(label: str, url: str, args: argparse.Namespace) -> None:
     import flask_migrate
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SQLITE_SYNCHRONOUS": "OFF",
-                      "RATELIMIT_ENABLED": False, "ACCESS_LOG": False})
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": url,
+            "SQLITE_SYNCHRONOUS": "OFF",
+            "RATELIMIT_ENABLED": False,
+            "ACCESS_LOG": False,
+        }
+    )
     started = time.perf_counter()
     with app.app_context():
         flask_migrate.upgrade()
         club = clubs.create_club("Bench club")
         players = [f"player{i:0>26}" for i in range(PLAYERS)]
-        db.session.execute(insert(PlayerRow.__table__), [
-            {"id": p, "club_id": club["id"], "name": f"Player {i + 1}",
-             "created_at": datetime.now(UTC)} for i, p in enumerate(players)])
+        db.session.execute(
+            insert(PlayerRow.__table__),
+            [
+                {
+                    "id": p,
+                    "club_id": club["id"],
+                    "name": f"Player {i + 1}",
+                    "created_at": datetime.now(UTC),
+                }
+                for i, p in enumerate(players)
+            ],
+        )
         db.session.commit()
     templates = [Template(record) for _, record in HAND_MIX]
     weights = [w for w, _ in HAND_MIX]
@@ -285,32 +410,45 @@ def bench(label: str, url: str, args: argparse.Namespace) -> None:
     client = app.test_client()
     headers = {"Authorization": f"Bearer {club['admin_token']}"}
     print(f"\n{label}: seeded {args.small:,} + {args.large:,} hands in {seeded:.0f} s")
-    for query, title in (("", "standings"),
-                         ("?from=2026-01-01&to=2026-12-31", "standings from/to")):
-        urls = {name: f"/api/v1/seasons/{season_id}/standings{query}"
-                for name, season_id in (("small", small), ("large", large))}
+    for query, title in (
+        ("", "standings"),
+        ("?from=2026-01-01&to=2026-12-31", "standings from/to"),
+    ):
+        urls = {
+            name: f"/api/v1/seasons/{season_id}/standings{query}"
+            for name, season_id in (("small", small), ("large", large))
+        }
         results = time_requests(client, urls, headers, args.runs)
         for name, hands in (("small", args.small), ("large", args.large)):
             median, rows = results[name]
-            print(f"  {title:<18} {hands:>10,} hands: {median:7.2f} ms median of {args.runs} "
-                  f"({rows} rows)")
+            print(
+                f"  {title:<18} {hands:>10,} hands: {median:7.2f} ms median of {args.runs} "
+                f"({rows} rows)"
+            )
         ratio = results["large"][0] / results["small"][0]
         verdict = "meets" if ratio <= TARGET else "misses"
-        print(f"  {title:<18} large/small: {ratio:.2f}"
-              + (f" ({verdict} the target of {TARGET:g})" if title == "standings" else ""))
+        print(
+            f"  {title:<18} large/small: {ratio:.2f}"
+            + (f" ({verdict} the target of {TARGET:g})" if title == "standings" else "")
+        )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pg", default=os.environ.get("TEST_DATABASE_URL"),
-                        help="a PostgreSQL URL whose public schema the bench may drop")
+    parser.add_argument(
+        "--pg",
+        default=os.environ.get("TEST_DATABASE_URL"),
+        help="a PostgreSQL URL whose public schema the bench may drop",
+    )
     parser.add_argument("--runs", type=int, default=31)
     parser.add_argument("--small", type=int, default=1_000)
     parser.add_argument("--large", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=20261129)
     args = parser.parse_args()
-    print(f"Python {sys.version.split()[0]}; {PLAYERS} players, {HANDS_A_SITTING} hands a "
-          f"sitting, {args.runs} timed requests each")
+    print(
+        f"Python {sys.version.split()[0]}; {PLAYERS} players, {HANDS_A_SITTING} hands a "
+        f"sitting, {args.runs} timed requests each"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         bench("SQLite", f"sqlite:///{Path(tmp) / 'bench.db'}", args)
     if args.pg:

@@ -32,13 +32,22 @@ def random_hand(rng: random.Random) -> dict:
     declarer = rng.randrange(4)
     trump = rng.choice(TRUMPS)
     if rng.random() < 0.5:
-        return {"contract": "solo", "trump": trump, "declarer": declarer,
-                "tricks": rng.randint(0, 8)}
+        return {
+            "contract": "solo",
+            "trump": trump,
+            "declarer": declarer,
+            "tricks": rng.randint(0, 8),
+        }
     partner = rng.choice([s for s in range(4) if s != declarer])
     called = rng.choice([s for s in TRUMPS if s != trump])
-    return {"contract": "simple", "trump": trump, "declarer": declarer,
-            "called": {"rank": "ace", "suit": called}, "partner": partner,
-            "tricks": rng.randint(0, 8)}
+    return {
+        "contract": "simple",
+        "trump": trump,
+        "declarer": declarer,
+        "called": {"rank": "ace", "suit": called},
+        "partner": partner,
+        "tricks": rng.randint(0, 8),
+    }
 
 
 def timed(fn) -> tuple[float, object]:
@@ -61,8 +70,10 @@ def run(database: str | None, hands: int) -> None:
     early = statistics.median(durations[:10])
     late = statistics.median(durations[-10:])
     kind = "PostgreSQL" if database else "SQLite"
-    print(f"[{kind}] record: hands 1-10 median {early * 1000:.2f} ms, "
-          f"hands {hands - 9}-{hands} median {late * 1000:.2f} ms, ratio {late / early:.2f}")
+    print(
+        f"[{kind}] record: hands 1-10 median {early * 1000:.2f} ms, "
+        f"hands {hands - 9}-{hands} median {late * 1000:.2f} ms, ratio {late / early:.2f}"
+    )
 
     url = f"/api/v1/tables/{table['id']}/hands/1"
     headers = api.auth(table["table_token"])
@@ -72,22 +83,29 @@ def run(database: str | None, hands: int) -> None:
     moving = {"contract": "solo", "trump": "hearts", "declarer": 0, "tricks": 6}
     seconds, response = timed(lambda: api.client.put(url, json=moving, headers=headers))
     assert response.status_code == 200, response.json
-    print(f"[{kind}] correct hand 1 of {hands} (moves the pool; "
-          f"{response.json['resettled']} hands settled again): "
-          f"{seconds * 1000:.1f} ms ({seconds / early:.1f}x one record)")
+    print(
+        f"[{kind}] correct hand 1 of {hands} (moves the pool; "
+        f"{response.json['resettled']} hands settled again): "
+        f"{seconds * 1000:.1f} ms ({seconds / early:.1f}x one record)"
+    )
     # The same record with the tricks changed but the same result leaves the state alone.
     same_state = {**moving, "tricks": 7}
     seconds, response = timed(lambda: api.client.put(url, json=same_state, headers=headers))
     assert response.status_code == 200, response.json
-    print(f"[{kind}] correct hand 1 of {hands} (same state after it; "
-          f"{response.json['resettled']} hands settled again): {seconds * 1000:.1f} ms")
+    print(
+        f"[{kind}] correct hand 1 of {hands} (same state after it; "
+        f"{response.json['resettled']} hands settled again): {seconds * 1000:.1f} ms"
+    )
     # The worst case: hand 1 becomes a misdeal, so the same dealer deals again and every
     # later hand has another dealer; nothing converges and all of them are settled again.
-    seconds, response = timed(lambda: api.client.put(url, json={"kind": "misdeal"},
-                                                     headers=headers))
+    seconds, response = timed(
+        lambda: api.client.put(url, json={"kind": "misdeal"}, headers=headers)
+    )
     assert response.status_code == 200, response.json
-    print(f"[{kind}] correct hand 1 of {hands} into a misdeal (shifts every dealer; "
-          f"{response.json['resettled']} hands settled again): {seconds * 1000:.1f} ms")
+    print(
+        f"[{kind}] correct hand 1 of {hands} into a misdeal (shifts every dealer; "
+        f"{response.json['resettled']} hands settled again): {seconds * 1000:.1f} ms"
+    )
     api.client.put(url, json=first["hand"], headers=headers)
 
 

@@ -51,5 +51,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     security.init_app(app, answer_for)
 
     from . import cli
+
     cli.register(app)
     return app

@@ -36,8 +36,11 @@ def register(app: Flask) -> None:
     @app.cli.command("backup")
     @click.argument("path", type=click.Path(dir_okay=False))
     @click.option("--force", is_flag=True, help="Overwrite PATH if it exists.")
-    @click.option("--print-command", is_flag=True,
-                  help="PostgreSQL: print the pg_dump command instead of running it.")
+    @click.option(
+        "--print-command",
+        is_flag=True,
+        help="PostgreSQL: print the pg_dump command instead of running it.",
+    )
     def backup(path: str, force: bool, print_command: bool) -> None:
         """Copy the whole database to PATH (safe while the service runs)."""
         if os.path.exists(path) and not force:
@@ -48,16 +51,29 @@ def register(app: Flask) -> None:
             click.echo(f"backed up {sqlite_path(url)} to {path}: " + _summary(counts))
         elif url.get_backend_name() == "postgresql":
             dsn, env = libpq_dsn(url)
-            _run_or_print(["pg_dump", "--format=custom", "--no-owner", "--no-privileges",
-                           f"--file={path}", f"--dbname={dsn}"], env, print_command)
+            _run_or_print(
+                [
+                    "pg_dump",
+                    "--format=custom",
+                    "--no-owner",
+                    "--no-privileges",
+                    f"--file={path}",
+                    f"--dbname={dsn}",
+                ],
+                env,
+                print_command,
+            )
         else:
             raise click.ClickException(f"no backup for {url.get_backend_name()} databases")
 
     @app.cli.command("restore")
     @click.argument("path", type=click.Path(exists=True, dir_okay=False))
     @click.option("--yes", is_flag=True, help="Do not ask before replacing the database.")
-    @click.option("--print-command", is_flag=True,
-                  help="PostgreSQL: print the pg_restore command instead of running it.")
+    @click.option(
+        "--print-command",
+        is_flag=True,
+        help="PostgreSQL: print the pg_restore command instead of running it.",
+    )
     def restore(path: str, yes: bool, print_command: bool) -> None:
         """Replace every table of the database with the backup at PATH (stop the service
         first)."""
@@ -71,18 +87,32 @@ def register(app: Flask) -> None:
             head = _migration_head()
             version = _alembic_version(sqlite_path(url))
             if head is not None and version != head:
-                click.echo(f"the backup is at migration {version}, this release at {head}: "
-                           "run `flask db upgrade`")
+                click.echo(
+                    f"the backup is at migration {version}, this release at {head}: "
+                    "run `flask db upgrade`"
+                )
         elif url.get_backend_name() == "postgresql":
             dsn, env = libpq_dsn(url)
-            _run_or_print(["pg_restore", "--clean", "--if-exists", "--no-owner",
-                           "--no-privileges", "--single-transaction", f"--dbname={dsn}", path],
-                          env, print_command)
+            _run_or_print(
+                [
+                    "pg_restore",
+                    "--clean",
+                    "--if-exists",
+                    "--no-owner",
+                    "--no-privileges",
+                    "--single-transaction",
+                    f"--dbname={dsn}",
+                    path,
+                ],
+                env,
+                print_command,
+            )
         else:
             raise click.ClickException(f"no restore for {url.get_backend_name()} databases")
 
 
 # --- SQLite ---------------------------------------------------------------------------------
+
 
 def database_url() -> URL:
     return make_url(current_app.config["SQLALCHEMY_DATABASE_URI"])
@@ -101,11 +131,16 @@ def _connect(path: str) -> sqlite3.Connection:
 
 
 def table_counts(connection: sqlite3.Connection) -> dict[str, int]:
-    names = [row[0] for row in connection.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
-        "ORDER BY name")]
-    return {name: connection.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0]
-            for name in names}
+    names = [
+        row[0]
+        for row in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+            "ORDER BY name"
+        )
+    ]
+    return {
+        name: connection.execute(f'SELECT count(*) FROM "{name}"').fetchone()[0] for name in names
+    }
 
 
 def _check(connection: sqlite3.Connection, what: str) -> None:
@@ -150,8 +185,9 @@ def sqlite_restore(backup_path: str, target: str) -> dict[str, int]:
             _check(src, backup_path)
             tables = table_counts(src)
         except sqlite3.DatabaseError as error:
-            raise click.ClickException(f"{backup_path} is not an SQLite database: {error}"
-                                       ) from None
+            raise click.ClickException(
+                f"{backup_path} is not an SQLite database: {error}"
+            ) from None
         if "alembic_version" not in tables:
             raise click.ClickException(f"{backup_path} is not a backup of this service")
         dst = _connect(target)
@@ -190,6 +226,7 @@ def _summary(counts: dict[str, int]) -> str:
 
 
 # --- PostgreSQL -----------------------------------------------------------------------------
+
 
 def libpq_dsn(url: URL) -> tuple[str, dict[str, str]]:
     """A libpq URL for pg_dump/pg_restore, and the environment carrying the password (kept off

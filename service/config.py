@@ -30,8 +30,11 @@ class Defaults:
         },
         "components": {
             "securitySchemes": {
-                "bearer": {"type": "http", "scheme": "bearer",
-                           "description": "A club's admin token or a table token."},
+                "bearer": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "A club's admin token or a table token.",
+                },
             }
         },
     }
@@ -49,32 +52,38 @@ def normalize_database_url(url: str) -> str:
     """Accept the common ``postgres://`` spellings and pick the psycopg 3 driver."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 
 def load(app: Any, test_config: dict[str, Any] | None) -> None:
     app.config.from_object(Defaults)
     app.config["SQLALCHEMY_DATABASE_URI"] = "sqlite:///" + os.path.join(
-        app.instance_path, "solo.db")
+        app.instance_path, "solo.db"
+    )
     if os.environ.get("DATABASE_URL"):
         app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
     app.config.from_prefixed_env("SOLO")
     if test_config:
         app.config.update(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = normalize_database_url(
-        app.config["SQLALCHEMY_DATABASE_URI"])
+        app.config["SQLALCHEMY_DATABASE_URI"]
+    )
     # A server's connection may have gone (a restart, a dropped socket): test each one as it
     # leaves the pool. An SQLite file cannot go away like that, and the test costs every
     # request a statement.
     options = dict(app.config["SQLALCHEMY_ENGINE_OPTIONS"])
-    options.setdefault("pool_pre_ping",
-                       not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"))
+    options.setdefault(
+        "pool_pre_ping", not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite")
+    )
     # SQLite connections are ``database.SqliteConnection``s (the writer lock, the WAL sync);
     # PostgreSQL ones bound how long request work waits (``database.POSTGRES_TIMEOUTS``,
     # ``SOLO_PG_LOCK_TIMEOUT_MS`` …).
     url = app.config["SQLALCHEMY_DATABASE_URI"]
     server_args = postgres_connect_args(app.config) if url.startswith("postgresql") else {}
-    options["connect_args"] = {**sqlite_connect_args(url), **server_args,
-                               **options.get("connect_args", {})}
+    options["connect_args"] = {
+        **sqlite_connect_args(url),
+        **server_args,
+        **options.get("connect_args", {}),
+    }
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options

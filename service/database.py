@@ -128,8 +128,7 @@ def configure_engine_events(app: Flask, engine: Engine) -> None:
         set_up_connection(dbapi_connection, synchronous, busy_ms)
 
 
-def set_up_connection(dbapi_connection: sqlite3.Connection, synchronous: str,
-                      busy_ms: int) -> None:
+def set_up_connection(dbapi_connection: sqlite3.Connection, synchronous: str, busy_ms: int) -> None:
     """What every new SQLite connection of the service runs: WAL, the durability asked for
     (``SYNCHRONOUS_SETTINGS``), the busy timeout and foreign keys; on a ``SqliteConnection``
     to a file, the writer lock and (FULL) the WAL sync after commit."""
@@ -191,6 +190,7 @@ def without_request_timeouts(connection: Any) -> None:
 
 # --- Teardown ---------------------------------------------------------------------------------
 
+
 def guard_session_teardown(app: Flask, db: Any) -> None:
     """Flask-SQLAlchemy ends each request's session in a teardown function; on a connection
     that died meanwhile its ROLLBACK raises, after the answer was made, past every error
@@ -206,8 +206,9 @@ def guard_session_teardown(app: Flask, db: Any) -> None:
         try:
             db.session.remove()
         except Exception:
-            log.warning("ending the request's session failed; dropping its connection",
-                        exc_info=True)
+            log.warning(
+                "ending the request's session failed; dropping its connection", exc_info=True
+            )
             session = db.session.registry()
             with contextlib.suppress(Exception):
                 session.invalidate()  # its connections are not given back to the pool

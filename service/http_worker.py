@@ -77,7 +77,7 @@ def request_in(buffered: bytes | bytearray, max_head: int) -> bool | None:
     end = buffered.find(b"\r\n\r\n")
     if end < 0:
         return None if len(buffered) > max_head else False
-    head = bytes(buffered[:end + 2])
+    head = bytes(buffered[: end + 2])
     if _CHUNKED.search(head):
         return None
     length = _CONTENT_LENGTH.search(head)
@@ -96,8 +96,11 @@ class BufferingThreadWorker(ThreadWorker):  # type: ignore[misc]
         super().__init__(*args, **kwargs)
         self.gathering: deque[BufferedConn] = deque()  # in order of deadline
         cfg = self.cfg
-        self.max_head = (cfg.limit_request_line + 4
-                         + cfg.limit_request_fields * (cfg.limit_request_field_size + 2))
+        self.max_head = (
+            cfg.limit_request_line
+            + 4
+            + cfg.limit_request_fields * (cfg.limit_request_field_size + 2)
+        )
         self.buffering = not cfg.is_ssl and cfg.http_protocols == ["h1"]
 
     def accept(self, listener: Any) -> None:

@@ -20,8 +20,18 @@ CONTRACTS = ("simple", "forcee_simple", "forcee_partout", "solo", "tout")
 TABLE_ERRORS = ("revoke", "lead_out_of_turn", "play_out_of_turn", "exposed_card")
 ERROR_KINDS = (*TABLE_ERRORS, "unannounced_void")
 HAND_KINDS = ("played", "forfeit", "misdeal")
-PLAYED_FIELDS = ("kind", "contract", "trump", "declarer", "tricks", "called", "partner",
-                 "tout_after_five", "matadores", "errors")
+PLAYED_FIELDS = (
+    "kind",
+    "contract",
+    "trump",
+    "declarer",
+    "tricks",
+    "called",
+    "partner",
+    "tout_after_five",
+    "matadores",
+    "errors",
+)
 FIELDS_OF_KIND = {"played": PLAYED_FIELDS, "forfeit": ("kind", "seat"), "misdeal": ("kind",)}
 OPTION_CHOICES = {
     "couleur": SUITS,
@@ -56,13 +66,16 @@ def american_options() -> st.SearchStrategy[dict[str, Any]]:
 
 def american_states(players: int) -> st.SearchStrategy[dict[str, Any]]:
     """Any valid ``state`` object for ``players``; absent keys mean a fresh table's values."""
-    return st.fixed_dictionaries({}, optional={
-        "pool": st.integers(0, 200),
-        "couleur": st.sampled_from(SUITS),
-        "dealer": seats(players),
-        "stake_due": st.booleans(),
-        "first_game_won": st.booleans(),
-    })
+    return st.fixed_dictionaries(
+        {},
+        optional={
+            "pool": st.integers(0, 200),
+            "couleur": st.sampled_from(SUITS),
+            "dealer": seats(players),
+            "stake_due": st.booleans(),
+            "first_game_won": st.booleans(),
+        },
+    )
 
 
 @st.composite
@@ -73,8 +86,7 @@ def american_tables(draw: Draw) -> tuple[int, dict[str, Any], dict[str, Any]]:
 
 
 @st.composite
-def american_hands(draw: Draw, players: int,
-                   options: Any = None) -> dict[str, Any]:
+def american_hands(draw: Draw, players: int, options: Any = None) -> dict[str, Any]:
     """A valid hand record for ``players`` (the options never change what is valid).
 
     Covers every kind, contract, called cards (aces and kings, the caller's own included),
@@ -91,8 +103,12 @@ def american_hands(draw: Draw, players: int,
     trump = draw(st.sampled_from(SUITS))
     declarer = draw(seats(players))
     tricks = draw(st.integers(0, 8))
-    hand: dict[str, Any] = {"contract": contract, "trump": trump, "declarer": declarer,
-                            "tricks": tricks}
+    hand: dict[str, Any] = {
+        "contract": contract,
+        "trump": trump,
+        "declarer": declarer,
+        "tricks": tricks,
+    }
     if draw(st.booleans()):
         hand["kind"] = "played"
 
@@ -100,8 +116,10 @@ def american_hands(draw: Draw, players: int,
     partner = None
     if contract != "solo" and (must_call or draw(st.booleans())):
         partner = declarer if players == 3 else draw(seats(players))
-        hand["called"] = {"rank": draw(st.sampled_from(("ace", "king"))),
-                          "suit": draw(st.sampled_from([s for s in SUITS if s != trump]))}
+        hand["called"] = {
+            "rank": draw(st.sampled_from(("ace", "king"))),
+            "suit": draw(st.sampled_from([s for s in SUITS if s != trump])),
+        }
         hand["partner"] = partner
     else:
         for field in ("called", "partner"):
@@ -119,16 +137,19 @@ def american_hands(draw: Draw, players: int,
     lone = partner is None or partner == declarer
     side = draw(st.sampled_from(("declarers", "defenders")))
     # A lone declarer's 8 cards: the three higher matadores and at most five lower ones.
-    most = min(max_lower(trump, players), 5) if lone and side == "declarers" else max_lower(
-        trump, players)
-    matadores = draw(st.none() | st.fixed_dictionaries({
-        "side": st.just(side), "lower": st.integers(0, most)}))
+    most = (
+        min(max_lower(trump, players), 5)
+        if lone and side == "declarers"
+        else max_lower(trump, players)
+    )
+    matadores = draw(
+        st.none() | st.fixed_dictionaries({"side": st.just(side), "lower": st.integers(0, most)})
+    )
     if matadores is not None or draw(st.booleans()):
         hand["matadores"] = matadores
 
     partner_game = partner is not None and partner != declarer
-    error = st.fixed_dictionaries({"kind": st.sampled_from(TABLE_ERRORS),
-                                   "seat": seats(players)})
+    error = st.fixed_dictionaries({"kind": st.sampled_from(TABLE_ERRORS), "seat": seats(players)})
     if partner_game:
         error = error | st.just({"kind": "unannounced_void", "seat": declarer})
     errors = draw(st.lists(error, max_size=4))
@@ -147,16 +168,29 @@ def american_cases(draw: Draw) -> tuple[int, dict[str, Any], dict[str, Any], dic
 # --- corruptions ----------------------------------------------------------------------------
 
 not_an_int = st.one_of(
-    st.text(max_size=3), st.booleans(), st.floats(allow_nan=False),
-    st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=2), st.integers(),
-                                                         max_size=2))
-not_a_string = st.one_of(st.integers(), st.booleans(), st.floats(allow_nan=False),
-                         st.lists(st.text(max_size=3), max_size=2))
+    st.text(max_size=3),
+    st.booleans(),
+    st.floats(allow_nan=False),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+)
+not_a_string = st.one_of(
+    st.integers(),
+    st.booleans(),
+    st.floats(allow_nan=False),
+    st.lists(st.text(max_size=3), max_size=2),
+)
 not_a_bool = st.one_of(st.none(), st.integers(), st.text(max_size=3), st.floats(allow_nan=False))
-not_an_object = st.one_of(st.integers(), st.booleans(), st.text(max_size=5),
-                          st.lists(st.integers(), max_size=2))
-not_a_list = st.one_of(st.none(), st.integers(), st.text(max_size=5), st.booleans(),
-                       st.dictionaries(st.text(max_size=2), st.integers(), max_size=2))
+not_an_object = st.one_of(
+    st.integers(), st.booleans(), st.text(max_size=5), st.lists(st.integers(), max_size=2)
+)
+not_a_list = st.one_of(
+    st.none(),
+    st.integers(),
+    st.text(max_size=5),
+    st.booleans(),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+)
 
 
 def unknown_string(known: tuple[str, ...]) -> st.SearchStrategy[str]:
@@ -178,17 +212,25 @@ def corrupt_hand(draw: Draw, players: int) -> Any:
     if kind == "forfeit":
         choices += ["forfeit_seat", "forfeit_without_seat"]
     if kind == "played":
-        choices += ["wrong_type", "out_of_range", "remove_required", "inconsistent",
-                    "bad_nested"]
+        choices += ["wrong_type", "out_of_range", "remove_required", "inconsistent", "bad_nested"]
     how = draw(st.sampled_from(choices))
 
     if how == "not_an_object":
-        return draw(st.one_of(st.none(), st.integers(), st.text(max_size=5), st.booleans(),
-                              st.lists(st.just(hand), max_size=2)))
+        return draw(
+            st.one_of(
+                st.none(),
+                st.integers(),
+                st.text(max_size=5),
+                st.booleans(),
+                st.lists(st.just(hand), max_size=2),
+            )
+        )
     if how == "unknown_field":
         known = FIELDS_OF_KIND[kind]
-        field = draw(st.text(max_size=10).filter(lambda k: k not in known)
-                     | st.sampled_from([f for f in PLAYED_FIELDS + ("seat",) if f not in known]))
+        field = draw(
+            st.text(max_size=10).filter(lambda k: k not in known)
+            | st.sampled_from([f for f in PLAYED_FIELDS + ("seat",) if f not in known])
+        )
         hand[field] = draw(st.none() | st.integers() | st.text(max_size=3))
         return hand
     if how == "bad_kind":
@@ -203,9 +245,21 @@ def corrupt_hand(draw: Draw, players: int) -> Any:
 
     # A played hand from here on.
     if how == "wrong_type":
-        field = draw(st.sampled_from(["contract", "trump", "declarer", "tricks",
-                                      "tout_after_five", "partner", "called", "matadores",
-                                      "errors"]))
+        field = draw(
+            st.sampled_from(
+                [
+                    "contract",
+                    "trump",
+                    "declarer",
+                    "tricks",
+                    "tout_after_five",
+                    "partner",
+                    "called",
+                    "matadores",
+                    "errors",
+                ]
+            )
+        )
         if field in ("contract", "trump"):
             hand[field] = draw(not_a_string | st.none())
         elif field in ("declarer", "tricks"):
@@ -220,17 +274,19 @@ def corrupt_hand(draw: Draw, players: int) -> Any:
             hand[field] = draw(not_a_list)
         return hand
     if how == "out_of_range":
-        field = draw(st.sampled_from(["declarer", "tricks", "partner", "lower", "contract",
-                                      "trump"]))
+        field = draw(
+            st.sampled_from(["declarer", "tricks", "partner", "lower", "contract", "trump"])
+        )
         if field in ("declarer", "partner"):
             hand[field] = draw(st.integers(max_value=-1) | st.integers(min_value=players))
         elif field == "tricks":
             hand[field] = draw(st.integers(max_value=-1) | st.integers(min_value=9))
         elif field == "lower":
             most = max_lower(hand["trump"], players)
-            hand["matadores"] = {"side": draw(st.sampled_from(("declarers", "defenders"))),
-                                 "lower": draw(st.integers(max_value=-1)
-                                               | st.integers(min_value=most + 1))}
+            hand["matadores"] = {
+                "side": draw(st.sampled_from(("declarers", "defenders"))),
+                "lower": draw(st.integers(max_value=-1) | st.integers(min_value=most + 1)),
+            }
         elif field == "contract":
             hand[field] = draw(unknown_string(CONTRACTS))
         else:
@@ -261,8 +317,9 @@ def corrupt_hand(draw: Draw, players: int) -> Any:
             hand["matadores"] = matadores
             what = draw(st.sampled_from(["side", "lower", "drop", "extra"]))
             if what == "side":
-                matadores["side"] = draw(unknown_string(("declarers", "defenders"))
-                                         | not_a_string | st.none())
+                matadores["side"] = draw(
+                    unknown_string(("declarers", "defenders")) | not_a_string | st.none()
+                )
             elif what == "lower":
                 matadores["lower"] = draw(not_an_int | st.none())
             elif what == "drop":
@@ -271,8 +328,9 @@ def corrupt_hand(draw: Draw, players: int) -> Any:
                 matadores[draw(unknown_string(("side", "lower")))] = 1
         else:
             error: dict[str, Any] = {"kind": "revoke", "seat": 0}
-            what = draw(st.sampled_from(["kind", "seat", "drop", "extra", "not_object",
-                                         "too_many"]))
+            what = draw(
+                st.sampled_from(["kind", "seat", "drop", "extra", "not_object", "too_many"])
+            )
             errors: list[Any] = [error]
             if what == "kind":
                 error["kind"] = draw(unknown_string(ERROR_KINDS) | not_a_string | st.none())
@@ -286,40 +344,59 @@ def corrupt_hand(draw: Draw, players: int) -> Any:
                 errors = [draw(not_an_object | st.none())]
             else:
                 errors = [error] * draw(st.integers(17, 40))
-            hand["errors"] = draw(st.lists(st.just({"kind": "revoke", "seat": 0}), max_size=2)) \
-                + errors
+            hand["errors"] = (
+                draw(st.lists(st.just({"kind": "revoke", "seat": 0}), max_size=2)) + errors
+            )
         return hand
 
     # Inconsistent: fields that are each fine but do not go together.
-    problem = draw(st.sampled_from(["solo_with_card", "call_missing", "card_without_holder",
-                                    "holder_without_card", "card_of_trump", "tout_after_tout",
-                                    "tout_after_few", "void_by_other", "void_in_lone_game",
-                                    "eight_without_tout_after_five", "lone_lower_matadores"]
-                                   + (["partner_at_three"] if players == 3 else [])))
+    problem = draw(
+        st.sampled_from(
+            [
+                "solo_with_card",
+                "call_missing",
+                "card_without_holder",
+                "holder_without_card",
+                "card_of_trump",
+                "tout_after_tout",
+                "tout_after_few",
+                "void_by_other",
+                "void_in_lone_game",
+                "eight_without_tout_after_five",
+                "lone_lower_matadores",
+            ]
+            + (["partner_at_three"] if players == 3 else [])
+        )
+    )
     declarer = hand["declarer"]
     other = (declarer + 1) % players
     off_trump = next(s for s in SUITS if s != hand["trump"])
     hand.pop("errors", None)
     if problem == "solo_with_card":
-        hand.update(contract="solo", called={"rank": "ace", "suit": off_trump},
-                    partner=draw(seats(players)))
+        hand.update(
+            contract="solo", called={"rank": "ace", "suit": off_trump}, partner=draw(seats(players))
+        )
     elif problem == "call_missing":
-        hand["contract"] = "simple" if players == 3 else draw(
-            st.sampled_from(("simple", "forcee_simple")))
+        hand["contract"] = (
+            "simple" if players == 3 else draw(st.sampled_from(("simple", "forcee_simple")))
+        )
         hand.pop("called", None)
         hand.pop("partner", None)
     elif problem == "card_without_holder":
         hand["called"] = {"rank": "ace", "suit": off_trump}
         hand["partner"] = None
     elif problem == "holder_without_card":
-        hand.update(contract=draw(st.sampled_from(("forcee_partout", "tout"))),
-                    partner=draw(seats(players)))
+        hand.update(
+            contract=draw(st.sampled_from(("forcee_partout", "tout"))), partner=draw(seats(players))
+        )
         hand.pop("called", None)
         hand.pop("tout_after_five", None)
     elif problem == "card_of_trump":
-        hand.update(contract="simple", partner=declarer,
-                    called={"rank": draw(st.sampled_from(("ace", "king"))),
-                            "suit": hand["trump"]})
+        hand.update(
+            contract="simple",
+            partner=declarer,
+            called={"rank": draw(st.sampled_from(("ace", "king"))), "suit": hand["trump"]},
+        )
     elif problem == "tout_after_tout":
         hand.update(contract="tout", tout_after_five=True)
     elif problem == "tout_after_few":
@@ -327,8 +404,11 @@ def corrupt_hand(draw: Draw, players: int) -> Any:
         hand.pop("called", None)
         hand.pop("partner", None)
     elif problem == "void_by_other":
-        hand.update(contract="simple", called={"rank": "ace", "suit": off_trump},
-                    partner=other if players > 3 else declarer)
+        hand.update(
+            contract="simple",
+            called={"rank": "ace", "suit": off_trump},
+            partner=other if players > 3 else declarer,
+        )
         seat = draw(seats(players).filter(lambda s: s != declarer))
         hand["errors"] = [{"kind": "unannounced_void", "seat": seat}]
     elif problem == "void_in_lone_game":
@@ -338,15 +418,18 @@ def corrupt_hand(draw: Draw, players: int) -> Any:
         hand.pop("tout_after_five", None)
         hand["errors"] = [{"kind": "unannounced_void", "seat": declarer}]
     elif problem == "eight_without_tout_after_five":
-        hand.update(contract=draw(st.sampled_from([c for c in CONTRACTS if c != "tout"])),
-                    tricks=8)
+        hand.update(contract=draw(st.sampled_from([c for c in CONTRACTS if c != "tout"])), tricks=8)
         hand.pop("tout_after_five", None)
         if draw(st.booleans()):
             hand["tout_after_five"] = False
     elif problem == "lone_lower_matadores":
-        hand.update(contract="solo", matadores={
-            "side": "declarers",
-            "lower": draw(st.integers(6, max_lower(hand["trump"], players)))})
+        hand.update(
+            contract="solo",
+            matadores={
+                "side": "declarers",
+                "lower": draw(st.integers(6, max_lower(hand["trump"], players))),
+            },
+        )
         hand.pop("called", None)
         hand.pop("partner", None)
     else:  # partner_at_three

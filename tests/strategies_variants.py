@@ -35,24 +35,33 @@ def seats(players: int) -> st.SearchStrategy[int]:
 
 
 def revokes(players: int, max_size: int = 3) -> st.SearchStrategy[list[dict[str, Any]]]:
-    return st.lists(st.fixed_dictionaries({"kind": st.just("revoke"), "seat": seats(players)}),
-                    max_size=max_size)
+    return st.lists(
+        st.fixed_dictionaries({"kind": st.just("revoke"), "seat": seats(players)}),
+        max_size=max_size,
+    )
 
 
 # --- tables -----------------------------------------------------------------------------
 
-spanish_options = st.fixed_dictionaries({}, optional={
-    "couleur": suits,
-    "target_hands": st.none() | st.integers(min_value=1, max_value=10_000),
-    "target_score": st.none() | st.integers(min_value=1, max_value=1_000_000),
-})
-german_options = st.fixed_dictionaries({}, optional={
-    "preferred_suit": st.none() | suits | st.just("first_won"),
-    "mediateur": st.booleans(),
-    "deck": st.sampled_from((32, 24)),
-})
+spanish_options = st.fixed_dictionaries(
+    {},
+    optional={
+        "couleur": suits,
+        "target_hands": st.none() | st.integers(min_value=1, max_value=10_000),
+        "target_score": st.none() | st.integers(min_value=1, max_value=1_000_000),
+    },
+)
+german_options = st.fixed_dictionaries(
+    {},
+    optional={
+        "preferred_suit": st.none() | suits | st.just("first_won"),
+        "mediateur": st.booleans(),
+        "deck": st.sampled_from((32, 24)),
+    },
+)
 solo66_options = st.fixed_dictionaries(
-    {}, optional={"stake": st.integers(min_value=1, max_value=10_000)})
+    {}, optional={"stake": st.integers(min_value=1, max_value=10_000)}
+)
 OPTIONS = {"spanish": spanish_options, "german": german_options, "solo66": solo66_options}
 
 
@@ -67,18 +76,26 @@ def states(players: int, variant: str = "") -> st.SearchStrategy[dict[str, Any]]
 
 # --- valid hands --------------------------------------------------------------------------
 
+
 @st.composite
 def spanish_hands(draw: Draw) -> dict[str, Any]:
     """A valid Spanish Solo hand record, optional fields sometimes left out."""
     contract = draw(st.sampled_from(SPANISH_CONTRACTS))
     declarer = draw(seats(4))
-    hand: dict[str, Any] = {"contract": contract, "trump": draw(suits), "declarer": declarer,
-                            "tricks": draw(st.integers(min_value=0, max_value=8))}
+    hand: dict[str, Any] = {
+        "contract": contract,
+        "trump": draw(suits),
+        "declarer": declarer,
+        "tricks": draw(st.integers(min_value=0, max_value=8)),
+    }
     if contract == "simple":
         hand["called"] = {"rank": "ace", "suit": draw(suits)}
         # Now and then the declarer calls an ace he holds himself, and plays alone.
-        hand["partner"] = declarer if draw(st.integers(0, 4)) == 0 else draw(
-            seats(4).filter(lambda s: s != declarer))
+        hand["partner"] = (
+            declarer
+            if draw(st.integers(0, 4)) == 0
+            else draw(seats(4).filter(lambda s: s != declarer))
+        )
         if draw(st.booleans()):
             hand["forced"] = draw(st.booleans())
     else:
@@ -112,8 +129,12 @@ def german_hands(draw: Draw, options: dict[str, Any] | None = None) -> dict[str,
         tricks = draw(st.integers(min_value=0, max_value=every))
     else:  # all the tricks only after going on (or announcing tout)
         tricks = draw(st.integers(min_value=0, max_value=every - 1))
-    hand: dict[str, Any] = {"contract": contract, "trump": trump, "declarer": declarer,
-                            "tricks": tricks}
+    hand: dict[str, Any] = {
+        "contract": contract,
+        "trump": trump,
+        "declarer": declarer,
+        "tricks": tricks,
+    }
     if contract == "mediateur":
         if draw(st.booleans()):
             hand["called"] = {"rank": "ace", "suit": draw(suits.filter(lambda s: s != trump))}
@@ -172,14 +193,32 @@ def tables(draw: Draw, variant: str) -> tuple[dict[str, Any], dict[str, Any], di
 
 # --- corruptions -------------------------------------------------------------------------
 
-scalars = (st.none() | st.booleans() | st.integers() | st.sampled_from((10**100, -(10**100)))
-           | st.floats(allow_nan=True) | st.text(max_size=8)
-           | st.sampled_from(("", "played", "misdeal", "revoke", "ace", "king", *SUITS,
-                              *SPANISH_CONTRACTS, *GERMAN_CONTRACTS)))
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.sampled_from((10**100, -(10**100)))
+    | st.floats(allow_nan=True)
+    | st.text(max_size=8)
+    | st.sampled_from(
+        (
+            "",
+            "played",
+            "misdeal",
+            "revoke",
+            "ace",
+            "king",
+            *SUITS,
+            *SPANISH_CONTRACTS,
+            *GERMAN_CONTRACTS,
+        )
+    )
+)
 junk: st.SearchStrategy[Any] = st.recursive(
     scalars,
-    lambda children: (st.lists(children, max_size=4)
-                      | st.dictionaries(st.text(max_size=8), children, max_size=4)),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=8,
 )
 """Any JSON-like value, with the occasional huge integer, NaN or near-miss string."""
@@ -190,8 +229,7 @@ def corrupted(draw: Draw, variant: str) -> object:
     """A valid hand of ``variant`` with one thing broken (or, now and then, nothing at all)."""
     hand: dict[Any, Any] = draw(HANDS[variant])
     players = PLAYERS[variant]
-    how = draw(st.sampled_from(("whole", "field", "drop", "unknown", "called", "errors",
-                                "seat")))
+    how = draw(st.sampled_from(("whole", "field", "drop", "unknown", "called", "errors", "seat")))
     if how == "whole":
         return draw(junk | st.lists(junk) | st.just(list(hand.items())))
     if how == "field":
@@ -208,16 +246,22 @@ def corrupted(draw: Draw, variant: str) -> object:
         hand["called"] = called
     elif how == "errors":
         errors = list(hand.get("errors") or [])
-        entry = draw(junk | st.fixed_dictionaries(
-            {"kind": junk | st.just("revoke"), "seat": junk | seats(players)}))
+        entry = draw(
+            junk
+            | st.fixed_dictionaries(
+                {"kind": junk | st.just("revoke"), "seat": junk | seats(players)}
+            )
+        )
         errors.insert(draw(st.integers(min_value=0, max_value=len(errors))), entry)
         if draw(st.booleans()):
             errors = errors * draw(st.integers(min_value=1, max_value=20))
         hand["errors"] = errors
     else:
-        seat_fields = [f for f in ("declarer", "partner", "giver", "soloist", "last_trick")
-                       if f in hand]
+        seat_fields = [
+            f for f in ("declarer", "partner", "giver", "soloist", "last_trick") if f in hand
+        ]
         if seat_fields:
             hand[draw(st.sampled_from(seat_fields))] = draw(
-                st.integers(min_value=-3, max_value=players + 3))
+                st.integers(min_value=-3, max_value=players + 3)
+            )
     return hand

@@ -65,8 +65,9 @@ def dispose_app_engines() -> None:
 def migrated_app(pg_url: str | None, tmp: Path, **config: Any) -> Flask:
     import flask_migrate
 
-    app = make_app({"TESTING": True,
-                    "SQLALCHEMY_DATABASE_URI": database_url(pg_url, tmp), **config})
+    app = make_app(
+        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url(pg_url, tmp), **config}
+    )
     with app.app_context():
         flask_migrate.upgrade()
     return app
@@ -98,22 +99,37 @@ class ApiClient:
         ids = []
         for _ in range(count):
             self._players_made += 1
-            response = self.client.post(f"/api/v1/clubs/{club['id']}/players",
-                                        json={"name": f"Player {self._players_made}"},
-                                        headers=self.auth(club["admin_token"]))
+            response = self.client.post(
+                f"/api/v1/clubs/{club['id']}/players",
+                json={"name": f"Player {self._players_made}"},
+                headers=self.auth(club["admin_token"]),
+            )
             assert response.status_code == 201, response.json
             ids.append(response.json["id"])
         return ids
 
-    def table(self, players: int = 4, variant: str = "american", first_dealer: int = 0,
-              options: dict[str, Any] | None = None, club: dict[str, Any] | None = None
-              ) -> dict[str, Any]:
+    def table(
+        self,
+        players: int = 4,
+        variant: str = "american",
+        first_dealer: int = 0,
+        options: dict[str, Any] | None = None,
+        club: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
         club = club or self.club()
         seats = self.players(club, players)
-        response = self.client.post("/api/v1/tables", json={
-            "club_id": club["id"], "name": "Thursday", "variant": variant, "seats": seats,
-            "first_dealer": first_dealer, "options": options or {}},
-            headers=self.auth(club["admin_token"]))
+        response = self.client.post(
+            "/api/v1/tables",
+            json={
+                "club_id": club["id"],
+                "name": "Thursday",
+                "variant": variant,
+                "seats": seats,
+                "first_dealer": first_dealer,
+                "options": options or {},
+            },
+            headers=self.auth(club["admin_token"]),
+        )
         assert response.status_code == 201, response.json
         return {**response.json, "admin_token": club["admin_token"]}
 
@@ -122,12 +138,16 @@ class ApiClient:
         return {"Authorization": f"Bearer {token}"}
 
     def record(self, table: dict[str, Any], hand: dict[str, Any], **headers: str) -> Any:
-        return self.client.post(f"/api/v1/tables/{table['id']}/hands", json=hand,
-                                headers={**self.auth(table["table_token"]), **headers})
+        return self.client.post(
+            f"/api/v1/tables/{table['id']}/hands",
+            json=hand,
+            headers={**self.auth(table["table_token"]), **headers},
+        )
 
     def get_table(self, table: dict[str, Any]) -> dict[str, Any]:
-        response = self.client.get(f"/api/v1/tables/{table['id']}",
-                                   headers=self.auth(table["table_token"]))
+        response = self.client.get(
+            f"/api/v1/tables/{table['id']}", headers=self.auth(table["table_token"])
+        )
         assert response.status_code == 200
         return response.json
 
@@ -143,8 +163,14 @@ def free_port() -> int:
 class Gunicorn:
     """A real gunicorn serving the app on 127.0.0.1, for tests that need several workers."""
 
-    def __init__(self, database_url: str, workers: int = 2, app: str = "wsgi:app",
-                 ready_path: str = "/healthz", **env: str) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        workers: int = 2,
+        app: str = "wsgi:app",
+        ready_path: str = "/healthz",
+        **env: str,
+    ) -> None:
         self.ready_path = ready_path
         self.database_url = database_url
         self.workers = workers
@@ -171,11 +197,26 @@ class Gunicorn:
         env = {**os.environ, "DATABASE_URL": self.database_url, **self.env}
         # The server's output goes to a file: an unread pipe fills up and stalls the workers.
         self.log = tempfile.NamedTemporaryFile(  # noqa: SIM115 - closed in stop()
-            "w+b", prefix="gunicorn-", suffix=".log")
+            "w+b", prefix="gunicorn-", suffix=".log"
+        )
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--workers", str(self.workers), "--bind",
-             f"127.0.0.1:{self.port}", "--graceful-timeout", "5", self.app],
-            cwd=root, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "--workers",
+                str(self.workers),
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--graceful-timeout",
+                "5",
+                self.app,
+            ],
+            cwd=root,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
         self.wait_ready()
 
     def output(self) -> str:

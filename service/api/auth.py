@@ -33,6 +33,7 @@ def if_match_version() -> int | None:
         return NO_VERSION
     value = strong[0].strip('"') if strong else ""
     if not (value.isascii() and value.isdigit()) or len(value) > 18:  # "²".isdigit() too
-        raise PreconditionFailed(N_("If-Match %(tag)s names no version of this table."),
-                                 values={"tag": repr(raw)})
+        raise PreconditionFailed(
+            N_("If-Match %(tag)s names no version of this table."), values={"tag": repr(raw)}
+        )
     return int(value)

@@ -38,22 +38,42 @@ _PATH_SAFE = "/:@!$&'()*+,;=-._~"
 _PHRASES = {422: "Unprocessable Content", 413: "Content Too Large"}
 # The phrases of the statuses the service answers with, for the catalogs (a title is worded in
 # the answer's language; ``type`` never changes with it).
-_TITLES = (N_("Bad Request"), N_("Unauthorized"), N_("Forbidden"), N_("Not Found"),
-           N_("Method Not Allowed"), N_("Not Acceptable"), N_("Conflict"),
-           N_("Precondition Failed"), N_("Content Too Large"), N_("Unsupported Media Type"),
-           N_("Unprocessable Content"), N_("Too Many Requests"), N_("Request Timeout"),
-           N_("Internal Server Error"), N_("Service Unavailable"), N_("Precondition Required"),
-           N_("Request Header Fields Too Large"), N_("URI Too Long"), N_("Length Required"))
+_TITLES = (
+    N_("Bad Request"),
+    N_("Unauthorized"),
+    N_("Forbidden"),
+    N_("Not Found"),
+    N_("Method Not Allowed"),
+    N_("Not Acceptable"),
+    N_("Conflict"),
+    N_("Precondition Failed"),
+    N_("Content Too Large"),
+    N_("Unsupported Media Type"),
+    N_("Unprocessable Content"),
+    N_("Too Many Requests"),
+    N_("Request Timeout"),
+    N_("Internal Server Error"),
+    N_("Service Unavailable"),
+    N_("Precondition Required"),
+    N_("Request Header Fields Too Large"),
+    N_("URI Too Long"),
+    N_("Length Required"),
+)
 
 
 def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def problem(status: int, detail: str | None = None, errors: Mapping[str, list[str]] | None = None,
-            headers: Mapping[str, str] | None = None, type_: str | None = None,
-            members: Mapping[str, Any] | None = None,
-            values: Mapping[str, Any] | None = None) -> Response:
+def problem(
+    status: int,
+    detail: str | None = None,
+    errors: Mapping[str, list[str]] | None = None,
+    headers: Mapping[str, str] | None = None,
+    type_: str | None = None,
+    members: Mapping[str, Any] | None = None,
+    values: Mapping[str, Any] | None = None,
+) -> Response:
     """An RFC 9457 body. ``type_`` is a registered slug (``problem.PROBLEM_TYPES``), its title
     the type's; without one the type is ``about:blank`` and the title the status's phrase
     (RFC 9110's: 422 is "Unprocessable Content"). ``instance`` is the request's path.
@@ -79,8 +99,10 @@ def problem(status: int, detail: str | None = None, errors: Mapping[str, list[st
         body["instance"] = _clip(quote(request.path, safe=_PATH_SAFE), DETAIL_MAX)
     if errors:
         # A field path can hold a client's own key: keep the echo short, whatever was sent.
-        body["errors"] = {_clip(path, PATH_MAX): list(messages)[:ERRORS_PER_FIELD]
-                          for path, messages in list(errors.items())[:ERROR_FIELDS_MAX]}
+        body["errors"] = {
+            _clip(path, PATH_MAX): list(messages)[:ERRORS_PER_FIELD]
+            for path, messages in list(errors.items())[:ERROR_FIELDS_MAX]
+        }
     body.update(members or {})
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_CONTENT_TYPE)
     for key, value in (headers or {}).items():
@@ -136,10 +158,13 @@ def _http_exception(error: HTTPException) -> Response:
 
 def _rate_limited(error: RateLimited) -> Response:
     retry = error.retry_after
-    return problem(429, N_("%(why)s Try again in %(retry)s s."),
-                   headers={"Retry-After": str(retry)}, type_="rate-limited",
-                   values={"why": gettext(error.description, current_language()),
-                           "retry": retry})
+    return problem(
+        429,
+        N_("%(why)s Try again in %(retry)s s."),
+        headers={"Retry-After": str(retry)},
+        type_="rate-limited",
+        values={"why": gettext(error.description, current_language()), "retry": retry},
+    )
 
 
 def _rule_violation(error: RuleViolation) -> Response:
@@ -147,17 +172,24 @@ def _rule_violation(error: RuleViolation) -> Response:
 
 
 def _service_error(error: ServiceError) -> Response:
-    return problem(error.status, error.message, None, error.headers, error.problem,
-                   error.members, error.values)
+    return problem(
+        error.status, error.message, None, error.headers, error.problem, error.members, error.values
+    )
 
 
 def _database_unavailable(outage: Outage) -> Response:
     retry = outage.retry_after
-    return problem(503, N_("The database is not available right now: nothing was recorded (no "
-                           "hand, no change). Send it again in %(retry)s s; with the same "
-                           "Idempotency-Key it is recorded once."),
-                   headers={"Retry-After": str(retry)},
-                   type_="service-unavailable", values={"retry": retry})
+    return problem(
+        503,
+        N_(
+            "The database is not available right now: nothing was recorded (no "
+            "hand, no change). Send it again in %(retry)s s; with the same "
+            "Idempotency-Key it is recorded once."
+        ),
+        headers={"Retry-After": str(retry)},
+        type_="service-unavailable",
+        values={"retry": retry},
+    )
 
 
 def answer_for(error: BaseException) -> Response:

@@ -35,16 +35,21 @@ from .auth import BEARER, principal
 from .errors import flatten_messages
 from .paging import Answer, Blueprint
 
-blp = Blueprint("league", __name__, url_prefix="/api/v1",
-                description="Club league: seasons, standings, player statistics, ratings, "
-                            "export and import")
+blp = Blueprint(
+    "league",
+    __name__,
+    url_prefix="/api/v1",
+    description="Club league: seasons, standings, player statistics, ratings, export and import",
+)
 
 IMPORT_MAX_BYTES = 16 * 1024 * 1024
 IMPORT_ENDPOINT = "league.ClubImport"
 CSV_TYPE = "text/csv"
 # The CSV standings as the OpenAPI document describes them (in both operations that send them).
-CSV_ROWS = ("The rows as CSV (RFC 4180): a header of the row keys in their JSON order, then one "
-            "line per row; null is an empty field.")
+CSV_ROWS = (
+    "The rows as CSV (RFC 4180): a header of the row keys in their JSON order, then one "
+    "line per row; null is an empty field."
+)
 CSV_FILENAME = '`attachment; filename="standings-<season_id>.csv"`.'
 
 
@@ -77,18 +82,23 @@ def _import_size_limit(endpoint: str | None, _values: Any) -> None:
     # URL value preprocessors run before every before_request hook, so the import's larger
     # limit already holds when a hook reads the body.
     if endpoint == IMPORT_ENDPOINT:
-        request.max_content_length = current_app.config.get("IMPORT_MAX_CONTENT_LENGTH",
-                                                            IMPORT_MAX_BYTES)
+        request.max_content_length = current_app.config.get(
+            "IMPORT_MAX_CONTENT_LENGTH", IMPORT_MAX_BYTES
+        )
 
 
 def _auth_doc(not_found: str) -> Any:
     """Document the bearer token and its 401, 403 and 404 answers."""
+
     def decorate(view: Any) -> Any:
-        for status, description in ((401, "No or bad token."),
-                                    (403, "Not a token that reads this (docs/league.md)."),
-                                    (404, not_found)):
+        for status, description in (
+            (401, "No or bad token."),
+            (403, "Not a token that reads this (docs/league.md)."),
+            (404, not_found),
+        ):
             view = blp.alt_response(status, description=description)(view)
         return blp.doc(security=BEARER)(view)
+
     return decorate
 
 
@@ -115,8 +125,9 @@ class Seasons(MethodView):
     @_auth_doc("No such club.")
     def post(self, body: dict[str, Any], club_id: str) -> Answer:
         """Start a season of one variant (admin token); tables join it with `season_id`."""
-        season = league.create_season(principal(), club_id, body["name"], body["variant"],
-                                      body["starts_on"], body["ends_on"])
+        season = league.create_season(
+            principal(), club_id, body["name"], body["variant"], body["starts_on"], body["ends_on"]
+        )
         return season, 201, {"Location": f"/api/v1/seasons/{season['id']}"}
 
 
@@ -133,17 +144,23 @@ class Season(MethodView):
 class Standings(MethodView):
     @blp.arguments(StandingsQuerySchema(), location="query")
     @blp.response(200, StandingsSchema)
-    @blp.doc(responses={"200": {
-        "description": "OK",
-        "headers": {"Content-Disposition": {
-            "schema": {"type": "string"},
-            "description": f"For CSV: {CSV_FILENAME}"}},
-        "content": {
-            "application/json": {"schema": StandingsSchema},
-            CSV_TYPE: {"schema": {
-                "type": "string",
-                "description": CSV_ROWS}}},
-    }})
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "OK",
+                "headers": {
+                    "Content-Disposition": {
+                        "schema": {"type": "string"},
+                        "description": f"For CSV: {CSV_FILENAME}",
+                    }
+                },
+                "content": {
+                    "application/json": {"schema": StandingsSchema},
+                    CSV_TYPE: {"schema": {"type": "string", "description": CSV_ROWS}},
+                },
+            }
+        }
+    )
     @blp.alt_response(422, description="A bad date or `min_hands`, or `to` before `from`.")
     @_auth_doc("No such season.")
     def get(self, query: dict[str, Any], season_id: str) -> Any:
@@ -154,8 +171,9 @@ class Standings(MethodView):
         a rank. Read from aggregates kept as hands change. The same rows as CSV:
         `getStandingsCsv` (here too with `Accept: text/csv` or `format=csv`, kept for the
         clients that use them)."""
-        answer = league.standings(principal(), season_id, query["date_from"], query["date_to"],
-                                  query["min_hands"])
+        answer = league.standings(
+            principal(), season_id, query["date_from"], query["date_to"], query["min_hands"]
+        )
         if _wants_csv(query["format"]):
             return _csv(answer, season_id)
         return answer
@@ -164,14 +182,20 @@ class Standings(MethodView):
 @blp.route("/seasons/<string:season_id>/standings.csv")
 class StandingsCsv(MethodView):
     @blp.arguments(StandingsCsvQuerySchema(), location="query")
-    @blp.doc(responses={"200": {
-        "description": "The standings as CSV.",
-        "headers": {"Content-Disposition": {
-            "schema": {"type": "string"},
-            "description": CSV_FILENAME}},
-        "content": {CSV_TYPE: {"schema": {
-            "type": "string",
-            "description": CSV_ROWS}}}}})
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "The standings as CSV.",
+                "headers": {
+                    "Content-Disposition": {
+                        "schema": {"type": "string"},
+                        "description": CSV_FILENAME,
+                    }
+                },
+                "content": {CSV_TYPE: {"schema": {"type": "string", "description": CSV_ROWS}}},
+            }
+        }
+    )
     @blp.alt_response(422, description="A bad date or `min_hands`, or `to` before `from`.")
     @_auth_doc("No such season.")
     def get(self, query: dict[str, Any], season_id: str) -> Any:
@@ -179,14 +203,18 @@ class StandingsCsv(MethodView):
 
         The rows of `getStandings`, one line each. An operation of its own, answering only
         `text/csv`, so that a client generated for JSON never meets CSV."""
-        answer = league.standings(principal(), season_id, query["date_from"], query["date_to"],
-                                  query["min_hands"])
+        answer = league.standings(
+            principal(), season_id, query["date_from"], query["date_to"], query["min_hands"]
+        )
         return _csv(answer, season_id)
 
 
 def _csv(answer: dict[str, Any], season_id: str) -> Response:
-    return Response(league.standings_csv(answer["rows"]), mimetype=CSV_TYPE, headers={
-        "Content-Disposition": f'attachment; filename="standings-{season_id}.csv"'})
+    return Response(
+        league.standings_csv(answer["rows"]),
+        mimetype=CSV_TYPE,
+        headers={"Content-Disposition": f'attachment; filename="standings-{season_id}.csv"'},
+    )
 
 
 @blp.route("/players/<string:player_id>/stats")
@@ -204,17 +232,25 @@ class PlayerStats(MethodView):
 
 @blp.route("/clubs/<string:club_id>/export")
 class ClubExport(MethodView):
-    @blp.response(200, ClubExportSchema, headers={"Content-Disposition": {
-        "schema": {"type": "string"},
-        "description": "`attachment; filename=\"club-<club_id>.json\"`."}})
+    @blp.response(
+        200,
+        ClubExportSchema,
+        headers={
+            "Content-Disposition": {
+                "schema": {"type": "string"},
+                "description": '`attachment; filename="club-<club_id>.json"`.',
+            }
+        },
+    )
     @_auth_doc("No such club.")
     def get(self, club_id: str) -> Response:
         """Export the club's full backup (admin token).
 
         Players, seasons, tables and every hand record with all its revisions;
         `POST /api/v1/clubs/import` restores it."""
-        response = cast(Response, current_app.json.response(backup.export_club(principal(),
-                                                                         club_id)))
+        response = cast(
+            Response, current_app.json.response(backup.export_club(principal(), club_id))
+        )
         response.headers["Content-Disposition"] = f'attachment; filename="club-{club_id}.json"'
         return response
 
@@ -222,14 +258,24 @@ class ClubExport(MethodView):
 @blp.route("/clubs/import")
 class ClubImport(MethodView):
     @blp.response(201, ImportedClubSchema)
-    @blp.doc(requestBody={"required": True, "description": "A club's export document, up to "
-                                                           "16 MiB.",
-                          "content": {"application/json": {"schema": ClubExportSchema}}})
-    @blp.alt_response(400, description="The JSON nests deeper than the app allows or holds "
-                                       "a number with too many digits.")
+    @blp.doc(
+        requestBody={
+            "required": True,
+            "description": "A club's export document, up to 16 MiB.",
+            "content": {"application/json": {"schema": ClubExportSchema}},
+        }
+    )
+    @blp.alt_response(
+        400,
+        description="The JSON nests deeper than the app allows or holds "
+        "a number with too many digits.",
+    )
     @blp.alt_response(413, description="The file is larger than 16 MiB.")
-    @blp.alt_response(422, description="The file is not JSON, is truncated, or is not a "
-                                       "consistent club export; nothing is imported.")
+    @blp.alt_response(
+        422,
+        description="The file is not JSON, is truncated, or is not a "
+        "consistent club export; nothing is imported.",
+    )
     def post(self) -> Any:
         """Import a club's export into a new club (no token needed).
 
@@ -237,5 +283,8 @@ class ClubImport(MethodView):
         in the file. All or nothing. The answer carries the new club's admin token, this once
         only."""
         answer = backup.import_club(read_export(request.get_data()))
-        return answer, 201, {"Cache-Control": "no-store",
-                             "Location": f"/api/v1/clubs/{answer['id']}"}
+        return (
+            answer,
+            201,
+            {"Cache-Control": "no-store", "Location": f"/api/v1/clubs/{answer['id']}"},
+        )

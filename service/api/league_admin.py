@@ -29,17 +29,25 @@ from ..services.league import admin as league_admin
 from .auth import BEARER, principal
 from .paging import Blueprint
 
-blp = Blueprint("league_admin", __name__, url_prefix="/api/v1",
-                description="Running the club: players, tokens, the club's tables, a player's "
-                            "sittings and rating history")
+blp = Blueprint(
+    "league_admin",
+    __name__,
+    url_prefix="/api/v1",
+    description="Running the club: players, tokens, the club's tables, a player's "
+    "sittings and rating history",
+)
 
 
 def _auth_doc(forbidden: str, not_found: str) -> Any:
     def decorate(view: Any) -> Any:
-        for status, description in ((401, "No, bad or revoked token."), (403, forbidden),
-                                    (404, not_found)):
+        for status, description in (
+            (401, "No, bad or revoked token."),
+            (403, forbidden),
+            (404, not_found),
+        ):
             view = blp.alt_response(status, description=description)(view)
         return blp.doc(security=BEARER)(view)
+
     return decorate
 
 
@@ -55,8 +63,9 @@ class Player(MethodView):
 
         A retired player keeps his history, standings and statistics; the players' list
         leaves him out and a new table cannot seat him (422 naming the seat)."""
-        return league_admin.update_player(principal(), player_id, body.get("name"),
-                                          body.get("retired"))
+        return league_admin.update_player(
+            principal(), player_id, body.get("name"), body.get("retired")
+        )
 
 
 @blp.route("/clubs/<string:club_id>/admin-token")
@@ -99,8 +108,11 @@ class TableToken(MethodView):
         return league_admin.new_table_token(principal(), table_id)
 
     @blp.response(204)
-    @blp.alt_response(409, description="The table has no working token (already revoked, or "
-                                       "an imported table never given one).")
+    @blp.alt_response(
+        409,
+        description="The table has no working token (already revoked, or "
+        "an imported table never given one).",
+    )
     @_auth_doc("Not the admin token of the table's club.", "No such table.")
     def delete(self, table_id: str) -> Response:
         """Revoke the table's token (admin token): its shared link stops working, and a phone
@@ -114,17 +126,24 @@ class ClubTables(MethodView):
     @blp.arguments(ClubTablesQuerySchema(), location="query")
     @blp.response(200, TableSummarySchema(many=True))
     @blp.paginate()
-    @blp.alt_response(422, description="A bad `status`, or `season_id` names no season of "
-                                       "the club.")
+    @blp.alt_response(
+        422, description="A bad `status`, or `season_id` names no season of the club."
+    )
     @_auth_doc("Not this club's admin or read-only token.", "No such club.")
-    def get(self, query: dict[str, Any], club_id: str,
-            pagination_parameters: PaginationParameters) -> list[dict[str, Any]]:
+    def get(
+        self, query: dict[str, Any], club_id: str, pagination_parameters: PaginationParameters
+    ) -> list[dict[str, Any]]:
         """The club's tables, newest first (admin or read-only token; paged).
 
         Each with its players in seat order, hands played and balances."""
         items, total = league_admin.club_tables(
-            principal(), club_id, query["status"], query["season_id"],
-            pagination_parameters.page, pagination_parameters.page_size)
+            principal(),
+            club_id,
+            query["status"],
+            query["season_id"],
+            pagination_parameters.page,
+            pagination_parameters.page_size,
+        )
         pagination_parameters.item_count = total
         return items
 

@@ -101,8 +101,9 @@ def read_pad(directory: Path) -> PadVersion:
             if name == "sw.js":
                 data = SERVICE_WORKER_CACHE.sub(b"solo-pad-" + version.encode(), data)
             rewritten[name] = FixedBody(data, _mimetype(name))
-    return PadVersion(version, {n: FixedBody(d, _mimetype(n)) for n, d in contents.items()},
-                      rewritten)
+    return PadVersion(
+        version, {n: FixedBody(d, _mimetype(n)) for n, d in contents.items()}, rewritten
+    )
 
 
 class PadFiles:
@@ -154,8 +155,10 @@ def asset(filename: str) -> Response:
         if version != pad.version:
             # A page of another version (another instance mid-deploy, an old tab): sent on to
             # this version's file, never given other bytes under its own name.
-            return Response(status=302, headers={
-                "Location": f"/pad/{pad.version}/{name}", "Cache-Control": "no-store"})
+            return Response(
+                status=302,
+                headers={"Location": f"/pad/{pad.version}/{name}", "Cache-Control": "no-store"},
+            )
         return pad.files[name].response(request, IMMUTABLE)
     if name not in pad.files:
         abort(404)

@@ -12,22 +12,30 @@ from ..schemas.settlements import PreviewRequestSchema, SettlementSchema
 from .openapi import request_body
 from .paging import Blueprint
 
-blp = Blueprint("settlements", __name__, url_prefix="/api/v1/settlements",
-                description="Settle a hand without recording it")
+blp = Blueprint(
+    "settlements",
+    __name__,
+    url_prefix="/api/v1/settlements",
+    description="Settle a hand without recording it",
+)
 
 
 @blp.route("/preview", methods=["POST"])
 @blp.arguments(PreviewRequestSchema())
-@blp.doc(requestBody=request_body("PreviewRequest", "The variant, the table's size, options "
-                                  "and state, and the hand record."))
+@blp.doc(
+    requestBody=request_body(
+        "PreviewRequest", "The variant, the table's size, options and state, and the hand record."
+    )
+)
 @blp.response(200, SettlementSchema)
 @blp.alt_response(400, description="The body is not valid JSON.")
 @blp.alt_response(413, description="The body is larger than 64 KiB.")
 @blp.alt_response(422, description="A field is invalid or a rule is broken.")
 def preview(body: dict[str, Any]) -> Response:
     """Settle one hand at a given table state (no token, nothing stored)."""
-    settlement = rules.preview(body["variant"], body["players"], body["options"], body["state"],
-                               body["hand"])
+    settlement = rules.preview(
+        body["variant"], body["players"], body["options"], body["state"], body["hand"]
+    )
     # ``settlement_view`` is already the SettlementSchema shape (a property test holds the
     # schema's dump of it to the identity), so it is sent as it is: flask-smorest passes a
     # Response through, and the dump cost about a tenth of the request.

@@ -37,40 +37,68 @@ from .auth import BEARER, if_match_version, principal
 from .openapi import request_body
 from .paging import Answer, Blueprint
 
-blp = Blueprint("tables", __name__, url_prefix="/api/v1/tables",
-                description="Tables, hands, corrections, ledger and settle-up")
+blp = Blueprint(
+    "tables",
+    __name__,
+    url_prefix="/api/v1/tables",
+    description="Tables, hands, corrections, ledger and settle-up",
+)
 
 IDEMPOTENCY_KEY_MAX = 200
 _TABLE_SCHEMA = TableSchema()
 
-IF_MATCH = {"in": "header", "name": "If-Match", "required": False,
-            "schema": {"type": "string"},
-            "description": "The table `version` (its ETag) this change is based on; 412 when "
-                           "the table has moved on."}
-IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
-                 "schema": {"type": "string"},
-                 "description": "The ETag last seen; 304 when the table has not changed."}
-IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,
-                   "schema": {"type": "string", "maxLength": IDEMPOTENCY_KEY_MAX},
-                   "description": "A retry with the same key and body returns the first "
-                                  "answer and records nothing; another body → 409."}
+IF_MATCH = {
+    "in": "header",
+    "name": "If-Match",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "The table `version` (its ETag) this change is based on; 412 when "
+    "the table has moved on.",
+}
+IF_NONE_MATCH = {
+    "in": "header",
+    "name": "If-None-Match",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "The ETag last seen; 304 when the table has not changed.",
+}
+IDEMPOTENCY_KEY = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {"type": "string", "maxLength": IDEMPOTENCY_KEY_MAX},
+    "description": "A retry with the same key and body returns the first "
+    "answer and records nothing; another body → 409.",
+}
 
 # Parsed by DryRunQuerySchema; written out here as well, since a ``doc(parameters=…)`` list
 # replaces the one flask-smorest makes of the query schema.
-DRY_RUN = {"in": "query", "name": "dry_run", "required": False,
-           "schema": {"type": "boolean", "default": False},
-           "description": "`true`: make the same checks and answer 200 with what the change "
-                          "would give, with `Dry-Run: true`; nothing is stored (no revision, "
-                          "no new version or ETag, no league aggregates)."}
+DRY_RUN = {
+    "in": "query",
+    "name": "dry_run",
+    "required": False,
+    "schema": {"type": "boolean", "default": False},
+    "description": "`true`: make the same checks and answer 200 with what the change "
+    "would give, with `Dry-Run: true`; nothing is stored (no revision, "
+    "no new version or ETag, no league aggregates).",
+}
 DRY_RUN_HEADERS = {
-    "ETag": {"schema": {"type": "string"},
-             "description": "The table's new version (not sent on a dry run: nothing changed)."},
-    "Dry-Run": {"schema": {"type": "string", "enum": ["true"]},
-                "description": "Sent on a dry run (which sends no ETag): the answer is what "
-                               "the change would give, and nothing was stored."}}
+    "ETag": {
+        "schema": {"type": "string"},
+        "description": "The table's new version (not sent on a dry run: nothing changed).",
+    },
+    "Dry-Run": {
+        "schema": {"type": "string", "enum": ["true"]},
+        "description": "Sent on a dry run (which sends no ETag): the answer is what "
+        "the change would give, and nothing was stored.",
+    },
+}
 
-_AUTH_ERRORS = ((401, "No or bad token."), (403, "The token does not reach this table."),
-                (404, "No such table or hand."))
+_AUTH_ERRORS = (
+    (401, "No or bad token."),
+    (403, "The token does not reach this table."),
+    (404, "No such table or hand."),
+)
 
 
 def _auth_doc(view: Any) -> Any:
@@ -108,17 +136,30 @@ class Tables(MethodView):
     @blp.doc(security=BEARER)
     def post(self, body: dict[str, Any]) -> Answer:
         """Open a table (admin token); the answer carries the table token, this once only."""
-        table = tables.open_table(principal(), body["club_id"], body["name"], body["variant"],
-                                  body["seats"], body["first_dealer"], body["options"],
-                                  body["season_id"])
-        return table, 201, {"Location": f"{request.path}/{table['id']}",
-                            "ETag": _etag(table["version"])}
+        table = tables.open_table(
+            principal(),
+            body["club_id"],
+            body["name"],
+            body["variant"],
+            body["seats"],
+            body["first_dealer"],
+            body["options"],
+            body["season_id"],
+        )
+        return (
+            table,
+            201,
+            {"Location": f"{request.path}/{table['id']}", "ETag": _etag(table["version"])},
+        )
 
 
 @blp.route("/<string:table_id>")
 class Table(MethodView):
-    @blp.response(200, TableSchema, headers={"ETag": {"schema": {"type": "string"},
-                                                      "description": "The table's version."}})
+    @blp.response(
+        200,
+        TableSchema,
+        headers={"ETag": {"schema": {"type": "string"}, "description": "The table's version."}},
+    )
     @blp.alt_response(304, description="Not modified since the ETag given.")
     @blp.doc(parameters=[IF_NONE_MATCH])
     @_auth_doc
@@ -137,8 +178,9 @@ class Table(MethodView):
             body = current_app.json.dumps(_TABLE_SCHEMA.dump(tables.table_view(table))).encode()
             rendered.put(table_id, version, language, body)
         # Already rendered through TableSchema: flask-smorest passes a Response as it is.
-        return Response(body, status=200, mimetype="application/json",
-                        headers={"ETag": _etag(version)})
+        return Response(
+            body, status=200, mimetype="application/json", headers={"ETag": _etag(version)}
+        )
 
 
 @blp.route("/<string:table_id>/hands")
@@ -146,20 +188,29 @@ class Hands(MethodView):
     @blp.response(200, HandSchema(many=True))
     @blp.paginate()
     @_auth_doc
-    def get(self, table_id: str, pagination_parameters: PaginationParameters
-            ) -> list[dict[str, Any]]:
+    def get(
+        self, table_id: str, pagination_parameters: PaginationParameters
+    ) -> list[dict[str, Any]]:
         """List the table's hands in order, void ones included (paged)."""
-        items, total = hands.list_hands(principal(), table_id, pagination_parameters.page,
-                                        pagination_parameters.page_size)
+        items, total = hands.list_hands(
+            principal(), table_id, pagination_parameters.page, pagination_parameters.page_size
+        )
         pagination_parameters.item_count = total
         return items
 
     @blp.arguments(HandCreateSchema())
-    @blp.doc(requestBody=request_body("HandRecordCreate", "A hand record of the table's "
-                                      "variant, with `expected_number` if wanted."))
+    @blp.doc(
+        requestBody=request_body(
+            "HandRecordCreate",
+            "A hand record of the table's variant, with `expected_number` if wanted.",
+        )
+    )
     @blp.response(201, HandWithTableSchema)
-    @blp.alt_response(409, description="Hand number taken, table closed, session over, or "
-                                       "Idempotency-Key reused with another body.")
+    @blp.alt_response(
+        409,
+        description="Hand number taken, table closed, session over, or "
+        "Idempotency-Key reused with another body.",
+    )
     @blp.alt_response(412, description="If-Match names an old version.")
     @blp.alt_response(422, description="The hand breaks a rule; nothing is recorded.")
     @blp.doc(parameters=[IF_MATCH, IDEMPOTENCY_KEY])
@@ -168,14 +219,20 @@ class Hands(MethodView):
         """Settle and record the next hand (table or admin token)."""
         caller = principal()  # who asks comes first: 401 before a header's 422 or 412
         key = request.headers.get("Idempotency-Key")
-        if key is not None and (not 0 < len(key) <= IDEMPOTENCY_KEY_MAX
-                                or any(ch < " " or ch == "\x7f" for ch in key)):
+        if key is not None and (
+            not 0 < len(key) <= IDEMPOTENCY_KEY_MAX or any(ch < " " or ch == "\x7f" for ch in key)
+        ):
             raise IdempotencyKeyTooLong(
-                N_("Idempotency-Key must be 1 to %(most)s characters, none of them a control "
-                   "character."), values={"most": IDEMPOTENCY_KEY_MAX})
+                N_(
+                    "Idempotency-Key must be 1 to %(most)s characters, none of them a control "
+                    "character."
+                ),
+                values={"most": IDEMPOTENCY_KEY_MAX},
+            )
         expected = body.pop("expected_number", None)
-        conditions = hands.WriteConditions(if_match=if_match_version(),
-                                           expected_number=expected, idempotency_key=key)
+        conditions = hands.WriteConditions(
+            if_match=if_match_version(), expected_number=expected, idempotency_key=key
+        )
         answer, replayed = hands.record_hand(caller, table_id, body, conditions)
         # The answer is already HandWithTableSchema's shape (tests/api/test_answer_shapes.py
         # holds its dump to the identity), so it is sent as it is: the dump cost about a
@@ -186,8 +243,13 @@ class Hands(MethodView):
             answer = {**answer, "settlement": settlement_view(answer["settlement"], language)}
         session = answer["table"].get("session")
         if session is not None:
-            answer = {**answer, "table": {**answer["table"], "session": {
-                **session, "reason": explain_session(session["reason"], language)}}}
+            answer = {
+                **answer,
+                "table": {
+                    **answer["table"],
+                    "session": {**session, "reason": explain_session(session["reason"], language)},
+                },
+            }
         response = current_app.json.response(answer)
         response.status_code = 201
         response.headers["Location"] = f"{request.path}/{answer['number']}"
@@ -208,19 +270,24 @@ class Hand(MethodView):
 
     @blp.arguments(HandBodySchema())
     @blp.arguments(DryRunQuerySchema(), location="query", as_kwargs=True)
-    @blp.doc(requestBody=request_body("HandRecord", "The hand's new record, of the table's "
-                                      "variant."))
+    @blp.doc(
+        requestBody=request_body("HandRecord", "The hand's new record, of the table's variant.")
+    )
     @blp.response(200, CorrectedHandSchema, headers=DRY_RUN_HEADERS)
     @blp.alt_response(412, description="If-Match names an old version.")
-    @blp.alt_response(422, description="The new record, or a later hand settled again, breaks "
-                                       "a rule; nothing changes.")
+    @blp.alt_response(
+        422,
+        description="The new record, or a later hand settled again, breaks "
+        "a rule; nothing changes.",
+    )
     @blp.doc(parameters=[IF_MATCH, DRY_RUN])
     @_auth_doc
     def put(self, body: dict[str, Any], table_id: str, number: int, dry_run: bool) -> Any:
         """Correct a hand: replace its record and settle it and every later hand again."""
         caller = principal()
-        answer = hands.correct_hand(caller, table_id, number, body, if_match_version(),
-                                    dry_run=dry_run)
+        answer = hands.correct_hand(
+            caller, table_id, number, body, if_match_version(), dry_run=dry_run
+        )
         return changed(answer, answer["table"]["version"], dry_run)
 
     @blp.arguments(DryRunQuerySchema(), location="query", as_kwargs=True)
@@ -232,8 +299,7 @@ class Hand(MethodView):
     def delete(self, table_id: str, number: int, dry_run: bool) -> Any:
         """Void a hand: it keeps its number and moves nothing; later hands follow."""
         caller = principal()
-        answer = hands.void_hand(caller, table_id, number, if_match_version(),
-                                 dry_run=dry_run)
+        answer = hands.void_hand(caller, table_id, number, if_match_version(), dry_run=dry_run)
         return changed(answer, answer["table"]["version"], dry_run)
 
 
@@ -259,16 +325,25 @@ class Seating(MethodView):
     @blp.response(200, ReseatedTableSchema, headers=DRY_RUN_HEADERS)
     @blp.alt_response(409, description="The table is closed.")
     @blp.alt_response(412, description="If-Match names an old version.")
-    @blp.alt_response(422, description="Not the table's players each once, a bad first "
-                                       "dealer, or a hand the new seating makes invalid; "
-                                       "nothing changes.")
+    @blp.alt_response(
+        422,
+        description="Not the table's players each once, a bad first "
+        "dealer, or a hand the new seating makes invalid; "
+        "nothing changes.",
+    )
     @blp.doc(parameters=[IF_MATCH, DRY_RUN])
     @_auth_doc
     def put(self, body: dict[str, Any], table_id: str, dry_run: bool) -> Any:
         """Re-seat the table (its players permuted, another first dealer) and settle every
         hand again; each hand stays its players', its seat numbers follow them."""
-        answer = seating.reseat(principal(), table_id, body["seats"], body["first_dealer"],
-                                if_match_version(), dry_run=dry_run)
+        answer = seating.reseat(
+            principal(),
+            table_id,
+            body["seats"],
+            body["first_dealer"],
+            if_match_version(),
+            dry_run=dry_run,
+        )
         return changed(answer, answer["version"], dry_run)
 
 

@@ -11,8 +11,12 @@ from .. import rules
 from ..middleware.compression import FixedBody
 from .paging import Blueprint
 
-blp = Blueprint("variants", __name__, url_prefix="/api/v1/variants",
-                description="The Solo games, their contracts and options")
+blp = Blueprint(
+    "variants",
+    __name__,
+    url_prefix="/api/v1/variants",
+    description="The Solo games, their contracts and options",
+)
 
 
 class VariantSchema(Schema):
@@ -32,8 +36,13 @@ class VariantSchema(Schema):
     called_ranks = fields.List(fields.String(), allow_none=True)
     matadores = fields.Dict(allow_none=True)
     bonuses = fields.List(fields.Dict(), allow_none=True)
-    decks = fields.List(fields.Dict(), allow_none=True, metadata={
-        "description": "German Solo's packs (option `deck`): cards, tricks in a hand, target."})
+    decks = fields.List(
+        fields.Dict(),
+        allow_none=True,
+        metadata={
+            "description": "German Solo's packs (option `deck`): cards, tricks in a hand, target."
+        },
+    )
     preferred_suit_multiplier = fields.Integer(allow_none=True)
     scoring = fields.String(allow_none=True)
     payments = fields.String(allow_none=True)
@@ -47,17 +56,34 @@ VARIANTS_CACHE = "public, max-age=300, stale-while-revalidate=86400"
 
 
 @blp.route("")
-@blp.response(200, VariantSchema(many=True), headers={
-    "ETag": {"schema": {"type": "string"},
-             "description": "A digest of the answer (and its coding): send it as "
-                            "`If-None-Match` for a 304."},
-    "Cache-Control": {"schema": {"type": "string"},
-                      "description": f"`{VARIANTS_CACHE}`: the games change only with a "
-                                     "new release of the service."}})
+@blp.response(
+    200,
+    VariantSchema(many=True),
+    headers={
+        "ETag": {
+            "schema": {"type": "string"},
+            "description": "A digest of the answer (and its coding): send it as "
+            "`If-None-Match` for a 304.",
+        },
+        "Cache-Control": {
+            "schema": {"type": "string"},
+            "description": f"`{VARIANTS_CACHE}`: the games change only with a "
+            "new release of the service.",
+        },
+    },
+)
 @blp.alt_response(304, description="Not modified since the ETag given.")
-@blp.doc(parameters=[{"in": "header", "name": "If-None-Match", "required": False,
-                      "schema": {"type": "string"},
-                      "description": "The ETag last seen; 304 when the games are the same."}])
+@blp.doc(
+    parameters=[
+        {
+            "in": "header",
+            "name": "If-None-Match",
+            "required": False,
+            "schema": {"type": "string"},
+            "description": "The ETag last seen; 304 when the games are the same.",
+        }
+    ]
+)
 def list_variants() -> Response:
     """Every variant with its contracts, values, options and their defaults."""
     # The games are fixed for the life of the process: dumped and compressed once.

@@ -123,13 +123,12 @@ def _value(name: str, value: Any, catalog: NullTranslations) -> str:
 
 
 def _seats(seats: Iterable[int], catalog: NullTranslations) -> str:
-    """"seat 2", "seat 1 and seat 3", "seat 1, seat 2 and seat 4": each seat on its own, so a
+    """ "seat 2", "seat 1 and seat 3", "seat 1, seat 2 and seat 4": each seat on its own, so a
     client can put the player's name in its place."""
     names = [catalog.gettext(words.SEAT) % {"seat": seat + 1} for seat in seats]
     if len(names) == 1:
         return names[0]
-    return catalog.gettext(words.SEATS_AND) % {"seats": ", ".join(names[:-1]),
-                                                "last": names[-1]}
+    return catalog.gettext(words.SEATS_AND) % {"seats": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def explain_session(steps: Iterable[Any], language: str = DEFAULT) -> str:

@@ -16,8 +16,11 @@ from .marks import N_, Nn_
 
 SEAT_ARGS: Final = frozenset({"seat", "dealer", "partner", "giver", "payer", "payee"})
 JOINERS: Final = {"terms": " + "}
-PLURALS: Final = {"american.decided_by_tricks": "tricks", "solo66.each_pay": "chips",
-                  "solo66.pays_each": "chips"}
+PLURALS: Final = {
+    "american.decided_by_tricks": "tricks",
+    "solo66.each_pay": "chips",
+    "solo66.pays_each": "chips",
+}
 
 SEAT: Final = N_("seat %(seat)s")
 SEATS_AND: Final = N_("%(seats)s and %(last)s")
@@ -71,56 +74,73 @@ MESSAGES: Final[dict[str, str | tuple[str, str]]] = {
     "american.losers.declarer": N_("declarer loses"),
     "american.losers.declarers": N_("declarers lose"),
     "american.plays": N_("Seat %(seat)s plays %(contract)s %(where)s: worth %(value)s"),
-    "american.plays_with": N_("Seat %(seat)s plays %(contract)s %(where)s with seat %(partner)s, "
-                              "who holds the called %(card)s: worth %(value)s"),
-    "american.simple_holds_called": N_("Seat %(seat)s plays a simple game %(where)s and holds "
-                                       "the called %(card)s himself: it ranks as a solo, worth "
-                                       "%(value)s"),
-    "american.plays_holds_called": N_("Seat %(seat)s plays %(contract)s %(where)s and holds the "
-                                      "called %(card)s himself: worth %(value)s"),
-    "american.forcee_simple_alone": N_("A forcée simple played alone is no solo: no stamm, "
-                                       "no bête"),
-    "american.tout_in_couleur": N_("Incidental tout in couleur: %(base)s four times is "
-                                   "%(value)s; all 8 tricks are needed"),
-    "american.tout": N_("Incidental tout: %(base)s doubles to %(value)s; all 8 tricks are "
-                        "needed"),
-    "american.matadores": N_("Matadores held by the %(side)s: 1 + %(lower)s lower = %(count)s, "
-                             "so a payment is %(value)s"),
-    "american.matadores_not_counted": N_("Matadores held by the defenders do not count: only "
-                                         "the declaring side's do at this table"),
+    "american.plays_with": N_(
+        "Seat %(seat)s plays %(contract)s %(where)s with seat %(partner)s, "
+        "who holds the called %(card)s: worth %(value)s"
+    ),
+    "american.simple_holds_called": N_(
+        "Seat %(seat)s plays a simple game %(where)s and holds "
+        "the called %(card)s himself: it ranks as a solo, worth "
+        "%(value)s"
+    ),
+    "american.plays_holds_called": N_(
+        "Seat %(seat)s plays %(contract)s %(where)s and holds the "
+        "called %(card)s himself: worth %(value)s"
+    ),
+    "american.forcee_simple_alone": N_(
+        "A forcée simple played alone is no solo: no stamm, no bête"
+    ),
+    "american.tout_in_couleur": N_(
+        "Incidental tout in couleur: %(base)s four times is %(value)s; all 8 tricks are needed"
+    ),
+    "american.tout": N_("Incidental tout: %(base)s doubles to %(value)s; all 8 tricks are needed"),
+    "american.matadores": N_(
+        "Matadores held by the %(side)s: 1 + %(lower)s lower = %(count)s, so a payment is %(value)s"
+    ),
+    "american.matadores_not_counted": N_(
+        "Matadores held by the defenders do not count: only the declaring side's do at this table"
+    ),
     "american.error_soloist": N_("Seat %(seat)s %(error)s: no penalty for the soloist"),
     "american.error_after_decided": N_("Seat %(seat)s %(error)s: the game was already decided"),
-    "american.error_after_decided_bete": N_("Seat %(seat)s %(error)s: the game was already "
-                                            "decided, but he still pays a bête"),
+    "american.error_after_decided_bete": N_(
+        "Seat %(seat)s %(error)s: the game was already decided, but he still pays a bête"
+    ),
     "american.decided_by_error": N_("on seat %(seat)s's %(error)s"),
     "american.error_decides": N_("Seat %(seat)s %(error)s: the %(losers)s the game"),
-    "american.error_decides_bete": N_("Seat %(seat)s %(error)s: the %(losers)s the game, and "
-                                      "he pays a bête"),
+    "american.error_decides_bete": N_(
+        "Seat %(seat)s %(error)s: the %(losers)s the game, and he pays a bête"
+    ),
     "american.decided_by_tricks": Nn_("with %(tricks)s trick", "with %(tricks)s tricks"),
     "american.result": N_("%(contract)s %(where)s %(result)s %(decider)s: %(payments)s"),
     "american.stamm": N_("Seat %(seat)s draws a stamm of %(chips)s from the pool"),
     "american.stamm_pool_empty": N_("Seat %(seat)s would draw a stamm, but the pool is empty"),
-    "american.no_bete_in_suit": N_("No bête for a lost solo in suit: at this table only a lost "
-                                   "solo in couleur pays one"),
-    "american.couleur_now": N_("Couleur is now %(suit)s: the first game won at the table was "
-                               "played in it"),
+    "american.no_bete_in_suit": N_(
+        "No bête for a lost solo in suit: at this table only a lost solo in couleur pays one"
+    ),
+    "american.couleur_now": N_(
+        "Couleur is now %(suit)s: the first game won at the table was played in it"
+    ),
     "american.bete": N_("Seat %(seat)s pays a bête of %(chips)s (%(why)s)"),
     "american.bete_pool_empty": N_("Seat %(seat)s owes a bête (%(why)s), but the pool is empty"),
     "american.paid_by_each": N_("%(value)s from each opponent"),
     "american.paid_to_each": N_("%(value)s to each opponent"),
     "american.pair_pays": N_("seat %(payer)s pays %(value)s to seat %(payee)s"),
     "american.not_paired": N_("seat %(seat)s is not paired"),
-    "american.forfeit_passed": N_("Seat %(seat)s passed holding Spadilla and Basta when he had "
-                                  "to announce"),
+    "american.forfeit_passed": N_(
+        "Seat %(seat)s passed holding Spadilla and Basta when he had to announce"
+    ),
     "american.misdeal": N_("Misdeal: no chips move beyond the stake"),
     "american.deals_again": N_("Seat %(seat)s deals again, with no new stake"),
     # German Solo.
-    "german.revoke_opponents": N_("Seat %(seat)s revoked, so the opponents lose the game: "
-                                  "%(result)s"),
-    "german.revoke_party": N_("Seat %(seat)s revoked, so the declaring party lose the game: "
-                              "%(result)s"),
-    "german.tricks": N_("The declaring party took %(tricks)s tricks with %(target)s needed: "
-                        "%(result)s"),
+    "german.revoke_opponents": N_(
+        "Seat %(seat)s revoked, so the opponents lose the game: %(result)s"
+    ),
+    "german.revoke_party": N_(
+        "Seat %(seat)s revoked, so the declaring party lose the game: %(result)s"
+    ),
+    "german.tricks": N_(
+        "The declaring party took %(tricks)s tricks with %(target)s needed: %(result)s"
+    ),
     "german.scores_each": N_("%(seats)s score %(score)s each; the others score 0"),
     "german.scores": N_("%(seats)s scores %(score)s; the others score 0"),
     "german.term": N_("%(term)s %(value)s"),
@@ -132,12 +152,15 @@ MESSAGES: Final[dict[str, str | tuple[str, str]]] = {
     "german.term.matadors_together": N_("matadors together"),
     "german.value": N_("Value: %(terms)s"),
     "german.value_sum": N_("Value: %(terms)s = %(sum)s"),
-    "german.value_doubled": N_("Value: %(terms)s, doubled for the preferred suit %(suit)s = "
-                               "%(value)s"),
-    "german.value_sum_doubled": N_("Value: %(terms)s = %(sum)s, doubled for the preferred suit "
-                                   "%(suit)s = %(value)s"),
-    "german.preferred_now": N_("The first contract won: %(suit)s is the preferred suit from the "
-                               "next hand on"),
+    "german.value_doubled": N_(
+        "Value: %(terms)s, doubled for the preferred suit %(suit)s = %(value)s"
+    ),
+    "german.value_sum_doubled": N_(
+        "Value: %(terms)s = %(sum)s, doubled for the preferred suit %(suit)s = %(value)s"
+    ),
+    "german.preferred_now": N_(
+        "The first contract won: %(suit)s is the preferred suit from the next hand on"
+    ),
     "german.contract.frage": N_("Frage"),
     "german.contract.grossfrage": N_("Grossfrage"),
     "german.contract.mediateur": N_("Mediateur"),
@@ -149,25 +172,38 @@ MESSAGES: Final[dict[str, str | tuple[str, str]]] = {
     "german.needs.tout_announced": N_("all %(target)s tricks (tout announced)"),
     "german.needs.prime_after_five": N_("%(target)s tricks (stopped after five for prime)"),
     "german.needs.prime_after_four": N_("%(target)s tricks (stopped after four for prime)"),
-    "german.mediateur": N_("%(contract)s in %(suit)s: seat %(seat)s plays alone after demanding "
-                           "an ace; target %(needs)s"),
-    "german.mediateur_ace": N_("%(contract)s in %(suit)s: seat %(seat)s plays alone after "
-                               "demanding an ace with the %(ace)s; target %(needs)s"),
-    "german.mediateur_from": N_("%(contract)s in %(suit)s: seat %(seat)s plays alone after "
-                                "demanding an ace from seat %(giver)s; target %(needs)s"),
-    "german.mediateur_ace_from": N_("%(contract)s in %(suit)s: seat %(seat)s plays alone after "
-                                    "demanding an ace with the %(ace)s from seat %(giver)s; "
-                                    "target %(needs)s"),
+    "german.mediateur": N_(
+        "%(contract)s in %(suit)s: seat %(seat)s plays alone after demanding "
+        "an ace; target %(needs)s"
+    ),
+    "german.mediateur_ace": N_(
+        "%(contract)s in %(suit)s: seat %(seat)s plays alone after "
+        "demanding an ace with the %(ace)s; target %(needs)s"
+    ),
+    "german.mediateur_from": N_(
+        "%(contract)s in %(suit)s: seat %(seat)s plays alone after "
+        "demanding an ace from seat %(giver)s; target %(needs)s"
+    ),
+    "german.mediateur_ace_from": N_(
+        "%(contract)s in %(suit)s: seat %(seat)s plays alone after "
+        "demanding an ace with the %(ace)s from seat %(giver)s; "
+        "target %(needs)s"
+    ),
     "german.alone": N_("%(contract)s in %(suit)s: seat %(seat)s plays alone; target %(needs)s"),
-    "german.with_partner": N_("%(contract)s in %(suit)s: seat %(seat)s declares with seat "
-                              "%(partner)s, holder of the %(card)s; target %(needs)s"),
+    "german.with_partner": N_(
+        "%(contract)s in %(suit)s: seat %(seat)s declares with seat "
+        "%(partner)s, holder of the %(card)s; target %(needs)s"
+    ),
     # Spanish Solo.
-    "spanish.revoke_opponents": N_("Seat %(seat)s revoked, so the opponents lose the game: "
-                                   "%(result)s"),
-    "spanish.revoke_party": N_("Seat %(seat)s revoked, so the declaring side lose the game: "
-                               "%(result)s"),
-    "spanish.tricks": N_("The declaring side took %(tricks)s tricks with %(target)s needed: "
-                         "%(result)s"),
+    "spanish.revoke_opponents": N_(
+        "Seat %(seat)s revoked, so the opponents lose the game: %(result)s"
+    ),
+    "spanish.revoke_party": N_(
+        "Seat %(seat)s revoked, so the declaring side lose the game: %(result)s"
+    ),
+    "spanish.tricks": N_(
+        "The declaring side took %(tricks)s tricks with %(target)s needed: %(result)s"
+    ),
     "spanish.scores_each": N_("%(seats)s score %(score)s each; the opponents score 0"),
     "spanish.scores": N_("%(seats)s scores %(score)s; the opponents score 0"),
     "spanish.in_colour": N_("in colour"),
@@ -178,13 +214,18 @@ MESSAGES: Final[dict[str, str | tuple[str, str]]] = {
     "spanish.contract.simple": N_("Simple game"),
     "spanish.contract.solo": N_("Solo"),
     "spanish.contract.tout": N_("Tout"),
-    "spanish.own_ace": N_("%(contract)s in %(suit)s, %(where)s: %(value)s points, %(needs)s; "
-                          "seat %(seat)s called the %(ace)s, which he holds, and plays alone"),
-    "spanish.with_partner": N_("%(contract)s in %(suit)s, %(where)s: %(value)s points, "
-                               "%(needs)s; seat %(seat)s declares with seat %(partner)s, holder "
-                               "of the %(ace)s"),
-    "spanish.alone": N_("%(contract)s in %(suit)s, %(where)s: %(value)s points, %(needs)s; "
-                        "seat %(seat)s alone"),
+    "spanish.own_ace": N_(
+        "%(contract)s in %(suit)s, %(where)s: %(value)s points, %(needs)s; "
+        "seat %(seat)s called the %(ace)s, which he holds, and plays alone"
+    ),
+    "spanish.with_partner": N_(
+        "%(contract)s in %(suit)s, %(where)s: %(value)s points, "
+        "%(needs)s; seat %(seat)s declares with seat %(partner)s, holder "
+        "of the %(ace)s"
+    ),
+    "spanish.alone": N_(
+        "%(contract)s in %(suit)s, %(where)s: %(value)s points, %(needs)s; seat %(seat)s alone"
+    ),
     # Spanish Solo's session (targets): its progress, as parts of one line joined by "; ".
     "session.hands_of": N_("%(played)s of %(target)s hands played"),
     "session.reached": N_("%(seats)s reached the target score of %(target)s"),
@@ -193,16 +234,22 @@ MESSAGES: Final[dict[str, str | tuple[str, str]]] = {
     "session.score_not_reached": N_("target score %(target)s not reached"),
     "session.highest": N_("highest total %(total)s"),
     # Solo 66.
-    "solo66.all_passed": N_("All passed: played without trump; seat %(seat)s took the last "
-                            "trick and wins"),
-    "solo66.each_pay": Nn_("%(seats)s each pay %(chips)s chip to seat %(seat)s",
-                           "%(seats)s each pay %(chips)s chips to seat %(seat)s"),
-    "solo66.plays": N_("Seat %(seat)s plays alone with %(suit)s as trump: %(soloist_points)s "
-                       "card points against the defenders' %(defender_points)s"),
+    "solo66.all_passed": N_(
+        "All passed: played without trump; seat %(seat)s took the last trick and wins"
+    ),
+    "solo66.each_pay": Nn_(
+        "%(seats)s each pay %(chips)s chip to seat %(seat)s",
+        "%(seats)s each pay %(chips)s chips to seat %(seat)s",
+    ),
+    "solo66.plays": N_(
+        "Seat %(seat)s plays alone with %(suit)s as trump: %(soloist_points)s "
+        "card points against the defenders' %(defender_points)s"
+    ),
     "solo66.won": N_("The soloist has %(win)s or more: won"),
-    "solo66.lost": N_("The soloist has less than %(win)s and the defenders %(win)s or more: "
-                      "lost"),
+    "solo66.lost": N_("The soloist has less than %(win)s and the defenders %(win)s or more: lost"),
     "solo66.drawn": N_("Neither side reached %(win)s: drawn, no chips move"),
-    "solo66.pays_each": Nn_("Seat %(seat)s pays %(chips)s chip to each of %(seats)s",
-                            "Seat %(seat)s pays %(chips)s chips to each of %(seats)s"),
+    "solo66.pays_each": Nn_(
+        "Seat %(seat)s pays %(chips)s chip to each of %(seats)s",
+        "Seat %(seat)s pays %(chips)s chips to each of %(seats)s",
+    ),
 }

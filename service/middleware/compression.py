@@ -29,11 +29,22 @@ from werkzeug.http import parse_accept_header
 
 from .security import StartResponse, WsgiApp
 
-COMPRESSIBLE = frozenset({
-    "text/html", "text/css", "text/javascript", "text/plain", "text/csv",
-    "application/json", "application/problem+json", "application/manifest+json",
-    "application/yaml", "application/x-yaml", "application/javascript", "image/svg+xml",
-})
+COMPRESSIBLE = frozenset(
+    {
+        "text/html",
+        "text/css",
+        "text/javascript",
+        "text/plain",
+        "text/csv",
+        "application/json",
+        "application/problem+json",
+        "application/manifest+json",
+        "application/yaml",
+        "application/x-yaml",
+        "application/javascript",
+        "image/svg+xml",
+    }
+)
 MIN_SIZE = 500
 # Dynamic answers: fast settings (a 2 KiB table view takes tens of microseconds). Fixed ones
 # are compressed once per worker, on their first request: the whole pad (106 KiB) takes 140 ms
@@ -60,8 +71,13 @@ def chosen_coding(accept_encoding: str) -> str | None:
 
 def compress(body: bytes, coding: str, fixed: bool = False) -> bytes:
     if coding == "br":
-        return bytes(brotli.compress(body, mode=brotli.MODE_TEXT,
-                                     quality=FIXED_BROTLI_QUALITY if fixed else BROTLI_QUALITY))
+        return bytes(
+            brotli.compress(
+                body,
+                mode=brotli.MODE_TEXT,
+                quality=FIXED_BROTLI_QUALITY if fixed else BROTLI_QUALITY,
+            )
+        )
     # mtime 0: the same bytes give the same answer (no clock in the gzip header).
     return gzip.compress(body, compresslevel=FIXED_GZIP_LEVEL if fixed else GZIP_LEVEL, mtime=0)
 
@@ -103,8 +119,9 @@ class Compression:
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
         accept = environ.get("HTTP_ACCEPT_ENCODING")
-        coding = None if not accept or environ.get("REQUEST_METHOD") == "HEAD" \
-            else chosen_coding(accept)
+        coding = (
+            None if not accept or environ.get("REQUEST_METHOD") == "HEAD" else chosen_coding(accept)
+        )
         if coding is None:
             return self.app(environ, start_response)
         held: list[Any] = []
@@ -175,4 +192,3 @@ def init_app(app: Any) -> None:
     app.config.setdefault("COMPRESS_MIN_SIZE", MIN_SIZE)
     if app.config["COMPRESSION"]:
         app.wsgi_app = Compression(app.wsgi_app, int(app.config["COMPRESS_MIN_SIZE"]))
-

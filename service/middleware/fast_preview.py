@@ -39,11 +39,14 @@ class FastPreview:
         self.schema = PreviewRequestSchema()
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
-        if (environ.get("PATH_INFO") == PREVIEW_PATH
-                and environ.get("REQUEST_METHOD") == "POST"
-                and not environ.get("QUERY_STRING")
-                and "HTTP_AUTHORIZATION" not in environ and "HTTP_ORIGIN" not in environ
-                and _mimetype(environ) == "application/json"):
+        if (
+            environ.get("PATH_INFO") == PREVIEW_PATH
+            and environ.get("REQUEST_METHOD") == "POST"
+            and not environ.get("QUERY_STRING")
+            and "HTTP_AUTHORIZATION" not in environ
+            and "HTTP_ORIGIN" not in environ
+            and _mimetype(environ) == "application/json"
+        ):
             body = self._read_body(environ)
             if body is not None:
                 environ["wsgi.input"] = io.BytesIO(body)  # Flask may still have to read it
@@ -70,15 +73,24 @@ class FastPreview:
             if json_depth_over(value, MAX_JSON_DEPTH):
                 return None
             request = self.schema.load(value)
-            settlement = rules.preview(request["variant"], request["players"],
-                                       request["options"], request["state"], request["hand"])
+            settlement = rules.preview(
+                request["variant"],
+                request["players"],
+                request["options"],
+                request["state"],
+                request["hand"],
+            )
         except Exception:  # not JSON, a bad field, a broken rule: Flask answers, and names it
             return None
-        response = cast(Response,
-                        self.json.response(settlement_view(settlement.to_dict(), language)))
+        response = cast(
+            Response, self.json.response(settlement_view(settlement.to_dict(), language))
+        )
         payload = response.get_data()
-        return [("Content-Type", response.content_type),
-                ("Content-Length", str(len(payload))), *language_headers(language)], payload
+        return [
+            ("Content-Type", response.content_type),
+            ("Content-Length", str(len(payload))),
+            *language_headers(language),
+        ], payload
 
 
 def _mimetype(environ: dict[str, Any]) -> str:

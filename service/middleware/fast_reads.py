@@ -51,8 +51,14 @@ Answer = tuple[str, list[tuple[str, str]], bytes]
 class FastTableReads:
     """WSGI middleware: the table polls this worker can answer alone, answered here."""
 
-    def __init__(self, app: WsgiApp, reader: PinnedVersionReader, rendered: RenderedViews,
-                 limits: RateLimits, feed: VersionFeed | None = None) -> None:
+    def __init__(
+        self,
+        app: WsgiApp,
+        reader: PinnedVersionReader,
+        rendered: RenderedViews,
+        limits: RateLimits,
+        feed: VersionFeed | None = None,
+    ) -> None:
         self.app = app
         self.reader = reader
         self.rendered = rendered
@@ -61,8 +67,7 @@ class FastTableReads:
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
         method = environ.get("REQUEST_METHOD")
-        if (method == "GET" and not environ.get("QUERY_STRING")
-                and "HTTP_ORIGIN" not in environ):
+        if method == "GET" and not environ.get("QUERY_STRING") and "HTTP_ORIGIN" not in environ:
             match = TABLE_PATH.match(environ.get("PATH_INFO") or "")
             answer = None if match is None else self.answer(environ, match.group(1))
             if answer is not None:
@@ -90,8 +95,11 @@ class FastTableReads:
         if feed is not None and if_none_match:
             known = feed.current(table_id)
             # Only the exact ETag heard last: any other may be newer than what was heard.
-            if (known is not None and if_none_match == f'"{known.version}"'
-                    and may_access_table(principal, known)):
+            if (
+                known is not None
+                and if_none_match == f'"{known.version}"'
+                and may_access_table(principal, known)
+            ):
                 return "304 NOT MODIFIED", [("ETag", if_none_match)], b""
         mark = 0 if feed is None else feed.mark()
         row = self.reader.read(table_id)
@@ -101,16 +109,24 @@ class FastTableReads:
             feed.read_from_database(row, mark)
         etag = f'"{row.version}"'
         # A phone sends back the ETag it was given: that exact text needs no parsing.
-        if if_none_match and (if_none_match == etag
-                              or parse_etags(if_none_match).contains(str(row.version))):
+        if if_none_match and (
+            if_none_match == etag or parse_etags(if_none_match).contains(str(row.version))
+        ):
             return "304 NOT MODIFIED", [("ETag", etag)], b""
         language = negotiate(environ.get("HTTP_ACCEPT_LANGUAGE"))
         body = self.rendered.get(table_id, row.version, language)
         if body is None:
             return None
-        return "200 OK", [("ETag", etag), ("Content-Type", "application/json"),
-                          ("Content-Length", str(len(body))),
-                          *language_headers(language)], body
+        return (
+            "200 OK",
+            [
+                ("ETag", etag),
+                ("Content-Type", "application/json"),
+                ("Content-Length", str(len(body))),
+                *language_headers(language),
+            ],
+            body,
+        )
 
 
 def init_app(app: Flask, engine: Any) -> None:
@@ -121,5 +137,9 @@ def init_app(app: Flask, engine: Any) -> None:
     if not app.config["FAST_READS"] or not can_pin(engine):
         return  # an in-memory SQLite database is not shared by a second connection
     app.wsgi_app = FastTableReads(  # type: ignore[method-assign]
-        app.wsgi_app, PinnedVersionReader(engine), rendered_views_of(app),
-        app.extensions[LIMITS_EXTENSION], feed_for(engine, app.config["TABLE_VERSION_FEED"]))
+        app.wsgi_app,
+        PinnedVersionReader(engine),
+        rendered_views_of(app),
+        app.extensions[LIMITS_EXTENSION],
+        feed_for(engine, app.config["TABLE_VERSION_FEED"]),
+    )

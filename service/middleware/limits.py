@@ -124,12 +124,19 @@ class RateLimits:
             rates = config[key]
             return _Limit(scope, tuple(parse_many(rates)) if rates else (), message)
 
-        self.auth_failures = limit("RATELIMIT_AUTH_FAILURES", "auth-failures",
-                                   N_("Too many failed token checks from this address."))
-        self.club_creation = limit("RATELIMIT_CLUB_CREATION", "club-creation",
-                                   N_("Too many clubs created from this address."))
-        self.writes = limit("RATELIMIT_WRITES_PER_TOKEN", "writes",
-                            N_("Too many changes with this token."))
+        self.auth_failures = limit(
+            "RATELIMIT_AUTH_FAILURES",
+            "auth-failures",
+            N_("Too many failed token checks from this address."),
+        )
+        self.club_creation = limit(
+            "RATELIMIT_CLUB_CREATION",
+            "club-creation",
+            N_("Too many clubs created from this address."),
+        )
+        self.writes = limit(
+            "RATELIMIT_WRITES_PER_TOKEN", "writes", N_("Too many changes with this token.")
+        )
 
     # --- counting, with the in-memory fallback ----------------------------------------------
 
@@ -141,8 +148,11 @@ class RateLimits:
                 self._storage_failed_at = None
                 return result
             except Exception:  # the storage is down: never fail the request for it
-                log.warning("rate limit storage failed; counting in memory for %d s",
-                            STORAGE_RETRY_SECONDS, exc_info=True)
+                log.warning(
+                    "rate limit storage failed; counting in memory for %d s",
+                    STORAGE_RETRY_SECONDS,
+                    exc_info=True,
+                )
                 self._storage_failed_at = time.monotonic()
         return getattr(self._fallback_limiter, method)(item, *keys)
 
@@ -192,8 +202,7 @@ class RateLimits:
             self._enforce(self.writes, token_key(token))
 
     def after_request(self, response: Response) -> Response:
-        if (self.enabled and response.status_code == 401
-                and "Authorization" in request.headers):
+        if self.enabled and response.status_code == 401 and "Authorization" in request.headers:
             address = _client_address()
             for item in self.auth_failures.items:
                 self._call("hit", item, self.auth_failures.scope, address)
@@ -206,6 +215,7 @@ class RateLimits:
 
 
 # --- the JSON guard --------------------------------------------------------------------------
+
 
 def json_depth_over(value: Any, limit: int) -> bool:
     """True when ``value`` nests objects/arrays more than ``limit`` deep (no recursion)."""
@@ -244,8 +254,9 @@ def _guard_body() -> None:
     except (json.JSONDecodeError, UnicodeDecodeError):
         return  # not JSON: the view's parser answers 400 as it always has
     except RecursionError:
-        raise BadRequest(f"The request body is nested more than {MAX_JSON_DEPTH} levels "
-                         "deep.") from None
+        raise BadRequest(
+            f"The request body is nested more than {MAX_JSON_DEPTH} levels deep."
+        ) from None
     except ValueError:  # an integer of more digits than Python converts
         raise BadRequest(N_("The request body holds a number with too many digits.")) from None
     if json_depth_over(value, MAX_JSON_DEPTH):
@@ -257,7 +268,8 @@ def _guard_body() -> None:
     if SURROGATE_ESCAPE.search(data):  # a lone one cannot be stored (nor sent as UTF-8)
         for path in _paths_with(value, _has_lone_surrogate):
             bad.setdefault(path, []).append(
-                "Must not contain a lone UTF-16 surrogate (\\ud800-\\udfff without its pair).")
+                "Must not contain a lone UTF-16 surrogate (\\ud800-\\udfff without its pair)."
+            )
     if bad:
         error = UnprocessableEntity()
         # flask-smorest's error handler reads ``data``, which its abort() sets the same way
@@ -302,12 +314,12 @@ def _paths_with(value: Any, bad: Any) -> list[str]:
                     found.append(child_path)
                 stack.append((child, child_path))
         elif isinstance(item, list):
-            stack.extend((child, f"{path}.{i}" if path else str(i))
-                         for i, child in enumerate(item))
+            stack.extend((child, f"{path}.{i}" if path else str(i)) for i, child in enumerate(item))
     return sorted(found)
 
 
 # --- wiring and documentation ----------------------------------------------------------------
+
 
 def init_app(app: Flask) -> None:
     """One set of counters per app (tests build several), in ``app.extensions``."""
@@ -322,9 +334,12 @@ def init_app(app: Flask) -> None:
 
 
 def _problem(spec: Any, description: str) -> dict[str, Any]:
-    return {"description": description,
-            "content": {"application/problem+json": {
-                "schema": spec.components.get_ref("schema", "Problem")}}}
+    return {
+        "description": description,
+        "content": {
+            "application/problem+json": {"schema": spec.components.get_ref("schema", "Problem")}
+        },
+    }
 
 
 def document(spec: Any) -> None:
@@ -342,15 +357,26 @@ def document(spec: Any) -> None:
                 continue
             responses = operation.setdefault("responses", {})
             if "requestBody" in operation:
-                responses.setdefault("400", _problem(
-                    spec, f"The body is not JSON, is nested more than {MAX_JSON_DEPTH} levels "
-                          "deep or holds a number with too many digits."))
+                responses.setdefault(
+                    "400",
+                    _problem(
+                        spec,
+                        f"The body is not JSON, is nested more than {MAX_JSON_DEPTH} levels "
+                        "deep or holds a number with too many digits.",
+                    ),
+                )
                 responses.setdefault("413", _problem(spec, "The body is larger than 64 KiB."))
             if operation.get("security") or (path, method) == ("/api/v1/clubs", "post"):
-                limited = _problem(spec, "Too many requests (failed token checks or club "
-                                         "creations from this address, or changes with this "
-                                         "token); try again after `Retry-After` seconds.")
-                limited["headers"] = {"Retry-After": {
-                    "description": "Seconds to wait before trying again.",
-                    "schema": {"type": "integer", "minimum": 1}}}
+                limited = _problem(
+                    spec,
+                    "Too many requests (failed token checks or club "
+                    "creations from this address, or changes with this "
+                    "token); try again after `Retry-After` seconds.",
+                )
+                limited["headers"] = {
+                    "Retry-After": {
+                        "description": "Seconds to wait before trying again.",
+                        "schema": {"type": "integer", "minimum": 1},
+                    }
+                }
                 responses.setdefault("429", limited)

@@ -49,12 +49,22 @@ CSP_DIRECTIVES: dict[str, str] = {
     "form-action": "'self'",
 }
 CONTENT_SECURITY_POLICY = "; ".join(f"{k} {v}" for k, v in CSP_DIRECTIVES.items())
-HARDENING_HEADERS = (("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
-                     ("X-Frame-Options", "DENY"))
+HARDENING_HEADERS = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("X-Frame-Options", "DENY"),
+)
 DOCS_ENDPOINT = "api-docs.openapi_swagger_ui"
 # Answers that carry a token shown once: no cache may keep a copy.
-TOKEN_ENDPOINTS = frozenset({"clubs.Clubs", "tables.Tables", "league_admin.AdminToken",
-                             "league_admin.ViewerToken", "league_admin.TableToken"})
+TOKEN_ENDPOINTS = frozenset(
+    {
+        "clubs.Clubs",
+        "tables.Tables",
+        "league_admin.AdminToken",
+        "league_admin.ViewerToken",
+        "league_admin.TableToken",
+    }
+)
 
 # Every string in a URL path (ids: 32 characters) is 1 to 64 characters unless its rule says
 # otherwise; flask-smorest writes the bound into the OpenAPI document as maxLength.
@@ -101,8 +111,9 @@ class Envelope:
     included. Out here the headers are a few list appends and the line is written once the
     status is known; in Flask hooks the same cost several times as much on every request."""
 
-    def __init__(self, app: WsgiApp,
-                 answer_error: Callable[[BaseException], WsgiApp] | None = None) -> None:
+    def __init__(
+        self, app: WsgiApp, answer_error: Callable[[BaseException], WsgiApp] | None = None
+    ) -> None:
         self.app = app
         # The error layer's answer to an exception that escaped the app (api/errors.py).
         self.answer_error = answer_error
@@ -127,8 +138,9 @@ class Envelope:
             if self.answer_error is None:
                 raise
             exc_info = sys.exc_info()  # a second start_response carries it (PEP 3333)
-            body = self.answer_error(error)(environ, lambda status, headers, _info=None: start(
-                status, headers, exc_info))
+            body = self.answer_error(error)(
+                environ, lambda status, headers, _info=None: start(status, headers, exc_info)
+            )
         if statuses and log.isEnabledFor(logging.INFO):
             _log_access(environ, int(statuses[-1][:3]), started, rid)
         return body
@@ -142,9 +154,11 @@ def _log_access(environ: dict[str, Any], status: int, started: float, rid: str) 
     now = datetime.now(UTC).isoformat(timespec="milliseconds").removesuffix("+00:00")
     path = "/" + get_path_info(environ).lstrip("/")  # never the query string
     duration_ms = round((time.perf_counter() - started) * 1000, 2)
-    line = (f'{{"ts":"{now}Z","event":"access","method":{_json(environ.get("REQUEST_METHOD"))},'
-            f'"path":{_json(path)},"status":{status},"duration_ms":{duration_ms},'
-            f'"request_id":{_json(rid)},"remote_addr":{_json(environ.get("REMOTE_ADDR"))}}}')
+    line = (
+        f'{{"ts":"{now}Z","event":"access","method":{_json(environ.get("REQUEST_METHOD"))},'
+        f'"path":{_json(path)},"status":{status},"duration_ms":{duration_ms},'
+        f'"request_id":{_json(rid)},"remote_addr":{_json(environ.get("REMOTE_ADDR"))}}}'
+    )
     log.handle(log.makeRecord(log.name, logging.INFO, "", 0, line, (), None))
 
 
@@ -157,8 +171,7 @@ def _finish(response: Response) -> Response:
     if request.endpoint == DOCS_ENDPOINT and response.status_code == 200:
         # flask-smorest renders this page from its own template: its one inline script is
         # allowed by hash, never by 'unsafe-inline'.
-        response.headers["Content-Security-Policy"] = csp_with_inline_scripts(
-            response.get_data())
+        response.headers["Content-Security-Policy"] = csp_with_inline_scripts(response.get_data())
     elif request.endpoint in TOKEN_ENDPOINTS and response.status_code == 201:
         response.headers["Cache-Control"] = "no-store"
     return response
@@ -192,12 +205,28 @@ def _configure_cors(app: Flask) -> None:
         return
     from flask_cors import CORS
 
-    CORS(app, resources={r"/api/*": {"origins": origins}}, supports_credentials=False,
-         allow_headers=["Authorization", "Content-Type", "If-Match", "If-None-Match",
-                        "Idempotency-Key", REQUEST_ID_HEADER],
-         expose_headers=["ETag", "Retry-After", "Idempotent-Replayed", "Dry-Run", "X-Pagination",
-                         REQUEST_ID_HEADER],
-         max_age=600)
+    CORS(
+        app,
+        resources={r"/api/*": {"origins": origins}},
+        supports_credentials=False,
+        allow_headers=[
+            "Authorization",
+            "Content-Type",
+            "If-Match",
+            "If-None-Match",
+            "Idempotency-Key",
+            REQUEST_ID_HEADER,
+        ],
+        expose_headers=[
+            "ETag",
+            "Retry-After",
+            "Idempotent-Replayed",
+            "Dry-Run",
+            "X-Pagination",
+            REQUEST_ID_HEADER,
+        ],
+        max_age=600,
+    )
 
 
 def _configure_proxies(app: Flask) -> None:
@@ -213,8 +242,13 @@ class BoundedString(UnicodeConverter):
     none of them a control character; any other segment matches no route (404) and never
     reaches a view or the database."""
 
-    def __init__(self, map: Map, minlength: int = 1, maxlength: int | None = PATH_SEGMENT_MAX,
-                 length: int | None = None) -> None:
+    def __init__(
+        self,
+        map: Map,
+        minlength: int = 1,
+        maxlength: int | None = PATH_SEGMENT_MAX,
+        length: int | None = None,
+    ) -> None:
         super().__init__(map, minlength, maxlength, length)
         # No control characters either (PostgreSQL refuses a NUL in any query parameter).
         self.regex = self.regex.replace("[^/]", "[^/\\x00-\\x1f\\x7f]", 1)
@@ -226,8 +260,7 @@ def bound_path_strings(app: Flask) -> None:
     app.url_map.converters["string"] = BoundedString
 
 
-def init_app(app: Flask,
-             answer_error: Callable[[BaseException], WsgiApp] | None = None) -> None:
+def init_app(app: Flask, answer_error: Callable[[BaseException], WsgiApp] | None = None) -> None:
     """Call after anything else that wraps ``app.wsgi_app`` (the fast reads): the envelope
     goes around them, and the proxy fix around the envelope, so the access line and the rate
     limits see the client's address. ``answer_error``: the error layer's answer to whatever

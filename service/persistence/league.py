@@ -38,8 +38,15 @@ from ..extensions import Model
 from .columns import ID_LEN, NAME_MAX, utcnow
 
 __all__ = [
-    "COUNTERS", "CONTRACT_COUNTERS", "SeasonRow", "SeasonPlayerRow", "SeasonPlayerDayRow",
-    "SeasonPlayerContractRow", "PlayerCareerRow", "PlayerCareerContractRow", "SeasonRatingRow",
+    "COUNTERS",
+    "CONTRACT_COUNTERS",
+    "SeasonRow",
+    "SeasonPlayerRow",
+    "SeasonPlayerDayRow",
+    "SeasonPlayerContractRow",
+    "PlayerCareerRow",
+    "PlayerCareerContractRow",
+    "SeasonRatingRow",
     "RatingHistoryRow",
 ]
 
@@ -48,8 +55,17 @@ VARIANT_MAX = 16
 
 # The counters of every aggregate row, in the order the standings show them.
 COUNTERS: tuple[str, ...] = (
-    "sittings", "hands", "net", "declared", "won", "lost", "solos_won", "touts_won",
-    "betes_paid", "stamms_drawn", "errors",
+    "sittings",
+    "hands",
+    "net",
+    "declared",
+    "won",
+    "lost",
+    "solos_won",
+    "touts_won",
+    "betes_paid",
+    "stamms_drawn",
+    "errors",
 )
 CONTRACT_COUNTERS: tuple[str, ...] = ("declared", "won", "lost")
 
@@ -112,8 +128,9 @@ class SeasonRow(Model):
     __table_args__ = (
         UniqueConstraint("club_id", "name"),
         CheckConstraint("length(name) > 0", name="name_not_empty"),
-        CheckConstraint("starts_on IS NULL OR ends_on IS NULL OR starts_on <= ends_on",
-                        name="dates_in_order"),
+        CheckConstraint(
+            "starts_on IS NULL OR ends_on IS NULL OR starts_on <= ends_on", name="dates_in_order"
+        ),
     )
 
 
@@ -122,10 +139,12 @@ class SeasonPlayerRow(Counters, Model):
 
     __tablename__ = "season_players"
 
-    season_id: Mapped[str] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"),
-                                           primary_key=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"),
-                                           primary_key=True, index=True)
+    season_id: Mapped[str] = mapped_column(
+        ForeignKey("seasons.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
 
     __table_args__ = _counter_checks()
 
@@ -135,11 +154,13 @@ class SeasonPlayerDayRow(Counters, Model):
 
     __tablename__ = "season_player_days"
 
-    season_id: Mapped[str] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"),
-                                           primary_key=True)
+    season_id: Mapped[str] = mapped_column(
+        ForeignKey("seasons.id", ondelete="CASCADE"), primary_key=True
+    )
     day: Mapped[date] = mapped_column(Date, primary_key=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"),
-                                           primary_key=True, index=True)
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
 
     __table_args__ = _counter_checks()
 
@@ -149,10 +170,12 @@ class SeasonPlayerContractRow(ContractCounters, Model):
 
     __tablename__ = "season_player_contracts"
 
-    season_id: Mapped[str] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"),
-                                           primary_key=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"),
-                                           primary_key=True, index=True)
+    season_id: Mapped[str] = mapped_column(
+        ForeignKey("seasons.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
     contract: Mapped[str] = mapped_column(String(CONTRACT_MAX), primary_key=True)
 
     __table_args__ = _contract_checks()
@@ -163,8 +186,9 @@ class PlayerCareerRow(Counters, Model):
 
     __tablename__ = "player_careers"
 
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"),
-                                           primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
     variant: Mapped[str] = mapped_column(String(VARIANT_MAX), primary_key=True)
 
     __table_args__ = _counter_checks()
@@ -175,8 +199,9 @@ class PlayerCareerContractRow(ContractCounters, Model):
 
     __tablename__ = "player_career_contracts"
 
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"),
-                                           primary_key=True)
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True
+    )
     variant: Mapped[str] = mapped_column(String(VARIANT_MAX), primary_key=True)
     contract: Mapped[str] = mapped_column(String(CONTRACT_MAX), primary_key=True)
 
@@ -188,10 +213,12 @@ class SeasonRatingRow(Model):
 
     __tablename__ = "season_ratings"
 
-    season_id: Mapped[str] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"),
-                                           primary_key=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"),
-                                           primary_key=True, index=True)
+    season_id: Mapped[str] = mapped_column(
+        ForeignKey("seasons.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     sittings: Mapped[int] = mapped_column(Integer, default=0)
@@ -208,13 +235,16 @@ class RatingHistoryRow(Model):
 
     __tablename__ = "season_rating_history"
 
-    season_id: Mapped[str] = mapped_column(ForeignKey("seasons.id", ondelete="CASCADE"),
-                                           primary_key=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"),
-                                           primary_key=True, index=True)
+    season_id: Mapped[str] = mapped_column(
+        ForeignKey("seasons.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
     sitting: Mapped[int] = mapped_column(Integer, primary_key=True)
-    table_id: Mapped[str] = mapped_column(ForeignKey("score_tables.id", ondelete="CASCADE"),
-                                          index=True)
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("score_tables.id", ondelete="CASCADE"), index=True
+    )
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
 

@@ -45,7 +45,8 @@ class TokenRow(Model):
     kind: Mapped[str] = mapped_column(String(8))
     club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"))
     table_id: Mapped[str | None] = mapped_column(
-        ForeignKey("score_tables.id", ondelete="CASCADE"), nullable=True)
+        ForeignKey("score_tables.id", ondelete="CASCADE"), nullable=True
+    )
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # Set when the admin revoked or rotated the token: the row stays, so that a phone still
@@ -96,18 +97,22 @@ class TableRow(Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     season_id: Mapped[str | None] = mapped_column(
-        ForeignKey("seasons.id"), nullable=True, index=True)
+        ForeignKey("seasons.id"), nullable=True, index=True
+    )
 
-    seats: Mapped[list[SeatRow]] = relationship(order_by="SeatRow.seat", lazy="selectin",
-                                                cascade="all, delete-orphan")
+    seats: Mapped[list[SeatRow]] = relationship(
+        order_by="SeatRow.seat", lazy="selectin", cascade="all, delete-orphan"
+    )
 
     __table_args__ = (
         CheckConstraint("status IN ('open', 'closed')", name="status_known"),
         CheckConstraint("players BETWEEN 3 AND 5", name="players_3_to_5"),
         CheckConstraint("first_dealer >= 0 AND first_dealer < players", name="first_dealer_seat"),
         CheckConstraint("version >= 1", name="version_positive"),
-        CheckConstraint("hands_recorded >= 0 AND hands_played >= 0 "
-                        "AND hands_played <= hands_recorded", name="hand_counts"),
+        CheckConstraint(
+            "hands_recorded >= 0 AND hands_played >= 0 AND hands_played <= hands_recorded",
+            name="hand_counts",
+        ),
         CheckConstraint("length(name) > 0", name="name_not_empty"),
     )
 
@@ -115,8 +120,9 @@ class TableRow(Model):
 class SeatRow(Model):
     __tablename__ = "seats"
 
-    table_id: Mapped[str] = mapped_column(ForeignKey("score_tables.id", ondelete="CASCADE"),
-                                          primary_key=True)
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("score_tables.id", ondelete="CASCADE"), primary_key=True
+    )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     balance: Mapped[int] = mapped_column(Integer, default=0)
@@ -148,8 +154,9 @@ class HandRow(Model):
     record: Mapped[dict[str, Any]] = mapped_column(JSON)
     state_before: Mapped[dict[str, Any]] = mapped_column(JSON)
     state_after: Mapped[dict[str, Any]] = mapped_column(JSON)
-    settlement: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True),
-                                                              nullable=True)
+    settlement: Mapped[dict[str, Any] | None] = mapped_column(
+        JSON(none_as_null=True), nullable=True
+    )
     recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -230,8 +237,9 @@ class TransferRow(Model):
         UniqueConstraint("hand_id", "position"),
         CheckConstraint("chips > 0", name="chips_positive"),
         CheckConstraint("from_seat IS NOT NULL OR to_seat IS NOT NULL", name="not_pool_to_pool"),
-        CheckConstraint("from_seat IS NULL OR to_seat IS NULL OR from_seat <> to_seat",
-                        name="not_to_itself"),
+        CheckConstraint(
+            "from_seat IS NULL OR to_seat IS NULL OR from_seat <> to_seat", name="not_to_itself"
+        ),
         CheckConstraint("reason IN ('stake', 'game', 'stamm', 'bete')", name="reason_known"),
     )
 
@@ -241,8 +249,9 @@ class IdempotencyKeyRow(Model):
 
     __tablename__ = "idempotency_keys"
 
-    table_id: Mapped[str] = mapped_column(ForeignKey("score_tables.id", ondelete="CASCADE"),
-                                          primary_key=True)
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("score_tables.id", ondelete="CASCADE"), primary_key=True
+    )
     key: Mapped[str] = mapped_column(String(200), primary_key=True)
     request_hash: Mapped[str] = mapped_column(String(64))
     status_code: Mapped[int] = mapped_column(Integer)

@@ -35,9 +35,17 @@ from .spanish import SPANISH
 VARIANTS: dict[str, Variant] = {v.name: v for v in (AMERICAN, SPANISH, GERMAN, SOLO66)}
 
 __all__ = [
-    "POOL", "Reason", "RuleViolation", "SessionOutcome", "Settlement", "Step", "Transfer",
+    "POOL",
+    "Reason",
+    "RuleViolation",
+    "SessionOutcome",
+    "Settlement",
+    "Step",
+    "Transfer",
     "Variant",
-    "VARIANTS", "get_variant", "preview",
+    "VARIANTS",
+    "get_variant",
+    "preview",
 ]
 
 
@@ -50,8 +58,13 @@ def get_variant(name: object) -> Variant:
     return variant
 
 
-def preview(variant_name: object, players: object, options: Mapping[str, Any] | None,
-            state: Mapping[str, Any] | None, hand: object) -> Settlement:
+def preview(
+    variant_name: object,
+    players: object,
+    options: Mapping[str, Any] | None,
+    state: Mapping[str, Any] | None,
+    hand: object,
+) -> Settlement:
     """Settle one hand record at a given table state, storing nothing."""
     variant = get_variant(variant_name)
     n = variant.check_players(players)

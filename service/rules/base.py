@@ -57,8 +57,12 @@ class Transfer(NamedTuple):
     reason: Reason
 
     def to_dict(self) -> dict[str, Any]:
-        return {"from": self.source, "to": self.target, "chips": self.chips,
-                "reason": self.reason.value}
+        return {
+            "from": self.source,
+            "to": self.target,
+            "chips": self.chips,
+            "reason": self.reason.value,
+        }
 
 
 class Step(NamedTuple):
@@ -167,9 +171,11 @@ class Settlement:
             "value": self.value,
             "transfers": [t.to_dict() for t in self.transfers],
             "deltas": list(self.deltas),
-            "pool": None if self.pool_before is None
+            "pool": None
+            if self.pool_before is None
             else {"before": self.pool_before, "after": self.pool_after},
-            "couleur": None if self.couleur_before is None and self.couleur_after is None
+            "couleur": None
+            if self.couleur_before is None and self.couleur_after is None
             else {"before": self.couleur_before, "after": self.couleur_after},
             "next_dealer": self.next_dealer,
             "explanation": [step.to_dict() for step in self.explanation],
@@ -217,8 +223,9 @@ class Variant(abc.ABC):
         """The state of a fresh table whose first hand is dealt by ``first_dealer``."""
 
     @abc.abstractmethod
-    def parse_state(self, raw: Mapping[str, Any] | None, players: int,
-                    options: Any) -> VariantState:
+    def parse_state(
+        self, raw: Mapping[str, Any] | None, players: int, options: Any
+    ) -> VariantState:
         """A state given by a client (missing keys take the fresh table's values)."""
 
     @abc.abstractmethod
@@ -234,7 +241,8 @@ class Variant(abc.ABC):
     def describe(self) -> dict[str, Any]:
         """Contracts, values, options and defaults, for clients that build forms."""
 
-    def session_outcome(self, options: Any, totals: tuple[int, ...],
-                        hands_played: int) -> SessionOutcome | None:
+    def session_outcome(
+        self, options: Any, totals: tuple[int, ...], hands_played: int
+    ) -> SessionOutcome | None:
         """Whether the session has reached its end (only variants with targets have one)."""
         return None

@@ -41,8 +41,9 @@ def as_object(raw: object, path: str) -> Mapping[str, Any]:
     return raw
 
 
-def reject_unknown(obj: Mapping[Any, Any], allowed: Collection[str], path: str,
-                   message: str = "unknown field") -> None:
+def reject_unknown(
+    obj: Mapping[Any, Any], allowed: Collection[str], path: str, message: str = "unknown field"
+) -> None:
     """Refuse the first key of ``obj`` (in its own order) that is not in ``allowed``."""
     for key in obj:
         if not isinstance(key, str) or key not in allowed:
@@ -177,8 +178,9 @@ class HandError:
         return {"kind": self.kind, "seat": self.seat}
 
 
-def parse_errors(value: object, path: str, players: int,
-                 kinds: Collection[str] = ("revoke",)) -> tuple[HandError, ...]:
+def parse_errors(
+    value: object, path: str, players: int, kinds: Collection[str] = ("revoke",)
+) -> tuple[HandError, ...]:
     """A list of ``{"kind", "seat"}`` (at most ``MAX_ERRORS``); ``[]`` when absent."""
     if value is MISSING:
         return ()
@@ -216,17 +218,35 @@ def check_dealer_fits(state: VariantState, players: int) -> None:
         raise RuleViolation("state.dealer", f"must be a seat from 0 to {players - 1}")
 
 
-def seat_field(name: str, players: int, description: str, required: bool = True,
-               nullable: bool = False) -> dict[str, Any]:
+def seat_field(
+    name: str, players: int, description: str, required: bool = True, nullable: bool = False
+) -> dict[str, Any]:
     """A ``describe()`` entry for a hand field that holds a seat."""
-    return {"name": name, "type": "integer", "min": 0, "max": players - 1, "required": required,
-            "nullable": nullable, "description": description}
+    return {
+        "name": name,
+        "type": "integer",
+        "min": 0,
+        "max": players - 1,
+        "required": required,
+        "nullable": nullable,
+        "description": description,
+    }
 
 
-def settle_points_game(*, players: int, dealer: int, side: tuple[int, ...] | frozenset[int],
-                       value: int, tricks: int, target: int, errors: tuple[HandError, ...],
-                       lines: list[Step], party: str, in_couleur: bool | None,
-                       couleur: str | None) -> Settlement:
+def settle_points_game(
+    *,
+    players: int,
+    dealer: int,
+    side: tuple[int, ...] | frozenset[int],
+    value: int,
+    tricks: int,
+    target: int,
+    errors: tuple[HandError, ...],
+    lines: list[Step],
+    party: str,
+    in_couleur: bool | None,
+    couleur: str | None,
+) -> Settlement:
     """The end of a points game (Spanish, German Solo): the first revoke decides, else the
     tricks; each of the declaring ``side`` scores ``±value`` and the others nothing.
 
@@ -245,8 +265,9 @@ def settle_points_game(*, players: int, dealer: int, side: tuple[int, ...] | fro
         won = tricks >= target
         if not won:
             result = Step("result.lost")
-        lines.append(Step(f"{party}.tricks", {"tricks": tricks, "target": target,
-                                                "result": result}))
+        lines.append(
+            Step(f"{party}.tricks", {"tricks": tricks, "target": target, "result": result})
+        )
     points = value if won else -value
     deltas = tuple(points if seat in side else 0 for seat in range(players))
     code = f"{party}.scores_each" if len(side) > 1 else f"{party}.scores"
@@ -254,10 +275,19 @@ def settle_points_game(*, players: int, dealer: int, side: tuple[int, ...] | fro
     next_dealer = (dealer + 1) % players
     lines.append(Step("deals_next", {"seat": next_dealer}))
     return Settlement(
-        result="won" if won else "lost", in_couleur=in_couleur, value=value, transfers=(),
-        deltas=deltas, pool_before=None, pool_after=None, couleur_before=couleur,
-        couleur_after=couleur, next_dealer=next_dealer, explanation=tuple(lines),
-        state_after=DealerState(next_dealer))
+        result="won" if won else "lost",
+        in_couleur=in_couleur,
+        value=value,
+        transfers=(),
+        deltas=deltas,
+        pool_before=None,
+        pool_after=None,
+        couleur_before=couleur,
+        couleur_after=couleur,
+        next_dealer=next_dealer,
+        explanation=tuple(lines),
+        state_after=DealerState(next_dealer),
+    )
 
 
 class DealerRotationVariant(Variant):
@@ -279,7 +309,8 @@ class DealerRotationVariant(Variant):
     def initial_state(self, players: int, options: Any, first_dealer: int = 0) -> VariantState:
         return initial_dealer_state(self.check_players(players), first_dealer)
 
-    def parse_state(self, raw: Mapping[str, Any] | None, players: int,
-                    options: Any) -> VariantState:
+    def parse_state(
+        self, raw: Mapping[str, Any] | None, players: int, options: Any
+    ) -> VariantState:
         """``{"dealer": seat}``; missing keys take a fresh table's values."""
         return parse_dealer_state(raw, self.check_players(players))

@@ -6,8 +6,13 @@ from ..persistence.columns import NAME_MAX
 
 
 def Name() -> fields.String:  # a field factory, named as the field it makes
-    return fields.String(required=True, validate=[
-        validate.Length(min=1, max=NAME_MAX), validate.Regexp(r"\S", error="Must not be blank.")])
+    return fields.String(
+        required=True,
+        validate=[
+            validate.Length(min=1, max=NAME_MAX),
+            validate.Regexp(r"\S", error="Must not be blank."),
+        ],
+    )
 
 
 class ClubCreateSchema(Schema):
@@ -21,8 +26,10 @@ class ClubSchema(Schema):
 
 
 class ClubCreatedSchema(ClubSchema):
-    admin_token = fields.String(required=True, metadata={
-        "description": "The club's admin token. Shown this once only; store it safely."})
+    admin_token = fields.String(
+        required=True,
+        metadata={"description": "The club's admin token. Shown this once only; store it safely."},
+    )
 
 
 class PlayerCreateSchema(Schema):
@@ -32,6 +39,8 @@ class PlayerCreateSchema(Schema):
 class PlayerSchema(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
-    retired = fields.Boolean(required=True, metadata={
-        "description": "A retired player keeps his history; new tables cannot seat him."})
+    retired = fields.Boolean(
+        required=True,
+        metadata={"description": "A retired player keeps his history; new tables cannot seat him."},
+    )
     retired_at = fields.String(required=True, allow_none=True, metadata={"format": "date-time"})

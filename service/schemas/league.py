@@ -17,9 +17,15 @@ DATE_TIME = {"format": "date-time"}
 
 class SeasonCreateSchema(Schema):
     name = Name()
-    variant = fields.String(required=True, validate=validate.Length(max=32),
-                            metadata={**VARIANT, "description": "The variant every table "
-                                      "of the season plays (see `GET /api/v1/variants`)."})
+    variant = fields.String(
+        required=True,
+        validate=validate.Length(max=32),
+        metadata={
+            **VARIANT,
+            "description": "The variant every table "
+            "of the season plays (see `GET /api/v1/variants`).",
+        },
+    )
     starts_on = fields.Date(load_default=None, allow_none=True)
     ends_on = fields.Date(load_default=None, allow_none=True)
 
@@ -36,17 +42,31 @@ class SeasonSchema(Schema):
 
 
 class StandingsQuerySchema(Schema):
-    date_from = fields.Date(data_key="from", load_default=None, metadata={
-        "description": "Count only sittings opened on this day (UTC) or later."})
-    date_to = fields.Date(data_key="to", load_default=None, metadata={
-        "description": "Count only sittings opened on this day (UTC) or earlier."})
-    min_hands = fields.Integer(load_default=0,
-                               validate=validate.Range(min=0, max=MAX_MIN_HANDS),
-                               metadata={"description": "Leave out players with fewer hands."})
-    format = fields.String(load_default=None, validate=validate.OneOf(["json", "csv"]),
-                           metadata={"description": "`csv` answers `text/csv`, as does "
-                                                    "`Accept: text/csv`; prefer "
-                                                    "`getStandingsCsv`.", "deprecated": True})
+    date_from = fields.Date(
+        data_key="from",
+        load_default=None,
+        metadata={"description": "Count only sittings opened on this day (UTC) or later."},
+    )
+    date_to = fields.Date(
+        data_key="to",
+        load_default=None,
+        metadata={"description": "Count only sittings opened on this day (UTC) or earlier."},
+    )
+    min_hands = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=MAX_MIN_HANDS),
+        metadata={"description": "Leave out players with fewer hands."},
+    )
+    format = fields.String(
+        load_default=None,
+        validate=validate.OneOf(["json", "csv"]),
+        metadata={
+            "description": "`csv` answers `text/csv`, as does "
+            "`Accept: text/csv`; prefer "
+            "`getStandingsCsv`.",
+            "deprecated": True,
+        },
+    )
 
 
 class StandingsCsvQuerySchema(StandingsQuerySchema):
@@ -55,9 +75,13 @@ class StandingsCsvQuerySchema(StandingsQuerySchema):
 
 
 class StandingRowSchema(Schema):
-    rank = fields.Integer(required=True, metadata={
-        "description": "Standard competition ranking (1, 2, 2, 4): equal net, games won and "
-                       "games lost as declarer share a rank."})
+    rank = fields.Integer(
+        required=True,
+        metadata={
+            "description": "Standard competition ranking (1, 2, 2, 4): equal net, games won and "
+            "games lost as declarer share a rank."
+        },
+    )
     player_id = fields.String(required=True)
     name = fields.String(required=True)
     sittings = fields.Integer(required=True)
@@ -72,17 +96,27 @@ class StandingRowSchema(Schema):
     betes_paid = fields.Integer(required=True)
     stamms_drawn = fields.Integer(required=True)
     errors = fields.Integer(required=True)
-    rating = fields.Float(allow_none=True, required=True, metadata={
-        "description": "openskill `mu - 3*sigma`, 2 decimals; null before the player's first "
-                       "closed sitting of the season."})
+    rating = fields.Float(
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "openskill `mu - 3*sigma`, 2 decimals; null before the player's first "
+            "closed sitting of the season."
+        },
+    )
 
 
 class StandingsSchema(Schema):
     season_id = fields.String(required=True)
     variant = fields.String(required=True, metadata=VARIANT)
     units = fields.String(required=True)
-    from_ = fields.String(data_key="from", attribute="from", allow_none=True, required=True,
-                          metadata={"format": "date"})
+    from_ = fields.String(
+        data_key="from",
+        attribute="from",
+        allow_none=True,
+        required=True,
+        metadata={"format": "date"},
+    )
     to = fields.String(allow_none=True, required=True, metadata={"format": "date"})
     min_hands = fields.Integer(required=True)
     rows = fields.List(fields.Nested(StandingRowSchema), required=True)
@@ -106,15 +140,21 @@ class PlayerRecordSchema(Schema):
     declared = fields.Integer(required=True)
     won = fields.Integer(required=True)
     lost = fields.Integer(required=True)
-    win_rate = fields.Float(allow_none=True, required=True, metadata={
-        "description": "Games won as declarer over games declared; null if none."})
+    win_rate = fields.Float(
+        allow_none=True,
+        required=True,
+        metadata={"description": "Games won as declarer over games declared; null if none."},
+    )
     solos_won = fields.Integer(required=True)
     touts_won = fields.Integer(required=True)
     betes_paid = fields.Integer(required=True)
     stamms_drawn = fields.Integer(required=True)
     errors = fields.Integer(required=True)
-    contracts = fields.List(fields.Nested(ContractMixSchema), required=True, metadata={
-        "description": "The contracts the player declared, most often first."})
+    contracts = fields.List(
+        fields.Nested(ContractMixSchema),
+        required=True,
+        metadata={"description": "The contracts the player declared, most often first."},
+    )
 
 
 class PlayerSeasonSchema(PlayerRecordSchema):
@@ -128,12 +168,18 @@ class PlayerStatsSchema(Schema):
     player_id = fields.String(required=True)
     name = fields.String(required=True)
     club_id = fields.String(required=True)
-    career = fields.List(fields.Nested(PlayerRecordSchema), required=True, metadata={
-        "description": "One entry per variant played (chips and points are never added)."})
+    career = fields.List(
+        fields.Nested(PlayerRecordSchema),
+        required=True,
+        metadata={
+            "description": "One entry per variant played (chips and points are never added)."
+        },
+    )
     seasons = fields.List(fields.Nested(PlayerSeasonSchema), required=True)
 
 
 # --- the export document (also the import's body) -----------------------------------------
+
 
 class ExportClubSchema(Schema):
     id = fields.String(required=True, validate=ANY_ID)
@@ -151,8 +197,7 @@ class ExportPlayerSchema(Schema):
 class ExportSeasonSchema(Schema):
     id = fields.String(required=True, validate=ANY_ID)
     name = Name()
-    variant = fields.String(required=True, validate=validate.Length(max=32),
-                            metadata=VARIANT)
+    variant = fields.String(required=True, validate=validate.Length(max=32), metadata=VARIANT)
     starts_on = fields.Date(required=True, allow_none=True)
     ends_on = fields.Date(required=True, allow_none=True)
     created_at = fields.DateTime(required=True)
@@ -161,9 +206,13 @@ class ExportSeasonSchema(Schema):
 class ExportChangedBySchema(Schema):
     token_id = fields.String(required=True, validate=TOKEN_ID)
     kind = fields.String(required=True, validate=validate.OneOf(["admin", "table"]))
-    imported = fields.Boolean(load_default=False, metadata={
-        "description": "The revision had come from an imported file. On import every "
-                       "revision is stored as imported, whatever this says."})
+    imported = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "The revision had come from an imported file. On import every "
+            "revision is stored as imported, whatever this says."
+        },
+    )
 
 
 class ExportRevisionSchema(Schema):
@@ -181,30 +230,36 @@ class ExportHandSchema(Schema):
     hand = fields.Dict(required=True, metadata={"description": "The record as it stands."})
     recorded_at = fields.DateTime(required=True)
     updated_at = fields.DateTime(required=True)
-    revisions = fields.List(fields.Nested(ExportRevisionSchema), required=True,
-                            validate=validate.Length(min=1))
+    revisions = fields.List(
+        fields.Nested(ExportRevisionSchema), required=True, validate=validate.Length(min=1)
+    )
 
 
 class ExportSeatSchema(Schema):
     player_id = fields.String(required=True, validate=ANY_ID)
-    balance = fields.Integer(load_default=None, allow_none=True, strict=True, metadata={
-        "description": "The balance when exported; the import checks that the hands give "
-                       "it."})
+    balance = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        strict=True,
+        metadata={
+            "description": "The balance when exported; the import checks that the hands give it."
+        },
+    )
 
 
 class ExportTableSchema(Schema):
     id = fields.String(required=True, validate=ANY_ID)
     name = Name()
-    variant = fields.String(required=True, validate=validate.Length(max=32),
-                            metadata=VARIANT)
+    variant = fields.String(required=True, validate=validate.Length(max=32), metadata=VARIANT)
     options = fields.Dict(required=True)
     first_dealer = fields.Integer(required=True, strict=True)
     season_id = fields.String(required=True, allow_none=True, validate=ANY_ID)
     status = fields.String(required=True, validate=validate.OneOf(["open", "closed"]))
     created_at = fields.DateTime(required=True)
     closed_at = fields.DateTime(required=True, allow_none=True)
-    seats = fields.List(fields.Nested(ExportSeatSchema), required=True,
-                        validate=validate.Length(min=3, max=5))
+    seats = fields.List(
+        fields.Nested(ExportSeatSchema), required=True, validate=validate.Length(min=3, max=5)
+    )
     hands = fields.List(fields.Nested(ExportHandSchema), required=True)
 
 
@@ -213,8 +268,7 @@ class ClubExportSchema(Schema):
     Ids are the exporting server's; the import gives everything new ids."""
 
     format = fields.String(required=True, validate=validate.Equal(EXPORT_FORMAT))
-    version = fields.Integer(required=True, strict=True,
-                             validate=validate.Equal(EXPORT_VERSION))
+    version = fields.Integer(required=True, strict=True, validate=validate.Equal(EXPORT_VERSION))
     exported_at = fields.DateTime(required=True)
     club = fields.Nested(ExportClubSchema, required=True)
     players = fields.List(fields.Nested(ExportPlayerSchema), required=True)
@@ -236,9 +290,17 @@ class ImportIdsSchema(Schema):
 
 
 class ImportedClubSchema(ClubSchema):
-    admin_token = fields.String(required=True, metadata={
-        "description": "The new club's admin token. Shown this once only; store it safely."})
+    admin_token = fields.String(
+        required=True,
+        metadata={
+            "description": "The new club's admin token. Shown this once only; store it safely."
+        },
+    )
     imported = fields.Nested(ImportCountsSchema, required=True)
-    ids = fields.Nested(ImportIdsSchema, required=True, metadata={
-        "description": "The new id of each player, season and table, by its id in the file."})
-
+    ids = fields.Nested(
+        ImportIdsSchema,
+        required=True,
+        metadata={
+            "description": "The new id of each player, season and table, by its id in the file."
+        },
+    )

@@ -12,9 +12,12 @@ DATE_TIME = {"format": "date-time"}
 
 class PlayerUpdateSchema(Schema):
     name = fields.String(validate=Name().validators)
-    retired = fields.Boolean(metadata={
-        "description": "true retires the player (his history stays; new tables cannot seat "
-                       "him), false brings him back."})
+    retired = fields.Boolean(
+        metadata={
+            "description": "true retires the player (his history stays; new tables cannot seat "
+            "him), false brings him back."
+        }
+    )
 
     @validates_schema
     def _something(self, data: dict[str, object], **_: object) -> None:
@@ -23,23 +26,35 @@ class PlayerUpdateSchema(Schema):
 
 
 class PlayersQuerySchema(Schema):
-    include_retired = fields.Boolean(load_default=False, metadata={
-        "description": "List retired players too (they are left out by default: the list "
-                       "is where a new table's seats are chosen)."})
+    include_retired = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "List retired players too (they are left out by default: the list "
+            "is where a new table's seats are chosen)."
+        },
+    )
 
 
 class IssuedTokenSchema(Schema):
     club_id = fields.String(required=True)
     kind = fields.String(required=True, validate=validate.OneOf(["admin", "viewer"]))
-    token = fields.String(required=True, metadata={
-        "description": "The new token. Shown this once only; the previous one of its kind no "
-                       "longer works."})
+    token = fields.String(
+        required=True,
+        metadata={
+            "description": "The new token. Shown this once only; the previous one of its kind no "
+            "longer works."
+        },
+    )
 
 
 class NewTableTokenSchema(Schema):
     table_id = fields.String(required=True)
-    table_token = fields.String(required=True, metadata={
-        "description": "The table's new token (its new shared link). Shown this once only."})
+    table_token = fields.String(
+        required=True,
+        metadata={
+            "description": "The table's new token (its new shared link). Shown this once only."
+        },
+    )
 
 
 class ClubTablesQuerySchema(Schema):
@@ -62,11 +77,13 @@ class TableSummarySchema(Schema):
     season_id = fields.String(required=True, allow_none=True)
     created_at = fields.String(required=True, metadata=DATE_TIME)
     closed_at = fields.String(required=True, allow_none=True, metadata=DATE_TIME)
-    players = fields.List(fields.Nested(SeatedPlayerSchema), required=True,
-                          metadata={"description": "In seat order."})
+    players = fields.List(
+        fields.Nested(SeatedPlayerSchema), required=True, metadata={"description": "In seat order."}
+    )
     hands = fields.Integer(required=True, metadata={"description": "Hands played (not void)."})
-    balances = fields.List(fields.Integer(), required=True,
-                           metadata={"description": "By seat, as `players`."})
+    balances = fields.List(
+        fields.Integer(), required=True, metadata={"description": "By seat, as `players`."}
+    )
 
 
 class SittingsQuerySchema(Schema):
@@ -84,18 +101,29 @@ class SittingSchema(Schema):
     closed_at = fields.String(required=True, allow_none=True, metadata=DATE_TIME)
     hands = fields.Integer(required=True)
     net = fields.Integer(required=True, metadata={"description": "The player's balance at it."})
-    rated_sitting = fields.Integer(required=True, allow_none=True, metadata={
-        "description": "1 for the player's first rated sitting of the season, 2 …; null if "
-                       "not rated (open, or outside a season)."})
+    rated_sitting = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "1 for the player's first rated sitting of the season, 2 …; null if "
+            "not rated (open, or outside a season)."
+        },
+    )
     mu = fields.Float(required=True, allow_none=True)
     sigma = fields.Float(required=True, allow_none=True)
-    rating = fields.Float(required=True, allow_none=True, metadata={
-        "description": "The season rating after this sitting: openskill `mu - 3*sigma`, 2 "
-                       "decimals."})
+    rating = fields.Float(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The season rating after this sitting: openskill `mu - 3*sigma`, 2 "
+            "decimals."
+        },
+    )
 
 
 class PlayerSittingsSchema(Schema):
     player_id = fields.String(required=True)
     name = fields.String(required=True)
-    sittings = fields.List(fields.Nested(SittingSchema), required=True,
-                           metadata={"description": "Oldest first."})
+    sittings = fields.List(
+        fields.Nested(SittingSchema), required=True, metadata={"description": "Oldest first."}
+    )

@@ -46,16 +46,26 @@ class PartyField(fields.Raw):
 
 
 class TransferSchema(Schema):
-    from_ = fields.Raw(data_key="from", attribute="from", required=True,
-                       metadata={"oneOf": [{"type": "integer", "minimum": 0},
-                                           {"type": "string", "enum": ["pool"]}],
-                                 "description": "A seat, or `pool`."})
-    to = fields.Raw(required=True, metadata={"oneOf": [{"type": "integer", "minimum": 0},
-                                                       {"type": "string", "enum": ["pool"]}],
-                                             "description": "A seat, or `pool`."})
+    from_ = fields.Raw(
+        data_key="from",
+        attribute="from",
+        required=True,
+        metadata={
+            "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["pool"]}],
+            "description": "A seat, or `pool`.",
+        },
+    )
+    to = fields.Raw(
+        required=True,
+        metadata={
+            "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["pool"]}],
+            "description": "A seat, or `pool`.",
+        },
+    )
     chips = fields.Integer(required=True, validate=validate.Range(min=1))
-    reason = fields.String(required=True,
-                           validate=validate.OneOf(["stake", "game", "stamm", "bete"]))
+    reason = fields.String(
+        required=True, validate=validate.OneOf(["stake", "game", "stamm", "bete"])
+    )
 
 
 class BeforeAfterIntSchema(Schema):
@@ -64,9 +74,15 @@ class BeforeAfterIntSchema(Schema):
 
 
 class BeforeAfterSuitSchema(Schema):
-    before = fields.String(required=True, allow_none=True, validate=validate.OneOf(SUITS),
-                           metadata={"description": "null: no suit was preferred yet (German "
-                                                    "Solo's `preferred_suit: first_won`)."})
+    before = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(SUITS),
+        metadata={
+            "description": "null: no suit was preferred yet (German "
+            "Solo's `preferred_suit: first_won`)."
+        },
+    )
     after = fields.String(required=True, validate=validate.OneOf(SUITS))
 
 
@@ -81,35 +97,57 @@ class Explanation(fields.List):  # type: ignore[type-arg]
 
 
 class SettlementSchema(Schema):
-    result = fields.String(allow_none=True, required=True,
-                           validate=validate.OneOf(["won", "lost", "drawn"]),
-                           metadata={"description": "From the declaring side's view; null for "
-                                                    "a forfeit or misdeal."})
+    result = fields.String(
+        allow_none=True,
+        required=True,
+        validate=validate.OneOf(["won", "lost", "drawn"]),
+        metadata={"description": "From the declaring side's view; null for a forfeit or misdeal."},
+    )
     in_couleur = fields.Boolean(allow_none=True, required=True)
-    value = fields.Integer(allow_none=True, required=True,
-                           metadata={"description": "Chips (or points) per payment."})
+    value = fields.Integer(
+        allow_none=True, required=True, metadata={"description": "Chips (or points) per payment."}
+    )
     transfers = fields.List(fields.Nested(TransferSchema), required=True)
-    deltas = fields.List(fields.Integer(), required=True,
-                         metadata={"description": "Net change per seat (chips or points)."})
+    deltas = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={"description": "Net change per seat (chips or points)."},
+    )
     pool = fields.Nested(BeforeAfterIntSchema, allow_none=True, required=True)
     couleur = fields.Nested(BeforeAfterSuitSchema, allow_none=True, required=True)
     next_dealer = fields.Integer(required=True)
-    explanation = Explanation(required=True, metadata={
-        "description": "One plain line per step, in the answer's language (`Content-Language`, "
-                       "chosen by `Accept-Language`: en, de or es)."})
+    explanation = Explanation(
+        required=True,
+        metadata={
+            "description": "One plain line per step, in the answer's language (`Content-Language`, "
+            "chosen by `Accept-Language`: en, de or es)."
+        },
+    )
 
 
 class PreviewRequestSchema(Schema):
-    variant = fields.String(required=True, validate=validate.Length(max=32),
-                            metadata={"description": "See `GET /api/v1/variants`.",
-                                      "example": "american"})
+    variant = fields.String(
+        required=True,
+        validate=validate.Length(max=32),
+        metadata={"description": "See `GET /api/v1/variants`.", "example": "american"},
+    )
     players = fields.Integer(required=True, strict=True, validate=validate.Range(min=3, max=5))
-    options = bounded_dict(load_default=None, allow_none=True,
-                           metadata={"description": "The variant's options; omitted ones take "
-                                                    "their defaults."})
-    state = bounded_dict(load_default=None, allow_none=True,
-                         metadata={"description": "The table state before the hand; omitted "
-                                                  "keys are a fresh table's."})
-    hand = bounded_dict(required=True,
-                        metadata={"description": "A hand record of the variant (see the "
-                                                 "contract and `GET /api/v1/variants`)."})
+    options = bounded_dict(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "The variant's options; omitted ones take their defaults."},
+    )
+    state = bounded_dict(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "The table state before the hand; omitted keys are a fresh table's."
+        },
+    )
+    hand = bounded_dict(
+        required=True,
+        metadata={
+            "description": "A hand record of the variant (see the "
+            "contract and `GET /api/v1/variants`)."
+        },
+    )

@@ -9,28 +9,42 @@ from . import VARIANT
 from .clubs import Name
 from .settlements import SettlementSchema, bounded_dict
 
-PARTY = {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["pool"]}],
-         "description": "A seat, or `pool`."}
+PARTY = {
+    "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["pool"]}],
+    "description": "A seat, or `pool`.",
+}
 
 
 class TableCreateSchema(Schema):
     club_id = fields.String(required=True, validate=validate.Length(min=1, max=64))
     name = Name()
-    variant = fields.String(required=True, validate=validate.Length(max=32),
-                            metadata=VARIANT)
-    seats = fields.List(fields.String(validate=validate.Length(min=1, max=64)), required=True,
-                        validate=validate.Length(min=3, max=5),
-                        metadata={"description": "Player ids in the order of play."})
-    first_dealer = fields.Integer(strict=True, load_default=0,
-                                  validate=validate.Range(min=0, max=4))
-    options = bounded_dict(load_default=None, allow_none=True,
-                           metadata={"description": "The variant's options (see `GET "
-                                                    "/api/v1/variants`) plus `pool_at_close` "
-                                                    "(`split`|`carry`) and `starting_pool`."})
-    season_id = fields.String(load_default=None, allow_none=True,
-                              validate=validate.Length(min=1, max=64),
-                              metadata={"description": "A season of the club in the same "
-                                                       "variant that this sitting counts for."})
+    variant = fields.String(required=True, validate=validate.Length(max=32), metadata=VARIANT)
+    seats = fields.List(
+        fields.String(validate=validate.Length(min=1, max=64)),
+        required=True,
+        validate=validate.Length(min=3, max=5),
+        metadata={"description": "Player ids in the order of play."},
+    )
+    first_dealer = fields.Integer(
+        strict=True, load_default=0, validate=validate.Range(min=0, max=4)
+    )
+    options = bounded_dict(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "The variant's options (see `GET "
+            "/api/v1/variants`) plus `pool_at_close` "
+            "(`split`|`carry`) and `starting_pool`."
+        },
+    )
+    season_id = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(min=1, max=64),
+        metadata={
+            "description": "A season of the club in the same variant that this sitting counts for."
+        },
+    )
 
 
 class SeatSchema(Schema):
@@ -50,8 +64,10 @@ class SessionReason(fields.String):
 class SessionSchema(Schema):
     over = fields.Boolean(required=True)
     winners = fields.List(fields.Integer(), required=True)
-    reason = SessionReason(required=True, metadata={
-        "description": "Why the session is (not yet) over, in the answer's language."})
+    reason = SessionReason(
+        required=True,
+        metadata={"description": "Why the session is (not yet) over, in the answer's language."},
+    )
 
 
 class TableSchema(Schema):
@@ -63,13 +79,19 @@ class TableSchema(Schema):
     options = fields.Dict(required=True)
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     pool = fields.Integer(allow_none=True, required=True)
-    couleur = fields.String(allow_none=True, required=True, metadata={
-        "description": "The suit worth double for the next hand: American Solo's couleur, "
-                       "German Solo's preferred suit (null: none, or none won yet)."})
+    couleur = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "The suit worth double for the next hand: American Solo's couleur, "
+            "German Solo's preferred suit (null: none, or none won yet)."
+        },
+    )
     dealer = fields.Integer(required=True, metadata={"description": "Who deals the next hand."})
     stake_due = fields.Boolean(allow_none=True, required=True)
-    hands_played = fields.Integer(required=True, metadata={"description": "Current hands, "
-                                                                          "not counting void."})
+    hands_played = fields.Integer(
+        required=True, metadata={"description": "Current hands, not counting void."}
+    )
     hands_recorded = fields.Integer(required=True)
     next_number = fields.Integer(required=True)
     version = fields.Integer(required=True)
@@ -81,8 +103,10 @@ class TableSchema(Schema):
 
 
 class TableCreatedSchema(TableSchema):
-    table_token = fields.String(required=True, metadata={
-        "description": "The token for the phones at this table. Shown this once only."})
+    table_token = fields.String(
+        required=True,
+        metadata={"description": "The token for the phones at this table. Shown this once only."},
+    )
 
 
 class HandBodySchema(Schema):
@@ -97,9 +121,13 @@ class HandBodySchema(Schema):
     trump = fields.Raw(allow_none=True, metadata={"type": "string", "maxLength": 32})
     declarer = fields.Raw(metadata={"type": "integer"})
     partner = fields.Raw(allow_none=True, metadata={"type": "integer"})
-    giver = fields.Raw(allow_none=True, metadata={"type": "integer",
-                                                  "description": "German Solo's mediateur: the "
-                                                                 "opponent who gave the ace."})
+    giver = fields.Raw(
+        allow_none=True,
+        metadata={
+            "type": "integer",
+            "description": "German Solo's mediateur: the opponent who gave the ace.",
+        },
+    )
     called = fields.Raw(allow_none=True, metadata={"type": "object", "maxProperties": 2})
     tricks = fields.Raw(metadata={"type": "integer", "minimum": 0, "maximum": 8})
     matadores = fields.Raw(allow_none=True, metadata={"type": "object", "maxProperties": 2})
@@ -109,8 +137,10 @@ class HandBodySchema(Schema):
 
 class HandCreateSchema(HandBodySchema):
     expected_number = fields.Integer(
-        strict=True, validate=validate.Range(min=1, max=2**31 - 1),
-        metadata={"description": "The number this hand should get; 409 if it is taken."})
+        strict=True,
+        validate=validate.Range(min=1, max=2**31 - 1),
+        metadata={"description": "The number this hand should get; 409 if it is taken."},
+    )
 
 
 class HandSchema(Schema):
@@ -129,18 +159,30 @@ class HandWithTableSchema(HandSchema):
 
 
 class CorrectedHandSchema(HandWithTableSchema):
-    resettled = fields.Integer(required=True, metadata={
-        "description": "How many hands were settled again, this one included; the rest "
-                       "started from the same state as before and could not change."})
+    resettled = fields.Integer(
+        required=True,
+        metadata={
+            "description": "How many hands were settled again, this one included; the rest "
+            "started from the same state as before and could not change."
+        },
+    )
 
 
 class ChangedBySchema(Schema):
-    token_id = fields.String(required=True, metadata={
-        "description": "This service's token, unless `imported`: then the id the imported "
-                       "file gave, which names no token here."})
+    token_id = fields.String(
+        required=True,
+        metadata={
+            "description": "This service's token, unless `imported`: then the id the imported "
+            "file gave, which names no token here."
+        },
+    )
     kind = fields.String(required=True, validate=validate.OneOf(["admin", "table"]))
-    imported = fields.Boolean(required=True, metadata={
-        "description": "The revision came from an imported file, not through this service."})
+    imported = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "The revision came from an imported file, not through this service."
+        },
+    )
 
 
 class RevisionSchema(Schema):
@@ -190,12 +232,12 @@ class CashTransferSchema(Schema):
 
 class SettleUpSchema(Schema):
     table_id = fields.String(required=True)
-    final = fields.Boolean(required=True, metadata={"description": "True once the table is "
-                                                                   "closed."})
+    final = fields.Boolean(
+        required=True, metadata={"description": "True once the table is closed."}
+    )
     units = fields.String(required=True)
     pool_at_close = fields.String(allow_none=True, required=True)
     pool = fields.Integer(allow_none=True, required=True)
     pool_shares = fields.List(fields.Nested(PoolShareSchema), required=True)
     net = fields.List(fields.Nested(NetSchema), required=True)
     transfers = fields.List(fields.Nested(CashTransferSchema), required=True)
-

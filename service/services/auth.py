@@ -24,6 +24,7 @@ class TokenRevoked(Unauthorized):
 
     problem = "token-revoked"
 
+
 TOKEN_BYTES = 32  # 256 bits of randomness
 # A worker remembers who a digest belongs to for a while instead of asking the database on
 # every request. Revoking a token forgets it at once in the worker that revoked it; another
@@ -60,8 +61,11 @@ def hash_token(token: str) -> str:
 def issue_token(kind: str, club_id: str, table_id: str | None = None) -> str:
     """Create a token row and return the token itself, which is never stored."""
     token = secrets.token_urlsafe(TOKEN_BYTES)
-    db.session.add(TokenRow(id=new_id(), kind=kind, club_id=club_id, table_id=table_id,
-                            token_hash=hash_token(token)))
+    db.session.add(
+        TokenRow(
+            id=new_id(), kind=kind, club_id=club_id, table_id=table_id, token_hash=hash_token(token)
+        )
+    )
     return token
 
 
@@ -100,31 +104,39 @@ def authenticate(authorization: str | None) -> Principal:
     """The principal behind an ``Authorization: Bearer`` header, or Unauthorized."""
     digest = _digest(authorization)
     if digest is None:
-        raise Unauthorized(N_("A bearer token is required."),
-                           headers={"WWW-Authenticate": 'Bearer realm="solo"'})
+        raise Unauthorized(
+            N_("A bearer token is required."), headers={"WWW-Authenticate": 'Bearer realm="solo"'}
+        )
     remembered = _remembered(digest)
     if remembered is not None:
         return remembered
     row = db.session.execute(
-        select(TokenRow.id, TokenRow.kind, TokenRow.club_id, TokenRow.table_id,
-               TokenRow.token_hash, TokenRow.revoked_at).where(TokenRow.token_hash == digest)
+        select(
+            TokenRow.id,
+            TokenRow.kind,
+            TokenRow.club_id,
+            TokenRow.table_id,
+            TokenRow.token_hash,
+            TokenRow.revoked_at,
+        ).where(TokenRow.token_hash == digest)
     ).first()
     # The lookup is by digest; comparing the digests again in constant time keeps the check
     # free of timing differences even if the index lookup were not.
     if row is None or not hmac.compare_digest(row.token_hash, digest):
-        raise Unauthorized(N_("The token is not valid."),
-                           headers={"WWW-Authenticate": 'Bearer realm="solo", '
-                                                        'error="invalid_token"'})
+        raise Unauthorized(
+            N_("The token is not valid."),
+            headers={"WWW-Authenticate": 'Bearer realm="solo", error="invalid_token"'},
+        )
     if row.revoked_at is not None:
-        revoked = {"table": N_("This table's link was revoked by the club's admin; ask for a new "
-                               "one."),
-                   "admin": N_("This admin token was revoked by the club's admin; ask for a new "
-                               "one."),
-                   "viewer": N_("This viewer token was revoked by the club's admin; ask for a new "
-                                "one.")}
-        raise TokenRevoked(revoked.get(row.kind, revoked["viewer"]),
-                           headers={"WWW-Authenticate": 'Bearer realm="solo", '
-                                                        'error="invalid_token"'})
+        revoked = {
+            "table": N_("This table's link was revoked by the club's admin; ask for a new one."),
+            "admin": N_("This admin token was revoked by the club's admin; ask for a new one."),
+            "viewer": N_("This viewer token was revoked by the club's admin; ask for a new one."),
+        }
+        raise TokenRevoked(
+            revoked.get(row.kind, revoked["viewer"]),
+            headers={"WWW-Authenticate": 'Bearer realm="solo", error="invalid_token"'},
+        )
     found = Principal(token_id=row.id, kind=row.kind, club_id=row.club_id, table_id=row.table_id)
     if len(_principals) >= PRINCIPAL_CACHE_SIZE:
         _principals.clear()
@@ -136,11 +148,14 @@ def revoke_tokens(*conditions: Any) -> int:
     """Mark the unrevoked tokens matching ``conditions`` revoked (in the caller's
     transaction) and forget them in this worker; how many there were."""
     rows = db.session.execute(
-        select(TokenRow.id, TokenRow.token_hash).where(TokenRow.revoked_at.is_(None),
-                                                       *conditions)).all()
+        select(TokenRow.id, TokenRow.token_hash).where(TokenRow.revoked_at.is_(None), *conditions)
+    ).all()
     if rows:
-        db.session.execute(update(TokenRow).where(TokenRow.id.in_([r.id for r in rows]))
-                           .values(revoked_at=utcnow()))
+        db.session.execute(
+            update(TokenRow)
+            .where(TokenRow.id.in_([r.id for r in rows]))
+            .values(revoked_at=utcnow())
+        )
     for row in rows:
         _principals.pop(row.token_hash, None)
     return len(rows)

@@ -45,64 +45,143 @@ EXPORT_VERSION = 1
 
 # --- export --------------------------------------------------------------------------------
 
+
 def export_club(principal: Principal, club_id: str) -> dict[str, Any]:
     """Everything needed to rebuild the club elsewhere (admin token)."""
     club = get_club(principal, club_id)
-    players = db.session.scalars(select(PlayerRow).where(PlayerRow.club_id == club_id)
-                                 .order_by(PlayerRow.created_at, PlayerRow.id)).all()
-    seasons = db.session.scalars(select(SeasonRow).where(SeasonRow.club_id == club_id)
-                                 .order_by(SeasonRow.created_at, SeasonRow.id)).all()
-    tables = db.session.scalars(select(TableRow).where(TableRow.club_id == club_id)
-                                .order_by(TableRow.created_at, TableRow.id)).all()
+    players = db.session.scalars(
+        select(PlayerRow)
+        .where(PlayerRow.club_id == club_id)
+        .order_by(PlayerRow.created_at, PlayerRow.id)
+    ).all()
+    seasons = db.session.scalars(
+        select(SeasonRow)
+        .where(SeasonRow.club_id == club_id)
+        .order_by(SeasonRow.created_at, SeasonRow.id)
+    ).all()
+    tables = db.session.scalars(
+        select(TableRow)
+        .where(TableRow.club_id == club_id)
+        .order_by(TableRow.created_at, TableRow.id)
+    ).all()
     # Plain rows, not ORM objects: a big club has tens of thousands of hands.
     revisions: dict[int, list[dict[str, Any]]] = {}
-    for hand_id, number, status, record, changed_at, token_id, token_kind, imported in (
-            db.session.execute(
-            select(HandRevisionRow.hand_id, HandRevisionRow.revision, HandRevisionRow.status,
-                   HandRevisionRow.record, HandRevisionRow.changed_at, HandRevisionRow.token_id,
-                   HandRevisionRow.token_kind, HandRevisionRow.imported)
-            .join(HandRow, HandRow.id == HandRevisionRow.hand_id)
-            .join(TableRow, TableRow.id == HandRow.table_id)
-            .where(TableRow.club_id == club_id)
-            .order_by(HandRevisionRow.hand_id, HandRevisionRow.revision))):
-        revisions.setdefault(hand_id, []).append({
-            "revision": number, "status": status, "hand": record,
-            "changed_at": rfc3339(changed_at),
-            "changed_by": {"token_id": token_id, "kind": token_kind, "imported": imported}})
+    for (
+        hand_id,
+        number,
+        status,
+        record,
+        changed_at,
+        token_id,
+        token_kind,
+        imported,
+    ) in db.session.execute(
+        select(
+            HandRevisionRow.hand_id,
+            HandRevisionRow.revision,
+            HandRevisionRow.status,
+            HandRevisionRow.record,
+            HandRevisionRow.changed_at,
+            HandRevisionRow.token_id,
+            HandRevisionRow.token_kind,
+            HandRevisionRow.imported,
+        )
+        .join(HandRow, HandRow.id == HandRevisionRow.hand_id)
+        .join(TableRow, TableRow.id == HandRow.table_id)
+        .where(TableRow.club_id == club_id)
+        .order_by(HandRevisionRow.hand_id, HandRevisionRow.revision)
+    ):
+        revisions.setdefault(hand_id, []).append(
+            {
+                "revision": number,
+                "status": status,
+                "hand": record,
+                "changed_at": rfc3339(changed_at),
+                "changed_by": {"token_id": token_id, "kind": token_kind, "imported": imported},
+            }
+        )
     hands: dict[str, list[dict[str, Any]]] = {}
-    for hand_id, table_id, number, status, revision, record, recorded_at, updated_at in (
-            db.session.execute(
-                select(HandRow.id, HandRow.table_id, HandRow.number, HandRow.status,
-                       HandRow.revision, HandRow.record, HandRow.recorded_at, HandRow.updated_at)
-                .join(TableRow, TableRow.id == HandRow.table_id)
-                .where(TableRow.club_id == club_id)
-                .order_by(HandRow.table_id, HandRow.number))):
-        hands.setdefault(table_id, []).append({
-            "number": number, "status": status, "revision": revision, "hand": record,
-            "recorded_at": rfc3339(recorded_at), "updated_at": rfc3339(updated_at),
-            "revisions": revisions.get(hand_id, [])})
+    for (
+        hand_id,
+        table_id,
+        number,
+        status,
+        revision,
+        record,
+        recorded_at,
+        updated_at,
+    ) in db.session.execute(
+        select(
+            HandRow.id,
+            HandRow.table_id,
+            HandRow.number,
+            HandRow.status,
+            HandRow.revision,
+            HandRow.record,
+            HandRow.recorded_at,
+            HandRow.updated_at,
+        )
+        .join(TableRow, TableRow.id == HandRow.table_id)
+        .where(TableRow.club_id == club_id)
+        .order_by(HandRow.table_id, HandRow.number)
+    ):
+        hands.setdefault(table_id, []).append(
+            {
+                "number": number,
+                "status": status,
+                "revision": revision,
+                "hand": record,
+                "recorded_at": rfc3339(recorded_at),
+                "updated_at": rfc3339(updated_at),
+                "revisions": revisions.get(hand_id, []),
+            }
+        )
     return {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
         "exported_at": rfc3339(utcnow()),
         "club": {"id": club.id, "name": club.name, "created_at": rfc3339(club.created_at)},
-        "players": [{"id": p.id, "name": p.name, "created_at": rfc3339(p.created_at),
-                     "retired_at": rfc3339(p.retired_at)} for p in players],
-        "seasons": [{"id": s.id, "name": s.name, "variant": s.variant,
-                     "starts_on": None if s.starts_on is None else s.starts_on.isoformat(),
-                     "ends_on": None if s.ends_on is None else s.ends_on.isoformat(),
-                     "created_at": rfc3339(s.created_at)} for s in seasons],
-        "tables": [{"id": t.id, "name": t.name, "variant": t.variant, "options": t.options,
-                    "first_dealer": t.first_dealer, "season_id": t.season_id,
-                    "status": t.status, "created_at": rfc3339(t.created_at),
-                    "closed_at": rfc3339(t.closed_at),
-                    "seats": [{"player_id": s.player_id, "balance": s.balance}
-                              for s in t.seats],
-                    "hands": hands.get(t.id, [])} for t in tables],
+        "players": [
+            {
+                "id": p.id,
+                "name": p.name,
+                "created_at": rfc3339(p.created_at),
+                "retired_at": rfc3339(p.retired_at),
+            }
+            for p in players
+        ],
+        "seasons": [
+            {
+                "id": s.id,
+                "name": s.name,
+                "variant": s.variant,
+                "starts_on": None if s.starts_on is None else s.starts_on.isoformat(),
+                "ends_on": None if s.ends_on is None else s.ends_on.isoformat(),
+                "created_at": rfc3339(s.created_at),
+            }
+            for s in seasons
+        ],
+        "tables": [
+            {
+                "id": t.id,
+                "name": t.name,
+                "variant": t.variant,
+                "options": t.options,
+                "first_dealer": t.first_dealer,
+                "season_id": t.season_id,
+                "status": t.status,
+                "created_at": rfc3339(t.created_at),
+                "closed_at": rfc3339(t.closed_at),
+                "seats": [{"player_id": s.player_id, "balance": s.balance} for s in t.seats],
+                "hands": hands.get(t.id, []),
+            }
+            for t in tables
+        ],
     }
 
 
 # --- import --------------------------------------------------------------------------------
+
 
 def _unique(items: Sequence[Mapping[str, Any]], key: str, path: str) -> None:
     seen: set[Any] = set()
@@ -127,8 +206,13 @@ def import_club(document: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _import(document: Mapping[str, Any]) -> dict[str, Any]:
-    for key, path in (("id", "players"), ("name", "players"), ("id", "seasons"),
-                      ("name", "seasons"), ("id", "tables")):
+    for key, path in (
+        ("id", "players"),
+        ("name", "players"),
+        ("id", "seasons"),
+        ("name", "seasons"),
+        ("id", "tables"),
+    ):
         _unique(document[path], key, path)
     club = ClubRow(id=new_id(), name=document["club"]["name"])
     db.session.add(club)
@@ -136,10 +220,16 @@ def _import(document: Mapping[str, Any]) -> dict[str, Any]:
     token = issue_token("admin", club.id)
 
     player_ids = {p["id"]: new_id() for p in document["players"]}
-    db.session.add_all(PlayerRow(id=player_ids[p["id"]], club_id=club.id, name=p["name"],
-                                 created_at=p["created_at"] or utcnow(),
-                                 retired_at=p["retired_at"])
-                       for p in document["players"])
+    db.session.add_all(
+        PlayerRow(
+            id=player_ids[p["id"]],
+            club_id=club.id,
+            name=p["name"],
+            created_at=p["created_at"] or utcnow(),
+            retired_at=p["retired_at"],
+        )
+        for p in document["players"]
+    )
     season_ids: dict[str, str] = {}
     season_variants: dict[str, str] = {}
     for index, s in enumerate(document["seasons"]):
@@ -149,17 +239,26 @@ def _import(document: Mapping[str, Any]) -> dict[str, Any]:
             raise RuleViolation(f"{path}.ends_on", "must not be before starts_on")
         season_ids[s["id"]] = new_id()
         season_variants[s["id"]] = variant.name
-        db.session.add(SeasonRow(id=season_ids[s["id"]], club_id=club.id, name=s["name"],
-                                 variant=variant.name, starts_on=s["starts_on"],
-                                 ends_on=s["ends_on"], created_at=s["created_at"]))
+        db.session.add(
+            SeasonRow(
+                id=season_ids[s["id"]],
+                club_id=club.id,
+                name=s["name"],
+                variant=variant.name,
+                starts_on=s["starts_on"],
+                ends_on=s["ends_on"],
+                created_at=s["created_at"],
+            )
+        )
     db.session.flush()
 
     table_ids: dict[str, str] = {}
     hands = 0
     closed: list[tuple[TableRow, datetime]] = []
     for index, t in enumerate(document["tables"]):
-        table, closed_at = _import_table(club.id, t, f"tables.{index}", player_ids,
-                                         season_ids, season_variants)
+        table, closed_at = _import_table(
+            club.id, t, f"tables.{index}", player_ids, season_ids, season_variants
+        )
         table_ids[t["id"]] = table.id
         hands += table.hands_recorded
         if closed_at is not None:
@@ -171,10 +270,17 @@ def _import(document: Mapping[str, Any]) -> dict[str, Any]:
     db.session.flush()
     for season_id in season_ids.values():
         league.rebuild_ratings(season_id)
-    return {**club_view(club), "admin_token": token,
-            "imported": {"players": len(player_ids), "seasons": len(season_ids),
-                         "tables": len(table_ids), "hands": hands},
-            "ids": {"players": player_ids, "seasons": season_ids, "tables": table_ids}}
+    return {
+        **club_view(club),
+        "admin_token": token,
+        "imported": {
+            "players": len(player_ids),
+            "seasons": len(season_ids),
+            "tables": len(table_ids),
+            "hands": hands,
+        },
+        "ids": {"players": player_ids, "seasons": season_ids, "tables": table_ids},
+    }
 
 
 def _variant(name: str, path: str) -> rules.Variant:
@@ -184,15 +290,21 @@ def _variant(name: str, path: str) -> rules.Variant:
         raise RuleViolation(path, violation.message) from None
 
 
-def _import_table(club_id: str, t: Mapping[str, Any], path: str,
-                  player_ids: Mapping[str, str], season_ids: Mapping[str, str],
-                  season_variants: Mapping[str, str]) -> tuple[TableRow, datetime | None]:
+def _import_table(
+    club_id: str,
+    t: Mapping[str, Any],
+    path: str,
+    player_ids: Mapping[str, str],
+    season_ids: Mapping[str, str],
+    season_variants: Mapping[str, str],
+) -> tuple[TableRow, datetime | None]:
     variant = _variant(t["variant"], f"{path}.variant")
     seats = [s["player_id"] for s in t["seats"]]
     if len(seats) not in variant.player_counts:
-        raise RuleViolation(f"{path}.seats", f"{variant.title} is played by "
-                                             f"{' or '.join(map(str, variant.player_counts))} "
-                                             "players")
+        raise RuleViolation(
+            f"{path}.seats",
+            f"{variant.title} is played by {' or '.join(map(str, variant.player_counts))} players",
+        )
     for index, player in enumerate(seats):
         if player not in player_ids:
             raise RuleViolation(f"{path}.seats.{index}.player_id", "no such player in the file")
@@ -208,8 +320,9 @@ def _import_table(club_id: str, t: Mapping[str, Any], path: str,
         if season_variants[season_id] != variant.name:
             raise RuleViolation(f"{path}.season_id", "the season is of another variant")
     if (t["status"] == "closed") != (t["closed_at"] is not None):
-        raise RuleViolation(f"{path}.closed_at", "a closed table has a closing time, an open "
-                                                 "one none")
+        raise RuleViolation(
+            f"{path}.closed_at", "a closed table has a closing time, an open one none"
+        )
     try:
         options, stored, has_pool = _table_options(variant, players, t["options"])
     except RuleViolation as violation:
@@ -218,26 +331,39 @@ def _import_table(club_id: str, t: Mapping[str, Any], path: str,
     pool = stored.get("starting_pool", 0)
     if has_pool:
         state["pool"] = pool
-    table = TableRow(id=new_id(), club_id=club_id, name=t["name"], variant=variant.name,
-                     options=stored, players=players, first_dealer=t["first_dealer"],
-                     status="open", version=1, hands_recorded=0, hands_played=0, pool=pool,
-                     state=state, created_at=t["created_at"],
-                     season_id=None if season_id is None else season_ids[season_id])
-    table.seats = [SeatRow(seat=i, player_id=player_ids[p], balance=0)
-                   for i, p in enumerate(seats)]
+    table = TableRow(
+        id=new_id(),
+        club_id=club_id,
+        name=t["name"],
+        variant=variant.name,
+        options=stored,
+        players=players,
+        first_dealer=t["first_dealer"],
+        status="open",
+        version=1,
+        hands_recorded=0,
+        hands_played=0,
+        pool=pool,
+        state=state,
+        created_at=t["created_at"],
+        season_id=None if season_id is None else season_ids[season_id],
+    )
+    table.seats = [SeatRow(seat=i, player_id=player_ids[p], balance=0) for i, p in enumerate(seats)]
     db.session.add(table)
     db.session.flush()
     _replay_hands(table, TableRules.of(table), t["hands"], f"{path}.hands")
     for index, seat in enumerate(t["seats"]):
         if seat["balance"] is not None and seat["balance"] != table.seats[index].balance:
-            raise RuleViolation(f"{path}.seats.{index}.balance",
-                                f"the hands give {table.seats[index].balance}, not "
-                                f"{seat['balance']}")
+            raise RuleViolation(
+                f"{path}.seats.{index}.balance",
+                f"the hands give {table.seats[index].balance}, not {seat['balance']}",
+            )
     return table, t["closed_at"]
 
 
-def _replay_hands(table: TableRow, table_rules: TableRules, hands: Sequence[Mapping[str, Any]],
-                  path: str) -> None:
+def _replay_hands(
+    table: TableRow, table_rules: TableRules, hands: Sequence[Mapping[str, Any]], path: str
+) -> None:
     """Settle the hands in order from a fresh table, as ``record_hand`` and corrections did."""
     variant, players, options = table_rules.variant, table.players, table_rules.options
     totals = [0] * players
@@ -250,12 +376,16 @@ def _replay_hands(table: TableRow, table_rules: TableRules, hands: Sequence[Mapp
     for index, hand in enumerate(hands):
         where = f"{path}.{index}"
         if hand["number"] != index + 1:
-            raise RuleViolation(f"{where}.number", f"hands are numbered 1, 2, 3 …: expected "
-                                                   f"{index + 1}")
+            raise RuleViolation(
+                f"{where}.number", f"hands are numbered 1, 2, 3 …: expected {index + 1}"
+            )
         record = _parsed(variant, hand["hand"], players, options, f"{where}.hand")
-        revisions.append([_parsed(variant, r["hand"], players, options,
-                                  f"{where}.revisions.{i}.hand")
-                          for i, r in enumerate(hand["revisions"])])
+        revisions.append(
+            [
+                _parsed(variant, r["hand"], players, options, f"{where}.revisions.{i}.hand")
+                for i, r in enumerate(hand["revisions"])
+            ]
+        )
         _check_revisions(hand, record, revisions[-1], where)
         settlement = None
         if hand["status"] == "recorded":
@@ -263,9 +393,12 @@ def _replay_hands(table: TableRow, table_rules: TableRules, hands: Sequence[Mapp
             if outcome is not None and outcome.over:
                 raise RuleViolation(f"{where}.status", "the session was over before this hand")
             try:
-                settlement = variant.settle(players, options,
-                                            variant.parse_state(state_raw, players, options),
-                                            variant.parse_hand(record, players, options))
+                settlement = variant.settle(
+                    players,
+                    options,
+                    variant.parse_state(state_raw, players, options),
+                    variant.parse_hand(record, players, options),
+                )
             except RuleViolation as violation:
                 raise RuleViolation(f"{where}.{violation.field}", violation.message) from None
             for seat, delta in enumerate(settlement.deltas):
@@ -273,11 +406,21 @@ def _replay_hands(table: TableRow, table_rules: TableRules, hands: Sequence[Mapp
             played += 1
         state_after = state_raw if settlement is None else settlement.state_after.to_dict()
         settled = None if settlement is None else settlement.to_dict()
-        rows.append({"table_id": table.id, "number": hand["number"], "status": hand["status"],
-                     "revision": hand["revision"], "dealer": state_raw["dealer"],
-                     "record": record, "state_before": state_raw, "state_after": state_after,
-                     "settlement": settled, "recorded_at": hand["recorded_at"],
-                     "updated_at": hand["updated_at"]})
+        rows.append(
+            {
+                "table_id": table.id,
+                "number": hand["number"],
+                "status": hand["status"],
+                "revision": hand["revision"],
+                "dealer": state_raw["dealer"],
+                "record": record,
+                "state_before": state_raw,
+                "state_after": state_after,
+                "settlement": settled,
+                "recorded_at": hand["recorded_at"],
+                "updated_at": hand["updated_at"],
+            }
+        )
         settlements.append(settlement)
         changes.append(league.HandChange(None, None, record, settled))
         state_raw = state_after
@@ -285,17 +428,31 @@ def _replay_hands(table: TableRow, table_rules: TableRules, hands: Sequence[Mapp
         return
     hands_table = HandRow.__table__
     hand_ids = db.session.scalars(
-        insert(hands_table).returning(hands_table.c.id, sort_by_parameter_order=True),
-        rows).all()
-    insert_rows(HandRevisionRow, [
-        {"hand_id": hand_id, "revision": r["revision"], "status": r["status"], "record": record,
-         "changed_at": r["changed_at"], "token_id": r["changed_by"]["token_id"],
-         "token_kind": r["changed_by"]["kind"], "imported": True}
-        for hand_id, hand, records in zip(hand_ids, hands, revisions, strict=True)
-        for r, record in zip(hand["revisions"], records, strict=True)])
-    transfers = [row for hand_id, settlement in zip(hand_ids, settlements, strict=True)
-                 if settlement is not None
-                 for row in transfer_values({"hand_id": hand_id}, settlement)]
+        insert(hands_table).returning(hands_table.c.id, sort_by_parameter_order=True), rows
+    ).all()
+    insert_rows(
+        HandRevisionRow,
+        [
+            {
+                "hand_id": hand_id,
+                "revision": r["revision"],
+                "status": r["status"],
+                "record": record,
+                "changed_at": r["changed_at"],
+                "token_id": r["changed_by"]["token_id"],
+                "token_kind": r["changed_by"]["kind"],
+                "imported": True,
+            }
+            for hand_id, hand, records in zip(hand_ids, hands, revisions, strict=True)
+            for r, record in zip(hand["revisions"], records, strict=True)
+        ],
+    )
+    transfers = [
+        row
+        for hand_id, settlement in zip(hand_ids, settlements, strict=True)
+        if settlement is not None
+        for row in transfer_values({"hand_id": hand_id}, settlement)
+    ]
     insert_rows(TransferRow, transfers)
     league.hands_changed(table, changes)  # before the table's counters move, as it requires
     for seat_row in table.seats:
@@ -308,8 +465,9 @@ def _replay_hands(table: TableRow, table_rules: TableRules, hands: Sequence[Mapp
     table.version = 1 + sum(h["revision"] for h in hands)
 
 
-def _parsed(variant: rules.Variant, raw: Any, players: int, options: Any,
-            path: str) -> dict[str, Any]:
+def _parsed(
+    variant: rules.Variant, raw: Any, players: int, options: Any, path: str
+) -> dict[str, Any]:
     """A stored record as the rules write it, or a RuleViolation under ``path``."""
     try:
         return variant.parse_hand(raw, players, options).to_dict()
@@ -318,12 +476,19 @@ def _parsed(variant: rules.Variant, raw: Any, players: int, options: Any,
         raise RuleViolation(path + field, violation.message) from None
 
 
-def _check_revisions(hand: Mapping[str, Any], record: Mapping[str, Any],
-                     revision_records: Sequence[Mapping[str, Any]], where: str) -> None:
+def _check_revisions(
+    hand: Mapping[str, Any],
+    record: Mapping[str, Any],
+    revision_records: Sequence[Mapping[str, Any]],
+    where: str,
+) -> None:
     numbers = [r["revision"] for r in hand["revisions"]]
     if numbers != list(range(1, hand["revision"] + 1)):
-        raise RuleViolation(f"{where}.revisions", f"must be revisions 1 to {hand['revision']} "
-                                                  "in order")
+        raise RuleViolation(
+            f"{where}.revisions", f"must be revisions 1 to {hand['revision']} in order"
+        )
     if hand["revisions"][-1]["status"] != hand["status"] or revision_records[-1] != record:
-        raise RuleViolation(f"{where}.revisions.{len(numbers) - 1}",
-                            "the last revision must be the hand as it stands")
+        raise RuleViolation(
+            f"{where}.revisions.{len(numbers) - 1}",
+            "the last revision must be the hand as it stands",
+        )

@@ -19,8 +19,12 @@ def club_view(club: ClubRow) -> dict[str, Any]:
 
 
 def player_view(player: PlayerRow) -> dict[str, Any]:
-    return {"id": player.id, "name": player.name, "retired": player.retired_at is not None,
-            "retired_at": rfc3339(player.retired_at)}
+    return {
+        "id": player.id,
+        "name": player.name,
+        "retired": player.retired_at is not None,
+        "retired_at": rfc3339(player.retired_at),
+    }
 
 
 def create_club(name: str) -> dict[str, Any]:
@@ -56,14 +60,16 @@ def add_player(principal: Principal, club_id: str, name: str) -> dict[str, Any]:
     get_club(principal, club_id)
     player = PlayerRow(id=new_id(), club_id=club_id, name=name)
     db.session.add(player)
-    with conflict_on_duplicate(N_("The club already has a player called %(name)s."), NameTaken,
-                               values={"name": repr(name)}):
+    with conflict_on_duplicate(
+        N_("The club already has a player called %(name)s."), NameTaken, values={"name": repr(name)}
+    ):
         db.session.commit()
     return player_view(player)
 
 
-def list_players(principal: Principal, club_id: str,
-                 include_retired: bool = False) -> list[dict[str, Any]]:
+def list_players(
+    principal: Principal, club_id: str, include_retired: bool = False
+) -> list[dict[str, Any]]:
     """The club's players by name (admin or read-only token); the retired ones only with
     ``include_retired`` (the list a new table's seats are chosen from leaves them out)."""
     read_club(principal, club_id)

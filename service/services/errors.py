@@ -15,9 +15,14 @@ class ServiceError(Exception):
     problem: str | None = None
     """The problem type's slug (``service.api.problem.PROBLEM_TYPES``); None: ``about:blank``."""
 
-    def __init__(self, detail: str, *, headers: dict[str, str] | None = None,
-                 members: dict[str, object] | None = None,
-                 values: dict[str, object] | None = None) -> None:
+    def __init__(
+        self,
+        detail: str,
+        *,
+        headers: dict[str, str] | None = None,
+        members: dict[str, object] | None = None,
+        values: dict[str, object] | None = None,
+    ) -> None:
         """``detail`` is a message (marked ``N_``) whose ``%(name)s`` are filled from
         ``values``; the edge words it in the reader's language (``message``, ``values``),
         ``detail`` is the English."""
@@ -65,8 +70,9 @@ class HandNumberTaken(Conflict):
 
     problem = "hand-number-taken"
 
-    def __init__(self, detail: str, next_number: int,
-                 values: dict[str, object] | None = None) -> None:
+    def __init__(
+        self, detail: str, next_number: int, values: dict[str, object] | None = None
+    ) -> None:
         super().__init__(detail, members={"next_number": next_number}, values=values)
 
 
@@ -95,15 +101,17 @@ class VersionMismatch(PreconditionFailed):
 
     problem = "version-mismatch"
 
-    def __init__(self, detail: str, current_version: int,
-                 values: dict[str, object] | None = None) -> None:
+    def __init__(
+        self, detail: str, current_version: int, values: dict[str, object] | None = None
+    ) -> None:
         etag = f'"{current_version}"'
         super().__init__(detail, headers={"ETag": etag}, members={"etag": etag}, values=values)
 
 
 @contextmanager
-def conflict_on_duplicate(detail: str, error: type[Conflict] = Conflict,
-                          values: dict[str, object] | None = None) -> Iterator[None]:
+def conflict_on_duplicate(
+    detail: str, error: type[Conflict] = Conflict, values: dict[str, object] | None = None
+) -> Iterator[None]:
     """Run a write whose one expected failure is a unique constraint (a name or a hand number
     taken): roll the transaction back and answer ``Conflict(detail)``."""
     from ..extensions import db

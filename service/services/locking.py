@@ -41,7 +41,9 @@ def lock_table(table_id: str) -> TableRow:
     # but everything else as of its start, so seats joined into this one could be stale
     # (tests/api/test_races.py caught exactly that when they were).
     table = db.session.execute(
-        select(TableRow).where(TableRow.id == table_id).with_for_update()
+        select(TableRow)
+        .where(TableRow.id == table_id)
+        .with_for_update()
         .execution_options(populate_existing=True)
     ).scalar_one_or_none()
     if table is None:
@@ -101,12 +103,19 @@ _TABLE_FIELDS = [f for f in TableState.__dataclass_fields__ if f != "seats"]
 # any other row as of the statement's start (see lock_table), so seats read without their
 # lock could be stale by the hand that held the table.
 _TABLE_AND_SEATS_FOR_UPDATE = (
-    select(*(_tables.c[f] for f in _TABLE_FIELDS), _seats.c.seat, _seats.c.player_id,
-           _players.c.name.label("player_name"), _seats.c.balance)
+    select(
+        *(_tables.c[f] for f in _TABLE_FIELDS),
+        _seats.c.seat,
+        _seats.c.player_id,
+        _players.c.name.label("player_name"),
+        _seats.c.balance,
+    )
     .join(_seats, _seats.c.table_id == _tables.c.id)
     .join(_players, _players.c.id == _seats.c.player_id)
-    .where(_tables.c.id == bindparam("table_id")).order_by(_seats.c.seat)
-    .with_for_update(of=[_tables, _seats]))
+    .where(_tables.c.id == bindparam("table_id"))
+    .order_by(_seats.c.seat)
+    .with_for_update(of=[_tables, _seats])
+)
 
 
 def lock_table_state(table_id: str) -> TableState:
@@ -122,6 +131,7 @@ def lock_table_state(table_id: str) -> TableState:
         rows = connection.execute(_TABLE_AND_SEATS_FOR_UPDATE, {"table_id": table_id}).all()
     if not rows:
         raise NotFound(N_("No table %(table)s."), values={"table": repr(table_id)})
-    return TableState(**{f: getattr(rows[0], f) for f in _TABLE_FIELDS},
-                      seats=tuple(SeatState(r.seat, r.player_id, r.player_name, r.balance)
-                                  for r in rows))
+    return TableState(
+        **{f: getattr(rows[0], f) for f in _TABLE_FIELDS},
+        seats=tuple(SeatState(r.seat, r.player_id, r.player_name, r.balance) for r in rows),
+    )

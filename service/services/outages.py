@@ -14,18 +14,36 @@ RETRY_AFTER_DOWN = 5
 
 # SQLite's primary result codes that mean the database, not the request, failed.
 _SQLITE_BUSY = {5: "busy", 6: "locked"}
-_SQLITE_DOWN = {7: "out of memory", 8: "read-only", 10: "disk I/O error", 13: "disk full",
-                14: "cannot open the database file", 15: "locking protocol"}
+_SQLITE_DOWN = {
+    7: "out of memory",
+    8: "read-only",
+    10: "disk I/O error",
+    13: "disk full",
+    14: "cannot open the database file",
+    15: "locking protocol",
+}
 # PostgreSQL SQLSTATEs: a lock or statement timeout, a serialization failure or deadlock
 # (all retryable at once); classes 08 (connection), 53 (resources: disk full, out of memory,
 # too many connections), 57 (operator intervention: shutdown, terminated) and 58 (system).
-_PG_BUSY = {"55P03": "lock timeout", "57014": "statement timeout",
-            "40001": "serialization failure", "40P01": "deadlock",
-            "25P03": "idle-in-transaction timeout"}
-_PG_DOWN_CLASSES = {"08": "connection", "53": "insufficient resources",
-                    "57": "server shut down or session ended", "58": "system error"}
-_DISK_ERRNOS = {errno.ENOSPC: "disk full", errno.EDQUOT: "disk quota", errno.EIO: "I/O error",
-                errno.EROFS: "read-only file system"}
+_PG_BUSY = {
+    "55P03": "lock timeout",
+    "57014": "statement timeout",
+    "40001": "serialization failure",
+    "40P01": "deadlock",
+    "25P03": "idle-in-transaction timeout",
+}
+_PG_DOWN_CLASSES = {
+    "08": "connection",
+    "53": "insufficient resources",
+    "57": "server shut down or session ended",
+    "58": "system error",
+}
+_DISK_ERRNOS = {
+    errno.ENOSPC: "disk full",
+    errno.EDQUOT: "disk quota",
+    errno.EIO: "I/O error",
+    errno.EROFS: "read-only file system",
+}
 
 
 class Outage(NamedTuple):
@@ -67,8 +85,7 @@ def outage_of(error: BaseException) -> Outage | None:
         if state is None and lost:
             return Outage(f"connection failed: {_first_line(original)}", RETRY_AFTER_DOWN)
         if state is not None and state[:2] in _PG_DOWN_CLASSES:
-            return Outage(f"PostgreSQL {_PG_DOWN_CLASSES[state[:2]]} ({state})",
-                          RETRY_AFTER_DOWN)
+            return Outage(f"PostgreSQL {_PG_DOWN_CLASSES[state[:2]]} ({state})", RETRY_AFTER_DOWN)
     return None
 
 

@@ -56,8 +56,14 @@ def pipelined(connection: Connection) -> Iterator[None]:
             lost = connection.dialect.is_disconnect(error, driver, None)
             if lost:
                 connection.invalidate(error)
-            raise DBAPIError.instance(None, None, error, dbapi_error, connection_invalidated=lost,
-                                      dialect=connection.dialect) from error
+            raise DBAPIError.instance(
+                None,
+                None,
+                error,
+                dbapi_error,
+                connection_invalidated=lost,
+                dialect=connection.dialect,
+            ) from error
     finally:
         info.pop(PIPELINED, None)
 
@@ -66,11 +72,19 @@ def guard_pipelines(engine: Engine) -> None:
     event.listen(engine, "before_cursor_execute", _writes_only)
 
 
-def _writes_only(connection: Connection, _cursor: Any, statement: str, _parameters: Any,
-                 context: Any, _executemany: bool) -> None:
+def _writes_only(
+    connection: Connection,
+    _cursor: Any,
+    statement: str,
+    _parameters: Any,
+    context: Any,
+    _executemany: bool,
+) -> None:
     if not connection.info.get(PIPELINED):
         return
     compiled = getattr(context, "compiled", None)
     if compiled is None or not context.is_crud or compiled.effective_returning:
-        raise ReadInPipeline("Only writes that return nothing can be pipelined, not: "
-                             + statement.split("\n", 1)[0][:120])
+        raise ReadInPipeline(
+            "Only writes that return nothing can be pipelined, not: "
+            + statement.split("\n", 1)[0][:120]
+        )

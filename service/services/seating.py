@@ -71,9 +71,12 @@ def remap_seats(record: Mapping[str, Any], new_seat_of: Sequence[int]) -> dict[s
         if isinstance(items, list):
             mapped[key] = [
                 {**item, "seat": new_seat_of[item["seat"]]}
-                if isinstance(item, dict) and type(item.get("seat")) is int
-                and 0 <= item["seat"] < len(new_seat_of) else item
-                for item in items]
+                if isinstance(item, dict)
+                and type(item.get("seat")) is int
+                and 0 <= item["seat"] < len(new_seat_of)
+                else item
+                for item in items
+            ]
     return mapped
 
 
@@ -83,16 +86,23 @@ def _check_seating(table: TableRow, seats: Sequence[str], first_dealer: int) -> 
         raise RuleViolation("seats", f"must name the table's {len(current)} players, each once")
     for index, player_id in enumerate(seats):
         if player_id not in current:
-            raise RuleViolation(f"seats.{index}", f"player {player_id!r} does not sit at "
-                                                  "this table")
+            raise RuleViolation(
+                f"seats.{index}", f"player {player_id!r} does not sit at this table"
+            )
     if len(set(seats)) != len(seats):
         raise RuleViolation("seats", "a player can take only one seat")
     if not 0 <= first_dealer < len(current):
         raise RuleViolation("first_dealer", f"must be a seat from 0 to {len(current) - 1}")
 
 
-def reseat(principal: Principal, table_id: str, seats: Sequence[str], first_dealer: int,
-           if_match: int | None = None, dry_run: bool = False) -> dict[str, Any]:
+def reseat(
+    principal: Principal,
+    table_id: str,
+    seats: Sequence[str],
+    first_dealer: int,
+    if_match: int | None = None,
+    dry_run: bool = False,
+) -> dict[str, Any]:
     """Seat the table's players in the order ``seats`` with ``first_dealer`` dealing the first
     hand, and settle every hand again (``dry_run``: answer the same, and store nothing)."""
     table = lock_table(table_id)
@@ -109,19 +119,30 @@ def reseat(principal: Principal, table_id: str, seats: Sequence[str], first_deal
         return answer
 
     new_seat_of = [list(seats).index(player_id) for player_id in before]
-    hands = list(db.session.scalars(
-        select(HandRow).where(HandRow.table_id == table.id).order_by(HandRow.number)))
+    hands = list(
+        db.session.scalars(
+            select(HandRow).where(HandRow.table_id == table.id).order_by(HandRow.number)
+        )
+    )
     remapped = {h.id: remap_seats(h.record, new_seat_of) for h in hands}
     start = initial_table_state(table_rules, table.options, first_dealer)
     players = table.players
-    pending = settle_again(table_rules, hands, start, [0] * players, 0,
-                           lambda h: (h.status, remapped[h.id]),
-                           stop_when_unchanged=False, change="seating")
+    pending = settle_again(
+        table_rules,
+        hands,
+        start,
+        [0] * players,
+        0,
+        lambda h: (h.status, remapped[h.id]),
+        stop_when_unchanged=False,
+        change="seating",
+    )
 
     # The league counts per player: take every hand away as it was counted (old seats), then
     # count it again as it is now (new seats, new settlements).
-    league.hands_changed(table, [league.HandChange(h.record, h.settlement, None, None)
-                                 for h in hands])
+    league.hands_changed(
+        table, [league.HandChange(h.record, h.settlement, None, None) for h in hands]
+    )
     names = {s.player_id: s.name for s in table.seats}
     balances = [0] * players
     for r in pending:
@@ -130,23 +151,41 @@ def reseat(principal: Principal, table_id: str, seats: Sequence[str], first_deal
                 balances[seat] += delta
     played = sum(1 for r in pending if r.settlement is not None)
     reseated = TableState(
-        id=table.id, club_id=table.club_id, name=table.name, variant=table.variant,
-        options=table.options, players=players, first_dealer=first_dealer,
-        status=table.status, version=table.version, hands_recorded=table.hands_recorded,
-        hands_played=0, pool=table.pool, state=table.state, created_at=table.created_at,
-        closed_at=table.closed_at, season_id=table.season_id,
-        seats=tuple(SeatState(seat, pid, names[pid], 0) for seat, pid in enumerate(seats)))
-    league.hands_changed(reseated, [
-        league.HandChange(None, None, r.record,
-                          None if r.settlement is None else r.settlement.to_dict())
-        for r in pending])
+        id=table.id,
+        club_id=table.club_id,
+        name=table.name,
+        variant=table.variant,
+        options=table.options,
+        players=players,
+        first_dealer=first_dealer,
+        status=table.status,
+        version=table.version,
+        hands_recorded=table.hands_recorded,
+        hands_played=0,
+        pool=table.pool,
+        state=table.state,
+        created_at=table.created_at,
+        closed_at=table.closed_at,
+        season_id=table.season_id,
+        seats=tuple(SeatState(seat, pid, names[pid], 0) for seat, pid in enumerate(seats)),
+    )
+    league.hands_changed(
+        reseated,
+        [
+            league.HandChange(
+                None, None, r.record, None if r.settlement is None else r.settlement.to_dict()
+            )
+            for r in pending
+        ],
+    )
 
     # Seats are rewritten, not updated in place: a player may sit at a table only once
     # (UNIQUE (table_id, player_id)), and a swap would break that half-way.
     table.seats.clear()
     db.session.flush()
-    table.seats = [SeatRow(seat=seat, player_id=pid, balance=balances[seat])
-                   for seat, pid in enumerate(seats)]
+    table.seats = [
+        SeatRow(seat=seat, player_id=pid, balance=balances[seat]) for seat, pid in enumerate(seats)
+    ]
     now = utcnow()
     revisions = []
     for r in pending:
@@ -154,8 +193,11 @@ def reseat(principal: Principal, table_id: str, seats: Sequence[str], first_deal
             r.hand.record = r.record
             r.hand.revision += 1
             r.hand.updated_at = now
-            revisions.append(revision_values({"hand_id": r.hand.id}, r.hand.revision,
-                                             r.status, r.record, now, principal))
+            revisions.append(
+                revision_values(
+                    {"hand_id": r.hand.id}, r.hand.revision, r.status, r.record, now, principal
+                )
+            )
     insert_rows(HandRevisionRow, revisions)
     store_settled_again(pending)
     table.first_dealer = first_dealer
@@ -164,11 +206,20 @@ def reseat(principal: Principal, table_id: str, seats: Sequence[str], first_deal
     if table_rules.has_pool:
         table.pool = int(table.state["pool"])
     table.version += 1
-    db.session.add(SeatingChangeRow(
-        table_id=table.id, changed_at=now, token_id=principal.token_id,
-        token_kind=principal.kind, seats_before=before,
-        first_dealer_before=dealer_before, seats_after=list(seats),
-        first_dealer_after=first_dealer, resettled=len(pending), version=table.version))
+    db.session.add(
+        SeatingChangeRow(
+            table_id=table.id,
+            changed_at=now,
+            token_id=principal.token_id,
+            token_kind=principal.kind,
+            seats_before=before,
+            first_dealer_before=dealer_before,
+            seats_after=list(seats),
+            first_dealer_after=first_dealer,
+            resettled=len(pending),
+            version=table.version,
+        )
+    )
     db.session.flush()
     answer = {**table_view(table, table_rules), "resettled": len(pending)}
     end_change(dry_run)
@@ -176,40 +227,55 @@ def reseat(principal: Principal, table_id: str, seats: Sequence[str], first_deal
 
 
 def _seat_view(seats: Sequence[str], names: Mapping[str, str]) -> list[dict[str, Any]]:
-    return [{"seat": seat, "player_id": pid, "name": names[pid]}
-            for seat, pid in enumerate(seats)]
+    return [{"seat": seat, "player_id": pid, "name": names[pid]} for seat, pid in enumerate(seats)]
 
 
 def _names(player_ids: Sequence[str]) -> dict[str, str]:
-    return dict(db.session.execute(
-        select(PlayerRow.id, PlayerRow.name).where(PlayerRow.id.in_(list(player_ids)))).all())
+    return dict(
+        db.session.execute(
+            select(PlayerRow.id, PlayerRow.name).where(PlayerRow.id.in_(list(player_ids)))
+        ).all()
+    )
 
 
 def seating(principal: Principal, table_id: str) -> dict[str, Any]:
     """The table's seating now: what ``PUT …/seating`` takes, with the players' names."""
     table = read_table(principal, table_id)
-    return {"table_id": table.id, "first_dealer": table.first_dealer,
-            "seats": [{"seat": s.seat, "player_id": s.player_id, "name": s.name}
-                      for s in table.seats]}
+    return {
+        "table_id": table.id,
+        "first_dealer": table.first_dealer,
+        "seats": [{"seat": s.seat, "player_id": s.player_id, "name": s.name} for s in table.seats],
+    }
 
 
 def seating_history(principal: Principal, table_id: str) -> dict[str, Any]:
     """Every re-seating of the table, oldest first, with the seating now."""
     table = read_table(principal, table_id)
-    changes = list(db.session.scalars(
-        select(SeatingChangeRow).where(SeatingChangeRow.table_id == table.id)
-        .order_by(SeatingChangeRow.id)))
+    changes = list(
+        db.session.scalars(
+            select(SeatingChangeRow)
+            .where(SeatingChangeRow.table_id == table.id)
+            .order_by(SeatingChangeRow.id)
+        )
+    )
     names = _names(sorted({s.player_id for s in table.seats}))
     return {
         **seating(principal, table_id),
-        "changes": [{
-            "changed_at": rfc3339(c.changed_at),
-            "changed_by": {"token_id": c.token_id, "kind": c.token_kind},
-            "before": {"seats": _seat_view(c.seats_before, names),
-                       "first_dealer": c.first_dealer_before},
-            "after": {"seats": _seat_view(c.seats_after, names),
-                      "first_dealer": c.first_dealer_after},
-            "resettled": c.resettled,
-            "version": c.version,
-        } for c in changes],
+        "changes": [
+            {
+                "changed_at": rfc3339(c.changed_at),
+                "changed_by": {"token_id": c.token_id, "kind": c.token_kind},
+                "before": {
+                    "seats": _seat_view(c.seats_before, names),
+                    "first_dealer": c.first_dealer_before,
+                },
+                "after": {
+                    "seats": _seat_view(c.seats_after, names),
+                    "first_dealer": c.first_dealer_after,
+                },
+                "resettled": c.resettled,
+                "version": c.version,
+            }
+            for c in changes
+        ],
     }

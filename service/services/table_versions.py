@@ -27,8 +27,9 @@ log = logging.getLogger(__name__)
 
 _TABLES = TableRow.__table__.c
 # One row, three columns: a poll runs this on every request.
-_VERSION_QUERY = (select(_TABLES.id, _TABLES.club_id, _TABLES.version)
-                  .where(_TABLES.id == bindparam("table_id")))
+_VERSION_QUERY = select(_TABLES.id, _TABLES.club_id, _TABLES.version).where(
+    _TABLES.id == bindparam("table_id")
+)
 # Threads that come and go (a threaded server's) leave their connections behind: past this
 # many, all are closed and each live thread opens its own again.
 MAX_PINNED_CONNECTIONS = 64

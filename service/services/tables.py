@@ -38,8 +38,7 @@ class TableRules:
 
     @classmethod
     def of(cls, table: TableRow | TableState) -> TableRules:
-        return _table_rules(table.variant, table.players,
-                            json.dumps(table.options, sort_keys=True))
+        return _table_rules(table.variant, table.players, json.dumps(table.options, sort_keys=True))
 
     def state(self, raw: Mapping[str, Any]) -> Any:
         return self.variant.parse_state(raw, self.players, self.options)
@@ -59,8 +58,9 @@ def variant_options(options: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in options.items() if k not in ("pool_at_close", "starting_pool")}
 
 
-def _table_options(variant: Variant, players: int, raw: Mapping[str, Any] | None
-                   ) -> tuple[Any, dict[str, Any], bool]:
+def _table_options(
+    variant: Variant, players: int, raw: Mapping[str, Any] | None
+) -> tuple[Any, dict[str, Any], bool]:
     raw = dict(raw or {})
     pool_at_close = raw.pop("pool_at_close", "split")
     starting_pool = raw.pop("starting_pool", 0)
@@ -71,41 +71,65 @@ def _table_options(variant: Variant, players: int, raw: Mapping[str, Any] | None
         if pool_at_close not in POOL_AT_CLOSE:
             raise RuleViolation("options.pool_at_close", "must be 'split' or 'carry'")
         if type(starting_pool) is not int or not 0 <= starting_pool <= MAX_STARTING_POOL:
-            raise RuleViolation("options.starting_pool",
-                                f"must be a whole number of chips from 0 to {MAX_STARTING_POOL}")
+            raise RuleViolation(
+                "options.starting_pool",
+                f"must be a whole number of chips from 0 to {MAX_STARTING_POOL}",
+            )
         if starting_pool and pool_at_close != "carry":
-            raise RuleViolation("options.starting_pool",
-                                "a starting pool is a pool carried by the club: it needs "
-                                "pool_at_close 'carry'")
+            raise RuleViolation(
+                "options.starting_pool",
+                "a starting pool is a pool carried by the club: it needs pool_at_close 'carry'",
+            )
         stored.update(pool_at_close=pool_at_close, starting_pool=starting_pool)
     else:
-        for name, given in (("pool_at_close", pool_at_close != "split"),
-                            ("starting_pool", starting_pool != 0)):
+        for name, given in (
+            ("pool_at_close", pool_at_close != "split"),
+            ("starting_pool", starting_pool != 0),
+        ):
             if given:
                 raise RuleViolation(f"options.{name}", f"{variant.title} keeps no pool")
     return options, stored, has_pool
 
 
-def _initial_state(variant: Variant, players: int, options: Any, has_pool: bool,
-                   stored: Mapping[str, Any], first_dealer: int) -> dict[str, Any]:
+def _initial_state(
+    variant: Variant,
+    players: int,
+    options: Any,
+    has_pool: bool,
+    stored: Mapping[str, Any],
+    first_dealer: int,
+) -> dict[str, Any]:
     state = variant.initial_state(players, options, first_dealer).to_dict()
     if has_pool:
         state["pool"] = stored.get("starting_pool", 0)
     return state
 
 
-def initial_table_state(table_rules: TableRules, stored: Mapping[str, Any],
-                        first_dealer: int) -> dict[str, Any]:
+def initial_table_state(
+    table_rules: TableRules, stored: Mapping[str, Any], first_dealer: int
+) -> dict[str, Any]:
     """The state a table with these rules and stored options starts from (its pool: the
     starting pool), with ``first_dealer`` to deal."""
-    return _initial_state(table_rules.variant, table_rules.players, table_rules.options,
-                          table_rules.has_pool, stored, first_dealer)
+    return _initial_state(
+        table_rules.variant,
+        table_rules.players,
+        table_rules.options,
+        table_rules.has_pool,
+        stored,
+        first_dealer,
+    )
 
 
-def open_table(principal: Principal, club_id: str, name: str, variant_name: str,
-               seats: Sequence[str], first_dealer: int,
-               raw_options: Mapping[str, Any] | None,
-               season_id: str | None = None) -> dict[str, Any]:
+def open_table(
+    principal: Principal,
+    club_id: str,
+    name: str,
+    variant_name: str,
+    seats: Sequence[str],
+    first_dealer: int,
+    raw_options: Mapping[str, Any] | None,
+    season_id: str | None = None,
+) -> dict[str, Any]:
     """Create a sitting and its table token (shown this once only)."""
     get_club(principal, club_id)
     variant = rules.get_variant(variant_name)
@@ -118,23 +142,42 @@ def open_table(principal: Principal, club_id: str, name: str, variant_name: str,
         raise RuleViolation("seats", "a player can take only one seat")
     if not 0 <= first_dealer < players:
         raise RuleViolation("first_dealer", f"must be a seat from 0 to {players - 1}")
-    known = {pid: (name, retired) for pid, name, retired in db.session.execute(
-        select(PlayerRow.id, PlayerRow.name, PlayerRow.retired_at)
-        .where(PlayerRow.club_id == club_id, PlayerRow.id.in_(seats)))}
+    known = {
+        pid: (name, retired)
+        for pid, name, retired in db.session.execute(
+            select(PlayerRow.id, PlayerRow.name, PlayerRow.retired_at).where(
+                PlayerRow.club_id == club_id, PlayerRow.id.in_(seats)
+            )
+        )
+    }
     for index, player_id in enumerate(seats):
         if player_id not in known:
             raise RuleViolation(f"seats.{index}", f"no player {player_id!r} in this club")
         player_name, retired = known[player_id]
         if retired is not None:
-            raise RuleViolation(f"seats.{index}", f"{player_name} is retired; bring the "
-                                                  "player back before seating them")
+            raise RuleViolation(
+                f"seats.{index}",
+                f"{player_name} is retired; bring the player back before seating them",
+            )
     options, stored, has_pool = _table_options(variant, players, raw_options)
     state = _initial_state(variant, players, options, has_pool, stored, first_dealer)
     pool = stored.get("starting_pool", 0)
-    table = TableRow(id=new_id(), club_id=club_id, name=name, variant=variant.name,
-                     options=stored, players=players, first_dealer=first_dealer, status="open",
-                     version=1, hands_recorded=0, hands_played=0, pool=pool, state=state,
-                     season_id=season_id)
+    table = TableRow(
+        id=new_id(),
+        club_id=club_id,
+        name=name,
+        variant=variant.name,
+        options=stored,
+        players=players,
+        first_dealer=first_dealer,
+        status="open",
+        version=1,
+        hands_recorded=0,
+        hands_played=0,
+        pool=pool,
+        state=state,
+        season_id=season_id,
+    )
     table.seats = [SeatRow(seat=i, player_id=pid, balance=0) for i, pid in enumerate(seats)]
     db.session.add(table)
     db.session.flush()
@@ -143,13 +186,15 @@ def open_table(principal: Principal, club_id: str, name: str, variant_name: str,
     return {**table_view(table), "table_token": token}
 
 
-def table_view(table: TableRow | TableState,
-               table_rules: TableRules | None = None) -> dict[str, Any]:
+def table_view(
+    table: TableRow | TableState, table_rules: TableRules | None = None
+) -> dict[str, Any]:
     """The table as the API shows it; callers that already hold its rules pass them."""
     state = table.state
     table_rules = table_rules or TableRules.of(table)
     outcome = table_rules.variant.session_outcome(
-        table_rules.options, tuple(s.balance for s in table.seats), table.hands_played)
+        table_rules.options, tuple(s.balance for s in table.seats), table.hands_played
+    )
     return {
         "id": table.id,
         "club_id": table.club_id,
@@ -157,8 +202,10 @@ def table_view(table: TableRow | TableState,
         "variant": table.variant,
         "units": table_rules.variant.units,
         "options": table.options,
-        "seats": [{"seat": s.seat, "player_id": s.player_id, "name": s.name,
-                   "balance": s.balance} for s in table.seats],
+        "seats": [
+            {"seat": s.seat, "player_id": s.player_id, "name": s.name, "balance": s.balance}
+            for s in table.seats
+        ],
         "pool": table.pool if table_rules.has_pool else None,
         "couleur": state.get("couleur"),
         "dealer": state["dealer"],
@@ -169,9 +216,13 @@ def table_view(table: TableRow | TableState,
         "version": table.version,
         "status": table.status,
         "season_id": table.season_id,
-        "session": None if outcome is None else {
-            "over": outcome.over, "winners": list(outcome.winners),
-            "reason": [step.to_dict() for step in outcome.reason]},
+        "session": None
+        if outcome is None
+        else {
+            "over": outcome.over,
+            "winners": list(outcome.winners),
+            "reason": [step.to_dict() for step in outcome.reason],
+        },
         "created_at": rfc3339(table.created_at),
         "closed_at": rfc3339(table.closed_at),
     }
@@ -217,8 +268,11 @@ def settle_up(principal: Principal, table_id: str) -> dict[str, Any]:
     policy = table.options.get("pool_at_close") if table_rules.has_pool else None
     if policy == "split":
         shares = split_pool(table.pool, table.players)
-        pool_shares = [{"from": "pool", "to": seat, "chips": chips}
-                       for seat, chips in enumerate(shares) if chips]
+        pool_shares = [
+            {"from": "pool", "to": seat, "chips": chips}
+            for seat, chips in enumerate(shares)
+            if chips
+        ]
         parties = [(seat, b + shares[seat]) for seat, b in enumerate(balances)]
     elif policy == "carry":
         # The club keeps the pool; what it gained this sitting the players owe it.

@@ -49,8 +49,10 @@ RETRY_SECONDS = 2.0
 MAX_KNOWN_TABLES = 20_000
 
 # Answers whether the trigger is in place (and enabled) on the table this connection sees.
-_HEARTBEAT_SQL = (f"SELECT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = '{TRIGGER}' "
-                  "AND tgrelid = to_regclass('score_tables') AND tgenabled <> 'D')")
+_HEARTBEAT_SQL = (
+    f"SELECT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = '{TRIGGER}' "
+    "AND tgrelid = to_regclass('score_tables') AND tgenabled <> 'D')"
+)
 
 
 class KnownVersions:
@@ -124,9 +126,14 @@ def parse_payload(payload: str) -> VersionRow | str | None:
 class VersionFeed:
     """Listens for table versions in a thread of this process, started at the first use."""
 
-    def __init__(self, engine: Engine, known: KnownVersions | None = None,
-                 heartbeat: float = HEARTBEAT_SECONDS, max_silence: float = MAX_SILENCE_SECONDS,
-                 retry: float = RETRY_SECONDS) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        known: KnownVersions | None = None,
+        heartbeat: float = HEARTBEAT_SECONDS,
+        max_silence: float = MAX_SILENCE_SECONDS,
+        retry: float = RETRY_SECONDS,
+    ) -> None:
         self.engine = engine
         self.known = known or KnownVersions()
         self.heartbeat = heartbeat
@@ -176,8 +183,9 @@ class VersionFeed:
             if self._thread is not None:
                 return
             self._stop = threading.Event()
-            self._thread = threading.Thread(target=self._run, args=(self._stop,),
-                                            name="table-version-feed", daemon=True)
+            self._thread = threading.Thread(
+                target=self._run, args=(self._stop,), name="table-version-feed", daemon=True
+            )
             self._thread.start()
 
     def _run(self, stop: threading.Event) -> None:
@@ -210,8 +218,9 @@ class VersionFeed:
                 in_place = connection.execute(_HEARTBEAT_SQL).fetchone()[0]
                 self._hear(connection.notifies(timeout=0))
                 if not in_place:
-                    log.warning("trigger %s is missing or disabled: polls ask the database",
-                                TRIGGER)
+                    log.warning(
+                        "trigger %s is missing or disabled: polls ask the database", TRIGGER
+                    )
                     return
                 with self._lock:
                     if stop.is_set():

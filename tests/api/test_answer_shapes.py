@@ -29,9 +29,15 @@ def assert_in_schema_shape(answer: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("variant", sorted(ALL_PLAYERS))
 def test_a_recorded_hand_is_answered_in_the_schemas_shape(api: Any, variant: str) -> None:
-    @settings(max_examples=5, deadline=None,
-              suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                     HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        max_examples=5,
+        deadline=None,
+        suppress_health_check=[
+            HealthCheck.function_scoped_fixture,
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+        ],
+    )
     @given(sheet=st.lists(hands_of(variant), min_size=1, max_size=6))
     def play(sheet: list[dict[str, Any]]) -> None:
         table = api.table(players=ALL_PLAYERS[variant], variant=variant)
@@ -43,8 +49,9 @@ def test_a_recorded_hand_is_answered_in_the_schemas_shape(api: Any, variant: str
     play()
 
 
-def test_a_season_table_and_a_replay_are_answered_in_the_schemas_shape(api: Any,
-                                                                       client: Any) -> None:
+def test_a_season_table_and_a_replay_are_answered_in_the_schemas_shape(
+    api: Any, client: Any
+) -> None:
     league = League(api, client)
     table = league.table([0, 1, 2, 3])
     for hand in EVENING:
@@ -52,7 +59,8 @@ def test_a_season_table_and_a_replay_are_answered_in_the_schemas_shape(api: Any,
         assert first.status_code == 201, first.json
         assert first.json["table"]["season_id"] == league.season["id"]
         assert_in_schema_shape(first.json)
-    replay = api.record(table, EVENING[-1], **{"Idempotency-Key": f"k-{len(EVENING[-1])}-"
-                                                                   f"{EVENING[-1]}"})
+    replay = api.record(
+        table, EVENING[-1], **{"Idempotency-Key": f"k-{len(EVENING[-1])}-{EVENING[-1]}"}
+    )
     assert replay.headers["Idempotent-Replayed"] == "true"
     assert_in_schema_shape(replay.json)

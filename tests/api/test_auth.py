@@ -16,8 +16,13 @@ def world(api):
     sibling = api.table(club=club)
     other_club = api.club("Away")
     stranger = api.table(club=other_club)
-    return {"club": club, "table": table, "sibling": sibling, "other_club": other_club,
-            "stranger": stranger}
+    return {
+        "club": club,
+        "table": table,
+        "sibling": sibling,
+        "other_club": other_club,
+        "stranger": stranger,
+    }
 
 
 TABLE_CALLS = [
@@ -49,8 +54,7 @@ def _expected_success(method: str, url: str) -> set[int]:
 
 
 @pytest.mark.parametrize(("method", "url", "body"), TABLE_CALLS)
-def test_table_endpoints_need_the_table_or_its_club_admin_token(client, world, method, url,
-                                                                 body):
+def test_table_endpoints_need_the_table_or_its_club_admin_token(client, world, method, url, body):
     target = url.format(table=world["table"]["id"])
     cases = [
         (None, 401),
@@ -63,8 +67,9 @@ def test_table_endpoints_need_the_table_or_its_club_admin_token(client, world, m
         response = _call(client, method, target, body, token)
         assert response.status_code == status, (token, response.json)
         assert response.content_type == "application/problem+json"
-    assert _call(client, method, target, body, world["table"]["table_token"]
-                 ).status_code in _expected_success(method, url)
+    assert _call(
+        client, method, target, body, world["table"]["table_token"]
+    ).status_code in _expected_success(method, url)
 
 
 @pytest.mark.parametrize(("method", "url", "body"), TABLE_CALLS)
@@ -77,21 +82,32 @@ def test_the_club_admin_token_reaches_every_table_endpoint(client, world, method
 @pytest.mark.parametrize(("method", "url", "body"), CLUB_CALLS)
 def test_club_endpoints_need_that_clubs_admin_token(client, world, method, url, body):
     target = url.format(club=world["club"]["id"])
-    for token, status in [(None, 401), ("nope", 401), (world["table"]["table_token"], 403),
-                          (world["other_club"]["admin_token"], 403)]:
+    for token, status in [
+        (None, 401),
+        ("nope", 401),
+        (world["table"]["table_token"], 403),
+        (world["other_club"]["admin_token"], 403),
+    ]:
         assert _call(client, method, target, body, token).status_code == status
-    assert _call(client, method, target, body, world["club"]["admin_token"]
-                 ).status_code in _expected_success(method, url)
+    assert _call(
+        client, method, target, body, world["club"]["admin_token"]
+    ).status_code in _expected_success(method, url)
 
 
 def test_opening_a_table_needs_the_clubs_admin_token(client, api, world):
     seats = api.players(world["club"], 4)
     body = {"club_id": world["club"]["id"], "name": "T", "variant": "american", "seats": seats}
-    for token, status in [(None, 401), ("nope", 401), (world["table"]["table_token"], 403),
-                          (world["other_club"]["admin_token"], 403)]:
+    for token, status in [
+        (None, 401),
+        ("nope", 401),
+        (world["table"]["table_token"], 403),
+        (world["other_club"]["admin_token"], 403),
+    ]:
         assert _call(client, "post", "/api/v1/tables", body, token).status_code == status
-    assert _call(client, "post", "/api/v1/tables", body,
-                 world["club"]["admin_token"]).status_code == 201
+    assert (
+        _call(client, "post", "/api/v1/tables", body, world["club"]["admin_token"]).status_code
+        == 201
+    )
 
 
 def test_tokens_are_stored_only_as_hashes(app, world):

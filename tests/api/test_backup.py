@@ -20,8 +20,10 @@ from tests.support import ApiClient, make_app
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 LOST = {"contract": "solo", "trump": "clubs", "declarer": 2, "tricks": 3}
 
-on_sqlite = pytest.mark.skipif(bool(os.environ.get("TEST_DATABASE_URL")),
-                               reason="SQLite's online backup; PostgreSQL uses pg_dump")
+on_sqlite = pytest.mark.skipif(
+    bool(os.environ.get("TEST_DATABASE_URL")),
+    reason="SQLite's online backup; PostgreSQL uses pg_dump",
+)
 
 
 def _sqlite_file(app) -> str:
@@ -34,9 +36,13 @@ def _snapshot(url: str) -> dict[str, list[tuple]]:
     try:
         with engine.connect() as connection:
             names = sorted(inspect(connection).get_table_names())
-            return {name: sorted(
-                (tuple(row) for row in connection.execute(text(f'SELECT * FROM "{name}"'))),
-                key=repr) for name in names}
+            return {
+                name: sorted(
+                    (tuple(row) for row in connection.execute(text(f'SELECT * FROM "{name}"'))),
+                    key=repr,
+                )
+                for name in names
+            }
     finally:
         engine.dispose()
 
@@ -49,14 +55,21 @@ def _fill(api: ApiClient) -> dict:
         hand = SOLO if n % 2 else LOST
         assert api.record(table, hand, **{"Idempotency-Key": f"k{n}"}).status_code == 201
     auth = api.auth(table["table_token"])
-    assert api.client.put(f"/api/v1/tables/{table['id']}/hands/2", json=SOLO,
-                          headers=auth).status_code == 200
-    assert api.client.delete(f"/api/v1/tables/{table['id']}/hands/4",
-                             headers=auth).status_code == 200
+    assert (
+        api.client.put(f"/api/v1/tables/{table['id']}/hands/2", json=SOLO, headers=auth).status_code
+        == 200
+    )
+    assert (
+        api.client.delete(f"/api/v1/tables/{table['id']}/hands/4", headers=auth).status_code == 200
+    )
     closed = api.table()
     api.record(closed, SOLO)
-    assert api.client.post(f"/api/v1/tables/{closed['id']}/close",
-                           headers=api.auth(closed["table_token"])).status_code == 200
+    assert (
+        api.client.post(
+            f"/api/v1/tables/{closed['id']}/close", headers=api.auth(closed["table_token"])
+        ).status_code
+        == 200
+    )
     return table
 
 
@@ -155,19 +168,25 @@ def test_a_backup_taken_while_hands_are_recorded_is_consistent(app, api, tmp_pat
         copy = sqlite3.connect(path)
         try:
             for table in tables:
-                balances = [b for (b,) in copy.execute(
-                    "SELECT balance FROM seats WHERE table_id = ? ORDER BY seat",
-                    (table["id"],))]
+                balances = [
+                    b
+                    for (b,) in copy.execute(
+                        "SELECT balance FROM seats WHERE table_id = ? ORDER BY seat", (table["id"],)
+                    )
+                ]
                 sums = [0] * len(balances)
                 for (settlement,) in copy.execute(
-                        "SELECT settlement FROM hands WHERE table_id = ? AND settlement IS "
-                        "NOT NULL", (table["id"],)):
+                    "SELECT settlement FROM hands WHERE table_id = ? AND settlement IS NOT NULL",
+                    (table["id"],),
+                ):
                     for seat, delta in enumerate(json.loads(settlement)["deltas"]):
                         sums[seat] += delta
                 assert balances == sums
                 count, recorded_count = copy.execute(
                     "SELECT (SELECT count(*) FROM hands WHERE table_id = ?), hands_recorded "
-                    "FROM score_tables WHERE id = ?", (table["id"], table["id"])).fetchone()
+                    "FROM score_tables WHERE id = ?",
+                    (table["id"], table["id"]),
+                ).fetchone()
                 assert count == recorded_count
         finally:
             copy.close()
@@ -206,19 +225,26 @@ def test_restore_asks_before_it_replaces_anything(app, api, tmp_path):
 
 
 def test_postgresql_gets_the_pg_dump_and_pg_restore_commands(tmp_path):
-    pg = make_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI":
-                     "postgresql://solo:s3cret@db.internal:5433/solo?sslmode=require"})
+    pg = make_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": "postgresql://solo:s3cret@db.internal:5433/solo?sslmode=require",
+        }
+    )
     dump = tmp_path / "solo.dump"
     result = _run(pg, "backup", str(dump), "--print-command")
     assert result.exit_code == 0, result.output
     assert result.output.strip() == (
         f"PGPASSWORD=… pg_dump --format=custom --no-owner --no-privileges --file={dump} "
-        "'--dbname=postgresql://solo@db.internal:5433/solo?sslmode=require'")
+        "'--dbname=postgresql://solo@db.internal:5433/solo?sslmode=require'"
+    )
     dump.write_bytes(b"PGDMP")
     result = _run(pg, "restore", str(dump), "--print-command")
     assert result.exit_code == 0, result.output
-    assert "pg_restore --clean --if-exists --no-owner --no-privileges --single-transaction" \
+    assert (
+        "pg_restore --clean --if-exists --no-owner --no-privileges --single-transaction"
         in result.output
+    )
     assert "s3cret" not in result.output  # the password goes by PGPASSWORD, never argv
     dsn, env = libpq_dsn(make_url(pg.config["SQLALCHEMY_DATABASE_URI"]))
     assert env == {"PGPASSWORD": "s3cret"} and "s3cret" not in dsn

@@ -300,8 +300,14 @@ def test_a_token_is_asked_for_before_any_precondition(api, client):
 
 
 def test_a_german_mediateur_is_typed_and_recorded(document, api):
-    hand = {"contract": "mediateur", "trump": "hearts", "declarer": 2, "tricks": 5,
-            "called": {"rank": "ace", "suit": "clubs"}, "giver": 1}
+    hand = {
+        "contract": "mediateur",
+        "trump": "hearts",
+        "declarer": 2,
+        "tricks": 5,
+        "called": {"rank": "ace", "suit": "clubs"},
+        "giver": 1,
+    }
     _validator(document, "GermanHand").validate(hand)
     table = api.table(variant="german", options={"mediateur": True})
     answer = api.record(table, hand)

@@ -27,21 +27,34 @@ def _migration() -> Any:
     return module
 
 
-@pytest.mark.parametrize(("old", "new"), [
-    ("Seat 0 deals next", "Seat 1 deals next"),
-    ("Dealer (seat 3) stakes 2 into the pool", "Dealer (seat 4) stakes 2 into the pool"),
-    ("Seats 0, 2, 3 and 4 each pay 1 chip to seat 1",
-     "Seat 1, seat 3, seat 4 and seat 5 each pay 1 chip to seat 2"),
-    ("Seat 2 pays 1 chip to each of seats 0, 1, 3 and 4",
-     "Seat 3 pays 1 chip to each of seat 1, seat 2, seat 4 and seat 5"),
-    ("Seats 1 and 3 score +4 each; the others score 0",
-     "Seat 2 and seat 4 score +4 each; the others score 0"),
-    ("Game payments: seat 0 pays 7 to seat 1, seat 3 pays 7 to seat 2",
-     "Game payments: seat 1 pays 7 to seat 2, seat 4 pays 7 to seat 3"),
-    ("The declaring side took 8 tricks with 5 needed: won",
-     "The declaring side took 8 tricks with 5 needed: won"),
-    ("on seat 2's revoke", "on seat 3's revoke"),
-])
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Seat 0 deals next", "Seat 1 deals next"),
+        ("Dealer (seat 3) stakes 2 into the pool", "Dealer (seat 4) stakes 2 into the pool"),
+        (
+            "Seats 0, 2, 3 and 4 each pay 1 chip to seat 1",
+            "Seat 1, seat 3, seat 4 and seat 5 each pay 1 chip to seat 2",
+        ),
+        (
+            "Seat 2 pays 1 chip to each of seats 0, 1, 3 and 4",
+            "Seat 3 pays 1 chip to each of seat 1, seat 2, seat 4 and seat 5",
+        ),
+        (
+            "Seats 1 and 3 score +4 each; the others score 0",
+            "Seat 2 and seat 4 score +4 each; the others score 0",
+        ),
+        (
+            "Game payments: seat 0 pays 7 to seat 1, seat 3 pays 7 to seat 2",
+            "Game payments: seat 1 pays 7 to seat 2, seat 4 pays 7 to seat 3",
+        ),
+        (
+            "The declaring side took 8 tricks with 5 needed: won",
+            "The declaring side took 8 tricks with 5 needed: won",
+        ),
+        ("on seat 2's revoke", "on seat 3's revoke"),
+    ],
+)
 def test_old_lines_are_renumbered_from_one_and_back(old: str, new: str) -> None:
     migration = _migration()
     assert migration.renumber(old, 1) == new
@@ -57,12 +70,17 @@ def test_a_downgrade_and_an_upgrade_rewrite_the_stored_explanations(tmp_path: Pa
         api = ApiClient(app.test_client())
         german = api.table(variant="german", options={"preferred_suit": "hearts"})
         hand = {"contract": "solo", "trump": "clubs", "declarer": 0, "tricks": 5}
-        recorded = api.client.post(f"/api/v1/tables/{german['id']}/hands", json=hand,
-                                   headers=api.auth(german["table_token"]))
+        recorded = api.client.post(
+            f"/api/v1/tables/{german['id']}/hands",
+            json=hand,
+            headers=api.auth(german["table_token"]),
+        )
         assert recorded.status_code == 201, recorded.json
         lines = recorded.json["settlement"]["explanation"]
-        assert "Seat 1 scores -6; the others score 0" in lines or \
-            "Seat 1 scores +6; the others score 0" in lines
+        assert (
+            "Seat 1 scores -6; the others score 0" in lines
+            or "Seat 1 scores +6; the others score 0" in lines
+        )
         assert lines[-1] == "Seat 2 deals next"
 
         # Down to the revision before this one only, and read the row itself: the code of today
@@ -76,16 +94,20 @@ def test_a_downgrade_and_an_upgrade_rewrite_the_stored_explanations(tmp_path: Pa
             stored = db.session.execute(text("SELECT settlement FROM hands")).scalar_one()
             settlement = json.loads(stored) if isinstance(stored, str) else stored
             assert settlement["explanation"][-1] == {"code": "deals_next", "args": {"seat": 1}}
-            db.session.execute(text("UPDATE hands SET settlement = :s"), {"s": json.dumps(
-                {**settlement, "explanation": old_lines})})
+            db.session.execute(
+                text("UPDATE hands SET settlement = :s"),
+                {"s": json.dumps({**settlement, "explanation": old_lines})},
+            )
             db.session.commit()
         token = api.auth(german["table_token"])
 
         with app.app_context():
             flask_migrate.upgrade()
         again = api.client.get(f"/api/v1/tables/{german['id']}/hands/1", headers=token).json
-        assert again["settlement"]["explanation"] == ["Seat 1 scores +6; the others score 0",
-                                                      "Seat 2 deals next"]
+        assert again["settlement"]["explanation"] == [
+            "Seat 1 scores +6; the others score 0",
+            "Seat 2 deals next",
+        ]
         table = api.client.get(f"/api/v1/tables/{german['id']}", headers=token).json
         assert table["couleur"] == "hearts"
     finally:

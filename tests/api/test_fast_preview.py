@@ -31,8 +31,13 @@ def fast_preview_of(app: Flask) -> FastPreview:
 @pytest.fixture
 def twin(app: Flask) -> Iterator[Flask]:
     """The same service with the fast preview off."""
-    yield make_app({"TESTING": True, "FAST_PREVIEW": False,
-                    "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]})
+    yield make_app(
+        {
+            "TESTING": True,
+            "FAST_PREVIEW": False,
+            "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+        }
+    )
 
 
 @pytest.fixture
@@ -53,19 +58,22 @@ def flask_calls(app: Flask) -> Iterator[list[bytes]]:
     fast.app = inner
 
 
-def answer(client: Any, data: bytes | str, content_type: str | None = JSON,
-           **headers: str) -> tuple[Any, ...]:
-    response = client.post(PREVIEW_PATH, data=data, content_type=content_type,
-                           headers=headers)
-    kept = sorted((k.lower(), v) for k, v in response.headers.items()
-                  if k.lower() not in VARYING)
+def answer(
+    client: Any, data: bytes | str, content_type: str | None = JSON, **headers: str
+) -> tuple[Any, ...]:
+    response = client.post(PREVIEW_PATH, data=data, content_type=content_type, headers=headers)
+    kept = sorted((k.lower(), v) for k, v in response.headers.items() if k.lower() not in VARYING)
     return response.status_code, kept, response.data
 
 
 def _body(example: dict) -> dict:
-    return {"variant": example["variant"], "players": example["players"],
-            "options": example.get("options") or {}, "state": example.get("state") or {},
-            "hand": example["hand"]}
+    return {
+        "variant": example["variant"],
+        "players": example["players"],
+        "options": example.get("options") or {},
+        "state": example.get("state") or {},
+        "hand": example["hand"],
+    }
 
 
 def test_a_twin_without_the_fast_preview_has_none(twin: Flask) -> None:
@@ -75,7 +83,8 @@ def test_a_twin_without_the_fast_preview_has_none(twin: Flask) -> None:
 
 @pytest.mark.parametrize("example", EXAMPLES["hands"], ids=lambda e: e["name"])
 def test_every_worked_example_is_answered_here_as_flask_answers_it(
-        app: Flask, twin: Flask, example: dict, flask_calls: list[bytes]) -> None:
+    app: Flask, twin: Flask, example: dict, flask_calls: list[bytes]
+) -> None:
     data = json.dumps(_body(example))
     fast = answer(app.test_client(), data)
     assert fast == answer(twin.test_client(), data)
@@ -90,29 +99,38 @@ NOT_HERE = [
     pytest.param(json.dumps({**GOOD, "players": 9}), JSON, {}, id="a bad field"),
     pytest.param(json.dumps({**GOOD, "players": "4"}), JSON, {}, id="a string number"),
     pytest.param(json.dumps({**GOOD, "variant": "bridge"}), JSON, {}, id="an unknown variant"),
-    pytest.param(json.dumps({**GOOD, "hand": {**SOLO, "tricks": 9}}), JSON, {},
-                 id="a broken rule"),
-    pytest.param(json.dumps({**GOOD, "hand": {**SOLO, "trump": "he\u0000arts"}}), JSON, {},
-                 id="a NUL"),
+    pytest.param(json.dumps({**GOOD, "hand": {**SOLO, "tricks": 9}}), JSON, {}, id="a broken rule"),
+    pytest.param(
+        json.dumps({**GOOD, "hand": {**SOLO, "trump": "he\u0000arts"}}), JSON, {}, id="a NUL"
+    ),
     pytest.param(json.dumps({**GOOD, "state": {"x": DEEP}}), JSON, {}, id="too deep"),
-    pytest.param('{"variant": "american", "players": ' + "9" * 5000 + ', "hand": {}}', JSON,
-                 {}, id="a huge number"),
+    pytest.param(
+        '{"variant": "american", "players": ' + "9" * 5000 + ', "hand": {}}',
+        JSON,
+        {},
+        id="a huge number",
+    ),
     pytest.param(json.dumps(GOOD).encode("utf-16"), JSON, {}, id="UTF-16"),
     pytest.param(b"\xef\xbb\xbf" + json.dumps(GOOD).encode(), JSON, {}, id="a BOM"),
     pytest.param(json.dumps(GOOD), "text/plain", {}, id="not said to be JSON"),
     pytest.param(json.dumps(GOOD), "application/problem+json", {}, id="another JSON type"),
     pytest.param(json.dumps(GOOD), JSON, {"Authorization": "Bearer x"}, id="a token"),
-    pytest.param(json.dumps(GOOD), JSON, {"Origin": "https://elsewhere.example"},
-                 id="cross-origin"),
-    pytest.param(json.dumps({**GOOD, "state": {"pad": "x" * 70_000}}), JSON, {},
-                 id="over 64 KiB"),
+    pytest.param(
+        json.dumps(GOOD), JSON, {"Origin": "https://elsewhere.example"}, id="cross-origin"
+    ),
+    pytest.param(json.dumps({**GOOD, "state": {"pad": "x" * 70_000}}), JSON, {}, id="over 64 KiB"),
 ]
 
 
 @pytest.mark.parametrize("data, content_type, headers", NOT_HERE)
 def test_anything_else_reaches_flask_whole_and_gets_its_answer(
-        app: Flask, twin: Flask, data: Any, content_type: str, headers: dict[str, str],
-        flask_calls: list[bytes]) -> None:
+    app: Flask,
+    twin: Flask,
+    data: Any,
+    content_type: str,
+    headers: dict[str, str],
+    flask_calls: list[bytes],
+) -> None:
     fast = answer(app.test_client(), data, content_type, **headers)
     assert fast == answer(twin.test_client(), data, content_type, **headers)
     if fast[0] != 413:
@@ -120,25 +138,30 @@ def test_anything_else_reaches_flask_whole_and_gets_its_answer(
         assert flask_calls == [raw]  # the whole body, as sent
 
 
-def test_a_query_string_or_another_method_reaches_flask(app: Flask, twin: Flask,
-                                                        flask_calls: list[bytes]) -> None:
+def test_a_query_string_or_another_method_reaches_flask(
+    app: Flask, twin: Flask, flask_calls: list[bytes]
+) -> None:
     for client in (app.test_client(), twin.test_client()):
         assert client.post(PREVIEW_PATH + "?x=1", json=GOOD).status_code == 200
         assert client.get(PREVIEW_PATH).status_code == 405
     assert len(flask_calls) == 2
 
 
-HANDS = st.fixed_dictionaries({
-    "contract": st.sampled_from(["solo", "simple", "tout", "misere", "nonsense"]),
-    "trump": st.sampled_from(["clubs", "spades", "hearts", "diamonds"]),
-    "declarer": st.integers(-1, 5),
-    "tricks": st.integers(-1, 9),
-}, optional={"partner": st.integers(0, 4), "matadores": st.integers(0, 9)})
+HANDS = st.fixed_dictionaries(
+    {
+        "contract": st.sampled_from(["solo", "simple", "tout", "misere", "nonsense"]),
+        "trump": st.sampled_from(["clubs", "spades", "hearts", "diamonds"]),
+        "declarer": st.integers(-1, 5),
+        "tricks": st.integers(-1, 9),
+    },
+    optional={"partner": st.integers(0, 4), "matadores": st.integers(0, 9)},
+)
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(hand=HANDS, players=st.integers(2, 6))
-def test_any_hand_gets_the_same_answer_both_ways(app: Flask, twin: Flask, hand: dict,
-                                                 players: int) -> None:
+def test_any_hand_gets_the_same_answer_both_ways(
+    app: Flask, twin: Flask, hand: dict, players: int
+) -> None:
     data = json.dumps({"variant": "american", "players": players, "hand": hand})
     assert answer(app.test_client(), data) == answer(twin.test_client(), data)

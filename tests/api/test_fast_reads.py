@@ -46,8 +46,13 @@ class FlaskCalls:
 @pytest.fixture
 def twin(app: Flask) -> Iterator[Flask]:
     """The same service on the same database with the fast reads off."""
-    yield make_app({"TESTING": True, "FAST_READS": False,
-                    "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]})
+    yield make_app(
+        {
+            "TESTING": True,
+            "FAST_READS": False,
+            "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+        }
+    )
 
 
 @pytest.fixture
@@ -59,8 +64,7 @@ def flask_calls(app: Flask) -> Iterator[FlaskCalls]:
 
 def answer(client: Any, method: str, path: str, headers: dict[str, str]) -> tuple[Any, ...]:
     response = client.open(path, method=method, headers=headers)
-    kept = sorted((k.lower(), v) for k, v in response.headers.items()
-                  if k.lower() not in VARYING)
+    kept = sorted((k.lower(), v) for k, v in response.headers.items() if k.lower() not in VARYING)
     return response.status_code, kept, response.data
 
 
@@ -69,8 +73,9 @@ def test_a_twin_without_fast_reads_has_none(twin: Flask) -> None:
         fast_reads_of(twin)
 
 
-def test_every_poll_gets_the_answer_flask_gives(app: Flask, twin: Flask, api: ApiClient,
-                                                flask_calls: FlaskCalls) -> None:
+def test_every_poll_gets_the_answer_flask_gives(
+    app: Flask, twin: Flask, api: ApiClient, flask_calls: FlaskCalls
+) -> None:
     club = api.club()
     table = api.table(club=club)
     other = api.table(club=club)
@@ -103,12 +108,14 @@ def test_every_poll_gets_the_answer_flask_gives(app: Flask, twin: Flask, api: Ap
     ]
     fast, slow = app.test_client(), twin.test_client()
     for method, target, headers in cases:
-        assert answer(fast, method, target, headers) == answer(slow, method, target, headers), \
-            (method, target, headers)
+        assert answer(fast, method, target, headers) == answer(slow, method, target, headers), (
+            method,
+            target,
+            headers,
+        )
 
 
-def test_the_polls_it_can_answer_never_reach_flask(api: ApiClient,
-                                                   flask_calls: FlaskCalls) -> None:
+def test_the_polls_it_can_answer_never_reach_flask(api: ApiClient, flask_calls: FlaskCalls) -> None:
     table = api.table()
     api.record(table, SOLO_WON)
     path = f"/api/v1/tables/{table['id']}"
@@ -128,17 +135,23 @@ def test_the_polls_it_can_answer_never_reach_flask(api: ApiClient,
     assert flask_calls.count == 2
 
 
-def test_a_write_elsewhere_is_seen_by_the_next_poll(app: Flask, api: ApiClient,
-                                                   flask_calls: FlaskCalls) -> None:
+def test_a_write_elsewhere_is_seen_by_the_next_poll(
+    app: Flask, api: ApiClient, flask_calls: FlaskCalls
+) -> None:
     table = api.table()
     path = f"/api/v1/tables/{table['id']}"
     phone = api.auth(table["table_token"])
     seen = api.client.get(path, headers=phone)
-    assert api.client.get(path, headers={**phone, "If-None-Match": seen.headers["ETag"]}
-                          ).status_code == 304
+    assert (
+        api.client.get(path, headers={**phone, "If-None-Match": seen.headers["ETag"]}).status_code
+        == 304
+    )
     # A second app on the same database stands for the other gunicorn worker.
-    other = ApiClient(make_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI":
-                                app.config["SQLALCHEMY_DATABASE_URI"]}).test_client())
+    other = ApiClient(
+        make_app(
+            {"TESTING": True, "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]}
+        ).test_client()
+    )
     recorded = other.record(table, SOLO_WON)
     assert recorded.status_code == 201
     poll = api.client.get(path, headers={**phone, "If-None-Match": seen.headers["ETag"]})
@@ -147,8 +160,9 @@ def test_a_write_elsewhere_is_seen_by_the_next_poll(app: Flask, api: ApiClient,
     assert poll.json == recorded.json["table"]
 
 
-def test_fast_answers_carry_the_headers_and_the_access_line(api: ApiClient, caplog: Any,
-                                                           flask_calls: FlaskCalls) -> None:
+def test_fast_answers_carry_the_headers_and_the_access_line(
+    api: ApiClient, caplog: Any, flask_calls: FlaskCalls
+) -> None:
     table = api.table()
     path = f"/api/v1/tables/{table['id']}"
     phone = api.auth(table["table_token"])
@@ -156,8 +170,9 @@ def test_fast_answers_carry_the_headers_and_the_access_line(api: ApiClient, capl
     flask_calls.count = 0
     caplog.set_level(logging.INFO, logger=ACCESS_LOGGER)
     caplog.clear()  # the setup's lines, should an earlier test have left the logger on
-    response = api.client.get(path, headers={**phone, "If-None-Match": '"1"',
-                                             "X-Request-Id": "poll-7"})
+    response = api.client.get(
+        path, headers={**phone, "If-None-Match": '"1"', "X-Request-Id": "poll-7"}
+    )
     assert flask_calls.count == 0 and response.status_code == 304
     assert response.headers["X-Request-Id"] == "poll-7"
     assert response.headers["X-Frame-Options"] == "DENY"
@@ -165,8 +180,9 @@ def test_fast_answers_carry_the_headers_and_the_access_line(api: ApiClient, capl
     assert len(lines) == 1 and '"status":304' in lines[0] and '"request_id":"poll-7"' in lines[0]
 
 
-def test_a_failing_connection_is_dropped_and_flask_answers(app: Flask, api: ApiClient,
-                                                          flask_calls: FlaskCalls) -> None:
+def test_a_failing_connection_is_dropped_and_flask_answers(
+    app: Flask, api: ApiClient, flask_calls: FlaskCalls
+) -> None:
     table = api.table()
     path = f"/api/v1/tables/{table['id']}"
     phone = {**api.auth(table["table_token"]), "If-None-Match": '"1"'}
@@ -183,8 +199,9 @@ def test_a_failing_connection_is_dropped_and_flask_answers(app: Flask, api: ApiC
     assert flask_calls.count == 1
 
 
-def test_disposing_the_engine_closes_the_pinned_connections(app: Flask, api: ApiClient,
-                                                           flask_calls: FlaskCalls) -> None:
+def test_disposing_the_engine_closes_the_pinned_connections(
+    app: Flask, api: ApiClient, flask_calls: FlaskCalls
+) -> None:
     table = api.table()
     path = f"/api/v1/tables/{table['id']}"
     api.client.get(path, headers=api.auth(table["table_token"]))
@@ -196,8 +213,12 @@ def test_disposing_the_engine_closes_the_pinned_connections(app: Flask, api: Api
 
 
 def test_an_address_out_of_token_checks_is_refused_by_flask(tmp_path: Any) -> None:
-    limited = migrated_app(os.environ.get("TEST_DATABASE_URL"), tmp_path,
-                           RATELIMIT_ENABLED=True, RATELIMIT_AUTH_FAILURES="2 per minute")
+    limited = migrated_app(
+        os.environ.get("TEST_DATABASE_URL"),
+        tmp_path,
+        RATELIMIT_ENABLED=True,
+        RATELIMIT_AUTH_FAILURES="2 per minute",
+    )
     try:
         api = ApiClient(limited.test_client())
         table = api.table()
@@ -205,8 +226,9 @@ def test_an_address_out_of_token_checks_is_refused_by_flask(tmp_path: Any) -> No
         phone = {**api.auth(table["table_token"]), "If-None-Match": '"1"'}
         assert api.client.get(path, headers=phone).status_code == 304
         for _ in range(2):
-            assert api.client.get(path, headers={"Authorization": "Bearer wrong"}
-                                  ).status_code == 401
+            assert (
+                api.client.get(path, headers={"Authorization": "Bearer wrong"}).status_code == 401
+            )
         refused = api.client.get(path, headers=phone)  # a good token, from a spent address
         assert refused.status_code == 429
         assert refused.headers["Retry-After"]

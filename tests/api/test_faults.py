@@ -58,9 +58,14 @@ class Phone:
         while True:
             try:
                 response = requests.post(
-                    f"{self.base}/api/v1/tables/{self.table['id']}/hands", json=body,
-                    headers={"Authorization": f"Bearer {self.table['table_token']}",
-                             "Idempotency-Key": key}, timeout=15)
+                    f"{self.base}/api/v1/tables/{self.table['id']}/hands",
+                    json=body,
+                    headers={
+                        "Authorization": f"Bearer {self.table['table_token']}",
+                        "Idempotency-Key": key,
+                    },
+                    timeout=15,
+                )
                 if response.status_code < 500:
                     return response
                 response.close()
@@ -84,8 +89,10 @@ class Phone:
             self.statuses.append(response.status_code)
             if response.status_code == 201:
                 answer = response.json()
-                self.acked[key] = (answer["number"], answer["settlement"]["deltas"]
-                                   if answer["settlement"] else [0, 0, 0, 0])
+                self.acked[key] = (
+                    answer["number"],
+                    answer["settlement"]["deltas"] if answer["settlement"] else [0, 0, 0, 0],
+                )
 
     def run(self, hands: int) -> None:
         for n in range(hands):
@@ -95,8 +102,10 @@ class Phone:
 def _start_phones(base: str, tables: list[dict[str, Any]]) -> tuple[list[Phone], Any]:
     """Phones that each record ``HANDS_PER_PHONE`` hands; ``finish()`` waits for them all
     (bounded generously: a phone gives up on a hand after 30 s and sends it again later)."""
-    phones = [Phone(base, table, seed) for seed, table in
-              enumerate(t for t in tables for _ in range(PHONES_PER_TABLE))]
+    phones = [
+        Phone(base, table, seed)
+        for seed, table in enumerate(t for t in tables for _ in range(PHONES_PER_TABLE))
+    ]
     threads = [threading.Thread(target=phone.run, args=(HANDS_PER_PHONE,)) for phone in phones]
     for thread in threads:
         thread.start()
@@ -119,9 +128,12 @@ def _wait_for_answers(phones: list[Phone], count: int, timeout: float = 120.0) -
 
 
 def _get(base: str, table: dict[str, Any], path: str, **params: Any) -> Any:
-    with requests.get(f"{base}/api/v1/tables/{table['id']}{path}", params=params,
-                      headers={"Authorization": f"Bearer {table['table_token']}"},
-                      timeout=30) as response:
+    with requests.get(
+        f"{base}/api/v1/tables/{table['id']}{path}",
+        params=params,
+        headers={"Authorization": f"Bearer {table['table_token']}"},
+        timeout=30,
+    ) as response:
         assert response.status_code == 200, response.text
         return response.json()
 
@@ -137,8 +149,10 @@ def _verify(base: str, tables: list[dict[str, Any]], phones: list[Phone]) -> int
             assert response is not None and response.status_code == 201
             with response:
                 answer = response.json()
-                phone.acked[key] = (answer["number"], answer["settlement"]["deltas"]
-                                    if answer["settlement"] else [0, 0, 0, 0])
+                phone.acked[key] = (
+                    answer["number"],
+                    answer["settlement"]["deltas"] if answer["settlement"] else [0, 0, 0, 0],
+                )
     total = 0
     for table in tables:
         mine = [p for p in phones if p.table["id"] == table["id"]]
@@ -159,8 +173,9 @@ def _verify(base: str, tables: list[dict[str, Any]], phones: list[Phone]) -> int
         by_number = {hand["number"]: hand for hand in stored}
         for key, (number, deltas) in acked.items():
             hand = by_number[number]
-            assert (hand["settlement"]["deltas"] if hand["settlement"] else [0, 0, 0, 0]
-                    ) == deltas, f"hand {number} is not the one answered for key {key}"
+            assert (
+                hand["settlement"]["deltas"] if hand["settlement"] else [0, 0, 0, 0]
+            ) == deltas, f"hand {number} is not the one answered for key {key}"
         # … and retrying any key replays its answer and records nothing.
         owner = mine[0]
         for key, (number, _) in list(acked.items())[:10]:
@@ -222,14 +237,21 @@ def test_connections_to_a_server_are_tested_as_they_leave_the_pool_and_sqlite_on
 
             self.config = Config("/tmp")
 
-    for url, pinged in (("sqlite:////tmp/x.db", False),
-                        ("postgresql://postgres@127.0.0.1/test", True)):
+    for url, pinged in (
+        ("sqlite:////tmp/x.db", False),
+        ("postgresql://postgres@127.0.0.1/test", True),
+    ):
         stub = Stub()
         config.load(stub, {"SQLALCHEMY_DATABASE_URI": url})
         assert stub.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is pinged
     stub = Stub()  # an explicit choice is kept
-    config.load(stub, {"SQLALCHEMY_DATABASE_URI": "sqlite://",
-                       "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True}})
+    config.load(
+        stub,
+        {
+            "SQLALCHEMY_DATABASE_URI": "sqlite://",
+            "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        },
+    )
     assert stub.config["SQLALCHEMY_ENGINE_OPTIONS"]["pool_pre_ping"] is True
     assert config.Defaults.SQLALCHEMY_ENGINE_OPTIONS == {}  # the defaults are not touched
 
@@ -252,14 +274,17 @@ def test_a_worker_killed_mid_stream_loses_and_doubles_nothing(app, client, api, 
     statuses = {s for p in phones for s in p.statuses}
     retries = sum(p.retries for p in phones)
     with capsys.disabled():
-        print(f"\nfaults: {len(killed)} workers SIGKILLed, {stored} hands stored = "
-              f"{sum(len(p.acked) for p in phones)} answered 201, {retries} retries")
+        print(
+            f"\nfaults: {len(killed)} workers SIGKILLed, {stored} hands stored = "
+            f"{sum(len(p.acked) for p in phones)} answered 201, {retries} retries"
+        )
     assert statuses == {201}
     assert stored == ALL_HANDS  # every phone's every hand, once
 
 
-def test_restarting_or_killing_the_whole_service_loses_nothing_acknowledged(app, client, api,
-                                                                            capsys):
+def test_restarting_or_killing_the_whole_service_loses_nothing_acknowledged(
+    app, client, api, capsys
+):
     tables = [api.table() for _ in range(TABLES)]
     server = Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], workers=2, **NO_LIMITS)
     server.start()
@@ -283,8 +308,10 @@ def test_restarting_or_killing_the_whole_service_loses_nothing_acknowledged(app,
         server.stop()
     retries = sum(p.retries for p in phones)
     with capsys.disabled():
-        print(f"\nrestarts: stopped, started, killed (-9), started: {stored} hands stored = "
-              f"{sum(len(p.acked) for p in phones)} answered 201, {retries} retries")
+        print(
+            f"\nrestarts: stopped, started, killed (-9), started: {stored} hands stored = "
+            f"{sum(len(p.acked) for p in phones)} answered 201, {retries} retries"
+        )
     assert {s for p in phones for s in p.statuses} == {201}
     assert stored == ALL_HANDS
     assert retries > 0  # the phones did see the service go away

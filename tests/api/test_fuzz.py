@@ -73,9 +73,11 @@ def documented_status(ctx: Any, response: Any, case: Any) -> bool | None:
     responses = case.operation.definition.raw.get("responses", {})
     status = str(response.status_code)
     if status not in responses:
-        raise AssertionError(f"{case.method.upper()} {case.path} answered {status}, which its "
-                             f"responses ({', '.join(sorted(responses))}) do not list: "
-                             f"{response.text[:300]}")
+        raise AssertionError(
+            f"{case.method.upper()} {case.path} answered {status}, which its "
+            f"responses ({', '.join(sorted(responses))}) do not list: "
+            f"{response.text[:300]}"
+        )
     return True
 
 
@@ -83,17 +85,28 @@ def documented_status(ctx: Any, response: Any, case: Any) -> bool | None:
 # be accepted) cannot hold for hand records, whose rules relate fields in ways a schema does
 # not say (a solo with a partner is well-typed and refused, 422 naming `hand.partner`); see
 # docs/api.md. ``object_level_authorization`` is ``_run``'s own foreign-token check below.
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
-          response_headers_conformance, response_schema_conformance, negative_data_rejection,
-          missing_required_header, unsupported_method, allow_header_conformance, ignored_auth,
-          documented_status]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+    missing_required_header,
+    unsupported_method,
+    allow_header_conformance,
+    ignored_auth,
+    documented_status,
+]
 # The scenarios always send the admin's token and often swap in a valid body, so a case that
 # Schemathesis generated as invalid may reach the service valid: its "invalid data was
 # accepted" check would then be wrong. The other two phases keep that check.
 # The stateful phase adds the checks that follow links: a voided or deleted resource stays
 # gone, a created one can be read.
 STATEFUL_CHECKS = [check for check in CHECKS if check is not negative_data_rejection] + [
-    use_after_free, ensure_resource_availability]
+    use_after_free,
+    ensure_resource_availability,
+]
 
 
 @pytest.fixture(scope="module")
@@ -113,9 +126,29 @@ def world(app):
 @pytest.fixture(scope="module")
 def fuzz_schema(app):
     # A precondition (If-Match) may be judged before the body: 412 refuses bad data too.
-    config = schemathesis.Config.from_dict({"checks": {"negative_data_rejection": {
-        "expected-statuses": [400, 401, 403, 404, 405, 406, 409, 412, 413, 415, 422, 428,
-                              429]}}})
+    config = schemathesis.Config.from_dict(
+        {
+            "checks": {
+                "negative_data_rejection": {
+                    "expected-statuses": [
+                        400,
+                        401,
+                        403,
+                        404,
+                        405,
+                        406,
+                        409,
+                        412,
+                        413,
+                        415,
+                        422,
+                        428,
+                        429,
+                    ]
+                }
+            }
+        }
+    )
     return schemathesis.openapi.from_wsgi("/openapi.json", app, config=config)
 
 
@@ -133,8 +166,10 @@ def report(request):
     if not total:
         return
     by_status = ", ".join(f"{s}: {n}" for s, n in sorted(STATUSES.items()))
-    line = (f"fuzz: {total} cases over {len(CASES)} operations "
-            f"(FUZZ_EXAMPLES={FUZZ_EXAMPLES}); answers by status: {by_status}")
+    line = (
+        f"fuzz: {total} cases over {len(CASES)} operations "
+        f"(FUZZ_EXAMPLES={FUZZ_EXAMPLES}); answers by status: {by_status}"
+    )
     reporter = request.config.pluginmanager.get_plugin("terminalreporter")
     capture = request.config.pluginmanager.get_plugin("capturemanager")
     if reporter is not None and capture is not None:
@@ -161,15 +196,22 @@ def _prepare(case: Any, world: dict[str, Any], pick: random.Random) -> tuple[str
             params["table_id"] = world["table"]["id"]
         if "number" in params and pick.random() < 0.5:
             params["number"] = pick.randint(1, 3)
-    if (isinstance(case.body, dict) and "club_id" in case.body
-            and not negative(ParameterLocation.BODY) and pick.random() < 0.5):
+    if (
+        isinstance(case.body, dict)
+        and "club_id" in case.body
+        and not negative(ParameterLocation.BODY)
+        and pick.random() < 0.5
+    ):
         case.body["club_id"] = world["club"]["id"]
     choice = "generated" if negative(ParameterLocation.HEADER) else pick.choice(AUTH_CHOICES)
-    tokens = {"own": world["table"]["table_token"] if "/tables" in case.path
-              else world["club"]["admin_token"],
-              "admin": world["club"]["admin_token"],
-              "foreign": world["other_club"]["admin_token"],
-              "garbage": "not-a-token"}
+    tokens = {
+        "own": world["table"]["table_token"]
+        if "/tables" in case.path
+        else world["club"]["admin_token"],
+        "admin": world["club"]["admin_token"],
+        "foreign": world["other_club"]["admin_token"],
+        "garbage": "not-a-token",
+    }
     if choice == "none" and case.headers:
         case.headers.pop("Authorization", None)
     if choice in tokens:
@@ -184,10 +226,16 @@ def _run(case: Any, world: dict[str, Any], pick: random.Random) -> None:
     CASES[case.operation.label] += 1
     STATUSES[response.status_code] += 1
     secured = bool(case.operation.definition.raw.get("security"))
-    if (secured and choice in ("foreign", "garbage") and 200 <= response.status_code < 300
-            and case.method.lower() == case.operation.method.lower()):
-        raise AssertionError(f"{case.method.upper()} {case.formatted_path} let a {choice} "
-                             f"token through: {response.status_code}")
+    if (
+        secured
+        and choice in ("foreign", "garbage")
+        and 200 <= response.status_code < 300
+        and case.method.lower() == case.operation.method.lower()
+    ):
+        raise AssertionError(
+            f"{case.method.upper()} {case.formatted_path} let a {choice} "
+            f"token through: {response.status_code}"
+        )
 
 
 def _failures_summary(failures: dict[str, str]) -> str:
@@ -199,8 +247,9 @@ def test_coverage_phase_answers_as_documented(fuzz_schema, operations, world):
     failures: dict[str, str] = {}
     for operation in operations:
         config = fuzz_schema.config.generation_for(operation=operation)
-        for case in fuzz_schema.iter_coverage_cases(operation, generation_modes=MODES,
-                                                    generation_config=config):
+        for case in fuzz_schema.iter_coverage_cases(
+            operation, generation_modes=MODES, generation_config=config
+        ):
             try:
                 _run(case, world, pick)
             except Exception as error:  # noqa: BLE001 - gathered, reported below
@@ -212,8 +261,14 @@ def test_fuzzing_phase_answers_as_documented(operations, world):
     failures: dict[str, str] = {}
     for operation in operations:
         for mode in MODES:
-            @settings(max_examples=FUZZ_EXAMPLES, deadline=None, database=None,
-                      suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
+
+            @settings(
+                max_examples=FUZZ_EXAMPLES,
+                deadline=None,
+                database=None,
+                suppress_health_check=list(HealthCheck),
+                report_multiple_bugs=False,
+            )
             @given(case=operation.as_strategy(generation_mode=mode), seed=st.integers(0, 2**32))
             def fuzz(case: Any, seed: int) -> None:
                 _run(case, world, random.Random(seed))
@@ -228,9 +283,13 @@ def test_fuzzing_phase_answers_as_documented(operations, world):
 
 
 STATEFUL_STEPS = int(os.environ.get("FUZZ_STATEFUL_SCENARIOS", "60"))
-VALID_HANDS = [SOLO, {"contract": "solo", "trump": "clubs", "declarer": 2, "tricks": 3},
-               {"contract": "tout", "trump": "spades", "declarer": 3, "tricks": 8},
-               {"kind": "misdeal"}, {"kind": "forfeit", "seat": 1}]
+VALID_HANDS = [
+    SOLO,
+    {"contract": "solo", "trump": "clubs", "declarer": 2, "tricks": 3},
+    {"contract": "tout", "trump": "spades", "declarer": 3, "tricks": 8},
+    {"kind": "misdeal"},
+    {"kind": "forfeit", "seat": 1},
+]
 
 
 def test_stateful_sequences_follow_the_links_between_operations(fuzz_schema, world):
@@ -240,11 +299,14 @@ def test_stateful_sequences_follow_the_links_between_operations(fuzz_schema, wor
     tables and hands created are made valid, so that the chains go deep rather than stop at
     the first 422."""
     linked = set(fuzz_schema.operations_with_incoming_links())
-    assert {"GET /api/v1/tables/{table_id}/hands/{number}",
-            "PUT /api/v1/tables/{table_id}/hands/{number}",
-            "DELETE /api/v1/tables/{table_id}/hands/{number}",
-            "POST /api/v1/tables/{table_id}/hands", "POST /api/v1/clubs/{club_id}/players",
-            "GET /api/v1/seasons/{season_id}/standings"} <= linked, linked
+    assert {
+        "GET /api/v1/tables/{table_id}/hands/{number}",
+        "PUT /api/v1/tables/{table_id}/hands/{number}",
+        "DELETE /api/v1/tables/{table_id}/hands/{number}",
+        "POST /api/v1/tables/{table_id}/hands",
+        "POST /api/v1/clubs/{club_id}/players",
+        "GET /api/v1/seasons/{season_id}/standings",
+    } <= linked, linked
     admin = {"Authorization": f"Bearer {world['club']['admin_token']}"}
     seats = [seat["player_id"] for seat in world["table"]["seats"]]
 
@@ -258,12 +320,21 @@ def test_stateful_sequences_follow_the_links_between_operations(fuzz_schema, wor
             pick = random.Random(str(case.id))
             label = case.operation.label
             if label == "POST /api/v1/tables" and pick.random() < 0.5:
-                case.body = {"club_id": world["club"]["id"], "name": "Linked",
-                             "variant": "american", "seats": seats,
-                             "first_dealer": pick.randrange(4)}
-            elif label in ("POST /api/v1/tables/{table_id}/hands",
-                           "PUT /api/v1/tables/{table_id}/hands/{number}") \
-                    and pick.random() < 0.5:
+                case.body = {
+                    "club_id": world["club"]["id"],
+                    "name": "Linked",
+                    "variant": "american",
+                    "seats": seats,
+                    "first_dealer": pick.randrange(4),
+                }
+            elif (
+                label
+                in (
+                    "POST /api/v1/tables/{table_id}/hands",
+                    "PUT /api/v1/tables/{table_id}/hands/{number}",
+                )
+                and pick.random() < 0.5
+            ):
                 case.body = dict(pick.choice(VALID_HANDS))
             if case.headers:
                 for name in ("If-Match", "Idempotency-Key"):
@@ -273,8 +344,9 @@ def test_stateful_sequences_follow_the_links_between_operations(fuzz_schema, wor
         def get_call_kwargs(self, case: Any) -> dict[str, Any]:
             return {"headers": {**admin, **IDENTITY}}
 
-        def validate_response(self, response: Any, case: Any,
-                              additional_checks: Any = None, **kwargs: Any) -> None:
+        def validate_response(
+            self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any
+        ) -> None:
             CASES[case.operation.label] += 1
             STATUSES[response.status_code] += 1
             # Gathered rather than raised: a scenario replayed against a database that has
@@ -292,10 +364,16 @@ def test_stateful_sequences_follow_the_links_between_operations(fuzz_schema, wor
         if left <= 0:
             break
         try:
-            Scenario.run(settings=settings(max_examples=left, stateful_step_count=10,
-                                           phases=[Phase.generate], deadline=None,
-                                           database=None,
-                                           suppress_health_check=list(HealthCheck)))
+            Scenario.run(
+                settings=settings(
+                    max_examples=left,
+                    stateful_step_count=10,
+                    phases=[Phase.generate],
+                    deadline=None,
+                    database=None,
+                    suppress_health_check=list(HealthCheck),
+                )
+            )
             break
         except Flaky:
             continue

@@ -23,29 +23,39 @@ def busy_club(api, client):
     first, second = league.table([0, 1, 2, 3]), league.table([3, 4, 5, 6, 0])
     league.record(first, *EVENING)
     league.record(second, *EVENING[:5])
-    client.put(f"/api/v1/tables/{first['id']}/hands/2", json={**LOST_SOLO, "tricks": 6},
-               headers=league.admin)
+    client.put(
+        f"/api/v1/tables/{first['id']}/hands/2",
+        json={**LOST_SOLO, "tricks": 6},
+        headers=league.admin,
+    )
     client.delete(f"/api/v1/tables/{second['id']}/hands/3", headers=league.admin)
     league.close(first)
-    client.put(f"/api/v1/tables/{first['id']}/hands/1", json={**SOLO, "tricks": 1},
-               headers=league.admin)
+    client.put(
+        f"/api/v1/tables/{first['id']}/hands/1", json={**SOLO, "tricks": 1}, headers=league.admin
+    )
     carry = league.table([1, 2, 5], pool_at_close="carry", starting_pool=7)
     league.record(carry, SOLO, SOLO)
     points = league.new_season("Points", "spanish")
     spanish_table = league.table([0, 2, 4, 6], season=points)
     league.record(spanish_table, spanish(0), spanish(1, "simple", 5, partner=3))
     league.close(spanish_table)
-    friendly = client.post("/api/v1/tables", headers=league.admin, json={
-        "club_id": league.club["id"], "name": "Friendly", "variant": "american",
-        "seats": league.players[:3]})
+    friendly = client.post(
+        "/api/v1/tables",
+        headers=league.admin,
+        json={
+            "club_id": league.club["id"],
+            "name": "Friendly",
+            "variant": "american",
+            "seats": league.players[:3],
+        },
+    )
     league.record({**friendly.json, "admin_token": league.club["admin_token"]}, SOLO)
     league.points = points
     return league
 
 
 def export(league: League) -> dict:
-    response = league.client.get(f"/api/v1/clubs/{league.club['id']}/export",
-                                 headers=league.admin)
+    response = league.client.get(f"/api/v1/clubs/{league.club['id']}/export", headers=league.admin)
     assert response.status_code == 200
     assert "attachment" in response.headers["Content-Disposition"]
     return response.json
@@ -57,9 +67,10 @@ def renamed(rows: list[dict], ids: dict[str, str]) -> list[dict]:
 
 def counts(app) -> dict[str, int]:
     with app.app_context():
-        found = {model.__tablename__: db.session.scalar(select(func.count()).select_from(model))
-                 for model in (ClubRow, PlayerRow, SeasonRow, TableRow, HandRow,
-                               SeasonPlayerRow)}
+        found = {
+            model.__tablename__: db.session.scalar(select(func.count()).select_from(model))
+            for model in (ClubRow, PlayerRow, SeasonRow, TableRow, HandRow, SeasonPlayerRow)
+        }
         db.session.remove()
     return found
 
@@ -79,15 +90,26 @@ def test_export_then_import_gives_identical_standings(client, busy_club):
     for season in (busy_club.season, busy_club.points):
         for query in ({}, {"min_hands": 5}, {"from": "2020-01-01", "to": "2100-01-01"}):
             old = busy_club.standings(season, **query)["rows"]
-            new = client.get(f"/api/v1/seasons/{ids['seasons'][season['id']]}/standings",
-                             query_string=query, headers=headers).json["rows"]
+            new = client.get(
+                f"/api/v1/seasons/{ids['seasons'][season['id']]}/standings",
+                query_string=query,
+                headers=headers,
+            ).json["rows"]
             assert new == renamed(old, ids["players"])
             assert any(row["rating"] is not None for row in new) or query
     for old_id, new_id in ids["tables"].items():
         old = client.get(f"/api/v1/tables/{old_id}", headers=busy_club.admin).json
         new = client.get(f"/api/v1/tables/{new_id}", headers=headers).json
-        for key in ("pool", "couleur", "dealer", "status", "hands_played", "hands_recorded",
-                    "created_at", "closed_at"):
+        for key in (
+            "pool",
+            "couleur",
+            "dealer",
+            "status",
+            "hands_played",
+            "hands_recorded",
+            "created_at",
+            "closed_at",
+        ):
             assert new[key] == old[key], key
         assert [s["balance"] for s in new["seats"]] == [s["balance"] for s in old["seats"]]
         old_ledger = client.get(f"/api/v1/tables/{old_id}/ledger", headers=busy_club.admin)
@@ -95,18 +117,20 @@ def test_export_then_import_gives_identical_standings(client, busy_club):
         assert new_ledger.json["transfers"] == old_ledger.json["transfers"]
     player = busy_club.players[0]
     old_stats = client.get(f"/api/v1/players/{player}/stats", headers=busy_club.admin).json
-    new_stats = client.get(f"/api/v1/players/{ids['players'][player]}/stats",
-                           headers=headers).json
+    new_stats = client.get(f"/api/v1/players/{ids['players'][player]}/stats", headers=headers).json
     assert new_stats["career"] == old_stats["career"]
     assert [{**s, "season_id": None} for s in new_stats["seasons"]] == [
-        {**s, "season_id": None} for s in old_stats["seasons"]]
+        {**s, "season_id": None} for s in old_stats["seasons"]
+    ]
 
 
 def test_an_imported_club_exports_the_same_document(client, busy_club):
     document = export(busy_club)
     imported = client.post(IMPORT_URL, json=document).json
-    again = client.get(f"/api/v1/clubs/{imported['id']}/export",
-                       headers={"Authorization": f"Bearer {imported['admin_token']}"}).json
+    again = client.get(
+        f"/api/v1/clubs/{imported['id']}/export",
+        headers={"Authorization": f"Bearer {imported['admin_token']}"},
+    ).json
 
     def without_ids(doc: dict) -> dict:
         doc = copy.deepcopy(doc)
@@ -125,8 +149,12 @@ def test_an_imported_club_exports_the_same_document(client, busy_club):
         return doc
 
     def imported_flags(doc: dict) -> set[bool]:
-        return {r["changed_by"]["imported"] for t in doc["tables"] for h in t["hands"]
-                for r in h["revisions"]}
+        return {
+            r["changed_by"]["imported"]
+            for t in doc["tables"]
+            for h in t["hands"]
+            for r in h["revisions"]
+        }
 
     # The one difference: every revision read from the file is now marked as imported.
     assert imported_flags(document) == {False}
@@ -152,11 +180,22 @@ def test_the_history_of_every_hand_survives_the_import(client, busy_club):
             assert new == old
 
 
-@pytest.mark.parametrize("spoil", [
-    "truncated", "not_an_object", "wrong_format", "bad_record", "unknown_player",
-    "balance_differs", "hand_numbers_skip", "season_of_another_variant",
-    "duplicate_player_name", "revision_missing", "bad_date",
-])
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        "truncated",
+        "not_an_object",
+        "wrong_format",
+        "bad_record",
+        "unknown_player",
+        "balance_differs",
+        "hand_numbers_skip",
+        "season_of_another_variant",
+        "duplicate_player_name",
+        "revision_missing",
+        "bad_date",
+    ],
+)
 def test_a_bad_file_is_422_and_imports_nothing(app, client, busy_club, spoil):
     document = export(busy_club)
     tables = document["tables"]
@@ -206,15 +245,14 @@ def test_the_error_names_the_place_in_the_file(client, busy_club):
     assert "tables.0.hands.0.recorded_at" in response.json["errors"]
 
 
-def test_imports_may_be_larger_than_other_requests_but_not_without_bound(app, client,
-                                                                          busy_club):
+def test_imports_may_be_larger_than_other_requests_but_not_without_bound(app, client, busy_club):
     document = export(busy_club)
-    document["players"] += [{"id": f"extra{i}", "name": f"Guest {i} " + "x" * 60}
-                            for i in range(1000)]
+    document["players"] += [
+        {"id": f"extra{i}", "name": f"Guest {i} " + "x" * 60} for i in range(1000)
+    ]
     body = json.dumps(document).encode()
     assert len(body) > 64 * 1024
-    assert client.post(IMPORT_URL, data=body, content_type="application/json"
-                       ).status_code == 201
+    assert client.post(IMPORT_URL, data=body, content_type="application/json").status_code == 201
     elsewhere = client.post("/api/v1/clubs", data=body, content_type="application/json")
     assert elsewhere.status_code == 413
     app.config["IMPORT_MAX_CONTENT_LENGTH"] = 64 * 1024

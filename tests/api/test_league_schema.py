@@ -23,18 +23,34 @@ def season_with_player(app, api):
     return "s" * 32, player
 
 
-@pytest.mark.parametrize("counters", [
-    {"hands": -1},
-    {"hands": 3, "declared": 2, "won": 2, "lost": 1},
-    {"hands": 1, "declared": 2},
-    {"hands": 2, "declared": 1, "won": 1, "solos_won": 2},
-    {"hands": 0, "sittings": 1},
-])
+@pytest.mark.parametrize(
+    "counters",
+    [
+        {"hands": -1},
+        {"hands": 3, "declared": 2, "won": 2, "lost": 1},
+        {"hands": 1, "declared": 2},
+        {"hands": 2, "declared": 1, "won": 1, "solos_won": 2},
+        {"hands": 0, "sittings": 1},
+    ],
+)
 def test_the_database_refuses_impossible_season_counts(app, season_with_player, counters):
     season_id, player_id = season_with_player
-    row = {"season_id": season_id, "player_id": player_id, "sittings": 0, "hands": 0, "net": 0,
-           "declared": 0, "won": 0, "lost": 0, "solos_won": 0, "touts_won": 0,
-           "betes_paid": 0, "stamms_drawn": 0, "errors": 0, **counters}
+    row = {
+        "season_id": season_id,
+        "player_id": player_id,
+        "sittings": 0,
+        "hands": 0,
+        "net": 0,
+        "declared": 0,
+        "won": 0,
+        "lost": 0,
+        "solos_won": 0,
+        "touts_won": 0,
+        "betes_paid": 0,
+        "stamms_drawn": 0,
+        "errors": 0,
+        **counters,
+    }
     with app.app_context(), pytest.raises(IntegrityError), db.engine.begin() as connection:
         connection.execute(insert(SeasonPlayerRow).values(**row))
 
@@ -42,16 +58,19 @@ def test_the_database_refuses_impossible_season_counts(app, season_with_player, 
 def test_the_database_refuses_a_season_that_ends_before_it_starts(app, api):
     club = api.club()
     with app.app_context(), pytest.raises(IntegrityError), db.engine.begin() as connection:
-        connection.execute(text(
-            "INSERT INTO seasons (id, club_id, name, variant, starts_on, ends_on, "
-            "created_at) VALUES ('x', :club, 'S', 'american', '2026-02-01', "
-            "'2026-01-01', '2026-01-01 00:00:00')"), {"club": club["id"]})
+        connection.execute(
+            text(
+                "INSERT INTO seasons (id, club_id, name, variant, starts_on, ends_on, "
+                "created_at) VALUES ('x', :club, 'S', 'american', '2026-02-01', "
+                "'2026-01-01', '2026-01-01 00:00:00')"
+            ),
+            {"club": club["id"]},
+        )
 
 
 SEED_0001 = [
     "INSERT INTO clubs VALUES ('c', 'Club', '2026-01-01 10:00:00')",
-    *(f"INSERT INTO players VALUES ('p{i}', 'c', 'P{i}', '2026-01-01 10:00:00')"
-      for i in range(4)),
+    *(f"INSERT INTO players VALUES ('p{i}', 'c', 'P{i}', '2026-01-01 10:00:00')" for i in range(4)),
     "INSERT INTO score_tables (id, club_id, name, variant, options, players, first_dealer, "
     "status, version, hands_recorded, hands_played, pool, state, created_at) VALUES "
     "('t', 'c', 'T', 'american', '{}', 4, 0, 'open', 2, 1, 1, 0, '{}', '2026-01-01 10:00:00')",
@@ -66,8 +85,10 @@ SEED_0001 = [
 def _row_counts(url: str) -> dict[str, int]:
     engine = create_engine(url)
     with engine.connect() as connection:
-        found = {name: connection.scalar(text(f"SELECT count(*) FROM {name}"))
-                 for name in ("score_tables", "seats", "hands", "tokens")}
+        found = {
+            name: connection.scalar(text(f"SELECT count(*) FROM {name}"))
+            for name in ("score_tables", "seats", "hands", "tokens")
+        }
     engine.dispose()
     return found
 

@@ -55,8 +55,12 @@ class Nginx:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         conf = (ROOT / "deploy" / "nginx.conf").read_text()
-        for mark, value in (("@PREFIX@", str(prefix)), ("@LISTEN@", f"127.0.0.1:{self.port}"),
-                            ("@INSTANCE_A@", upstreams[0]), ("@INSTANCE_B@", upstreams[1])):
+        for mark, value in (
+            ("@PREFIX@", str(prefix)),
+            ("@LISTEN@", f"127.0.0.1:{self.port}"),
+            ("@INSTANCE_A@", upstreams[0]),
+            ("@INSTANCE_B@", upstreams[1]),
+        ):
             conf = conf.replace(mark, value)
         assert not re.search(r"@[A-Z_]+@", conf), "a mark left unfilled"
         self.conf = prefix / "nginx.conf"
@@ -67,7 +71,9 @@ class Nginx:
     def __enter__(self) -> Nginx:
         self.process = subprocess.Popen(
             [self.binary, "-p", str(self.prefix), "-c", str(self.conf), "-g", "daemon off;"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -96,7 +102,8 @@ def league(app: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Leagu
     if not url.startswith("postgresql"):
         pytest.skip("the league server runs on PostgreSQL (TEST_DATABASE_URL)")
     binary = shutil.which("nginx") or next(
-        (path for path in ("/usr/sbin/nginx",) if os.path.exists(path)), None)
+        (path for path in ("/usr/sbin/nginx",) if os.path.exists(path)), None
+    )
     if binary is None:
         _missing("nginx is not installed (apt-get install nginx-light)")
     import redis
@@ -107,14 +114,24 @@ def league(app: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Leagu
     except redis.RedisError as error:
         _missing(f"no Redis at {REDIS_URL}: {error}")
     prefix = f"solo-league-{uuid.uuid4().hex[:12]}"
-    env = {"SOLO_RATELIMIT_ENABLED": "true", "SOLO_RATELIMIT_STORAGE_URI": REDIS_URL,
-           "SOLO_RATELIMIT_KEY_PREFIX": prefix, "SOLO_TRUSTED_PROXIES": "1",
-           "SOLO_RATELIMIT_CLUB_CREATION": f"{CLUBS_PER_HOUR} per hour",
-           "SOLO_RATELIMIT_WRITES_PER_TOKEN": "1000 per minute"}
+    env = {
+        "SOLO_RATELIMIT_ENABLED": "true",
+        "SOLO_RATELIMIT_STORAGE_URI": REDIS_URL,
+        "SOLO_RATELIMIT_KEY_PREFIX": prefix,
+        "SOLO_TRUSTED_PROXIES": "1",
+        "SOLO_RATELIMIT_CLUB_CREATION": f"{CLUBS_PER_HOUR} per hour",
+        "SOLO_RATELIMIT_WRITES_PER_TOKEN": "1000 per minute",
+    }
     try:
-        with Gunicorn(url, workers=2, **env) as a, Gunicorn(url, workers=2, **env) as b, \
-                Nginx(binary, tmp_path_factory.mktemp("nginx"),
-                      [f"127.0.0.1:{a.port}", f"127.0.0.1:{b.port}"]) as proxy:
+        with (
+            Gunicorn(url, workers=2, **env) as a,
+            Gunicorn(url, workers=2, **env) as b,
+            Nginx(
+                binary,
+                tmp_path_factory.mktemp("nginx"),
+                [f"127.0.0.1:{a.port}", f"127.0.0.1:{b.port}"],
+            ) as proxy,
+        ):
             yield League(a, b, proxy.url, prefix)
     finally:
         for key in store.scan_iter(match=f"{prefix}*"):
@@ -132,17 +149,23 @@ def test_a_poll_through_one_instance_sees_a_write_through_the_other(league, api)
     first = requests.get(league.b.url + poll, headers=_auth(table), timeout=10)
     assert first.status_code == 200
     etag = first.headers["ETag"]
-    assert requests.get(league.b.url + poll, headers={**_auth(table), "If-None-Match": etag},
-                        timeout=10).status_code == 304
-    written = requests.post(f"{league.a.url}{poll}/hands", json=SOLO, headers=_auth(table),
-                            timeout=10)
+    assert (
+        requests.get(
+            league.b.url + poll, headers={**_auth(table), "If-None-Match": etag}, timeout=10
+        ).status_code
+        == 304
+    )
+    written = requests.post(
+        f"{league.a.url}{poll}/hands", json=SOLO, headers=_auth(table), timeout=10
+    )
     assert written.status_code == 201
     # Instance b hears of the change through PostgreSQL (its version feed): within moments
     # its answer to the old ETag is the new table.
     deadline = time.monotonic() + 10
     while True:
-        seen = requests.get(league.b.url + poll, headers={**_auth(table), "If-None-Match": etag},
-                            timeout=10)
+        seen = requests.get(
+            league.b.url + poll, headers={**_auth(table), "If-None-Match": etag}, timeout=10
+        )
         if seen.status_code == 200:
             break
         assert seen.status_code == 304 and time.monotonic() < deadline
@@ -158,15 +181,19 @@ def test_a_race_for_one_hand_across_instances_has_one_winner(league, api):
 
     def post(n: int) -> int:
         barrier.wait()
-        return requests.post(f"{urls[n % 3]}/api/v1/tables/{table['id']}/hands", json=SOLO,
-                             headers={**_auth(table), "If-Match": f'"{table["version"]}"'},
-                             timeout=60).status_code
+        return requests.post(
+            f"{urls[n % 3]}/api/v1/tables/{table['id']}/hands",
+            json=SOLO,
+            headers={**_auth(table), "If-Match": f'"{table["version"]}"'},
+            timeout=60,
+        ).status_code
 
     with ThreadPoolExecutor(racers) as pool:
         statuses = sorted(pool.map(post, range(racers)))
     assert statuses.count(201) == 1 and set(statuses) == {201, 412}, statuses
-    hands = requests.get(f"{league.url}/api/v1/tables/{table['id']}/hands",
-                         headers=_auth(table), timeout=10).json()
+    hands = requests.get(
+        f"{league.url}/api/v1/tables/{table['id']}/hands", headers=_auth(table), timeout=10
+    ).json()
     assert len(hands) == 1
 
 
@@ -174,15 +201,15 @@ def test_the_rate_limits_are_shared_by_the_instances_in_redis(league):
     made = []
     for n in range(CLUBS_PER_HOUR):  # half on each instance, straight to it
         server = league.a if n % 2 else league.b
-        response = requests.post(f"{server.url}/api/v1/clubs", json={"name": f"Club {n}"},
-                                 timeout=10)
+        response = requests.post(
+            f"{server.url}/api/v1/clubs", json={"name": f"Club {n}"}, timeout=10
+        )
         made.append(response.status_code)
     assert made == [201] * CLUBS_PER_HOUR
     # The next one, through the proxy (the same client address, as X-Forwarded-For says),
     # on whichever instance: refused, as both count in Redis.
     for server_url in (league.url, league.a.url, league.b.url):
-        refused = requests.post(f"{server_url}/api/v1/clubs", json={"name": "One more"},
-                                timeout=10)
+        refused = requests.post(f"{server_url}/api/v1/clubs", json={"name": "One more"}, timeout=10)
         assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
 
 
@@ -200,8 +227,10 @@ def test_an_instance_killed_under_load_loses_and_doubles_nothing(league, api, ca
     stored = _verify(league.url, tables, phones)
     retries = sum(p.retries for p in phones)
     with capsys.disabled():
-        print(f"\nleague: instance a killed (-9) under load: {stored} hands stored = "
-              f"{sum(len(p.acked) for p in phones)} answered 201, {retries} retries")
+        print(
+            f"\nleague: instance a killed (-9) under load: {stored} hands stored = "
+            f"{sum(len(p.acked) for p in phones)} answered 201, {retries} retries"
+        )
     assert stored == ALL_HANDS
     assert {s for p in phones for s in p.statuses} == {201}
     league.a.log.close()

@@ -16,14 +16,22 @@ from tests.support import Gunicorn, make_app
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 ME = {"REMOTE_ADDR": "198.51.100.1"}
 NEIGHBOUR = {"REMOTE_ADDR": "198.51.100.2"}
-LIMITS = {"RATELIMIT_ENABLED": True, "RATELIMIT_AUTH_FAILURES": "3 per minute",
-          "RATELIMIT_CLUB_CREATION": "2 per minute", "RATELIMIT_WRITES_PER_TOKEN": "4 per minute"}
+LIMITS = {
+    "RATELIMIT_ENABLED": True,
+    "RATELIMIT_AUTH_FAILURES": "3 per minute",
+    "RATELIMIT_CLUB_CREATION": "2 per minute",
+    "RATELIMIT_WRITES_PER_TOKEN": "4 per minute",
+}
 
 
 def _app(app, **config):
-    return make_app({"TESTING": True,
-                       "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
-                       **config})
+    return make_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+            **config,
+        }
+    )
 
 
 @pytest.fixture(scope="module")
@@ -54,8 +62,10 @@ def _assert_429(response) -> int:
 def test_the_suite_runs_without_limits(app, client, api):
     assert app.config["RATELIMIT_ENABLED"] is False
     for _ in range(40):
-        assert client.get("/api/v1/tables/x", headers={"Authorization": "Bearer bad"}
-                          ).status_code == 401
+        assert (
+            client.get("/api/v1/tables/x", headers={"Authorization": "Bearer bad"}).status_code
+            == 401
+        )
     for n in range(12):
         assert client.post("/api/v1/clubs", json={"name": f"Club {n}"}).status_code == 201
 
@@ -77,33 +87,49 @@ def test_failed_token_checks_are_limited_per_address(limited, api):
     assert limited.get(path, headers=good, environ_base=NEIGHBOUR).status_code == 200
     # Another address is not affected, nor are requests that send no token.
     assert limited.get("/healthz", environ_base=ME).status_code == 200
-    assert limited.post("/api/v1/settlements/preview", environ_base=ME, json={
-        "variant": "american", "players": 4, "hand": SOLO}).status_code == 200
+    assert (
+        limited.post(
+            "/api/v1/settlements/preview",
+            environ_base=ME,
+            json={"variant": "american", "players": 4, "hand": SOLO},
+        ).status_code
+        == 200
+    )
 
 
 def test_good_token_checks_do_not_count(limited, api):
     table = api.table()
     good = api.auth(table["table_token"])
     for _ in range(10):
-        assert limited.get(f"/api/v1/tables/{table['id']}", headers=good,
-                           environ_base=ME).status_code == 200
+        assert (
+            limited.get(f"/api/v1/tables/{table['id']}", headers=good, environ_base=ME).status_code
+            == 200
+        )
 
 
 def test_club_creation_is_limited_per_address(limited):
     for n in range(2):
-        assert limited.post("/api/v1/clubs", json={"name": f"C{n}"},
-                            environ_base=ME).status_code == 201
+        assert (
+            limited.post("/api/v1/clubs", json={"name": f"C{n}"}, environ_base=ME).status_code
+            == 201
+        )
     _assert_429(limited.post("/api/v1/clubs", json={"name": "C3"}, environ_base=ME))
     # Failed attempts count as attempts.
     _assert_429(limited.post("/api/v1/clubs", json={}, environ_base=ME))
-    assert limited.post("/api/v1/clubs", json={"name": "Next door"},
-                        environ_base=NEIGHBOUR).status_code == 201
+    assert (
+        limited.post(
+            "/api/v1/clubs", json={"name": "Next door"}, environ_base=NEIGHBOUR
+        ).status_code
+        == 201
+    )
 
 
 def test_importing_a_club_counts_as_creating_one(limited):
     for n in range(2):
-        assert limited.post("/api/v1/clubs", json={"name": f"C{n}"},
-                            environ_base=ME).status_code == 201
+        assert (
+            limited.post("/api/v1/clubs", json={"name": f"C{n}"}, environ_base=ME).status_code
+            == 201
+        )
     _assert_429(limited.post("/api/v1/clubs/import", json={}, environ_base=ME))
 
 
@@ -125,8 +151,12 @@ def test_writes_are_limited_per_token(limited, api):
     assert limited.get(f"/api/v1/tables/{table['id']}", headers=phone).status_code == 200
     assert limited.post(hands, json=SOLO, headers=admin).status_code == 201
     other = api.table()
-    assert limited.post(f"/api/v1/tables/{other['id']}/hands", json=SOLO,
-                        headers=api.auth(other["table_token"])).status_code == 201
+    assert (
+        limited.post(
+            f"/api/v1/tables/{other['id']}/hands", json=SOLO, headers=api.auth(other["table_token"])
+        ).status_code
+        == 201
+    )
 
 
 def test_no_token_reaches_the_logs_when_limits_fire(limited, api, caplog):
@@ -134,8 +164,7 @@ def test_no_token_reaches_the_logs_when_limits_fire(limited, api, caplog):
     table = api.table()
     token = table["table_token"]
     for _ in range(6):
-        limited.post(f"/api/v1/tables/{table['id']}/hands", json=SOLO,
-                     headers=api.auth(token))
+        limited.post(f"/api/v1/tables/{table['id']}/hands", json=SOLO, headers=api.auth(token))
     for _ in range(5):
         limited.get(f"/api/v1/tables/{table['id']}", headers=api.auth(token + "x"))
     assert any(r.name == "solo.limits" for r in caplog.records)  # the limits did fire
@@ -147,8 +176,14 @@ def test_an_empty_limit_turns_that_limit_off(app, client, api):
     relaxed = _app(app, **{**LIMITS, "RATELIMIT_WRITES_PER_TOKEN": ""}).test_client()
     table = api.table()
     for _ in range(8):
-        assert relaxed.post(f"/api/v1/tables/{table['id']}/hands", json=SOLO,
-                            headers=api.auth(table["table_token"])).status_code == 201
+        assert (
+            relaxed.post(
+                f"/api/v1/tables/{table['id']}/hands",
+                json=SOLO,
+                headers=api.auth(table["table_token"]),
+            ).status_code
+            == 201
+        )
     for n in range(2):
         assert relaxed.post("/api/v1/clubs", json={"name": f"R{n}"}).status_code == 201
     _assert_429(relaxed.post("/api/v1/clubs", json={"name": "R3"}))
@@ -168,6 +203,7 @@ class _BrokenStorage:
     def __getattr__(self, name):
         def fail(*args, **kwargs):
             raise ConnectionError("storage down")
+
         return fail
 
 
@@ -199,34 +235,47 @@ def test_limits_come_from_the_environment(app, monkeypatch):
 
 # --- bodies ----------------------------------------------------------------------------------
 
-BODY_ENDPOINTS = ["/api/v1/clubs", "/api/v1/settlements/preview", "/api/v1/tables",
-                  "/api/v1/tables/{table}/hands"]
+BODY_ENDPOINTS = [
+    "/api/v1/clubs",
+    "/api/v1/settlements/preview",
+    "/api/v1/tables",
+    "/api/v1/tables/{table}/hands",
+]
 
 
 @pytest.mark.parametrize("path", BODY_ENDPOINTS)
 def test_a_body_over_64_kib_is_a_413_problem(client, api, path):
     table = api.table()
     big = '{"name": "' + "x" * (64 * 1024) + '"}'
-    response = client.post(path.format(table=table["id"]), data=big,
-                           content_type="application/json",
-                           headers=api.auth(table["table_token"]))
+    response = client.post(
+        path.format(table=table["id"]),
+        data=big,
+        content_type="application/json",
+        headers=api.auth(table["table_token"]),
+    )
     assert response.status_code == 413
     assert response.mimetype == "application/problem+json"
     assert response.json["status"] == 413
 
 
-@pytest.mark.parametrize("body", [
-    "[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1),
-    '{"variant": "american", "players": 4, "hand": ' + '{"a": ' * 40 + "1" + "}" * 41,
-    "[" * 20_000 + "]" * 20_000,
-    '{"variant": "american", "players": ' + "9" * 5000 + ', "hand": {}}',
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1),
+        '{"variant": "american", "players": 4, "hand": ' + '{"a": ' * 40 + "1" + "}" * 41,
+        "[" * 20_000 + "]" * 20_000,
+        '{"variant": "american", "players": ' + "9" * 5000 + ', "hand": {}}',
+    ],
+)
 def test_bodies_python_cannot_parse_safely_are_400_not_500(client, api, body):
     table = api.table()
     for path in BODY_ENDPOINTS:
-        response = client.post(path.format(table=table["id"]), data=body,
-                               content_type="application/json",
-                               headers=api.auth(table["table_token"]))
+        response = client.post(
+            path.format(table=table["id"]),
+            data=body,
+            content_type="application/json",
+            headers=api.auth(table["table_token"]),
+        )
         assert response.status_code == 400, (path, response.json)
         assert response.mimetype == "application/problem+json"
 
@@ -240,10 +289,20 @@ def test_a_nul_character_is_refused_wherever_it_hides(client, api):
         ("/api/v1/clubs", {"name": "\x00Club"}, "name"),
         ("/api/v1/clubs", {"name": "Club\x00"}, "name"),
         (f"/api/v1/clubs/{table['club_id']}/players", {"name": "A\x00"}, "name"),
-        ("/api/v1/settlements/preview", {"variant": "american", "players": 4, "hand": {
-            **SOLO, "errors": [{"kind": "re\x00voke", "seat": 1}]}}, "hand.errors.0.kind"),
-        ("/api/v1/settlements/preview", {"variant": "american", "players": 4,
-                                         "hand": {**SOLO, "x\x00": 1}}, "hand.x\\u0000"),
+        (
+            "/api/v1/settlements/preview",
+            {
+                "variant": "american",
+                "players": 4,
+                "hand": {**SOLO, "errors": [{"kind": "re\x00voke", "seat": 1}]},
+            },
+            "hand.errors.0.kind",
+        ),
+        (
+            "/api/v1/settlements/preview",
+            {"variant": "american", "players": 4, "hand": {**SOLO, "x\x00": 1}},
+            "hand.x\\u0000",
+        ),
     ]:
         response = client.post(path, json=body, headers=admin)
         assert response.status_code == 422, (path, response.json)
@@ -259,9 +318,15 @@ def test_a_nul_character_is_refused_wherever_it_hides(client, api):
 
 
 def test_an_error_answer_echoes_only_so_much_of_what_was_sent(client):
-    response = client.post("/api/v1/settlements/preview", json={
-        "variant": "american", "players": 4, "hand": {**SOLO, "k" * 30_000: 1},
-        "options": {f"o{n}": n for n in range(200)}})
+    response = client.post(
+        "/api/v1/settlements/preview",
+        json={
+            "variant": "american",
+            "players": 4,
+            "hand": {**SOLO, "k" * 30_000: 1},
+            "options": {f"o{n}": n for n in range(200)},
+        },
+    )
     assert response.status_code == 422
     assert len(response.data) < 8 * 1024
     assert all(len(path) <= 200 for path in response.json["errors"])
@@ -269,12 +334,16 @@ def test_an_error_answer_echoes_only_so_much_of_what_was_sent(client):
 
 
 def test_object_keys_are_bounded_in_length(client):
-    response = client.post("/api/v1/settlements/preview", json={
-        "variant": "american", "players": 4, "hand": {**SOLO, "k" * 65: 1}})
+    response = client.post(
+        "/api/v1/settlements/preview",
+        json={"variant": "american", "players": 4, "hand": {**SOLO, "k" * 65: 1}},
+    )
     assert response.status_code == 422
     assert response.json["errors"] == {"hand": ["Keys are at most 64 characters."]}
-    response = client.post("/api/v1/settlements/preview", json={
-        "variant": "american", "players": 4, "hand": SOLO, "state": {"k" * 64: 1}})
+    response = client.post(
+        "/api/v1/settlements/preview",
+        json={"variant": "american", "players": 4, "hand": SOLO, "state": {"k" * 64: 1}},
+    )
     # A 64-character key passes the schema and reaches the rules, which know no such field.
     assert response.status_code == 422
     assert response.json["errors"] == {"state." + "k" * 64: ["unknown field"]}
@@ -285,8 +354,10 @@ def test_a_body_nested_as_deep_as_allowed_is_read(client):
     deep: object = 1
     for _ in range(MAX_JSON_DEPTH - 2):
         deep = [deep]
-    response = client.post("/api/v1/settlements/preview", json={
-        "variant": "american", "players": 4, "hand": {**hand, "called": deep}})
+    response = client.post(
+        "/api/v1/settlements/preview",
+        json={"variant": "american", "players": 4, "hand": {**hand, "called": deep}},
+    )
     assert response.status_code == 422  # read, then refused by the rules: not a 400
 
 
@@ -302,26 +373,33 @@ def test_chunked_bodies_keep_the_same_limit_under_real_gunicorn(app, client, api
 
     def chunked(body: bytes):
         for start in range(0, len(body), 4096):
-            yield body[start:start + 4096]
+            yield body[start : start + 4096]
 
     small = json.dumps(SOLO).encode()
     padded = small + b" " * (70 * 1024)
     with Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], workers=1) as server:
-        with requests.post(server.url + url_path, data=chunked(small), headers=headers,
-                           timeout=30) as response:
+        with requests.post(
+            server.url + url_path, data=chunked(small), headers=headers, timeout=30
+        ) as response:
             assert response.status_code == 201
-        with requests.post(server.url + url_path, data=chunked(padded), headers=headers,
-                           timeout=30) as response:
+        with requests.post(
+            server.url + url_path, data=chunked(padded), headers=headers, timeout=30
+        ) as response:
             assert response.status_code == 413
             assert response.headers["Content-Type"] == "application/problem+json"
-        with requests.post(server.url + "/api/v1/clubs", headers=headers, timeout=30,
-                           data=chunked(b'{"name": "x"}' + b" " * (70 * 1024))) as response:
+        with requests.post(
+            server.url + "/api/v1/clubs",
+            headers=headers,
+            timeout=30,
+            data=chunked(b'{"name": "x"}' + b" " * (70 * 1024)),
+        ) as response:
             assert response.status_code == 413
     listed = api.client.get(url_path, headers=api.auth(table["table_token"])).json
     assert len(listed) == 1  # the padded hand was not recorded
 
 
 # --- the bounds in the OpenAPI document ------------------------------------------------------
+
 
 def _resolve(spec, node):
     while isinstance(node, dict) and "$ref" in node:
@@ -340,14 +418,20 @@ def _unbounded(spec, schema, where, found, seen=()):
     types = schema.get("type", [])
     types = [types] if isinstance(types, str) else types
     bounded_formats = {"date", "date-time", "uuid"}
-    if ("string" in types and not ({"maxLength", "enum", "const"} & set(schema))
-            and schema.get("format") not in bounded_formats):
+    if (
+        "string" in types
+        and not ({"maxLength", "enum", "const"} & set(schema))
+        and schema.get("format") not in bounded_formats
+    ):
         found.append(f"{where}: string without maxLength")
     if "array" in types and "maxItems" not in schema:
         found.append(f"{where}: array without maxItems")
-    if ("object" in types and "properties" not in schema
-            and schema.get("additionalProperties", True) not in (False,)
-            and "maxProperties" not in schema):
+    if (
+        "object" in types
+        and "properties" not in schema
+        and schema.get("additionalProperties", True) not in (False,)
+        and "maxProperties" not in schema
+    ):
         found.append(f"{where}: free-form object without maxProperties")
     for name, sub in (schema.get("properties") or {}).items():
         _unbounded(spec, sub, f"{where}.{name}", found, seen)

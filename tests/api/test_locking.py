@@ -22,10 +22,16 @@ def test_a_writer_that_waited_for_the_lock_reads_the_seats_the_holder_left(app, 
         try:
             with app.app_context():
                 lock_table_state(table["id"])
-                db.session.execute(update(SeatRow).where(SeatRow.table_id == table["id"])
-                                   .values(balance=SeatRow.balance + 7))
-                db.session.execute(update(TableRow).where(TableRow.id == table["id"])
-                                   .values(version=TableRow.version + 1))
+                db.session.execute(
+                    update(SeatRow)
+                    .where(SeatRow.table_id == table["id"])
+                    .values(balance=SeatRow.balance + 7)
+                )
+                db.session.execute(
+                    update(TableRow)
+                    .where(TableRow.id == table["id"])
+                    .values(version=TableRow.version + 1)
+                )
                 holding.set()
                 time.sleep(0.5)  # the other writer is waiting for the lock meanwhile
                 db.session.commit()
@@ -66,16 +72,23 @@ def test_a_read_sees_the_table_and_its_seats_as_of_one_moment(app, api):
         moved.append(True)
         # As a hand that puts 4 chips into the pool: every seat pays 1, from another connection.
         with engine.connect() as other:
-            other.execute(update(SeatRow).where(SeatRow.table_id == table["id"])
-                          .values(balance=SeatRow.balance - 1))
-            other.execute(update(TableRow).where(TableRow.id == table["id"])
-                          .values(pool=TableRow.pool + 4, version=TableRow.version + 1))
+            other.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table["id"])
+                .values(balance=SeatRow.balance - 1)
+            )
+            other.execute(
+                update(TableRow)
+                .where(TableRow.id == table["id"])
+                .values(pool=TableRow.pool + 4, version=TableRow.version + 1)
+            )
             other.commit()
 
     event.listen(engine, "after_cursor_execute", a_hand_commits_meanwhile)
     try:
-        answer = api.client.get(f"/api/v1/tables/{table['id']}/settle-up",
-                                headers=api.auth(table["table_token"]))
+        answer = api.client.get(
+            f"/api/v1/tables/{table['id']}/settle-up", headers=api.auth(table["table_token"])
+        )
     finally:
         event.remove(engine, "after_cursor_execute", a_hand_commits_meanwhile)
     assert moved, statements

@@ -43,8 +43,9 @@ def assert_unavailable(response: Any, retry_after: int = RETRY_AFTER_DOWN) -> No
 
 
 def _hands(api: Any, table: dict[str, Any]) -> list[dict[str, Any]]:
-    response = api.client.get(f"/api/v1/tables/{table['id']}/hands",
-                              headers=api.auth(table["table_token"]))
+    response = api.client.get(
+        f"/api/v1/tables/{table['id']}/hands", headers=api.auth(table["table_token"])
+    )
     assert response.status_code == 200
     return response.json
 
@@ -53,11 +54,11 @@ def _raw_pg() -> psycopg.Connection:
     from service.config import normalize_database_url
 
     assert PG_URL
-    return psycopg.connect(normalize_database_url(PG_URL).replace("+psycopg", ""),
-                           autocommit=True)
+    return psycopg.connect(normalize_database_url(PG_URL).replace("+psycopg", ""), autocommit=True)
 
 
 # --- what counts as an outage ------------------------------------------------------------------
+
 
 def test_outages_are_told_from_bugs():
     import sqlite3
@@ -65,8 +66,9 @@ def test_outages_are_told_from_bugs():
     from sqlalchemy import exc
 
     def wrapped(orig: BaseException, invalidated: bool = False) -> exc.DBAPIError:
-        return exc.DBAPIError.instance("SELECT 1", None, orig, Exception,
-                                       connection_invalidated=invalidated)
+        return exc.DBAPIError.instance(
+            "SELECT 1", None, orig, Exception, connection_invalidated=invalidated
+        )
 
     full = sqlite3.OperationalError("database or disk is full")
     full.sqlite_errorcode = 13  # type: ignore[attr-defined]
@@ -89,6 +91,7 @@ def test_outages_are_told_from_bugs():
 
 
 # --- a lock held from outside ----------------------------------------------------------------
+
 
 @on_postgres
 def test_a_write_waiting_on_a_locked_table_is_refused_503_within_the_lock_timeout(app, api):
@@ -156,9 +159,11 @@ def test_the_request_timeouts_are_set_on_service_connections_and_not_for_migrati
 
 # --- a connection lost -----------------------------------------------------------------------
 
+
 @on_postgres
 def test_a_connection_lost_mid_write_answers_503_and_the_hand_is_recorded_once_later(
-        app, api, caplog):
+    app, api, caplog
+):
     from service.extensions import db
 
     table = api.table()
@@ -179,8 +184,9 @@ def test_a_connection_lost_mid_write_answers_503_and_the_hand_is_recorded_once_l
         event.remove(engine, "before_cursor_execute", terminate_self)
     assert_unavailable(response)
     lines = [r.getMessage() for r in caplog.records if r.name == "solo.access"]
-    assert any('"status":503' in line and response.headers["X-Request-Id"] in line
-               for line in lines), lines
+    assert any(
+        '"status":503' in line and response.headers["X-Request-Id"] in line for line in lines
+    ), lines
     assert _hands(api, table) == []
     again = api.record(table, HAND, **{"Idempotency-Key": "k-lost"})
     assert again.status_code == 201 and again.json["number"] == 1
@@ -189,7 +195,8 @@ def test_a_connection_lost_mid_write_answers_503_and_the_hand_is_recorded_once_l
 
 @on_postgres
 def test_a_connection_lost_before_the_sessions_teardown_leaves_the_answer_standing(
-        app, api, caplog):
+    app, api, caplog
+):
     """The session's ROLLBACK at teardown, on a connection the server ended meanwhile: the
     answer made stands (with the service's headers), the failure is logged, and the next
     request is served."""
@@ -214,14 +221,14 @@ def test_a_connection_lost_before_the_sessions_teardown_leaves_the_answer_standi
     app.teardown_appcontext_funcs.append(kill_the_sessions_connection)  # runs before db's
     try:
         with caplog.at_level(logging.WARNING, logger="service.database"):
-            response = api.client.get(f"/api/v1/tables/{table['id']}/hands",
-                                      headers=api.auth(table["table_token"]))
+            response = api.client.get(
+                f"/api/v1/tables/{table['id']}/hands", headers=api.auth(table["table_token"])
+            )
     finally:
         app.after_request_funcs[None].remove(mark)
         app.teardown_appcontext_funcs.remove(kill_the_sessions_connection)
     assert response.status_code == 200 and response.headers["X-Request-Id"]
-    assert any("ending the request's session failed" in r.getMessage()
-               for r in caplog.records)
+    assert any("ending the request's session failed" in r.getMessage() for r in caplog.records)
     assert api.record(table, HAND).status_code == 201  # served again at once
 
 
@@ -236,8 +243,7 @@ def test_an_error_escaping_flask_is_answered_by_the_error_layer_with_the_envelop
 
     answers: list[tuple[str, list[tuple[str, str]]]] = []
 
-    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None
-                       ) -> None:
+    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
         assert exc_info is not None or not answers  # a second call must carry exc_info
         answers.append((status, headers))
 
@@ -252,6 +258,7 @@ def test_an_error_escaping_flask_is_answered_by_the_error_layer_with_the_envelop
 
 
 # --- a server gone, a file that cannot be opened ------------------------------------------------
+
 
 def _unreachable_url(tmp_path: Path) -> str:
     if PG_URL:
@@ -268,13 +275,20 @@ def test_healthz_and_every_request_answer_503_while_the_database_does_not_answer
     assert_unavailable(health)
     assert_unavailable(client.post("/api/v1/clubs", json={"name": "Club"}))
     table = uuid.uuid4().hex
-    assert_unavailable(client.post(f"/api/v1/tables/{table}/hands", json=HAND,
-                                   headers={"Authorization": "Bearer " + "x" * 40}))
-    assert_unavailable(client.get(f"/api/v1/tables/{table}",
-                                  headers={"Authorization": "Bearer " + "x" * 40}))
+    assert_unavailable(
+        client.post(
+            f"/api/v1/tables/{table}/hands",
+            json=HAND,
+            headers={"Authorization": "Bearer " + "x" * 40},
+        )
+    )
+    assert_unavailable(
+        client.get(f"/api/v1/tables/{table}", headers={"Authorization": "Bearer " + "x" * 40})
+    )
 
 
 # --- a full disk -----------------------------------------------------------------------------
+
 
 @pytest.fixture
 def small_disk() -> Iterator[Path | None]:
@@ -282,8 +296,11 @@ def small_disk() -> Iterator[Path | None]:
     can reach it; None where mounting is refused (an unprivileged container)."""
     mount = Path(tempfile.mkdtemp(prefix="solo-small-disk-"))
     mount.chmod(0o755)
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount)],
+        capture_output=True,
+        text=True,
+    )
     if done.returncode != 0:
         mount.rmdir()
         yield None
@@ -316,8 +333,7 @@ def _full_disk_round(client: Any, api: Any, table: dict[str, Any], disk: Path) -
     assert len(_hands(api, table)) == 1
 
 
-def test_a_full_disk_answers_503_and_the_hand_is_recorded_once_there_is_room(
-        app, api, small_disk):
+def test_a_full_disk_answers_503_and_the_hand_is_recorded_once_there_is_room(app, api, small_disk):
     if small_disk is None:
         # SQLite's own max_page_count is no stand-in: a hand fits in pages the database
         # already has, so the limit is never reached.

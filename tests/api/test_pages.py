@@ -37,23 +37,34 @@ def decoded(response: Any) -> bytes:
     return data if coding is None else DECODE[coding](data)
 
 
-@pytest.mark.parametrize(("accept", "coding"), [
-    ("gzip, deflate, br, zstd", "br"), ("gzip, deflate", "gzip"), ("br", "br"),
-    ("gzip;q=1, br;q=0.5", "gzip"), ("br;q=0, gzip", "gzip"), ("*", "br"),
-    ("identity", None), ("deflate", None), ("", None), ("br;q=0, gzip;q=0", None)])
+@pytest.mark.parametrize(
+    ("accept", "coding"),
+    [
+        ("gzip, deflate, br, zstd", "br"),
+        ("gzip, deflate", "gzip"),
+        ("br", "br"),
+        ("gzip;q=1, br;q=0.5", "gzip"),
+        ("br;q=0, gzip", "gzip"),
+        ("*", "br"),
+        ("identity", None),
+        ("deflate", None),
+        ("", None),
+        ("br;q=0, gzip;q=0", None),
+    ],
+)
 def test_the_coding_follows_accept_encoding(accept, coding):
     assert chosen_coding(accept) == coding
 
 
 @pytest.mark.parametrize("coding", ["br", "gzip"])
-def test_an_api_answer_is_compressed_as_the_client_accepts_and_keeps_its_etag(
-        api, client, coding):
+def test_an_api_answer_is_compressed_as_the_client_accepts_and_keeps_its_etag(api, client, coding):
     table = api.table(players=5)
     api.record(table, SOLO)
     auth = api.auth(table["table_token"])
     plain = client.get(f"/api/v1/tables/{table['id']}", headers=auth)
-    packed = client.get(f"/api/v1/tables/{table['id']}",
-                        headers={**auth, "Accept-Encoding": coding})
+    packed = client.get(
+        f"/api/v1/tables/{table['id']}", headers={**auth, "Accept-Encoding": coding}
+    )
     assert "Content-Encoding" not in plain.headers
     assert packed.headers["Content-Encoding"] == coding
     assert "Accept-Encoding" in packed.headers["Vary"]
@@ -61,8 +72,13 @@ def test_an_api_answer_is_compressed_as_the_client_accepts_and_keeps_its_etag(
     assert decoded(packed) == read(plain)
     # The ETag names the table's version, compressed or not: If-Match and 304s still work.
     assert packed.headers["ETag"] == plain.headers["ETag"] == '"2"'
-    assert client.get(f"/api/v1/tables/{table['id']}", headers={
-        **auth, "Accept-Encoding": coding, "If-None-Match": '"2"'}).status_code == 304
+    assert (
+        client.get(
+            f"/api/v1/tables/{table['id']}",
+            headers={**auth, "Accept-Encoding": coding, "If-None-Match": '"2"'},
+        ).status_code
+        == 304
+    )
 
 
 def test_small_answers_head_and_refused_codings_go_as_they_are(api, client):
@@ -70,15 +86,14 @@ def test_small_answers_head_and_refused_codings_go_as_they_are(api, client):
     assert small.status_code == 200 and "Content-Encoding" not in small.headers
     table = api.table()
     auth = api.auth(table["table_token"])
-    head = client.head(f"/api/v1/tables/{table['id']}", headers={**auth,
-                                                                 "Accept-Encoding": "br"})
+    head = client.head(f"/api/v1/tables/{table['id']}", headers={**auth, "Accept-Encoding": "br"})
     assert head.status_code == 200 and "Content-Encoding" not in head.headers
-    plain = client.get(f"/api/v1/tables/{table['id']}",
-                       headers={**auth, "Accept-Encoding": "identity"})
+    plain = client.get(
+        f"/api/v1/tables/{table['id']}", headers={**auth, "Accept-Encoding": "identity"}
+    )
     assert "Content-Encoding" not in plain.headers
     # An error is a 4xx: sent as it is (a problem is a few hundred bytes).
-    problem = client.get("/api/v1/tables/" + "0" * 32, headers={**auth,
-                                                                "Accept-Encoding": "br"})
+    problem = client.get("/api/v1/tables/" + "0" * 32, headers={**auth, "Accept-Encoding": "br"})
     assert problem.status_code == 404 and "Content-Encoding" not in problem.headers
     assert problem.json["status"] == 404
 
@@ -95,6 +110,7 @@ def test_answers_made_before_flask_are_compressed_too(app, api, client):
         def below(environ: dict[str, Any], start_response: Any) -> Any:
             seen.append(environ["PATH_INFO"])
             return app_below(environ, start_response)
+
         return below
 
     for layer, below in zip(layers, inner, strict=True):
@@ -159,8 +175,12 @@ def test_the_pad_files_are_sent_compressed_with_an_etag_per_coding(client, codin
     assert packed.headers["Vary"] == "Accept-Encoding"
     assert decoded(packed) == read(plain) == (PAD_DIR / "app.js").read_bytes()
     assert packed.headers["ETag"] != plain.headers["ETag"]
-    assert client.get(url, headers={"Accept-Encoding": coding,
-                                    "If-None-Match": packed.headers["ETag"]}).status_code == 304
+    assert (
+        client.get(
+            url, headers={"Accept-Encoding": coding, "If-None-Match": packed.headers["ETag"]}
+        ).status_code
+        == 304
+    )
     page = client.get("/", headers={"Accept-Encoding": coding})
     assert page.headers["Content-Encoding"] == coding
     assert f"/pad/{version}/app.js" in decoded(page).decode()
@@ -204,8 +224,7 @@ def test_the_version_changes_with_any_file_and_only_then(own_pad: Path):
     assert files.current().version not in (first.version, second.version)
 
 
-def test_a_served_pad_moves_to_its_new_version_when_a_file_changes(own_pad: Path,
-                                                                   tmp_path: Path):
+def test_a_served_pad_moves_to_its_new_version_when_a_file_changes(own_pad: Path, tmp_path: Path):
     (tmp_path / "db").mkdir()
     app: Flask = migrated_app(None, tmp_path / "db", PAD_DIRECTORY=str(own_pad))
     client = app.test_client()
@@ -224,14 +243,18 @@ def test_the_variants_answer_is_cacheable_and_revalidated(client):
     assert first.status_code == 200 and first.headers["Content-Encoding"] == "br"
     assert "max-age" in first.headers["Cache-Control"]
     assert first.headers["ETag"]
-    again = client.get("/api/v1/variants", headers={"Accept-Encoding": "br",
-                                                     "If-None-Match": first.headers["ETag"]})
+    again = client.get(
+        "/api/v1/variants",
+        headers={"Accept-Encoding": "br", "If-None-Match": first.headers["ETag"]},
+    )
     assert again.status_code == 304 and again.data == b""
     assert again.headers["ETag"] == first.headers["ETag"]
     plain = client.get("/api/v1/variants")
     assert plain.json == json.loads(decoded(first))
-    assert client.get("/api/v1/variants", headers={
-        "If-None-Match": plain.headers["ETag"]}).status_code == 304
+    assert (
+        client.get("/api/v1/variants", headers={"If-None-Match": plain.headers["ETag"]}).status_code
+        == 304
+    )
 
 
 def test_the_favicon_is_the_pad_icon(client):

@@ -50,10 +50,16 @@ def test_recording_a_hand_sends_every_write_pipelined_and_nothing_else(app, api)
     table = api.table()
     seen = _statements_during(app, lambda: api.record(table, SOLO, **{"Idempotency-Key": "k1"}))
     writes = {(verb, name) for verb, name, _ in seen if verb in ("INSERT", "UPDATE")}
-    assert writes == {("INSERT", "hands"), ("INSERT", "hand_revisions"),
-                      ("INSERT", "transfers"), ("INSERT", "player_careers"),
-                      ("INSERT", "player_career_contracts"), ("UPDATE", "seats"),
-                      ("UPDATE", "score_tables"), ("INSERT", "idempotency_keys")}
+    assert writes == {
+        ("INSERT", "hands"),
+        ("INSERT", "hand_revisions"),
+        ("INSERT", "transfers"),
+        ("INSERT", "player_careers"),
+        ("INSERT", "player_career_contracts"),
+        ("UPDATE", "seats"),
+        ("UPDATE", "score_tables"),
+        ("INSERT", "idempotency_keys"),
+    }
     for verb, name, was_pipelined in seen:
         assert was_pipelined == (verb in ("INSERT", "UPDATE")), (verb, name)
 
@@ -63,8 +69,11 @@ def test_a_write_refused_inside_the_pipeline_is_a_409_and_stores_nothing(app, ap
     assert api.record(table, SOLO).status_code == 201
     before = api.get_table(table)
     with app.app_context():  # the counter falls behind the hands: number 1 is taken again
-        db.session.execute(update(TableRow).where(TableRow.id == table["id"])
-                           .values(hands_recorded=0, hands_played=0))
+        db.session.execute(
+            update(TableRow)
+            .where(TableRow.id == table["id"])
+            .values(hands_recorded=0, hands_played=0)
+        )
         db.session.commit()
 
     response = api.record(table, SOLO, **{"Idempotency-Key": "k2"})
@@ -73,22 +82,33 @@ def test_a_write_refused_inside_the_pipeline_is_a_409_and_stores_nothing(app, ap
     assert response.json["detail"] == "Hand 1 was recorded by someone else."
     after = api.get_table(table)
     assert (after["version"], after["seats"], after["pool"]) == (
-        before["version"], before["seats"], before["pool"])
+        before["version"],
+        before["seats"],
+        before["pool"],
+    )
     with app.app_context():
-        counts = [db.session.scalar(select(func.count()).select_from(model))
-                  for model in (HandRow, HandRevisionRow, IdempotencyKeyRow)]
+        counts = [
+            db.session.scalar(select(func.count()).select_from(model))
+            for model in (HandRow, HandRevisionRow, IdempotencyKeyRow)
+        ]
         transfers = db.session.scalar(select(func.count()).select_from(TransferRow))
     assert counts == [1, 1, 0]
-    assert transfers == len(api.client.get(
-        f"/api/v1/tables/{table['id']}/ledger",
-        headers=api.auth(table["table_token"])).json["transfers"])
+    assert transfers == len(
+        api.client.get(
+            f"/api/v1/tables/{table['id']}/ledger", headers=api.auth(table["table_token"])
+        ).json["transfers"]
+    )
 
 
-@pytest.mark.parametrize("statement", [
-    select(func.count()).select_from(SeatRow),
-    text("SELECT 1"),
-    insert(ClubRow).values(id="c", name="n").returning(ClubRow.id),
-], ids=["select", "text", "returning"])
+@pytest.mark.parametrize(
+    "statement",
+    [
+        select(func.count()).select_from(SeatRow),
+        text("SELECT 1"),
+        insert(ClubRow).values(id="c", name="n").returning(ClubRow.id),
+    ],
+    ids=["select", "text", "returning"],
+)
 def test_a_statement_that_returns_rows_is_refused_in_a_pipelined_block(app, client, statement):
     with app.app_context():
         connection = db.session.connection()
@@ -98,8 +118,7 @@ def test_a_statement_that_returns_rows_is_refused_in_a_pipelined_block(app, clie
         db.session.rollback()
 
 
-def test_writes_in_a_pipelined_block_are_done_and_a_refused_one_raises_integrity_error(
-        app, client):
+def test_writes_in_a_pipelined_block_are_done_and_a_refused_one_raises_integrity_error(app, client):
     rows = [{"id": f"club{n}", "name": f"Club {n}"} for n in range(3)]
     with app.app_context():
         connection = db.session.connection()

@@ -15,9 +15,13 @@ URL = "/api/v1/settlements/preview"
 
 
 def _body(example: dict) -> dict:
-    return {"variant": example["variant"], "players": example["players"],
-            "options": example.get("options") or {}, "state": example.get("state") or {},
-            "hand": example["hand"]}
+    return {
+        "variant": example["variant"],
+        "players": example["players"],
+        "options": example.get("options") or {},
+        "state": example.get("state") or {},
+        "hand": example["hand"],
+    }
 
 
 @pytest.mark.parametrize("example", EXAMPLES["hands"], ids=lambda e: e["name"])
@@ -26,29 +30,39 @@ def test_every_worked_example_is_reproduced_by_the_endpoint(client, example):
     assert response.status_code == 200, response.json
     for key, expected in example["expected"].items():
         assert response.json[key] == expected, key
-    assert response.json["explanation"] and all(isinstance(line, str)
-                                                for line in response.json["explanation"])
+    assert response.json["explanation"] and all(
+        isinstance(line, str) for line in response.json["explanation"]
+    )
 
 
 @pytest.mark.parametrize("sequence", EXAMPLES["tables"], ids=lambda t: t["name"])
 def test_table_sequences_replay_hand_by_hand_through_the_endpoint(client, sequence):
     state = {"dealer": sequence["first_dealer"]}
     balances = [0] * sequence["players"]
-    for hand, expected in zip(sequence["hands"], sequence["expected"]["settlements"],
-                              strict=True):
-        response = client.post(URL, json={"variant": sequence["variant"],
-                                          "players": sequence["players"],
-                                          "options": sequence["options"], "state": state,
-                                          "hand": hand})
+    for hand, expected in zip(sequence["hands"], sequence["expected"]["settlements"], strict=True):
+        response = client.post(
+            URL,
+            json={
+                "variant": sequence["variant"],
+                "players": sequence["players"],
+                "options": sequence["options"],
+                "state": state,
+                "hand": hand,
+            },
+        )
         assert response.status_code == 200, response.json
         got = response.json
         for key, value in expected.items():
             assert got[key] == value, key
         balances = [b + d for b, d in zip(balances, got["deltas"], strict=True)]
         redeal = hand.get("kind") in ("forfeit", "misdeal")
-        state = {"pool": got["pool"]["after"], "couleur": got["couleur"]["after"],
-                 "dealer": got["next_dealer"], "stake_due": not redeal,
-                 "first_game_won": _first_won(state, got)}
+        state = {
+            "pool": got["pool"]["after"],
+            "couleur": got["couleur"]["after"],
+            "dealer": got["next_dealer"],
+            "stake_due": not redeal,
+            "first_game_won": _first_won(state, got),
+        }
     assert balances == sequence["expected"]["balances"]
     assert state["pool"] == sequence["expected"]["pool"]
     assert state["couleur"] == sequence["expected"]["couleur"]
@@ -68,9 +82,18 @@ def test_malformed_json_is_a_400_problem(client):
 
 
 def test_a_rule_violation_is_a_422_naming_the_field(client):
-    body = {"variant": "american", "players": 4,
-            "hand": {"contract": "solo", "trump": "clubs", "declarer": 1, "tricks": 6,
-                     "called": {"rank": "ace", "suit": "hearts"}, "partner": 2}}
+    body = {
+        "variant": "american",
+        "players": 4,
+        "hand": {
+            "contract": "solo",
+            "trump": "clubs",
+            "declarer": 1,
+            "tricks": 6,
+            "called": {"rank": "ace", "suit": "hearts"},
+            "partner": 2,
+        },
+    }
     response = client.post(URL, json=body)
     assert response.status_code == 422
     assert response.content_type == "application/problem+json"
@@ -84,8 +107,11 @@ def test_a_wrong_type_is_a_422_naming_the_field(client):
 
 
 def test_tricks_out_of_range_names_hand_tricks(client):
-    body = {"variant": "american", "players": 4,
-            "hand": {"contract": "solo", "trump": "clubs", "declarer": 1, "tricks": 9}}
+    body = {
+        "variant": "american",
+        "players": 4,
+        "hand": {"contract": "solo", "trump": "clubs", "declarer": 1, "tricks": 9},
+    }
     response = client.post(URL, json=body)
     assert response.status_code == 422
     assert list(response.json["errors"]) == ["hand.tricks"]
@@ -113,22 +139,46 @@ def test_unknown_paths_and_methods_are_problems(client):
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=8), children, max_size=4),
-    max_leaves=12)
-hand_keys = st.sampled_from(["kind", "contract", "trump", "declarer", "partner", "called",
-                             "tricks", "tout_after_five", "matadores", "errors", "seat"])
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
+    max_leaves=12,
+)
+hand_keys = st.sampled_from(
+    [
+        "kind",
+        "contract",
+        "trump",
+        "declarer",
+        "partner",
+        "called",
+        "tricks",
+        "tout_after_five",
+        "matadores",
+        "errors",
+        "seat",
+    ]
+)
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture])  # preview stores nothing
-@given(variant=st.sampled_from(["american", "spanish", "german", "solo66", "x"]) | json_values,
-       players=st.integers(-2, 7) | json_values,
-       state=json_values, options=json_values,
-       hand=st.dictionaries(hand_keys, json_values, max_size=8) | json_values)
-def test_no_body_a_client_can_send_gives_a_server_error(client, variant, players, state,
-                                                        options, hand):
-    body = {"variant": variant, "players": players, "state": state, "options": options,
-            "hand": hand}
+@given(
+    variant=st.sampled_from(["american", "spanish", "german", "solo66", "x"]) | json_values,
+    players=st.integers(-2, 7) | json_values,
+    state=json_values,
+    options=json_values,
+    hand=st.dictionaries(hand_keys, json_values, max_size=8) | json_values,
+)
+def test_no_body_a_client_can_send_gives_a_server_error(
+    client, variant, players, state, options, hand
+):
+    body = {
+        "variant": variant,
+        "players": players,
+        "state": state,
+        "options": options,
+        "hand": hand,
+    }
     response = client.post(URL, json=body)
     assert response.status_code in (200, 422), response.json
     if response.status_code == 422:

@@ -34,17 +34,23 @@ def _race(server, table, body, headers):
 
     def post(_: int) -> requests.Response:
         barrier.wait()
-        return requests.post(f"{server.url}/api/v1/tables/{table['id']}/hands", json=body,
-                             headers={**auth, **headers}, timeout=60)
+        return requests.post(
+            f"{server.url}/api/v1/tables/{table['id']}/hands",
+            json=body,
+            headers={**auth, **headers},
+            timeout=60,
+        )
 
     with ThreadPoolExecutor(RACERS) as pool:
         return list(pool.map(post, range(RACERS)))
 
 
 def _hands(server, table):
-    return requests.get(f"{server.url}/api/v1/tables/{table['id']}/hands",
-                        headers={"Authorization": f"Bearer {table['table_token']}"},
-                        timeout=10).json()
+    return requests.get(
+        f"{server.url}/api/v1/tables/{table['id']}/hands",
+        headers={"Authorization": f"Bearer {table['table_token']}"},
+        timeout=10,
+    ).json()
 
 
 def test_racing_for_the_same_expected_number_records_exactly_one_hand(server, table):
@@ -74,8 +80,10 @@ def test_appending_without_conditions_numbers_every_hand_once(server, table):
     responses = _race(server, table, SOLO, {})
     assert {r.status_code for r in responses} == {201}
     assert sorted(r.json()["number"] for r in responses) == list(range(1, RACERS + 1))
-    shown = requests.get(f"{server.url}/api/v1/tables/{table['id']}",
-                         headers={"Authorization": f"Bearer {table['table_token']}"},
-                         timeout=10).json()
+    shown = requests.get(
+        f"{server.url}/api/v1/tables/{table['id']}",
+        headers={"Authorization": f"Bearer {table['table_token']}"},
+        timeout=10,
+    ).json()
     assert sum(s["balance"] for s in shown["seats"]) + shown["pool"] == 0
     assert os.environ.get("TEST_DATABASE_URL") or shown["hands_played"] == RACERS

@@ -38,20 +38,34 @@ def redis_prefix() -> Iterator[str]:
 def test_two_instances_share_one_limit_in_redis(app, client, redis_prefix):
     import redis
 
-    config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
-              "RATELIMIT_ENABLED": True, "RATELIMIT_STORAGE_URI": REDIS_URL,
-              "RATELIMIT_KEY_PREFIX": redis_prefix, "RATELIMIT_CLUB_CREATION": "3 per hour"}
+    config = {
+        "TESTING": True,
+        "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+        "RATELIMIT_ENABLED": True,
+        "RATELIMIT_STORAGE_URI": REDIS_URL,
+        "RATELIMIT_KEY_PREFIX": redis_prefix,
+        "RATELIMIT_CLUB_CREATION": "3 per hour",
+    }
     instances = [make_app(config).test_client() for _ in range(2)]
     address = {"REMOTE_ADDR": "192.0.2.77"}
-    statuses = [instances[n % 2].post("/api/v1/clubs", json={"name": f"Club {n}"},
-                                      environ_base=address).status_code for n in range(4)]
+    statuses = [
+        instances[n % 2]
+        .post("/api/v1/clubs", json={"name": f"Club {n}"}, environ_base=address)
+        .status_code
+        for n in range(4)
+    ]
     assert statuses == [201, 201, 201, 429]  # the fourth, on either instance, is refused
-    refused = instances[0].post("/api/v1/clubs", json={"name": "One more"},
-                                environ_base=address)
+    refused = instances[0].post("/api/v1/clubs", json={"name": "One more"}, environ_base=address)
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
     # Another address has its own count.
-    assert instances[1].post("/api/v1/clubs", json={"name": "Elsewhere"},
-                             environ_base={"REMOTE_ADDR": "192.0.2.78"}).status_code == 201
+    assert (
+        instances[1]
+        .post(
+            "/api/v1/clubs", json={"name": "Elsewhere"}, environ_base={"REMOTE_ADDR": "192.0.2.78"}
+        )
+        .status_code
+        == 201
+    )
     # The counters are in Redis, under this prefix.
     with redis.Redis.from_url(REDIS_URL) as store:
         assert list(store.scan_iter(match=f"{redis_prefix}*")), "no counter in Redis"

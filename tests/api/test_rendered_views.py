@@ -19,8 +19,11 @@ def test_a_read_after_another_worker_wrote_shows_the_new_version(app: Flask, api
     table = api.table()
     before = api.get_table(table)  # rendered and kept by this app (one worker)
     # A second app on the same database stands for the other gunicorn worker.
-    other = ApiClient(make_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI":
-                                app.config["SQLALCHEMY_DATABASE_URI"]}).test_client())
+    other = ApiClient(
+        make_app(
+            {"TESTING": True, "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]}
+        ).test_client()
+    )
     recorded = other.record(table, SOLO_WON)
     assert recorded.status_code == 201
     after = api.get_table(table)
@@ -32,10 +35,10 @@ def test_a_read_after_another_worker_wrote_shows_the_new_version(app: Flask, api
 def test_the_rendered_body_is_the_schema_dump_of_the_view(app: Flask, api: Any) -> None:
     table = api.table()
     api.record(table, SOLO_WON)
-    response = api.client.get(f"/api/v1/tables/{table['id']}",
-                              headers=api.auth(table["table_token"]))
-    again = api.client.get(f"/api/v1/tables/{table['id']}",
-                           headers=api.auth(table["table_token"]))
+    response = api.client.get(
+        f"/api/v1/tables/{table['id']}", headers=api.auth(table["table_token"])
+    )
+    again = api.client.get(f"/api/v1/tables/{table['id']}", headers=api.auth(table["table_token"]))
     assert response.headers["ETag"] == '"2"' == again.headers["ETag"]
     assert response.content_type == "application/json"
     assert response.data == again.data
@@ -49,8 +52,7 @@ def test_a_forbidden_or_missing_table_is_refused_before_any_cached_body(api: Any
     table = api.table()
     other = api.table()
     api.get_table(table)  # now rendered
-    wrong = api.client.get(f"/api/v1/tables/{table['id']}",
-                           headers=api.auth(other["table_token"]))
+    wrong = api.client.get(f"/api/v1/tables/{table['id']}", headers=api.auth(other["table_token"]))
     assert wrong.status_code == 403
     missing = api.client.get("/api/v1/tables/nope", headers=api.auth(table["table_token"]))
     assert missing.status_code == 404
@@ -72,8 +74,9 @@ def test_the_cache_stays_within_its_size() -> None:
     assert views.get("t4", 1, "en") == b"x"
 
 
-def test_the_version_check_returns_its_connection_to_the_pool_as_it_found_it(app: Flask,
-                                                                            api: Any) -> None:
+def test_the_version_check_returns_its_connection_to_the_pool_as_it_found_it(
+    app: Flask, api: Any
+) -> None:
     table = api.table()
     for _ in range(3):
         assert api.get_table(table)["version"] == 1

@@ -35,26 +35,51 @@ def test_the_database_refuses_a_transfer_of_no_chips(app, recorded):
     with app.app_context():
         hand_id = db.session.scalar(text("SELECT id FROM hands LIMIT 1"))
         db.session.remove()
-    _refused(app, insert(TransferRow).values(hand_id=hand_id, position=99, from_seat=0,
-                                             to_seat=1, chips=0, reason="game"))
-    _refused(app, insert(TransferRow).values(hand_id=hand_id, position=98, from_seat=1,
-                                             to_seat=1, chips=3, reason="game"))
-    _refused(app, insert(TransferRow).values(hand_id=hand_id, position=97, from_seat=None,
-                                             to_seat=None, chips=3, reason="stake"))
+    _refused(
+        app,
+        insert(TransferRow).values(
+            hand_id=hand_id, position=99, from_seat=0, to_seat=1, chips=0, reason="game"
+        ),
+    )
+    _refused(
+        app,
+        insert(TransferRow).values(
+            hand_id=hand_id, position=98, from_seat=1, to_seat=1, chips=3, reason="game"
+        ),
+    )
+    _refused(
+        app,
+        insert(TransferRow).values(
+            hand_id=hand_id, position=97, from_seat=None, to_seat=None, chips=3, reason="stake"
+        ),
+    )
 
 
 def test_the_database_refuses_a_second_hand_with_the_same_number(app, recorded):
     with app.app_context():
         row = db.session.execute(text("SELECT table_id, dealer FROM hands LIMIT 1")).one()
         db.session.remove()
-    _refused(app, insert(HandRow).values(table_id=row.table_id, number=1, status="recorded",
-                                         revision=1, dealer=0, record={}, state_before={},
-                                         state_after={}, settlement={}))
+    _refused(
+        app,
+        insert(HandRow).values(
+            table_id=row.table_id,
+            number=1,
+            status="recorded",
+            revision=1,
+            dealer=0,
+            record={},
+            state_before={},
+            state_after={},
+            settlement={},
+        ),
+    )
 
 
 def test_the_database_refuses_a_seat_outside_the_table(app, recorded):
     with app.app_context():
         row = db.session.execute(text("SELECT table_id, player_id FROM seats LIMIT 1")).one()
         db.session.remove()
-    _refused(app, insert(SeatRow).values(table_id=row.table_id, seat=7,
-                                         player_id=row.player_id, balance=0))
+    _refused(
+        app,
+        insert(SeatRow).values(table_id=row.table_id, seat=7, player_id=row.player_id, balance=0),
+    )

@@ -26,17 +26,24 @@ def test_hands_recorded_while_the_table_is_reseated_are_all_kept(server, api):  
 
     def record(_: int) -> list[int]:
         barrier.wait()
-        return [requests.post(f"{url}/hands", json=SOLO, headers=auth, timeout=60).status_code
-                for _ in range(ROUNDS)]
+        return [
+            requests.post(f"{url}/hands", json=SOLO, headers=auth, timeout=60).status_code
+            for _ in range(ROUNDS)
+        ]
 
     def reseat(_: int) -> list[int]:
         barrier.wait()
         statuses = []
         for round_ in range(ROUNDS):
             order = players if round_ % 2 else [players[1], players[0], *players[2:]]
-            statuses.append(requests.put(f"{url}/seating",
-                                         json={"seats": order, "first_dealer": round_ % 4},
-                                         headers=auth, timeout=60).status_code)
+            statuses.append(
+                requests.put(
+                    f"{url}/seating",
+                    json={"seats": order, "first_dealer": round_ % 4},
+                    headers=auth,
+                    timeout=60,
+                ).status_code
+            )
         return statuses
 
     with ThreadPoolExecutor(2) as pool:

@@ -19,8 +19,10 @@ from service.middleware.security import ACCESS_LOGGER, CONTENT_SECURITY_POLICY
 from tests.support import Gunicorn, make_app
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
-STRICT = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-          "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+STRICT = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
 
 
 def _assert_hardened(response) -> None:
@@ -38,20 +40,27 @@ def test_the_policy_is_the_strict_one():
     assert CONTENT_SECURITY_POLICY == STRICT
 
 
-@pytest.mark.parametrize("method, path, body, status", [
-    ("get", "/healthz", None, 200),
-    ("get", "/openapi.json", None, 200),
-    ("get", "/openapi.yaml", None, 200),
-    ("get", "/docs/assets/swagger-ui.css", None, 200),
-    ("get", "/api/v1/variants", None, 200),
-    ("post", "/api/v1/settlements/preview", {"variant": "american", "players": 4,
-                                             "hand": SOLO}, 200),
-    ("post", "/api/v1/settlements/preview", {"variant": "american"}, 422),
-    ("post", "/api/v1/clubs", {"name": "Club"}, 201),
-    ("get", "/api/v1/tables/nope", None, 401),
-    ("get", "/no/such/page", None, 404),
-    ("delete", "/api/v1/variants", None, 405),
-])
+@pytest.mark.parametrize(
+    "method, path, body, status",
+    [
+        ("get", "/healthz", None, 200),
+        ("get", "/openapi.json", None, 200),
+        ("get", "/openapi.yaml", None, 200),
+        ("get", "/docs/assets/swagger-ui.css", None, 200),
+        ("get", "/api/v1/variants", None, 200),
+        (
+            "post",
+            "/api/v1/settlements/preview",
+            {"variant": "american", "players": 4, "hand": SOLO},
+            200,
+        ),
+        ("post", "/api/v1/settlements/preview", {"variant": "american"}, 422),
+        ("post", "/api/v1/clubs", {"name": "Club"}, 201),
+        ("get", "/api/v1/tables/nope", None, 401),
+        ("get", "/no/such/page", None, 404),
+        ("delete", "/api/v1/variants", None, 405),
+    ],
+)
 def test_every_answer_carries_the_security_headers(client, method, path, body, status):
     response = getattr(client, method)(path, json=body)
     response.close()  # the asset is a file
@@ -64,8 +73,7 @@ def test_errors_carry_them_too(client):
     response = client.post("/api/v1/clubs", data="{not json", content_type="application/json")
     assert response.status_code == 400
     _assert_hardened(response)
-    response = client.post("/api/v1/clubs", data="x" * (65 * 1024),
-                           content_type="application/json")
+    response = client.post("/api/v1/clubs", data="x" * (65 * 1024), content_type="application/json")
     assert response.status_code == 413
     _assert_hardened(response)
 
@@ -93,9 +101,11 @@ def test_token_answers_are_never_cached(api, client):
     assert response.headers["Cache-Control"] == "no-store"
     table = api.table(club=club)
     seats = [s["player_id"] for s in table["seats"]]
-    response = client.post("/api/v1/tables", json={
-        "club_id": club["id"], "name": "Friday", "variant": "american", "seats": seats},
-        headers=api.auth(club["admin_token"]))
+    response = client.post(
+        "/api/v1/tables",
+        json={"club_id": club["id"], "name": "Friday", "variant": "american", "seats": seats},
+        headers=api.auth(club["admin_token"]),
+    )
     assert response.status_code == 201
     assert response.headers["Cache-Control"] == "no-store"
 
@@ -106,8 +116,9 @@ def test_a_sane_request_id_is_echoed(client, given):
     assert response.headers["X-Request-Id"] == given
 
 
-@pytest.mark.parametrize("given", ["", "x" * 129, "has space", "semi;colon", "tab\there",
-                                   "ünïcode", "new\nline"])
+@pytest.mark.parametrize(
+    "given", ["", "x" * 129, "has space", "semi;colon", "tab\there", "ünïcode", "new\nline"]
+)
 def test_an_insane_request_id_is_replaced(client, given):
     try:
         response = client.get("/healthz", headers={"X-Request-Id": given})
@@ -129,15 +140,26 @@ def _access_lines(caplog) -> list[dict]:
 
 def test_one_json_access_line_per_request(client, caplog):
     caplog.set_level(logging.INFO, logger=ACCESS_LOGGER)
-    response = client.get("/api/v1/variants?secret=query", headers={"X-Request-Id": "r-1"},
-                          environ_base={"REMOTE_ADDR": "203.0.113.9"})
+    response = client.get(
+        "/api/v1/variants?secret=query",
+        headers={"X-Request-Id": "r-1"},
+        environ_base={"REMOTE_ADDR": "203.0.113.9"},
+    )
     assert response.status_code == 200
     client.get("/no/such/page")
     lines = _access_lines(caplog)
     assert len(lines) == 2
     line = lines[0]
-    assert set(line) == {"ts", "event", "method", "path", "status", "duration_ms",
-                         "request_id", "remote_addr"}
+    assert set(line) == {
+        "ts",
+        "event",
+        "method",
+        "path",
+        "status",
+        "duration_ms",
+        "request_id",
+        "remote_addr",
+    }
     assert line["method"] == "GET" and line["path"] == "/api/v1/variants"  # no query string
     assert line["status"] == 200 and line["request_id"] == "r-1"
     assert line["remote_addr"] == "203.0.113.9"
@@ -174,10 +196,8 @@ def test_no_token_ever_reaches_the_logs(api, client, caplog):
     # Tokens where they do not belong: a wrong scheme, the query string, the body, a header.
     client.get(f"/api/v1/tables/{table['id']}", headers={"Authorization": f"Token {phone}"})
     client.get(f"/api/v1/tables/{table['id']}?token={phone}")
-    client.post("/api/v1/settlements/preview", json={"variant": phone, "players": 4,
-                                                     "hand": SOLO})
-    client.post(f"/api/v1/tables/{table['id']}/hands", json={**SOLO, "token": phone},
-                headers=auth)
+    client.post("/api/v1/settlements/preview", json={"variant": phone, "players": 4, "hand": SOLO})
+    client.post(f"/api/v1/tables/{table['id']}/hands", json={**SOLO, "token": phone}, headers=auth)
     client.get("/healthz", headers={"X-Request-Id": phone[:40]})  # sane, so echoed
     client.get(f"/api/v1/tables/{table['id']}", headers={"Authorization": f"Bearer {admin}x"})
     text = caplog.text + "\n".join(str(r.__dict__) for r in caplog.records)
@@ -191,16 +211,25 @@ def test_cors_is_off_unless_configured(client):
     origin = {"Origin": "https://evil.example"}
     response = client.get("/api/v1/variants", headers=origin)
     assert "Access-Control-Allow-Origin" not in response.headers
-    preflight = client.options("/api/v1/tables/x/hands", headers={
-        **origin, "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "Authorization"})
+    preflight = client.options(
+        "/api/v1/tables/x/hands",
+        headers={
+            **origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "Authorization",
+        },
+    )
     assert "Access-Control-Allow-Origin" not in preflight.headers
 
 
 def test_cors_answers_only_the_configured_origins(app):
-    cors_app = make_app({"TESTING": True,
-                           "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
-                           "CORS_ORIGINS": "https://club.example, https://other.example"})
+    cors_app = make_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+            "CORS_ORIGINS": "https://club.example, https://other.example",
+        }
+    )
     client = cors_app.test_client()
     allowed = client.get("/api/v1/variants", headers={"Origin": "https://club.example"})
     assert allowed.headers["Access-Control-Allow-Origin"] == "https://club.example"
@@ -208,9 +237,14 @@ def test_cors_answers_only_the_configured_origins(app):
     _assert_hardened(allowed)
     refused = client.get("/api/v1/variants", headers={"Origin": "https://evil.example"})
     assert "Access-Control-Allow-Origin" not in refused.headers
-    preflight = client.options("/api/v1/tables/x/hands", headers={
-        "Origin": "https://club.example", "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "Authorization, Idempotency-Key, If-Match"})
+    preflight = client.options(
+        "/api/v1/tables/x/hands",
+        headers={
+            "Origin": "https://club.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "Authorization, Idempotency-Key, If-Match",
+        },
+    )
     assert preflight.headers["Access-Control-Allow-Origin"] == "https://club.example"
     allowed_headers = preflight.headers["Access-Control-Allow-Headers"].lower()
     assert "authorization" in allowed_headers and "idempotency-key" in allowed_headers
@@ -226,11 +260,11 @@ def test_the_client_address_follows_trusted_proxies_only(app, caplog):
     forwarded = {"X-Forwarded-For": "198.51.100.7"}
     direct = make_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri}).test_client()
     direct.get("/healthz", headers=forwarded, environ_base={"REMOTE_ADDR": "10.0.0.1"})
-    proxied = make_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri,
-                          "TRUSTED_PROXIES": 1}).test_client()
+    proxied = make_app(
+        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri, "TRUSTED_PROXIES": 1}
+    ).test_client()
     proxied.get("/healthz", headers=forwarded, environ_base={"REMOTE_ADDR": "10.0.0.1"})
-    assert [line["remote_addr"] for line in _access_lines(caplog)] == ["10.0.0.1",
-                                                                       "198.51.100.7"]
+    assert [line["remote_addr"] for line in _access_lines(caplog)] == ["10.0.0.1", "198.51.100.7"]
 
 
 class LoggedGunicorn(Gunicorn):
@@ -248,9 +282,25 @@ class LoggedGunicorn(Gunicorn):
         env = {**os.environ, "DATABASE_URL": self.database_url, **self.env}
         with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "--workers", str(self.workers), "--bind",
-                 f"127.0.0.1:{self.port}", "--graceful-timeout", "5", "--access-logfile", "-",
-                 "wsgi:app"], cwd=root, env=env, stdout=out, stderr=err)
+                [
+                    sys.executable,
+                    "-m",
+                    "gunicorn",
+                    "--workers",
+                    str(self.workers),
+                    "--bind",
+                    f"127.0.0.1:{self.port}",
+                    "--graceful-timeout",
+                    "5",
+                    "--access-logfile",
+                    "-",
+                    "wsgi:app",
+                ],
+                cwd=root,
+                env=env,
+                stdout=out,
+                stderr=err,
+            )
         self.wait_ready()
 
     def output(self) -> str:
@@ -263,8 +313,7 @@ class LoggedGunicorn(Gunicorn):
 
 
 @pytest.mark.slow
-def test_real_gunicorn_names_no_version_and_logs_json_without_tokens(app, client, api,
-                                                                       tmp_path):
+def test_real_gunicorn_names_no_version_and_logs_json_without_tokens(app, client, api, tmp_path):
     table = api.table()
     token = table["table_token"]
     with LoggedGunicorn(app.config["SQLALCHEMY_DATABASE_URI"], tmp_path) as server:
@@ -272,17 +321,24 @@ def test_real_gunicorn_names_no_version_and_logs_json_without_tokens(app, client
         with requests.get(server.url + "/healthz", timeout=10) as health:
             assert health.headers["Server"] == "solo"
             _assert_hardened(health)
-        with requests.post(f"{server.url}/api/v1/tables/{table['id']}/hands", json=SOLO,
-                           headers={**auth, "X-Request-Id": "gunicorn-1"},
-                           timeout=10) as recorded:
+        with requests.post(
+            f"{server.url}/api/v1/tables/{table['id']}/hands",
+            json=SOLO,
+            headers={**auth, "X-Request-Id": "gunicorn-1"},
+            timeout=10,
+        ) as recorded:
             assert recorded.status_code == 201
             assert recorded.headers["X-Request-Id"] == "gunicorn-1"
-        with requests.post(server.url + "/api/v1/clubs", json={"name": "Via gunicorn"},
-                           timeout=10) as created:
+        with requests.post(
+            server.url + "/api/v1/clubs", json={"name": "Via gunicorn"}, timeout=10
+        ) as created:
             assert created.status_code == 201
             admin = created.json()["admin_token"]
-        with requests.get(f"{server.url}/api/v1/tables/{table['id']}",
-                          headers={"Authorization": f"Bearer {admin}"}, timeout=10) as other:
+        with requests.get(
+            f"{server.url}/api/v1/tables/{table['id']}",
+            headers={"Authorization": f"Bearer {admin}"},
+            timeout=10,
+        ) as other:
             assert other.status_code == 403
     out = server.out_path.read_text()
     err = server.err_path.read_text()
@@ -290,8 +346,10 @@ def test_real_gunicorn_names_no_version_and_logs_json_without_tokens(app, client
     # Only the app's JSON lines: gunicorn's own access line is dropped (gunicorn.conf.py)
     # even with --access-logfile given.
     assert [line["path"] for line in lines if line["path"] != "/healthz"] == [
-        f"/api/v1/tables/{table['id']}/hands", "/api/v1/clubs",
-        f"/api/v1/tables/{table['id']}"]
+        f"/api/v1/tables/{table['id']}/hands",
+        "/api/v1/clubs",
+        f"/api/v1/tables/{table['id']}",
+    ]
     assert any(line["request_id"] == "gunicorn-1" and line["status"] == 201 for line in lines)
     for secret in (token, admin):
         assert secret not in out and secret not in err

@@ -31,8 +31,14 @@ def _read_answer(sock: socket.socket) -> bytes:
         assert chunk, f"the connection closed before an answer: {data!r}"
         data += chunk
     head, _, body = data.partition(b"\r\n\r\n")
-    length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
-                   if line.lower().startswith(b"content-length:")), 0)
+    length = next(
+        (
+            int(line.split(b":")[1])
+            for line in head.split(b"\r\n")
+            if line.lower().startswith(b"content-length:")
+        ),
+        0,
+    )
     while len(body) < length:
         chunk = sock.recv(65536)
         assert chunk, "the connection closed mid-answer"
@@ -89,12 +95,15 @@ def test_200_slow_connections_leave_a_normal_request_answered_within_a_second(ap
 @pytest.mark.slow
 def test_a_body_sent_in_pieces_and_a_second_request_on_the_connection_are_answered(app, api):
     table = api.table()
-    with Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], workers=1,
-                  SOLO_RATELIMIT_ENABLED="false") as server:
+    with Gunicorn(
+        app.config["SQLALCHEMY_DATABASE_URI"], workers=1, SOLO_RATELIMIT_ENABLED="false"
+    ) as server:
         body = b'{"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}'
-        head = (f"POST /api/v1/tables/{table['id']}/hands HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                f"Authorization: Bearer {table['table_token']}\r\n"
-                f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n").encode()
+        head = (
+            f"POST /api/v1/tables/{table['id']}/hands HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Authorization: Bearer {table['table_token']}\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        ).encode()
         with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
             for piece in (head[:20], head[20:], body[:10], body[10:]):
                 sock.sendall(piece)
@@ -102,8 +111,10 @@ def test_a_body_sent_in_pieces_and_a_second_request_on_the_connection_are_answer
             answer = _read_answer(sock)
             assert answer.startswith(b"HTTP/1.1 201"), answer[:200]
             # Kept alive: the next request, slowly too, on the same connection.
-            poll = (f"GET /api/v1/tables/{table['id']} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    f"Authorization: Bearer {table['table_token']}\r\n\r\n").encode()
+            poll = (
+                f"GET /api/v1/tables/{table['id']} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"Authorization: Bearer {table['table_token']}\r\n\r\n"
+            ).encode()
             sock.sendall(poll[:15])
             time.sleep(0.3)
             sock.sendall(poll[15:])

@@ -22,8 +22,12 @@ from tests.strategies import american_hands, american_options
 from tests.support import ApiClient
 
 
-def replay(players: int, options: dict[str, Any], first_dealer: int,
-           sheet: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+def replay(
+    players: int,
+    options: dict[str, Any],
+    first_dealer: int,
+    sheet: list[tuple[str, dict[str, Any]]],
+) -> dict[str, Any]:
     """The plain model: settle every current hand in order from a fresh table."""
     variant = get_variant("american")
     opts = variant.parse_options(options)
@@ -32,14 +36,18 @@ def replay(players: int, options: dict[str, Any], first_dealer: int,
     for status, record in sheet:
         if status == "void":
             continue
-        settlement = variant.settle(players, opts, state,
-                                    variant.parse_hand(record, players, opts))
+        settlement = variant.settle(players, opts, state, variant.parse_hand(record, players, opts))
         balances = [b + d for b, d in zip(balances, settlement.deltas, strict=True)]
         state = settlement.state_after
     shown = state.to_dict()
-    return {"balances": balances, "pool": shown["pool"], "couleur": shown["couleur"],
-            "dealer": shown["dealer"], "stake_due": shown["stake_due"],
-            "hands_played": sum(1 for status, _ in sheet if status == "recorded")}
+    return {
+        "balances": balances,
+        "pool": shown["pool"],
+        "couleur": shown["couleur"],
+        "dealer": shown["dealer"],
+        "stake_due": shown["stake_due"],
+        "hands_played": sum(1 for status, _ in sheet if status == "recorded"),
+    }
 
 
 class TableMachine(RuleBasedStateMachine):
@@ -50,8 +58,9 @@ class TableMachine(RuleBasedStateMachine):
         self.players = players
         self.options = options
         self.first_dealer = data.draw(st.integers(0, players - 1))
-        self.table = self.api.table(players=players, options=options,
-                                    first_dealer=self.first_dealer)
+        self.table = self.api.table(
+            players=players, options=options, first_dealer=self.first_dealer
+        )
         self.sheet: list[tuple[str, dict[str, Any]]] = []
 
     def _url(self, number: int) -> str:
@@ -70,19 +79,20 @@ class TableMachine(RuleBasedStateMachine):
     def correct(self, data: st.DataObject) -> None:
         number = data.draw(st.integers(1, len(self.sheet)))
         hand = data.draw(american_hands(self.players))
-        response = self.api.client.put(self._url(number), json=hand,
-                                       headers=self.api.auth(self.table["table_token"]))
+        response = self.api.client.put(
+            self._url(number), json=hand, headers=self.api.auth(self.table["table_token"])
+        )
         assert response.status_code == 200, response.json
         self.sheet[number - 1] = ("recorded", hand)
 
     @precondition(lambda self: any(status == "recorded" for status, _ in self.sheet))
     @rule(data=st.data())
     def void(self, data: st.DataObject) -> None:
-        recorded = [n for n, (status, _) in enumerate(self.sheet, start=1)
-                    if status == "recorded"]
+        recorded = [n for n, (status, _) in enumerate(self.sheet, start=1) if status == "recorded"]
         number = data.draw(st.sampled_from(recorded))
-        response = self.api.client.delete(self._url(number),
-                                          headers=self.api.auth(self.table["table_token"]))
+        response = self.api.client.delete(
+            self._url(number), headers=self.api.auth(self.table["table_token"])
+        )
         assert response.status_code == 200, response.json
         self.sheet[number - 1] = ("void", self.sheet[number - 1][1])
 
@@ -105,6 +115,12 @@ class TableMachine(RuleBasedStateMachine):
 @pytest.mark.slow
 def test_the_service_always_agrees_with_a_replay_from_scratch(client):
     TableMachine.api = ApiClient(client)
-    run_state_machine_as_test(TableMachine, settings=settings(
-        max_examples=40, stateful_step_count=25, deadline=None,
-        suppress_health_check=[HealthCheck.too_slow]))
+    run_state_machine_as_test(
+        TableMachine,
+        settings=settings(
+            max_examples=40,
+            stateful_step_count=25,
+            deadline=None,
+            suppress_health_check=[HealthCheck.too_slow],
+        ),
+    )

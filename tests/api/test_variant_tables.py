@@ -28,8 +28,9 @@ def replay(variant_name: str, players: int, sheet: list[dict[str, Any] | None]) 
     for record in sheet:
         if record is None:
             continue
-        settlement = variant.settle(players, options, state,
-                                    variant.parse_hand(record, players, options))
+        settlement = variant.settle(
+            players, options, state, variant.parse_hand(record, players, options)
+        )
         totals = [t + d for t, d in zip(totals, settlement.deltas, strict=True)]
         state = settlement.state_after
     return totals
@@ -37,11 +38,16 @@ def replay(variant_name: str, players: int, sheet: list[dict[str, Any] | None]) 
 
 @pytest.mark.parametrize("variant", ["american", "spanish", "german", "solo66"])
 def test_a_table_of_each_variant_keeps_twenty_hands(api, client, variant):
-    @settings(max_examples=3, deadline=None,
-              suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                     HealthCheck.too_slow, HealthCheck.data_too_large])
-    @given(sheet=st.lists(hands_of(variant), min_size=20, max_size=20),
-           fix=hands_of(variant))
+    @settings(
+        max_examples=3,
+        deadline=None,
+        suppress_health_check=[
+            HealthCheck.function_scoped_fixture,
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+        ],
+    )
+    @given(sheet=st.lists(hands_of(variant), min_size=20, max_size=20), fix=hands_of(variant))
     def play(sheet: list[dict[str, Any]], fix: dict[str, Any]) -> None:
         players = ALL_PLAYERS[variant]
         table = api.table(players=players, variant=variant)
@@ -50,10 +56,13 @@ def test_a_table_of_each_variant_keeps_twenty_hands(api, client, variant):
             assert response.status_code == 201, response.json
             assert response.json["number"] == number
         auth = api.auth(table["table_token"])
-        assert client.put(f"/api/v1/tables/{table['id']}/hands/5", json=fix,
-                          headers=auth).status_code == 200
-        assert client.delete(f"/api/v1/tables/{table['id']}/hands/9",
-                             headers=auth).status_code == 200
+        assert (
+            client.put(f"/api/v1/tables/{table['id']}/hands/5", json=fix, headers=auth).status_code
+            == 200
+        )
+        assert (
+            client.delete(f"/api/v1/tables/{table['id']}/hands/9", headers=auth).status_code == 200
+        )
         current: list[dict[str, Any] | None] = list(sheet)
         current[4], current[8] = fix, None
         shown = api.get_table(table)
@@ -99,9 +108,11 @@ def test_a_spanish_target_score_ends_the_session_when_reached(api):
 def test_variant_player_counts_are_enforced_when_opening_a_table(api, client):
     club = api.club()
     seats = api.players(club, 4)
-    response = client.post("/api/v1/tables", json={
-        "club_id": club["id"], "name": "T", "variant": "solo66", "seats": seats},
-        headers=api.auth(club["admin_token"]))
+    response = client.post(
+        "/api/v1/tables",
+        json={"club_id": club["id"], "name": "T", "variant": "solo66", "seats": seats},
+        headers=api.auth(club["admin_token"]),
+    )
     assert response.status_code == 422
     assert "seats" in response.json["errors"]
 

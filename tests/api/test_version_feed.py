@@ -35,6 +35,7 @@ def row(table_id: str, version: int) -> VersionRow:
 
 # --- the map -------------------------------------------------------------------------------
 
+
 def test_a_version_heard_or_read_never_goes_back() -> None:
     known = KnownVersions()
     known.heard(row(A, 3))
@@ -77,13 +78,19 @@ def test_a_full_map_starts_again_and_fences_the_reads_begun_before() -> None:
     assert known.get(A) is None
 
 
-@pytest.mark.parametrize(("payload", "parsed"), [
-    (f"{A} {CLUB} 7", VersionRow(A, CLUB, 7)),
-    (f"{A} {CLUB} 0", A),  # the table was deleted
-    ("*", "*"),  # every table was (TRUNCATE)
-    ("", None), ("hello", None), (f"{A} {CLUB} -1", None), (f"{A} {CLUB} 7 8", None),
-    (f"{A} {CLUB} x", None),
-])
+@pytest.mark.parametrize(
+    ("payload", "parsed"),
+    [
+        (f"{A} {CLUB} 7", VersionRow(A, CLUB, 7)),
+        (f"{A} {CLUB} 0", A),  # the table was deleted
+        ("*", "*"),  # every table was (TRUNCATE)
+        ("", None),
+        ("hello", None),
+        (f"{A} {CLUB} -1", None),
+        (f"{A} {CLUB} 7 8", None),
+        (f"{A} {CLUB} x", None),
+    ],
+)
 def test_payloads(payload: str, parsed: Any) -> None:
     assert parse_payload(payload) == parsed
 
@@ -95,6 +102,7 @@ def test_no_feed_on_sqlite(app: Flask) -> None:
 
 
 # --- on PostgreSQL -------------------------------------------------------------------------
+
 
 def wait_until(condition: Callable[[], Any], seconds: float = 5.0) -> None:
     deadline = time.monotonic() + seconds
@@ -136,22 +144,30 @@ def feed(fast: FastTableReads) -> Iterator[VersionFeed]:
 @pytest.fixture
 def other_app(app: Flask) -> Flask:
     """Another worker (or host) on the same database, with no fast reads of its own."""
-    return make_app({"TESTING": True, "FAST_READS": False,
-                     "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]})
+    return make_app(
+        {
+            "TESTING": True,
+            "FAST_READS": False,
+            "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+        }
+    )
 
 
 def poll(api: ApiClient, table: dict[str, Any], etag: str) -> Any:
-    return api.client.get(f"/api/v1/tables/{table['id']}",
-                          headers={**api.auth(table["table_token"]), "If-None-Match": etag})
+    return api.client.get(
+        f"/api/v1/tables/{table['id']}",
+        headers={**api.auth(table["table_token"]), "If-None-Match": etag},
+    )
 
 
-def fresh_and_known(api: ApiClient, feed: VersionFeed, table: dict[str, Any],
-                    version: int) -> None:
+def fresh_and_known(api: ApiClient, feed: VersionFeed, table: dict[str, Any], version: int) -> None:
     """Poll until the feed is fresh and knows the table at ``version``."""
+
     def ready() -> bool:
         poll(api, table, f'"{version}"')
         known = feed.current(table["id"])
         return known is not None and known.version == version
+
     wait_until(ready)
 
 
@@ -163,8 +179,9 @@ def test_the_trigger_announces_every_change_of_a_version(api: ApiClient) -> None
         listener.execute("LISTEN table_versions")
         table = api.table()
         assert api.record(table, SOLO_WON).status_code == 201
-        closed = api.client.post(f"/api/v1/tables/{table['id']}/close",
-                                 headers=api.auth(table["admin_token"]))
+        closed = api.client.post(
+            f"/api/v1/tables/{table['id']}/close", headers=api.auth(table["admin_token"])
+        )
         assert closed.status_code == 200
         heard = [n.payload for n in listener.notifies(timeout=5, stop_after=3)]
         club = table["club_id"]
@@ -173,7 +190,8 @@ def test_the_trigger_announces_every_change_of_a_version(api: ApiClient) -> None
         with psycopg.connect(PG_URL, autocommit=True) as other:
             other.execute("DELETE FROM score_tables WHERE id = %s", (table["id"],))
             assert [n.payload for n in listener.notifies(timeout=5, stop_after=1)] == [
-                f"{table['id']} {club} 0"]
+                f"{table['id']} {club} 0"
+            ]
             with other.transaction():
                 other.execute("UPDATE score_tables SET version = version + 1")
                 other.execute("TRUNCATE score_tables CASCADE")
@@ -181,8 +199,9 @@ def test_the_trigger_announces_every_change_of_a_version(api: ApiClient) -> None
 
 
 @on_postgres
-def test_a_poll_naming_the_version_heard_needs_no_query(api: ApiClient, fast: FastTableReads,
-                                                        feed: VersionFeed) -> None:
+def test_a_poll_naming_the_version_heard_needs_no_query(
+    api: ApiClient, fast: FastTableReads, feed: VersionFeed
+) -> None:
     table = api.table()
     api.record(table, SOLO_WON)
     fresh_and_known(api, feed, table, 2)
@@ -195,13 +214,16 @@ def test_a_poll_naming_the_version_heard_needs_no_query(api: ApiClient, fast: Fa
     other = api.table()
     poll(api, other, '"1"')  # this worker has now checked the other table's token
     before = reads.count
-    assert poll(api, {**table, "table_token": other["table_token"]},
-                '"2"').status_code == 403 and reads.count == before + 1  # asked; Flask refused
+    assert (
+        poll(api, {**table, "table_token": other["table_token"]}, '"2"').status_code == 403
+        and reads.count == before + 1
+    )  # asked; Flask refused
 
 
 @on_postgres
-def test_a_change_made_elsewhere_is_heard(api: ApiClient, feed: VersionFeed,
-                                          other_app: Flask) -> None:
+def test_a_change_made_elsewhere_is_heard(
+    api: ApiClient, feed: VersionFeed, other_app: Flask
+) -> None:
     table = api.table()
     fresh_and_known(api, feed, table, 1)
     other = ApiClient(other_app.test_client())
@@ -214,7 +236,8 @@ def test_a_change_made_elsewhere_is_heard(api: ApiClient, feed: VersionFeed,
 
 @on_postgres
 def test_a_write_through_this_worker_is_seen_by_its_next_poll(
-        api: ApiClient, feed: VersionFeed, monkeypatch: pytest.MonkeyPatch) -> None:
+    api: ApiClient, feed: VersionFeed, monkeypatch: pytest.MonkeyPatch
+) -> None:
     table = api.table()
     fresh_and_known(api, feed, table, 1)
     monkeypatch.setattr(feed.known, "heard", lambda _row: None)  # the news is slow today
@@ -224,8 +247,9 @@ def test_a_write_through_this_worker_is_seen_by_its_next_poll(
 
 
 @on_postgres
-def test_a_feed_gone_silent_is_not_trusted(api: ApiClient, fast: FastTableReads,
-                                           feed: VersionFeed) -> None:
+def test_a_feed_gone_silent_is_not_trusted(
+    api: ApiClient, fast: FastTableReads, feed: VersionFeed
+) -> None:
     table = api.table()
     fresh_and_known(api, feed, table, 1)
     feed.heartbeat = 30.0  # the next heartbeat is far away: the feed will fall silent
@@ -236,14 +260,17 @@ def test_a_feed_gone_silent_is_not_trusted(api: ApiClient, fast: FastTableReads,
 
 @on_postgres
 def test_a_lost_connection_forgets_everything_until_it_listens_again(
-        api: ApiClient, feed: VersionFeed, other_app: Flask) -> None:
+    api: ApiClient, feed: VersionFeed, other_app: Flask
+) -> None:
     import psycopg
 
     table = api.table()
     fresh_and_known(api, feed, table, 1)
     with psycopg.connect(PG_URL, autocommit=True) as admin:
-        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                      "WHERE query LIKE '%pg_trigger%' AND pid <> pg_backend_pid()")
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE query LIKE '%pg_trigger%' AND pid <> pg_backend_pid()"
+        )
     wait_until(lambda: feed.known.get(table["id"]) is None)
     other = ApiClient(other_app.test_client())
     assert other.record(table, SOLO_WON).status_code == 201  # perhaps while nobody listened
@@ -252,8 +279,7 @@ def test_a_lost_connection_forgets_everything_until_it_listens_again(
 
 
 @on_postgres
-def test_without_its_trigger_the_feed_answers_nothing(api: ApiClient,
-                                                      feed: VersionFeed) -> None:
+def test_without_its_trigger_the_feed_answers_nothing(api: ApiClient, feed: VersionFeed) -> None:
     import psycopg
 
     table = api.table()
@@ -262,8 +288,9 @@ def test_without_its_trigger_the_feed_answers_nothing(api: ApiClient,
         admin.execute("ALTER TABLE score_tables DISABLE TRIGGER score_tables_announce_version")
         try:
             wait_until(lambda: feed.current(table["id"]) is None)
-            admin.execute("UPDATE score_tables SET version = version + 1 WHERE id = %s",
-                          (table["id"],))
+            admin.execute(
+                "UPDATE score_tables SET version = version + 1 WHERE id = %s", (table["id"],)
+            )
             assert poll(api, table, '"1"').status_code == 200
         finally:
             admin.execute("ALTER TABLE score_tables ENABLE TRIGGER score_tables_announce_version")

@@ -25,8 +25,11 @@ def test_every_setting_named_is_one_the_service_reads(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     named = set(re.findall(r"\bSOLO_([A-Z][A-Z0-9_]*[A-Z0-9])\b", text))
     named.discard("RATELIMIT")  # "SOLO_RATELIMIT_*", the family
-    unknown = sorted(key for key in named
-                     if f'"{key}"' not in SOURCE and not re.search(rf"^\s+{key} = ", SOURCE, re.M))
+    unknown = sorted(
+        key
+        for key in named
+        if f'"{key}"' not in SOURCE and not re.search(rf"^\s+{key} = ", SOURCE, re.M)
+    )
     assert unknown == [], f"{page.name} names settings the service does not read"
 
 
@@ -43,14 +46,23 @@ def _exists(path: str) -> bool:
     """A path from the root, or a bare file name (``errors.py``) some folder of the tree holds."""
     if "/" in path:
         return (ROOT / path.rstrip("/")).exists()
-    return any(ROOT.glob(f"service/**/{path}")) or (ROOT / path).exists() or any(
-        ROOT.glob(f"tests/**/{path}")) or any(ROOT.glob(f"bench/**/{path}"))
+    return (
+        any(ROOT.glob(f"service/**/{path}"))
+        or (ROOT / path).exists()
+        or any(ROOT.glob(f"tests/**/{path}"))
+        or any(ROOT.glob(f"bench/**/{path}"))
+    )
 
 
 @pytest.mark.parametrize("page", PAGES, ids=_ids)
 def test_every_path_in_backticks_is_in_the_tree(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
-    paths = set(re.findall(r"`((?:service|tests|bench|migrations|docs|deploy)/[\w./-]*"
-                           r"|[\w-]+\.(?:py|toml|yaml))`", text))
+    paths = set(
+        re.findall(
+            r"`((?:service|tests|bench|migrations|docs|deploy)/[\w./-]*"
+            r"|[\w-]+\.(?:py|toml|yaml))`",
+            text,
+        )
+    )
     missing = sorted(p for p in paths if p not in MADE_AT_RUN_TIME and not _exists(p))
     assert missing == [], f"{page.name} names paths that are not in the tree"

@@ -63,8 +63,7 @@ def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=chromium_path(),
-                                              args=CHROMIUM_ARGS)
+        chromium = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
 
@@ -84,7 +83,8 @@ class Phone:
         text = message.text
         # 4xx answers the page asked for on purpose (a 422 preview) log as failed loads.
         if "Content Security Policy" in text or (
-                message.type == "error" and "Failed to load resource" not in text):
+            message.type == "error" and "Failed to load resource" not in text
+        ):
             self.problems.append(f"console {message.type}: {text}")
 
     def close(self) -> None:

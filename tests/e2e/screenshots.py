@@ -33,17 +33,39 @@ from .support import (
 
 TABLET = {"width": 1024, "height": 768}
 NAMES = ("Anna-Katharina Berger", "Bernd Huber", "Carla Moser-Lindqvist", "Dieter Schmidt")
-SOLO66_NAMES = ("Anna-Katharina Berger", "Bernd Huber", "Carla Moser-Lindqvist",
-                "Dieter Schmidt", "Elif Yılmaz-Hofer")
+SOLO66_NAMES = (
+    "Anna-Katharina Berger",
+    "Bernd Huber",
+    "Carla Moser-Lindqvist",
+    "Dieter Schmidt",
+    "Elif Yılmaz-Hofer",
+)
 HANDS = [
     {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6},
-    {"contract": "simple", "trump": "spades", "declarer": 2, "called": {"rank": "ace",
-     "suit": "diamonds"}, "partner": 0, "tricks": 5},
-    {"contract": "solo", "trump": "clubs", "declarer": 3, "tricks": 5,
-     "matadores": {"side": "declarers", "lower": 2}},
+    {
+        "contract": "simple",
+        "trump": "spades",
+        "declarer": 2,
+        "called": {"rank": "ace", "suit": "diamonds"},
+        "partner": 0,
+        "tricks": 5,
+    },
+    {
+        "contract": "solo",
+        "trump": "clubs",
+        "declarer": 3,
+        "tricks": 5,
+        "matadores": {"side": "declarers", "lower": 2},
+    },
     {"kind": "forfeit", "seat": 0},
-    {"contract": "simple", "trump": "hearts", "declarer": 0, "called": {"rank": "ace",
-     "suit": "clubs"}, "partner": 1, "tricks": 3},
+    {
+        "contract": "simple",
+        "trump": "hearts",
+        "declarer": 0,
+        "called": {"rank": "ace", "suit": "clubs"},
+        "partner": 1,
+        "tricks": 3,
+    },
 ]
 
 
@@ -185,8 +207,11 @@ def main(argv: list[str]) -> int:
     if executable is None:
         print("no Chromium found: apt-get install chromium", file=sys.stderr)
         return 1
-    with tempfile.TemporaryDirectory() as tmp, live_service(Path(tmp)) as (base_url, network), \
-            sync_playwright() as playwright:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        live_service(Path(tmp)) as (base_url, network),
+        sync_playwright() as playwright,
+    ):
         browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         try:
             for path in take(browser, base_url, network, out):

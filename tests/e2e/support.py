@@ -17,8 +17,14 @@ from werkzeug.serving import make_server
 
 from tests.support import migrated_app
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 PHONE = {"width": 360, "height": 640}
 BENCH_HEADER = "X-Test-Bench"  # the test's own API client, never cut off by Network
 BENCH_ENVIRON = "HTTP_X_TEST_BENCH"
@@ -63,8 +69,11 @@ class Network:
         self.up = True
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
-        if (not self.up and environ.get("PATH_INFO", "").startswith("/api/")
-                and BENCH_ENVIRON not in environ):
+        if (
+            not self.up
+            and environ.get("PATH_INFO", "").startswith("/api/")
+            and BENCH_ENVIRON not in environ
+        ):
             start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
             return [b"network down (test)"]
         return self.app(environ, start_response)
@@ -100,20 +109,37 @@ class Api:
         headers = kw.pop("headers", {})
         if token:
             headers["Authorization"] = f"Bearer {token}"
-        response = self.http.request(method, f"{self.base}/api/v1{path}", headers=headers,
-                                     timeout=10, **kw)
+        response = self.http.request(
+            method, f"{self.base}/api/v1{path}", headers=headers, timeout=10, **kw
+        )
         response.raise_for_status()
         return response.json()
 
-    def table_setup(self, names: tuple[str, ...] = ("Anna", "Bob", "Carl", "Dora"),
-                    variant: str = "american", **options: Any) -> dict[str, Any]:
+    def table_setup(
+        self,
+        names: tuple[str, ...] = ("Anna", "Bob", "Carl", "Dora"),
+        variant: str = "american",
+        **options: Any,
+    ) -> dict[str, Any]:
         club = self._call("POST", "/clubs", json={"name": "E2E club"})
         token = club["admin_token"]
-        seats = [self._call("POST", f"/clubs/{club['id']}/players", token, json={"name": n})["id"]
-                 for n in names]
-        table = self._call("POST", "/tables", token, json={
-            "club_id": club["id"], "name": "Thursday", "variant": variant, "seats": seats,
-            "first_dealer": 0, "options": options})
+        seats = [
+            self._call("POST", f"/clubs/{club['id']}/players", token, json={"name": n})["id"]
+            for n in names
+        ]
+        table = self._call(
+            "POST",
+            "/tables",
+            token,
+            json={
+                "club_id": club["id"],
+                "name": "Thursday",
+                "variant": variant,
+                "seats": seats,
+                "first_dealer": 0,
+                "options": options,
+            },
+        )
         return {**table, "admin_token": token}
 
     def variants(self) -> list[str]:
@@ -123,8 +149,7 @@ class Api:
         return self._call("GET", f"/tables/{table['id']}", table["table_token"])
 
     def hands(self, table: dict[str, Any]) -> list[dict[str, Any]]:
-        return self._call("GET", f"/tables/{table['id']}/hands?page_size=100",
-                          table["table_token"])
+        return self._call("GET", f"/tables/{table['id']}/hands?page_size=100", table["table_token"])
 
     def record(self, table: dict[str, Any], hand: dict[str, Any]) -> dict[str, Any]:
         return self._call("POST", f"/tables/{table['id']}/hands", table["table_token"], json=hand)
@@ -147,8 +172,9 @@ def signed(text: str) -> int:
 
 def shown_balances(page: Any) -> list[int]:
     """The seats' balances as shown (the number, without the unit read to screen readers)."""
-    texts = page.eval_on_selector_all("ol.seats .balance",
-                                      "els => els.map(e => e.firstChild.textContent)")
+    texts = page.eval_on_selector_all(
+        "ol.seats .balance", "els => els.map(e => e.firstChild.textContent)"
+    )
     return [signed(t) for t in texts]
 
 
@@ -166,8 +192,10 @@ class Taps:
 
 def seat_button(field: str, name: str) -> str:
     """The seat button of `field` that shows `name` (a seat's short name) or is named so in full."""
-    return (f'[data-field="{field}"] button.choice:has(> .short:text-is("{name}")), '
-            f'[data-field="{field}"] button.choice[aria-label="{name}"]')
+    return (
+        f'[data-field="{field}"] button.choice:has(> .short:text-is("{name}")), '
+        f'[data-field="{field}"] button.choice[aria-label="{name}"]'
+    )
 
 
 def suit_button(field: str, suit: str) -> str:

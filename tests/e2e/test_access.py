@@ -29,8 +29,12 @@ def violations(page: Any) -> list[str]:
     # The whole page in view: the sticky bars cover whatever scrolls under them, which axe's
     # target-size rule counts against that control (the focus test below covers scrolling).
     size = page.viewport_size
-    page.set_viewport_size({"width": size["width"],
-                            "height": page.evaluate("document.documentElement.scrollHeight") + 300})
+    page.set_viewport_size(
+        {
+            "width": size["width"],
+            "height": page.evaluate("document.documentElement.scrollHeight") + 300,
+        }
+    )
     page.evaluate("window.scrollTo(0, 0)")
     if not page.evaluate("typeof axe !== 'undefined'"):
         page.evaluate(AXE)  # through the DevTools protocol: the page's CSP does not apply
@@ -42,9 +46,14 @@ def violations(page: Any) -> list[str]:
 
 def screens(page: Any, table: dict[str, Any]) -> list[tuple[str, str]]:
     base = f"/#table={table['id']}"
-    return [(base, ".sheet"), (base + "&go=new", "form.handform"),
-            (base + "&go=edit&n=1", "form.handform"), (base + "&go=share", "svg.qr"),
-            (base + "&go=settle", "ul.payments"), (base + "&go=seating", "ol.reseat")]
+    return [
+        (base, ".sheet"),
+        (base + "&go=new", "form.handform"),
+        (base + "&go=edit&n=1", "form.handform"),
+        (base + "&go=share", "svg.qr"),
+        (base + "&go=settle", "ul.payments"),
+        (base + "&go=seating", "ol.reseat"),
+    ]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -55,9 +64,17 @@ def test_axe_finds_nothing_on_any_screen(phones: Any, api: Api, scheme: str) -> 
     page.get_by_label("Club name").wait_for()
     found = [f"start (first visit): {v}" for v in violations(page)]
     table = api.table_setup(NAMES)
-    for hand in ({"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6},
-                 {"contract": "simple", "trump": "spades", "declarer": 2,
-                  "called": {"rank": "ace", "suit": "diamonds"}, "partner": 0, "tricks": 4}):
+    for hand in (
+        {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6},
+        {
+            "contract": "simple",
+            "trump": "spades",
+            "declarer": 2,
+            "called": {"rank": "ace", "suit": "diamonds"},
+            "partner": 0,
+            "tricks": 4,
+        },
+    ):
         api.record(table, hand)
     page.goto(table_url("", table))
     page.locator('.sheet .hand[data-number="2"]').wait_for()
@@ -73,8 +90,10 @@ def test_axe_finds_nothing_on_any_screen(phones: Any, api: Api, scheme: str) -> 
         found += [f"{url}: {v}" for v in violations(page)]
     # The other variants' forms, built from their descriptions.
     for variant, names, options in (
-            ("solo66", (*NAMES, "Elif Yılmaz-Hofer"), {}),
-            ("german", NAMES, {"mediateur": True, "deck": 24}), ("spanish", NAMES, {})):
+        ("solo66", (*NAMES, "Elif Yılmaz-Hofer"), {}),
+        ("german", NAMES, {"mediateur": True, "deck": 24}),
+        ("spanish", NAMES, {}),
+    ):
         other = api.table_setup(names, variant=variant, **options)
         page.goto(table_url("", other))
         page.reload()

@@ -17,8 +17,14 @@ from service.api.pages import PAD_DIR
 from tests.support import migrated_app
 
 BUDGET = 160 * 1024  # HTML + JS + CSS, uncompressed (the pad and the club screens)
-CSP_DIRECTIVES = ("default-src 'self'", "img-src 'self' data:", "style-src 'self'",
-                  "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'")
+CSP_DIRECTIVES = (
+    "default-src 'self'",
+    "img-src 'self' data:",
+    "style-src 'self'",
+    "script-src 'self'",
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+)
 
 
 @pytest.fixture(scope="module")
@@ -55,27 +61,45 @@ def test_no_inline_script_style_or_handler_and_no_eval() -> None:
     assert not re.search(r"\son[a-z]+=", html), "inline event handler"
     for path in PAD_DIR.glob("*.js"):
         source = path.read_text()
-        for banned in ("eval(", "new Function", "innerHTML", "insertAdjacentHTML",
-                       "setAttribute('style'", ".style.", "document.write"):
+        for banned in (
+            "eval(",
+            "new Function",
+            "innerHTML",
+            "insertAdjacentHTML",
+            "setAttribute('style'",
+            ".style.",
+            "document.write",
+        ):
             assert banned not in source, f"{path.name} uses {banned}"
 
 
 def test_the_service_worker_caches_every_file_of_the_shell() -> None:
     source = (PAD_DIR / "sw.js").read_text()
     shell = set(re.findall(r"'(/[^']*)'", source.split("];")[0]))
-    files = {f"/pad/{p.name}" for p in PAD_DIR.iterdir()
-             if p.suffix in {".js", ".css", ".svg"} and p.name != "sw.js"}
+    files = {
+        f"/pad/{p.name}"
+        for p in PAD_DIR.iterdir()
+        if p.suffix in {".js", ".css", ".svg"} and p.name != "sw.js"
+    }
     assert files <= shell, files - shell
     assert {"/", "/manifest.webmanifest"} <= shell
     assert not any(path.startswith("/api/") for path in shell)
 
 
-@pytest.mark.parametrize(("path", "mimetype"), [
-    ("/", "text/html"), ("/pad/app.js", "text/javascript"), ("/pad/pad.css", "text/css"),
-    ("/pad/icon.svg", "image/svg+xml"), ("/manifest.webmanifest", "application/manifest+json"),
-    ("/sw.js", "text/javascript")])
-def test_pages_are_served_with_their_type_and_the_strict_policy(client: FlaskClient, path: str,
-                                                                mimetype: str) -> None:
+@pytest.mark.parametrize(
+    ("path", "mimetype"),
+    [
+        ("/", "text/html"),
+        ("/pad/app.js", "text/javascript"),
+        ("/pad/pad.css", "text/css"),
+        ("/pad/icon.svg", "image/svg+xml"),
+        ("/manifest.webmanifest", "application/manifest+json"),
+        ("/sw.js", "text/javascript"),
+    ],
+)
+def test_pages_are_served_with_their_type_and_the_strict_policy(
+    client: FlaskClient, path: str, mimetype: str
+) -> None:
     response = get(client, path)
     assert response.status_code == 200
     assert response.mimetype == mimetype
@@ -90,8 +114,11 @@ def test_the_service_worker_may_control_the_whole_site(client: FlaskClient) -> N
     response = get(client, "/sw.js")
     assert response.headers["Service-Worker-Allowed"] == "/"
     manifest = json.loads(get(client, "/manifest.webmanifest").data)
-    assert (manifest["start_url"], manifest["scope"], manifest["display"]) == ("/", "/",
-                                                                              "standalone")
+    assert (manifest["start_url"], manifest["scope"], manifest["display"]) == (
+        "/",
+        "/",
+        "standalone",
+    )
     for icon in manifest["icons"]:
         assert get(client, icon["src"]).status_code == 200
 

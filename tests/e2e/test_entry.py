@@ -28,8 +28,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 NAMES = ("Anna-Katharina Berger", "Bernd Huber", "Carla Moser-Lindqvist", "Dieter Schmidt")
 
 
-def open_table(phones: Any, api: Api, names: tuple[str, ...] = NAMES, variant: str = "american",
-               **options: Any) -> tuple[Any, dict[str, Any], Any]:
+def open_table(
+    phones: Any, api: Api, names: tuple[str, ...] = NAMES, variant: str = "american", **options: Any
+) -> tuple[Any, dict[str, Any], Any]:
     table = api.table_setup(names, variant=variant, **options)
     phone = phones()
     phone.page.goto(table_url("", table))
@@ -88,15 +89,16 @@ def test_a_reload_keeps_the_hand_form_and_the_table_setup(phones: Any, api: Api)
     page.get_by_role("button", name="Tricks taken: one more").click()
     page.reload()
     expect(page.locator('button.contract[data-value="solo"]')).to_have_attribute(
-        "aria-pressed", "true")
+        "aria-pressed", "true"
+    )
     expect(page.locator(suit_button("trump", "clubs"))).to_have_attribute("aria-pressed", "true")
-    expect(page.locator(seat_button("declarer", "Carla"))).to_have_attribute(
-        "aria-pressed", "true")
+    expect(page.locator(seat_button("declarer", "Carla"))).to_have_attribute("aria-pressed", "true")
     assert page.locator('[data-field="tricks"] output').inner_text() == "6"
     page.get_by_role("button", name="Discard").click()
     page.locator("#new-hand").click()
     expect(page.locator(seat_button("declarer", "Carla"))).to_have_attribute(
-        "aria-pressed", "false")
+        "aria-pressed", "false"
+    )
 
     # The table setup on the start page too.
     page.goto("/")
@@ -126,8 +128,9 @@ def test_new_table_comes_before_the_token_on_a_first_visit(phones: Any) -> None:
     assert order.index("New table") < order.index("Club: First visit club")
 
 
-def test_offline_the_next_hand_follows_the_queued_ones(phones: Any, api: Api,
-                                                       network: Network) -> None:
+def test_offline_the_next_hand_follows_the_queued_ones(
+    phones: Any, api: Api, network: Network
+) -> None:
     page, table, phone = open_table(phones, api)
     go_offline(phone.context, network)
     page.locator("#new-hand").click()
@@ -202,8 +205,17 @@ IDENTIFIER = re.compile(r"\b[a-z]+_[a-z_]+\b|\(null|\bbete\b|a payment|split / c
 def test_no_api_words_on_screen(phones: Any, api: Api) -> None:
     page, table, _ = open_table(phones, api)
     api.record(table, {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 3})
-    api.record(table, {"contract": "simple", "trump": "spades", "declarer": 2,
-                       "called": {"rank": "ace", "suit": "diamonds"}, "partner": 0, "tricks": 4})
+    api.record(
+        table,
+        {
+            "contract": "simple",
+            "trump": "spades",
+            "declarer": 2,
+            "called": {"rank": "ace", "suit": "diamonds"},
+            "partner": 0,
+            "tricks": 4,
+        },
+    )
     page.reload()
     page.locator('.sheet .hand[data-number="2"]').wait_for()
     texts = []
@@ -213,12 +225,22 @@ def test_no_api_words_on_screen(phones: Any, api: Api) -> None:
     texts.append(page.locator("main").inner_text())
     assert "bête" in texts[-1]  # a lost solo pays a bête, spelled so in the transfers too
     # A refused hand says what to change, in words: the service's field paths are not shown.
-    problem = {"type": "about:blank", "title": "Unprocessable", "status": 422,
-               "detail": "The hand breaks a rule.",
-               "errors": {"hand.tout_after_five": ["must be true when the declarer took all 8"],
-                          "hand.errors.0.seat": ["must be a seat from 0 to 3"]}}
-    page.route("**/api/v1/settlements/preview", lambda route: route.fulfill(
-        status=422, content_type="application/problem+json", body=json.dumps(problem)))
+    problem = {
+        "type": "about:blank",
+        "title": "Unprocessable",
+        "status": 422,
+        "detail": "The hand breaks a rule.",
+        "errors": {
+            "hand.tout_after_five": ["must be true when the declarer took all 8"],
+            "hand.errors.0.seat": ["must be a seat from 0 to 3"],
+        },
+    }
+    page.route(
+        "**/api/v1/settlements/preview",
+        lambda route: route.fulfill(
+            status=422, content_type="application/problem+json", body=json.dumps(problem)
+        ),
+    )
     page.locator("#new-hand").click()
     page.locator('button.contract[data-value="solo"]').click()
     page.locator(suit_button("trump", "hearts")).click()
@@ -244,9 +266,11 @@ def test_no_api_words_on_screen(phones: Any, api: Api) -> None:
 
 def test_the_sheet_the_chart_and_the_print(phones: Any, api: Api) -> None:
     page, table, _ = open_table(phones, api)
-    hands = [{"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6},
-             {"contract": "solo", "trump": "clubs", "declarer": 3, "tricks": 2},
-             {"kind": "misdeal"}]
+    hands = [
+        {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6},
+        {"contract": "solo", "trump": "clubs", "declarer": 3, "tricks": 2},
+        {"kind": "misdeal"},
+    ]
     for hand in hands:
         api.record(table, hand)
     page.reload()
@@ -273,9 +297,17 @@ def test_the_sheet_the_chart_and_the_print(phones: Any, api: Api) -> None:
 
 def test_a_wrong_seating_is_put_right_from_the_pad(phones: Any, api: Api) -> None:
     page, table, _ = open_table(phones, api)
-    for hand in ({"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6},
-                 {"contract": "simple", "trump": "spades", "declarer": 2,
-                  "called": {"rank": "ace", "suit": "diamonds"}, "partner": 0, "tricks": 5}):
+    for hand in (
+        {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6},
+        {
+            "contract": "simple",
+            "trump": "spades",
+            "declarer": 2,
+            "called": {"rank": "ace", "suit": "diamonds"},
+            "partner": 0,
+            "tricks": 5,
+        },
+    ):
         api.record(table, hand)
     page.reload()
     page.locator('.sheet .hand[data-number="2"]').wait_for()
@@ -291,7 +323,8 @@ def test_a_wrong_seating_is_put_right_from_the_pad(phones: Any, api: Api) -> Non
     # The preview said what the table became, and the hands stayed their players'.
     assert [row.split("\t")[0] for row in shown][:4] == [s["name"] for s in after["seats"]]
     assert [row.split("\t")[2] for row in shown][:4] == [
-        shown_number(s["balance"]) for s in after["seats"]]
+        shown_number(s["balance"]) for s in after["seats"]
+    ]
     assert api.hands(table)[0]["hand"]["declarer"] == 2  # Bernd, now in seat 2
     assert page.locator('.sheet .hand[data-number="1"] .line').inner_text() == "Solo ♥ Bernd, won"
 
@@ -300,12 +333,13 @@ def shown_number(n: int) -> str:
     return f"+{n}" if n > 0 else f"\u2212{-n}" if n < 0 else "0"
 
 
-def test_a_void_shows_the_whole_table_first_and_the_chart_follows(phones: Any,
-                                                                  api: Api) -> None:
+def test_a_void_shows_the_whole_table_first_and_the_chart_follows(phones: Any, api: Api) -> None:
     page, table, _ = open_table(phones, api)
-    for hand in ({"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 3},
-                 {"contract": "solo", "trump": "clubs", "declarer": 3, "tricks": 6},
-                 {"contract": "solo", "trump": "spades", "declarer": 0, "tricks": 5}):
+    for hand in (
+        {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 3},
+        {"contract": "solo", "trump": "clubs", "declarer": 3, "tricks": 6},
+        {"contract": "solo", "trump": "spades", "declarer": 0, "tricks": 5},
+    ):
         api.record(table, hand)
     page.reload()
     page.locator('.sheet .hand[data-number="3"]').wait_for()
@@ -320,7 +354,9 @@ def test_a_void_shows_the_whole_table_first_and_the_chart_follows(phones: Any,
     page.locator('.sheet .hand.void[data-number="1"]').wait_for()
     after = api.table(table)
     assert [row.split("\t")[2] for row in shown] == [
-        *(shown_number(s["balance"]) for s in after["seats"]), str(after["pool"])]
+        *(shown_number(s["balance"]) for s in after["seats"]),
+        str(after["pool"]),
+    ]
     notice = page.locator("p.notice.ok").inner_text()
     assert notice.startswith("Hand 1 is void. Balances:") and "pool" in notice
     expect(page.locator('.sheet .hand[data-number="1"]')).to_have_class(re.compile(r"\bvoid\b"))

@@ -14,9 +14,13 @@ from .support import Api, table_url
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 WIDTHS = (320, 360, 412)
-NAMES = ("Anna-Katharina Berger", "Bernd Huber", "Carla Moser-Lindqvist",
-         "Maximiliane Theresia von Hohenberg-Wartenstein-Lichtenfels zu Obermühlbach",
-         "Anna-Katharina Bauer")
+NAMES = (
+    "Anna-Katharina Berger",
+    "Bernd Huber",
+    "Carla Moser-Lindqvist",
+    "Maximiliane Theresia von Hohenberg-Wartenstein-Lichtenfels zu Obermühlbach",
+    "Anna-Katharina Bauer",
+)
 # One hand per variant, so that the score sheet, the chart and a hand's details have rows.
 FIRST_HANDS = {
     "american": {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6},
@@ -54,12 +58,19 @@ def form_problems(page: Any, where: str) -> list[str]:
                 contract.click()
             trumps = [t for t in click_all(page, '[data-field="trump"] button') if t.is_visible()]
             # The last trump button: "No trump" where it exists (its own form in Solo 66).
-            for trump in (trumps[-1:] if trumps else [None]):
+            for trump in trumps[-1:] if trumps else [None]:
                 if trump is not None:
                     trump.click()
-                label = " ".join(filter(None, [
-                    kind and kind.inner_text(), contract and contract.inner_text(),
-                    trump and trump.get_attribute("data-value")]))
+                label = " ".join(
+                    filter(
+                        None,
+                        [
+                            kind and kind.inner_text(),
+                            contract and contract.inner_text(),
+                            trump and trump.get_attribute("data-value"),
+                        ],
+                    )
+                )
                 more = page.locator("details.more")
                 if more.count() and more.is_visible() and more.get_attribute("open") is None:
                     more.locator("summary").click()
@@ -67,25 +78,34 @@ def form_problems(page: Any, where: str) -> list[str]:
                 if held.count() and held.is_visible():
                     held.click()
                 errors = page.locator('[data-field="errors"] button.seat')
-                if (errors.count() and errors.first.is_visible()
-                        and not page.locator("ul.errors li").count()):
+                if (
+                    errors.count()
+                    and errors.first.is_visible()
+                    and not page.locator("ul.errors li").count()
+                ):
                     errors.nth(errors.count() - 2).click()  # an error by the long name
                 found += problems_at(page, f"{where} [{label}]")
     return found
 
 
-VARIANT_SEATS = [("american", 3, {}), ("american", 4, {}), ("american", 5, {}),
-                 ("spanish", 4, {}), ("german", 4, {}),
-                 ("german", 4, {"mediateur": True, "deck": 24, "preferred_suit": "first_won"}),
-                 ("solo66", 5, {})]
+VARIANT_SEATS = [
+    ("american", 3, {}),
+    ("american", 4, {}),
+    ("american", 5, {}),
+    ("spanish", 4, {}),
+    ("german", 4, {}),
+    ("german", 4, {"mediateur": True, "deck": 24, "preferred_suit": "first_won"}),
+    ("solo66", 5, {}),
+]
 
 
 @pytest.mark.parametrize(("variant", "seats", "options"), VARIANT_SEATS)
-def test_nothing_is_cut_or_sticks_out(phones: Any, api: Api, variant: str, seats: int,
-                                      options: dict[str, Any]) -> None:
+def test_nothing_is_cut_or_sticks_out(
+    phones: Any, api: Api, variant: str, seats: int, options: dict[str, Any]
+) -> None:
     offered = {v["name"]: v["players"] for v in api._call("GET", "/variants")}
     assert seats in offered[variant]
-    names = (*NAMES[:seats - 1], NAMES[3]) if seats < 4 else NAMES[:seats]
+    names = (*NAMES[: seats - 1], NAMES[3]) if seats < 4 else NAMES[:seats]
     table = api.table_setup(names, variant=variant, **options)
     api.record(table, {**FIRST_HANDS[variant], **({"tricks": 4} if options.get("deck") else {})})
     page = phones().page
@@ -101,8 +121,11 @@ def test_nothing_is_cut_or_sticks_out(phones: Any, api: Api, variant: str, seats
     found += form_problems(page, "new hand")
     page.goto(base + "&go=edit&n=1")
     found += form_problems(page, "correct hand 1")
-    for screen, ready in (("share", "svg.qr"), ("settle", "ul.deltas"),
-                          ("seating", "ol.reseat li")):
+    for screen, ready in (
+        ("share", "svg.qr"),
+        ("settle", "ul.deltas"),
+        ("seating", "ol.reseat li"),
+    ):
         page.goto(f"{base}&go={screen}")
         page.locator(ready).first.wait_for()
         found += problems_at(page, screen)
@@ -114,7 +137,8 @@ def test_the_start_page_fits_with_long_names(phones: Any) -> None:
     page.goto("/")
     found = problems_at(page, "first visit")
     page.get_by_label("Club name").fill(
-        "Schafkopf- und Solo-Freunde Obermühlbach-Lichtenfels e. V.")
+        "Schafkopf- und Solo-Freunde Obermühlbach-Lichtenfels e. V."
+    )
     page.get_by_role("button", name="Create the club").click()
     page.locator(".newtable form").wait_for()
     for name in NAMES:

@@ -35,14 +35,19 @@ def test_a_mediateur_on_a_24_card_table(phones: Any, api: Api) -> None:
     assert "target 4" in tricks.inner_text()
     wait_preview(page)
     preview = page.locator("section.preview")
-    expect(preview).to_contain_text(f"{NAMES[2]} plays alone after demanding an ace from "
-                                    f"{NAMES[0]}")
+    expect(preview).to_contain_text(
+        f"{NAMES[2]} plays alone after demanding an ace from {NAMES[0]}"
+    )
     expect(preview).to_contain_text(f"{NAMES[1]} deals next")  # "seat 2", numbered from 1
     page.locator("button.save").click()
     wait_recorded(page, 1)
     (hand,) = api.hands(table)
-    assert (hand["hand"]["contract"], hand["hand"]["declarer"], hand["hand"]["giver"],
-            hand["hand"]["tricks"]) == ("mediateur", 2, 0, 4)
+    assert (
+        hand["hand"]["contract"],
+        hand["hand"]["declarer"],
+        hand["hand"]["giver"],
+        hand["hand"]["tricks"],
+    ) == ("mediateur", 2, 0, 4)
     assert [s["balance"] for s in api.table(table)["seats"]] == [0, 0, 4, 0]
 
 
@@ -50,8 +55,10 @@ def test_no_mediateur_where_the_table_does_not_play_it(phones: Any, api: Api) ->
     page, _ = open_form(phones, api)
     page.locator('button.contract[data-value="frage"]').wait_for()
     assert page.locator('button.contract[data-value="mediateur"]').count() == 0
-    assert page.locator('[data-field="giver"]').count() == 0 or page.locator(
-        '[data-field="giver"]').is_hidden()
+    assert (
+        page.locator('[data-field="giver"]').count() == 0
+        or page.locator('[data-field="giver"]').is_hidden()
+    )
 
 
 def test_the_table_setup_offers_the_german_options(phones: Any, api: Api) -> None:

@@ -20,12 +20,23 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 PHONE = {"width": 360, "height": 640}
 TABLET = {"width": 800, "height": 1100}
-NAMES = ("Anna-Katharina Berger", "Carla Moser-Lindqvist", "Maximilian Oberhuber",
-         "Dora Pfeiffer-Schmidt", '=HYPERLINK("http://x","y")')
+NAMES = (
+    "Anna-Katharina Berger",
+    "Carla Moser-Lindqvist",
+    "Maximilian Oberhuber",
+    "Dora Pfeiffer-Schmidt",
+    '=HYPERLINK("http://x","y")',
+)
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 LOST = {"contract": "solo", "trump": "hearts", "declarer": 2, "tricks": 3}
-SIMPLE = {"contract": "simple", "trump": "spades", "declarer": 0,
-          "called": {"rank": "ace", "suit": "hearts"}, "partner": 2, "tricks": 5}
+SIMPLE = {
+    "contract": "simple",
+    "trump": "spades",
+    "declarer": 0,
+    "called": {"rank": "ace", "suit": "hearts"},
+    "partner": 2,
+    "tricks": 5,
+}
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 # The table screens' fit test (tests/e2e/measure_fit.js): no text cut or sticking out of its
@@ -41,8 +52,10 @@ def assert_fits(page: Any, where: str) -> None:
 def shoot(page: Any, name: str) -> None:
     if os.environ.get("SCREENSHOTS") == "1" and not name.endswith(("-320", "-412")):
         SHOTS.mkdir(parents=True, exist_ok=True)
-        page.evaluate("document.getElementById('toast').hidden = true; "
-                      "document.querySelector('header.top').style.position = 'static'")
+        page.evaluate(
+            "document.getElementById('toast').hidden = true; "
+            "document.querySelector('header.top').style.position = 'static'"
+        )
         page.screenshot(path=str(SHOTS / f"club-{name}.png"), full_page=True)
 
 
@@ -50,33 +63,50 @@ def club_scene(api: Api) -> dict[str, Any]:
     """A club with five players, a season, a closed sitting and an open one."""
     club = api._call("POST", "/clubs", json={"name": "Skatfreunde Kreuzberg e.V."})
     token = club["admin_token"]
-    players = [api._call("POST", f"/clubs/{club['id']}/players", token, json={"name": n})["id"]
-               for n in NAMES]
-    season = api._call("POST", f"/clubs/{club['id']}/seasons", token,
-                       json={"name": "Winter 2026", "variant": "american"})
+    players = [
+        api._call("POST", f"/clubs/{club['id']}/players", token, json={"name": n})["id"]
+        for n in NAMES
+    ]
+    season = api._call(
+        "POST",
+        f"/clubs/{club['id']}/seasons",
+        token,
+        json={"name": "Winter 2026", "variant": "american"},
+    )
     tables = []
-    for name, seats, hands, close in (("Monday", players[:4], [SOLO, LOST, SIMPLE], True),
-                                      ("Thursday", players[1:], [LOST, SOLO], True),
-                                      ("Friday", players[:4], [SIMPLE], False)):
-        table = api._call("POST", "/tables", token, json={
-            "club_id": club["id"], "name": name, "variant": "american", "seats": seats,
-            "season_id": season["id"]})
+    for name, seats, hands, close in (
+        ("Monday", players[:4], [SOLO, LOST, SIMPLE], True),
+        ("Thursday", players[1:], [LOST, SOLO], True),
+        ("Friday", players[:4], [SIMPLE], False),
+    ):
+        table = api._call(
+            "POST",
+            "/tables",
+            token,
+            json={
+                "club_id": club["id"],
+                "name": name,
+                "variant": "american",
+                "seats": seats,
+                "season_id": season["id"],
+            },
+        )
         for hand in hands:
             api.record(table, hand)
         if close:
             api._call("POST", f"/tables/{table['id']}/close", token)
         tables.append(table)
-    return {"club": club, "token": token, "players": players, "season": season,
-            "tables": tables}
+    return {"club": club, "token": token, "players": players, "season": season, "tables": tables}
 
 
 def open_club(phone: Any, scene: dict[str, Any], view: str = "") -> Any:
     page = phone.page
     page.goto("/")
     club = scene["club"]
-    page.evaluate("([id, entry]) => localStorage.setItem('solo-pad:clubs', "
-                  "JSON.stringify({[id]: entry}))",
-                  [club["id"], {"id": club["id"], "name": club["name"], "token": scene["token"]}])
+    page.evaluate(
+        "([id, entry]) => localStorage.setItem('solo-pad:clubs', JSON.stringify({[id]: entry}))",
+        [club["id"], {"id": club["id"], "name": club["name"], "token": scene["token"]}],
+    )
     page.goto(f"/#league={club['id']}{view}")
     page.locator("nav.tabs").wait_for()
     return page
@@ -87,11 +117,14 @@ def scene(api: Api) -> dict[str, Any]:
     return club_scene(api)
 
 
-@pytest.mark.parametrize("size", [PHONE, {"width": 320, "height": 640},
-                                  {"width": 412, "height": 800}, TABLET],
-                         ids=["phone", "320px", "412px", "tablet"])
-def test_tables_standings_and_a_player_page(phones: Any, scene: dict[str, Any],
-                                            size: dict[str, int]) -> None:
+@pytest.mark.parametrize(
+    "size",
+    [PHONE, {"width": 320, "height": 640}, {"width": 412, "height": 800}, TABLET],
+    ids=["phone", "320px", "412px", "tablet"],
+)
+def test_tables_standings_and_a_player_page(
+    phones: Any, scene: dict[str, Any], size: dict[str, int]
+) -> None:
     phone = phones()
     phone.page.set_viewport_size(size)
     suffix = {360: "", 800: "-tablet"}.get(size["width"], f"-{size['width']}")
@@ -171,8 +204,9 @@ def test_the_standings_print_on_a4(phones: Any, scene: dict[str, Any], tmp_path:
 
 
 @pytest.mark.parametrize("size", [PHONE, TABLET], ids=["phone", "tablet"])
-def test_running_the_club_with_the_admin_token(phones: Any, api: Api, scene: dict[str, Any],
-                                               size: dict[str, int]) -> None:
+def test_running_the_club_with_the_admin_token(
+    phones: Any, api: Api, scene: dict[str, Any], size: dict[str, int]
+) -> None:
     phone = phones()
     phone.page.set_viewport_size(size)
     suffix = "" if size is PHONE else "-tablet"
@@ -252,8 +286,13 @@ def test_running_the_club_with_the_admin_token(phones: Any, api: Api, scene: dic
     page.locator("nav.tabs").wait_for()
     kept = json.loads(page.evaluate("localStorage.getItem('solo-pad:clubs')"))[club_id]["token"]
     assert kept != scene["token"]
-    assert api.http.get(f"{api.base}/api/v1/clubs/{club_id}",
-                        headers={"Authorization": f"Bearer {scene['token']}"}).status_code == 401
+    assert (
+        api.http.get(
+            f"{api.base}/api/v1/clubs/{club_id}",
+            headers={"Authorization": f"Bearer {scene['token']}"},
+        ).status_code
+        == 401
+    )
 
     # The noticeboard: the read-only link on another screen reads, and offers nothing to run.
     board = phones()
@@ -274,22 +313,33 @@ def test_running_the_club_with_the_admin_token(phones: Any, api: Api, scene: dic
     board.page.evaluate("document.documentElement.dataset.pollMs = '100'")
     board.page.get_by_role("link", name="Tables").click()
     board.page.locator("ul.sittings > li").first.wait_for()
-    table = api._call("POST", "/tables", kept, json={
-        "club_id": club_id, "name": "Late game", "variant": "american",
-        "seats": scene["players"][:4]})
+    table = api._call(
+        "POST",
+        "/tables",
+        kept,
+        json={
+            "club_id": club_id,
+            "name": "Late game",
+            "variant": "american",
+            "seats": scene["players"][:4],
+        },
+    )
     assert table["name"] == "Late game"
     board.page.locator("ul.sittings h3:text-is('Late game')").wait_for(timeout=10_000)
 
 
-def test_a_phone_whose_table_link_was_revoked_is_told_so(phones: Any, api: Api,
-                                                         scene: dict[str, Any]) -> None:
+def test_a_phone_whose_table_link_was_revoked_is_told_so(
+    phones: Any, api: Api, scene: dict[str, Any]
+) -> None:
     table = scene["tables"][2]
     phone = phones()
     page = phone.page
     page.goto(table_url(str(api.base), table))
     page.locator("ol.seats").wait_for()
-    api.http.delete(f"{api.base}/api/v1/tables/{table['id']}/token",
-                    headers={"Authorization": f"Bearer {scene['token']}"}).raise_for_status()
+    api.http.delete(
+        f"{api.base}/api/v1/tables/{table['id']}/token",
+        headers={"Authorization": f"Bearer {scene['token']}"},
+    ).raise_for_status()
     page.locator("h1:text-is('This link no longer works')").wait_for(timeout=20_000)
     assert "revoked by the club's admin" in page.locator(".notice.error").inner_text()
     assert_fits(page, "revoked")

@@ -129,8 +129,12 @@ def test_create_record_correct_void_and_settle(phones: Any, api: Api) -> None:
 
     records = [h["hand"] for h in api.hands(table)]
     assert [(r["kind"], r.get("contract")) for r in records] == [
-        ("played", "solo"), ("played", "simple"), ("played", "tout"), ("forfeit", None),
-        ("misdeal", None)]
+        ("played", "solo"),
+        ("played", "simple"),
+        ("played", "tout"),
+        ("forfeit", None),
+        ("misdeal", None),
+    ]
     assert records[1]["called"] == {"rank": "ace", "suit": "diamonds"}
     assert (records[1]["declarer"], records[1]["partner"]) == (2, 0)
     assert records[2]["matadores"] == {"side": "declarers", "lower": 1}
@@ -152,7 +156,10 @@ def test_create_record_correct_void_and_settle(phones: Any, api: Api) -> None:
     assert "Hand 2 is corrected. Balances:" in page.locator("p.notice.ok").inner_text()
     hand2 = api.hands(table)[1]
     assert (hand2["hand"]["tricks"], hand2["revision"], hand2["settlement"]["result"]) == (
-        4, 2, "lost")
+        4,
+        2,
+        "lost",
+    )
 
     # Void hand 3, after a confirmation that shows the chips going back.
     page.locator('.sheet .hand[data-number="3"] button.what').click()
@@ -165,11 +172,18 @@ def test_create_record_correct_void_and_settle(phones: Any, api: Api) -> None:
     # The confirmation showed what the whole table became: every balance and the pool.
     after = api.table(table)
     assert [row.split("\t")[2] for row in shown_after] == [
-        *(shown_number(s["balance"]) for s in after["seats"]), str(after["pool"])]
+        *(shown_number(s["balance"]) for s in after["seats"]),
+        str(after["pool"]),
+    ]
     notice = page.locator("p.notice.ok").inner_text()
     assert "Hand 3 is void. Balances:" in notice and "pool" in notice
-    assert [h["status"] for h in api.hands(table)] == ["recorded", "recorded", "void",
-                                                       "recorded", "recorded"]
+    assert [h["status"] for h in api.hands(table)] == [
+        "recorded",
+        "recorded",
+        "void",
+        "recorded",
+        "recorded",
+    ]
 
     # What the pad shows is what the service says.
     state = api.table(table)
@@ -187,8 +201,9 @@ def test_create_record_correct_void_and_settle(phones: Any, api: Api) -> None:
     assert settle["final"] is True
     shown = page.locator("ul.payments li").all_inner_texts()
     names = {s["seat"]: s["name"] for s in state["seats"]}
-    assert shown == [f"{names[t['from']]} pays {names[t['to']]} {t['amount']} chips"
-                     for t in settle["transfers"]]
+    assert shown == [
+        f"{names[t['from']]} pays {names[t['to']]} {t['amount']} chips" for t in settle["transfers"]
+    ]
 
 
 def shown_number(n: int) -> str:
@@ -204,8 +219,9 @@ def record_solo(page: Any, declarer: str = "Bob", trump: str = "hearts") -> None
     page.locator("button.save").click()
 
 
-def test_offline_hand_is_queued_and_sent_exactly_once(phones: Any, api: Api,
-                                                      network: Network) -> None:
+def test_offline_hand_is_queued_and_sent_exactly_once(
+    phones: Any, api: Api, network: Network
+) -> None:
     table = api.table_setup()
     phone = phones()
     page = phone.page
@@ -214,7 +230,8 @@ def test_offline_hand_is_queued_and_sent_exactly_once(phones: Any, api: Api,
     # The service worker keeps the page shell: the pad opens again without a network.
     # Its cache is named after the pad's version (service/api/pages.py).
     assert page.evaluate("navigator.serviceWorker.ready.then(() => caches.keys())") == [
-        f"solo-pad-{read_pad(PAD_DIR).version}"]
+        f"solo-pad-{read_pad(PAD_DIR).version}"
+    ]
 
     blocked: list[str] = []
     go_offline(phone.context, network, blocked)
@@ -273,8 +290,17 @@ def test_conflict_shows_both_versions(phones: Any, api: Api, network: Network) -
     record_solo(page, declarer="Bob")
     page.locator('.card.pending[data-outbox="1"]').wait_for()
     # Meanwhile another phone records hand 1.
-    api.record(table, {"contract": "simple", "trump": "spades", "declarer": 0,
-                       "called": {"rank": "ace", "suit": "hearts"}, "partner": 2, "tricks": 6})
+    api.record(
+        table,
+        {
+            "contract": "simple",
+            "trump": "spades",
+            "declarer": 0,
+            "called": {"rank": "ace", "suit": "hearts"},
+            "partner": 2,
+            "tricks": 6,
+        },
+    )
     go_online(phone.context, network)
 
     card = page.locator(".card.conflict")
@@ -336,8 +362,12 @@ def test_every_control_has_a_name_for_screen_readers(phones: Any, api: Api) -> N
     page.goto(table_url("", table))
     page.locator('.sheet .hand[data-number="1"]').wait_for()
     assert page.evaluate(UNNAMED_CONTROLS) == []
-    for screen, ready in (("&go=new", "form.handform"), ("&go=edit&n=1", "form.handform"),
-                          ("&go=share", "svg.qr"), ("&go=settle", "ul.payments")):
+    for screen, ready in (
+        ("&go=new", "form.handform"),
+        ("&go=edit&n=1", "form.handform"),
+        ("&go=share", "svg.qr"),
+        ("&go=settle", "ul.payments"),
+    ):
         page.goto(base + screen)
         page.locator(ready).wait_for()
         if page.locator("details.more summary").count():

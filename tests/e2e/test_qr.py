@@ -32,6 +32,9 @@ def test_the_symbol_is_the_reference_one(phones: Any, case: dict[str, Any]) -> N
 def test_any_mask_gives_a_symbol_of_the_right_size(phones: Any) -> None:
     page = phones().page
     page.goto("/pad/pad.css")
-    rows = page.evaluate("""async (text) => (await import('/pad/qr.js')).encode(text)
-      .map((row) => row.length)""", "x" * 300)
+    rows = page.evaluate(
+        """async (text) => (await import('/pad/qr.js')).encode(text)
+      .map((row) => row.length)""",
+        "x" * 300,
+    )
     assert len(rows) == 69 and set(rows) == {69}  # 300 bytes at level M: version 13

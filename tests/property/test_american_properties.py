@@ -14,16 +14,22 @@ from service.rules.base import POOL, RuleViolation, Settlement
 from tests.strategies import american_cases, american_hands, american_tables, corrupt_hand
 
 
-def settle(players: int, options: dict[str, Any], state: dict[str, Any],
-           hand: dict[str, Any]) -> Settlement:
+def settle(
+    players: int, options: dict[str, Any], state: dict[str, Any], hand: dict[str, Any]
+) -> Settlement:
     opts = AMERICAN.parse_options(options)
-    return AMERICAN.settle(players, opts, AMERICAN.parse_state(state, players, opts),
-                           AMERICAN.parse_hand(hand, players, opts))
+    return AMERICAN.settle(
+        players,
+        opts,
+        AMERICAN.parse_state(state, players, opts),
+        AMERICAN.parse_hand(hand, players, opts),
+    )
 
 
 @given(american_cases())
 def test_chips_are_neither_made_nor_lost_and_the_pool_never_goes_negative(
-        case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]]) -> None:
+    case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]],
+) -> None:
     settlement = settle(*case)
     assert settlement.pool_before is not None and settlement.pool_after is not None
     assert sum(settlement.deltas) + settlement.pool_after - settlement.pool_before == 0
@@ -39,7 +45,8 @@ def test_chips_are_neither_made_nor_lost_and_the_pool_never_goes_negative(
 
 @given(american_cases())
 def test_every_transfer_moves_a_positive_amount_between_two_different_parties(
-        case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]]) -> None:
+    case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]],
+) -> None:
     players = case[0]
     settlement = settle(*case)
     parties = {POOL, *range(players)}
@@ -52,7 +59,8 @@ def test_every_transfer_moves_a_positive_amount_between_two_different_parties(
 
 @given(american_cases())
 def test_transfers_come_in_the_rulebooks_order(
-        case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]]) -> None:
+    case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]],
+) -> None:
     order = {"stake": 0, "game": 1, "stamm": 2, "bete": 3}
     reasons = [order[t.reason.value] for t in settle(*case).transfers]
     assert reasons == sorted(reasons)
@@ -60,7 +68,8 @@ def test_transfers_come_in_the_rulebooks_order(
 
 @given(american_cases())
 def test_settling_the_same_input_twice_gives_the_same_settlement(
-        case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]]) -> None:
+    case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]],
+) -> None:
     first, second = settle(*case), settle(*case)
     assert first.to_dict() == second.to_dict()
     assert first.state_after == second.state_after
@@ -69,7 +78,8 @@ def test_settling_the_same_input_twice_gives_the_same_settlement(
 
 @given(american_cases())
 def test_a_parsed_hand_written_back_reads_as_the_same_hand(
-        case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]]) -> None:
+    case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]],
+) -> None:
     players, _options, _state, raw = case
     hand = AMERICAN.parse_hand(raw, players, None)
     assert AMERICAN.parse_hand(hand.to_dict(), players, None) == hand
@@ -77,7 +87,8 @@ def test_a_parsed_hand_written_back_reads_as_the_same_hand(
 
 @given(american_cases())
 def test_a_redeal_keeps_the_dealer_and_a_played_hand_passes_the_deal_left(
-        case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]]) -> None:
+    case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]],
+) -> None:
     players, options, state, hand = case
     settlement = settle(*case)
     dealer = state.get("dealer", 0)
@@ -87,8 +98,7 @@ def test_a_redeal_keeps_the_dealer_and_a_played_hand_passes_the_deal_left(
         assert settlement.next_dealer == (dealer + 1) % players
         assert settlement.state_after.stake_due is True
     else:
-        assert (settlement.result, settlement.value, settlement.in_couleur) == (None, None,
-                                                                                 None)
+        assert (settlement.result, settlement.value, settlement.in_couleur) == (None, None, None)
         assert settlement.next_dealer == dealer
         assert settlement.state_after.stake_due is False
         assert settlement.couleur_after == settlement.couleur_before
@@ -110,7 +120,8 @@ def rotate_hand(hand: dict[str, Any], r: int, players: int) -> dict[str, Any]:
 
 @given(american_cases(), st.integers(1, 4))
 def test_renumbering_the_seats_renumbers_the_settlement(
-        case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]], r: int) -> None:
+    case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]], r: int
+) -> None:
     players, options, state, hand = case
     r %= players
     moved_state = {**state, "dealer": (state.get("dealer", 0) + r) % players}
@@ -123,27 +134,32 @@ def test_renumbering_the_seats_renumbers_the_settlement(
     assert [moved.deltas[(s + r) % players] for s in range(players)] == list(original.deltas)
     # A lone game's payments are listed by ascending seat, which a rotation may reorder:
     # the transfers are the same multiset, and their reasons come in the same order.
-    assert Counter((party(t.source), party(t.target), t.chips, t.reason)
-                   for t in original.transfers) == Counter(moved.transfers)
+    assert Counter(
+        (party(t.source), party(t.target), t.chips, t.reason) for t in original.transfers
+    ) == Counter(moved.transfers)
     assert [t.reason for t in original.transfers] == [t.reason for t in moved.transfers]
     assert moved.next_dealer == (original.next_dealer + r) % players
-    assert (moved.result, moved.value, moved.in_couleur) == (original.result, original.value,
-                                                             original.in_couleur)
-    assert (moved.pool_after, moved.couleur_after) == (original.pool_after,
-                                                       original.couleur_after)
+    assert (moved.result, moved.value, moved.in_couleur) == (
+        original.result,
+        original.value,
+        original.in_couleur,
+    )
+    assert (moved.pool_after, moved.couleur_after) == (original.pool_after, original.couleur_after)
 
 
 @given(american_tables(), st.data())
 def test_a_whole_evening_keeps_balances_and_pool_summing_to_zero(
-        table: tuple[int, dict[str, Any], dict[str, Any]], data: st.DataObject) -> None:
+    table: tuple[int, dict[str, Any], dict[str, Any]], data: st.DataObject
+) -> None:
     players, raw_options, _state = table
     options = AMERICAN.parse_options(raw_options)
     state = AMERICAN.initial_state(players, options)
     balances = [0] * players
     hands = data.draw(st.lists(american_hands(players, raw_options), max_size=12))
     for raw in hands:
-        settlement = AMERICAN.settle(players, options, state,
-                                     AMERICAN.parse_hand(raw, players, options))
+        settlement = AMERICAN.settle(
+            players, options, state, AMERICAN.parse_hand(raw, players, options)
+        )
         assert settlement.pool_before == state.pool
         balances = [b + d for b, d in zip(balances, settlement.deltas, strict=True)]
         state = settlement.state_after
@@ -153,7 +169,8 @@ def test_a_whole_evening_keeps_balances_and_pool_summing_to_zero(
 
 @given(st.sampled_from((3, 4, 5)).flatmap(lambda n: st.tuples(st.just(n), corrupt_hand(n))))
 def test_a_corrupted_hand_is_refused_with_a_rule_violation_naming_a_hand_field(
-        case: tuple[int, Any]) -> None:
+    case: tuple[int, Any],
+) -> None:
     players, raw = case
     try:
         AMERICAN.parse_hand(raw, players, None)
@@ -166,20 +183,35 @@ def test_a_corrupted_hand_is_refused_with_a_rule_violation_naming_a_hand_field(
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(st.text(max_size=12), children, max_size=4),
-    max_leaves=16)
-hand_fields = st.sampled_from(["kind", "contract", "trump", "declarer", "tricks", "called",
-                               "partner", "tout_after_five", "matadores", "errors", "seat"])
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4)
+    ),
+    max_leaves=16,
+)
+hand_fields = st.sampled_from(
+    [
+        "kind",
+        "contract",
+        "trump",
+        "declarer",
+        "tricks",
+        "called",
+        "partner",
+        "tout_after_five",
+        "matadores",
+        "errors",
+        "seat",
+    ]
+)
 near_hands = st.dictionaries(hand_fields, json_values, max_size=10) | json_values
 
 
 @given(st.sampled_from((3, 4, 5)), json_values, json_values, near_hands)
 def test_anything_a_client_sends_is_settled_or_refused_with_a_rule_violation(
-        players: int, options: Any, state: Any, hand: Any) -> None:
+    players: int, options: Any, state: Any, hand: Any
+) -> None:
     try:
         preview("american", players, options, state, hand)
     except RuleViolation as error:
         assert error.errors
-        assert all(field.split(".")[0] in ("options", "state", "hand")
-                   for field in error.errors)
+        assert all(field.split(".")[0] in ("options", "state", "hand") for field in error.errors)

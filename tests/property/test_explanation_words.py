@@ -34,27 +34,33 @@ def check_words(settlement: Settlement, players: int) -> None:
 
 @given(case=american_cases())
 def test_american_explanations_number_seats_from_one(
-        case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]]) -> None:
+    case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]],
+) -> None:
     players, options, state, hand = case
     check_words(preview("american", players, options, state, hand), players)
 
 
 @pytest.mark.parametrize("name", ["spanish", "german", "solo66"])
 @given(data=st.data())
-def test_every_variants_explanations_number_seats_from_one(name: str,
-                                                          data: st.DataObject) -> None:
+def test_every_variants_explanations_number_seats_from_one(name: str, data: st.DataObject) -> None:
     options, state, hand = data.draw(tables(name))
     players = VARIANTS[name].player_counts[0]
     check_words(preview(name, players, options, state, hand), players)
 
 
-@given(data=st.data(), preferred=st.sampled_from(["first_won", "hearts", None]),
-       count=st.integers(min_value=1, max_value=12))
-def test_the_preferred_suit_is_set_once_by_the_first_game_won(data: st.DataObject,
-                                                              preferred: str | None,
-                                                              count: int) -> None:
-    options = {"preferred_suit": preferred, "mediateur": data.draw(st.booleans()),
-               "deck": data.draw(st.sampled_from((32, 24)))}
+@given(
+    data=st.data(),
+    preferred=st.sampled_from(["first_won", "hearts", None]),
+    count=st.integers(min_value=1, max_value=12),
+)
+def test_the_preferred_suit_is_set_once_by_the_first_game_won(
+    data: st.DataObject, preferred: str | None, count: int
+) -> None:
+    options = {
+        "preferred_suit": preferred,
+        "mediateur": data.draw(st.booleans()),
+        "deck": data.draw(st.sampled_from((32, 24))),
+    }
     state: dict[str, Any] = {}
     first_won: str | None = None
     for _ in range(count):

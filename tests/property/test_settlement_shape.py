@@ -35,14 +35,16 @@ def assert_schema_shape(settlement: Settlement) -> None:
 
 @given(american_cases())
 def test_an_american_settlement_is_already_in_the_schemas_shape(
-        case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]]) -> None:
+    case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]],
+) -> None:
     assert_schema_shape(settle_american(*case))
 
 
 @pytest.mark.parametrize("name", sorted(OTHER_VARIANTS))
 @given(data=st.data())
 def test_every_variants_settlement_is_already_in_the_schemas_shape(
-        name: str, data: st.DataObject) -> None:
+    name: str, data: st.DataObject
+) -> None:
     variant = OTHER_VARIANTS[name]
     players = PLAYERS[name]
     raw_options, raw_state, raw_hand = data.draw(tables(name))

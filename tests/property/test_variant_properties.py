@@ -29,8 +29,9 @@ POINTS_VARIANTS = ["spanish", "german"]
 def settle(variant: Variant, options: Any, state: Any, hand: Any) -> Settlement:
     n = variant.player_counts[0]
     opts = variant.parse_options(options)
-    return variant.settle(n, opts, variant.parse_state(state, n, opts),
-                          variant.parse_hand(hand, n, opts))
+    return variant.settle(
+        n, opts, variant.parse_state(state, n, opts), variant.parse_hand(hand, n, opts)
+    )
 
 
 def table(name: str) -> st.SearchStrategy[tuple[Any, Any, Any]]:
@@ -48,10 +49,12 @@ def declaring_party(hand: dict[str, Any]) -> set[int]:
 
 # --- every variant ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", list(VARIANTS))
 @given(data=st.data())
-def test_settling_the_same_hand_twice_gives_the_same_settlement(name: str,
-                                                                data: st.DataObject) -> None:
+def test_settling_the_same_hand_twice_gives_the_same_settlement(
+    name: str, data: st.DataObject
+) -> None:
     options, state, hand = data.draw(table(name))
     variant = VARIANTS[name]
     first = settle(variant, options, state, hand)
@@ -61,8 +64,9 @@ def test_settling_the_same_hand_twice_gives_the_same_settlement(name: str,
 
 @pytest.mark.parametrize("name", list(VARIANTS))
 @given(data=st.data())
-def test_a_normalized_hand_settles_like_the_record_it_came_from(name: str,
-                                                                data: st.DataObject) -> None:
+def test_a_normalized_hand_settles_like_the_record_it_came_from(
+    name: str, data: st.DataObject
+) -> None:
     options, state, hand = data.draw(table(name))
     variant = VARIANTS[name]
     n = PLAYERS[name]
@@ -70,7 +74,8 @@ def test_a_normalized_hand_settles_like_the_record_it_came_from(name: str,
     parsed = variant.parse_hand(hand, n, opts)
     assert variant.parse_hand(parsed.to_dict(), n, opts) == parsed
     assert settle(variant, opts.to_dict(), state, parsed.to_dict()) == settle(
-        variant, options, state, hand)
+        variant, options, state, hand
+    )
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))
@@ -86,6 +91,7 @@ def test_the_deal_always_passes_to_the_left(name: str, data: st.DataObject) -> N
 
 
 # --- Solo 66 conserves chips ----------------------------------------------------------------
+
 
 @given(data=st.data())
 def test_solo66_chips_are_neither_made_nor_lost(data: st.DataObject) -> None:
@@ -111,10 +117,12 @@ def test_solo66_chips_are_neither_made_nor_lost(data: st.DataObject) -> None:
 
 # --- the points variants --------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", POINTS_VARIANTS)
 @given(data=st.data())
-def test_only_the_declaring_party_scores_and_each_of_it_the_same(name: str,
-                                                                  data: st.DataObject) -> None:
+def test_only_the_declaring_party_scores_and_each_of_it_the_same(
+    name: str, data: st.DataObject
+) -> None:
     options, state, hand = data.draw(table(name))
     settlement = settle(VARIANTS[name], options, state, hand)
     party = declaring_party(hand)
@@ -122,14 +130,16 @@ def test_only_the_declaring_party_scores_and_each_of_it_the_same(name: str,
     assert (settlement.pool_before, settlement.pool_after) == (None, None)
     assert settlement.value is not None and settlement.value > 0
     sign = 1 if settlement.result == "won" else -1
-    assert settlement.deltas == tuple(sign * settlement.value if seat in party else 0
-                                      for seat in range(4))
+    assert settlement.deltas == tuple(
+        sign * settlement.value if seat in party else 0 for seat in range(4)
+    )
 
 
 @pytest.mark.parametrize("name", POINTS_VARIANTS)
 @given(data=st.data())
-def test_a_won_and_a_lost_hand_score_equal_and_opposite_points(name: str,
-                                                               data: st.DataObject) -> None:
+def test_a_won_and_a_lost_hand_score_equal_and_opposite_points(
+    name: str, data: st.DataObject
+) -> None:
     options, state, hand = data.draw(table(name))
     party = declaring_party(hand)
     opponent = data.draw(st.sampled_from(sorted(set(range(4)) - party)))
@@ -143,27 +153,39 @@ def test_a_won_and_a_lost_hand_score_equal_and_opposite_points(name: str,
 
 @given(data=st.data())
 def test_a_spanish_hand_made_or_missed_by_tricks_scores_equal_and_opposite(
-        data: st.DataObject) -> None:
+    data: st.DataObject,
+) -> None:
     options, state, hand = data.draw(table("spanish"))
     hand = {**hand, "errors": []}
     target = 8 if hand["contract"] == "tout" else 5
-    made = settle(SPANISH, options, state, {**hand, "tricks": data.draw(
-        st.integers(min_value=target, max_value=8))})
-    missed = settle(SPANISH, options, state, {**hand, "tricks": data.draw(
-        st.integers(min_value=0, max_value=target - 1))})
+    made = settle(
+        SPANISH,
+        options,
+        state,
+        {**hand, "tricks": data.draw(st.integers(min_value=target, max_value=8))},
+    )
+    missed = settle(
+        SPANISH,
+        options,
+        state,
+        {**hand, "tricks": data.draw(st.integers(min_value=0, max_value=target - 1))},
+    )
     assert (made.result, missed.result) == ("won", "lost")
     assert missed.deltas == tuple(-d for d in made.deltas)
 
 
 # --- bad input is a RuleViolation and nothing else ------------------------------------------
 
-def refused_or_settled(variant: Variant, players: Any, options: Any, state: Any,
-                       hand: Any) -> RuleViolation | Settlement:
+
+def refused_or_settled(
+    variant: Variant, players: Any, options: Any, state: Any, hand: Any
+) -> RuleViolation | Settlement:
     try:
         n = variant.check_players(players)
         opts = variant.parse_options(options)
-        return variant.settle(n, opts, variant.parse_state(state, n, opts),
-                              variant.parse_hand(hand, n, opts))
+        return variant.settle(
+            n, opts, variant.parse_state(state, n, opts), variant.parse_hand(hand, n, opts)
+        )
     except RuleViolation as error:
         assert error.errors == {error.field: [error.message]}
         assert isinstance(error.message, str) and error.message
@@ -173,7 +195,8 @@ def refused_or_settled(variant: Variant, players: Any, options: Any, state: Any,
 @pytest.mark.parametrize("name", list(VARIANTS))
 @given(data=st.data())
 def test_a_corrupted_hand_is_refused_with_a_rule_violation_naming_a_hand_field(
-        name: str, data: st.DataObject) -> None:
+    name: str, data: st.DataObject
+) -> None:
     hand = data.draw(corrupted(name))
     outcome = refused_or_settled(VARIANTS[name], PLAYERS[name], None, None, hand)
     if isinstance(outcome, RuleViolation):
@@ -183,7 +206,8 @@ def test_a_corrupted_hand_is_refused_with_a_rule_violation_naming_a_hand_field(
 @pytest.mark.parametrize("name", list(VARIANTS))
 @given(data=st.data())
 def test_junk_options_state_or_players_are_refused_with_a_rule_violation(
-        name: str, data: st.DataObject) -> None:
+    name: str, data: st.DataObject
+) -> None:
     options, state, hand = data.draw(table(name))
     which = data.draw(st.sampled_from(("players", "options", "state", "option", "dealer")))
     players: Any = PLAYERS[name]
@@ -210,6 +234,7 @@ def test_junk_options_state_or_players_are_refused_with_a_rule_violation(
 
 @pytest.mark.parametrize("name", list(VARIANTS))
 @given(raw=junk)
-def test_any_json_value_as_a_hand_is_refused_or_settled_never_crashes(name: str,
-                                                                      raw: object) -> None:
+def test_any_json_value_as_a_hand_is_refused_or_settled_never_crashes(
+    name: str, raw: object
+) -> None:
     refused_or_settled(VARIANTS[name], PLAYERS[name], None, None, raw)

@@ -31,8 +31,8 @@ TRANSLATED = [language for language in LANGUAGES if language != "en"]
 def _used_messages() -> dict[str | tuple[str, ...], str]:
     found: dict[str | tuple[str, ...], str] = {}
     for filename, lineno, message, _comments, _context in extract_from_dir(
-            str(ROOT), method_map=[("service/**.py", "python")],
-            keywords={"N_": None, "Nn_": (1, 2)}):
+        str(ROOT), method_map=[("service/**.py", "python")], keywords={"N_": None, "Nn_": (1, 2)}
+    ):
         found.setdefault(message, f"{filename}:{lineno}")
     return found
 
@@ -76,21 +76,22 @@ def _check_worded(settlement: Any) -> None:
 
 @given(case=american_cases())
 def test_every_american_step_is_worded_in_every_language(
-        case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]]) -> None:
+    case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]],
+) -> None:
     _check_worded(preview("american", *case))
 
 
 @pytest.mark.parametrize("name", ["spanish", "german", "solo66"])
 @given(data=st.data())
-def test_every_variants_steps_are_worded_in_every_language(name: str,
-                                                           data: st.DataObject) -> None:
+def test_every_variants_steps_are_worded_in_every_language(name: str, data: st.DataObject) -> None:
     options, state, hand = data.draw(tables(name))
     _check_worded(preview(name, VARIANTS[name].player_counts[0], options, state, hand))
 
 
 def test_a_german_reader_gets_german_words() -> None:
-    settlement = preview("german", 4, None, None,
-                         {"contract": "solo", "trump": "hearts", "declarer": 0, "tricks": 5})
+    settlement = preview(
+        "german", 4, None, None, {"contract": "solo", "trump": "hearts", "declarer": 0, "tricks": 5}
+    )
     lines = explain(settlement.explanation, "de")
     assert lines[0] == "Solo in Herz: Platz 1 spielt allein; Ziel 5 Stiche"
     assert lines[-1] == "Platz 2 gibt als Nächster"

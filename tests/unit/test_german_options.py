@@ -14,14 +14,27 @@ from service.rules.german import GERMAN
 from service.rules.spanish import SPANISH
 
 SOLO = {"contract": "solo", "trump": "clubs", "declarer": 0, "tricks": 5}
-FRAGE = {"contract": "frage", "trump": "hearts", "declarer": 1, "tricks": 5,
-         "called": {"rank": "ace", "suit": "spades"}, "partner": 2}
-MEDIATEUR = {"contract": "mediateur", "trump": "hearts", "declarer": 2, "tricks": 5,
-             "called": {"rank": "ace", "suit": "clubs"}, "giver": 0}
+FRAGE = {
+    "contract": "frage",
+    "trump": "hearts",
+    "declarer": 1,
+    "tricks": 5,
+    "called": {"rank": "ace", "suit": "spades"},
+    "partner": 2,
+}
+MEDIATEUR = {
+    "contract": "mediateur",
+    "trump": "hearts",
+    "declarer": 2,
+    "tricks": 5,
+    "called": {"rank": "ace", "suit": "clubs"},
+    "giver": 0,
+}
 
 
-def german(hand: dict[str, Any], options: dict[str, Any] | None = None,
-           state: dict[str, Any] | None = None) -> Settlement:
+def german(
+    hand: dict[str, Any], options: dict[str, Any] | None = None, state: dict[str, Any] | None = None
+) -> Settlement:
     return preview("german", 4, options, state, hand)
 
 
@@ -33,6 +46,7 @@ def refused(hand: dict[str, Any], options: dict[str, Any] | None = None) -> str:
 
 
 # --- the mediateur --------------------------------------------------------------------------
+
 
 def test_a_mediateur_needs_the_tables_option() -> None:
     assert refused(MEDIATEUR) == "hand.contract"
@@ -46,7 +60,8 @@ def test_a_mediateur_is_worth_4_and_only_the_declarer_scores() -> None:
     assert (lost.result, lost.deltas) == ("lost", (0, 0, -4, 0))
     assert explain(won.explanation)[0] == (
         "Mediateur in hearts: seat 3 plays alone after demanding an "
-                                  "ace with the ace of clubs from seat 1; target 5 tricks")
+        "ace with the ace of clubs from seat 1; target 5 tricks"
+    )
 
 
 def test_a_mediateurs_bonuses_and_preferred_suit_apply_as_to_any_contract() -> None:
@@ -61,18 +76,25 @@ def test_a_mediateurs_demanded_ace_and_giver_are_for_the_record_only() -> None:
     assert german(bare, options).deltas == german(MEDIATEUR, options).deltas
     record = GERMAN.parse_hand(MEDIATEUR, 4, GERMAN.parse_options(options)).to_dict()
     assert (record["called"], record["giver"], record["partner"]) == (
-        {"rank": "ace", "suit": "clubs"}, 0, None)
+        {"rank": "ace", "suit": "clubs"},
+        0,
+        None,
+    )
 
 
-@pytest.mark.parametrize(("change", "field"), [
-    ({"partner": 1}, "hand.partner"),
-    ({"called": {"rank": "ace", "suit": "hearts"}}, "hand.called.suit"),
-    ({"called": {"rank": "king", "suit": "clubs"}}, "hand.called.rank"),
-    ({"giver": 2}, "hand.giver"),
-    ({"giver": 4}, "hand.giver"),
-])
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"partner": 1}, "hand.partner"),
+        ({"called": {"rank": "ace", "suit": "hearts"}}, "hand.called.suit"),
+        ({"called": {"rank": "king", "suit": "clubs"}}, "hand.called.rank"),
+        ({"giver": 2}, "hand.giver"),
+        ({"giver": 4}, "hand.giver"),
+    ],
+)
 def test_a_mediateur_is_played_alone_after_an_opponent_gives_a_plain_ace(
-        change: dict[str, Any], field: str) -> None:
+    change: dict[str, Any], field: str
+) -> None:
     assert refused({**MEDIATEUR, **change}, {"mediateur": True}) == field
 
 
@@ -83,10 +105,13 @@ def test_only_a_mediateur_has_a_giver() -> None:
 
 # --- preferred_suit: first_won ----------------------------------------------------------------
 
+
 def test_first_won_prefers_no_suit_until_a_declaring_party_wins() -> None:
     options = {"preferred_suit": "first_won"}
     assert GERMAN.initial_state(4, GERMAN.parse_options(options)).to_dict() == {
-        "dealer": 0, "couleur": None}
+        "dealer": 0,
+        "couleur": None,
+    }
     lost = german({**FRAGE, "tricks": 3}, options)
     assert lost.state_after.to_dict() == {"dealer": 1, "couleur": None}
     assert lost.to_dict()["couleur"] is None
@@ -96,7 +121,8 @@ def test_first_won_prefers_no_suit_until_a_declaring_party_wins() -> None:
     assert won.state_after.to_dict() == {"dealer": 1, "couleur": "hearts"}
     assert won.to_dict()["couleur"] == {"before": None, "after": "hearts"}
     assert "The first contract won: hearts is the preferred suit from the next hand on" in (
-        explain(won.explanation))
+        explain(won.explanation)
+    )
     assert explain(won.explanation)[-1] == "Seat 2 deals next"
 
 
@@ -133,7 +159,8 @@ def test_24_cards_make_six_tricks_with_a_target_of_four() -> None:
     assert german({**SOLO, "tricks": 3}, DECK_24).result == "lost"
     assert refused({**SOLO, "tricks": 7}, DECK_24) == "hand.tricks"
     assert explain(german({**SOLO, "tricks": 4}, DECK_24).explanation)[0] == (
-        "Solo in clubs: seat 1 plays alone; target 4 tricks")
+        "Solo in clubs: seat 1 plays alone; target 4 tricks"
+    )
 
 
 def test_24_cards_prime_is_stopping_after_four_and_tout_all_six() -> None:
@@ -146,23 +173,29 @@ def test_24_cards_prime_is_stopping_after_four_and_tout_all_six() -> None:
     missed = german({**SOLO, "tricks": 5, "continued_after_five": True}, DECK_24)
     assert missed.result == "lost"
     assert refused({**SOLO, "tricks": 5, "stopped_after_five": True}, DECK_24) == (
-        "hand.stopped_after_five")
+        "hand.stopped_after_five"
+    )
     assert refused({**SOLO, "tricks": 6}, DECK_24) == "hand.continued_after_five"
     assert refused({**SOLO, "tricks": 3, "continued_after_five": True}, DECK_24) == (
-        "hand.continued_after_five")
+        "hand.continued_after_five"
+    )
 
 
-@pytest.mark.parametrize(("options", "field"), [
-    ({"deck": 28}, "options.deck"),
-    ({"deck": "24"}, "options.deck"),
-    ({"deck": 24.0}, "options.deck"),
-    ({"deck": True}, "options.deck"),
-    ({"mediateur": "yes"}, "options.mediateur"),
-    ({"preferred_suit": "first"}, "options.preferred_suit"),
-    ({"preferred_suit": "FIRST_WON"}, "options.preferred_suit"),
-])
-def test_bad_german_options_are_refused_naming_the_option(options: dict[str, Any],
-                                                          field: str) -> None:
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"deck": 28}, "options.deck"),
+        ({"deck": "24"}, "options.deck"),
+        ({"deck": 24.0}, "options.deck"),
+        ({"deck": True}, "options.deck"),
+        ({"mediateur": "yes"}, "options.mediateur"),
+        ({"preferred_suit": "first"}, "options.preferred_suit"),
+        ({"preferred_suit": "FIRST_WON"}, "options.preferred_suit"),
+    ],
+)
+def test_bad_german_options_are_refused_naming_the_option(
+    options: dict[str, Any], field: str
+) -> None:
     with pytest.raises(RuleViolation) as caught:
         GERMAN.parse_options(options)
     assert caught.value.field == field
@@ -170,14 +203,17 @@ def test_bad_german_options_are_refused_naming_the_option(options: dict[str, Any
 
 # --- hands no table can produce ---------------------------------------------------------------
 
-@pytest.mark.parametrize(("hand", "field"), [
-    ({**SOLO, "tricks": 6, "stopped_after_five": True}, "hand.stopped_after_five"),
-    ({**SOLO, "tricks": 8, "stopped_after_five": True}, "hand.stopped_after_five"),
-    ({**SOLO, "tricks": 8}, "hand.continued_after_five"),
-    ({**FRAGE, "tricks": 8, "matadors_together": True}, "hand.continued_after_five"),
-])
-def test_a_german_hand_no_table_can_produce_is_refused(hand: dict[str, Any],
-                                                       field: str) -> None:
+
+@pytest.mark.parametrize(
+    ("hand", "field"),
+    [
+        ({**SOLO, "tricks": 6, "stopped_after_five": True}, "hand.stopped_after_five"),
+        ({**SOLO, "tricks": 8, "stopped_after_five": True}, "hand.stopped_after_five"),
+        ({**SOLO, "tricks": 8}, "hand.continued_after_five"),
+        ({**FRAGE, "tricks": 8, "matadors_together": True}, "hand.continued_after_five"),
+    ],
+)
+def test_a_german_hand_no_table_can_produce_is_refused(hand: dict[str, Any], field: str) -> None:
     assert refused(hand) == field
 
 
@@ -189,8 +225,14 @@ def test_all_eight_tricks_after_going_on_or_announcing_tout_are_taken() -> None:
 
 # --- Spanish Solo: the declarer's own ace -----------------------------------------------------
 
-SIMPLE = {"contract": "simple", "trump": "spades", "declarer": 1, "tricks": 5,
-          "called": {"rank": "ace", "suit": "hearts"}, "partner": 1}
+SIMPLE = {
+    "contract": "simple",
+    "trump": "spades",
+    "declarer": 1,
+    "tricks": 5,
+    "called": {"rank": "ace", "suit": "hearts"},
+    "partner": 1,
+}
 
 
 def test_a_spanish_declarer_may_call_an_ace_he_holds_and_plays_alone() -> None:
@@ -198,8 +240,9 @@ def test_a_spanish_declarer_may_call_an_ace_he_holds_and_plays_alone() -> None:
     assert (won.result, won.value, won.deltas) == ("won", 2, (0, 2, 0, 0))
     assert explain(won.explanation)[0] == (
         "Simple game in spades, in suit: 2 points, target 5 tricks; "
-                                  "seat 2 called the ace of hearts, which he holds, and plays "
-                                  "alone")
+        "seat 2 called the ace of hearts, which he holds, and plays "
+        "alone"
+    )
     lost = preview("spanish", 4, {"couleur": "spades"}, None, {**SIMPLE, "tricks": 4})
     assert (lost.value, lost.deltas) == (4, (0, -4, 0, 0))
     record = SPANISH.parse_hand(SIMPLE, 4, None).to_dict()

@@ -12,8 +12,9 @@ def counters(tally) -> dict[str, int]:
     return dict(zip(HAND_COUNTERS, tally.counters, strict=True))
 
 
-def settled(variant: str, players: int, hand: dict, state: dict | None = None,
-            options: dict | None = None) -> dict:
+def settled(
+    variant: str, players: int, hand: dict, state: dict | None = None, options: dict | None = None
+) -> dict:
     return preview(variant, players, options, state, hand).to_dict()
 
 
@@ -29,17 +30,32 @@ def test_a_won_solo_in_couleur_counts_for_its_declarer_with_the_stamm():
     tallies = [counters(t) for t in tally_hand(hand, settlement, 4)]
     assert [t["net"] for t in tallies] == settlement["deltas"]
     assert [t["hands"] for t in tallies] == [1, 1, 1, 1]
-    assert tallies[1] | {"net": 0} == {"hands": 1, "net": 0, "declared": 1, "won": 1, "lost": 0,
-                                       "solos_won": 1, "touts_won": 0, "betes_paid": 0,
-                                       "stamms_drawn": 1, "errors": 0}
+    assert tallies[1] | {"net": 0} == {
+        "hands": 1,
+        "net": 0,
+        "declared": 1,
+        "won": 1,
+        "lost": 0,
+        "solos_won": 1,
+        "touts_won": 0,
+        "betes_paid": 0,
+        "stamms_drawn": 1,
+        "errors": 0,
+    }
     assert sum(t["declared"] for t in tallies) == 1
     assert tally_hand(hand, settlement, 4)[1].contract == "solo"
 
 
 def test_an_error_in_a_partner_game_costs_its_offender_a_bete():
-    hand = {"contract": "simple", "trump": "spades", "declarer": 0, "partner": 2,
-            "called": {"rank": "ace", "suit": "hearts"}, "tricks": 6,
-            "errors": [{"kind": "lead_out_of_turn", "seat": 2}]}
+    hand = {
+        "contract": "simple",
+        "trump": "spades",
+        "declarer": 0,
+        "partner": 2,
+        "called": {"rank": "ace", "suit": "hearts"},
+        "tricks": 6,
+        "errors": [{"kind": "lead_out_of_turn", "seat": 2}],
+    }
     settlement = settled("american", 4, hand, {"pool": 20})
     tallies = tally_hand(hand, settlement, 4)
     assert [counters(t)["errors"] for t in tallies] == [0, 0, 1, 0]
@@ -55,8 +71,9 @@ def test_forfeits_and_misdeals_are_hands_without_a_declarer():
     assert {counters(t)["declared"] for t in tallies} == {0}
     assert {counters(t)["hands"] for t in tallies} == {1}
     misdeal = {"kind": "misdeal"}
-    assert {counters(t)["declared"] for t in tally_hand(
-        misdeal, settled("american", 4, misdeal), 4)} == {0}
+    assert {
+        counters(t)["declared"] for t in tally_hand(misdeal, settled("american", 4, misdeal), 4)
+    } == {0}
 
 
 def test_a_void_hand_counts_nothing():
@@ -67,8 +84,13 @@ def test_a_void_hand_counts_nothing():
 def test_touts_are_the_contract_or_a_game_that_went_on():
     tout = {"contract": "tout", "trump": "hearts", "declarer": 2, "tricks": 8}
     assert counters(tally_hand(tout, settled("american", 4, tout), 4)[2])["touts_won"] == 1
-    german = {"contract": "solo", "trump": "clubs", "declarer": 0, "tricks": 8,
-              "tout_announced": True}
+    german = {
+        "contract": "solo",
+        "trump": "clubs",
+        "declarer": 0,
+        "tricks": 8,
+        "tout_announced": True,
+    }
     seat = counters(tally_hand(german, settled("german", 4, german), 4)[0])
     assert (seat["won"], seat["solos_won"], seat["touts_won"]) == (1, 1, 1)
 
@@ -78,8 +100,9 @@ def test_a_solo66_soloist_declares_a_solo_and_a_game_without_trump_has_no_declar
     tallies = tally_hand(game, settled("solo66", 5, game), 5)
     assert tallies[4].contract == "solo" and counters(tallies[4])["solos_won"] == 1
     no_trump = {"trump": None, "last_trick": 1}
-    assert {counters(t)["declared"] for t in tally_hand(
-        no_trump, settled("solo66", 5, no_trump), 5)} == {0}
+    assert {
+        counters(t)["declared"] for t in tally_hand(no_trump, settled("solo66", 5, no_trump), 5)
+    } == {0}
 
 
 def test_competition_ranks_share_a_rank_and_skip_the_next():
@@ -89,17 +112,42 @@ def test_competition_ranks_share_a_rank_and_skip_the_next():
 
 
 def _row(player: str, net: int, won: int, lost: int) -> dict:
-    return {"player_id": player, "name": player, "sittings": 1, "hands": 10, "net": net,
-            "net_per_100_hands": net * 10.0, "declared": won + lost, "won": won, "lost": lost,
-            "solos_won": 0, "touts_won": 0, "betes_paid": 0, "stamms_drawn": 0, "errors": 0,
-            "rating": None}
+    return {
+        "player_id": player,
+        "name": player,
+        "sittings": 1,
+        "hands": 10,
+        "net": net,
+        "net_per_100_hands": net * 10.0,
+        "declared": won + lost,
+        "won": won,
+        "lost": lost,
+        "solos_won": 0,
+        "touts_won": 0,
+        "betes_paid": 0,
+        "stamms_drawn": 0,
+        "errors": 0,
+        "rating": None,
+    }
 
 
 def test_ties_on_net_go_to_more_wins_then_fewer_losses():
-    rows = _rank_rows([_row("d", 5, 1, 1), _row("a", 5, 2, 0), _row("c", 5, 1, 0),
-                       _row("b", 9, 0, 0), _row("e", 5, 1, 1)])
+    rows = _rank_rows(
+        [
+            _row("d", 5, 1, 1),
+            _row("a", 5, 2, 0),
+            _row("c", 5, 1, 0),
+            _row("b", 9, 0, 0),
+            _row("e", 5, 1, 1),
+        ]
+    )
     assert [(r["player_id"], r["rank"]) for r in rows] == [
-        ("b", 1), ("a", 2), ("c", 3), ("d", 4), ("e", 4)]
+        ("b", 1),
+        ("a", 2),
+        ("c", 3),
+        ("d", 4),
+        ("e", 4),
+    ]
 
 
 def test_csv_writes_null_as_an_empty_field_and_quotes_what_needs_it():

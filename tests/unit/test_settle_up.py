@@ -31,7 +31,8 @@ def _brute_force_minimum(amounts: list[int]) -> int:
 
 
 balances_strategy = st.lists(st.integers(-200, 200), min_size=2, max_size=6).map(
-    lambda xs: [*xs[:-1], -sum(xs[:-1])])
+    lambda xs: [*xs[:-1], -sum(xs[:-1])]
+)
 
 
 @given(balances_strategy)
@@ -63,8 +64,7 @@ def test_two_pairs_settle_with_two_transfers_not_three():
 
 
 def test_the_pool_is_a_party_like_a_seat():
-    assert fewest_transfers([(0, -4), (1, -6), ("pool", 10)]) == [(1, "pool", 6),
-                                                                 (0, "pool", 4)]
+    assert fewest_transfers([(0, -4), (1, -6), ("pool", 10)]) == [(1, "pool", 6), (0, "pool", 4)]
 
 
 def test_split_gives_the_remainder_to_the_lowest_seats():

@@ -18,15 +18,20 @@ def test_the_kitty_left_by_every_accepted_pair_is_what_two_cards_hold() -> None:
 
 @pytest.mark.parametrize("kitty", sorted(set(range(0, 23)) - KITTY))
 def test_a_pair_leaving_the_kitty_what_two_cards_cannot_hold_is_refused(kitty: int) -> None:
-    hand = {"soloist": 0, "trump": "hearts", "soloist_points": 70,
-            "defender_points": TOTAL_POINTS - 70 - kitty}
+    hand = {
+        "soloist": 0,
+        "trump": "hearts",
+        "soloist_points": 70,
+        "defender_points": TOTAL_POINTS - 70 - kitty,
+    }
     with pytest.raises(RuleViolation) as caught:
         preview("solo66", 5, None, None, hand)
     assert caught.value.field == "hand.defender_points"
 
 
-@pytest.mark.parametrize(("field", "points"), [("soloist_points", 1), ("defender_points", 1),
-                                               ("soloist_points", 133)])
+@pytest.mark.parametrize(
+    ("field", "points"), [("soloist_points", 1), ("defender_points", 1), ("soloist_points", 133)]
+)
 def test_no_side_has_exactly_one_point(field: str, points: int) -> None:
     hand = {"soloist": 0, "trump": "hearts", "soloist_points": 66, field: points}
     with pytest.raises(RuleViolation) as caught:

@@ -33,8 +33,9 @@ def example_id(example: dict[str, Any]) -> str:
 def settle(variant: Variant, players: int, options: Any, state: Any, hand: Any) -> Settlement:
     n = variant.check_players(players)
     opts = variant.parse_options(options)
-    return variant.settle(n, opts, variant.parse_state(state, n, opts),
-                          variant.parse_hand(hand, n, opts))
+    return variant.settle(
+        n, opts, variant.parse_state(state, n, opts), variant.parse_hand(hand, n, opts)
+    )
 
 
 def assert_matches(settlement: Settlement, expected: dict[str, Any]) -> None:
@@ -51,36 +52,47 @@ def violation(call: Any, *args: Any) -> RuleViolation:
 
 # --- the worked examples --------------------------------------------------------------------
 
+
 def test_the_worked_examples_cover_all_three_variants() -> None:
     assert {e["variant"] for e in EXAMPLES} == set(VARIANTS)
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=example_id)
 def test_each_worked_example_settles_exactly_as_expected_through_its_module(
-        example: dict[str, Any]) -> None:
+    example: dict[str, Any],
+) -> None:
     variant = VARIANTS[example["variant"]]
-    settlement = settle(variant, example["players"], example["options"], example["state"],
-                        example["hand"])
+    settlement = settle(
+        variant, example["players"], example["options"], example["state"], example["hand"]
+    )
     assert_matches(settlement, example["expected"])
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=example_id)
 def test_each_worked_example_settles_exactly_as_expected_through_preview(
-        example: dict[str, Any]) -> None:
-    settlement = service.rules.preview(example["variant"], example["players"],
-                                       example["options"], example["state"], example["hand"])
+    example: dict[str, Any],
+) -> None:
+    settlement = service.rules.preview(
+        example["variant"],
+        example["players"],
+        example["options"],
+        example["state"],
+        example["hand"],
+    )
     assert_matches(settlement, example["expected"])
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=example_id)
-def test_each_worked_example_explains_every_step_in_plain_lines(
-        example: dict[str, Any]) -> None:
+def test_each_worked_example_explains_every_step_in_plain_lines(example: dict[str, Any]) -> None:
     variant = VARIANTS[example["variant"]]
-    settlement = settle(variant, example["players"], example["options"], example["state"],
-                        example["hand"])
+    settlement = settle(
+        variant, example["players"], example["options"], example["state"], example["hand"]
+    )
     assert len(explain(settlement.explanation)) >= 3
-    assert all(isinstance(line, str) and line and "\n" not in line
-               for line in explain(settlement.explanation))
+    assert all(
+        isinstance(line, str) and line and "\n" not in line
+        for line in explain(settlement.explanation)
+    )
     assert explain(settlement.explanation)[-1] == f"Seat {settlement.next_dealer + 1} deals next"
 
 
@@ -99,18 +111,19 @@ def test_a_normalized_hand_record_reads_back_to_the_same_hand(example: dict[str,
 @pytest.mark.parametrize("example", EXAMPLES, ids=example_id)
 def test_settle_accepts_raw_json_as_well_as_parsed_values(example: dict[str, Any]) -> None:
     variant = VARIANTS[example["variant"]]
-    raw = variant.settle(example["players"], example["options"], example["state"],
-                         example["hand"])
-    parsed = settle(variant, example["players"], example["options"], example["state"],
-                    example["hand"])
+    raw = variant.settle(example["players"], example["options"], example["state"], example["hand"])
+    parsed = settle(
+        variant, example["players"], example["options"], example["state"], example["hand"]
+    )
     assert raw == parsed
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=example_id)
 def test_the_state_after_a_hand_passes_the_deal_to_the_left(example: dict[str, Any]) -> None:
     variant = VARIANTS[example["variant"]]
-    settlement = settle(variant, example["players"], example["options"], example["state"],
-                        example["hand"])
+    settlement = settle(
+        variant, example["players"], example["options"], example["state"], example["hand"]
+    )
     dealer = example["state"].get("dealer", 0)
     assert settlement.next_dealer == (dealer + 1) % example["players"]
     state_after = settlement.state_after.to_dict()
@@ -131,9 +144,15 @@ def test_the_three_variants_are_registered_after_american() -> None:
 
 # --- units, pool and couleur ------------------------------------------------------------------
 
+
 def test_spanish_scores_points_with_its_fixed_colour_and_no_pool() -> None:
-    s = settle(SPANISH, 4, {"couleur": "diamonds"}, None,
-               {"contract": "solo", "trump": "diamonds", "declarer": 3, "tricks": 6})
+    s = settle(
+        SPANISH,
+        4,
+        {"couleur": "diamonds"},
+        None,
+        {"contract": "solo", "trump": "diamonds", "declarer": 3, "tricks": 6},
+    )
     assert (s.transfers, s.pool_before, s.pool_after) == ((), None, None)
     assert (s.couleur_before, s.couleur_after, s.in_couleur) == ("diamonds", "diamonds", True)
     assert s.deltas == (0, 0, 0, 8)
@@ -141,33 +160,52 @@ def test_spanish_scores_points_with_its_fixed_colour_and_no_pool() -> None:
 
 
 def test_german_scores_points_without_pool_or_couleur() -> None:
-    s = settle(GERMAN, 4, None, None, {"contract": "solo", "trump": "hearts", "declarer": 0,
-                                        "tricks": 5})
-    assert (s.transfers, s.pool_before, s.couleur_before, s.couleur_after) == ((), None, None,
-                                                                                None)
+    s = settle(
+        GERMAN, 4, None, None, {"contract": "solo", "trump": "hearts", "declarer": 0, "tricks": 5}
+    )
+    assert (s.transfers, s.pool_before, s.couleur_before, s.couleur_after) == ((), None, None, None)
     assert (s.result, s.value, s.in_couleur, s.deltas) == ("won", 6, False, (6, 0, 0, 0))
 
 
 def test_solo66_moves_chips_between_seats_without_a_pool() -> None:
-    s = settle(SOLO66, 5, {"stake": 3}, {"dealer": 4},
-               {"soloist": 0, "trump": "clubs", "soloist_points": 66})
+    s = settle(
+        SOLO66,
+        5,
+        {"stake": 3},
+        {"dealer": 4},
+        {"soloist": 0, "trump": "clubs", "soloist_points": 66},
+    )
     assert (s.pool_before, s.pool_after, s.couleur_before, s.in_couleur) == (None,) * 4
     assert [t.to_dict() for t in s.transfers] == [
-        {"from": seat, "to": 0, "chips": 3, "reason": "game"} for seat in (1, 2, 3, 4)]
+        {"from": seat, "to": 0, "chips": 3, "reason": "game"} for seat in (1, 2, 3, 4)
+    ]
     assert (s.deltas, s.value, s.next_dealer) == ((12, -3, -3, -3, -3), 3, 0)
 
 
 # --- Spanish Solo rules -----------------------------------------------------------------------
 
-SIMPLE = {"contract": "simple", "trump": "hearts", "declarer": 1,
-          "called": {"rank": "ace", "suit": "spades"}, "partner": 3, "tricks": 5}
+SIMPLE = {
+    "contract": "simple",
+    "trump": "hearts",
+    "declarer": 1,
+    "called": {"rank": "ace", "suit": "spades"},
+    "partner": 3,
+    "tricks": 5,
+}
 
 
-@pytest.mark.parametrize(("contract", "couleur", "value"), [
-    ("simple", "clubs", 2), ("simple", "hearts", 4), ("solo", "clubs", 4),
-    ("solo", "hearts", 8), ("tout", "clubs", 16), ("tout", "hearts", 32)])
-def test_spanish_contract_values_double_in_colour(contract: str, couleur: str,
-                                                  value: int) -> None:
+@pytest.mark.parametrize(
+    ("contract", "couleur", "value"),
+    [
+        ("simple", "clubs", 2),
+        ("simple", "hearts", 4),
+        ("solo", "clubs", 4),
+        ("solo", "hearts", 8),
+        ("tout", "clubs", 16),
+        ("tout", "hearts", 32),
+    ],
+)
+def test_spanish_contract_values_double_in_colour(contract: str, couleur: str, value: int) -> None:
     hand: dict[str, Any] = {"contract": contract, "trump": "hearts", "declarer": 0, "tricks": 8}
     if contract == "simple":
         hand.update(called={"rank": "ace", "suit": "clubs"}, partner=2)
@@ -175,13 +213,26 @@ def test_spanish_contract_values_double_in_colour(contract: str, couleur: str,
     assert s.value == value
 
 
-@pytest.mark.parametrize(("contract", "tricks", "result"), [
-    ("simple", 4, "lost"), ("simple", 5, "won"), ("solo", 4, "lost"), ("solo", 5, "won"),
-    ("tout", 7, "lost"), ("tout", 8, "won")])
-def test_spanish_targets_are_five_tricks_or_all_eight_for_a_tout(contract: str, tricks: int,
-                                                                 result: str) -> None:
-    hand: dict[str, Any] = {"contract": contract, "trump": "spades", "declarer": 2,
-                            "tricks": tricks}
+@pytest.mark.parametrize(
+    ("contract", "tricks", "result"),
+    [
+        ("simple", 4, "lost"),
+        ("simple", 5, "won"),
+        ("solo", 4, "lost"),
+        ("solo", 5, "won"),
+        ("tout", 7, "lost"),
+        ("tout", 8, "won"),
+    ],
+)
+def test_spanish_targets_are_five_tricks_or_all_eight_for_a_tout(
+    contract: str, tricks: int, result: str
+) -> None:
+    hand: dict[str, Any] = {
+        "contract": contract,
+        "trump": "spades",
+        "declarer": 2,
+        "tricks": tricks,
+    }
     if contract == "simple":
         hand.update(called={"rank": "ace", "suit": "clubs"}, partner=0)
     assert settle(SPANISH, 4, None, None, hand).result == result
@@ -219,21 +270,39 @@ def test_a_forced_simple_scores_like_any_simple() -> None:
 
 
 def test_a_spanish_hand_is_normalized_with_its_defaults() -> None:
-    hand = SPANISH.parse_hand({"contract": "tout", "trump": "clubs", "declarer": 0,
-                               "tricks": 8}, 4, SPANISH.parse_options(None))
-    assert hand.to_dict() == {"kind": "played", "contract": "tout", "trump": "clubs",
-                              "declarer": 0, "called": None, "partner": None, "tricks": 8,
-                              "forced": False, "errors": []}
+    hand = SPANISH.parse_hand(
+        {"contract": "tout", "trump": "clubs", "declarer": 0, "tricks": 8},
+        4,
+        SPANISH.parse_options(None),
+    )
+    assert hand.to_dict() == {
+        "kind": "played",
+        "contract": "tout",
+        "trump": "clubs",
+        "declarer": 0,
+        "called": None,
+        "partner": None,
+        "tricks": 8,
+        "forced": False,
+        "errors": [],
+    }
 
 
 # --- German Solo rules ------------------------------------------------------------------------
 
-FRAGE = {"contract": "frage", "trump": "hearts", "declarer": 1,
-         "called": {"rank": "ace", "suit": "spades"}, "partner": 2, "tricks": 5}
+FRAGE = {
+    "contract": "frage",
+    "trump": "hearts",
+    "declarer": 1,
+    "called": {"rank": "ace", "suit": "spades"},
+    "partner": 2,
+    "tricks": 5,
+}
 
 
-@pytest.mark.parametrize(("contract", "base"), [
-    ("force", 1), ("frage", 2), ("grossfrage", 3), ("solo", 6)])
+@pytest.mark.parametrize(
+    ("contract", "base"), [("force", 1), ("frage", 2), ("grossfrage", 3), ("solo", 6)]
+)
 def test_german_base_values_read_solo_as_six(contract: str, base: int) -> None:
     hand: dict[str, Any] = {**FRAGE, "contract": contract}
     if contract == "solo":
@@ -241,18 +310,22 @@ def test_german_base_values_read_solo_as_six(contract: str, base: int) -> None:
     assert settle(GERMAN, 4, None, None, hand).value == base
 
 
-@pytest.mark.parametrize(("flags", "tricks", "value", "result"), [
-    ({"stopped_after_five": True}, 5, 4, "won"),
-    ({"continued_after_five": True}, 8, 6, "won"),
-    ({"continued_after_five": True}, 7, 6, "lost"),
-    ({"tout_announced": True}, 8, 8, "won"),
-    ({"tout_announced": True}, 5, 8, "lost"),
-    ({"matadors_together": True}, 5, 4, "won"),
-    ({"matadors_together": True, "tout_announced": True}, 8, 10, "won"),
-    ({}, 4, 2, "lost"),
-])
+@pytest.mark.parametrize(
+    ("flags", "tricks", "value", "result"),
+    [
+        ({"stopped_after_five": True}, 5, 4, "won"),
+        ({"continued_after_five": True}, 8, 6, "won"),
+        ({"continued_after_five": True}, 7, 6, "lost"),
+        ({"tout_announced": True}, 8, 8, "won"),
+        ({"tout_announced": True}, 5, 8, "lost"),
+        ({"matadors_together": True}, 5, 4, "won"),
+        ({"matadors_together": True, "tout_announced": True}, 8, 10, "won"),
+        ({}, 4, 2, "lost"),
+    ],
+)
 def test_german_bonuses_add_to_the_base_and_tout_needs_all_eight(
-        flags: dict[str, bool], tricks: int, value: int, result: str) -> None:
+    flags: dict[str, bool], tricks: int, value: int, result: str
+) -> None:
     s = settle(GERMAN, 4, None, None, {**FRAGE, **flags, "tricks": tricks})
     assert (s.value, s.result) == (value, result)
     sign = 1 if result == "won" else -1
@@ -265,7 +338,8 @@ def test_the_preferred_suit_doubles_the_whole_german_value() -> None:
     assert (s.value, s.in_couleur) == (12, True)
     assert explain(s.explanation)[1] == (
         "Value: base 2 + prime 2 + matadors together 2 = 6, doubled "
-                                "for the preferred suit hearts = 12")
+        "for the preferred suit hearts = 12"
+    )
     other = settle(GERMAN, 4, {"preferred_suit": "clubs"}, None, hand)
     assert (other.value, other.in_couleur) == (6, False)
 
@@ -284,23 +358,35 @@ def test_a_revoke_by_a_german_opponent_makes_the_declaring_party_win() -> None:
 
 # --- Solo 66 rules ----------------------------------------------------------------------------
 
+
 def test_solo66_defenders_with_66_beat_the_soloist() -> None:
     s = settle(SOLO66, 5, None, None, {"soloist": 0, "trump": "spades", "soloist_points": 65})
     assert (s.result, s.deltas) == ("lost", (-4, 1, 1, 1, 1))
 
 
 def test_a_drawn_solo66_game_moves_nothing() -> None:
-    s = settle(SOLO66, 5, {"stake": 5}, None, {"soloist": 1, "trump": "spades",
-                                               "soloist_points": 65, "defender_points": 65})
+    s = settle(
+        SOLO66,
+        5,
+        {"stake": 5},
+        None,
+        {"soloist": 1, "trump": "spades", "soloist_points": 65, "defender_points": 65},
+    )
     assert (s.result, s.transfers, s.deltas, s.value) == ("drawn", (), (0,) * 5, 0)
 
 
 def test_a_solo66_hand_without_trump_is_normalized_without_points() -> None:
-    hand = SOLO66.parse_hand({"trump": None, "last_trick": 4, "soloist": None}, 5,
-                             SOLO66.parse_options({}))
-    assert hand.to_dict() == {"kind": "played", "soloist": None, "trump": None,
-                              "soloist_points": None, "defender_points": None,
-                              "last_trick": 4}
+    hand = SOLO66.parse_hand(
+        {"trump": None, "last_trick": 4, "soloist": None}, 5, SOLO66.parse_options({})
+    )
+    assert hand.to_dict() == {
+        "kind": "played",
+        "soloist": None,
+        "trump": None,
+        "soloist_points": None,
+        "defender_points": None,
+        "last_trick": 4,
+    }
 
 
 def test_solo66_defender_points_default_to_the_rest_of_134() -> None:
@@ -368,20 +454,28 @@ SPANISH_BAD_HANDS: list[tuple[str, object, str]] = [
     ("negative tricks", with_(SIMPLE, tricks=-1), "hand.tricks"),
     ("float tricks", with_(SIMPLE, tricks=5.0), "hand.tricks"),
     ("null tricks", with_(SIMPLE, tricks=None), "hand.tricks"),
-    ("a called king", with_(SIMPLE, called={"rank": "king", "suit": "spades"}),
-     "hand.called.rank"),
+    ("a called king", with_(SIMPLE, called={"rank": "king", "suit": "spades"}), "hand.called.rank"),
     ("a called card without rank", with_(SIMPLE, called={"suit": "spades"}), "hand.called.rank"),
-    ("a called card of no suit", with_(SIMPLE, called={"rank": "ace", "suit": "x"}),
-     "hand.called.suit"),
-    ("a called card with extra keys",
-     with_(SIMPLE, called={"rank": "ace", "suit": "spades", "seat": 3}), "hand.called.seat"),
+    (
+        "a called card of no suit",
+        with_(SIMPLE, called={"rank": "ace", "suit": "x"}),
+        "hand.called.suit",
+    ),
+    (
+        "a called card with extra keys",
+        with_(SIMPLE, called={"rank": "ace", "suit": "spades", "seat": 3}),
+        "hand.called.seat",
+    ),
     ("a called card as a string", with_(SIMPLE, called="ace of spades"), "hand.called"),
     ("a simple without a called card", with_(SIMPLE, called=...), "hand.called"),
     ("a simple with a null called card", with_(SIMPLE, called=None), "hand.called"),
     ("a simple without a partner", with_(SIMPLE, partner=...), "hand.partner"),
     ("a partner off the table", with_(SIMPLE, partner=4), "hand.partner"),
-    ("a solo with a called card", with_(SOLO, called={"rank": "ace", "suit": "hearts"}),
-     "hand.called"),
+    (
+        "a solo with a called card",
+        with_(SOLO, called={"rank": "ace", "suit": "hearts"}),
+        "hand.called",
+    ),
     ("a solo with a partner", with_(SOLO, partner=2), "hand.partner"),
     ("a forced solo", with_(SOLO, forced=True), "hand.forced"),
     ("a forced tout", with_(SOLO, contract="tout", tricks=8, forced=True), "hand.forced"),
@@ -392,16 +486,27 @@ SPANISH_BAD_HANDS: list[tuple[str, object, str]] = [
     ("errors as null", with_(SIMPLE, errors=None), "hand.errors"),
     ("seventeen errors", with_(SIMPLE, errors=[revoke(0)] * 17), "hand.errors"),
     ("an error that is a string", with_(SIMPLE, errors=["revoke"]), "hand.errors.0"),
-    ("an unknown error kind", with_(SIMPLE, errors=[{"kind": "renege", "seat": 1}]),
-     "hand.errors.0.kind"),
-    ("an American error kind", with_(SIMPLE, errors=[{"kind": "exposed_card", "seat": 1}]),
-     "hand.errors.0.kind"),
-    ("an error without a seat", with_(SIMPLE, errors=[{"kind": "revoke"}]),
-     "hand.errors.0.seat"),
-    ("an error by a seat off the table", with_(SIMPLE, errors=[revoke(0), revoke(4)]),
-     "hand.errors.1.seat"),
-    ("an error with extra keys", with_(SIMPLE, errors=[{**revoke(0), "trick": 3}]),
-     "hand.errors.0.trick"),
+    (
+        "an unknown error kind",
+        with_(SIMPLE, errors=[{"kind": "renege", "seat": 1}]),
+        "hand.errors.0.kind",
+    ),
+    (
+        "an American error kind",
+        with_(SIMPLE, errors=[{"kind": "exposed_card", "seat": 1}]),
+        "hand.errors.0.kind",
+    ),
+    ("an error without a seat", with_(SIMPLE, errors=[{"kind": "revoke"}]), "hand.errors.0.seat"),
+    (
+        "an error by a seat off the table",
+        with_(SIMPLE, errors=[revoke(0), revoke(4)]),
+        "hand.errors.1.seat",
+    ),
+    (
+        "an error with extra keys",
+        with_(SIMPLE, errors=[{**revoke(0), "trick": 3}]),
+        "hand.errors.0.trick",
+    ),
 ]
 
 GERMAN_BAD_HANDS: list[tuple[str, object, str]] = [
@@ -417,37 +522,70 @@ GERMAN_BAD_HANDS: list[tuple[str, object, str]] = [
     ("a frage without a called card", with_(FRAGE, called=...), "hand.called"),
     ("a frage without a partner", with_(FRAGE, partner=None), "hand.partner"),
     ("a frage partnered with the declarer", with_(FRAGE, partner=1), "hand.partner"),
-    ("a frage calling the ace of trumps", with_(FRAGE, called={"rank": "ace", "suit": "hearts"}),
-     "hand.called.suit"),
-    ("a frage calling a queen", with_(FRAGE, called={"rank": "queen", "suit": "clubs"}),
-     "hand.called.rank"),
-    ("a grossfrage calling a king",
-     with_(FRAGE, contract="grossfrage", called={"rank": "king", "suit": "clubs"}),
-     "hand.called.rank"),
-    ("a grossfrage calling the trump suit",
-     with_(FRAGE, contract="grossfrage", called={"rank": "ace", "suit": "hearts"}),
-     "hand.called.suit"),
-    ("a force calling a king",
-     with_(FRAGE, contract="force", called={"rank": "king", "suit": "clubs"}),
-     "hand.called.rank"),
+    (
+        "a frage calling the ace of trumps",
+        with_(FRAGE, called={"rank": "ace", "suit": "hearts"}),
+        "hand.called.suit",
+    ),
+    (
+        "a frage calling a queen",
+        with_(FRAGE, called={"rank": "queen", "suit": "clubs"}),
+        "hand.called.rank",
+    ),
+    (
+        "a grossfrage calling a king",
+        with_(FRAGE, contract="grossfrage", called={"rank": "king", "suit": "clubs"}),
+        "hand.called.rank",
+    ),
+    (
+        "a grossfrage calling the trump suit",
+        with_(FRAGE, contract="grossfrage", called={"rank": "ace", "suit": "hearts"}),
+        "hand.called.suit",
+    ),
+    (
+        "a force calling a king",
+        with_(FRAGE, contract="force", called={"rank": "king", "suit": "clubs"}),
+        "hand.called.rank",
+    ),
     ("a force without a partner", with_(FRAGE, contract="force", partner=...), "hand.partner"),
-    ("a solo with a called card", with_(GERMAN_SOLO, called={"rank": "ace", "suit": "hearts"}),
-     "hand.called"),
+    (
+        "a solo with a called card",
+        with_(GERMAN_SOLO, called={"rank": "ace", "suit": "hearts"}),
+        "hand.called",
+    ),
     ("a solo with a partner", with_(GERMAN_SOLO, partner=1), "hand.partner"),
-    ("stopped and went on", with_(FRAGE, stopped_after_five=True, continued_after_five=True),
-     "hand.continued_after_five"),
-    ("stopped and announced tout", with_(FRAGE, stopped_after_five=True, tout_announced=True),
-     "hand.tout_announced"),
-    ("went on and announced tout", with_(FRAGE, tricks=8, continued_after_five=True,
-                                         tout_announced=True), "hand.tout_announced"),
-    ("stopped after four tricks", with_(FRAGE, tricks=4, stopped_after_five=True),
-     "hand.stopped_after_five"),
-    ("went on without the first five", with_(FRAGE, tricks=3, continued_after_five=True),
-     "hand.continued_after_five"),
+    (
+        "stopped and went on",
+        with_(FRAGE, stopped_after_five=True, continued_after_five=True),
+        "hand.continued_after_five",
+    ),
+    (
+        "stopped and announced tout",
+        with_(FRAGE, stopped_after_five=True, tout_announced=True),
+        "hand.tout_announced",
+    ),
+    (
+        "went on and announced tout",
+        with_(FRAGE, tricks=8, continued_after_five=True, tout_announced=True),
+        "hand.tout_announced",
+    ),
+    (
+        "stopped after four tricks",
+        with_(FRAGE, tricks=4, stopped_after_five=True),
+        "hand.stopped_after_five",
+    ),
+    (
+        "went on without the first five",
+        with_(FRAGE, tricks=3, continued_after_five=True),
+        "hand.continued_after_five",
+    ),
     ("a flag as a string", with_(FRAGE, tout_announced="no"), "hand.tout_announced"),
     ("matadors as a number", with_(FRAGE, matadors_together=1), "hand.matadors_together"),
-    ("an unknown error kind", with_(FRAGE, errors=[{"kind": "lead_out_of_turn", "seat": 0}]),
-     "hand.errors.0.kind"),
+    (
+        "an unknown error kind",
+        with_(FRAGE, errors=[{"kind": "lead_out_of_turn", "seat": 0}]),
+        "hand.errors.0.kind",
+    ),
     ("an error seat as a float", with_(FRAGE, errors=[revoke(2.0)]), "hand.errors.0.seat"),
     ("seventeen errors", with_(FRAGE, errors=[revoke(3)] * 17), "hand.errors"),
 ]
@@ -465,27 +603,32 @@ SOLO66_BAD_HANDS: list[tuple[str, object, str]] = [
     ("no soloist points", with_(SOLO66_GAME, soloist_points=...), "hand.soloist_points"),
     ("too many soloist points", with_(SOLO66_GAME, soloist_points=135), "hand.soloist_points"),
     ("negative soloist points", with_(SOLO66_GAME, soloist_points=-1), "hand.soloist_points"),
-    ("fractional soloist points", with_(SOLO66_GAME, soloist_points=70.5),
-     "hand.soloist_points"),
-    ("soloist points as a string", with_(SOLO66_GAME, soloist_points="71"),
-     "hand.soloist_points"),
+    ("fractional soloist points", with_(SOLO66_GAME, soloist_points=70.5), "hand.soloist_points"),
+    ("soloist points as a string", with_(SOLO66_GAME, soloist_points="71"), "hand.soloist_points"),
     ("a pile worth 1 point", with_(SOLO66_GAME, soloist_points=1), "hand.soloist_points"),
     ("a pile worth 133 points", with_(SOLO66_GAME, soloist_points=133), "hand.soloist_points"),
-    ("defender points as a bool", with_(SOLO66_GAME, defender_points=True),
-     "hand.defender_points"),
-    ("points adding up to more than 134", with_(SOLO66_GAME, defender_points=64),
-     "hand.defender_points"),
-    ("points adding up to less than 112", with_(SOLO66_GAME, soloist_points=60,
-                                                defender_points=51), "hand.defender_points"),
-    ("a kitty worth exactly 1 point", with_(SOLO66_GAME, defender_points=62),
-     "hand.defender_points"),
+    ("defender points as a bool", with_(SOLO66_GAME, defender_points=True), "hand.defender_points"),
+    (
+        "points adding up to more than 134",
+        with_(SOLO66_GAME, defender_points=64),
+        "hand.defender_points",
+    ),
+    (
+        "points adding up to less than 112",
+        with_(SOLO66_GAME, soloist_points=60, defender_points=51),
+        "hand.defender_points",
+    ),
+    (
+        "a kitty worth exactly 1 point",
+        with_(SOLO66_GAME, defender_points=62),
+        "hand.defender_points",
+    ),
     ("a last trick with a trump", with_(SOLO66_GAME, last_trick=2), "hand.last_trick"),
     ("no last trick without trump", with_(NO_TRUMP, last_trick=...), "hand.last_trick"),
     ("a last trick off the table", with_(NO_TRUMP, last_trick=5), "hand.last_trick"),
     ("a soloist without trump", with_(NO_TRUMP, soloist=1), "hand.soloist"),
     ("soloist points without trump", with_(NO_TRUMP, soloist_points=70), "hand.soloist_points"),
-    ("defender points without trump", with_(NO_TRUMP, defender_points=70),
-     "hand.defender_points"),
+    ("defender points without trump", with_(NO_TRUMP, defender_points=70), "hand.defender_points"),
 ]
 
 
@@ -493,41 +636,48 @@ def case_id(case: tuple[str, object, str]) -> str:
     return case[0]
 
 
-@pytest.mark.parametrize(("what", "hand", "field"), SPANISH_BAD_HANDS,
-                         ids=[c[0] for c in SPANISH_BAD_HANDS])
-def test_a_bad_spanish_hand_is_refused_naming_its_field(what: str, hand: object,
-                                                        field: str) -> None:
+@pytest.mark.parametrize(
+    ("what", "hand", "field"), SPANISH_BAD_HANDS, ids=[c[0] for c in SPANISH_BAD_HANDS]
+)
+def test_a_bad_spanish_hand_is_refused_naming_its_field(
+    what: str, hand: object, field: str
+) -> None:
     error = violation(SPANISH.parse_hand, hand, 4, SPANISH.parse_options(None))
     assert error.field == field, error
     assert error.errors == {field: [error.message]}
 
 
-@pytest.mark.parametrize(("what", "hand", "field"), GERMAN_BAD_HANDS,
-                         ids=[c[0] for c in GERMAN_BAD_HANDS])
-def test_a_bad_german_hand_is_refused_naming_its_field(what: str, hand: object,
-                                                       field: str) -> None:
+@pytest.mark.parametrize(
+    ("what", "hand", "field"), GERMAN_BAD_HANDS, ids=[c[0] for c in GERMAN_BAD_HANDS]
+)
+def test_a_bad_german_hand_is_refused_naming_its_field(what: str, hand: object, field: str) -> None:
     error = violation(GERMAN.parse_hand, hand, 4, GERMAN.parse_options(None))
     assert error.field == field, error
 
 
-@pytest.mark.parametrize(("what", "hand", "field"), SOLO66_BAD_HANDS,
-                         ids=[c[0] for c in SOLO66_BAD_HANDS])
-def test_a_bad_solo66_hand_is_refused_naming_its_field(what: str, hand: object,
-                                                       field: str) -> None:
+@pytest.mark.parametrize(
+    ("what", "hand", "field"), SOLO66_BAD_HANDS, ids=[c[0] for c in SOLO66_BAD_HANDS]
+)
+def test_a_bad_solo66_hand_is_refused_naming_its_field(what: str, hand: object, field: str) -> None:
     error = violation(SOLO66.parse_hand, hand, 5, SOLO66.parse_options(None))
     assert error.field == field, error
 
 
-@pytest.mark.parametrize(("variant", "hand", "field"), [
-    ("spanish", SIMPLE, "hand.declarer"),
-    ("german", FRAGE, "hand.declarer"),
-    ("solo66", SOLO66_GAME, "hand.soloist"),
-])
-def test_a_bad_hand_is_refused_through_preview_too(variant: str, hand: dict[str, Any],
-                                                   field: str) -> None:
+@pytest.mark.parametrize(
+    ("variant", "hand", "field"),
+    [
+        ("spanish", SIMPLE, "hand.declarer"),
+        ("german", FRAGE, "hand.declarer"),
+        ("solo66", SOLO66_GAME, "hand.soloist"),
+    ],
+)
+def test_a_bad_hand_is_refused_through_preview_too(
+    variant: str, hand: dict[str, Any], field: str
+) -> None:
     bad = with_(hand, **{field.removeprefix("hand."): 9})
-    error = violation(service.rules.preview, variant, VARIANTS[variant].player_counts[0],
-                      None, None, bad)
+    error = violation(
+        service.rules.preview, variant, VARIANTS[variant].player_counts[0], None, None, bad
+    )
     assert error.field == field
 
 
@@ -559,26 +709,40 @@ BAD_OPTIONS: list[tuple[str, object, str]] = [
 
 
 @pytest.mark.parametrize(("variant", "options", "field"), BAD_OPTIONS)
-def test_a_bad_option_is_refused_naming_its_field(variant: str, options: object,
-                                                  field: str) -> None:
+def test_a_bad_option_is_refused_naming_its_field(
+    variant: str, options: object, field: str
+) -> None:
     error = violation(VARIANTS[variant].parse_options, options)
     assert error.field == field, error
 
 
-@pytest.mark.parametrize(("variant", "options", "expected"), [
-    ("spanish", None, {"couleur": "clubs", "target_hands": None, "target_score": None}),
-    ("spanish", {"target_hands": None, "target_score": 100},
-     {"couleur": "clubs", "target_hands": None, "target_score": 100}),
-    ("german", None, {"preferred_suit": None, "mediateur": False, "deck": 32}),
-    ("german", {"preferred_suit": None}, {"preferred_suit": None, "mediateur": False,
-                                          "deck": 32}),
-    ("german", {"preferred_suit": "first_won", "mediateur": True, "deck": 24},
-     {"preferred_suit": "first_won", "mediateur": True, "deck": 24}),
-    ("solo66", None, {"stake": 1}),
-    ("solo66", {"stake": 10_000}, {"stake": 10_000}),
-])
-def test_options_take_the_rulebook_defaults(variant: str, options: Any,
-                                            expected: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    ("variant", "options", "expected"),
+    [
+        ("spanish", None, {"couleur": "clubs", "target_hands": None, "target_score": None}),
+        (
+            "spanish",
+            {"target_hands": None, "target_score": 100},
+            {"couleur": "clubs", "target_hands": None, "target_score": 100},
+        ),
+        ("german", None, {"preferred_suit": None, "mediateur": False, "deck": 32}),
+        (
+            "german",
+            {"preferred_suit": None},
+            {"preferred_suit": None, "mediateur": False, "deck": 32},
+        ),
+        (
+            "german",
+            {"preferred_suit": "first_won", "mediateur": True, "deck": 24},
+            {"preferred_suit": "first_won", "mediateur": True, "deck": 24},
+        ),
+        ("solo66", None, {"stake": 1}),
+        ("solo66", {"stake": 10_000}, {"stake": 10_000}),
+    ],
+)
+def test_options_take_the_rulebook_defaults(
+    variant: str, options: Any, expected: dict[str, Any]
+) -> None:
     assert VARIANTS[variant].parse_options(options).to_dict() == expected
     assert VARIANTS[variant].parse_options({}).to_dict().keys() == expected.keys()
 
@@ -599,8 +763,7 @@ BAD_STATES: list[tuple[str, object, str]] = [
 
 
 @pytest.mark.parametrize(("variant", "state", "field"), BAD_STATES)
-def test_a_bad_state_is_refused_naming_its_field(variant: str, state: object,
-                                                 field: str) -> None:
+def test_a_bad_state_is_refused_naming_its_field(variant: str, state: object, field: str) -> None:
     v = VARIANTS[variant]
     n = v.player_counts[0]
     error = violation(v.parse_state, state, n, v.parse_options(None))
@@ -626,9 +789,18 @@ def test_a_fresh_table_is_dealt_by_its_first_dealer(variant: str) -> None:
     assert violation(v.initial_state, n, None, n).field == "first_dealer"
 
 
-@pytest.mark.parametrize(("variant", "players"), [
-    ("spanish", 3), ("spanish", 5), ("german", 5), ("solo66", 4), ("solo66", True),
-    ("german", 4.0), ("solo66", None)])
+@pytest.mark.parametrize(
+    ("variant", "players"),
+    [
+        ("spanish", 3),
+        ("spanish", 5),
+        ("german", 5),
+        ("solo66", 4),
+        ("solo66", True),
+        ("german", 4.0),
+        ("solo66", None),
+    ],
+)
 def test_a_table_of_the_wrong_size_is_refused(variant: str, players: object) -> None:
     v = VARIANTS[variant]
     assert violation(v.check_players, players).field == "players"
@@ -636,6 +808,7 @@ def test_a_table_of_the_wrong_size_is_refused(variant: str, players: object) -> 
 
 
 # --- Spanish session targets -------------------------------------------------------------------
+
 
 def outcome(options: Any, totals: tuple[int, ...], hands: int) -> SessionOutcome | None:
     return SPANISH.session_outcome(SPANISH.parse_options(options), totals, hands)
@@ -666,8 +839,10 @@ def test_a_spanish_session_ends_when_a_total_reaches_the_target_score() -> None:
     assert going_on is not None
     assert (going_on.over, going_on.winners) == (False, ())
     assert explain_session(going_on.reason) == "3 hands played; target score 30 not reached"
-    assert explain_session(result.reason, "de") == \
-        "Platz 1 erreichte das Punkteziel von 30; höchster Stand 30"
+    assert (
+        explain_session(result.reason, "de")
+        == "Platz 1 erreichte das Punkteziel von 30; höchster Stand 30"
+    )
 
 
 def test_tied_highest_totals_share_the_spanish_session() -> None:
@@ -676,11 +851,18 @@ def test_tied_highest_totals_share_the_spanish_session() -> None:
     assert result.winners == (0, 1)
 
 
-@pytest.mark.parametrize(("totals", "hands", "over"), [
-    ((16, 2, 0, -2), 5, True), ((10, 2, 0, -2), 20, True), ((10, 2, 0, -2), 19, False),
-    ((16, 2, 0, -2), 20, True)])
-def test_either_spanish_target_ends_the_session(totals: tuple[int, ...], hands: int,
-                                                over: bool) -> None:
+@pytest.mark.parametrize(
+    ("totals", "hands", "over"),
+    [
+        ((16, 2, 0, -2), 5, True),
+        ((10, 2, 0, -2), 20, True),
+        ((10, 2, 0, -2), 19, False),
+        ((16, 2, 0, -2), 20, True),
+    ],
+)
+def test_either_spanish_target_ends_the_session(
+    totals: tuple[int, ...], hands: int, over: bool
+) -> None:
     result = outcome({"target_hands": 20, "target_score": 16}, totals, hands)
     assert result is not None
     assert result.over is over
@@ -701,13 +883,13 @@ def test_german_and_solo66_sessions_have_no_targets(variant: str) -> None:
 
 # --- describe ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("variant", list(VARIANTS))
 def test_describe_lists_the_options_and_defaults_the_module_accepts(variant: str) -> None:
     v = VARIANTS[variant]
     described = v.describe()
     assert json.loads(json.dumps(described)) == described
-    assert (described["name"], described["title"], described["units"]) == (
-        v.name, v.title, v.units)
+    assert (described["name"], described["title"], described["units"]) == (v.name, v.title, v.units)
     assert described["players"] == list(v.player_counts)
     defaults = v.parse_options(None).to_dict()
     assert {o["name"]: o["default"] for o in described["options"]} == defaults
@@ -722,8 +904,10 @@ EXAMPLES_BY_VARIANT = {e["variant"]: e["hand"] for e in reversed(EXAMPLES)}
 
 
 def test_describe_gives_the_spanish_and_german_contract_values() -> None:
-    spanish = {c["name"]: (c["in_suit"], c["in_couleur"], c["target"])
-               for c in SPANISH.describe()["contracts"]}
+    spanish = {
+        c["name"]: (c["in_suit"], c["in_couleur"], c["target"])
+        for c in SPANISH.describe()["contracts"]
+    }
     assert spanish == {"simple": (2, 4, 5), "solo": (4, 8, 5), "tout": (16, 32, 8)}
     german = {c["name"]: c["base"] for c in GERMAN.describe()["contracts"]}
     assert german == {"force": 1, "frage": 2, "grossfrage": 3, "mediateur": 4, "solo": 6}

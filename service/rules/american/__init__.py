@@ -16,6 +16,12 @@ from .model import (
 from .variant import AMERICAN, AmericanVariant
 
 __all__ = [
-    "AMERICAN", "AmericanHand", "AmericanOptions", "AmericanState", "AmericanVariant",
-    "ForfeitHand", "MisdealHand", "PlayedHand",
+    "AMERICAN",
+    "AmericanHand",
+    "AmericanOptions",
+    "AmericanState",
+    "AmericanVariant",
+    "ForfeitHand",
+    "MisdealHand",
+    "PlayedHand",
 ]

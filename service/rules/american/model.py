@@ -93,19 +93,33 @@ class ContractRule(NamedTuple):
 
 CONTRACT_RULES: dict[Contract, ContractRule] = {
     Contract.SIMPLE: ContractRule(
-        "Simple game", 2, 4, 5, Call.REQUIRED,
-        "calls an ace (a king when the caller holds all four aces); its holder is the partner"),
+        "Simple game",
+        2,
+        4,
+        5,
+        Call.REQUIRED,
+        "calls an ace (a king when the caller holds all four aces); its holder is the partner",
+    ),
     Contract.FORCEE_SIMPLE: ContractRule(
-        "Forcée simple", 2, 4, 5, Call.REQUIRED,
-        "all passed: Spadilla's holder must play, calling an ace (alone with 3 players)"),
+        "Forcée simple",
+        2,
+        4,
+        5,
+        Call.REQUIRED,
+        "all passed: Spadilla's holder must play, calling an ace (alone with 3 players)",
+    ),
     Contract.FORCEE_PARTOUT: ContractRule(
-        "Forcée partout", 4, 8, 5, Call.OPTIONAL,
-        "the holder of Spadilla and Basta plays, alone or with a called ace"),
-    Contract.SOLO: ContractRule(
-        "Solo", 4, 8, 5, Call.NONE, "played alone against all the others"),
+        "Forcée partout",
+        4,
+        8,
+        5,
+        Call.OPTIONAL,
+        "the holder of Spadilla and Basta plays, alone or with a called ace",
+    ),
+    Contract.SOLO: ContractRule("Solo", 4, 8, 5, Call.NONE, "played alone against all the others"),
     Contract.TOUT: ContractRule(
-        "Tout", 16, 32, TRICKS, Call.OPTIONAL,
-        "all eight tricks, alone or with a called ace"),
+        "Tout", 16, 32, TRICKS, Call.OPTIONAL, "all eight tricks, alone or with a called ace"
+    ),
 }
 
 
@@ -151,17 +165,21 @@ PAIRS: dict[int, tuple[tuple[tuple[tuple[int, int], ...], ...], ...]] = {
 UNPAIRED: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = {
     n: tuple(
         tuple(
-            tuple(s for s in range(n)
-                  if s not in (d, p) and all(s != o for _, o in PAIRS[n][d][p]))
-            for p in range(n))
-        for d in range(n))
+            tuple(s for s in range(n) if s not in (d, p) and all(s != o for _, o in PAIRS[n][d][p]))
+            for p in range(n)
+        )
+        for d in range(n)
+    )
     for n in PLAYER_COUNTS
 }
 
 
 _OPTION_ENUMS: tuple[tuple[str, type[StrEnum]], ...] = (
-    ("couleur", Suit), ("couleur_policy", CouleurPolicy), ("bete_on_lost_solo", BeteOnLostSolo),
-    ("matadores", MatadoresPolicy), ("incidental_tout", IncidentalTout),
+    ("couleur", Suit),
+    ("couleur_policy", CouleurPolicy),
+    ("bete_on_lost_solo", BeteOnLostSolo),
+    ("matadores", MatadoresPolicy),
+    ("incidental_tout", IncidentalTout),
 )
 
 
@@ -333,15 +351,37 @@ def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
 
 _new_object = object.__new__
 (_set_pool, _set_couleur, _set_dealer, _set_stake_due, _set_first_game_won) = _slot_setters(
-    AmericanState, ("pool", "couleur", "dealer", "stake_due", "first_game_won"))
-(_set_contract, _set_trump, _set_declarer, _set_tricks, _set_called, _set_partner,
- _set_tout_after_five, _set_matadores, _set_errors) = _slot_setters(
-    PlayedHand, ("contract", "trump", "declarer", "tricks", "called", "partner",
-                 "tout_after_five", "matadores", "errors"))
+    AmericanState, ("pool", "couleur", "dealer", "stake_due", "first_game_won")
+)
+(
+    _set_contract,
+    _set_trump,
+    _set_declarer,
+    _set_tricks,
+    _set_called,
+    _set_partner,
+    _set_tout_after_five,
+    _set_matadores,
+    _set_errors,
+) = _slot_setters(
+    PlayedHand,
+    (
+        "contract",
+        "trump",
+        "declarer",
+        "tricks",
+        "called",
+        "partner",
+        "tout_after_five",
+        "matadores",
+        "errors",
+    ),
+)
 
 
-def make_state(pool: int, couleur: Suit, dealer: int, stake_due: bool,
-               first_game_won: bool) -> AmericanState:
+def make_state(
+    pool: int, couleur: Suit, dealer: int, stake_due: bool, first_game_won: bool
+) -> AmericanState:
     """``AmericanState(pool, couleur, dealer, stake_due, first_game_won)``, faster."""
     state: AmericanState = _new_object(AmericanState)
     _set_pool(state, pool)
@@ -352,9 +392,17 @@ def make_state(pool: int, couleur: Suit, dealer: int, stake_due: bool,
     return state
 
 
-def make_played_hand(contract: Contract, trump: Suit, declarer: int, tricks: int,
-                     called: CalledCard | None, partner: int | None, tout_after_five: bool,
-                     matadores: Matadores | None, errors: tuple[HandError, ...]) -> PlayedHand:
+def make_played_hand(
+    contract: Contract,
+    trump: Suit,
+    declarer: int,
+    tricks: int,
+    called: CalledCard | None,
+    partner: int | None,
+    tout_after_five: bool,
+    matadores: Matadores | None,
+    errors: tuple[HandError, ...],
+) -> PlayedHand:
     """``PlayedHand(...)`` with every field given, faster."""
     hand: PlayedHand = _new_object(PlayedHand)
     _set_contract(hand, contract)
@@ -369,19 +417,50 @@ def make_played_hand(contract: Contract, trump: Suit, declarer: int, tricks: int
     return hand
 
 
-_SETTLEMENT_FIELDS = ("result", "in_couleur", "value", "transfers", "deltas", "pool_before",
-                      "pool_after", "couleur_before", "couleur_after", "next_dealer",
-                      "explanation", "state_after")
-(_set_result, _set_in_couleur, _set_value, _set_transfers, _set_deltas, _set_pool_before,
- _set_pool_after, _set_couleur_before, _set_couleur_after, _set_next_dealer, _set_explanation,
- _set_state_after) = _slot_setters(Settlement, _SETTLEMENT_FIELDS)
+_SETTLEMENT_FIELDS = (
+    "result",
+    "in_couleur",
+    "value",
+    "transfers",
+    "deltas",
+    "pool_before",
+    "pool_after",
+    "couleur_before",
+    "couleur_after",
+    "next_dealer",
+    "explanation",
+    "state_after",
+)
+(
+    _set_result,
+    _set_in_couleur,
+    _set_value,
+    _set_transfers,
+    _set_deltas,
+    _set_pool_before,
+    _set_pool_after,
+    _set_couleur_before,
+    _set_couleur_after,
+    _set_next_dealer,
+    _set_explanation,
+    _set_state_after,
+) = _slot_setters(Settlement, _SETTLEMENT_FIELDS)
 
 
-def _build_settlement(result: Result | None, in_couleur: bool | None, value: int | None,
-                      transfers: tuple[Transfer, ...], deltas: tuple[int, ...],
-                      pool_before: int, pool_after: int, couleur_before: str,
-                      couleur_after: str, next_dealer: int, explanation: tuple[str, ...],
-                      state_after: AmericanState) -> Settlement:
+def _build_settlement(
+    result: Result | None,
+    in_couleur: bool | None,
+    value: int | None,
+    transfers: tuple[Transfer, ...],
+    deltas: tuple[int, ...],
+    pool_before: int,
+    pool_after: int,
+    couleur_before: str,
+    couleur_after: str,
+    next_dealer: int,
+    explanation: tuple[str, ...],
+    state_after: AmericanState,
+) -> Settlement:
     settlement: Settlement = _new_object(Settlement)
     _set_result(settlement, result)
     _set_in_couleur(settlement, in_couleur)
@@ -402,4 +481,6 @@ def _build_settlement(result: Result | None, in_couleur: bool | None, value: int
 # Should Settlement ever change shape, its constructor takes over rather than a stale builder.
 make_settlement: Callable[..., Settlement] = (
     _build_settlement
-    if tuple(f.name for f in fields(Settlement)) == _SETTLEMENT_FIELDS else Settlement)
+    if tuple(f.name for f in fields(Settlement)) == _SETTLEMENT_FIELDS
+    else Settlement
+)

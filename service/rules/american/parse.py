@@ -84,10 +84,20 @@ _MAX_LOWER: dict[tuple[Suit, int], int] = {
 }
 _ABSENT = object()
 
-_PLAYED_FIELDS = frozenset({
-    "kind", "contract", "trump", "declarer", "tricks", "called", "partner",
-    "tout_after_five", "matadores", "errors",
-})
+_PLAYED_FIELDS = frozenset(
+    {
+        "kind",
+        "contract",
+        "trump",
+        "declarer",
+        "tricks",
+        "called",
+        "partner",
+        "tout_after_five",
+        "matadores",
+        "errors",
+    }
+)
 _FORFEIT_FIELDS = frozenset({"kind", "seat"})
 _MISDEAL_FIELDS = frozenset({"kind"})
 _CALLED_FIELDS = frozenset({"rank", "suit"})
@@ -107,7 +117,7 @@ def _object(raw: object, path: str, what: str) -> Mapping[str, Any]:
 def _shown(value: object) -> str:
     """``value`` for a message, cut short: a client may send a number or a string of any size
     (and ``str`` refuses an int of more than 4300 digits)."""
-    if type(value) is int and not -10**9 < value < 10**9:
+    if type(value) is int and not -(10**9) < value < 10**9:
         return "a number that large" if value > 0 else "a number that small"
     if type(value) is str and len(value) > 24:
         return repr(value[:20] + "...")
@@ -132,8 +142,9 @@ def _json_type(value: object) -> str:
     return type(value).__name__
 
 
-def _reject_unknown(raw: Mapping[str, Any], allowed: frozenset[str], path: str,
-                    message: str = "unknown field") -> None:
+def _reject_unknown(
+    raw: Mapping[str, Any], allowed: frozenset[str], path: str, message: str = "unknown field"
+) -> None:
     for key in raw:
         if key not in allowed:
             raise RuleViolation(f"{path}.{key if type(key) is str else _shown(key)}", message)
@@ -141,8 +152,9 @@ def _reject_unknown(raw: Mapping[str, Any], allowed: frozenset[str], path: str,
 
 def _int(value: object, path: str, low: int, high: int, what: str) -> int:
     if type(value) is not int:
-        raise RuleViolation(path, f"{what} must be a whole number from {low} to {high}, "
-                                  f"not {_json_type(value)}")
+        raise RuleViolation(
+            path, f"{what} must be a whole number from {low} to {high}, not {_json_type(value)}"
+        )
     if not low <= value <= high:
         raise RuleViolation(path, f"{what} must be from {low} to {high}, not {_shown(value)}")
     return value
@@ -160,17 +172,20 @@ def _choice(value: object, table: Mapping[str, E], path: str, what: str) -> E:
     allowed = ", ".join(table)
     if type(value) is str:
         raise RuleViolation(path, f"unknown {what} {_shown(value)}; expected one of: {allowed}")
-    raise RuleViolation(path, f"the {what} must be one of: {allowed}; "
-                              f"not {_json_type(value)}")
+    raise RuleViolation(path, f"the {what} must be one of: {allowed}; not {_json_type(value)}")
 
 
 def _seat(value: object, path: str, players: int, what: str) -> int:
     if type(value) is not int:
-        raise RuleViolation(path, f"{what} must be a seat number from 0 to {players - 1}, "
-                                  f"not {_json_type(value)}")
+        raise RuleViolation(
+            path, f"{what} must be a seat number from 0 to {players - 1}, not {_json_type(value)}"
+        )
     if not 0 <= value < players:
-        raise RuleViolation(path, f"{what} must be a seat of this {players}-player table "
-                                  f"(0 to {players - 1}), not {_shown(value)}")
+        raise RuleViolation(
+            path,
+            f"{what} must be a seat of this {players}-player table "
+            f"(0 to {players - 1}), not {_shown(value)}",
+        )
     return value
 
 
@@ -210,15 +225,17 @@ def parse_options(raw: Mapping[str, Any] | None) -> AmericanOptions:
 def initial_state(players: int, options: AmericanOptions, first_dealer: int = 0) -> AmericanState:
     """A fresh table: empty pool, the session's couleur, ``first_dealer`` to deal and stake."""
     dealer = _seat(first_dealer, "first_dealer", players, "the first dealer")
-    return AmericanState(pool=0, couleur=options.couleur, dealer=dealer, stake_due=True,
-                         first_game_won=False)
+    return AmericanState(
+        pool=0, couleur=options.couleur, dealer=dealer, stake_due=True, first_game_won=False
+    )
 
 
 _STATE_FIELDS = frozenset({"pool", "couleur", "dealer", "stake_due", "first_game_won"})
 
 
-def parse_state(raw: Mapping[str, Any] | None, players: int,
-                options: AmericanOptions) -> AmericanState:
+def parse_state(
+    raw: Mapping[str, Any] | None, players: int, options: AmericanOptions
+) -> AmericanState:
     """A table state given by a client; absent keys take a fresh table's values."""
     fresh = initial_state(players, options)
     if raw is None:
@@ -227,15 +244,20 @@ def parse_state(raw: Mapping[str, Any] | None, players: int,
     _reject_unknown(raw, _STATE_FIELDS, "state")
     return AmericanState(
         pool=_int(raw["pool"], "state.pool", 0, MAX_POOL, "the pool")
-        if "pool" in raw else fresh.pool,
+        if "pool" in raw
+        else fresh.pool,
         couleur=_choice(raw["couleur"], _SUITS, "state.couleur", "suit")
-        if "couleur" in raw else fresh.couleur,
+        if "couleur" in raw
+        else fresh.couleur,
         dealer=_seat(raw["dealer"], "state.dealer", players, "the dealer")
-        if "dealer" in raw else fresh.dealer,
+        if "dealer" in raw
+        else fresh.dealer,
         stake_due=_bool(raw["stake_due"], "state.stake_due", "stake_due")
-        if "stake_due" in raw else fresh.stake_due,
+        if "stake_due" in raw
+        else fresh.stake_due,
         first_game_won=_bool(raw["first_game_won"], "state.first_game_won", "first_game_won")
-        if "first_game_won" in raw else fresh.first_game_won,
+        if "first_game_won" in raw
+        else fresh.first_game_won,
     )
 
 
@@ -246,8 +268,9 @@ def parse_hand(raw: object, players: int) -> AmericanHand:
     """A complete, rule-checked hand record; the rulebook's "Bad input" list is refused."""
     if type(raw) is not dict:
         if not isinstance(raw, Mapping):
-            raise RuleViolation("hand", f"a hand record must be a JSON object, "
-                                        f"not {_json_type(raw)}")
+            raise RuleViolation(
+                "hand", f"a hand record must be a JSON object, not {_json_type(raw)}"
+            )
         raw = dict(raw)
     kind = raw.get("kind", "played")
     if kind == "played":
@@ -318,56 +341,78 @@ def _played(raw: dict[str, Any], n: int) -> PlayedHand:
     elif called is None:
         if rule.call is _CALL_REQUIRED and (n > 3 or contract is _SIMPLE):
             raise RuleViolation(
-                "hand.called", f"a {rule.title.lower()} calls a card: give the called card")
+                "hand.called", f"a {rule.title.lower()} calls a card: give the called card"
+            )
         if partner is not None:
-            raise RuleViolation("hand.partner",
-                                "a partner is the holder of a called card, and none was called")
+            raise RuleViolation(
+                "hand.partner", "a partner is the holder of a called card, and none was called"
+            )
     else:
         if partner is None:
-            raise RuleViolation("hand.partner",
-                                "who holds the called card? give its holder as the partner")
+            raise RuleViolation(
+                "hand.partner", "who holds the called card? give its holder as the partner"
+            )
         if called.suit is trump:
-            raise RuleViolation("hand.called.suit",
-                                f"the called card cannot be of the trump suit ({trump.value})")
+            raise RuleViolation(
+                "hand.called.suit", f"the called card cannot be of the trump suit ({trump.value})"
+            )
         if n == 3 and partner != declarer:
-            raise RuleViolation("hand.partner", "with 3 players there are no partner games: "
-                                                "the partner must be the declarer himself")
+            raise RuleViolation(
+                "hand.partner",
+                "with 3 players there are no partner games: "
+                "the partner must be the declarer himself",
+            )
     if tout_after_five:
         if contract is _TOUT:
-            raise RuleViolation("hand.tout_after_five",
-                                "a tout already plays for all eight tricks: no incidental tout")
+            raise RuleViolation(
+                "hand.tout_after_five",
+                "a tout already plays for all eight tricks: no incidental tout",
+            )
         if tricks < 5:
-            raise RuleViolation("hand.tout_after_five",
-                                f"an incidental tout needs the first five tricks, and the "
-                                f"declaring side took only {tricks}")
+            raise RuleViolation(
+                "hand.tout_after_five",
+                f"an incidental tout needs the first five tricks, and the "
+                f"declaring side took only {tricks}",
+            )
     elif tricks == TRICKS and contract is not _TOUT:
-        raise RuleViolation("hand.tout_after_five",
-                            "a side that took all eight tricks led to the sixth: set "
-                            "tout_after_five (or record fewer tricks)")
+        raise RuleViolation(
+            "hand.tout_after_five",
+            "a side that took all eight tricks led to the sixth: set "
+            "tout_after_five (or record fewer tricks)",
+        )
     lone = partner is None or partner == declarer
     if matadores is not None:
         if matadores.lower > _MAX_LOWER[trump, n]:
             most = _MAX_LOWER[trump, n]
-            raise RuleViolation("hand.matadores.lower",
-                                f"with {trump.value} as trumps and {n} players a side can hold "
-                                f"at most {most} lower matadores, not {_shown(matadores.lower)}")
+            raise RuleViolation(
+                "hand.matadores.lower",
+                f"with {trump.value} as trumps and {n} players a side can hold "
+                f"at most {most} lower matadores, not {_shown(matadores.lower)}",
+            )
         if lone and matadores.side is _DECLARERS and matadores.lower > LONE_MAX_LOWER:
-            raise RuleViolation("hand.matadores.lower",
-                                f"a lone declarer holds {TRICKS} cards: the three higher "
-                                f"matadores and at most {LONE_MAX_LOWER} lower ones, not "
-                                f"{_shown(matadores.lower)}")
+            raise RuleViolation(
+                "hand.matadores.lower",
+                f"a lone declarer holds {TRICKS} cards: the three higher "
+                f"matadores and at most {LONE_MAX_LOWER} lower ones, not "
+                f"{_shown(matadores.lower)}",
+            )
     if errors:
         for i, error in enumerate(errors):
             if error.kind is _VOID:
                 if lone:
-                    raise RuleViolation(f"hand.errors.{i}.kind",
-                                        "an unannounced void only happens in a partner game")
+                    raise RuleViolation(
+                        f"hand.errors.{i}.kind",
+                        "an unannounced void only happens in a partner game",
+                    )
                 if error.seat != declarer:
-                    raise RuleViolation(f"hand.errors.{i}.seat",
-                                        "only the declarer (the caller) can leave a void in "
-                                        "the called suit unannounced")
-    return make_played_hand(contract, trump, declarer, tricks, called, partner, tout_after_five,
-                            matadores, errors)
+                    raise RuleViolation(
+                        f"hand.errors.{i}.seat",
+                        "only the declarer (the caller) can leave a void in "
+                        "the called suit unannounced",
+                    )
+    return make_played_hand(
+        contract, trump, declarer, tricks, called, partner, tout_after_five, matadores, errors
+    )
 
 
 def _missing(raw: Mapping[str, Any], key: str, what: str) -> None:
@@ -383,8 +428,10 @@ def _called(raw: object) -> CalledCard:
         raise RuleViolation("hand.called.rank", "the called card's rank is required")
     if "suit" not in called:
         raise RuleViolation("hand.called.suit", "the called card's suit is required")
-    return CalledCard(_choice(called["rank"], _RANKS, "hand.called.rank", "rank to call"),
-                      _choice(called["suit"], _SUITS, "hand.called.suit", "suit"))
+    return CalledCard(
+        _choice(called["rank"], _RANKS, "hand.called.rank", "rank to call"),
+        _choice(called["suit"], _SUITS, "hand.called.suit", "suit"),
+    )
 
 
 def _matadores(raw: object) -> Matadores:
@@ -401,15 +448,20 @@ def _matadores(raw: object) -> Matadores:
         raise RuleViolation("hand.matadores.side", "say which side holds the matadores")
     side_ = _choice(matadores["side"], _SIDES, "hand.matadores.side", "side")
     if "lower" not in matadores:
-        raise RuleViolation("hand.matadores.lower",
-                            "the count of lower matadores is required (0 for none)")
+        raise RuleViolation(
+            "hand.matadores.lower", "the count of lower matadores is required (0 for none)"
+        )
     lower_ = matadores["lower"]
     if type(lower_) is not int:
-        raise RuleViolation("hand.matadores.lower", "the count of lower matadores must be a "
-                                                    f"whole number, not {_json_type(lower_)}")
+        raise RuleViolation(
+            "hand.matadores.lower",
+            f"the count of lower matadores must be a whole number, not {_json_type(lower_)}",
+        )
     if lower_ < 0:
-        raise RuleViolation("hand.matadores.lower",
-                            f"the count of lower matadores cannot be negative ({_shown(lower_)})")
+        raise RuleViolation(
+            "hand.matadores.lower",
+            f"the count of lower matadores cannot be negative ({_shown(lower_)})",
+        )
     # The bound, which depends on the trump suit and the pack, is checked by the caller.
     return Matadores(side_, lower_)
 
@@ -419,11 +471,14 @@ def _errors(raw: object, n: int) -> tuple[HandError, ...]:
         if isinstance(raw, tuple):
             raw = list(raw)
         else:
-            raise RuleViolation("hand.errors", "errors must be a list of {kind, seat} objects, "
-                                               f"not {_json_type(raw)}")
+            raise RuleViolation(
+                "hand.errors",
+                f"errors must be a list of {{kind, seat}} objects, not {_json_type(raw)}",
+            )
     if len(raw) > MAX_ERRORS:
-        raise RuleViolation("hand.errors",
-                            f"at most {MAX_ERRORS} errors can be recorded in one hand")
+        raise RuleViolation(
+            "hand.errors", f"at most {MAX_ERRORS} errors can be recorded in one hand"
+        )
     out: list[HandError] = []
     for i, item in enumerate(raw):
         found = None
@@ -448,4 +503,3 @@ def _error(raw: object, i: int, n: int) -> HandError:
     if "seat" not in error:
         raise RuleViolation(f"{path}.seat", "the seat that made the error is required")
     return HandError(kind, _seat(error["seat"], f"{path}.seat", n, "the offender"))
-

@@ -64,17 +64,17 @@ _CARD: dict[CalledCard, Step] = {
 _A_CONTRACT: dict[Contract, Step] = {c: Step(f"american.a_contract.{c.value}") for c in Contract}
 _TITLE: dict[Contract, Step] = {c: Step(f"american.contract.{c.value}") for c in Contract}
 _LOST_WHAT: dict[Contract, Step] = {c: Step(f"american.lost.{c.value}") for c in Contract}
-_ERROR_VERB: dict[ErrorKind, Step] = {k: Step(f"american.error_verb.{k.value}")
-                                      for k in ErrorKind}
-_ERROR_NOUN: dict[ErrorKind, Step] = {k: Step(f"american.error_noun.{k.value}")
-                                      for k in ErrorKind}
+_ERROR_VERB: dict[ErrorKind, Step] = {k: Step(f"american.error_verb.{k.value}") for k in ErrorKind}
+_ERROR_NOUN: dict[ErrorKind, Step] = {k: Step(f"american.error_noun.{k.value}") for k in ErrorKind}
 _FORFEIT = Step("american.forfeit")
 _IN_SUIT: dict[Suit, Step] = {s: Step("where.in_suit", {"suit": _SUIT[s]}) for s in Suit}
 _IN_COULEUR: dict[Suit, Step] = {s: Step("where.in_couleur", {"suit": _SUIT[s]}) for s in Suit}
 _WON_LOST = {True: Step("result.won"), False: Step("result.lost")}
-_LOSERS = {"defenders": Step("american.losers.defenders"),
-           "declarer": Step("american.losers.declarer"),
-           "declarers": Step("american.losers.declarers")}
+_LOSERS = {
+    "defenders": Step("american.losers.defenders"),
+    "declarer": Step("american.losers.declarer"),
+    "declarers": Step("american.losers.declarers"),
+}
 
 
 def _no_stake(state: AmericanState) -> Step:
@@ -84,8 +84,9 @@ def _no_stake(state: AmericanState) -> Step:
     return Step("stake.already", {"dealer": state.dealer})
 
 
-def settle_played(n: int, options: AmericanOptions, state: AmericanState,
-                   hand: PlayedHand) -> Settlement:
+def settle_played(
+    n: int, options: AmericanOptions, state: AmericanState, hand: PlayedHand
+) -> Settlement:
     pool = state.pool
     dealer = state.dealer
     # 1. Stake. Its transfer heads the list; it is put there once the game payments are known.
@@ -109,19 +110,46 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
     where = _IN_COULEUR[trump] if in_couleur else _IN_SUIT[trump]
     value = base = rule.in_couleur if in_couleur else rule.in_suit
     if called is None:
-        lines.append(Step("american.plays", {"seat": declarer, "contract": _A_CONTRACT[game],
-                                             "where": where, "value": base}))
+        lines.append(
+            Step(
+                "american.plays",
+                {"seat": declarer, "contract": _A_CONTRACT[game], "where": where, "value": base},
+            )
+        )
     elif partner is not None and not lone:
-        lines.append(Step("american.plays_with", {
-            "seat": declarer, "contract": _A_CONTRACT[game], "where": where,
-            "partner": partner, "card": _CARD[called], "value": base}))
+        lines.append(
+            Step(
+                "american.plays_with",
+                {
+                    "seat": declarer,
+                    "contract": _A_CONTRACT[game],
+                    "where": where,
+                    "partner": partner,
+                    "card": _CARD[called],
+                    "value": base,
+                },
+            )
+        )
     elif contract is _SIMPLE:
-        lines.append(Step("american.simple_holds_called", {
-            "seat": declarer, "where": where, "card": _CARD[called], "value": base}))
+        lines.append(
+            Step(
+                "american.simple_holds_called",
+                {"seat": declarer, "where": where, "card": _CARD[called], "value": base},
+            )
+        )
     else:
-        lines.append(Step("american.plays_holds_called", {
-            "seat": declarer, "contract": _A_CONTRACT[game], "where": where,
-            "card": _CARD[called], "value": base}))
+        lines.append(
+            Step(
+                "american.plays_holds_called",
+                {
+                    "seat": declarer,
+                    "contract": _A_CONTRACT[game],
+                    "where": where,
+                    "card": _CARD[called],
+                    "value": base,
+                },
+            )
+        )
     if lone and game is _FORCEE_SIMPLE:
         lines.append(Step("american.forcee_simple_alone"))
     target = rule.target
@@ -138,9 +166,17 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
         side = matadores.side
         if side is _DECLARERS or options.matadores is _EITHER_SIDE:
             lower = matadores.lower
-            lines.append(Step("american.matadores", {
-                "side": _SIDE[side], "lower": lower, "count": 1 + lower,
-                "value": value + 1 + lower}))
+            lines.append(
+                Step(
+                    "american.matadores",
+                    {
+                        "side": _SIDE[side],
+                        "lower": lower,
+                        "count": 1 + lower,
+                        "value": value + 1 + lower,
+                    },
+                )
+            )
             value += 1 + lower
         else:
             lines.append(Step("american.matadores_not_counted"))
@@ -190,9 +226,18 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
         deltas[dealer] -= stake
     else:
         transfers = list(game_transfers)
-    lines.append(Step("american.result", {"contract": _TITLE[game], "where": where,
-                                          "result": _WON_LOST[won], "decider": decider,
-                                          "payments": paid}))
+    lines.append(
+        Step(
+            "american.result",
+            {
+                "contract": _TITLE[game],
+                "where": where,
+                "result": _WON_LOST[won],
+                "decider": decider,
+                "payments": paid,
+            },
+        )
+    )
 
     # 6. Stamm: every lone game but a forcée simple is a solo for the pool.
     stamm = options.stamm
@@ -231,14 +276,30 @@ def settle_played(n: int, options: AmericanOptions, state: AmericanState,
         dealer = 0
     lines.append(Step("deals_next", {"seat": dealer}))
     return make_settlement(
-        "won" if won else "lost", in_couleur, value, tuple(transfers), tuple(deltas),
-        state.pool, pool, _SUIT_NAME[couleur_before], _SUIT_NAME[couleur], dealer,
-        tuple(lines), make_state(pool, couleur, dealer, True, first_game_won),
+        "won" if won else "lost",
+        in_couleur,
+        value,
+        tuple(transfers),
+        tuple(deltas),
+        state.pool,
+        pool,
+        _SUIT_NAME[couleur_before],
+        _SUIT_NAME[couleur],
+        dealer,
+        tuple(lines),
+        make_state(pool, couleur, dealer, True, first_game_won),
     )
 
 
-def _bete(seat: int, why: Step, pool: int, stamm: int, deltas: list[int],
-          transfers: list[Transfer], lines: list[Step]) -> int:
+def _bete(
+    seat: int,
+    why: Step,
+    pool: int,
+    stamm: int,
+    deltas: list[int],
+    transfers: list[Transfer],
+    lines: list[Step],
+) -> int:
     """One bête of ``min(pool, stamm)`` into the pool; returns the pool after it."""
     chips = pool if pool < stamm else stamm
     if chips:
@@ -270,23 +331,27 @@ def _game_payments(n: int, declarer: int, partner: int, value: int, won: bool) -
             transfers.append(Transfer(source, target, value, _GAME))
             deltas[source] -= value
             deltas[target] += value
-        return tuple(transfers), tuple(deltas), Step(
-            "american.paid_by_each" if won else "american.paid_to_each", {"value": value})
+        return (
+            tuple(transfers),
+            tuple(deltas),
+            Step("american.paid_by_each" if won else "american.paid_to_each", {"value": value}),
+        )
     paid = []
     for seat, opponent in PAIRS[n][declarer][partner]:
         source, target = (opponent, seat) if won else (seat, opponent)
         transfers.append(Transfer(source, target, value, _GAME))
         deltas[source] -= value
         deltas[target] += value
-        paid.append(Step("american.pair_pays", {"payer": source, "value": value,
-                                                "payee": target}))
-    paid.extend(Step("american.not_paired", {"seat": seat})
-                for seat in UNPAIRED[n][declarer][partner])
+        paid.append(Step("american.pair_pays", {"payer": source, "value": value, "payee": target}))
+    paid.extend(
+        Step("american.not_paired", {"seat": seat}) for seat in UNPAIRED[n][declarer][partner]
+    )
     return tuple(transfers), tuple(deltas), Step("list", {"items": tuple(paid)})
 
 
-def settle_redeal(n: int, options: AmericanOptions, state: AmericanState,
-                   hand: ForfeitHand | MisdealHand) -> Settlement:
+def settle_redeal(
+    n: int, options: AmericanOptions, state: AmericanState, hand: ForfeitHand | MisdealHand
+) -> Settlement:
     """A forfeit or a misdeal: the same dealer deals again, and no stake is due for it."""
     deltas = [0] * n
     transfers: list[Transfer] = []
@@ -310,6 +375,16 @@ def settle_redeal(n: int, options: AmericanOptions, state: AmericanState,
     couleur = state.couleur
     name = _SUIT_NAME[couleur]
     return make_settlement(
-        None, None, None, tuple(transfers), tuple(deltas), state.pool, pool, name, name,
-        dealer, tuple(lines), make_state(pool, couleur, dealer, False, state.first_game_won),
+        None,
+        None,
+        None,
+        tuple(transfers),
+        tuple(deltas),
+        state.pool,
+        pool,
+        name,
+        name,
+        dealer,
+        tuple(lines),
+        make_state(pool, couleur, dealer, False, state.first_game_won),
     )

@@ -33,63 +33,113 @@ _OPTION_DESCRIPTIONS: dict[str, str] = {
     "stamm": "size of a stamm, and the most a bête can be",
     "couleur": "the couleur (favoured suit, worth double) at the start of the session",
     "couleur_policy": "fixed: couleur never changes; first_won: it becomes the trump suit of "
-                      "the first game won at the table",
+    "the first game won at the table",
     "bete_on_lost_solo": "any: every lost solo pays a bête; couleur_only: only a lost solo "
-                         "in couleur does",
+    "in couleur does",
     "matadores": "either_side: matadores add to the payment whichever side holds them; "
-                 "declaring_side: only the declaring side's count",
+    "declaring_side: only the declaring side's count",
     "incidental_tout": "double: an incidental tout is worth twice the game's value; literal: "
-                       "twice in suit, four times in couleur",
+    "twice in suit, four times in couleur",
 }
 _ERROR_DESCRIPTIONS: dict[ErrorKind, str] = {
     ErrorKind.REVOKE: "a revoke, or a renege when not entitled (R15, R16): the offender's side "
-                      "loses",
+    "loses",
     ErrorKind.LEAD_OUT_OF_TURN: "a lead out of turn (R10, R11): in a lone game a defender's "
-                                "makes the defenders lose and the soloist's costs nothing; in a "
-                                "partner game the offender's side loses and he pays a bête",
+    "makes the defenders lose and the soloist's costs nothing; in a "
+    "partner game the offender's side loses and he pays a bête",
     ErrorKind.PLAY_OUT_OF_TURN: "a card played out of turn: as a lead out of turn",
     ErrorKind.EXPOSED_CARD: "an exposed card: as a lead out of turn",
     ErrorKind.UNANNOUNCED_VOID: "the caller of a partner game called the ace of a suit he holds "
-                                "none of and did not say so (R12): the declaring side loses",
+    "none of and did not say so (R12): the declaring side loses",
 }
 
 
 def _seat_field(name: str, description: str, required: bool = True) -> dict[str, Any]:
-    return {"name": name, "type": "integer", "min": 0,
-            "max_by_players": {str(n): n - 1 for n in PLAYER_COUNTS}, "required": required,
-            "nullable": not required, "description": description}
+    return {
+        "name": name,
+        "type": "integer",
+        "min": 0,
+        "max_by_players": {str(n): n - 1 for n in PLAYER_COUNTS},
+        "required": required,
+        "nullable": not required,
+        "description": description,
+    }
 
 
 def _hand_fields() -> list[dict[str, Any]]:
     """The fields of a played hand record, for describe() (a fresh list: callers may edit)."""
     return [
-        {"name": "kind", "type": "string", "required": False, "default": "played",
-         "allowed": [k.value for k in HandKind],
-         "description": "played, or forfeit (with only seat) or misdeal (nothing else)"},
-        {"name": "contract", "type": "string", "required": True,
-         "allowed": [c.value for c in Contract], "description": "the game played"},
-        {"name": "trump", "type": "string", "required": True, "allowed": list(SUITS),
-         "description": "the trump suit; a game in the couleur is worth double"},
+        {
+            "name": "kind",
+            "type": "string",
+            "required": False,
+            "default": "played",
+            "allowed": [k.value for k in HandKind],
+            "description": "played, or forfeit (with only seat) or misdeal (nothing else)",
+        },
+        {
+            "name": "contract",
+            "type": "string",
+            "required": True,
+            "allowed": [c.value for c in Contract],
+            "description": "the game played",
+        },
+        {
+            "name": "trump",
+            "type": "string",
+            "required": True,
+            "allowed": list(SUITS),
+            "description": "the trump suit; a game in the couleur is worth double",
+        },
         _seat_field("declarer", "the seat that bid (or was forced to play)"),
-        {"name": "tricks", "type": "integer", "required": True, "min": 0, "max": TRICKS,
-         "description": "tricks taken by the declaring side"},
-        {"name": "called", "type": "object", "required": False, "nullable": True,
-         "fields": {"rank": [r.value for r in Rank], "suit": list(SUITS)},
-         "description": "the card called, never of the trump suit; required for a simple game "
-                        "(and a forcée simple with 4 or 5 players), never for a solo"},
-        _seat_field("partner", "the holder of the called card (the declarer himself if he holds "
-                               "it: then a lone game)", required=False),
-        {"name": "tout_after_five", "type": "boolean", "required": False, "default": False,
-         "description": "the declaring side took the first five tricks and played on for all "
-                        "eight (not on a tout); required with 8 tricks on any other contract"},
-        {"name": "matadores", "type": "object", "required": False, "nullable": True,
-         "fields": {"side": [s.value for s in Side], "lower": "integer from 0 (see matadores)"},
-         "description": "the side holding all three higher matadores, and its lower ones (a "
-                        "lone declarer holds at most 5 lower ones)"},
-        {"name": "errors", "type": "array", "required": False, "default": [],
-         "max_items": MAX_ERRORS,
-         "description": "errors as {kind, seat} in the order they happened; kind is one of "
-                        "error_kinds"},
+        {
+            "name": "tricks",
+            "type": "integer",
+            "required": True,
+            "min": 0,
+            "max": TRICKS,
+            "description": "tricks taken by the declaring side",
+        },
+        {
+            "name": "called",
+            "type": "object",
+            "required": False,
+            "nullable": True,
+            "fields": {"rank": [r.value for r in Rank], "suit": list(SUITS)},
+            "description": "the card called, never of the trump suit; required for a simple game "
+            "(and a forcée simple with 4 or 5 players), never for a solo",
+        },
+        _seat_field(
+            "partner",
+            "the holder of the called card (the declarer himself if he holds it: then a lone game)",
+            required=False,
+        ),
+        {
+            "name": "tout_after_five",
+            "type": "boolean",
+            "required": False,
+            "default": False,
+            "description": "the declaring side took the first five tricks and played on for all "
+            "eight (not on a tout); required with 8 tricks on any other contract",
+        },
+        {
+            "name": "matadores",
+            "type": "object",
+            "required": False,
+            "nullable": True,
+            "fields": {"side": [s.value for s in Side], "lower": "integer from 0 (see matadores)"},
+            "description": "the side holding all three higher matadores, and its lower ones (a "
+            "lone declarer holds at most 5 lower ones)",
+        },
+        {
+            "name": "errors",
+            "type": "array",
+            "required": False,
+            "default": [],
+            "max_items": MAX_ERRORS,
+            "description": "errors as {kind, seat} in the order they happened; kind is one of "
+            "error_kinds",
+        },
     ]
 
 
@@ -107,8 +157,9 @@ class AmericanVariant(Variant):
     def initial_state(self, players: int, options: Any, first_dealer: int = 0) -> AmericanState:
         return parse.initial_state(players, options, first_dealer)
 
-    def parse_state(self, raw: Mapping[str, Any] | None, players: int,
-                    options: Any) -> AmericanState:
+    def parse_state(
+        self, raw: Mapping[str, Any] | None, players: int, options: Any
+    ) -> AmericanState:
         return parse.parse_state(raw, players, options)
 
     def parse_hand(self, raw: object, players: int, options: Any) -> AmericanHand:
@@ -160,26 +211,45 @@ class AmericanVariant(Variant):
                 for contract, rule in CONTRACT_RULES.items()
             ],
             "hand_kinds": [
-                {"name": HandKind.PLAYED.value, "fields": [
-                    "contract", "trump", "declarer", "tricks", "called", "partner",
-                    "tout_after_five", "matadores", "errors"],
-                 "description": "a game was bid and played (or decided by an error)"},
-                {"name": HandKind.FORFEIT.value, "fields": ["seat"],
-                 "description": "seat passed holding Spadilla and Basta: he pays a bête and "
-                                "the same dealer deals again"},
-                {"name": HandKind.MISDEAL.value, "fields": [],
-                 "description": "a fresh deal: only the stake moves, the same dealer deals "
-                                "again"},
+                {
+                    "name": HandKind.PLAYED.value,
+                    "fields": [
+                        "contract",
+                        "trump",
+                        "declarer",
+                        "tricks",
+                        "called",
+                        "partner",
+                        "tout_after_five",
+                        "matadores",
+                        "errors",
+                    ],
+                    "description": "a game was bid and played (or decided by an error)",
+                },
+                {
+                    "name": HandKind.FORFEIT.value,
+                    "fields": ["seat"],
+                    "description": "seat passed holding Spadilla and Basta: he pays a bête and "
+                    "the same dealer deals again",
+                },
+                {
+                    "name": HandKind.MISDEAL.value,
+                    "fields": [],
+                    "description": "a fresh deal: only the stake moves, the same dealer deals "
+                    "again",
+                },
             ],
             "hand_fields": _hand_fields(),
-            "error_kinds": [{"name": kind.value, "description": _ERROR_DESCRIPTIONS[kind]}
-                            for kind in ErrorKind],
+            "error_kinds": [
+                {"name": kind.value, "description": _ERROR_DESCRIPTIONS[kind]} for kind in ErrorKind
+            ],
             "called_ranks": [rank.value for rank in Rank],
             "matadores": {
                 "sides": [side.value for side in Side],
-                "max_lower": {f"{players}": {suit.value: max_lower_matadores(suit, players)
-                                             for suit in Suit}
-                              for players in PLAYER_COUNTS},
+                "max_lower": {
+                    f"{players}": {suit.value: max_lower_matadores(suit, players) for suit in Suit}
+                    for players in PLAYER_COUNTS
+                },
                 "max_lower_lone_declarer": parse.LONE_MAX_LOWER,
             },
             "options": options,

@@ -45,5 +45,13 @@ with 24 cards, and the target 5, or 4):
 from .model import CONTRACTS, HAND_FIELDS, TOUT_FLAGS, GermanHand, GermanOptions, GermanState
 from .variant import GERMAN, GermanSolo
 
-__all__ = ["CONTRACTS", "GERMAN", "HAND_FIELDS", "TOUT_FLAGS", "GermanHand", "GermanOptions",
-           "GermanSolo", "GermanState"]
+__all__ = [
+    "CONTRACTS",
+    "GERMAN",
+    "HAND_FIELDS",
+    "TOUT_FLAGS",
+    "GermanHand",
+    "GermanOptions",
+    "GermanSolo",
+    "GermanState",
+]

@@ -10,12 +10,21 @@ from ..common import CalledCard, HandError
 
 PLAYERS: Final = 4
 CONTRACTS: Final = ("frage", "grossfrage", "mediateur", "solo", "force")
-BASE: Final[Mapping[str, int]] = {"force": 1, "frage": 2, "grossfrage": 3, "mediateur": 4,
-                                  "solo": 6}
+BASE: Final[Mapping[str, int]] = {
+    "force": 1,
+    "frage": 2,
+    "grossfrage": 3,
+    "mediateur": 4,
+    "solo": 6,
+}
 """**Decision** of the rulebook: the mediateur, which ranks between Grossfrage and Solo, is 4."""
 PARTNER_CONTRACTS: Final = ("frage", "grossfrage", "force")
 CALLED_RANKS: Final[Mapping[str, tuple[str, ...]]] = {
-    "frage": ("ace", "king"), "grossfrage": ("ace",), "force": ("ace",), "mediateur": ("ace",)}
+    "frage": ("ace", "king"),
+    "grossfrage": ("ace",),
+    "force": ("ace",),
+    "mediateur": ("ace",),
+}
 """The ranks each contract may call (a mediateur's is the Ace it demands, for the record)."""
 OPTION_CONTRACTS: Final[Mapping[str, str]] = {"mediateur": "mediateur"}
 """Contracts a table plays only with the option of that name."""
@@ -33,23 +42,38 @@ DEFAULT_DECK: Final = 32
 TARGET: Final = DECKS[DEFAULT_DECK][1]
 TOUT_FLAGS: Final = ("stopped_after_five", "continued_after_five", "tout_announced")
 OPTION_NAMES: Final = ("preferred_suit", "mediateur", "deck")
-HAND_FIELDS: Final = ("kind", "contract", "trump", "declarer", "called", "partner", "giver",
-                      "tricks", *TOUT_FLAGS, "matadors_together", "errors")
+HAND_FIELDS: Final = (
+    "kind",
+    "contract",
+    "trump",
+    "declarer",
+    "called",
+    "partner",
+    "giver",
+    "tricks",
+    *TOUT_FLAGS,
+    "matadors_together",
+    "errors",
+)
 TITLE: Final = "German Solo"
-TITLES: Final[Mapping[str, str]] = {"frage": "Frage", "grossfrage": "Grossfrage",
-                                    "mediateur": "Mediateur", "solo": "Solo",
-                                    "force": "Force (Mussfrage)"}
+TITLES: Final[Mapping[str, str]] = {
+    "frage": "Frage",
+    "grossfrage": "Grossfrage",
+    "mediateur": "Mediateur",
+    "solo": "Solo",
+    "force": "Force (Mussfrage)",
+}
 CONTRACT_DESCRIPTIONS: Final[Mapping[str, str]] = {
     "frage": "declarer names trump and calls a plain-suit ace (a king when holding all four "
-             "aces); its holder is the hidden partner",
+    "aces); its holder is the hidden partner",
     "grossfrage": "holder of Spadille and Manille calls a plain-suit ace; its holder names trump "
-                  "(not the called suit)",
+    "(not the called suit)",
     "mediateur": "declarer names trump, demands the ace of a plain suit from the opponent "
-                 "holding it, gives back another card and plays alone (only with the option "
-                 "mediateur)",
+    "holding it, gives back another card and plays alone (only with the option "
+    "mediateur)",
     "solo": "declarer names trump and plays alone",
     "force": "Mussfrage: all passed; the holder of Spadille calls an ace, its holder names trump "
-             "(not the called suit)",
+    "(not the called suit)",
 }
 
 
@@ -74,8 +98,11 @@ class GermanOptions:
         return DECKS[self.deck][1]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"preferred_suit": self.preferred_suit, "mediateur": self.mediateur,
-                "deck": self.deck}
+        return {
+            "preferred_suit": self.preferred_suit,
+            "mediateur": self.mediateur,
+            "deck": self.deck,
+        }
 
 
 @dataclass(frozen=True, slots=True)

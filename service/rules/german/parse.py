@@ -54,16 +54,21 @@ def parse_options(raw: Mapping[str, Any] | None) -> GermanOptions:
     if preferred is MISSING or preferred is None:
         preferred_suit = None
     else:
-        preferred_suit = require_choice(preferred, "options.preferred_suit",
-                                        PREFERRED_SUIT_CHOICES, "a suit or first_won")
+        preferred_suit = require_choice(
+            preferred, "options.preferred_suit", PREFERRED_SUIT_CHOICES, "a suit or first_won"
+        )
     deck = get(obj, "deck")
     if deck is MISSING:
         deck = DEFAULT_DECK
     elif type(deck) is not int or deck not in DECKS:
-        raise RuleViolation("options.deck", "must be 32 (the full pack) or 24 (the Münsterland "
-                                            "Sollo, without the eights and nines)")
-    return GermanOptions(preferred_suit, require_bool(get(obj, "mediateur"), "options.mediateur"),
-                         deck)
+        raise RuleViolation(
+            "options.deck",
+            "must be 32 (the full pack) or 24 (the Münsterland "
+            "Sollo, without the eights and nines)",
+        )
+    return GermanOptions(
+        preferred_suit, require_bool(get(obj, "mediateur"), "options.mediateur"), deck
+    )
 
 
 def initial_couleur(options: GermanOptions) -> str | None:
@@ -72,8 +77,9 @@ def initial_couleur(options: GermanOptions) -> str | None:
 
 
 def initial_state(players: int, options: GermanOptions, first_dealer: object) -> GermanState:
-    return GermanState(require_seat(first_dealer, "first_dealer", players),
-                       initial_couleur(options))
+    return GermanState(
+        require_seat(first_dealer, "first_dealer", players), initial_couleur(options)
+    )
 
 
 def parse_state(raw: object, players: int, options: GermanOptions) -> GermanState:
@@ -88,8 +94,10 @@ def parse_state(raw: object, players: int, options: GermanOptions) -> GermanStat
     dealer = get(obj, "dealer")
     couleur = get(obj, "couleur")
     suit = None if couleur is MISSING else optional_suit(couleur, "state.couleur")
-    return GermanState(0 if dealer is MISSING else require_seat(dealer, "state.dealer", players),
-                       suit if options.preferred_suit == FIRST_WON else initial_couleur(options))
+    return GermanState(
+        0 if dealer is MISSING else require_seat(dealer, "state.dealer", players),
+        suit if options.preferred_suit == FIRST_WON else initial_couleur(options),
+    )
 
 
 def parse_hand(raw: object, n: int, options: GermanOptions) -> GermanHand:
@@ -101,8 +109,10 @@ def parse_hand(raw: object, n: int, options: GermanOptions) -> GermanHand:
     contract = require_choice(get(obj, "contract"), "hand.contract", CONTRACTS, "a contract")
     option = OPTION_CONTRACTS.get(contract)
     if option is not None and not getattr(options, option):
-        raise RuleViolation("hand.contract", f"this table does not play the {contract}: it needs "
-                                             f"the option {option}")
+        raise RuleViolation(
+            "hand.contract",
+            f"this table does not play the {contract}: it needs the option {option}",
+        )
     trump = require_suit(get(obj, "trump"), "hand.trump")
     declarer = require_seat(get(obj, "declarer"), "hand.declarer", n)
     ranks = CALLED_RANKS.get(contract, ("ace", "king"))
@@ -116,65 +126,93 @@ def parse_hand(raw: object, n: int, options: GermanOptions) -> GermanHand:
 
     if contract in PARTNER_CONTRACTS:
         if called is None:
-            raise RuleViolation("hand.called",
-                                f"a {contract} calls a card whose holder is the partner: "
-                                "give the card")
+            raise RuleViolation(
+                "hand.called",
+                f"a {contract} calls a card whose holder is the partner: give the card",
+            )
         if called.suit == trump:
-            raise RuleViolation("hand.called.suit",
-                                "the called card must be of a plain suit, not of trumps")
+            raise RuleViolation(
+                "hand.called.suit", "the called card must be of a plain suit, not of trumps"
+            )
         if partner is None:
-            raise RuleViolation("hand.partner",
-                                f"a {contract} needs the seat holding the called card")
+            raise RuleViolation(
+                "hand.partner", f"a {contract} needs the seat holding the called card"
+            )
         if partner == declarer:
-            raise RuleViolation("hand.partner",
-                                "the partner (holder of the called card) must be another "
-                                "seat than the declarer")
+            raise RuleViolation(
+                "hand.partner",
+                "the partner (holder of the called card) must be another seat than the declarer",
+            )
     elif contract == "mediateur":
         if partner is not None:
-            raise RuleViolation("hand.partner", "a mediateur is played alone: no partner (the "
-                                                "opponent who gave the ace is the giver)")
+            raise RuleViolation(
+                "hand.partner",
+                "a mediateur is played alone: no partner (the "
+                "opponent who gave the ace is the giver)",
+            )
         if called is not None and called.suit == trump:
-            raise RuleViolation("hand.called.suit",
-                                "the demanded ace must be of a plain suit, not of trumps")
+            raise RuleViolation(
+                "hand.called.suit", "the demanded ace must be of a plain suit, not of trumps"
+            )
         if giver is not None and giver == declarer:
-            raise RuleViolation("hand.giver", "the giver of the demanded ace is an opponent, "
-                                              "not the declarer")
+            raise RuleViolation(
+                "hand.giver", "the giver of the demanded ace is an opponent, not the declarer"
+            )
     else:
         if called is not None:
             raise RuleViolation("hand.called", "a solo is played alone: no called card")
         if partner is not None:
             raise RuleViolation("hand.partner", "a solo is played alone: no partner")
     if giver is not None and contract != "mediateur":
-        raise RuleViolation("hand.giver", "only a mediateur has a giver (the opponent who gave "
-                                          "the demanded ace)")
+        raise RuleViolation(
+            "hand.giver", "only a mediateur has a giver (the opponent who gave the demanded ace)"
+        )
 
     _check_tricks_and_flags(tricks, flags, options)
-    return GermanHand(contract, trump, declarer, called, partner, giver, tricks,
-                      flags["stopped_after_five"], flags["continued_after_five"],
-                      flags["tout_announced"], matadors, errors)
+    return GermanHand(
+        contract,
+        trump,
+        declarer,
+        called,
+        partner,
+        giver,
+        tricks,
+        flags["stopped_after_five"],
+        flags["continued_after_five"],
+        flags["tout_announced"],
+        matadors,
+        errors,
+    )
 
 
-def _check_tricks_and_flags(tricks: int, flags: Mapping[str, bool],
-                            options: GermanOptions) -> None:
+def _check_tricks_and_flags(tricks: int, flags: Mapping[str, bool], options: GermanOptions) -> None:
     """At most one flag; stopping took exactly the target; going on needed the first target
     tricks; all tricks were only taken by a party that played for all (rulebook **Decision**)."""
     raised = [f for f in TOUT_FLAGS if flags[f]]
     if len(raised) > 1:
-        raise RuleViolation(f"hand.{raised[1]}",
-                            "at most one of stopped_after_five, continued_after_five and "
-                            "tout_announced may be true")
+        raise RuleViolation(
+            f"hand.{raised[1]}",
+            "at most one of stopped_after_five, continued_after_five and "
+            "tout_announced may be true",
+        )
     target, every = options.target, options.tricks
     first = "five" if target == 5 else "four"
     if flags["stopped_after_five"] and tricks != target:
-        raise RuleViolation("hand.stopped_after_five",
-                            f"a party that stopped after the first {first} tricks took exactly "
-                            f"{target} (the rest were not played), not {tricks}")
+        raise RuleViolation(
+            "hand.stopped_after_five",
+            f"a party that stopped after the first {first} tricks took exactly "
+            f"{target} (the rest were not played), not {tricks}",
+        )
     if flags["continued_after_five"] and tricks < target:
-        raise RuleViolation("hand.continued_after_five",
-                            f"the declaring party can go on after {first} only when it won the "
-                            f"first {first} tricks (tricks must be at least {target})")
+        raise RuleViolation(
+            "hand.continued_after_five",
+            f"the declaring party can go on after {first} only when it won the "
+            f"first {first} tricks (tricks must be at least {target})",
+        )
     if tricks == every and not (flags["continued_after_five"] or flags["tout_announced"]):
-        raise RuleViolation("hand.continued_after_five",
-                            f"a party that took all {every} tricks went on after the first "
-                            f"{first}: set continued_after_five (or tout_announced if it was "
-                            f"announced), or record fewer tricks")
+        raise RuleViolation(
+            "hand.continued_after_five",
+            f"a party that took all {every} tricks went on after the first "
+            f"{first}: set continued_after_five (or tout_announced if it was "
+            f"announced), or record fewer tricks",
+        )

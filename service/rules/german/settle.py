@@ -50,8 +50,7 @@ def settle(n: int, opts: GermanOptions, st: GermanState, h: GermanHand) -> Settl
     value = hand_value(h, st.couleur)
     target = opts.tricks if h.plays_for_all else opts.target
     lines = [_contract_line(h, opts, target)]
-    parts = tuple(Step("german.term", {"term": label, "value": points})
-                  for label, points in terms)
+    parts = tuple(Step("german.term", {"term": label, "value": points}) for label, points in terms)
     args: dict[str, object] = {"terms": parts}
     code = "german.value"
     if len(terms) > 1:
@@ -62,15 +61,28 @@ def settle(n: int, opts: GermanOptions, st: GermanState, h: GermanHand) -> Settl
         args.update(suit=Step(f"suit.{h.trump}"), value=value)
     lines.append(Step(code, args))
     settlement = settle_points_game(
-        players=n, dealer=st.dealer, side=h.side, value=value, tricks=h.tricks,
-        target=target, errors=h.errors, lines=lines, party="german",
-        in_couleur=preferred, couleur=st.couleur)
+        players=n,
+        dealer=st.dealer,
+        side=h.side,
+        value=value,
+        tricks=h.tricks,
+        target=target,
+        errors=h.errors,
+        lines=lines,
+        party="german",
+        in_couleur=preferred,
+        couleur=st.couleur,
+    )
     couleur_after = st.couleur
     if opts.preferred_suit == FIRST_WON and st.couleur is None and settlement.result == "won":
         couleur_after = h.trump
         lines.insert(-1, Step("german.preferred_now", {"suit": Step(f"suit.{h.trump}")}))
-    return replace(settlement, couleur_after=couleur_after, explanation=tuple(lines),
-                   state_after=GermanState(settlement.next_dealer, couleur_after))
+    return replace(
+        settlement,
+        couleur_after=couleur_after,
+        explanation=tuple(lines),
+        state_after=GermanState(settlement.next_dealer, couleur_after),
+    )
 
 
 def _first(opts: GermanOptions) -> str:
@@ -79,8 +91,11 @@ def _first(opts: GermanOptions) -> str:
 
 
 def _contract_line(h: GermanHand, opts: GermanOptions, target: int) -> Step:
-    args: dict[str, object] = {"contract": Step(f"german.contract.{h.contract}"),
-                               "suit": Step(f"suit.{h.trump}"), "seat": h.declarer}
+    args: dict[str, object] = {
+        "contract": Step(f"german.contract.{h.contract}"),
+        "suit": Step(f"suit.{h.trump}"),
+        "seat": h.declarer,
+    }
     first = _first(opts)
     if h.continued_after_five:
         needs = Step(f"german.needs.tout_after_{first}", {"target": target})

@@ -53,11 +53,11 @@ class GermanSolo(DealerRotationVariant):
         return parse.parse_options(raw)
 
     def initial_state(self, players: int, options: Any, first_dealer: int = 0) -> GermanState:
-        return parse.initial_state(self.check_players(players), self._options(options),
-                                   first_dealer)
+        return parse.initial_state(
+            self.check_players(players), self._options(options), first_dealer
+        )
 
-    def parse_state(self, raw: Mapping[str, Any] | None, players: int,
-                    options: Any) -> GermanState:
+    def parse_state(self, raw: Mapping[str, Any] | None, players: int, options: Any) -> GermanState:
         """``{"dealer": seat, "couleur": the preferred suit in force}``; missing keys take a
         fresh table's values."""
         return parse.parse_state(raw, self.check_players(players), self._options(options))
@@ -88,84 +88,181 @@ class GermanSolo(DealerRotationVariant):
             "suits": list(SUITS),
             "tricks": TRICKS,
             "contracts": [
-                {"name": contract, "title": TITLES[contract], "base": BASE[contract],
-                 "target": TARGET,
-                 "calls_partner": "required" if contract in PARTNER_CONTRACTS else "none",
-                 "called_ranks": list(CALLED_RANKS.get(contract, ())),
-                 **({"option": OPTION_CONTRACTS[contract]} if contract in OPTION_CONTRACTS
-                    else {}),
-                 "description": CONTRACT_DESCRIPTIONS[contract]}
+                {
+                    "name": contract,
+                    "title": TITLES[contract],
+                    "base": BASE[contract],
+                    "target": TARGET,
+                    "calls_partner": "required" if contract in PARTNER_CONTRACTS else "none",
+                    "called_ranks": list(CALLED_RANKS.get(contract, ())),
+                    **(
+                        {"option": OPTION_CONTRACTS[contract]}
+                        if contract in OPTION_CONTRACTS
+                        else {}
+                    ),
+                    "description": CONTRACT_DESCRIPTIONS[contract],
+                }
                 for contract in CONTRACTS
             ],
-            "decks": [{"cards": cards, "tricks": tricks, "target": target}
-                      for cards, (tricks, target) in DECKS.items()],
+            "decks": [
+                {"cards": cards, "tricks": tricks, "target": target}
+                for cards, (tricks, target) in DECKS.items()
+            ],
             "bonuses": [
-                {"field": "stopped_after_five", "points": PRIME,
-                 "description": "prime: won the first five tricks (four with 24 cards) and "
-                                "stopped"},
-                {"field": "continued_after_five", "points": TOUT_CONTINUED, "target": TRICKS,
-                 "description": "tout: went on after the first five (four), made or not"},
-                {"field": "tout_announced", "points": TOUT_ANNOUNCED, "target": TRICKS,
-                 "description": "tout announced with the declaration"},
-                {"field": "matadors_together", "points": MATADORS,
-                 "description": "Spadille, Manille and Baste were dealt to one party"},
+                {
+                    "field": "stopped_after_five",
+                    "points": PRIME,
+                    "description": "prime: won the first five tricks (four with 24 cards) and "
+                    "stopped",
+                },
+                {
+                    "field": "continued_after_five",
+                    "points": TOUT_CONTINUED,
+                    "target": TRICKS,
+                    "description": "tout: went on after the first five (four), made or not",
+                },
+                {
+                    "field": "tout_announced",
+                    "points": TOUT_ANNOUNCED,
+                    "target": TRICKS,
+                    "description": "tout announced with the declaration",
+                },
+                {
+                    "field": "matadors_together",
+                    "points": MATADORS,
+                    "description": "Spadille, Manille and Baste were dealt to one party",
+                },
             ],
             "preferred_suit_multiplier": PREFERRED_MULTIPLIER,
             "scoring": "each of the declaring party scores +value if the target is made, "
-                       "-value if not; the others score 0",
+            "-value if not; the others score 0",
             "hand_fields": [
-                {"name": "kind", "type": "string", "required": False, "default": "played",
-                 "allowed": ["played"], "description": "only played hands are recorded"},
-                {"name": "contract", "type": "string", "required": True,
-                 "allowed": list(CONTRACTS), "description": "the game declared (a mediateur "
-                                                            "only with the option mediateur)"},
-                {"name": "trump", "type": "string", "required": True, "allowed": list(SUITS),
-                 "description": "the trump suit"},
-                seat_field("declarer", PLAYERS, "the seat that declared (in a force, the "
-                           "holder of Spadille)"),
-                {"name": "called", "type": "object", "required": False, "nullable": True,
-                 "fields": {"rank": ["ace", "king"], "suit": list(SUITS)},
-                 "description": "the card called in a frage, grossfrage or force (not of "
-                                "trumps; a king only in a frage); in a mediateur, the ace "
-                                "demanded (optional, for the record)"},
-                seat_field("partner", PLAYERS, "holder of the called card", required=False,
-                           nullable=True),
-                {**seat_field("giver", PLAYERS, "in a mediateur, the opponent who gave the "
-                              "demanded ace (optional, for the record)", required=False,
-                              nullable=True), "contracts": ["mediateur"]},
-                {"name": "tricks", "type": "integer", "min": 0, "max": TRICKS, "required": True,
-                 "max_by_deck": {str(cards): tricks for cards, (tricks, _) in DECKS.items()},
-                 "description": "tricks taken by the declaring party"},
-                {"name": "stopped_after_five", "type": "boolean", "required": False,
-                 "default": False,
-                 "description": "won the first five tricks (four with 24 cards) and stopped"},
-                {"name": "continued_after_five", "type": "boolean", "required": False,
-                 "default": False,
-                 "description": "won the first five (four) and went on for all the tricks"},
-                {"name": "tout_announced", "type": "boolean", "required": False,
-                 "default": False, "description": "tout announced with the declaration"},
-                {"name": "matadors_together", "type": "boolean", "required": False,
-                 "default": False,
-                 "description": "Spadille, Manille and Baste were dealt to one party"},
-                {"name": "errors", "type": "array", "required": False, "default": [],
-                 "max_items": MAX_ERRORS,
-                 "description": "errors as {kind, seat}; kind is one of error_kinds"},
+                {
+                    "name": "kind",
+                    "type": "string",
+                    "required": False,
+                    "default": "played",
+                    "allowed": ["played"],
+                    "description": "only played hands are recorded",
+                },
+                {
+                    "name": "contract",
+                    "type": "string",
+                    "required": True,
+                    "allowed": list(CONTRACTS),
+                    "description": "the game declared (a mediateur only with the option mediateur)",
+                },
+                {
+                    "name": "trump",
+                    "type": "string",
+                    "required": True,
+                    "allowed": list(SUITS),
+                    "description": "the trump suit",
+                },
+                seat_field(
+                    "declarer",
+                    PLAYERS,
+                    "the seat that declared (in a force, the holder of Spadille)",
+                ),
+                {
+                    "name": "called",
+                    "type": "object",
+                    "required": False,
+                    "nullable": True,
+                    "fields": {"rank": ["ace", "king"], "suit": list(SUITS)},
+                    "description": "the card called in a frage, grossfrage or force (not of "
+                    "trumps; a king only in a frage); in a mediateur, the ace "
+                    "demanded (optional, for the record)",
+                },
+                seat_field(
+                    "partner", PLAYERS, "holder of the called card", required=False, nullable=True
+                ),
+                {
+                    **seat_field(
+                        "giver",
+                        PLAYERS,
+                        "in a mediateur, the opponent who gave the "
+                        "demanded ace (optional, for the record)",
+                        required=False,
+                        nullable=True,
+                    ),
+                    "contracts": ["mediateur"],
+                },
+                {
+                    "name": "tricks",
+                    "type": "integer",
+                    "min": 0,
+                    "max": TRICKS,
+                    "required": True,
+                    "max_by_deck": {str(cards): tricks for cards, (tricks, _) in DECKS.items()},
+                    "description": "tricks taken by the declaring party",
+                },
+                {
+                    "name": "stopped_after_five",
+                    "type": "boolean",
+                    "required": False,
+                    "default": False,
+                    "description": "won the first five tricks (four with 24 cards) and stopped",
+                },
+                {
+                    "name": "continued_after_five",
+                    "type": "boolean",
+                    "required": False,
+                    "default": False,
+                    "description": "won the first five (four) and went on for all the tricks",
+                },
+                {
+                    "name": "tout_announced",
+                    "type": "boolean",
+                    "required": False,
+                    "default": False,
+                    "description": "tout announced with the declaration",
+                },
+                {
+                    "name": "matadors_together",
+                    "type": "boolean",
+                    "required": False,
+                    "default": False,
+                    "description": "Spadille, Manille and Baste were dealt to one party",
+                },
+                {
+                    "name": "errors",
+                    "type": "array",
+                    "required": False,
+                    "default": [],
+                    "max_items": MAX_ERRORS,
+                    "description": "errors as {kind, seat}; kind is one of error_kinds",
+                },
             ],
-            "error_kinds": [{"name": "revoke",
-                             "description": "the offender's side loses the game"}],
+            "error_kinds": [
+                {"name": "revoke", "description": "the offender's side loses the game"}
+            ],
             "options": [
-                {"name": "preferred_suit", "type": "string", "default": None, "nullable": True,
-                 "allowed": [*SUITS, FIRST_WON],
-                 "description": "games with this suit as trump score double; first_won: the "
-                                "trump of the first contract won, from the next hand on (null: "
-                                "none)"},
-                {"name": "mediateur", "type": "boolean", "default": False,
-                 "description": "the mediateur is played: the declarer demands an ace, gives "
-                                "back a card and plays alone (base 4)"},
-                {"name": "deck", "type": "integer", "default": DEFAULT_DECK,
-                 "allowed": list(DECKS),
-                 "description": "32 cards; or 24 (Münsterland Sollo, no eights and nines): 6 "
-                                "tricks, target 4, tout all 6"},
+                {
+                    "name": "preferred_suit",
+                    "type": "string",
+                    "default": None,
+                    "nullable": True,
+                    "allowed": [*SUITS, FIRST_WON],
+                    "description": "games with this suit as trump score double; first_won: the "
+                    "trump of the first contract won, from the next hand on (null: "
+                    "none)",
+                },
+                {
+                    "name": "mediateur",
+                    "type": "boolean",
+                    "default": False,
+                    "description": "the mediateur is played: the declarer demands an ace, gives "
+                    "back a card and plays alone (base 4)",
+                },
+                {
+                    "name": "deck",
+                    "type": "integer",
+                    "default": DEFAULT_DECK,
+                    "allowed": list(DECKS),
+                    "description": "32 cards; or 24 (Münsterland Sollo, no eights and nines): 6 "
+                    "tricks, target 4, tout all 6",
+                },
             ],
         }
 

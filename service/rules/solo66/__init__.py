@@ -31,6 +31,11 @@ from .model import HAND_FIELDS, TOTAL_POINTS, Solo66Hand, Solo66Options, possibl
 from .variant import SOLO66, Solo66
 
 __all__ = [
-    "HAND_FIELDS", "SOLO66", "Solo66", "Solo66Hand", "Solo66Options", "TOTAL_POINTS",
+    "HAND_FIELDS",
+    "SOLO66",
+    "Solo66",
+    "Solo66Hand",
+    "Solo66Options",
+    "TOTAL_POINTS",
     "possible_points",
 ]

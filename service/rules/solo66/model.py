@@ -20,14 +20,21 @@ KITTY_CARDS: Final = 2
 CARDS_PER_TRICK: Final = PLAYERS
 TRICKS: Final = 6
 CARD_POINTS: Final[Mapping[str, int]] = {
-    "ace": 11, "ten": 11, "king": 4, "queen": 3, "jack": 2, "nine": 0, "eight": 0, "seven": 0}
+    "ace": 11,
+    "ten": 11,
+    "king": 4,
+    "queen": 3,
+    "jack": 2,
+    "nine": 0,
+    "eight": 0,
+    "seven": 0,
+}
 MAX_KITTY_POINTS: Final = 22
 MIN_COUNTED: Final = TOTAL_POINTS - MAX_KITTY_POINTS
 DEFAULT_STAKE: Final = 1
 MAX_STAKE: Final = 10_000
 OPTION_NAMES: Final = ("stake",)
-HAND_FIELDS: Final = ("kind", "soloist", "trump", "soloist_points", "defender_points",
-                      "last_trick")
+HAND_FIELDS: Final = ("kind", "soloist", "trump", "soloist_points", "defender_points", "last_trick")
 
 Solo66State = DealerState
 
@@ -104,5 +111,3 @@ class Solo66Hand:
             "defender_points": self.defender_points,
             "last_trick": self.last_trick,
         }
-
-

@@ -49,8 +49,9 @@ def parse_options(raw: Mapping[str, Any] | None) -> Solo66Options:
     obj = as_object(raw, "options")
     reject_unknown(obj, OPTION_NAMES, "options", "unknown option")
     stake = get(obj, "stake")
-    return Solo66Options(DEFAULT_STAKE if stake is MISSING
-                         else require_int(stake, "options.stake", 1, MAX_STAKE))
+    return Solo66Options(
+        DEFAULT_STAKE if stake is MISSING else require_int(stake, "options.stake", 1, MAX_STAKE)
+    )
 
 
 def parse_hand(raw: object, n: int) -> Solo66Hand:
@@ -60,53 +61,69 @@ def parse_hand(raw: object, n: int) -> Solo66Hand:
     reject_unknown(obj, HAND_FIELDS, "hand")
     require_kind_played(get(obj, "kind"), "hand.kind", TITLE)
     raw_trump = get(obj, "trump")
-    require_present(raw_trump, "hand.trump",
-                    "is required: the trump suit, or null when all passed")
+    require_present(raw_trump, "hand.trump", "is required: the trump suit, or null when all passed")
     trump = optional_suit(raw_trump, "hand.trump")
     soloist = optional_seat(get(obj, "soloist"), "hand.soloist", n)
     raw_soloist_points = get(obj, "soloist_points")
     raw_defender_points = get(obj, "defender_points")
-    soloist_points = (None if is_absent(raw_soloist_points)
-                      else _points(raw_soloist_points, "hand.soloist_points"))
-    defender_points = (None if is_absent(raw_defender_points)
-                       else _points(raw_defender_points, "hand.defender_points"))
+    soloist_points = (
+        None
+        if is_absent(raw_soloist_points)
+        else _points(raw_soloist_points, "hand.soloist_points")
+    )
+    defender_points = (
+        None
+        if is_absent(raw_defender_points)
+        else _points(raw_defender_points, "hand.defender_points")
+    )
     last_trick = optional_seat(get(obj, "last_trick"), "hand.last_trick", n)
 
     if trump is None:
         if last_trick is None:
-            raise RuleViolation("hand.last_trick", "is required when all passed (trump "
-                                "null): the seat that took the last trick wins")
-        for path, value in (("hand.soloist", soloist),
-                            ("hand.soloist_points", soloist_points),
-                            ("hand.defender_points", defender_points)):
+            raise RuleViolation(
+                "hand.last_trick",
+                "is required when all passed (trump null): the seat that took the last trick wins",
+            )
+        for path, value in (
+            ("hand.soloist", soloist),
+            ("hand.soloist_points", soloist_points),
+            ("hand.defender_points", defender_points),
+        ):
             if value is not None:
-                raise RuleViolation(path, "a game without trump has no soloist and its "
-                                    "card points are not counted")
+                raise RuleViolation(
+                    path, "a game without trump has no soloist and its card points are not counted"
+                )
         return Solo66Hand(None, None, None, None, last_trick)
 
     if soloist is None:
         raise RuleViolation("hand.soloist", "is required: the seat that plays alone")
     if soloist_points is None:
-        raise RuleViolation("hand.soloist_points",
-                            "is required: the card points the soloist took")
+        raise RuleViolation("hand.soloist_points", "is required: the card points the soloist took")
     if last_trick is not None:
-        raise RuleViolation("hand.last_trick", "is recorded only for a game without trump; "
-                            "with a trump its 10 points are in the card points")
+        raise RuleViolation(
+            "hand.last_trick",
+            "is recorded only for a game without trump; "
+            "with a trump its 10 points are in the card points",
+        )
     if defender_points is None:
         defender_points = TOTAL_POINTS - soloist_points
     counted = soloist_points + defender_points
     if counted > TOTAL_POINTS:
-        raise RuleViolation("hand.defender_points",
-                            f"soloist and defenders together have {counted} points; "
-                            f"there are only {TOTAL_POINTS}")
+        raise RuleViolation(
+            "hand.defender_points",
+            f"soloist and defenders together have {counted} points; there are only {TOTAL_POINTS}",
+        )
     if counted < MIN_COUNTED:
-        raise RuleViolation("hand.defender_points",
-                            f"soloist and defenders together have only {counted} points; "
-                            f"the two kitty cards hold at most {MAX_KITTY_POINTS}, so at "
-                            f"least {MIN_COUNTED} are taken in tricks")
+        raise RuleViolation(
+            "hand.defender_points",
+            f"soloist and defenders together have only {counted} points; "
+            f"the two kitty cards hold at most {MAX_KITTY_POINTS}, so at "
+            f"least {MIN_COUNTED} are taken in tricks",
+        )
     if (soloist_points, defender_points) not in possible_points():
-        raise RuleViolation("hand.defender_points",
-                            f"no deal of the cards gives the soloist {soloist_points} and "
-                            f"the defenders {defender_points} points")
+        raise RuleViolation(
+            "hand.defender_points",
+            f"no deal of the cards gives the soloist {soloist_points} and "
+            f"the defenders {defender_points} points",
+        )
     return Solo66Hand(trump, soloist, soloist_points, defender_points, None)
-

@@ -28,27 +28,43 @@ def settle(n: int, opts: Solo66Options, st: DealerState, h: Solo66Hand) -> Settl
         result = "won"
         lines.append(Step("solo66.all_passed", {"seat": winner}))
         transfers = [Transfer(seat, winner, stake, Reason.GAME) for seat in others]
-        lines.append(Step("solo66.each_pay", {"seats": seat_list(others), "chips": stake,
-                                              "seat": winner}))
-    elif h.soloist is not None and h.soloist_points is not None \
-            and h.defender_points is not None:
+        lines.append(
+            Step("solo66.each_pay", {"seats": seat_list(others), "chips": stake, "seat": winner})
+        )
+    elif h.soloist is not None and h.soloist_points is not None and h.defender_points is not None:
         soloist = h.soloist
         defenders = [seat for seat in range(n) if seat != soloist]
-        lines.append(Step("solo66.plays", {"seat": soloist, "suit": Step(f"suit.{h.trump}"),
-                                           "soloist_points": h.soloist_points,
-                                           "defender_points": h.defender_points}))
+        lines.append(
+            Step(
+                "solo66.plays",
+                {
+                    "seat": soloist,
+                    "suit": Step(f"suit.{h.trump}"),
+                    "soloist_points": h.soloist_points,
+                    "defender_points": h.defender_points,
+                },
+            )
+        )
         if h.soloist_points >= WIN_POINTS:
             result = "won"
             lines.append(Step("solo66.won", {"win": WIN_POINTS}))
             transfers = [Transfer(seat, soloist, stake, Reason.GAME) for seat in defenders]
-            lines.append(Step("solo66.each_pay", {"seats": seat_list(defenders), "chips": stake,
-                                                  "seat": soloist}))
+            lines.append(
+                Step(
+                    "solo66.each_pay",
+                    {"seats": seat_list(defenders), "chips": stake, "seat": soloist},
+                )
+            )
         elif h.defender_points >= WIN_POINTS:
             result = "lost"
             lines.append(Step("solo66.lost", {"win": WIN_POINTS}))
             transfers = [Transfer(soloist, seat, stake, Reason.GAME) for seat in defenders]
-            lines.append(Step("solo66.pays_each", {"seat": soloist, "chips": stake,
-                                                   "seats": seat_list(defenders)}))
+            lines.append(
+                Step(
+                    "solo66.pays_each",
+                    {"seat": soloist, "chips": stake, "seats": seat_list(defenders)},
+                )
+            )
         else:
             result = "drawn"
             lines.append(Step("solo66.drawn", {"win": WIN_POINTS}))
@@ -76,4 +92,3 @@ def settle(n: int, opts: Solo66Options, st: DealerState, h: Solo66Hand) -> Settl
         explanation=tuple(lines),
         state_after=DealerState(next_dealer),
     )
-

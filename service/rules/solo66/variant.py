@@ -65,13 +65,21 @@ class Solo66(DealerRotationVariant):
             "players": list(self.player_counts),
             "suits": list(SUITS),
             "contracts": [
-                {"name": "game", "trump": "a suit", "target_points": WIN_POINTS,
-                 "description": "the soloist names trump and plays alone against four "
-                                "defenders; 66 card points win, the defenders win with 66, "
-                                "otherwise drawn"},
-                {"name": "no_trump", "trump": None, "winner": "last_trick",
-                 "description": "all passed: played without trump; whoever takes the last "
-                                "trick wins"},
+                {
+                    "name": "game",
+                    "trump": "a suit",
+                    "target_points": WIN_POINTS,
+                    "description": "the soloist names trump and plays alone against four "
+                    "defenders; 66 card points win, the defenders win with 66, "
+                    "otherwise drawn",
+                },
+                {
+                    "name": "no_trump",
+                    "trump": None,
+                    "winner": "last_trick",
+                    "description": "all passed: played without trump; whoever takes the last "
+                    "trick wins",
+                },
             ],
             "card_points": dict(CARD_POINTS),
             "last_trick_points": LAST_TRICK_POINTS,
@@ -79,30 +87,71 @@ class Solo66(DealerRotationVariant):
             "kitty_cards": KITTY_CARDS,
             "payments": "the stake from each loser to each winner; nothing for a drawn game",
             "hand_fields": [
-                {"name": "kind", "type": "string", "required": False, "default": "played",
-                 "allowed": ["played"], "description": "only played hands are recorded"},
-                {"name": "trump", "type": "string", "required": True, "nullable": True,
-                 "allowed": list(SUITS),
-                 "description": "the trump suit; null when all passed"},
-                {"name": "soloist", "type": "integer", "min": 0, "max": PLAYERS - 1,
-                 "required": False, "nullable": True,
-                 "description": "the seat playing alone (required with a trump)"},
-                {"name": "soloist_points", "type": "integer", "min": 0, "max": TOTAL_POINTS,
-                 "required": False, "nullable": True,
-                 "description": "card points the soloist took (required with a trump)"},
-                {"name": "defender_points", "type": "integer", "min": 0, "max": TOTAL_POINTS,
-                 "required": False, "nullable": True,
-                 "default": f"{TOTAL_POINTS} - soloist_points",
-                 "description": "card points the defenders took (with a trump)"},
-                {"name": "last_trick", "type": "integer", "min": 0, "max": PLAYERS - 1,
-                 "required": False, "nullable": True,
-                 "description": "the seat that took the last trick (required, and only "
-                                "allowed, without trump)"},
+                {
+                    "name": "kind",
+                    "type": "string",
+                    "required": False,
+                    "default": "played",
+                    "allowed": ["played"],
+                    "description": "only played hands are recorded",
+                },
+                {
+                    "name": "trump",
+                    "type": "string",
+                    "required": True,
+                    "nullable": True,
+                    "allowed": list(SUITS),
+                    "description": "the trump suit; null when all passed",
+                },
+                {
+                    "name": "soloist",
+                    "type": "integer",
+                    "min": 0,
+                    "max": PLAYERS - 1,
+                    "required": False,
+                    "nullable": True,
+                    "description": "the seat playing alone (required with a trump)",
+                },
+                {
+                    "name": "soloist_points",
+                    "type": "integer",
+                    "min": 0,
+                    "max": TOTAL_POINTS,
+                    "required": False,
+                    "nullable": True,
+                    "description": "card points the soloist took (required with a trump)",
+                },
+                {
+                    "name": "defender_points",
+                    "type": "integer",
+                    "min": 0,
+                    "max": TOTAL_POINTS,
+                    "required": False,
+                    "nullable": True,
+                    "default": f"{TOTAL_POINTS} - soloist_points",
+                    "description": "card points the defenders took (with a trump)",
+                },
+                {
+                    "name": "last_trick",
+                    "type": "integer",
+                    "min": 0,
+                    "max": PLAYERS - 1,
+                    "required": False,
+                    "nullable": True,
+                    "description": "the seat that took the last trick (required, and only "
+                    "allowed, without trump)",
+                },
             ],
             "error_kinds": [],
             "options": [
-                {"name": "stake", "type": "integer", "default": DEFAULT_STAKE, "min": 1,
-                 "max": MAX_STAKE, "description": "chips each loser pays each winner"},
+                {
+                    "name": "stake",
+                    "type": "integer",
+                    "default": DEFAULT_STAKE,
+                    "min": 1,
+                    "max": MAX_STAKE,
+                    "description": "chips each loser pays each winner",
+                },
             ],
         }
 

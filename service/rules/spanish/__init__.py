@@ -37,6 +37,11 @@ from .model import CONTRACTS, HAND_FIELDS, SpanishHand, SpanishOptions, SpanishS
 from .variant import SPANISH, SpanishSolo
 
 __all__ = [
-    "CONTRACTS", "HAND_FIELDS", "SPANISH", "SpanishHand", "SpanishOptions", "SpanishSolo",
+    "CONTRACTS",
+    "HAND_FIELDS",
+    "SPANISH",
+    "SpanishHand",
+    "SpanishOptions",
+    "SpanishSolo",
     "SpanishState",
 ]

@@ -24,16 +24,28 @@ DEFAULT_COULEUR: Final = "clubs"
 MAX_TARGET_HANDS: Final = 10_000
 MAX_TARGET_SCORE: Final = 1_000_000
 OPTION_NAMES: Final = ("couleur", "target_hands", "target_score")
-CONTRACT_TITLES: Final[Mapping[str, str]] = {"simple": "Simple game", "solo": "Solo",
-                                             "tout": "Tout"}
+CONTRACT_TITLES: Final[Mapping[str, str]] = {
+    "simple": "Simple game",
+    "solo": "Solo",
+    "tout": "Tout",
+}
 CONTRACT_DESCRIPTIONS: Final[Mapping[str, str]] = {
     "simple": "declarer names trump and calls an ace; its holder is the partner; together they "
-              "need 5 tricks",
+    "need 5 tricks",
     "solo": "declarer names trump and plays alone for 5 tricks",
     "tout": "declarer names trump and plays alone for all 8 tricks",
 }
-HAND_FIELDS: Final = ("kind", "contract", "trump", "declarer", "called", "partner", "tricks",
-                      "forced", "errors")
+HAND_FIELDS: Final = (
+    "kind",
+    "contract",
+    "trump",
+    "declarer",
+    "called",
+    "partner",
+    "tricks",
+    "forced",
+    "errors",
+)
 
 SpanishState = DealerState
 
@@ -47,8 +59,11 @@ class SpanishOptions:
     target_score: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"couleur": self.couleur, "target_hands": self.target_hands,
-                "target_score": self.target_score}
+        return {
+            "couleur": self.couleur,
+            "target_hands": self.target_hands,
+            "target_score": self.target_score,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,5 +99,3 @@ class SpanishHand:
             "forced": self.forced,
             "errors": [e.to_dict() for e in self.errors],
         }
-
-

@@ -51,12 +51,13 @@ def parse_options(raw: Mapping[str, Any] | None) -> SpanishOptions:
     reject_unknown(obj, OPTION_NAMES, "options", "unknown option")
     couleur = get(obj, "couleur")
     return SpanishOptions(
-        couleur=DEFAULT_COULEUR if couleur is MISSING
-        else require_suit(couleur, "options.couleur"),
-        target_hands=_optional_target(get(obj, "target_hands"), "options.target_hands",
-                                      MAX_TARGET_HANDS),
-        target_score=_optional_target(get(obj, "target_score"), "options.target_score",
-                                      MAX_TARGET_SCORE),
+        couleur=DEFAULT_COULEUR if couleur is MISSING else require_suit(couleur, "options.couleur"),
+        target_hands=_optional_target(
+            get(obj, "target_hands"), "options.target_hands", MAX_TARGET_HANDS
+        ),
+        target_score=_optional_target(
+            get(obj, "target_score"), "options.target_score", MAX_TARGET_SCORE
+        ),
     )
 
 
@@ -78,15 +79,14 @@ def parse_hand(raw: object, n: int) -> SpanishHand:
         if called is None:
             raise RuleViolation("hand.called", "a simple game calls an ace: give the card")
         if partner is None:
-            raise RuleViolation("hand.partner",
-                                "a simple game needs the seat holding the called ace")
+            raise RuleViolation(
+                "hand.partner", "a simple game needs the seat holding the called ace"
+            )
     else:
         if called is not None:
             raise RuleViolation("hand.called", f"a {contract} is played alone: no called card")
         if partner is not None:
             raise RuleViolation("hand.partner", f"a {contract} is played alone: no partner")
         if forced:
-            raise RuleViolation("hand.forced",
-                                "only a simple game can be forced (when all passed)")
+            raise RuleViolation("hand.forced", "only a simple game can be forced (when all passed)")
     return SpanishHand(contract, trump, declarer, called, partner, tricks, forced, errors)
-

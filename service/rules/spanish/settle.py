@@ -30,20 +30,34 @@ def settle(n: int, opts: SpanishOptions, st: DealerState, h: SpanishHand) -> Set
     side = h.side
     lines = [_contract_line(h, opts, value, target)]
     return settle_points_game(
-        players=n, dealer=st.dealer, side=side, value=value, tricks=h.tricks,
-        target=target, errors=h.errors, lines=lines, party="spanish",
-        in_couleur=in_couleur, couleur=opts.couleur)
+        players=n,
+        dealer=st.dealer,
+        side=side,
+        value=value,
+        tricks=h.tricks,
+        target=target,
+        errors=h.errors,
+        lines=lines,
+        party="spanish",
+        in_couleur=in_couleur,
+        couleur=opts.couleur,
+    )
 
 
 def _contract_line(h: SpanishHand, opts: SpanishOptions, value: int, target: int) -> Step:
     args: dict[str, object] = {
-        "suit": Step(f"suit.{h.trump}"), "value": value, "seat": h.declarer,
+        "suit": Step(f"suit.{h.trump}"),
+        "value": value,
+        "seat": h.declarer,
         "where": Step("spanish.in_colour" if h.trump == opts.couleur else "spanish.in_suit"),
-        "needs": Step("spanish.needs_all" if target == TRICKS else "spanish.needs",
-                      {"target": target})}
+        "needs": Step(
+            "spanish.needs_all" if target == TRICKS else "spanish.needs", {"target": target}
+        ),
+    }
     if h.contract == "simple" and h.called is not None and h.partner is not None:
-        args["contract"] = Step("spanish.contract.forced" if h.forced
-                                else "spanish.contract.simple")
+        args["contract"] = Step(
+            "spanish.contract.forced" if h.forced else "spanish.contract.simple"
+        )
         args["ace"] = Step("card.ace", {"suit": Step(f"suit.{h.called.suit}")})
         if h.partner == h.declarer:
             return Step("spanish.own_ace", args)
@@ -51,4 +65,3 @@ def _contract_line(h: SpanishHand, opts: SpanishOptions, value: int, target: int
         return Step("spanish.with_partner", args)
     args["contract"] = Step(f"spanish.contract.{'solo' if h.contract == 'solo' else 'tout'}")
     return Step("spanish.alone", args)
-

@@ -61,8 +61,9 @@ class SpanishSolo(DealerRotationVariant):
         check_dealer_fits(st, n)
         return settle.settle(n, opts, st, self._hand(hand, n, opts))
 
-    def session_outcome(self, options: Any, totals: tuple[int, ...],
-                        hands_played: int) -> SessionOutcome | None:
+    def session_outcome(
+        self, options: Any, totals: tuple[int, ...], hands_played: int
+    ) -> SessionOutcome | None:
         """None without targets. Otherwise over once ``hands_played >= target_hands`` or any
         total ``>= target_score``; the winners are the seats with the highest total."""
         opts = self._options(options)
@@ -70,17 +71,26 @@ class SpanishSolo(DealerRotationVariant):
             return None
         reasons: list[Step] = []
         if opts.target_hands is not None and hands_played >= opts.target_hands:
-            reasons.append(Step("session.hands_of", {"played": hands_played,
-                                                     "target": opts.target_hands}))
+            reasons.append(
+                Step("session.hands_of", {"played": hands_played, "target": opts.target_hands})
+            )
         if opts.target_score is not None:
             reached = [seat for seat, total in enumerate(totals) if total >= opts.target_score]
             if reached:
-                reasons.append(Step("session.reached", {"seats": seat_list(reached),
-                                                        "target": opts.target_score}))
+                reasons.append(
+                    Step(
+                        "session.reached",
+                        {"seats": seat_list(reached), "target": opts.target_score},
+                    )
+                )
         if not reasons:
-            progress = [Step("session.played", {"played": hands_played}) if opts.target_hands
-                        is None else Step("session.played_of", {"played": hands_played,
-                                                                "target": opts.target_hands})]
+            progress = [
+                Step("session.played", {"played": hands_played})
+                if opts.target_hands is None
+                else Step(
+                    "session.played_of", {"played": hands_played, "target": opts.target_hands}
+                )
+            ]
             if opts.target_score is not None:
                 progress.append(Step("session.score_not_reached", {"target": opts.target_score}))
             return SessionOutcome(over=False, winners=(), reason=tuple(progress))
@@ -88,8 +98,9 @@ class SpanishSolo(DealerRotationVariant):
             return SessionOutcome(over=True, winners=(), reason=tuple(reasons))
         best = max(totals)
         winners = tuple(seat for seat, total in enumerate(totals) if total == best)
-        return SessionOutcome(over=True, winners=winners,
-                              reason=(*reasons, Step("session.highest", {"total": best})))
+        return SessionOutcome(
+            over=True, winners=winners, reason=(*reasons, Step("session.highest", {"total": best}))
+        )
 
     def describe(self) -> dict[str, Any]:
         """Contracts, values, hand fields, error kinds and options, for clients that build
@@ -102,52 +113,118 @@ class SpanishSolo(DealerRotationVariant):
             "suits": list(SUITS),
             "tricks": TRICKS,
             "contracts": [
-                {"name": contract, "title": CONTRACT_TITLES[contract],
-                 "in_suit": VALUES[contract], "in_couleur": 2 * VALUES[contract],
-                 "target": TARGETS[contract],
-                 "calls_partner": "required" if contract == "simple" else "none",
-                 "called_ranks": list(CALLED_RANKS) if contract == "simple" else [],
-                 "description": CONTRACT_DESCRIPTIONS[contract]}
+                {
+                    "name": contract,
+                    "title": CONTRACT_TITLES[contract],
+                    "in_suit": VALUES[contract],
+                    "in_couleur": 2 * VALUES[contract],
+                    "target": TARGETS[contract],
+                    "calls_partner": "required" if contract == "simple" else "none",
+                    "called_ranks": list(CALLED_RANKS) if contract == "simple" else [],
+                    "description": CONTRACT_DESCRIPTIONS[contract],
+                }
                 for contract in CONTRACTS
             ],
             "scoring": "declarer and partner each score +value if the target is made, "
-                       "-value if not; opponents score 0",
+            "-value if not; opponents score 0",
             "hand_fields": [
-                {"name": "kind", "type": "string", "required": False, "default": "played",
-                 "allowed": ["played"], "description": "only played hands are recorded"},
-                {"name": "contract", "type": "string", "required": True,
-                 "allowed": list(CONTRACTS), "description": "the game declared"},
-                {"name": "trump", "type": "string", "required": True, "allowed": list(SUITS),
-                 "description": "the trump suit; the colour doubles the value"},
-                seat_field("declarer", PLAYERS, "the seat that declared (or, if all passed, "
-                           "the holder of the queen of clubs)"),
-                {"name": "called", "type": "object", "required": False, "nullable": True,
-                 "fields": {"rank": list(CALLED_RANKS), "suit": list(SUITS)},
-                 "description": "the ace called in a simple game; absent otherwise"},
-                seat_field("partner", PLAYERS, "holder of the called ace (simple only; the "
-                           "declarer himself if he holds it: then he plays alone)",
-                           required=False, nullable=True),
-                {"name": "tricks", "type": "integer", "min": 0, "max": TRICKS, "required": True,
-                 "description": "tricks taken by the declaring side"},
-                {"name": "forced", "type": "boolean", "required": False, "default": False,
-                 "description": "all passed and the holder of the queen of clubs had to play a "
-                                "simple game (kept for the record only)"},
-                {"name": "errors", "type": "array", "required": False, "default": [],
-                 "max_items": MAX_ERRORS,
-                 "description": "errors as {kind, seat}; kind is one of error_kinds"},
+                {
+                    "name": "kind",
+                    "type": "string",
+                    "required": False,
+                    "default": "played",
+                    "allowed": ["played"],
+                    "description": "only played hands are recorded",
+                },
+                {
+                    "name": "contract",
+                    "type": "string",
+                    "required": True,
+                    "allowed": list(CONTRACTS),
+                    "description": "the game declared",
+                },
+                {
+                    "name": "trump",
+                    "type": "string",
+                    "required": True,
+                    "allowed": list(SUITS),
+                    "description": "the trump suit; the colour doubles the value",
+                },
+                seat_field(
+                    "declarer",
+                    PLAYERS,
+                    "the seat that declared (or, if all passed, the holder of the queen of clubs)",
+                ),
+                {
+                    "name": "called",
+                    "type": "object",
+                    "required": False,
+                    "nullable": True,
+                    "fields": {"rank": list(CALLED_RANKS), "suit": list(SUITS)},
+                    "description": "the ace called in a simple game; absent otherwise",
+                },
+                seat_field(
+                    "partner",
+                    PLAYERS,
+                    "holder of the called ace (simple only; the "
+                    "declarer himself if he holds it: then he plays alone)",
+                    required=False,
+                    nullable=True,
+                ),
+                {
+                    "name": "tricks",
+                    "type": "integer",
+                    "min": 0,
+                    "max": TRICKS,
+                    "required": True,
+                    "description": "tricks taken by the declaring side",
+                },
+                {
+                    "name": "forced",
+                    "type": "boolean",
+                    "required": False,
+                    "default": False,
+                    "description": "all passed and the holder of the queen of clubs had to play a "
+                    "simple game (kept for the record only)",
+                },
+                {
+                    "name": "errors",
+                    "type": "array",
+                    "required": False,
+                    "default": [],
+                    "max_items": MAX_ERRORS,
+                    "description": "errors as {kind, seat}; kind is one of error_kinds",
+                },
             ],
-            "error_kinds": [{"name": "revoke",
-                             "description": "the offender's side loses the game"}],
+            "error_kinds": [
+                {"name": "revoke", "description": "the offender's side loses the game"}
+            ],
             "options": [
-                {"name": "couleur", "type": "string", "default": DEFAULT_COULEUR,
-                 "allowed": list(SUITS),
-                 "description": "the colour: games with it as trump score double"},
-                {"name": "target_hands", "type": "integer", "default": None, "nullable": True,
-                 "min": 1, "max": MAX_TARGET_HANDS,
-                 "description": "the session ends after this many hands (null: no limit)"},
-                {"name": "target_score", "type": "integer", "default": None, "nullable": True,
-                 "min": 1, "max": MAX_TARGET_SCORE,
-                 "description": "the session ends when a total reaches this (null: no limit)"},
+                {
+                    "name": "couleur",
+                    "type": "string",
+                    "default": DEFAULT_COULEUR,
+                    "allowed": list(SUITS),
+                    "description": "the colour: games with it as trump score double",
+                },
+                {
+                    "name": "target_hands",
+                    "type": "integer",
+                    "default": None,
+                    "nullable": True,
+                    "min": 1,
+                    "max": MAX_TARGET_HANDS,
+                    "description": "the session ends after this many hands (null: no limit)",
+                },
+                {
+                    "name": "target_score",
+                    "type": "integer",
+                    "default": None,
+                    "nullable": True,
+                    "min": 1,
+                    "max": MAX_TARGET_SCORE,
+                    "description": "the session ends when a total reaches this (null: no limit)",
+                },
             ],
         }
 

@@ -38,8 +38,9 @@ from .rows import (
 )
 
 
-def _prepare_correction(principal: Principal, table_id: str, number: int,
-                        if_match: int | None) -> tuple[TableRow, HandRow]:
+def _prepare_correction(
+    principal: Principal, table_id: str, number: int, if_match: int | None
+) -> tuple[TableRow, HandRow]:
     table = lock_table(table_id)
     require_table_access(principal, table)
     if table.status == "closed" and not principal.is_admin:
@@ -58,8 +59,14 @@ def end_change(dry_run: bool) -> None:
         db.session.commit()
 
 
-def correct_hand(principal: Principal, table_id: str, number: int, body: dict[str, Any],
-                 if_match: int | None = None, dry_run: bool = False) -> dict[str, Any]:
+def correct_hand(
+    principal: Principal,
+    table_id: str,
+    number: int,
+    body: dict[str, Any],
+    if_match: int | None = None,
+    dry_run: bool = False,
+) -> dict[str, Any]:
     """Replace hand ``number``'s record and settle it and every later hand again
     (``dry_run``: answer the same, and store nothing)."""
     table, hand = _prepare_correction(principal, table_id, number, if_match)
@@ -71,8 +78,13 @@ def correct_hand(principal: Principal, table_id: str, number: int, body: dict[st
     return answer
 
 
-def void_hand(principal: Principal, table_id: str, number: int,
-              if_match: int | None = None, dry_run: bool = False) -> dict[str, Any]:
+def void_hand(
+    principal: Principal,
+    table_id: str,
+    number: int,
+    if_match: int | None = None,
+    dry_run: bool = False,
+) -> dict[str, Any]:
     """Void hand ``number``: it keeps its number, moves nothing, and later hands follow
     (``dry_run``: answer the same, and store nothing)."""
     table, hand = _prepare_correction(principal, table_id, number, if_match)
@@ -96,11 +108,17 @@ class Resettled(NamedTuple):
     settlement: Settlement | None
 
 
-def settle_again(table_rules: TableRules, hands: Iterable[HandRow], state_raw: dict[str, Any],
-                 totals: list[int], played: int,
-                 replaced: Callable[[HandRow], tuple[str, dict[str, Any]] | None],
-                 stop_when_unchanged: bool, change: str,
-                 own_errors: HandRow | None = None) -> list[Resettled]:
+def settle_again(
+    table_rules: TableRules,
+    hands: Iterable[HandRow],
+    state_raw: dict[str, Any],
+    totals: list[int],
+    played: int,
+    replaced: Callable[[HandRow], tuple[str, dict[str, Any]] | None],
+    stop_when_unchanged: bool,
+    change: str,
+    own_errors: HandRow | None = None,
+) -> list[Resettled]:
     """Settle ``hands`` again in order from ``state_raw``, with the totals and hands played
     before the first of them (``totals`` is updated in place).
 
@@ -120,18 +138,22 @@ def settle_again(table_rules: TableRules, hands: Iterable[HandRow], state_raw: d
         settlement = None
         if h_status == "recorded":
             if session_over(table_rules, tuple(totals), played):
-                raise RuleViolation("hand", f"this {change} would end the session before hand "
-                                            f"{h.number}; void the later hands first")
+                raise RuleViolation(
+                    "hand",
+                    f"this {change} would end the session before hand "
+                    f"{h.number}; void the later hands first",
+                )
             try:
                 parsed = variant.parse_hand(h_record, players, options)
-                settlement = variant.settle(players, options,
-                                            variant.parse_state(state_raw, players, options),
-                                            parsed)
+                settlement = variant.settle(
+                    players, options, variant.parse_state(state_raw, players, options), parsed
+                )
             except RuleViolation as violation:
                 if h is own_errors:
                     raise
-                raise RuleViolation("hand", f"this {change} would make hand {h.number} "
-                                            f"invalid: {violation}") from None
+                raise RuleViolation(
+                    "hand", f"this {change} would make hand {h.number} invalid: {violation}"
+                ) from None
             for seat, d in enumerate(settlement.deltas):
                 totals[seat] += d
             played += 1
@@ -146,8 +168,9 @@ def store_settled_again(pending: Sequence[Resettled]) -> list[dict[str, Any]]:
     session first, and a long run would pay that hundreds of times)."""
     hand_ids = [r.hand.id for r in pending]
     for start in range(0, len(hand_ids), 500):
-        db.session.execute(delete(TransferRow).where(
-            TransferRow.hand_id.in_(hand_ids[start:start + 500])))
+        db.session.execute(
+            delete(TransferRow).where(TransferRow.hand_id.in_(hand_ids[start : start + 500]))
+        )
     transfers: list[dict[str, Any]] = []
     for h, _, _, before, settlement in pending:
         h.state_before = before
@@ -163,19 +186,33 @@ def store_settled_again(pending: Sequence[Resettled]) -> list[dict[str, Any]]:
     return transfers
 
 
-def _resettle_from(table: TableRow, table_rules: TableRules, changed: HandRow, status: str,
-                   record: dict[str, Any], principal: Principal) -> int:
+def _resettle_from(
+    table: TableRow,
+    table_rules: TableRules,
+    changed: HandRow,
+    status: str,
+    record: dict[str, Any],
+    principal: Principal,
+) -> int:
     """Apply the change to ``changed`` and settle it and the later hands again, in order.
 
     Returns how many hands were settled again (the changed one included)."""
-    has_targets = table_rules.variant.session_outcome(
-        table_rules.options, tuple(s.balance for s in table.seats), 0) is not None
+    has_targets = (
+        table_rules.variant.session_outcome(
+            table_rules.options, tuple(s.balance for s in table.seats), 0
+        )
+        is not None
+    )
     if has_targets:
         # The session can end (Spanish targets): every later hand must be checked against the
         # new totals, so all of them are loaded, and the totals before the change found.
-        later: Iterable[HandRow] = list(db.session.scalars(
-            select(HandRow).where(HandRow.table_id == table.id,
-                                  HandRow.number >= changed.number).order_by(HandRow.number)))
+        later: Iterable[HandRow] = list(
+            db.session.scalars(
+                select(HandRow)
+                .where(HandRow.table_id == table.id, HandRow.number >= changed.number)
+                .order_by(HandRow.number)
+            )
+        )
     else:
         later = _hands_from(table.id, changed.number)
     totals = [s.balance for s in table.seats]
@@ -187,14 +224,29 @@ def _resettle_from(table: TableRow, table_rules: TableRules, changed: HandRow, s
                 for seat, d in enumerate(h.settlement["deltas"]):
                     totals[seat] -= d
 
-    pending = settle_again(table_rules, later, changed.state_before, totals, played,
-                           lambda h: (status, record) if h is changed else None,
-                           stop_when_unchanged=not has_targets, change="correction",
-                           own_errors=changed)
-    league.hands_changed(table, [
-        league.HandChange(r.hand.record, r.hand.settlement, r.record,
-                          None if r.settlement is None else r.settlement.to_dict())
-        for r in pending])
+    pending = settle_again(
+        table_rules,
+        later,
+        changed.state_before,
+        totals,
+        played,
+        lambda h: (status, record) if h is changed else None,
+        stop_when_unchanged=not has_targets,
+        change="correction",
+        own_errors=changed,
+    )
+    league.hands_changed(
+        table,
+        [
+            league.HandChange(
+                r.hand.record,
+                r.hand.settlement,
+                r.record,
+                None if r.settlement is None else r.settlement.to_dict(),
+            )
+            for r in pending
+        ],
+    )
     for r in pending:
         if r.hand.settlement is not None:
             apply_deltas(table, r.hand.settlement["deltas"], -1)
@@ -208,8 +260,14 @@ def _resettle_from(table: TableRow, table_rules: TableRules, changed: HandRow, s
     changed.record = record
     changed.revision += 1
     changed.updated_at = now
-    insert_rows(HandRevisionRow, [revision_values({"hand_id": changed.id}, changed.revision,
-                                                   status, record, now, principal)])
+    insert_rows(
+        HandRevisionRow,
+        [
+            revision_values(
+                {"hand_id": changed.id}, changed.revision, status, record, now, principal
+            )
+        ],
+    )
     last = pending[-1].hand
     if last.number == table.hands_recorded:
         table.state = last.state_after
@@ -226,9 +284,14 @@ def _hands_from(table_id: str, number: int) -> Iterator[HandRow]:
     """Hands ``number`` and later in order, loaded a batch at a time: a correction usually
     stops after a few hands, and need not load a long history."""
     while True:
-        batch = list(db.session.scalars(
-            select(HandRow).where(HandRow.table_id == table_id, HandRow.number >= number)
-            .order_by(HandRow.number).limit(RESETTLE_BATCH)))
+        batch = list(
+            db.session.scalars(
+                select(HandRow)
+                .where(HandRow.table_id == table_id, HandRow.number >= number)
+                .order_by(HandRow.number)
+                .limit(RESETTLE_BATCH)
+            )
+        )
         yield from batch
         if len(batch) < RESETTLE_BATCH:
             return

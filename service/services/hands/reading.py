@@ -19,15 +19,20 @@ from ..tables import read_table
 from .rows import hand_view, load_hand
 
 
-def list_hands(principal: Principal, table_id: str, page: int, page_size: int
-               ) -> tuple[list[dict[str, Any]], int]:
+def list_hands(
+    principal: Principal, table_id: str, page: int, page_size: int
+) -> tuple[list[dict[str, Any]], int]:
     table = read_table(principal, table_id)
     offset = (page - 1) * page_size
     if offset >= table.hands_recorded:  # past the last hand (and past what SQL can offset)
         return [], table.hands_recorded
     rows = db.session.scalars(
-        select(HandRow).where(HandRow.table_id == table.id).order_by(HandRow.number)
-        .offset(offset).limit(page_size))
+        select(HandRow)
+        .where(HandRow.table_id == table.id)
+        .order_by(HandRow.number)
+        .offset(offset)
+        .limit(page_size)
+    )
     return [hand_view(h) for h in rows], table.hands_recorded
 
 
@@ -40,27 +45,52 @@ def hand_history(principal: Principal, table_id: str, number: int) -> dict[str, 
     table = read_table(principal, table_id)
     hand = load_hand(table, number)
     revisions = db.session.scalars(
-        select(HandRevisionRow).where(HandRevisionRow.hand_id == hand.id)
-        .order_by(HandRevisionRow.revision))
+        select(HandRevisionRow)
+        .where(HandRevisionRow.hand_id == hand.id)
+        .order_by(HandRevisionRow.revision)
+    )
     return {
         "number": hand.number,
         "current_revision": hand.revision,
-        "revisions": [{"revision": r.revision, "status": r.status, "hand": r.record,
-                       "changed_at": rfc3339(r.changed_at),
-                       "changed_by": {"token_id": r.token_id, "kind": r.token_kind,
-                                      "imported": r.imported}}
-                      for r in revisions],
+        "revisions": [
+            {
+                "revision": r.revision,
+                "status": r.status,
+                "hand": r.record,
+                "changed_at": rfc3339(r.changed_at),
+                "changed_by": {
+                    "token_id": r.token_id,
+                    "kind": r.token_kind,
+                    "imported": r.imported,
+                },
+            }
+            for r in revisions
+        ],
     }
 
 
 def ledger(principal: Principal, table_id: str) -> dict[str, Any]:
     table = read_table(principal, table_id)
     rows = db.session.execute(
-        select(HandRow.number, TransferRow.from_seat, TransferRow.to_seat, TransferRow.chips,
-               TransferRow.reason)
+        select(
+            HandRow.number,
+            TransferRow.from_seat,
+            TransferRow.to_seat,
+            TransferRow.chips,
+            TransferRow.reason,
+        )
         .join(TransferRow, TransferRow.hand_id == HandRow.id)
         .where(HandRow.table_id == table.id)
-        .order_by(HandRow.number, TransferRow.position))
-    entries = [{"hand": n, "from": POOL if f is None else f, "to": POOL if t is None else t,
-                "chips": c, "reason": r} for n, f, t, c, r in rows]
+        .order_by(HandRow.number, TransferRow.position)
+    )
+    entries = [
+        {
+            "hand": n,
+            "from": POOL if f is None else f,
+            "to": POOL if t is None else t,
+            "chips": c,
+            "reason": r,
+        }
+        for n, f, t, c, r in rows
+    ]
     return {"table_id": table.id, "count": len(entries), "transfers": entries}

@@ -66,27 +66,47 @@ def check_version(table: TableRow | TableState, if_match: int | None) -> None:
     if if_match is not None and if_match != table.version:
         raise VersionMismatch(
             N_("The table is at version %(version)s, not %(if_match)s: reload it and try again."),
-            table.version, values={"version": table.version, "if_match": if_match})
+            table.version,
+            values={"version": table.version, "if_match": if_match},
+        )
 
 
 def transfer_values(hand: dict[str, Any], settlement: Settlement) -> list[dict[str, Any]]:
     """The rows of ``transfers`` for one settled hand, in the settlement's order; ``hand``
     names the hand: ``{"hand_id": …}``, or ``{"of_table": …, "of_number": …}`` for one being
     recorded (``_NEW_HAND``)."""
-    return [{**hand, "position": position,
-             "from_seat": None if t.source == POOL else t.source,
-             "to_seat": None if t.target == POOL else t.target,
-             "chips": t.chips, "reason": t.reason.value}
-            for position, t in enumerate(settlement.transfers)]
+    return [
+        {
+            **hand,
+            "position": position,
+            "from_seat": None if t.source == POOL else t.source,
+            "to_seat": None if t.target == POOL else t.target,
+            "chips": t.chips,
+            "reason": t.reason.value,
+        }
+        for position, t in enumerate(settlement.transfers)
+    ]
 
 
-def revision_values(hand: dict[str, Any], revision: int, status: str, record: dict[str, Any],
-                     changed_at: Any, principal: Principal) -> dict[str, Any]:
+def revision_values(
+    hand: dict[str, Any],
+    revision: int,
+    status: str,
+    record: dict[str, Any],
+    changed_at: Any,
+    principal: Principal,
+) -> dict[str, Any]:
     """A row of ``hand_revisions``: what the hand (named as in ``transfer_values``) became,
     when, and by which token."""
-    return {**hand, "revision": revision, "status": status, "record": record,
-            "changed_at": changed_at, "token_id": principal.token_id,
-            "token_kind": principal.kind}
+    return {
+        **hand,
+        "revision": revision,
+        "status": status,
+        "record": record,
+        "changed_at": changed_at,
+        "token_id": principal.token_id,
+        "token_kind": principal.kind,
+    }
 
 
 def insert_rows(model: Any, rows: list[dict[str, Any]]) -> None:
@@ -119,6 +139,8 @@ def load_hand(table: TableRow, number: int) -> HandRow:
         select(HandRow).where(HandRow.table_id == table.id, HandRow.number == number)
     ).scalar_one_or_none()
     if hand is None:
-        raise NotFound(N_("Table %(table)s has no hand %(number)s."),
-                       values={"table": repr(table.id), "number": number})
+        raise NotFound(
+            N_("Table %(table)s has no hand %(number)s."),
+            values={"table": repr(table.id), "number": number},
+        )
     return hand

@@ -25,8 +25,10 @@ from .seasons import reader_scope, require_club_reader, require_player_reader
 
 # --- players -------------------------------------------------------------------------------
 
-def update_player(principal: Principal, player_id: str, name: str | None,
-                  retired: bool | None) -> dict[str, Any]:
+
+def update_player(
+    principal: Principal, player_id: str, name: str | None, retired: bool | None
+) -> dict[str, Any]:
     """Rename a player and/or retire him (or bring him back) (admin token). A retired player
     keeps his history, standings and statistics; he is not listed for new tables, and a table
     cannot be opened with him."""
@@ -40,9 +42,12 @@ def update_player(principal: Principal, player_id: str, name: str | None,
             # Every view of his tables shows the name: a new version of each, so that no
             # rendered view (keyed by version) or phone polling by ETag keeps the old one.
             db.session.execute(
-                update(TableRow).where(TableRow.id.in_(
-                    select(SeatRow.table_id).where(SeatRow.player_id == player_id)))
-                .values(version=TableRow.version + 1))
+                update(TableRow)
+                .where(
+                    TableRow.id.in_(select(SeatRow.table_id).where(SeatRow.player_id == player_id))
+                )
+                .values(version=TableRow.version + 1)
+            )
         if retired is not None and retired != (player.retired_at is not None):
             player.retired_at = utcnow() if retired else None
         db.session.commit()
@@ -51,6 +56,7 @@ def update_player(principal: Principal, player_id: str, name: str | None,
 
 
 # --- tokens --------------------------------------------------------------------------------
+
 
 def rotate_admin_token(principal: Principal, club_id: str) -> dict[str, Any]:
     """A new admin token for the club; the one used (and any other) stops working at once."""
@@ -87,8 +93,12 @@ def revoke_table_token(principal: Principal, table_id: str) -> None:
     """Revoke the table's token (admin token): its shared link stops working."""
     _admin_table(principal, table_id)
     if not revoke_tokens(TokenRow.table_id == table_id):
-        raise Conflict(N_("The table has no working token to revoke (revoked already, or the "
-                       "table was imported and never given one)."))
+        raise Conflict(
+            N_(
+                "The table has no working token to revoke (revoked already, or the "
+                "table was imported and never given one)."
+            )
+        )
     db.session.commit()
 
 
@@ -105,8 +115,15 @@ def new_table_token(principal: Principal, table_id: str) -> dict[str, Any]:
 
 # --- a club's tables -----------------------------------------------------------------------
 
-def club_tables(principal: Principal, club_id: str, status: str | None, season_id: str | None,
-                page: int, page_size: int) -> tuple[list[dict[str, Any]], int]:
+
+def club_tables(
+    principal: Principal,
+    club_id: str,
+    status: str | None,
+    season_id: str | None,
+    page: int,
+    page_size: int,
+) -> tuple[list[dict[str, Any]], int]:
     """The club's tables, newest first, one page, and how many match (admin or read-only
     token)."""
     if db.session.get(ClubRow, club_id) is None:
@@ -122,20 +139,28 @@ def club_tables(principal: Principal, club_id: str, status: str | None, season_i
         conditions.append(TableRow.season_id == season_id)
     total = db.session.scalar(select(func.count()).select_from(TableRow).where(*conditions))
     tables = db.session.scalars(
-        select(TableRow).where(*conditions)
+        select(TableRow)
+        .where(*conditions)
         .order_by(TableRow.created_at.desc(), TableRow.id.desc())
-        .offset((page - 1) * page_size).limit(page_size)).all()
+        .offset((page - 1) * page_size)
+        .limit(page_size)
+    ).all()
     return [_table_summary(t) for t in tables], int(total or 0)
 
 
 def _table_summary(table: TableRow) -> dict[str, Any]:
     return {
-        "id": table.id, "name": table.name, "variant": table.variant,
-        "units": rules.get_variant(table.variant).units, "status": table.status,
-        "season_id": table.season_id, "created_at": rfc3339(table.created_at),
+        "id": table.id,
+        "name": table.name,
+        "variant": table.variant,
+        "units": rules.get_variant(table.variant).units,
+        "status": table.status,
+        "season_id": table.season_id,
+        "created_at": rfc3339(table.created_at),
         "closed_at": rfc3339(table.closed_at),
-        "players": [{"seat": s.seat, "player_id": s.player_id, "name": s.name}
-                    for s in table.seats],
+        "players": [
+            {"seat": s.seat, "player_id": s.player_id, "name": s.name} for s in table.seats
+        ],
         "hands": table.hands_played,
         "balances": [s.balance for s in table.seats],
     }
@@ -143,8 +168,8 @@ def _table_summary(table: TableRow) -> dict[str, Any]:
 
 # --- a player's sittings -------------------------------------------------------------------
 
-def player_sittings(principal: Principal, player_id: str,
-                    season_id: str | None) -> dict[str, Any]:
+
+def player_sittings(principal: Principal, player_id: str, season_id: str | None) -> dict[str, Any]:
     """Every sitting of the player, oldest first: his net at it and, for a closed sitting of
     a season, his season rating (``mu - 3*sigma``) after it. The charts of the player page."""
     player = db.session.get(PlayerRow, player_id)
@@ -156,20 +181,41 @@ def player_sittings(principal: Principal, player_id: str,
         if scope.season_id is None or season_id not in (None, scope.season_id):
             raise Forbidden(N_("A table's token reads only the season its table plays in."))
         season_id = scope.season_id
-    query = (select(TableRow, SeatRow.balance, RatingHistoryRow.mu, RatingHistoryRow.sigma,
-                    RatingHistoryRow.sitting)
-             .join(SeatRow, SeatRow.table_id == TableRow.id)
-             .outerjoin(RatingHistoryRow, (RatingHistoryRow.table_id == TableRow.id)
-                        & (RatingHistoryRow.player_id == player_id))
-             .where(SeatRow.player_id == player_id)
-             .order_by(TableRow.created_at, TableRow.id))
+    query = (
+        select(
+            TableRow,
+            SeatRow.balance,
+            RatingHistoryRow.mu,
+            RatingHistoryRow.sigma,
+            RatingHistoryRow.sitting,
+        )
+        .join(SeatRow, SeatRow.table_id == TableRow.id)
+        .outerjoin(
+            RatingHistoryRow,
+            (RatingHistoryRow.table_id == TableRow.id) & (RatingHistoryRow.player_id == player_id),
+        )
+        .where(SeatRow.player_id == player_id)
+        .order_by(TableRow.created_at, TableRow.id)
+    )
     if season_id is not None:
         query = query.where(TableRow.season_id == season_id)
-    sittings = [{
-        "table_id": table.id, "table_name": table.name, "variant": table.variant,
-        "units": rules.get_variant(table.variant).units, "season_id": table.season_id,
-        "status": table.status, "created_at": rfc3339(table.created_at),
-        "closed_at": rfc3339(table.closed_at), "hands": table.hands_played, "net": balance,
-        "rated_sitting": rated, "mu": mu, "sigma": sigma, "rating": shown_rating(mu, sigma),
-    } for table, balance, mu, sigma, rated in db.session.execute(query)]
+    sittings = [
+        {
+            "table_id": table.id,
+            "table_name": table.name,
+            "variant": table.variant,
+            "units": rules.get_variant(table.variant).units,
+            "season_id": table.season_id,
+            "status": table.status,
+            "created_at": rfc3339(table.created_at),
+            "closed_at": rfc3339(table.closed_at),
+            "hands": table.hands_played,
+            "net": balance,
+            "rated_sitting": rated,
+            "mu": mu,
+            "sigma": sigma,
+            "rating": shown_rating(mu, sigma),
+        }
+        for table, balance, mu, sigma, rated in db.session.execute(query)
+    ]
     return {"player_id": player.id, "name": player.name, "sittings": sittings}

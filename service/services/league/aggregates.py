@@ -45,8 +45,13 @@ def sitting_day(table: TableRow | TableState) -> date:
     return opened.date()
 
 
-def _upsert_adding(model: Any, keys: Sequence[str], counters: Sequence[str],
-                   rows: list[dict[str, Any]], only_additions: bool) -> None:
+def _upsert_adding(
+    model: Any,
+    keys: Sequence[str],
+    counters: Sequence[str],
+    rows: list[dict[str, Any]],
+    only_additions: bool,
+) -> None:
     """Add each row's counters to the row of its keys, creating it if missing.
 
     ``only_additions``: every row is the tally of hands added (nothing taken away), so a row
@@ -62,31 +67,40 @@ def _upsert_adding(model: Any, keys: Sequence[str], counters: Sequence[str],
     # Core statements on the session's connection (same transaction): the ORM layer has
     # nothing to add to them, and every hand recorded runs two to ten of these.
     connection = db.session.connection()
-    upsert, insert_zeros, add = _upsert_statements(model, tuple(keys), tuple(counters),
-                                                   connection.dialect.name)
+    upsert, insert_zeros, add = _upsert_statements(
+        model, tuple(keys), tuple(counters), connection.dialect.name
+    )
     if only_additions:
         connection.execute(upsert, rows)
         return
     zeros = [{**{k: row[k] for k in keys}, **dict.fromkeys(counters, 0)} for row in rows]
     connection.execute(insert_zeros, zeros)
-    connection.execute(add, [{**{f"key_{k}": row[k] for k in keys},
-                              **{f"add_{c}": row[c] for c in counters}} for row in rows])
+    connection.execute(
+        add,
+        [
+            {**{f"key_{k}": row[k] for k in keys}, **{f"add_{c}": row[c] for c in counters}}
+            for row in rows
+        ],
+    )
 
 
 @lru_cache(maxsize=32)
-def _upsert_statements(model: Any, keys: tuple[str, ...], counters: tuple[str, ...],
-                       dialect: str) -> tuple[Any, Any, Any]:
+def _upsert_statements(
+    model: Any, keys: tuple[str, ...], counters: tuple[str, ...], dialect: str
+) -> tuple[Any, Any, Any]:
     """The statements of ``_upsert_adding``, built once (every hand recorded runs them)."""
     table = model.__table__
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
     adding = insert(table)
     upsert = adding.on_conflict_do_update(
-        index_elements=list(keys),
-        set_={c: table.c[c] + adding.excluded[c] for c in counters})
+        index_elements=list(keys), set_={c: table.c[c] + adding.excluded[c] for c in counters}
+    )
     insert_zeros = insert(table).on_conflict_do_nothing(index_elements=list(keys))
-    add = (update(table)
-           .where(*(table.c[k] == bindparam(f"key_{k}") for k in keys))
-           .values({c: table.c[c] + bindparam(f"add_{c}") for c in counters}))
+    add = (
+        update(table)
+        .where(*(table.c[k] == bindparam(f"key_{k}") for k in keys))
+        .values({c: table.c[c] + bindparam(f"add_{c}") for c in counters})
+    )
     return upsert, insert_zeros, add
 
 
@@ -102,8 +116,10 @@ def hands_changed(table: TableRow | TableState, changes: Iterable[HandChange]) -
     per_seat = [[0] * len(HAND_COUNTERS) for _ in range(players)]
     contracts: dict[tuple[int, str], list[int]] = {}
     for change in changes:
-        for sign, record, settlement in ((-1, change.record_before, change.settlement_before),
-                                         (1, change.record_after, change.settlement_after)):
+        for sign, record, settlement in (
+            (-1, change.record_before, change.settlement_before),
+            (1, change.record_after, change.settlement_after),
+        ):
             if settlement is None:
                 continue
             for seat, tally in enumerate(tally_hand(record, settlement, players)):
@@ -125,31 +141,55 @@ def hands_changed(table: TableRow | TableState, changes: Iterable[HandChange]) -
         delta = {"sittings": sittings_delta, **dict(zip(HAND_COUNTERS, counters, strict=True))}
         if any(delta.values()):
             deltas[player_of[seat]] = delta
-    mixes = {(player_of[seat], contract): dict(zip(CONTRACT_COUNTERS, mix, strict=True))
-             for (seat, contract), mix in contracts.items() if any(mix)}
+    mixes = {
+        (player_of[seat], contract): dict(zip(CONTRACT_COUNTERS, mix, strict=True))
+        for (seat, contract), mix in contracts.items()
+        if any(mix)
+    }
 
     variant = table.variant
-    _upsert_adding(PlayerCareerRow, ("player_id", "variant"), COUNTERS,
-                   [{"player_id": p, "variant": variant, **d} for p, d in deltas.items()],
-                   only_additions)
-    _upsert_adding(PlayerCareerContractRow, ("player_id", "variant", "contract"),
-                   CONTRACT_COUNTERS,
-                   [{"player_id": p, "variant": variant, "contract": c, **d}
-                    for (p, c), d in mixes.items()], only_additions)
+    _upsert_adding(
+        PlayerCareerRow,
+        ("player_id", "variant"),
+        COUNTERS,
+        [{"player_id": p, "variant": variant, **d} for p, d in deltas.items()],
+        only_additions,
+    )
+    _upsert_adding(
+        PlayerCareerContractRow,
+        ("player_id", "variant", "contract"),
+        CONTRACT_COUNTERS,
+        [{"player_id": p, "variant": variant, "contract": c, **d} for (p, c), d in mixes.items()],
+        only_additions,
+    )
     if table.season_id is None:
         return
     season_id = table.season_id
     day = sitting_day(table)
-    _upsert_adding(SeasonPlayerRow, ("season_id", "player_id"), COUNTERS,
-                   [{"season_id": season_id, "player_id": p, **d} for p, d in deltas.items()],
-                   only_additions)
-    _upsert_adding(SeasonPlayerDayRow, ("season_id", "day", "player_id"), COUNTERS,
-                   [{"season_id": season_id, "day": day, "player_id": p, **d}
-                    for p, d in deltas.items()], only_additions)
-    _upsert_adding(SeasonPlayerContractRow, ("season_id", "player_id", "contract"),
-                   CONTRACT_COUNTERS,
-                   [{"season_id": season_id, "player_id": p, "contract": c, **d}
-                    for (p, c), d in mixes.items()], only_additions)
+    _upsert_adding(
+        SeasonPlayerRow,
+        ("season_id", "player_id"),
+        COUNTERS,
+        [{"season_id": season_id, "player_id": p, **d} for p, d in deltas.items()],
+        only_additions,
+    )
+    _upsert_adding(
+        SeasonPlayerDayRow,
+        ("season_id", "day", "player_id"),
+        COUNTERS,
+        [{"season_id": season_id, "day": day, "player_id": p, **d} for p, d in deltas.items()],
+        only_additions,
+    )
+    _upsert_adding(
+        SeasonPlayerContractRow,
+        ("season_id", "player_id", "contract"),
+        CONTRACT_COUNTERS,
+        [
+            {"season_id": season_id, "player_id": p, "contract": c, **d}
+            for (p, c), d in mixes.items()
+        ],
+        only_additions,
+    )
     if table.status == "closed" and deltas:
         net = HAND_COUNTERS.index("net")
         balances = [s.balance + per_seat[s.seat][net] for s in table.seats]

@@ -28,9 +28,13 @@ def competition_ranks(scores: Sequence[int]) -> list[int]:
     return [1 + sum(1 for other in scores if other > score) for score in scores]
 
 
-def _rate_sitting(ratings: dict[str, tuple[float, float, int]], players: Sequence[str],
-                  balances: Sequence[int], table_id: str,
-                  history: list[dict[str, Any]]) -> None:
+def _rate_sitting(
+    ratings: dict[str, tuple[float, float, int]],
+    players: Sequence[str],
+    balances: Sequence[int],
+    table_id: str,
+    history: list[dict[str, Any]],
+) -> None:
     """Rate one sitting into ``ratings``, and append each player's new rating to
     ``history`` (rows of ``season_rating_history`` without the season)."""
     teams = []
@@ -42,8 +46,15 @@ def _rate_sitting(ratings: dict[str, tuple[float, float, int]], players: Sequenc
     for player, [rating] in zip(players, rated, strict=True):
         sitting = ratings.get(player, (0, 0, 0))[2] + 1
         ratings[player] = (rating.mu, rating.sigma, sitting)
-        history.append({"player_id": player, "sitting": sitting, "table_id": table_id,
-                        "mu": rating.mu, "sigma": rating.sigma})
+        history.append(
+            {
+                "player_id": player,
+                "sitting": sitting,
+                "table_id": table_id,
+                "mu": rating.mu,
+                "sigma": rating.sigma,
+            }
+        )
 
 
 def _lock_season(season_id: str) -> None:
@@ -51,15 +62,21 @@ def _lock_season(season_id: str) -> None:
     db.session.execute(select(SeasonRow.id).where(SeasonRow.id == season_id).with_for_update())
 
 
-def _store_ratings(season_id: str, ratings: Mapping[str, tuple[float, float, int]],
-                   history: Sequence[Mapping[str, Any]]) -> None:
+def _store_ratings(
+    season_id: str,
+    ratings: Mapping[str, tuple[float, float, int]],
+    history: Sequence[Mapping[str, Any]],
+) -> None:
     """Write ratings over whatever the season's rows held for these players, and add the
     rows of their history."""
     if history:
-        db.session.execute(core_insert(RatingHistoryRow),
-                           [{"season_id": season_id, **row} for row in history])
-    rows = [{"season_id": season_id, "player_id": p, "mu": mu, "sigma": sigma, "sittings": n}
-            for p, (mu, sigma, n) in sorted(ratings.items())]
+        db.session.execute(
+            core_insert(RatingHistoryRow), [{"season_id": season_id, **row} for row in history]
+        )
+    rows = [
+        {"season_id": season_id, "player_id": p, "mu": mu, "sigma": sigma, "sittings": n}
+        for p, (mu, sigma, n) in sorted(ratings.items())
+    ]
     if not rows:
         return
     dialect = db.session.connection().dialect.name
@@ -67,7 +84,8 @@ def _store_ratings(season_id: str, ratings: Mapping[str, tuple[float, float, int
     statement = insert(SeasonRatingRow).values(rows)
     statement = statement.on_conflict_do_update(
         index_elements=["season_id", "player_id"],
-        set_={name: statement.excluded[name] for name in ("mu", "sigma", "sittings")})
+        set_={name: statement.excluded[name] for name in ("mu", "sigma", "sittings")},
+    )
     db.session.execute(statement)
 
 
@@ -77,18 +95,27 @@ def sitting_closed(table: TableRow) -> None:
         return
     _lock_season(table.season_id)
     players = [s.player_id for s in table.seats]
-    ratings = {p: (mu, sigma, n) for p, mu, sigma, n in db.session.execute(
-        select(SeasonRatingRow.player_id, SeasonRatingRow.mu, SeasonRatingRow.sigma,
-               SeasonRatingRow.sittings)
-        .where(SeasonRatingRow.season_id == table.season_id,
-               SeasonRatingRow.player_id.in_(players)))}
+    ratings = {
+        p: (mu, sigma, n)
+        for p, mu, sigma, n in db.session.execute(
+            select(
+                SeasonRatingRow.player_id,
+                SeasonRatingRow.mu,
+                SeasonRatingRow.sigma,
+                SeasonRatingRow.sittings,
+            ).where(
+                SeasonRatingRow.season_id == table.season_id, SeasonRatingRow.player_id.in_(players)
+            )
+        )
+    }
     history: list[dict[str, Any]] = []
     _rate_sitting(ratings, players, [s.balance for s in table.seats], table.id, history)
     _store_ratings(table.season_id, ratings, history)
 
 
-def rebuild_ratings(season_id: str,
-                    adjusted: Mapping[str, tuple[int, Sequence[int]]] | None = None) -> None:
+def rebuild_ratings(
+    season_id: str, adjusted: Mapping[str, tuple[int, Sequence[int]]] | None = None
+) -> None:
     """Replay every closed sitting of the season in the order they were closed.
 
     ``adjusted`` gives, per table id, hands played and balances by seat to use instead of the
@@ -96,15 +123,17 @@ def rebuild_ratings(season_id: str,
     _lock_season(season_id)
     adjusted = adjusted or {}
     sittings = db.session.execute(
-        select(TableRow.id, TableRow.hands_played).where(
-            TableRow.season_id == season_id, TableRow.status == "closed")
-        .order_by(TableRow.closed_at, TableRow.id)).all()
+        select(TableRow.id, TableRow.hands_played)
+        .where(TableRow.season_id == season_id, TableRow.status == "closed")
+        .order_by(TableRow.closed_at, TableRow.id)
+    ).all()
     seats: dict[str, list[tuple[str, int]]] = {}
     for table_id, player_id, balance in db.session.execute(
-            select(SeatRow.table_id, SeatRow.player_id, SeatRow.balance)
-            .join(TableRow, TableRow.id == SeatRow.table_id)
-            .where(TableRow.season_id == season_id, TableRow.status == "closed")
-            .order_by(SeatRow.table_id, SeatRow.seat)):
+        select(SeatRow.table_id, SeatRow.player_id, SeatRow.balance)
+        .join(TableRow, TableRow.id == SeatRow.table_id)
+        .where(TableRow.season_id == season_id, TableRow.status == "closed")
+        .order_by(SeatRow.table_id, SeatRow.seat)
+    ):
         seats.setdefault(table_id, []).append((player_id, balance))
     ratings: dict[str, tuple[float, float, int]] = {}
     history: list[dict[str, Any]] = []

@@ -47,8 +47,12 @@ def reader_scope(principal: Principal, club_id: str) -> TableScope | None:
     own season and the players seated at it (the phones at the table show the standings);
     anyone else, and a closed table's token, nothing (Forbidden)."""
     if principal.club_id != club_id:
-        raise Forbidden(N_("This needs a token of this club: its admin or read-only token, or "
-                        "the token of one of its open tables."))
+        raise Forbidden(
+            N_(
+                "This needs a token of this club: its admin or read-only token, or "
+                "the token of one of its open tables."
+            )
+        )
     if principal.kind in ("admin", "viewer"):
         return None
     table = db.session.get(TableRow, principal.table_id)
@@ -69,18 +73,31 @@ def require_player_reader(principal: Principal, player: PlayerRow) -> None:
         raise Forbidden(N_("A table's token reads only the players seated at its table."))
 
 
-def create_season(principal: Principal, club_id: str, name: str, variant_name: str,
-                  starts_on: date | None, ends_on: date | None) -> dict[str, Any]:
+def create_season(
+    principal: Principal,
+    club_id: str,
+    name: str,
+    variant_name: str,
+    starts_on: date | None,
+    ends_on: date | None,
+) -> dict[str, Any]:
     """A new season of one variant in the club (admin token)."""
     get_club(principal, club_id)
     variant = rules.get_variant(variant_name)
     if starts_on is not None and ends_on is not None and ends_on < starts_on:
         raise RuleViolation("ends_on", "must not be before starts_on")
-    season = SeasonRow(id=new_id(), club_id=club_id, name=name, variant=variant.name,
-                       starts_on=starts_on, ends_on=ends_on)
+    season = SeasonRow(
+        id=new_id(),
+        club_id=club_id,
+        name=name,
+        variant=variant.name,
+        starts_on=starts_on,
+        ends_on=ends_on,
+    )
     db.session.add(season)
-    with conflict_on_duplicate(N_("The club already has a season called %(name)s."),
-                               NameTaken, values={"name": repr(name)}):
+    with conflict_on_duplicate(
+        N_("The club already has a season called %(name)s."), NameTaken, values={"name": repr(name)}
+    ):
         db.session.commit()
     return season_view(season)
 
@@ -119,5 +136,6 @@ def check_season_for_table(club_id: str, variant_name: str, season_id: str | Non
     if season is None or season.club_id != club_id:
         raise RuleViolation("season_id", f"no season {season_id!r} in this club")
     if season.variant != variant_name:
-        raise RuleViolation("season_id", f"the season is played in {season.variant}, "
-                                         f"not {variant_name}")
+        raise RuleViolation(
+            "season_id", f"the season is played in {season.variant}, not {variant_name}"
+        )

@@ -25,8 +25,22 @@ from .ratings import shown_rating
 from .seasons import readable_season
 
 STANDING_COLUMNS: tuple[str, ...] = (
-    "rank", "player_id", "name", "sittings", "hands", "net", "net_per_100_hands", "declared",
-    "won", "lost", "solos_won", "touts_won", "betes_paid", "stamms_drawn", "errors", "rating",
+    "rank",
+    "player_id",
+    "name",
+    "sittings",
+    "hands",
+    "net",
+    "net_per_100_hands",
+    "declared",
+    "won",
+    "lost",
+    "solos_won",
+    "touts_won",
+    "betes_paid",
+    "stamms_drawn",
+    "errors",
+    "rating",
 )
 
 
@@ -36,6 +50,7 @@ def per_100_hands(net: int, hands: int) -> float | None:
 
 def _rank_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Sort by net, then more games won as declarer, then fewer lost; ties share a rank."""
+
     def strength(row: Mapping[str, Any]) -> tuple[int, int, int]:
         return (row["net"], row["won"], -row["lost"])
 
@@ -49,8 +64,13 @@ def _rank_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{column: row[column] for column in STANDING_COLUMNS} for row in rows]
 
 
-def standings(principal: Principal, season_id: str, date_from: date | None = None,
-              date_to: date | None = None, min_hands: int = 0) -> dict[str, Any]:
+def standings(
+    principal: Principal,
+    season_id: str,
+    date_from: date | None = None,
+    date_to: date | None = None,
+    min_hands: int = 0,
+) -> dict[str, Any]:
     """The season's ranked rows, read from the aggregates; with ``date_from``/``date_to``,
     only sittings opened on those days (inclusive) count. Players with fewer than
     ``min_hands`` hands (and those with none) are left out."""
@@ -59,14 +79,16 @@ def standings(principal: Principal, season_id: str, date_from: date | None = Non
         raise RuleViolation("to", "must not be before from")
     least = max(min_hands, 1)
     rating = (SeasonRatingRow.mu, SeasonRatingRow.sigma)
-    rating_join = ((SeasonRatingRow.season_id == season_id)
-                   & (SeasonRatingRow.player_id == PlayerRow.id))
+    rating_join = (SeasonRatingRow.season_id == season_id) & (
+        SeasonRatingRow.player_id == PlayerRow.id
+    )
     if date_from is None and date_to is None:
         source = SeasonPlayerRow
-        query = (select(PlayerRow.id, PlayerRow.name, *(getattr(source, c) for c in COUNTERS),
-                        *rating)
-                 .join(source, source.player_id == PlayerRow.id)
-                 .where(source.season_id == season_id, source.hands >= least))
+        query = (
+            select(PlayerRow.id, PlayerRow.name, *(getattr(source, c) for c in COUNTERS), *rating)
+            .join(source, source.player_id == PlayerRow.id)
+            .where(source.season_id == season_id, source.hands >= least)
+        )
     else:
         days = SeasonPlayerDayRow
         conditions = [days.season_id == season_id]
@@ -74,16 +96,20 @@ def standings(principal: Principal, season_id: str, date_from: date | None = Non
             conditions.append(days.day >= date_from)
         if date_to is not None:
             conditions.append(days.day <= date_to)
-        summed = (select(days.player_id,
-                         *(func.sum(getattr(days, c)).label(c) for c in COUNTERS))
-                  .where(*conditions).group_by(days.player_id)
-                  .having(func.sum(days.hands) >= least).subquery())
-        query = (select(PlayerRow.id, PlayerRow.name, *(summed.c[c] for c in COUNTERS), *rating)
-                 .join(summed, summed.c.player_id == PlayerRow.id))
+        summed = (
+            select(days.player_id, *(func.sum(getattr(days, c)).label(c) for c in COUNTERS))
+            .where(*conditions)
+            .group_by(days.player_id)
+            .having(func.sum(days.hands) >= least)
+            .subquery()
+        )
+        query = select(
+            PlayerRow.id, PlayerRow.name, *(summed.c[c] for c in COUNTERS), *rating
+        ).join(summed, summed.c.player_id == PlayerRow.id)
     query = query.outerjoin(SeasonRatingRow, rating_join)
     rows = []
     for found in db.session.execute(query):
-        row = dict(zip(("player_id", "name", *COUNTERS), found[:2 + len(COUNTERS)], strict=True))
+        row = dict(zip(("player_id", "name", *COUNTERS), found[: 2 + len(COUNTERS)], strict=True))
         for column in COUNTERS:
             row[column] = int(row[column])  # SUM() may come back as Decimal on PostgreSQL
         row["net_per_100_hands"] = per_100_hands(row["net"], row["hands"])
@@ -120,6 +146,7 @@ def standings_csv(rows: Iterable[Mapping[str, Any]]) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(STANDING_COLUMNS)
     for row in rows:
-        writer.writerow(["" if row[c] is None else spreadsheet_safe(row[c])
-                         for c in STANDING_COLUMNS])
+        writer.writerow(
+            ["" if row[c] is None else spreadsheet_safe(row[c]) for c in STANDING_COLUMNS]
+        )
     return out.getvalue()

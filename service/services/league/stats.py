@@ -39,8 +39,17 @@ def _with_rates(counters: Mapping[str, int]) -> dict[str, Any]:
 
 
 def _contract_mix(rows: Iterable[Any]) -> list[dict[str, Any]]:
-    mix = [{"contract": r.contract, "declared": r.declared, "won": r.won, "lost": r.lost,
-            "win_rate": _win_rate(r.won, r.declared)} for r in rows if r.declared]
+    mix = [
+        {
+            "contract": r.contract,
+            "declared": r.declared,
+            "won": r.won,
+            "lost": r.lost,
+            "win_rate": _win_rate(r.won, r.declared),
+        }
+        for r in rows
+        if r.declared
+    ]
     return sorted(mix, key=lambda m: (-m["declared"], m["contract"]))
 
 
@@ -56,35 +65,62 @@ def player_stats(principal: Principal, player_id: str) -> dict[str, Any]:
         raise NotFound(N_("No player %(player)s."), values={"player": repr(player_id)})
     require_player_reader(principal, player)
     career_mix: dict[str, list[Any]] = {}
-    for row in db.session.scalars(select(PlayerCareerContractRow).where(
-            PlayerCareerContractRow.player_id == player_id)):
+    for row in db.session.scalars(
+        select(PlayerCareerContractRow).where(PlayerCareerContractRow.player_id == player_id)
+    ):
         career_mix.setdefault(row.variant, []).append(row)
-    career = [{"variant": row.variant, "units": rules.get_variant(row.variant).units,
-               **_with_rates(_counters_of(row)),
-               "contracts": _contract_mix(career_mix.get(row.variant, []))}
-              for row in db.session.scalars(
-                  select(PlayerCareerRow).where(PlayerCareerRow.player_id == player_id,
-                                                PlayerCareerRow.hands > 0)
-                  .order_by(PlayerCareerRow.variant))]
+    career = [
+        {
+            "variant": row.variant,
+            "units": rules.get_variant(row.variant).units,
+            **_with_rates(_counters_of(row)),
+            "contracts": _contract_mix(career_mix.get(row.variant, [])),
+        }
+        for row in db.session.scalars(
+            select(PlayerCareerRow)
+            .where(PlayerCareerRow.player_id == player_id, PlayerCareerRow.hands > 0)
+            .order_by(PlayerCareerRow.variant)
+        )
+    ]
     season_mix: dict[str, list[Any]] = {}
-    for season_row in db.session.scalars(select(SeasonPlayerContractRow).where(
-            SeasonPlayerContractRow.player_id == player_id)):
+    for season_row in db.session.scalars(
+        select(SeasonPlayerContractRow).where(SeasonPlayerContractRow.player_id == player_id)
+    ):
         season_mix.setdefault(season_row.season_id, []).append(season_row)
     seasons = []
     for totals, season, mu, sigma, rated in db.session.execute(
-            select(SeasonPlayerRow, SeasonRow, SeasonRatingRow.mu, SeasonRatingRow.sigma,
-                   SeasonRatingRow.sittings)
-            .join(SeasonRow, SeasonRow.id == SeasonPlayerRow.season_id)
-            .outerjoin(SeasonRatingRow,
-                       (SeasonRatingRow.season_id == SeasonPlayerRow.season_id)
-                       & (SeasonRatingRow.player_id == SeasonPlayerRow.player_id))
-            .where(SeasonPlayerRow.player_id == player_id, SeasonPlayerRow.hands > 0)
-            .order_by(SeasonRow.created_at, SeasonRow.id)):
-        seasons.append({"season_id": season.id, "name": season.name,
-                        "variant": season.variant,
-                        "units": rules.get_variant(season.variant).units,
-                        **_with_rates(_counters_of(totals)),
-                        "rating": shown_rating(mu, sigma), "rated_sittings": rated or 0,
-                        "contracts": _contract_mix(season_mix.get(season.id, []))})
-    return {"player_id": player.id, "name": player.name, "club_id": player.club_id,
-            "career": career, "seasons": seasons}
+        select(
+            SeasonPlayerRow,
+            SeasonRow,
+            SeasonRatingRow.mu,
+            SeasonRatingRow.sigma,
+            SeasonRatingRow.sittings,
+        )
+        .join(SeasonRow, SeasonRow.id == SeasonPlayerRow.season_id)
+        .outerjoin(
+            SeasonRatingRow,
+            (SeasonRatingRow.season_id == SeasonPlayerRow.season_id)
+            & (SeasonRatingRow.player_id == SeasonPlayerRow.player_id),
+        )
+        .where(SeasonPlayerRow.player_id == player_id, SeasonPlayerRow.hands > 0)
+        .order_by(SeasonRow.created_at, SeasonRow.id)
+    ):
+        seasons.append(
+            {
+                "season_id": season.id,
+                "name": season.name,
+                "variant": season.variant,
+                "units": rules.get_variant(season.variant).units,
+                **_with_rates(_counters_of(totals)),
+                "rating": shown_rating(mu, sigma),
+                "rated_sittings": rated or 0,
+                "contracts": _contract_mix(season_mix.get(season.id, [])),
+            }
+        )
+    return {
+        "player_id": player.id,
+        "name": player.name,
+        "club_id": player.club_id,
+        "career": career,
+        "seasons": seasons,
+    }

@@ -24,8 +24,16 @@ from typing import Any
 # Kept in step with ``persistence.league.COUNTERS`` (a unit test checks it); ``sittings`` is not a
 # property of one hand, so it is not here.
 HAND_COUNTERS: tuple[str, ...] = (
-    "hands", "net", "declared", "won", "lost", "solos_won", "touts_won", "betes_paid",
-    "stamms_drawn", "errors",
+    "hands",
+    "net",
+    "declared",
+    "won",
+    "lost",
+    "solos_won",
+    "touts_won",
+    "betes_paid",
+    "stamms_drawn",
+    "errors",
 )
 SOLO66_CONTRACT = "solo"
 TOUT_FLAGS = ("tout_after_five", "continued_after_five", "tout_announced")
@@ -60,8 +68,9 @@ def _is_tout(record: Mapping[str, Any], contract: str) -> bool:
     return contract == "tout" or any(record.get(flag) is True for flag in TOUT_FLAGS)
 
 
-def tally_hand(record: Mapping[str, Any] | None, settlement: Mapping[str, Any] | None,
-               players: int) -> list[SeatTally]:
+def tally_hand(
+    record: Mapping[str, Any] | None, settlement: Mapping[str, Any] | None, players: int
+) -> list[SeatTally]:
     """One ``SeatTally`` per seat; all zero for a void hand (no settlement)."""
     if record is None or settlement is None:
         return [SeatTally((0,) * len(HAND_COUNTERS)) for _ in range(players)]
@@ -91,8 +100,18 @@ def tally_hand(record: Mapping[str, Any] | None, settlement: Mapping[str, Any] |
         lost = declared and result == "lost"
         solo_won = won and contract == "solo"
         tout_won = won and contract is not None and _is_tout(record, contract)
-        counters = (1, deltas[seat], int(declared), int(won), int(lost), int(solo_won),
-                    int(tout_won), betes[seat], stamms[seat], errors[seat])
+        counters = (
+            1,
+            deltas[seat],
+            int(declared),
+            int(won),
+            int(lost),
+            int(solo_won),
+            int(tout_won),
+            betes[seat],
+            stamms[seat],
+            errors[seat],
+        )
         if declared:
             tallies.append(SeatTally(counters, contract, result))
         else:
