@@ -41,7 +41,9 @@ serve: install
 	exec $(VENV)/bin/gunicorn --workers $(WEB_CONCURRENCY) --bind $(HOST):$(PORT) \
 		--access-logfile - wsgi:app
 
-test: install contract-tools
+# The suite starts with the lint (ruff's checks and format, mypy strict): a change that breaks
+# them fails `make test` as a failing test would.
+test: install contract-tools lint
 	$(PY) -m pytest
 
 test-fast: install
