@@ -48,7 +48,7 @@ def test_short_names_on_the_buttons_and_the_full_name_where_chosen(phones: Any, 
     button = page.get_by_role("button", name="Anna-Katharina Bauer", exact=True).first
     button.click()
     legend = page.locator('[data-field="declarer"] legend')
-    assert legend.inner_text() == "Declarer: Anna-Katharina Bauer"
+    expect(legend).to_have_text("Declarer: Anna-Katharina Bauer")
 
 
 def test_a_won_solo_is_five_taps_and_a_revoke_three_more(phones: Any, api: Api) -> None:
@@ -137,21 +137,24 @@ def test_offline_the_next_hand_follows_the_queued_ones(
     page.locator('[data-field="kind"] button[data-value="misdeal"]').click()
     page.locator("button.save").click()  # a misdeal: the same dealer deals again
     page.locator('.card.pending[data-outbox="1"]').wait_for()
-    assert page.locator('dd[data-fact="deals next"]').inner_text() == "Anna-Katharina Berger"
+    # A screen is drawn after the click returns: expect() waits for it, a bare read would not.
+    expect(page.locator('dd[data-fact="deals next"]')).to_have_text("Anna-Katharina Berger")
     page.locator("#new-hand").click()
-    assert page.locator("h1").inner_text() == "Hand 2"
-    assert page.locator("[data-next=dealer]").inner_text().startswith("Anna-Katharina Berger deals")
+    expect(page.locator("h1")).to_have_text("Hand 2")
+    expect(page.locator("[data-next=dealer]")).to_have_text(
+        re.compile(r"^Anna-Katharina Berger deals")
+    )
     page.locator('button.contract[data-value="solo"]').click()
     page.locator(suit_button("trump", "hearts")).click()
     page.locator(seat_button("declarer", "Bernd")).click()
     page.locator("button.save").click()
     page.locator('.card.pending[data-outbox="2"]').wait_for()
-    assert page.locator('dd[data-fact="deals next"]').inner_text() == "Bernd Huber"
-    assert page.locator('dd[data-fact="pool"]').inner_text() == "not known yet"
+    expect(page.locator('dd[data-fact="deals next"]')).to_have_text("Bernd Huber")
+    expect(page.locator('dd[data-fact="pool"]')).to_have_text("not known yet")
     page.locator("#new-hand").click()
-    assert page.locator("h1").inner_text() == "Hand 3"
-    line = page.locator("[data-next=dealer]").inner_text()
-    assert line == "Bernd Huber deals and stakes"  # the couleur is not claimed offline
+    expect(page.locator("h1")).to_have_text("Hand 3")
+    # the couleur is not claimed offline
+    expect(page.locator("[data-next=dealer]")).to_have_text("Bernd Huber deals and stakes")
     assert "2 hands wait to be sent" in page.locator(".record > .notice").inner_text()
     page.get_by_role("link", name="← Table").click()
     go_online(phone.context, network)
