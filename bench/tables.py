@@ -32,22 +32,27 @@ def random_hand(rng: random.Random) -> dict:
     declarer = rng.randrange(4)
     trump = rng.choice(TRUMPS)
     if rng.random() < 0.5:
-        return {
-            "contract": "solo",
-            "trump": trump,
-            "declarer": declarer,
-            "tricks": rng.randint(0, 8),
-        }
+        return _with_tricks(
+            {"contract": "solo", "trump": trump, "declarer": declarer}, rng.randint(0, 8)
+        )
     partner = rng.choice([s for s in range(4) if s != declarer])
     called = rng.choice([s for s in TRUMPS if s != trump])
-    return {
-        "contract": "simple",
-        "trump": trump,
-        "declarer": declarer,
-        "called": {"rank": "ace", "suit": called},
-        "partner": partner,
-        "tricks": rng.randint(0, 8),
-    }
+    return _with_tricks(
+        {
+            "contract": "simple",
+            "trump": trump,
+            "declarer": declarer,
+            "called": {"rank": "ace", "suit": called},
+            "partner": partner,
+        },
+        rng.randint(0, 8),
+    )
+
+
+def _with_tricks(hand: dict, tricks: int) -> dict:
+    """All eight tricks outside a tout means the side led to the sixth: the rulebook requires
+    ``tout_after_five`` then (a hand without it is refused)."""
+    return {**hand, "tricks": tricks, **({"tout_after_five": True} if tricks == 8 else {})}
 
 
 def timed(fn) -> tuple[float, object]:
