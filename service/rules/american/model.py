@@ -349,6 +349,20 @@ def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...]:
     return tuple(cls.__dict__[name].__set__ for name in names)
 
 
+PLAYED_FIELDS: tuple[str, ...] = (
+    "contract",
+    "trump",
+    "declarer",
+    "tricks",
+    "called",
+    "partner",
+    "tout_after_five",
+    "matadores",
+    "errors",
+)
+"""The fields of a played hand's record, in the order the setters below and ``GET /variants``
+list them (a record also carries ``kind``)."""
+
 _new_object = object.__new__
 (_set_pool, _set_couleur, _set_dealer, _set_stake_due, _set_first_game_won) = _slot_setters(
     AmericanState, ("pool", "couleur", "dealer", "stake_due", "first_game_won")
@@ -363,20 +377,7 @@ _new_object = object.__new__
     _set_tout_after_five,
     _set_matadores,
     _set_errors,
-) = _slot_setters(
-    PlayedHand,
-    (
-        "contract",
-        "trump",
-        "declarer",
-        "tricks",
-        "called",
-        "partner",
-        "tout_after_five",
-        "matadores",
-        "errors",
-    ),
-)
+) = _slot_setters(PlayedHand, PLAYED_FIELDS)
 
 
 def make_state(

@@ -20,6 +20,7 @@ from ..base import RuleViolation, Suit
 from .model import (
     CONTRACT_RULES,
     MAX_ERRORS,
+    PLAYED_FIELDS,
     PLAYER_COUNTS,
     TRICKS,
     AmericanHand,
@@ -84,20 +85,7 @@ _MAX_LOWER: dict[tuple[Suit, int], int] = {
 }
 _ABSENT = object()
 
-_PLAYED_FIELDS = frozenset(
-    {
-        "kind",
-        "contract",
-        "trump",
-        "declarer",
-        "tricks",
-        "called",
-        "partner",
-        "tout_after_five",
-        "matadores",
-        "errors",
-    }
-)
+_PLAYED_FIELDS = frozenset({"kind", *PLAYED_FIELDS})
 _FORFEIT_FIELDS = frozenset({"kind", "seat"})
 _MISDEAL_FIELDS = frozenset({"kind"})
 _CALLED_FIELDS = frozenset({"rank", "suit"})

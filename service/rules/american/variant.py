@@ -11,6 +11,7 @@ from . import parse
 from .model import (
     CONTRACT_RULES,
     MAX_ERRORS,
+    PLAYED_FIELDS,
     PLAYER_COUNTS,
     TRICKS,
     AmericanHand,
@@ -213,17 +214,7 @@ class AmericanVariant(Variant):
             "hand_kinds": [
                 {
                     "name": HandKind.PLAYED.value,
-                    "fields": [
-                        "contract",
-                        "trump",
-                        "declarer",
-                        "tricks",
-                        "called",
-                        "partner",
-                        "tout_after_five",
-                        "matadores",
-                        "errors",
-                    ],
+                    "fields": list(PLAYED_FIELDS),
                     "description": "a game was bid and played (or decided by an error)",
                 },
                 {
