@@ -28,10 +28,15 @@ ROOT = Path(__file__).parents[2]
 TRANSLATED = [language for language in LANGUAGES if language != "en"]
 
 
+# As `make translations` extracts: the markers, and the rules' phrases and violations (the
+# rules import no marker: their message is the second argument of ``RuleViolation``).
+KEYWORDS: dict[str, Any] = {"N_": None, "Nn_": (1, 2), "Phrase": (1,), "RuleViolation": (2,)}
+
+
 def _used_messages() -> dict[str | tuple[str, ...], str]:
     found: dict[str | tuple[str, ...], str] = {}
     for filename, lineno, message, _comments, _context in extract_from_dir(
-        str(ROOT), method_map=[("service/**.py", "python")], keywords={"N_": None, "Nn_": (1, 2)}
+        str(ROOT), method_map=[("service/**.py", "python")], keywords=KEYWORDS
     ):
         found.setdefault(message, f"{filename}:{lineno}")
     return found
