@@ -26,6 +26,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 from werkzeug.datastructures import LanguageAccept
+from werkzeug.exceptions import HTTPException
 from werkzeug.http import parse_accept_header
 
 from ..rules import Phrase, Step
@@ -37,7 +38,7 @@ LANGUAGES: tuple[str, ...] = ("en", "de", "es")
 DEFAULT = LANGUAGES[0]
 LOCALES = pathlib.Path(__file__).parent / "locales"
 DOMAIN = "messages"
-_E = TypeVar("_E", bound=Any)
+_E = TypeVar("_E", bound=HTTPException)
 VARY = "Accept-Language"
 
 
