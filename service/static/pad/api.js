@@ -1,5 +1,7 @@
 // The public HTTP API (/api/v1) and its problem details. Nothing else is called.
 
+import { lang } from './i18n.js';
+
 export class NetworkError extends Error {
   constructor(message) {
     super(message || 'No connection');
@@ -43,7 +45,7 @@ function words(text) {
 /** One request. Resolves {status, data, headers}; a 304 has data null. */
 export async function call(method, path, { token, body, headers } = {}) {
   // The API words explanations and refusals in the page's language (the browser would send its own).
-  const sent = { Accept: 'application/json', 'Accept-Language': document.documentElement.lang || 'en', ...(headers || {}) };
+  const sent = { Accept: 'application/json', 'Accept-Language': lang, ...(headers || {}) };
   if (token) sent.Authorization = `Bearer ${token}`;
   if (body !== undefined) sent['Content-Type'] = 'application/json';
   let response;

@@ -2,6 +2,7 @@
 // worker. A shared link is `/#table=<id>&token=<token>`: the fragment never reaches a server.
 
 import { NetworkError } from './api.js';
+import { t, tn } from './i18n.js';
 import { h, clear, focusHeading, toast } from './dom.js';
 import { isNetwork, loadVariants, mergeHand, refresh, tableContext, variantNamed } from './model.js';
 import { isRevoked, renderLeague, renderRevoked } from './league.js';
@@ -44,10 +45,12 @@ function setOnline(value) {
   const entries = store.outbox();
   const stuck = entries.filter((e) => e.state === 'conflict' || e.state === 'failed').length;
   const waiting = entries.length - stuck;
-  const hands = (n) => `${n} hand${n > 1 ? 's' : ''}`;
-  const parts = [value ? 'Online' : 'Offline'];
-  if (waiting) parts.push(value ? `sending ${hands(waiting)}` : `${hands(waiting)} kept on this phone`);
-  if (stuck) parts.push(`${hands(stuck)} to check`);
+  const parts = [value ? t('Online') : t('Offline')];
+  if (waiting) {
+    parts.push(value ? tn(waiting, 'sending {n} hand', 'sending {n} hands')
+      : tn(waiting, '{n} hand kept on this phone', '{n} hands kept on this phone'));
+  }
+  if (stuck) parts.push(tn(stuck, '{n} hand to check', '{n} hands to check'));
   line.textContent = parts.join(' · ');
 }
 
@@ -63,9 +66,9 @@ async function flushOutbox() {
     const known = ctx.hands.length;
     mergeHand(ctx, answer);
     if (known + 1 !== answer.table.hands_recorded) ctx.etag = null; // others wrote too: reload
-    toast(`Hand ${answer.number} recorded.`);
+    toast(t('Hand {number} recorded.', { number: answer.number }));
   });
-  if (outcome === 'offline') throw new NetworkError('The hands wait for the network');
+  if (outcome === 'offline') throw new NetworkError(t('The hands wait for the network'));
 }
 
 async function route(focus = true) {
@@ -80,9 +83,9 @@ async function route(focus = true) {
     history.replaceState(null, '', '#');
     try {
       const club = await openClub(p.get('club'), p.get('key'));
-      toast(`Club ${club.name} opened on this phone.`);
+      toast(t('Club {name} opened on this phone.', { name: club.name }));
     } catch (error) {
-      toast(error instanceof NetworkError ? 'No connection: open the link again when online.' : 'That club link did not work.', 'error');
+      toast(error instanceof NetworkError ? t('No connection: open the link again when online.') : t('That club link did not work.'), 'error');
     }
   }
   const id = p.get('table');
@@ -101,8 +104,8 @@ async function route(focus = true) {
   }
   const ctx = tableContext(id);
   if (!ctx.token && !ctx.adminToken) {
-    clear(root, h('div.screen', h('h1', 'No token for this table'),
-      h('p', 'Open the table with the link or QR code from a phone that has it.'), h('a.button', { href: '#' }, 'Start')));
+    clear(root, h('div.screen', h('h1', t('No token for this table')),
+      h('p', t('Open the table with the link or QR code from a phone that has it.')), h('a.button', { href: '#' }, t('Start'))));
     current = null;
     return;
   }
@@ -112,9 +115,9 @@ async function route(focus = true) {
     } catch (error) {
       if (isRevoked(error)) { current = null; renderRevoked(root, error, id); return; }
       if (!ctx.table) {
-        clear(root, h('div.screen', h('h1', 'Table not available'),
-          h('p', isNetwork(error) ? 'No connection, and this phone has no copy of the table yet.' : error.message),
-          h('a.button', { href: '#' }, 'Start')));
+        clear(root, h('div.screen', h('h1', t('Table not available')),
+          h('p', isNetwork(error) ? t('No connection, and this phone has no copy of the table yet.') : error.message),
+          h('a.button', { href: '#' }, t('Start'))));
         return;
       }
       if (isNetwork(error)) setOnline(false);

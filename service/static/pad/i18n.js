@@ -1,0 +1,101 @@
+// The pad's languages: English, German and Spanish. The language is the one picked with the
+// switch (remembered on this phone), else the first of the browser's languages the pad speaks,
+// else English. Texts are written in English in the code, `t('Hand {number} recorded.', {number})`;
+// a catalog (lang-de.js, lang-es.js) maps each English text to its translation, and only the
+// chosen language's catalog is loaded. English needs none: its texts are the catalogs' keys.
+//
+// The catalog is loaded by a top-level await, so every module importing this one may word texts
+// from its first line on; a switch reloads the page in the new language.
+
+export const LANGUAGES = { en: 'English', de: 'Deutsch', es: 'Español' };
+const KEY = 'solo-pad:lang';
+
+function choose() {
+  let picked = null;
+  try { picked = localStorage.getItem(KEY); } catch { /* storage off: the browser decides */ }
+  if (picked in LANGUAGES) return picked;
+  for (const tag of navigator.languages || [navigator.language || '']) {
+    const base = String(tag).split('-')[0].toLowerCase();
+    if (base in LANGUAGES) return base;
+  }
+  return 'en';
+}
+
+export const lang = choose();
+const catalog = lang === 'en' ? {} : (await import(`./lang-${lang}.js`)).default;
+const plurals = new Intl.PluralRules(lang);
+const numbers = new Intl.NumberFormat(lang);
+document.documentElement.lang = lang;
+
+/** Remember `code` as this phone's language and start the page again in it. */
+export function setLanguage(code) {
+  try { localStorage.setItem(KEY, code); } catch { /* not remembered; still switched below */ }
+  location.reload();
+}
+
+/** An integer in the page's language (1.234 in German, 1234 in Spanish). */
+export function num(n) {
+  return numbers.format(n);
+}
+
+function fill(text, values) {
+  return text.replace(/\{(\w+)\}/g, (m, name) => {
+    if (!values || !(name in values)) return m;
+    const value = values[name];
+    return typeof value === 'number' ? num(value) : String(value);
+  });
+}
+
+/** `text` (the English, a string literal) in the page's language, its `{name}`s filled. */
+export function t(text, values) {
+  const entry = catalog[text];
+  return fill(typeof entry === 'string' ? entry : text, values);
+}
+
+/** A count: `tn(3, '{n} hand', '{n} hands')`, the form chosen by Intl.PluralRules; `{n}` is
+ *  the count. A catalog entry gives a text per plural category of its language. */
+export function tn(n, one, other, values) {
+  const entry = catalog[one];
+  const category = plurals.select(n);
+  const text = entry && typeof entry === 'object' ? entry[category] || entry.other : category === 'one' ? one : other;
+  return fill(text, { ...values, n });
+}
+
+/** Like `t`, for a text with elements in it: the pieces (strings and Nodes) to give to h(). */
+export function tx(text, values) {
+  const entry = catalog[text];
+  const parts = (typeof entry === 'string' ? entry : text).split(/(\{\w+\})/);
+  return parts.filter(Boolean).map((part) => {
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    if (!name || !values || !(name in values)) return part;
+    const value = values[name];
+    return value instanceof Node ? value : typeof value === 'number' ? num(value) : String(value);
+  });
+}
+
+const dayFormat = new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'short', day: 'numeric' });
+const whenFormat = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A date ("2 Dez. 2026"), '' for none. */
+export const day = (iso) => (iso ? dayFormat.format(new Date(iso)) : '');
+/** A moment ("02.12.2026, 14:05"), '' for none. */
+export const when = (iso) => (iso ? whenFormat.format(new Date(iso)) : '');
+
+/** A list of names: "Anna, Bernd und Clara". */
+export function list(items) {
+  return new Intl.ListFormat(lang, { type: 'conjunction' }).format(items.map(String));
+}
+
+/** The static texts of index.html (marked data-t) in the page's language. */
+for (const el of document.querySelectorAll('[data-t]')) el.textContent = t(el.textContent);
+
+/** The header's switch: each language named in itself. */
+const picker = document.getElementById('lang');
+if (picker) {
+  picker.setAttribute('aria-label', t('Language'));
+  for (const [code, name] of Object.entries(LANGUAGES)) {
+    picker.append(new Option(name, code, code === lang, code === lang));
+    picker.lastChild.lang = code;
+  }
+  picker.addEventListener('change', () => setLanguage(picker.value));
+}
