@@ -33,8 +33,11 @@ TEXTS: Final = (
     N_("played alone against all the others"),
     N_("Tout"),
     N_("all eight tricks, alone or with a called ace"),
+    N_("Played"),
     N_("a game was bid and played (or decided by an error)"),
+    N_("Forfeit"),
     N_("seat passed holding Spadilla and Basta: he pays a bête and the same dealer deals again"),
+    N_("Misdeal"),
     N_("a fresh deal: only the stake moves, the same dealer deals again"),
     N_("played, or forfeit (with only seat) or misdeal (nothing else)"),
     N_("the game played"),
@@ -56,14 +59,19 @@ TEXTS: Final = (
         "declarer holds at most 5 lower ones)"
     ),
     N_("errors as {kind, seat} in the order they happened; kind is one of error_kinds"),
+    N_("Revoke"),
     N_("a revoke, or a renege when not entitled (R15, R16): the offender's side loses"),
+    N_("Lead out of turn"),
     N_(
         "a lead out of turn (R10, R11): in a lone game a defender's makes the defenders "
         "lose and the soloist's costs nothing; in a partner game the offender's side "
         "loses and he pays a bête"
     ),
+    N_("Play out of turn"),
     N_("a card played out of turn: as a lead out of turn"),
+    N_("Exposed card"),
     N_("an exposed card: as a lead out of turn"),
+    N_("Unannounced void"),
     N_(
         "the caller of a partner game called the ace of a suit he holds none of and did "
         "not say so (R12): the declaring side loses"
@@ -168,11 +176,13 @@ TEXTS: Final = (
     N_("32 cards; or 24 (Münsterland Sollo, no eights and nines): 6 tricks, target 4, tout all 6"),
     # Solo 66.
     N_("Solo 66"),
+    N_("Game"),
     N_("a suit"),
     N_(
         "the soloist names trump and plays alone against four defenders; 66 card points "
         "win, the defenders win with 66, otherwise drawn"
     ),
+    N_("No trump"),
     N_("all passed: played without trump; whoever takes the last trick wins"),
     N_("the stake from each loser to each winner; nothing for a drawn game"),
     N_("the trump suit; null when all passed"),

@@ -408,6 +408,17 @@ def test_the_variants_are_described_in_the_readers_language(client: Any) -> None
     assert _variant(spanish, "american")["options"][0]["description"] == (
         "fichas que el que da pone en el bote al empezar su turno de dar"
     )
+    # The short names a form labels its choices with.
+    assert [k["title"] for k in american["hand_kinds"]] == ["Played", "Forfeit", "Misdeal"]
+    assert [c["title"] for c in _variant(english, "solo66")["contracts"]] == ["Game", "No trump"]
+    assert [c["title"] for c in _variant(german, "solo66")["contracts"]] == [
+        "Trumpfspiel",
+        "Ohne Trumpf",
+    ]
+    assert [k["title"] for k in _variant(spanish, "american")["error_kinds"]][:2] == [
+        "Renuncio",
+        "Salida fuera de turno",
+    ]
     # The names, values and choices are the API's: the same in every language.
     assert _names(german.json) == _names(english.json) == _names(spanish.json)
     assert german.json != english.json != spanish.json
