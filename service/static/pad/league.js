@@ -14,11 +14,15 @@ const REVOKED = 'urn:solo:problem:token-revoked';
 // A noticeboard reads again every 20 polls of a table (60 s by default).
 const refreshMs = () => 20 * (Number(document.documentElement.dataset.pollMs) || 3000);
 let refreshTimer = 0;
+// A column head's short word where English has none of its own: the key is the English word and
+// "|head" (a context, as gettext's msgctxt), so that a language may abbreviate the head ("Sp.") and
+// still write the label in full; English shows the word.
+const head = (text) => text.replace(/\|head$/, '');
 // [key, label (a phone's card, the sort button's name), short label in the table head]
-const COLUMNS = [['rank', t('Rank'), '#'], ['name', t('Player')], ['net', t('Net')], ['hands', t('Hands')],
-  ['declared', t('Declared'), t('Decl.')], ['won', t('Won')], ['lost', t('Lost')], ['solos_won', t('Solos')],
-  ['touts_won', t('Touts')], ['betes_paid', t('Bêtes')], ['stamms_drawn', t('Stamms')], ['errors', t('Errors'), t('Err.')],
-  ['rating', t('Rating')]];
+const COLUMNS = [['rank', t('Rank'), '#'], ['name', t('Player')], ['net', t('Net')], ['hands', t('Hands'), head(t('Hands|head'))],
+  ['declared', t('Declared'), t('Decl.')], ['won', t('Won'), head(t('Won|head'))], ['lost', t('Lost'), head(t('Lost|head'))],
+  ['solos_won', t('Solos')], ['touts_won', t('Touts')], ['betes_paid', t('Bêtes')], ['stamms_drawn', t('Stamms')],
+  ['errors', t('Errors'), t('Err.')], ['rating', t('Rating'), head(t('Rating|head'))]];
 // A text's values go in parentheses when they are more than one: the catalogs' test reads the texts
 // with Babel's extractor, which takes every comma outside parentheses (braces too) for an argument.
 // The API's units, in words.
