@@ -104,6 +104,7 @@ export default {
   "Hearts": "Herz",
   "Diamonds": "Karo",
   "None": "Keine",
+  "No limit": "Unbegrenzt",
   "Create a club": "Club gründen",
   "Club name": "Name des Clubs",
   "Create the club": "Club gründen",

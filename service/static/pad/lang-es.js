@@ -104,6 +104,7 @@ export default {
   "Hearts": "Corazones",
   "Diamonds": "Diamantes",
   "None": "Ninguno",
+  "No limit": "Sin límite",
   "Create a club": "Crear un club",
   "Club name": "Nombre del club",
   "Create the club": "Crear el club",

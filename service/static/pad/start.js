@@ -44,7 +44,12 @@ function help(option) {
     ? `${sep}${QUOTES[0]}${valueWords(value)}${QUOTES[1]}: ` : m));
 }
 
+// The empty choice of a nullable option, in the pad's words (the service's help says it too:
+// "(null: no limit)").
+const EMPTY = { target_hands: t('No limit'), target_score: t('No limit'), preferred_suit: t('None') };
+
 function emptyWords(option) {
+  if (option.name in EMPTY) return EMPTY[option.name];
   const m = /\(null: ([^)]*)\)/.exec(option.description || '');
   return m ? m[1].charAt(0).toUpperCase() + m[1].slice(1) : t('None');
 }
