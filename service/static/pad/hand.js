@@ -552,7 +552,7 @@ export function settlementView(ctx, s, { heading } = {}) {
   items.push(h('ul.deltas', s.deltas.map((d, i) => h(`li${d > 0 ? '.plus' : d < 0 ? '.minus' : ''}`,
     h('span.name', seatName(ctx, i)), h('span.num', signed(d))))));
   if (s.transfers.length) {
-    items.push(h('ul.transfers', { 'aria-label': t('Transfers') }, s.transfers.map((t) => h('li', describeTransfer(ctx, t)))));
+    items.push(h('ul.transfers', { 'aria-label': t('Transfers') }, s.transfers.map((x) => h('li', describeTransfer(ctx, x)))));
   }
   if (s.pool) items.push(h('p.hint', t('Pool {before} → {after}', { before: s.pool.before, after: s.pool.after })));
   if (s.explanation.length) {
