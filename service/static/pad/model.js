@@ -201,11 +201,11 @@ export function describeHand(ctx, record) {
   }
   if (record.tricks !== undefined && record.tricks !== null) {
     const tricks = record.tricks;
-    parts.push(tn(tricks, '{n} trick', '{n} tricks'));
+    parts.push(tn(tricks, '{n} tricks', '{n} tricks')); // English "1 tricks" as it always was
   }
   if (record.soloist_points !== undefined && record.soloist_points !== null) {
     const points = record.soloist_points;
-    parts.push(tn(points, '{n} point', '{n} points'));
+    parts.push(tn(points, '{n} point', '{n} points')); // card points: never exactly 1
   }
   if (record.last_trick !== undefined && record.last_trick !== null) {
     parts.push(t('last trick {name}', { name: seatName(ctx, record.last_trick) }));
