@@ -8,7 +8,7 @@ import { contractTitle, describeHand, errorWord, kindWord, nextHand, seatName } 
 import { enqueue, entriesFor } from './outbox.js';
 import { qrSvg } from './qr.js';
 import { t, tn, tx, num } from './i18n.js';
-import { unitWord, write, writeToken } from './table.js';
+import { write, writeToken } from './table.js';
 
 function back(ctx) {
   return h('a.button.back', { href: `#table=${encodeURIComponent(ctx.id)}` }, t('← Table'));
