@@ -346,7 +346,7 @@ export default {
   "The pool ({pool}) is shared out: {shares}.": "El bote ({pool}) se reparte: {shares}.",
   "The pool ({pool}) stays with the club for its next table.": "El bote ({pool}) queda en el club para su próxima mesa.",
   "Final score": "Resultado final",
-  "Net": "Neto",
+  "Net": "Saldo",
   "the club (pool)": "club (bote)",
   "Close the table?": "¿Cerrar la mesa?",
   "Close the table? No more hands can be recorded; corrections then need the club’s admin token.": "¿Cerrar la mesa? No se podrán anotar más manos; las correcciones necesitarán la clave de administración del club.",
