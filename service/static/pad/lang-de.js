@@ -80,7 +80,7 @@ export default {
   "Matadores count for": "Matadore zählen für",
   "Tout after five is worth": "Tout nach fünf zählt",
   "End after this many hands": "Ende nach so vielen Spielen",
-  "End at this score": "Ende bei diesem Stand",
+  "End at this score": "Ende bei diesem Punktestand",
   "The pool at the end": "Die Kasse am Ende",
   "Starting pool": "Kasse zu Beginn",
   "Stake": "Einsatz",
