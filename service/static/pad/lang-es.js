@@ -126,7 +126,7 @@ export default {
   "Bête on a lost solo": "Bête en un solo perdido",
   "Matadores count for": "Los matadores cuentan para",
   "Tout after five is worth": "El tout tras cinco vale",
-  "End after this many hands": "Terminar tras estas manos",
+  "End after this many hands": "Terminar tras este número de manos",
   "End at this score": "Terminar con esta puntuación",
   "The pool at the end": "El bote al final",
   "Starting pool": "Bote inicial",
