@@ -14,13 +14,15 @@ const REVOKED = 'urn:solo:problem:token-revoked';
 // A noticeboard reads again every 20 polls of a table (60 s by default).
 const refreshMs = () => 20 * (Number(document.documentElement.dataset.pollMs) || 3000);
 let refreshTimer = 0;
-// A column head's short word where English has none of its own: the key is the English word and
-// "|head" (a context, as gettext's msgctxt), so that a language may abbreviate the head ("Sp.") and
-// still write the label in full; English shows the word.
-const head = (text) => text.replace(/\|head$/, '');
+// Words with a context: where one English word needs two in a language, its key is the English and
+// "|context" (as gettext's msgctxt), and English shows the word. "Hands|head" is a column head a
+// language may abbreviate ("Sp.") while the label is written in full; "Won|hands" counts hands won
+// (Spanish "Ganadas"; model.js's "Won" is one hand's result, "Ganada").
+const head = (text) => text.replace(/\|\w+$/, '');
 // [key, label (a phone's card, the sort button's name), short label in the table head]
 const COLUMNS = [['rank', t('Rank'), '#'], ['name', t('Player')], ['net', t('Net')], ['hands', t('Hands'), head(t('Hands|head'))],
-  ['declared', t('Declared'), t('Decl.')], ['won', t('Won'), head(t('Won|head'))], ['lost', t('Lost'), head(t('Lost|head'))],
+  ['declared', t('Declared'), t('Decl.')], ['won', head(t('Won|hands')), head(t('Won|head'))],
+  ['lost', head(t('Lost|hands')), head(t('Lost|head'))],
   ['solos_won', t('Solos')], ['touts_won', t('Touts')], ['betes_paid', t('Bêtes')], ['stamms_drawn', t('Stamms')],
   ['errors', t('Errors'), t('Err.')], ['rating', t('Rating'), head(t('Rating|head'))]];
 // A text's values go in parentheses when they are more than one: the catalogs' test reads the texts
@@ -277,7 +279,7 @@ async function playersView(ctx, body) {
 }
 
 const STATS = { sittings: t('Sittings'), hands: t('Hands'), net: t('Net'), net_per_100_hands: t('Net / 100 hands'),
-  declared: t('Declared'), won: t('Won'), lost: t('Lost'), win_rate: t('Win rate'), solos_won: t('Solos won'),
+  declared: t('Declared'), won: head(t('Won|hands')), lost: head(t('Lost|hands')), win_rate: t('Win rate'), solos_won: t('Solos won'),
   touts_won: t('Touts won'), betes_paid: t('Bêtes paid'), stamms_drawn: t('Stamms drawn'), errors: t('Errors') };
 
 function statList(record) {
