@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from service.i18n import gettext
+
 from .test_league import NAMES, assert_fits, club_scene
 from .test_pad_catalogs import read_catalog
 
@@ -65,7 +67,9 @@ def test_the_club_area_in_the_language(phones: Any, api: Any, language: str, wid
         [w("Tables"), w("Standings"), w("Players"), w("Manage")]
     )
     friday = page.locator("ul.sittings > li", has_text="Friday")
-    one_hand = w("{date} · {variant} · {n} hand", "one", n="1", variant="american")
+    one_hand = w(
+        "{date} · {variant} · {n} hand", "one", n="1", variant=gettext("American Solo", language)
+    )
     expect(friday.locator("p.hint")).to_contain_text(one_hand.split(" · ")[-1])
     expect(friday.locator(".status.open")).to_have_text(w("open"))
     # the Open link shows the verb and names its table for a screen reader
@@ -99,7 +103,9 @@ def test_the_club_area_in_the_language(phones: Any, api: Any, language: str, wid
     rating = page.locator("section.card h3", has_text="Winter 2026")
     decimal = "," if language in ("de", "es") else "."
     expect(rating).to_have_text(re.compile(rf"\d{re.escape(decimal)}\d\d$"))
-    career = w("Career: {variant} ({units})", variant="american", units=w("chips"))
+    career = w(
+        "Career: {variant} ({units})", variant=gettext("American Solo", language), units=w("chips")
+    )
     expect(page.locator("section.card h3", has_text=career)).to_have_count(1)
     assert_fits(page, f"player {language} {width}")
 

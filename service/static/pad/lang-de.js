@@ -3,6 +3,19 @@
 // plural category (one and other). One entry per line, in JSON syntax, in the section of the
 // file that uses it (tests/e2e/test_pad_catalogs.py reads this file).
 export default {
+  // --- texts of several files ---
+  "Game|variant": "Spielart",
+  "Name": "Name",
+  "Add": "Hinzufügen",
+  "No connection: try again when online.": "Keine Verbindung: online noch einmal versuchen.",
+  "Players": "Spieler",
+  "Club": "Club",
+  "yes": "ja",
+  "Stake": "Einsatz",
+  "Couleur": "Couleur",
+  "Preferred suit": "Vorzugsfarbe",
+  "Table": "Tisch",
+
   // --- index.html ---
   "Solo score pad": "Solo-Punkteblock",
   "Skip to the score": "Zum Spielstand springen",

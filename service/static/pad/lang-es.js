@@ -3,6 +3,19 @@
 // plural category (one, many and other). One entry per line, in JSON syntax, in the section of the
 // file that uses it (tests/e2e/test_pad_catalogs.py reads this file).
 export default {
+  // --- texts of several files ---
+  "Game|variant": "Modalidad",
+  "Name": "Nombre",
+  "Add": "Añadir",
+  "No connection: try again when online.": "Sin conexión: inténtalo de nuevo cuando haya red.",
+  "Players": "Jugadores",
+  "Club": "Club",
+  "yes": "sí",
+  "Stake": "Apuesta",
+  "Couleur": "Color",
+  "Preferred suit": "Palo preferido",
+  "Table": "Mesa",
+
   // --- index.html ---
   "Solo score pad": "Marcador de Solo",
   "Skip to the score": "Ir al marcador",

@@ -31,6 +31,12 @@ export async function variantNamed(name) {
   return variant || null;
 }
 
+/** A game's name as the API words it ("Deutsches Solo"), from the last answer kept. */
+export function variantTitle(name) {
+  const variant = (store.variants() || []).find((v) => v.name === name);
+  return variant ? variant.title : name;
+}
+
 const contexts = new Map();
 
 /** The context of table `id`: {id, token, adminToken, table, hands, etag, variant}. */
