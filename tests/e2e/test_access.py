@@ -1,6 +1,7 @@
 """Open to everyone: axe-core (WCAG 2.2 AA, with the visible-label and 7:1 contrast rules) finds
-nothing on any screen, light or dark; nothing focused hides behind the sticky bars; the tricks
-count is announced; a new screen starts at its top with its heading focused."""
+nothing on any screen, light or dark, in English, German and Spanish; nothing focused hides
+behind the sticky bars; the tricks count is announced; a new screen starts at its top with its
+heading focused."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ from typing import Any
 import axe_playwright_python
 import pytest
 
+from service.i18n import gettext
+
 from .support import Api, table_url
+from .test_pad_catalogs import words
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -22,6 +26,7 @@ AXE_RUN = """() => axe.run(document, {
           'color-contrast-enhanced': {enabled: true}},
 }).then((r) => r.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3)
   .map((n) => `${n.target.join(' ')} ${n.html.slice(0, 60)} ${n.failureSummary}`).join(' | ')}`))"""
+TITLES = {"solo66": "Solo 66", "german": "German Solo", "spanish": "Spanish Solo"}
 NAMES = ("Anna-Katharina Berger", "Bernd Huber", "Carla Moser-Lindqvist", "Dieter Schmidt")
 
 
@@ -56,12 +61,16 @@ def screens(page: Any, table: dict[str, Any]) -> list[tuple[str, str]]:
     ]
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_axe_finds_nothing_on_any_screen(phones: Any, api: Api, scheme: str) -> None:
-    page = phones().page
+@pytest.mark.parametrize(
+    ("scheme", "language"), [("light", "en"), ("dark", "en"), ("light", "de"), ("dark", "es")]
+)
+def test_axe_finds_nothing_on_any_screen(phones: Any, api: Api, scheme: str, language: str) -> None:
+    phone = phones()
+    phone.context.add_init_script(f"localStorage.setItem('solo-pad:lang', '{language}')")
+    page = phone.page
     page.emulate_media(color_scheme=scheme)
     page.goto("/")
-    page.get_by_label("Club name").wait_for()
+    page.get_by_label(words(language)("Club name")).wait_for()
     found = [f"start (first visit): {v}" for v in violations(page)]
     table = api.table_setup(NAMES)
     for hand in (
@@ -97,7 +106,8 @@ def test_axe_finds_nothing_on_any_screen(phones: Any, api: Api, scheme: str) -> 
         other = api.table_setup(names, variant=variant, **options)
         page.goto(table_url("", other))
         page.reload()
-        page.locator(".titlebar .hint", has_text=variant.title()[:4]).wait_for()
+        title = gettext(TITLES[variant], language)  # as GET /variants words it
+        page.locator(".titlebar .hint", has_text=title).wait_for()
         page.goto(f"/#table={other['id']}&go=new")
         page.locator("form.handform").wait_for()
         if page.locator("details.more").is_visible():

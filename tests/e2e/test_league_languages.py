@@ -18,25 +18,9 @@ from service.i18n import gettext
 
 from .test_league import NAMES, assert_fits, club_scene
 from .test_league import open_club as open_club_in
-from .test_pad_catalogs import read_catalog
+from .test_pad_catalogs import words
 
 pytestmark = [pytest.mark.e2e]
-
-
-def words(language: str) -> Any:
-    catalog = read_catalog(language) if language != "en" else []
-    entries = {key: value for _line, key, value in catalog}
-
-    def word(text: str, form: str = "", **values: str) -> str:
-        found = entries.get(text, text) if language != "en" else text
-        if form:
-            assert isinstance(found, dict)
-            found = found[form]
-        assert isinstance(found, str)
-        found = re.sub(r"\|\w+$", "", found)  # English shows a word with a context without it
-        return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), found)
-
-    return word
 
 
 def open_club(phones: Any, scene: dict[str, Any], language: str, width: int, view: str = "") -> Any:

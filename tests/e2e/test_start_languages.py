@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .test_pad_catalogs import read_catalog
+from .test_pad_catalogs import words
 
 pytestmark = [pytest.mark.e2e]
 
@@ -35,17 +35,6 @@ SUITS = {
     "de": ["Kreuz", "Pik", "Herz", "Karo"],
     "es": ["Tréboles", "Picas", "Corazones", "Diamantes"],
 }
-
-
-def words(language: str) -> Any:
-    entries = {key: value for _line, key, value in read_catalog(language)}
-
-    def word(text: str, **values: str) -> str:
-        found = entries[text]
-        assert isinstance(found, str)
-        return re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], found)
-
-    return word
 
 
 def open_in(phones: Any, language: str) -> Any:
