@@ -201,8 +201,10 @@ def test_create_record_correct_void_and_settle(phones: Any, api: Api) -> None:
     assert settle["final"] is True
     shown = page.locator("ul.payments li").all_inner_texts()
     names = {s["seat"]: s["name"] for s in state["seats"]}
+    unit = {True: "chip", False: "chips"}
     assert shown == [
-        f"{names[t['from']]} pays {names[t['to']]} {t['amount']} chips" for t in settle["transfers"]
+        f"{names[t['from']]} pays {names[t['to']]} {t['amount']} {unit[t['amount'] == 1]}"
+        for t in settle["transfers"]
     ]
 
 

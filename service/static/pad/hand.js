@@ -527,11 +527,9 @@ function errorsWidget(ctx, variant, v, changed, syncs) {
 function worth(ctx, s) {
   if (s.value === null || s.value === undefined) return '';
   if (!s.value) return t('nothing to pay');
-  // English says "each payment 1 chips" as it always has (as settle-up's "1 chips"); the catalogs
-  // give the singular its own form.
   const value = s.value;
-  return ctx.table.units === 'points' ? tn(value, 'each payment {n} points', 'each payment {n} points')
-    : tn(value, 'each payment {n} chips', 'each payment {n} chips');
+  return ctx.table.units === 'points' ? tn(value, 'each payment {n} point', 'each payment {n} points')
+    : tn(value, 'each payment {n} chip', 'each payment {n} chips');
 }
 
 /** "Anna +24 · Bob −8 …" */

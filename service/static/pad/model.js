@@ -207,7 +207,7 @@ export function describeHand(ctx, record) {
   }
   if (record.tricks !== undefined && record.tricks !== null) {
     const tricks = record.tricks;
-    parts.push(tn(tricks, '{n} tricks', '{n} tricks')); // English "1 tricks" as it always was
+    parts.push(tn(tricks, '{n} trick', '{n} tricks'));
   }
   if (record.soloist_points !== undefined && record.soloist_points !== null) {
     const points = record.soloist_points;

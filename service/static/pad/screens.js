@@ -249,10 +249,9 @@ export function renderShare(root, ctx) {
 }
 
 // --- settle up ---
-/** "12 chips". English says "1 chips" as it always has (tests/e2e/test_pad.py reads it so); the
- *  catalogs give the singular its own form. */
+/** "12 chips", "1 point" (of the score: a hand's card points are model.js's '{n} point'). */
 function amount(units, n) {
-  return units === 'points' ? tn(n, '{n} points', '{n} points') : tn(n, '{n} chips', '{n} chips');
+  return units === 'points' ? tn(n, '{n} point|score', '{n} points|score') : tn(n, '{n} chip', '{n} chips');
 }
 
 /** The values of "{payer} pays {payee} {amount}". */
