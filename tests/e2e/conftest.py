@@ -95,8 +95,8 @@ class Phone:
 
 @pytest.fixture
 def phones(browser: Any, base_url: str) -> Iterator[Any]:
-    """phones() opens another phone (phones(locale="de-DE") a German one); each is closed after the test, which fails on any
-    page error, console error or CSP violation."""
+    """phones() opens another phone (phones(locale="de-DE"): a German one); each is closed
+    after the test, which fails on any page error, console error or CSP violation."""
     opened: list[Phone] = []
 
     def open_phone(**options: Any) -> Phone:
