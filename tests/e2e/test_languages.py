@@ -612,5 +612,5 @@ def test_a_german_phone_offline_counts_its_hands(phones: Any, api: Api, network:
     assert api.table(table)["hands_recorded"] == 2
 
 
-def test_zz_debug_english(phones: Any, api: Api) -> None:
+def test_the_same_flows_in_english(phones: Any, api: Api) -> None:
     main_flows(phones(locale="en-US").page, api, "en")
