@@ -447,7 +447,7 @@ def crawl_form(page: Any, crawl: Crawl, where: str) -> None:
             crawl(f"{where} [{label}]" if label else where)
 
 
-def crawl_table_screens(page: Any, api: Api, crawl: Crawl, variant: str) -> None:
+def crawl_table_screens(page: Any, api: Api, crawl: Crawl, variant: str) -> dict[str, Any]:
     names = CRAWL_NAMES[: SEATS[variant]]
     table = api.table_setup(names, variant=variant, **OPTIONS.get(variant, {}))
     api.record(table, FIRST_HANDS[variant])
@@ -484,6 +484,34 @@ def crawl_table_screens(page: Any, api: Api, crawl: Crawl, variant: str) -> None
         page.goto(f"{base}&go={screen}")
         page.locator(ready).first.wait_for()
         crawl(f"{variant}: {screen}")
+    return table
+
+
+def crawl_offline_and_refused(phone: Any, api: Api, network: Network, crawl: Crawl) -> None:
+    """A hand kept on the phone while offline; a table without its token; a revoked link."""
+    page = phone.page
+    table = api.table_setup(CRAWL_NAMES[:4])
+    page.goto(table_url("", table))
+    page.locator("#new-hand").wait_for()
+    go_offline(phone.context, network)
+    page.locator("#new-hand").click()
+    page.locator('[data-field="kind"] button[data-value="misdeal"]').click()
+    page.locator("button.save").click()
+    page.locator('.card.pending[data-outbox="1"]').wait_for()
+    crawl("table, offline, a hand kept on the phone")
+    go_online(phone.context, network)
+    page.locator("section.outbox").wait_for(state="detached")
+    page.goto("/#table=0123456789abcdef0123456789abcdef")
+    page.locator("h1").wait_for()
+    crawl("a table without its token")
+    api.http.delete(
+        f"{api.base}/api/v1/tables/{table['id']}/token",
+        headers={"Authorization": f"Bearer {table['admin_token']}"},
+    ).raise_for_status()
+    page.goto("/#")
+    page.goto(f"/#table={table['id']}")
+    page.locator(".screen.revoked").wait_for()
+    crawl("a revoked table link")
 
 
 def crawl_start_and_league(page: Any, api: Api, crawl: Crawl, scene: dict[str, Any]) -> None:
@@ -521,16 +549,20 @@ def crawl_start_and_league(page: Any, api: Api, crawl: Crawl, scene: dict[str, A
 
 
 @pytest.mark.parametrize("language", ["de", "es"])
-def test_no_english_is_left_on_any_screen(phones: Any, api: Api, language: str) -> None:
+def test_no_english_is_left_on_any_screen(
+    phones: Any, api: Api, network: Network, language: str
+) -> None:
     scene = club_scene(api)
     from .test_league import NAMES as CLUB_NAMES
 
     names = (*CRAWL_NAMES, *CLUB_NAMES, scene["club"]["name"], "Thursday", "Monday", "Friday")
-    page = phones(locale=LOCALES[language]).page
+    phone = phones(locale=LOCALES[language])
+    page = phone.page
     crawl = Crawl(page, names)
     crawl_start_and_league(page, api, crawl, scene)
     for variant in api.variants():
         crawl_table_screens(page, api, crawl, variant)
+    crawl_offline_and_refused(phone, api, network, crawl)
     expect(page.locator("html")).to_have_attribute("lang", language)
     assert len(crawl.screens) > 30, crawl.screens
     assert not crawl.found, f"English on the {language} screens: {crawl.report()}"
@@ -546,6 +578,9 @@ MONTHS = {
 }
 
 
+PLURAL_HANDS = {"de": ("1 Spiel", "2 Spiele"), "es": ("1 mano", "2 manos")}
+
+
 def short_day(language: str, day: dt.date) -> str:
     """A date as Intl.DateTimeFormat(lang, {year, month: 'short', day}) writes it in Chromium."""
     month = MONTHS[language][day.month - 1]
@@ -553,7 +588,7 @@ def short_day(language: str, day: dt.date) -> str:
 
 
 @pytest.mark.parametrize("language", ["de", "es"])
-def test_dates_and_numbers_the_languages_way(phones: Any, api: Api, language: str) -> None:
+def test_dates_numbers_and_plurals_the_languages_way(phones: Any, api: Api, language: str) -> None:
     scene = club_scene(api)
     # The Spanish phone is an English browser switched to Spanish: Intl must follow the pad's
     # language, not the browser's.
@@ -575,7 +610,14 @@ def test_dates_and_numbers_the_languages_way(phones: Any, api: Api, language: st
     listed = listed.get("items", listed) if isinstance(listed, dict) else listed
     created = dt.datetime.fromisoformat(listed[0]["created_at"].replace("Z", "+00:00"))
     expect(card).to_contain_text(short_day(language, created.astimezone(dt.UTC).date()))
-    assert created.strftime("%b") not in card.inner_text() or language == "es"
+    assert created.strftime("%b %-d") not in card.inner_text()  # not "Dec 2"
+    # Friday's sitting has one hand, Thursday's two: the plural by Intl.PluralRules.
+    one, two = PLURAL_HANDS[language]
+    friday = page.locator("ul.sittings > li", has_text="Friday").locator("p.hint")
+    thursday = page.locator("ul.sittings > li", has_text="Thursday").locator("p.hint")
+    expect(friday).to_contain_text(one)
+    expect(thursday).to_contain_text(two)
+    assert two not in friday.inner_text() and f"{one}s" not in friday.inner_text()
 
     # A table whose stake and stamm run into thousands: the pool in the language's digits.
     table = api.table_setup(NAMES, stake=10_000, stamm=10_000)
