@@ -658,3 +658,24 @@ def test_a_german_phone_offline_counts_its_hands(phones: Any, api: Api, network:
 
 def test_the_same_flows_in_english(phones: Any, api: Api) -> None:
     main_flows(phones(locale="en-US").page, api, "en")
+
+
+def test_the_first_of_the_browsers_languages_the_pad_speaks(phones: Any) -> None:
+    """French first, then Latin-American Spanish, then German: Spanish. French alone: English.
+    The API is asked in the pad's language, not in the browser's own list."""
+    phone = phones(locale="fr-FR")
+    phone.context.add_init_script(
+        "Object.defineProperty(navigator, 'languages', {get: () => ['fr-FR', 'es-419', 'de']})"
+    )
+    page = phone.page
+    traffic = Traffic(page)
+    page.goto("/")
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    expect(page.locator("select#lang")).to_have_value("es")
+    page.wait_for_load_state("networkidle")  # GET /variants is asked at the start
+    traffic.check("es")
+
+    french = phones(locale="fr-FR").page
+    french.goto("/")
+    expect(french.locator("html")).to_have_attribute("lang", "en")
+    expect(french.locator("select#lang")).to_have_value("en")
