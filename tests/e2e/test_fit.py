@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from .support import Api, table_url
 from .words import Words
@@ -121,7 +122,7 @@ def test_nothing_is_cut_or_sticks_out(
     page = phones(locale=LOCALES[language]).page
     page.goto(table_url("", table))
     page.locator('.sheet .hand[data-number="1"]').wait_for()
-    assert page.evaluate("document.documentElement.lang") == language
+    expect(page.locator("html")).to_have_attribute("lang", language)
     found = problems_at(page, "table")
     page.locator('.sheet .hand[data-number="1"] button.what').click()
     page.locator(".sheet tr.more .settlement").wait_for()
@@ -148,7 +149,8 @@ def test_the_start_page_fits_with_long_names(phones: Any, language: str) -> None
     w = Words(language)
     page = phones(locale=LOCALES[language]).page
     page.goto("/")
-    assert page.evaluate("document.documentElement.lang") == language
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    page.locator(".start form.card").first.wait_for()
     found = problems_at(page, "first visit")
     page.get_by_label(w("Club name")).fill(
         "Schafkopf- und Solo-Freunde Obermühlbach-Lichtenfels e. V."
