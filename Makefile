@@ -52,11 +52,13 @@ test-fast: install
 openapi: install
 	$(VENV)/bin/flask write-openapi openapi.yaml
 
-# The messages the code marks (N_, Nn_) into the German and Spanish catalogs: new ones arrive
+# The messages the code marks (N_, Nn_; the rules' Phrase("…") and RuleViolation(field, "…"),
+# which import no marker) into the German and Spanish catalogs: new ones arrive
 # untranslated (tests/unit/test_catalogs.py fails until they are translated). The service reads
 # the .po files themselves, compiled in memory when first asked for (service/i18n): no .mo.
 translations: install
-	$(VENV)/bin/pybabel extract -F babel.cfg -k N_ -k Nn_:1,2 --no-default-keywords \
+	$(VENV)/bin/pybabel extract -F babel.cfg -k N_ -k Nn_:1,2 -k Phrase:1 -k RuleViolation:2 \
+		--no-default-keywords \
 		--no-location --sort-output -o service/i18n/messages.pot .
 	$(VENV)/bin/pybabel update -i service/i18n/messages.pot -d service/i18n/locales \
 		--no-fuzzy-matching --ignore-obsolete

@@ -11,10 +11,10 @@ from urllib.parse import quote
 from flask import Flask, Response, has_request_context, json, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from ..i18n import current_language, gettext
+from ..i18n import current_language, gettext, word, word_message
 from ..i18n.marks import N_
 from ..middleware.limits import RateLimited
-from ..rules import RuleViolation
+from ..rules import Phrase, RuleViolation
 from ..services.errors import ServiceError
 from ..services.outages import Outage, outage_of
 from .problem import PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, problem_type
@@ -58,6 +58,29 @@ _TITLES = (
     N_("Request Header Fields Too Large"),
     N_("URI Too Long"),
     N_("Length Required"),
+)
+# Werkzeug's own descriptions of the statuses a client meets without a view's word (an unknown
+# path, a wrong method, a body too large …), which are a problem's ``detail``.
+_DESCRIPTIONS = (
+    N_("The browser (or proxy) sent a request that this server could not understand."),
+    N_(
+        "The requested URL was not found on the server. If you entered the URL manually "
+        "please check your spelling and try again."
+    ),
+    N_("The method is not allowed for the requested URL."),
+    N_(
+        "The resource identified by the request is only capable of generating response "
+        "entities which have content characteristics not acceptable according to the accept "
+        "headers sent in the request."
+    ),
+    N_("The data value transmitted exceeds the capacity limit."),
+    N_("The server does not support the media type transmitted in the request."),
+    N_("The request was well-formed but was unable to be followed due to semantic errors."),
+    N_(
+        "The length of the requested URL exceeds the capacity limit for this server. The "
+        "request cannot be processed."
+    ),
+    N_("One or more header fields exceeds the maximum size."),
 )
 
 
@@ -140,9 +163,13 @@ def _http_exception(error: HTTPException) -> Response:
         headers["Allow"] = ", ".join(sorted(error.valid_methods))  # type: ignore[attr-defined]
     errors = None
     values: dict[str, Any] = {}
+    language = current_language()
     detail = data.get("message") or error.description
+    phrase = getattr(error, "phrase", None)
+    if isinstance(phrase, Phrase):  # a description of the service's own, with its values
+        detail = word(phrase, language)
     if "messages" in data or "errors" in data:
-        errors = flatten_messages(data.get("errors") or data.get("messages"))
+        errors = _worded(flatten_messages(data.get("errors") or data.get("messages")), language)
         if status == 400:
             detail = N_("The request body is not valid JSON.")
         else:
@@ -167,8 +194,28 @@ def _rate_limited(error: RateLimited) -> Response:
     )
 
 
+def _worded(errors: Mapping[str, list[str]], language: str) -> dict[str, list[str]]:
+    return {
+        path: [word_message(m, language) for m in messages] for path, messages in errors.items()
+    }
+
+
 def _rule_violation(error: RuleViolation) -> Response:
-    return problem(422, str(error), error.errors, type_="rule-violation")
+    """``detail`` is ``field: message``, ``errors`` names the field: the message worded in the
+    request's language (``i18n.word``; English is the rules' own text)."""
+    language = current_language()
+    phrase = error.phrase
+    worded = word(phrase, language) if phrase.values else word_message(phrase.text, language)
+    errors = {
+        path: [
+            worded
+            if path == error.field and message == error.message
+            else word_message(message, language)
+            for message in messages
+        ]
+        for path, messages in error.errors.items()
+    }
+    return problem(422, f"{error.field}: {worded}", errors, type_="rule-violation")
 
 
 def _service_error(error: ServiceError) -> Response:

@@ -12,6 +12,9 @@ from __future__ import annotations
 from flask import Flask, request
 from werkzeug.exceptions import NotAcceptable, UnsupportedMediaType
 
+from ..i18n import described
+from ..rules import Phrase
+
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 JSON = "application/json"
 # What an endpoint answers in, by endpoint name, where that is not JSON alone.
@@ -34,18 +37,27 @@ def check_media_types() -> None:
         return
     if request.method in BODY_METHODS and not request.is_json and _has_body():
         sent = request.mimetype or "no Content-Type"
-        raise UnsupportedMediaType(
-            f"The body must be JSON, sent with `Content-Type: {JSON}` (this one came with {sent})."
+        raise described(
+            UnsupportedMediaType(),
+            Phrase(
+                "The body must be JSON, sent with `Content-Type: %(json)s` (this one came with "
+                "%(sent)s).",
+                json=JSON,
+                sent=sent if request.mimetype else Phrase("no Content-Type"),
+            ),
         )
     accept = request.accept_mimetypes
     if request.headers.get("Accept") and accept:
         offers = [*ANSWERS.get(request.endpoint or "", [JSON]), "application/problem+json"]
         if accept.best_match(offers) is None:
-            raise NotAcceptable(
-                "This operation answers "
-                + " or ".join(o for o in offers if o != "application/problem+json")
-                + "; the `Accept` "
-                f"header allows neither ({request.headers['Accept'][:200]})."
+            raise described(
+                NotAcceptable(),
+                Phrase(
+                    "This operation answers %(offers)s; the `Accept` header allows neither "
+                    "(%(accept)s).",
+                    offers=" or ".join(o for o in offers if o != "application/problem+json"),
+                    accept=request.headers["Accept"][:200],
+                ),
             )
 
 

@@ -34,8 +34,10 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
         "listVariants",
         "Variants",
         "Each variant's contracts, hand fields, error kinds and options "
-        "with their defaults: what a client needs to build its forms. "
-        "Needs no token; cacheable.",
+        "with their defaults: what a client needs to build its forms. The titles and "
+        "descriptions are in the request's language (`Accept-Language`, as `Content-Language` "
+        "says); the names (`name`, `allowed`, defaults) are the same in every language. "
+        "Needs no token; cacheable, one answer (and ETag) per language.",
     ),
     ("post", "/api/v1/settlements/preview"): (
         "previewSettlement",

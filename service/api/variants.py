@@ -8,6 +8,8 @@ from flask import Response, current_app, request
 from marshmallow import Schema, fields
 
 from .. import rules
+from ..i18n import VARY, current_language, translations
+from ..i18n.variants import worded
 from ..middleware.compression import FixedBody
 from .paging import Blueprint
 
@@ -62,8 +64,8 @@ VARIANTS_CACHE = "public, max-age=300, stale-while-revalidate=86400"
     headers={
         "ETag": {
             "schema": {"type": "string"},
-            "description": "A digest of the answer (and its coding): send it as "
-            "`If-None-Match` for a 304.",
+            "description": "A digest of the answer (its language and coding): send it "
+            "as `If-None-Match` for a 304.",
         },
         "Cache-Control": {
             "schema": {"type": "string"},
@@ -86,11 +88,16 @@ VARIANTS_CACHE = "public, max-age=300, stale-while-revalidate=86400"
 )
 def list_variants() -> Response:
     """Every variant with its contracts, values, options and their defaults."""
-    # The games are fixed for the life of the process: dumped and compressed once.
-    return _answer().response(request, VARIANTS_CACHE)
+    # The games are fixed for the life of the process: dumped and compressed once per
+    # language, each with its own ETag (a German answer is never a 304 for an English one).
+    response = _answer(current_language()).response(request, VARIANTS_CACHE)
+    response.vary.add(VARY)  # the 304 too: a cache keeps one answer per language
+    return response
 
 
 @cache
-def _answer() -> FixedBody:
-    described = VariantSchema(many=True).dump([v.describe() for v in rules.VARIANTS.values()])
-    return FixedBody(current_app.json.dumps(described).encode(), "application/json")
+def _answer(language: str) -> FixedBody:
+    catalog = translations(language)
+    described = [worded(v.describe(), catalog.gettext) for v in rules.VARIANTS.values()]
+    body = current_app.json.dumps(VariantSchema(many=True).dump(described)).encode()
+    return FixedBody(body, "application/json")

@@ -20,22 +20,25 @@ import functools
 import io
 import pathlib
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 from werkzeug.datastructures import LanguageAccept
+from werkzeug.exceptions import HTTPException
 from werkzeug.http import parse_accept_header
 
-from ..rules import Step
+from ..rules import Phrase, Step
 from . import explanations as words
+from . import library
 
 LANGUAGES: tuple[str, ...] = ("en", "de", "es")
 """What the service speaks, the default first (English is the catalogs' message ids)."""
 DEFAULT = LANGUAGES[0]
 LOCALES = pathlib.Path(__file__).parent / "locales"
 DOMAIN = "messages"
+_E = TypeVar("_E", bound=HTTPException)
 VARY = "Accept-Language"
 
 
@@ -71,6 +74,43 @@ def gettext(message: str, language: str, **values: Any) -> str:
     """``message`` in ``language``, its ``%(name)s`` filled from ``values``."""
     text = translations(language).gettext(message)
     return text % values if values else text
+
+
+def word(phrase: Phrase | str, language: str = DEFAULT) -> str:
+    """What the rules said (a ``rules.Phrase``: a rule violation's message, its nested words)
+    in ``language``; a plain text is given as it is. English is the phrase's own text."""
+    if not isinstance(phrase, Phrase):
+        return phrase
+    text = translations(language).gettext(phrase.text)
+    if not phrase.values:
+        return text
+    return text % {
+        name: word(value, language) if isinstance(value, Phrase) else value
+        for name, value in phrase.values.items()
+    }
+
+
+def word_message(text: str, language: str = DEFAULT) -> str:
+    """A message of a problem's ``errors`` that arrived as English text (marshmallow's, the
+    schemas' own: ``i18n.library``) in ``language``; one the catalogs do not know as it is."""
+    if language == DEFAULT:
+        return text
+    catalog = translations(language)
+    if text in library.FIXED:
+        return catalog.gettext(text)
+    for pattern, message in library.PATTERNS:
+        found = pattern.fullmatch(text)
+        if found:
+            return catalog.gettext(message) % found.groupdict()
+    return catalog.gettext(text)
+
+
+def described(error: _E, phrase: Phrase) -> _E:
+    """``error`` (a Werkzeug ``HTTPException``) described by ``phrase``: its ``description`` the
+    English, and the phrase kept for the problem's ``detail`` to word (``api/errors.py``)."""
+    error.description = str(phrase)
+    error.phrase = phrase  # type: ignore[attr-defined]
+    return error
 
 
 def explain(steps: Iterable[Any], language: str = DEFAULT) -> list[str]:

@@ -50,7 +50,9 @@ from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import STRATEGIES, RateLimiter
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnprocessableEntity
 
+from ..i18n import described
 from ..i18n.marks import N_
+from ..rules import Phrase
 from ..services.auth import bearer_token
 
 EXTENSION = "solo-rate-limits"
@@ -234,6 +236,11 @@ def json_depth_over(value: Any, limit: int) -> bool:
     return False
 
 
+_TOO_DEEP = Phrase(
+    "The request body is nested more than %(depth)s levels deep.", depth=MAX_JSON_DEPTH
+)
+
+
 def _guard_body() -> None:
     if request.method.lower() not in WRITE_METHODS:
         return
@@ -254,13 +261,11 @@ def _guard_body() -> None:
     except (json.JSONDecodeError, UnicodeDecodeError):
         return  # not JSON: the view's parser answers 400 as it always has
     except RecursionError:
-        raise BadRequest(
-            f"The request body is nested more than {MAX_JSON_DEPTH} levels deep."
-        ) from None
+        raise described(BadRequest(), _TOO_DEEP) from None
     except ValueError:  # an integer of more digits than Python converts
         raise BadRequest(N_("The request body holds a number with too many digits.")) from None
     if json_depth_over(value, MAX_JSON_DEPTH):
-        raise BadRequest(f"The request body is nested more than {MAX_JSON_DEPTH} levels deep.")
+        raise described(BadRequest(), _TOO_DEEP)
     bad: dict[str, list[str]] = {}
     if b"\\u0000" in data:  # JSON can only carry NUL escaped; no field takes one
         for path in _paths_with(value, _has_nul):

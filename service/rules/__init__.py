@@ -20,6 +20,7 @@ from typing import Any
 from .american import AMERICAN
 from .base import (
     POOL,
+    Phrase,
     Reason,
     RuleViolation,
     SessionOutcome,
@@ -36,6 +37,7 @@ VARIANTS: dict[str, Variant] = {v.name: v for v in (AMERICAN, SPANISH, GERMAN, S
 
 __all__ = [
     "POOL",
+    "Phrase",
     "Reason",
     "RuleViolation",
     "SessionOutcome",
@@ -54,7 +56,9 @@ def get_variant(name: object) -> Variant:
     variant = VARIANTS.get(name) if isinstance(name, str) else None
     if variant is None:
         known = ", ".join(sorted(VARIANTS))
-        raise RuleViolation("variant", f"unknown variant {name!r}; known: {known}")
+        raise RuleViolation(
+            "variant", "unknown variant %(name)s; known: %(known)s", name=repr(name), known=known
+        )
     return variant
 
 

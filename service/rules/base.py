@@ -34,14 +34,59 @@ class Reason(StrEnum):
     BETE = "bete"
 
 
-class RuleViolation(Exception):
-    """Input that the rules do not allow; ``errors`` maps each bad field's JSON path to messages."""
+class Phrase:
+    """Words the rules say, as a value: the English text (the catalogs' message id) with a
+    ``%(name)s`` for each of ``values``. A value is a number, a name the client sent (printed
+    as it is) or a phrase itself (a word: "the declarer", "an integer"). The rules build no
+    sentence in any language but English: ``service.i18n.word`` words a phrase in the reader's
+    language, and ``str()`` gives the English.
 
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
+    ``make translations`` extracts the text of every ``Phrase("…")`` and ``RuleViolation(field,
+    "…")`` written in the code (babel's keywords ``Phrase:1`` and ``RuleViolation:2``): so a
+    message is written once, where it is said, as a string literal.
+    """
+
+    __slots__ = ("text", "values")
+
+    def __init__(self, text: str, /, **values: Any) -> None:
+        self.text = text
+        self.values: Mapping[str, Any] = values
+
+    def __str__(self) -> str:
+        if not self.values:
+            return self.text
+        return self.text % {
+            name: str(value) if isinstance(value, Phrase) else value
+            for name, value in self.values.items()
+        }
+
+    def __repr__(self) -> str:
+        return f"Phrase({self.text!r}, **{dict(self.values)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Phrase)
+            and self.text == other.text
+            and dict(self.values) == dict(other.values)
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+
+class RuleViolation(Exception):
+    """Input that the rules do not allow; ``errors`` maps each bad field's JSON path to messages.
+
+    ``message`` is a ``Phrase``, or its text with ``values`` (``RuleViolation("hand.tricks",
+    "must be from %(low)s to %(high)s", low=0, high=8)``); ``phrase`` keeps it for the edge to
+    word in the reader's language, ``message`` and ``errors`` hold the English."""
+
+    def __init__(self, field: str, message: str | Phrase, /, **values: Any) -> None:
+        self.phrase = message if isinstance(message, Phrase) else Phrase(message, **values)
         self.field = field
-        self.message = message
-        self.errors: dict[str, list[str]] = {field: [message]}
+        self.message = str(self.phrase)
+        super().__init__(f"{field}: {self.message}")
+        self.errors: dict[str, list[str]] = {field: [self.message]}
 
 
 class SettlementInvariantError(AssertionError):
@@ -211,7 +256,12 @@ class Variant(abc.ABC):
     def check_players(self, players: object) -> int:
         if type(players) is not int or players not in self.player_counts:
             allowed = ", ".join(str(n) for n in self.player_counts)
-            raise RuleViolation("players", f"{self.title} is played by {allowed} players")
+            raise RuleViolation(
+                "players",
+                "%(variant)s is played by %(allowed)s players",
+                variant=Phrase(self.title),
+                allowed=allowed,
+            )
         return players
 
     @abc.abstractmethod

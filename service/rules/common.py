@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
 
-from .base import SUITS, RuleViolation, Settlement, Step, Variant, VariantState
+from .base import SUITS, Phrase, RuleViolation, Settlement, Step, Variant, VariantState
 
 MAX_ERRORS: Final = 16
 """The most errors one hand record may list."""
@@ -27,6 +27,10 @@ class _Missing(Enum):
 
 
 MISSING: Final = _Missing.MISSING
+
+UNKNOWN_FIELD: Final = Phrase("unknown field")
+IS_REQUIRED: Final = Phrase("is required")
+A_WHOLE_NUMBER: Final = Phrase("a whole number")
 
 
 def join(path: str, key: object) -> str:
@@ -42,7 +46,10 @@ def as_object(raw: object, path: str) -> Mapping[str, Any]:
 
 
 def reject_unknown(
-    obj: Mapping[Any, Any], allowed: Collection[str], path: str, message: str = "unknown field"
+    obj: Mapping[Any, Any],
+    allowed: Collection[str],
+    path: str,
+    message: Phrase = UNKNOWN_FIELD,
 ) -> None:
     """Refuse the first key of ``obj`` (in its own order) that is not in ``allowed``."""
     for key in obj:
@@ -60,24 +67,26 @@ def is_absent(value: object) -> bool:
     return value is MISSING or value is None
 
 
-def require_present(value: object, path: str, message: str = "is required") -> None:
+def require_present(value: object, path: str, message: Phrase = IS_REQUIRED) -> None:
     if value is MISSING:
         raise RuleViolation(path, message)
 
 
-def require_int(value: object, path: str, low: int, high: int, what: str = "a whole number") -> int:
+def require_int(
+    value: object, path: str, low: int, high: int, what: Phrase = A_WHOLE_NUMBER
+) -> int:
     """An integer (not a bool, not a float) with ``low <= value <= high``."""
     require_present(value, path)
-    if type(value) is not int:
-        raise RuleViolation(path, f"must be {what} from {low} to {high}")
-    if not low <= value <= high:
-        raise RuleViolation(path, f"must be {what} from {low} to {high}")
+    if type(value) is not int or not low <= value <= high:
+        raise RuleViolation(
+            path, "must be %(what)s from %(low)s to %(high)s", what=what, low=low, high=high
+        )
     return value
 
 
 def require_seat(value: object, path: str, players: int) -> int:
     """A seat number ``0 … players-1``."""
-    return require_int(value, path, 0, players - 1, "a seat")
+    return require_int(value, path, 0, players - 1, Phrase("a seat"))
 
 
 def optional_seat(value: object, path: str, players: int) -> int | None:
@@ -94,17 +103,19 @@ def require_bool(value: object, path: str, default: bool = False) -> bool:
     return value
 
 
-def require_choice(value: object, path: str, choices: Collection[str], what: str) -> str:
+def require_choice(value: object, path: str, choices: Collection[str], what: Phrase) -> str:
     """One of the strings in ``choices`` (listed in the message when it is not)."""
     require_present(value, path)
     if not isinstance(value, str) or value not in choices:
-        raise RuleViolation(path, f"must be {what} ({', '.join(choices)})")
+        raise RuleViolation(
+            path, "must be %(what)s (%(choices)s)", what=what, choices=", ".join(choices)
+        )
     return value
 
 
 def require_suit(value: object, path: str) -> str:
     """One of ``clubs``, ``spades``, ``hearts``, ``diamonds``."""
-    return require_choice(value, path, SUITS, "a suit")
+    return require_choice(value, path, SUITS, Phrase("a suit"))
 
 
 def optional_suit(value: object, path: str) -> str | None:
@@ -117,7 +128,11 @@ def require_kind_played(value: object, path: str, title: str) -> None:
     if value is MISSING:
         return
     if not isinstance(value, str) or value != "played":
-        raise RuleViolation(path, f"{title} records only played hands: kind must be 'played'")
+        raise RuleViolation(
+            path,
+            "%(variant)s records only played hands: kind must be 'played'",
+            variant=Phrase(title),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +177,7 @@ def optional_called(value: object, path: str, ranks: Collection[str]) -> CalledC
         return None
     obj = as_object(value, path)
     reject_unknown(obj, ("rank", "suit"), path)
-    rank = require_choice(get(obj, "rank"), join(path, "rank"), ranks, "a rank")
+    rank = require_choice(get(obj, "rank"), join(path, "rank"), ranks, Phrase("a rank"))
     suit = require_suit(get(obj, "suit"), join(path, "suit"))
     return CalledCard(rank, suit)
 
@@ -187,13 +202,17 @@ def parse_errors(
     if not isinstance(value, list | tuple):
         raise RuleViolation(path, "must be a list of errors (use [] for none)")
     if len(value) > MAX_ERRORS:
-        raise RuleViolation(path, f"at most {MAX_ERRORS} errors can be recorded in one hand")
+        raise RuleViolation(
+            path, "at most %(most)s errors can be recorded in one hand", most=MAX_ERRORS
+        )
     errors: list[HandError] = []
     for index, item in enumerate(value):
         item_path = join(path, index)
         obj = as_object(item, item_path)
         reject_unknown(obj, ("kind", "seat"), item_path)
-        kind = require_choice(get(obj, "kind"), join(item_path, "kind"), kinds, "an error kind")
+        kind = require_choice(
+            get(obj, "kind"), join(item_path, "kind"), kinds, Phrase("an error kind")
+        )
         seat = require_seat(get(obj, "seat"), join(item_path, "seat"), players)
         errors.append(HandError(kind, seat))
     return tuple(errors)
@@ -215,7 +234,7 @@ def seat_list(seats: Collection[int]) -> tuple[int, ...]:
 def check_dealer_fits(state: VariantState, players: int) -> None:
     """A state built for another table size (a programming slip, or a hand-made value)."""
     if type(state.dealer) is not int or not 0 <= state.dealer < players:
-        raise RuleViolation("state.dealer", f"must be a seat from 0 to {players - 1}")
+        raise RuleViolation("state.dealer", "must be a seat from 0 to %(last)s", last=players - 1)
 
 
 def seat_field(

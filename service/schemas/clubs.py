@@ -2,6 +2,7 @@
 
 from marshmallow import Schema, fields, validate
 
+from ..i18n.marks import N_
 from ..persistence.columns import NAME_MAX
 
 
@@ -10,7 +11,7 @@ def Name() -> fields.String:  # a field factory, named as the field it makes
         required=True,
         validate=[
             validate.Length(min=1, max=NAME_MAX),
-            validate.Regexp(r"\S", error="Must not be blank."),
+            validate.Regexp(r"\S", error=N_("Must not be blank.")),
         ],
     )
 

@@ -32,12 +32,12 @@ from ..persistence.table_keeping import (
     TableRow,
     TransferRow,
 )
-from ..rules import RuleViolation, Settlement
+from ..rules import Phrase, RuleViolation, Settlement
 from . import league
 from .auth import Principal, issue_token, new_id
 from .clubs import club_view, get_club
 from .hands import insert_rows, transfer_values
-from .tables import TableRules, _table_options
+from .tables import TableRules, _table_options, either
 
 EXPORT_FORMAT = "solo-scorekeeper/club-export"
 EXPORT_VERSION = 1
@@ -187,7 +187,9 @@ def _unique(items: Sequence[Mapping[str, Any]], key: str, path: str) -> None:
     seen: set[Any] = set()
     for index, item in enumerate(items):
         if item[key] in seen:
-            raise RuleViolation(f"{path}.{index}.{key}", f"{item[key]!r} appears twice")
+            raise RuleViolation(
+                f"{path}.{index}.{key}", "%(value)s appears twice", value=repr(item[key])
+            )
         seen.add(item[key])
 
 
@@ -287,7 +289,7 @@ def _variant(name: str, path: str) -> rules.Variant:
     try:
         return rules.get_variant(name)
     except RuleViolation as violation:
-        raise RuleViolation(path, violation.message) from None
+        raise RuleViolation(path, violation.phrase) from None
 
 
 def _import_table(
@@ -303,7 +305,9 @@ def _import_table(
     if len(seats) not in variant.player_counts:
         raise RuleViolation(
             f"{path}.seats",
-            f"{variant.title} is played by {' or '.join(map(str, variant.player_counts))} players",
+            "%(variant)s is played by %(allowed)s players",
+            variant=Phrase(variant.title),
+            allowed=either(variant.player_counts),
         )
     for index, player in enumerate(seats):
         if player not in player_ids:
@@ -312,7 +316,9 @@ def _import_table(
             raise RuleViolation(f"{path}.seats.{index}.player_id", "a player has one seat only")
     players = len(seats)
     if not 0 <= t["first_dealer"] < players:
-        raise RuleViolation(f"{path}.first_dealer", f"must be a seat from 0 to {players - 1}")
+        raise RuleViolation(
+            f"{path}.first_dealer", "must be a seat from 0 to %(last)s", last=players - 1
+        )
     season_id = t["season_id"]
     if season_id is not None:
         if season_id not in season_ids:
@@ -326,7 +332,7 @@ def _import_table(
     try:
         options, stored, has_pool = _table_options(variant, players, t["options"])
     except RuleViolation as violation:
-        raise RuleViolation(f"{path}.{violation.field}", violation.message) from None
+        raise RuleViolation(f"{path}.{violation.field}", violation.phrase) from None
     state = variant.initial_state(players, options, t["first_dealer"]).to_dict()
     pool = stored.get("starting_pool", 0)
     if has_pool:
@@ -356,7 +362,9 @@ def _import_table(
         if seat["balance"] is not None and seat["balance"] != table.seats[index].balance:
             raise RuleViolation(
                 f"{path}.seats.{index}.balance",
-                f"the hands give {table.seats[index].balance}, not {seat['balance']}",
+                "the hands give %(balance)s, not %(given)s",
+                balance=table.seats[index].balance,
+                given=seat["balance"],
             )
     return table, t["closed_at"]
 
@@ -377,7 +385,9 @@ def _replay_hands(
         where = f"{path}.{index}"
         if hand["number"] != index + 1:
             raise RuleViolation(
-                f"{where}.number", f"hands are numbered 1, 2, 3 …: expected {index + 1}"
+                f"{where}.number",
+                "hands are numbered 1, 2, 3 …: expected %(number)s",
+                number=index + 1,
             )
         record = _parsed(variant, hand["hand"], players, options, f"{where}.hand")
         revisions.append(
@@ -400,7 +410,7 @@ def _replay_hands(
                     variant.parse_hand(record, players, options),
                 )
             except RuleViolation as violation:
-                raise RuleViolation(f"{where}.{violation.field}", violation.message) from None
+                raise RuleViolation(f"{where}.{violation.field}", violation.phrase) from None
             for seat, delta in enumerate(settlement.deltas):
                 totals[seat] += delta
             played += 1
@@ -473,7 +483,7 @@ def _parsed(
         return variant.parse_hand(raw, players, options).to_dict()
     except RuleViolation as violation:
         field = violation.field.removeprefix("hand")
-        raise RuleViolation(path + field, violation.message) from None
+        raise RuleViolation(path + field, violation.phrase) from None
 
 
 def _check_revisions(
@@ -485,7 +495,9 @@ def _check_revisions(
     numbers = [r["revision"] for r in hand["revisions"]]
     if numbers != list(range(1, hand["revision"] + 1)):
         raise RuleViolation(
-            f"{where}.revisions", f"must be revisions 1 to {hand['revision']} in order"
+            f"{where}.revisions",
+            "must be revisions 1 to %(last)s in order",
+            last=hand["revision"],
         )
     if hand["revisions"][-1]["status"] != hand["status"] or revision_records[-1] != record:
         raise RuleViolation(

@@ -38,7 +38,7 @@ from ..persistence.table_keeping import (
     SeatRow,
     TableRow,
 )
-from ..rules import RuleViolation
+from ..rules import Phrase, RuleViolation
 from . import league
 from .auth import Principal, require_table_access
 from .errors import TableClosed
@@ -83,16 +83,22 @@ def remap_seats(record: Mapping[str, Any], new_seat_of: Sequence[int]) -> dict[s
 def _check_seating(table: TableRow, seats: Sequence[str], first_dealer: int) -> None:
     current = [s.player_id for s in table.seats]
     if len(seats) != len(current):
-        raise RuleViolation("seats", f"must name the table's {len(current)} players, each once")
+        raise RuleViolation(
+            "seats", "must name the table's %(players)s players, each once", players=len(current)
+        )
     for index, player_id in enumerate(seats):
         if player_id not in current:
             raise RuleViolation(
-                f"seats.{index}", f"player {player_id!r} does not sit at this table"
+                f"seats.{index}",
+                "player %(player)s does not sit at this table",
+                player=repr(player_id),
             )
     if len(set(seats)) != len(seats):
         raise RuleViolation("seats", "a player can take only one seat")
     if not 0 <= first_dealer < len(current):
-        raise RuleViolation("first_dealer", f"must be a seat from 0 to {len(current) - 1}")
+        raise RuleViolation(
+            "first_dealer", "must be a seat from 0 to %(last)s", last=len(current) - 1
+        )
 
 
 def reseat(
@@ -135,7 +141,7 @@ def reseat(
         0,
         lambda h: (h.status, remapped[h.id]),
         stop_when_unchanged=False,
-        change="seating",
+        change=Phrase("seating"),
     )
 
     # The league counts per player: take every hand away as it was counted (old seats), then

@@ -15,7 +15,7 @@ from ..extensions import db
 from ..i18n.marks import N_
 from ..persistence.columns import rfc3339, utcnow
 from ..persistence.table_keeping import PlayerRow, SeatRow, TableRow
-from ..rules import RuleViolation, Variant
+from ..rules import Phrase, RuleViolation, Variant
 from ..rules.settle_up import fewest_transfers, split_pool
 from . import league, table_versions
 from .auth import Principal, issue_token, new_id, require_table_access
@@ -45,6 +45,13 @@ class TableRules:
 
 
 @lru_cache(maxsize=1024)
+def either(choices: Sequence[int]) -> Phrase | int:
+    """``3 or 4 or 5``, its "or" worded in the reader's language."""
+    if len(choices) == 1:
+        return choices[0]
+    return Phrase("%(some)s or %(last)s", some=either(choices[:-1]), last=choices[-1])
+
+
 def _table_rules(variant_name: str, players: int, options_json: str) -> TableRules:
     """Stored options parse to the same immutable value every time: parse them once."""
     variant = rules.get_variant(variant_name)
@@ -73,7 +80,8 @@ def _table_options(
         if type(starting_pool) is not int or not 0 <= starting_pool <= MAX_STARTING_POOL:
             raise RuleViolation(
                 "options.starting_pool",
-                f"must be a whole number of chips from 0 to {MAX_STARTING_POOL}",
+                "must be a whole number of chips from 0 to %(most)s",
+                most=MAX_STARTING_POOL,
             )
         if starting_pool and pool_at_close != "carry":
             raise RuleViolation(
@@ -87,7 +95,9 @@ def _table_options(
             ("starting_pool", starting_pool != 0),
         ):
             if given:
-                raise RuleViolation(f"options.{name}", f"{variant.title} keeps no pool")
+                raise RuleViolation(
+                    f"options.{name}", "%(variant)s keeps no pool", variant=Phrase(variant.title)
+                )
     return options, stored, has_pool
 
 
@@ -135,13 +145,17 @@ def open_table(
     variant = rules.get_variant(variant_name)
     league.check_season_for_table(club_id, variant.name, season_id)
     if len(seats) not in variant.player_counts:
-        allowed = " or ".join(str(n) for n in variant.player_counts)
-        raise RuleViolation("seats", f"{variant.title} is played by {allowed} players")
+        raise RuleViolation(
+            "seats",
+            "%(variant)s is played by %(allowed)s players",
+            variant=Phrase(variant.title),
+            allowed=either(variant.player_counts),
+        )
     players = len(seats)
     if len(set(seats)) != players:
         raise RuleViolation("seats", "a player can take only one seat")
     if not 0 <= first_dealer < players:
-        raise RuleViolation("first_dealer", f"must be a seat from 0 to {players - 1}")
+        raise RuleViolation("first_dealer", "must be a seat from 0 to %(last)s", last=players - 1)
     known = {
         pid: (name, retired)
         for pid, name, retired in db.session.execute(
@@ -152,12 +166,15 @@ def open_table(
     }
     for index, player_id in enumerate(seats):
         if player_id not in known:
-            raise RuleViolation(f"seats.{index}", f"no player {player_id!r} in this club")
+            raise RuleViolation(
+                f"seats.{index}", "no player %(player)s in this club", player=repr(player_id)
+            )
         player_name, retired = known[player_id]
         if retired is not None:
             raise RuleViolation(
                 f"seats.{index}",
-                f"{player_name} is retired; bring the player back before seating them",
+                "%(name)s is retired; bring the player back before seating them",
+                name=player_name,
             )
     options, stored, has_pool = _table_options(variant, players, raw_options)
     state = _initial_state(variant, players, options, has_pool, stored, first_dealer)

@@ -35,7 +35,11 @@ def _code() -> list[Path]:
 def _extracted(path: Path) -> list[tuple[int, str | tuple[str, str]]]:
     with path.open("rb") as source:
         found = extract_javascript(source, KEYWORDS, [], {"template_string": True})
-        return [(line, m if isinstance(m, str) else (m[1], m[2])) for line, _f, m, _c in found]
+        # A t() whose values have two names or more comes as a tuple: its text is the first.
+        return [
+            (line, m if isinstance(m, str) else m[0] if f != "tn" else (m[1], m[2]))
+            for line, f, m, _c in found
+        ]
 
 
 def used_texts() -> dict[str, tuple[str, str | None]]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from ..base import RuleViolation, Suit
+from ..base import Phrase, RuleViolation, Suit
 from .model import (
     CONTRACT_RULES,
     MAX_ERRORS,
@@ -84,6 +84,12 @@ _MAX_LOWER: dict[tuple[Suit, int], int] = {
     (s, n): max_lower_matadores(s, n) for s in Suit for n in PLAYER_COUNTS
 }
 _ABSENT = object()
+_UNKNOWN_FIELD = Phrase("unknown field")
+# "a simple game calls a card": the contracts that must call one, as the sentence names them.
+_A_CONTRACT = {
+    Contract.SIMPLE: Phrase("a simple game"),
+    Contract.FORCEE_SIMPLE: Phrase("a forcée simple"),
+}
 
 _PLAYED_FIELDS = frozenset({"kind", *PLAYED_FIELDS})
 _FORFEIT_FIELDS = frozenset({"kind", "seat"})
@@ -96,83 +102,122 @@ _ERROR_FIELDS = frozenset({"kind", "seat"})
 # --- small checks shared by options, state and hands ---------------------------------------
 
 
-def _object(raw: object, path: str, what: str) -> Mapping[str, Any]:
+def _object(raw: object, path: str, what: str | Phrase) -> Mapping[str, Any]:
     if isinstance(raw, Mapping):
         return raw
-    raise RuleViolation(path, f"{what} must be a JSON object, not {_json_type(raw)}")
+    raise RuleViolation(
+        path, "%(what)s must be a JSON object, not %(type)s", what=what, type=_json_type(raw)
+    )
 
 
-def _shown(value: object) -> str:
+def _shown(value: object) -> str | Phrase:
     """``value`` for a message, cut short: a client may send a number or a string of any size
     (and ``str`` refuses an int of more than 4300 digits)."""
     if type(value) is int and not -(10**9) < value < 10**9:
-        return "a number that large" if value > 0 else "a number that small"
+        return Phrase("a number that large") if value > 0 else Phrase("a number that small")
     if type(value) is str and len(value) > 24:
         return repr(value[:20] + "...")
     return repr(value)
 
 
-def _json_type(value: object) -> str:
+def _json_type(value: object) -> str | Phrase:
     if value is None:
         return "null"
     if isinstance(value, bool):
-        return "a boolean"
+        return Phrase("a boolean")
     if isinstance(value, int):
-        return "an integer"
+        return Phrase("an integer")
     if isinstance(value, float):
-        return "a number with a fraction"
+        return Phrase("a number with a fraction")
     if isinstance(value, str):
-        return "a string"
+        return Phrase("a string")
     if isinstance(value, list | tuple):
-        return "a list"
+        return Phrase("a list")
     if isinstance(value, Mapping):
-        return "an object"
+        return Phrase("an object")
     return type(value).__name__
 
 
 def _reject_unknown(
-    raw: Mapping[str, Any], allowed: frozenset[str], path: str, message: str = "unknown field"
+    raw: Mapping[str, Any],
+    allowed: frozenset[str],
+    path: str,
+    message: Phrase = _UNKNOWN_FIELD,
 ) -> None:
     for key in raw:
         if key not in allowed:
             raise RuleViolation(f"{path}.{key if type(key) is str else _shown(key)}", message)
 
 
-def _int(value: object, path: str, low: int, high: int, what: str) -> int:
+def _int(value: object, path: str, low: int, high: int, what: str | Phrase) -> int:
     if type(value) is not int:
         raise RuleViolation(
-            path, f"{what} must be a whole number from {low} to {high}, not {_json_type(value)}"
+            path,
+            "%(what)s must be a whole number from %(low)s to %(high)s, not %(type)s",
+            what=what,
+            low=low,
+            high=high,
+            type=_json_type(value),
         )
     if not low <= value <= high:
-        raise RuleViolation(path, f"{what} must be from {low} to {high}, not {_shown(value)}")
+        raise RuleViolation(
+            path,
+            "%(what)s must be from %(low)s to %(high)s, not %(value)s",
+            what=what,
+            low=low,
+            high=high,
+            value=_shown(value),
+        )
     return value
 
 
 def _bool(value: object, path: str, what: str) -> bool:
     if type(value) is not bool:
-        raise RuleViolation(path, f"{what} must be true or false, not {_json_type(value)}")
+        raise RuleViolation(
+            path, "%(what)s must be true or false, not %(type)s", what=what, type=_json_type(value)
+        )
     return value
 
 
-def _choice(value: object, table: Mapping[str, E], path: str, what: str) -> E:
+def _choice(value: object, table: Mapping[str, E], path: str, what: str | Phrase) -> E:
     if type(value) is str and value in table:
         return table[value]
     allowed = ", ".join(table)
     if type(value) is str:
-        raise RuleViolation(path, f"unknown {what} {_shown(value)}; expected one of: {allowed}")
-    raise RuleViolation(path, f"the {what} must be one of: {allowed}; not {_json_type(value)}")
+        raise RuleViolation(
+            path,
+            "unknown %(what)s %(value)s; expected one of: %(allowed)s",
+            what=what,
+            value=_shown(value),
+            allowed=allowed,
+        )
+    raise RuleViolation(
+        path,
+        "the %(what)s must be one of: %(allowed)s; not %(type)s",
+        what=what,
+        allowed=allowed,
+        type=_json_type(value),
+    )
 
 
-def _seat(value: object, path: str, players: int, what: str) -> int:
+def _seat(value: object, path: str, players: int, what: Phrase) -> int:
     if type(value) is not int:
         raise RuleViolation(
-            path, f"{what} must be a seat number from 0 to {players - 1}, not {_json_type(value)}"
+            path,
+            "%(what)s must be a seat number from 0 to %(last)s, not %(type)s",
+            what=what,
+            last=players - 1,
+            type=_json_type(value),
         )
     if not 0 <= value < players:
         raise RuleViolation(
             path,
-            f"{what} must be a seat of this {players}-player table "
-            f"(0 to {players - 1}), not {_shown(value)}",
+            "%(what)s must be a seat of this %(players)s-player table "
+            "(0 to %(last)s), not %(value)s",
+            what=what,
+            players=players,
+            last=players - 1,
+            value=_shown(value),
         )
     return value
 
@@ -199,7 +244,7 @@ def parse_options(raw: Mapping[str, Any] | None) -> AmericanOptions:
     raw = _object(raw, "options", "options")
     if not raw:
         return _DEFAULT_OPTIONS
-    _reject_unknown(raw, _OPTION_FIELDS, "options", "unknown option")
+    _reject_unknown(raw, _OPTION_FIELDS, "options", Phrase("unknown option"))
     values: dict[str, Any] = {}
     for name, (low, high) in OPTION_BOUNDS.items():
         if name in raw:
@@ -212,7 +257,7 @@ def parse_options(raw: Mapping[str, Any] | None) -> AmericanOptions:
 
 def initial_state(players: int, options: AmericanOptions, first_dealer: int = 0) -> AmericanState:
     """A fresh table: empty pool, the session's couleur, ``first_dealer`` to deal and stake."""
-    dealer = _seat(first_dealer, "first_dealer", players, "the first dealer")
+    dealer = _seat(first_dealer, "first_dealer", players, Phrase("the first dealer"))
     return AmericanState(
         pool=0, couleur=options.couleur, dealer=dealer, stake_due=True, first_game_won=False
     )
@@ -228,16 +273,16 @@ def parse_state(
     fresh = initial_state(players, options)
     if raw is None:
         return fresh
-    raw = _object(raw, "state", "the state")
+    raw = _object(raw, "state", Phrase("the state"))
     _reject_unknown(raw, _STATE_FIELDS, "state")
     return AmericanState(
-        pool=_int(raw["pool"], "state.pool", 0, MAX_POOL, "the pool")
+        pool=_int(raw["pool"], "state.pool", 0, MAX_POOL, Phrase("the pool"))
         if "pool" in raw
         else fresh.pool,
-        couleur=_choice(raw["couleur"], _SUITS, "state.couleur", "suit")
+        couleur=_choice(raw["couleur"], _SUITS, "state.couleur", Phrase("suit"))
         if "couleur" in raw
         else fresh.couleur,
-        dealer=_seat(raw["dealer"], "state.dealer", players, "the dealer")
+        dealer=_seat(raw["dealer"], "state.dealer", players, Phrase("the dealer"))
         if "dealer" in raw
         else fresh.dealer,
         stake_due=_bool(raw["stake_due"], "state.stake_due", "stake_due")
@@ -257,21 +302,21 @@ def parse_hand(raw: object, players: int) -> AmericanHand:
     if type(raw) is not dict:
         if not isinstance(raw, Mapping):
             raise RuleViolation(
-                "hand", f"a hand record must be a JSON object, not {_json_type(raw)}"
+                "hand", "a hand record must be a JSON object, not %(type)s", type=_json_type(raw)
             )
         raw = dict(raw)
     kind = raw.get("kind", "played")
     if kind == "played":
         return _played(raw, players)
     if kind == "forfeit":
-        _reject_unknown(raw, _FORFEIT_FIELDS, "hand", "unknown field for a forfeit")
+        _reject_unknown(raw, _FORFEIT_FIELDS, "hand", Phrase("unknown field for a forfeit"))
         if "seat" not in raw:
             raise RuleViolation("hand.seat", "a forfeit names the seat that pays the bête")
-        return ForfeitHand(_seat(raw["seat"], "hand.seat", players, "the forfeiting seat"))
+        return ForfeitHand(_seat(raw["seat"], "hand.seat", players, Phrase("the forfeiting seat")))
     if kind == "misdeal":
-        _reject_unknown(raw, _MISDEAL_FIELDS, "hand", "unknown field for a misdeal")
+        _reject_unknown(raw, _MISDEAL_FIELDS, "hand", Phrase("unknown field for a misdeal"))
         return _MISDEAL
-    _choice(kind, _HAND_KINDS, "hand.kind", "hand kind")
+    _choice(kind, _HAND_KINDS, "hand.kind", Phrase("hand kind"))
     raise AssertionError("unreachable")  # pragma: no cover - _choice raised
 
 
@@ -284,21 +329,21 @@ def _played(raw: dict[str, Any], n: int) -> PlayedHand:
     try:
         contract = _CONTRACTS[raw["contract"]]
     except (KeyError, TypeError):
-        _missing(raw, "contract", "the contract")
-        contract = _choice(raw["contract"], _CONTRACTS, "hand.contract", "contract")
+        _missing(raw, "contract", Phrase("the contract"))
+        contract = _choice(raw["contract"], _CONTRACTS, "hand.contract", Phrase("contract"))
     try:
         trump = _SUITS[raw["trump"]]
     except (KeyError, TypeError):
-        _missing(raw, "trump", "the trump suit")
-        trump = _choice(raw["trump"], _SUITS, "hand.trump", "trump suit")
+        _missing(raw, "trump", Phrase("the trump suit"))
+        trump = _choice(raw["trump"], _SUITS, "hand.trump", Phrase("trump suit"))
     declarer: Any = raw.get("declarer")
     if type(declarer) is not int or not 0 <= declarer < n:
-        _missing(raw, "declarer", "the declarer")
-        _seat(declarer, "hand.declarer", n, "the declarer")
+        _missing(raw, "declarer", Phrase("the declarer"))
+        _seat(declarer, "hand.declarer", n, Phrase("the declarer"))
     tricks: Any = raw.get("tricks")
     if type(tricks) is not int or not 0 <= tricks <= TRICKS:
-        _missing(raw, "tricks", "the number of tricks the declaring side took")
-        _int(tricks, "hand.tricks", 0, TRICKS, "tricks")
+        _missing(raw, "tricks", Phrase("the number of tricks the declaring side took"))
+        _int(tricks, "hand.tricks", 0, TRICKS, Phrase("tricks"))
     called_raw = raw.get("called")
     called = None
     if called_raw is not None:
@@ -310,7 +355,7 @@ def _played(raw: dict[str, Any], n: int) -> PlayedHand:
             _called(called_raw)  # a field too many: raises
     partner = raw.get("partner")
     if partner is not None and (type(partner) is not int or not 0 <= partner < n):
-        _seat(partner, "hand.partner", n, "the partner")
+        _seat(partner, "hand.partner", n, Phrase("the partner"))
     tout_after_five = raw.get("tout_after_five", False)
     if type(tout_after_five) is not bool:
         _bool(tout_after_five, "hand.tout_after_five", "tout_after_five")
@@ -329,7 +374,9 @@ def _played(raw: dict[str, Any], n: int) -> PlayedHand:
     elif called is None:
         if rule.call is _CALL_REQUIRED and (n > 3 or contract is _SIMPLE):
             raise RuleViolation(
-                "hand.called", f"a {rule.title.lower()} calls a card: give the called card"
+                "hand.called",
+                "%(contract)s calls a card: give the called card",
+                contract=_A_CONTRACT[contract],
             )
         if partner is not None:
             raise RuleViolation(
@@ -342,7 +389,9 @@ def _played(raw: dict[str, Any], n: int) -> PlayedHand:
             )
         if called.suit is trump:
             raise RuleViolation(
-                "hand.called.suit", f"the called card cannot be of the trump suit ({trump.value})"
+                "hand.called.suit",
+                "the called card cannot be of the trump suit (%(trump)s)",
+                trump=trump.value,
             )
         if n == 3 and partner != declarer:
             raise RuleViolation(
@@ -359,8 +408,9 @@ def _played(raw: dict[str, Any], n: int) -> PlayedHand:
         if tricks < 5:
             raise RuleViolation(
                 "hand.tout_after_five",
-                f"an incidental tout needs the first five tricks, and the "
-                f"declaring side took only {tricks}",
+                "an incidental tout needs the first five tricks, and the "
+                "declaring side took only %(tricks)s",
+                tricks=tricks,
             )
     elif tricks == TRICKS and contract is not _TOUT:
         raise RuleViolation(
@@ -374,15 +424,21 @@ def _played(raw: dict[str, Any], n: int) -> PlayedHand:
             most = _MAX_LOWER[trump, n]
             raise RuleViolation(
                 "hand.matadores.lower",
-                f"with {trump.value} as trumps and {n} players a side can hold "
-                f"at most {most} lower matadores, not {_shown(matadores.lower)}",
+                "with %(trump)s as trumps and %(players)s players a side can hold "
+                "at most %(most)s lower matadores, not %(lower)s",
+                trump=trump.value,
+                players=n,
+                most=most,
+                lower=_shown(matadores.lower),
             )
         if lone and matadores.side is _DECLARERS and matadores.lower > LONE_MAX_LOWER:
             raise RuleViolation(
                 "hand.matadores.lower",
-                f"a lone declarer holds {TRICKS} cards: the three higher "
-                f"matadores and at most {LONE_MAX_LOWER} lower ones, not "
-                f"{_shown(matadores.lower)}",
+                "a lone declarer holds %(cards)s cards: the three higher "
+                "matadores and at most %(most)s lower ones, not %(lower)s",
+                cards=TRICKS,
+                most=LONE_MAX_LOWER,
+                lower=_shown(matadores.lower),
             )
     if errors:
         for i, error in enumerate(errors):
@@ -403,22 +459,24 @@ def _played(raw: dict[str, Any], n: int) -> PlayedHand:
     )
 
 
-def _missing(raw: Mapping[str, Any], key: str, what: str) -> None:
+def _missing(raw: Mapping[str, Any], key: str, what: Phrase) -> None:
     if raw.get(key) is None:
-        said = "missing" if key not in raw else "null"
-        raise RuleViolation(f"hand.{key}", f"{what} is required (it is {said})")
+        said = Phrase("missing") if key not in raw else "null"
+        raise RuleViolation(
+            f"hand.{key}", "%(what)s is required (it is %(said)s)", what=what, said=said
+        )
 
 
 def _called(raw: object) -> CalledCard:
-    called = _object(raw, "hand.called", "the called card")
+    called = _object(raw, "hand.called", Phrase("the called card"))
     _reject_unknown(called, _CALLED_FIELDS, "hand.called")
     if "rank" not in called:
         raise RuleViolation("hand.called.rank", "the called card's rank is required")
     if "suit" not in called:
         raise RuleViolation("hand.called.suit", "the called card's suit is required")
     return CalledCard(
-        _choice(called["rank"], _RANKS, "hand.called.rank", "rank to call"),
-        _choice(called["suit"], _SUITS, "hand.called.suit", "suit"),
+        _choice(called["rank"], _RANKS, "hand.called.rank", Phrase("rank to call")),
+        _choice(called["suit"], _SUITS, "hand.called.suit", Phrase("suit")),
     )
 
 
@@ -430,11 +488,11 @@ def _matadores(raw: object) -> Matadores:
             found = _MATADORES.get((side, lower))
             if found is not None:
                 return found
-    matadores = _object(raw, "hand.matadores", "matadores")
+    matadores = _object(raw, "hand.matadores", Phrase("matadores"))
     _reject_unknown(matadores, _MATADORES_FIELDS, "hand.matadores")
     if "side" not in matadores:
         raise RuleViolation("hand.matadores.side", "say which side holds the matadores")
-    side_ = _choice(matadores["side"], _SIDES, "hand.matadores.side", "side")
+    side_ = _choice(matadores["side"], _SIDES, "hand.matadores.side", Phrase("side"))
     if "lower" not in matadores:
         raise RuleViolation(
             "hand.matadores.lower", "the count of lower matadores is required (0 for none)"
@@ -443,12 +501,14 @@ def _matadores(raw: object) -> Matadores:
     if type(lower_) is not int:
         raise RuleViolation(
             "hand.matadores.lower",
-            f"the count of lower matadores must be a whole number, not {_json_type(lower_)}",
+            "the count of lower matadores must be a whole number, not %(type)s",
+            type=_json_type(lower_),
         )
     if lower_ < 0:
         raise RuleViolation(
             "hand.matadores.lower",
-            f"the count of lower matadores cannot be negative ({_shown(lower_)})",
+            "the count of lower matadores cannot be negative (%(lower)s)",
+            lower=_shown(lower_),
         )
     # The bound, which depends on the trump suit and the pack, is checked by the caller.
     return Matadores(side_, lower_)
@@ -461,11 +521,12 @@ def _errors(raw: object, n: int) -> tuple[HandError, ...]:
         else:
             raise RuleViolation(
                 "hand.errors",
-                f"errors must be a list of {{kind, seat}} objects, not {_json_type(raw)}",
+                "errors must be a list of {kind, seat} objects, not %(type)s",
+                type=_json_type(raw),
             )
     if len(raw) > MAX_ERRORS:
         raise RuleViolation(
-            "hand.errors", f"at most {MAX_ERRORS} errors can be recorded in one hand"
+            "hand.errors", "at most %(most)s errors can be recorded in one hand", most=MAX_ERRORS
         )
     out: list[HandError] = []
     for i, item in enumerate(raw):
@@ -483,11 +544,11 @@ def _errors(raw: object, n: int) -> tuple[HandError, ...]:
 
 def _error(raw: object, i: int, n: int) -> HandError:
     path = f"hand.errors.{i}"
-    error = _object(raw, path, "an error")
+    error = _object(raw, path, Phrase("an error"))
     _reject_unknown(error, _ERROR_FIELDS, path)
     if "kind" not in error:
         raise RuleViolation(f"{path}.kind", "the kind of error is required")
-    kind = _choice(error["kind"], _ERROR_KINDS, f"{path}.kind", "error kind")
+    kind = _choice(error["kind"], _ERROR_KINDS, f"{path}.kind", Phrase("error kind"))
     if "seat" not in error:
         raise RuleViolation(f"{path}.seat", "the seat that made the error is required")
-    return HandError(kind, _seat(error["seat"], f"{path}.seat", n, "the offender"))
+    return HandError(kind, _seat(error["seat"], f"{path}.seat", n, Phrase("the offender")))

@@ -42,6 +42,14 @@ _OPTION_DESCRIPTIONS: dict[str, str] = {
     "incidental_tout": "double: an incidental tout is worth twice the game's value; literal: "
     "twice in suit, four times in couleur",
 }
+# Each error kind's short name, as a form labels it.
+_ERROR_TITLES: dict[ErrorKind, str] = {
+    ErrorKind.REVOKE: "Revoke",
+    ErrorKind.LEAD_OUT_OF_TURN: "Lead out of turn",
+    ErrorKind.PLAY_OUT_OF_TURN: "Play out of turn",
+    ErrorKind.EXPOSED_CARD: "Exposed card",
+    ErrorKind.UNANNOUNCED_VOID: "Unannounced void",
+}
 _ERROR_DESCRIPTIONS: dict[ErrorKind, str] = {
     ErrorKind.REVOKE: "a revoke, or a renege when not entitled (R15, R16): the offender's side "
     "loses",
@@ -214,17 +222,20 @@ class AmericanVariant(Variant):
             "hand_kinds": [
                 {
                     "name": HandKind.PLAYED.value,
+                    "title": "Played",
                     "fields": list(PLAYED_FIELDS),
                     "description": "a game was bid and played (or decided by an error)",
                 },
                 {
                     "name": HandKind.FORFEIT.value,
+                    "title": "Forfeit",
                     "fields": ["seat"],
                     "description": "seat passed holding Spadilla and Basta: he pays a bête and "
                     "the same dealer deals again",
                 },
                 {
                     "name": HandKind.MISDEAL.value,
+                    "title": "Misdeal",
                     "fields": [],
                     "description": "a fresh deal: only the stake moves, the same dealer deals "
                     "again",
@@ -232,7 +243,12 @@ class AmericanVariant(Variant):
             ],
             "hand_fields": _hand_fields(),
             "error_kinds": [
-                {"name": kind.value, "description": _ERROR_DESCRIPTIONS[kind]} for kind in ErrorKind
+                {
+                    "name": kind.value,
+                    "title": _ERROR_TITLES[kind],
+                    "description": _ERROR_DESCRIPTIONS[kind],
+                }
+                for kind in ErrorKind
             ],
             "called_ranks": [rank.value for rank in Rank],
             "matadores": {

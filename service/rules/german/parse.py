@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..base import SUITS, RuleViolation
+from ..base import SUITS, Phrase, RuleViolation
 from ..common import (
     MISSING,
     as_object,
@@ -49,13 +49,16 @@ def parse_options(raw: Mapping[str, Any] | None) -> GermanOptions:
     if raw is None:
         return GermanOptions()
     obj = as_object(raw, "options")
-    reject_unknown(obj, OPTION_NAMES, "options", "unknown option")
+    reject_unknown(obj, OPTION_NAMES, "options", Phrase("unknown option"))
     preferred = get(obj, "preferred_suit")
     if preferred is MISSING or preferred is None:
         preferred_suit = None
     else:
         preferred_suit = require_choice(
-            preferred, "options.preferred_suit", PREFERRED_SUIT_CHOICES, "a suit or first_won"
+            preferred,
+            "options.preferred_suit",
+            PREFERRED_SUIT_CHOICES,
+            Phrase("a suit or first_won"),
         )
     deck = get(obj, "deck")
     if deck is MISSING:
@@ -106,12 +109,16 @@ def parse_hand(raw: object, n: int, options: GermanOptions) -> GermanHand:
     obj = as_object(raw, "hand")
     reject_unknown(obj, HAND_FIELDS, "hand")
     require_kind_played(get(obj, "kind"), "hand.kind", TITLE)
-    contract = require_choice(get(obj, "contract"), "hand.contract", CONTRACTS, "a contract")
+    contract = require_choice(
+        get(obj, "contract"), "hand.contract", CONTRACTS, Phrase("a contract")
+    )
     option = OPTION_CONTRACTS.get(contract)
     if option is not None and not getattr(options, option):
         raise RuleViolation(
             "hand.contract",
-            f"this table does not play the {contract}: it needs the option {option}",
+            "this table does not play the %(contract)s: it needs the option %(option)s",
+            contract=contract,
+            option=option,
         )
     trump = require_suit(get(obj, "trump"), "hand.trump")
     declarer = require_seat(get(obj, "declarer"), "hand.declarer", n)
@@ -128,7 +135,8 @@ def parse_hand(raw: object, n: int, options: GermanOptions) -> GermanHand:
         if called is None:
             raise RuleViolation(
                 "hand.called",
-                f"a {contract} calls a card whose holder is the partner: give the card",
+                "a %(contract)s calls a card whose holder is the partner: give the card",
+                contract=contract,
             )
         if called.suit == trump:
             raise RuleViolation(
@@ -136,7 +144,9 @@ def parse_hand(raw: object, n: int, options: GermanOptions) -> GermanHand:
             )
         if partner is None:
             raise RuleViolation(
-                "hand.partner", f"a {contract} needs the seat holding the called card"
+                "hand.partner",
+                "a %(contract)s needs the seat holding the called card",
+                contract=contract,
             )
         if partner == declarer:
             raise RuleViolation(
@@ -196,23 +206,30 @@ def _check_tricks_and_flags(tricks: int, flags: Mapping[str, bool], options: Ger
             "tout_announced may be true",
         )
     target, every = options.target, options.tricks
-    first = "five" if target == 5 else "four"
+    first = Phrase("five") if target == 5 else Phrase("four")
     if flags["stopped_after_five"] and tricks != target:
         raise RuleViolation(
             "hand.stopped_after_five",
-            f"a party that stopped after the first {first} tricks took exactly "
-            f"{target} (the rest were not played), not {tricks}",
+            "a party that stopped after the first %(first)s tricks took exactly "
+            "%(target)s (the rest were not played), not %(tricks)s",
+            first=first,
+            target=target,
+            tricks=tricks,
         )
     if flags["continued_after_five"] and tricks < target:
         raise RuleViolation(
             "hand.continued_after_five",
-            f"the declaring party can go on after {first} only when it won the "
-            f"first {first} tricks (tricks must be at least {target})",
+            "the declaring party can go on after %(first)s only when it won the "
+            "first %(first)s tricks (tricks must be at least %(target)s)",
+            first=first,
+            target=target,
         )
     if tricks == every and not (flags["continued_after_five"] or flags["tout_announced"]):
         raise RuleViolation(
             "hand.continued_after_five",
-            f"a party that took all {every} tricks went on after the first "
-            f"{first}: set continued_after_five (or tout_announced if it was "
-            f"announced), or record fewer tricks",
+            "a party that took all %(every)s tricks went on after the first "
+            "%(first)s: set continued_after_five (or tout_announced if it was "
+            "announced), or record fewer tricks",
+            every=every,
+            first=first,
         )

@@ -235,7 +235,11 @@ class GermanSolo(DealerRotationVariant):
                 },
             ],
             "error_kinds": [
-                {"name": "revoke", "description": "the offender's side loses the game"}
+                {
+                    "name": "revoke",
+                    "title": "Revoke",
+                    "description": "the offender's side loses the game",
+                }
             ],
             "options": [
                 {

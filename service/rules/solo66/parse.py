@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..base import RuleViolation
+from ..base import Phrase, RuleViolation
 from ..common import (
     MISSING,
     as_object,
@@ -36,9 +36,9 @@ from .model import (
 
 
 def _points(value: object, path: str) -> int:
-    points = require_int(value, path, 0, TOTAL_POINTS, "a number of card points")
+    points = require_int(value, path, 0, TOTAL_POINTS, Phrase("a number of card points"))
     if points not in possible_pile_points():
-        raise RuleViolation(path, f"no pile of cards is worth {points} points")
+        raise RuleViolation(path, "no pile of cards is worth %(points)s points", points=points)
     return points
 
 
@@ -47,7 +47,7 @@ def parse_options(raw: Mapping[str, Any] | None) -> Solo66Options:
     if raw is None:
         return Solo66Options()
     obj = as_object(raw, "options")
-    reject_unknown(obj, OPTION_NAMES, "options", "unknown option")
+    reject_unknown(obj, OPTION_NAMES, "options", Phrase("unknown option"))
     stake = get(obj, "stake")
     return Solo66Options(
         DEFAULT_STAKE if stake is MISSING else require_int(stake, "options.stake", 1, MAX_STAKE)
@@ -61,7 +61,9 @@ def parse_hand(raw: object, n: int) -> Solo66Hand:
     reject_unknown(obj, HAND_FIELDS, "hand")
     require_kind_played(get(obj, "kind"), "hand.kind", TITLE)
     raw_trump = get(obj, "trump")
-    require_present(raw_trump, "hand.trump", "is required: the trump suit, or null when all passed")
+    require_present(
+        raw_trump, "hand.trump", Phrase("is required: the trump suit, or null when all passed")
+    )
     trump = optional_suit(raw_trump, "hand.trump")
     soloist = optional_seat(get(obj, "soloist"), "hand.soloist", n)
     raw_soloist_points = get(obj, "soloist_points")
@@ -111,19 +113,26 @@ def parse_hand(raw: object, n: int) -> Solo66Hand:
     if counted > TOTAL_POINTS:
         raise RuleViolation(
             "hand.defender_points",
-            f"soloist and defenders together have {counted} points; there are only {TOTAL_POINTS}",
+            "soloist and defenders together have %(counted)s points; there are only %(total)s",
+            counted=counted,
+            total=TOTAL_POINTS,
         )
     if counted < MIN_COUNTED:
         raise RuleViolation(
             "hand.defender_points",
-            f"soloist and defenders together have only {counted} points; "
-            f"the two kitty cards hold at most {MAX_KITTY_POINTS}, so at "
-            f"least {MIN_COUNTED} are taken in tricks",
+            "soloist and defenders together have only %(counted)s points; "
+            "the two kitty cards hold at most %(kitty)s, so at "
+            "least %(least)s are taken in tricks",
+            counted=counted,
+            kitty=MAX_KITTY_POINTS,
+            least=MIN_COUNTED,
         )
     if (soloist_points, defender_points) not in possible_points():
         raise RuleViolation(
             "hand.defender_points",
-            f"no deal of the cards gives the soloist {soloist_points} and "
-            f"the defenders {defender_points} points",
+            "no deal of the cards gives the soloist %(soloist)s and "
+            "the defenders %(defenders)s points",
+            soloist=soloist_points,
+            defenders=defender_points,
         )
     return Solo66Hand(trump, soloist, soloist_points, defender_points, None)

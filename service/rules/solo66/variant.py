@@ -67,6 +67,7 @@ class Solo66(DealerRotationVariant):
             "contracts": [
                 {
                     "name": "game",
+                    "title": "Game",
                     "trump": "a suit",
                     "target_points": WIN_POINTS,
                     "description": "the soloist names trump and plays alone against four "
@@ -75,6 +76,7 @@ class Solo66(DealerRotationVariant):
                 },
                 {
                     "name": "no_trump",
+                    "title": "No trump",
                     "trump": None,
                     "winner": "last_trick",
                     "description": "all passed: played without trump; whoever takes the last "

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..base import RuleViolation
+from ..base import Phrase, RuleViolation
 from ..common import (
     MISSING,
     TRICKS,
@@ -48,7 +48,7 @@ def parse_options(raw: Mapping[str, Any] | None) -> SpanishOptions:
     if raw is None:
         return SpanishOptions()
     obj = as_object(raw, "options")
-    reject_unknown(obj, OPTION_NAMES, "options", "unknown option")
+    reject_unknown(obj, OPTION_NAMES, "options", Phrase("unknown option"))
     couleur = get(obj, "couleur")
     return SpanishOptions(
         couleur=DEFAULT_COULEUR if couleur is MISSING else require_suit(couleur, "options.couleur"),
@@ -67,7 +67,9 @@ def parse_hand(raw: object, n: int) -> SpanishHand:
     obj = as_object(raw, "hand")
     reject_unknown(obj, HAND_FIELDS, "hand")
     require_kind_played(get(obj, "kind"), "hand.kind", TITLE)
-    contract = require_choice(get(obj, "contract"), "hand.contract", CONTRACTS, "a contract")
+    contract = require_choice(
+        get(obj, "contract"), "hand.contract", CONTRACTS, Phrase("a contract")
+    )
     trump = require_suit(get(obj, "trump"), "hand.trump")
     declarer = require_seat(get(obj, "declarer"), "hand.declarer", n)
     called = optional_called(get(obj, "called"), "hand.called", CALLED_RANKS)
@@ -84,9 +86,15 @@ def parse_hand(raw: object, n: int) -> SpanishHand:
             )
     else:
         if called is not None:
-            raise RuleViolation("hand.called", f"a {contract} is played alone: no called card")
+            raise RuleViolation(
+                "hand.called",
+                "a %(contract)s is played alone: no called card",
+                contract=contract,
+            )
         if partner is not None:
-            raise RuleViolation("hand.partner", f"a {contract} is played alone: no partner")
+            raise RuleViolation(
+                "hand.partner", "a %(contract)s is played alone: no partner", contract=contract
+            )
         if forced:
             raise RuleViolation("hand.forced", "only a simple game can be forced (when all passed)")
     return SpanishHand(contract, trump, declarer, called, partner, tricks, forced, errors)

@@ -197,7 +197,11 @@ class SpanishSolo(DealerRotationVariant):
                 },
             ],
             "error_kinds": [
-                {"name": "revoke", "description": "the offender's side loses the game"}
+                {
+                    "name": "revoke",
+                    "title": "Revoke",
+                    "description": "the offender's side loses the game",
+                }
             ],
             "options": [
                 {

@@ -17,7 +17,7 @@ from ...persistence.table_keeping import (
     TableRow,
     TransferRow,
 )
-from ...rules import RuleViolation, Settlement
+from ...rules import Phrase, RuleViolation, Settlement
 from .. import league
 from ..auth import Principal, require_table_access
 from ..errors import (
@@ -116,7 +116,7 @@ def settle_again(
     played: int,
     replaced: Callable[[HandRow], tuple[str, dict[str, Any]] | None],
     stop_when_unchanged: bool,
-    change: str,
+    change: Phrase,
     own_errors: HandRow | None = None,
 ) -> list[Resettled]:
     """Settle ``hands`` again in order from ``state_raw``, with the totals and hands played
@@ -140,8 +140,10 @@ def settle_again(
             if session_over(table_rules, tuple(totals), played):
                 raise RuleViolation(
                     "hand",
-                    f"this {change} would end the session before hand "
-                    f"{h.number}; void the later hands first",
+                    "this %(change)s would end the session before hand "
+                    "%(number)s; void the later hands first",
+                    change=change,
+                    number=h.number,
                 )
             try:
                 parsed = variant.parse_hand(h_record, players, options)
@@ -152,7 +154,12 @@ def settle_again(
                 if h is own_errors:
                     raise
                 raise RuleViolation(
-                    "hand", f"this {change} would make hand {h.number} invalid: {violation}"
+                    "hand",
+                    "this %(change)s would make hand %(number)s invalid: %(field)s: %(problem)s",
+                    change=change,
+                    number=h.number,
+                    field=violation.field,
+                    problem=violation.phrase,
                 ) from None
             for seat, d in enumerate(settlement.deltas):
                 totals[seat] += d
@@ -232,7 +239,7 @@ def _resettle_from(
         played,
         lambda h: (status, record) if h is changed else None,
         stop_when_unchanged=not has_targets,
-        change="correction",
+        change=Phrase("correction"),
         own_errors=changed,
     )
     league.hands_changed(

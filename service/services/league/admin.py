@@ -135,7 +135,9 @@ def club_tables(
     if season_id is not None:
         season = db.session.get(SeasonRow, season_id)
         if season is None or season.club_id != club_id:
-            raise RuleViolation("season_id", f"no season {season_id!r} in this club")
+            raise RuleViolation(
+                "season_id", "no season %(season)s in this club", season=repr(season_id)
+            )
         conditions.append(TableRow.season_id == season_id)
     total = db.session.scalar(select(func.count()).select_from(TableRow).where(*conditions))
     tables = db.session.scalars(

@@ -134,8 +134,13 @@ def check_season_for_table(club_id: str, variant_name: str, season_id: str | Non
         return
     season = db.session.get(SeasonRow, season_id)
     if season is None or season.club_id != club_id:
-        raise RuleViolation("season_id", f"no season {season_id!r} in this club")
+        raise RuleViolation(
+            "season_id", "no season %(season)s in this club", season=repr(season_id)
+        )
     if season.variant != variant_name:
         raise RuleViolation(
-            "season_id", f"the season is played in {season.variant}, not {variant_name}"
+            "season_id",
+            "the season is played in %(variant)s, not %(other)s",
+            variant=season.variant,
+            other=variant_name,
         )

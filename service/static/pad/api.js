@@ -1,10 +1,10 @@
 // The public HTTP API (/api/v1) and its problem details. Nothing else is called.
 
-import { lang } from './i18n.js';
+import { lang, num, t } from './i18n.js';
 
 export class NetworkError extends Error {
   constructor(message) {
-    super(message || 'No connection');
+    super(message || t('No connection'));
     this.name = 'NetworkError';
   }
 }
@@ -29,12 +29,27 @@ export class ProblemError extends Error {
   }
 }
 
+// The fields of a hand and of a table's setup as a player reads them in a refusal ("tout after
+// five"); a field not named here is read as the API spells it, its underscores as spaces.
+const FIELDS = {
+  kind: t('kind'), contract: t('contract'), trump: t('trump'), declarer: t('declarer'), called: t('called'),
+  rank: t('rank'), suit: t('suit'), partner: t('partner'), tricks: t('tricks'), tout_after_five: t('tout after five'),
+  matadores: t('matadores'), side: t('side'), lower: t('lower'), seat: t('seat'), forced: t('forced'),
+  giver: t('giver'), stopped_after_five: t('stopped after five'), continued_after_five: t('continued after five'),
+  tout_announced: t('tout announced'), matadors_together: t('matadors together'), soloist: t('soloist'),
+  soloist_points: t('soloist points'), defender_points: t('defender points'), last_trick: t('last trick'),
+  name: t('name'), variant: t('variant'), seats: t('seats'), first_dealer: t('first dealer'), options: t('options'),
+};
+
 /** "hand.errors.1.seat" → "Error 2, seat: " (nothing for the whole hand). */
 function fieldWords(path) {
   const parts = String(path).split(/[.[\]]+/).filter((p) => p && !['hand', 'json', 'body', '_schema'].includes(p));
   if (!parts.length) return '';
-  const text = parts.map((p) => (/^\d+$/.test(p) ? String(Number(p) + 1) : p.replaceAll('_', ' '))).join(' ')
-    .replace(/^errors (\d+)/, 'error $1,').replace(/^matadores /, 'matadores, ');
+  const named = parts.map((p) => (/^\d+$/.test(p) ? num(Number(p) + 1) : FIELDS[p] || p.replaceAll('_', ' ')));
+  if (parts[0] === 'errors' && /^\d+$/.test(parts[1] || '')) {
+    named.splice(0, 2, t('error {number}', { number: Number(parts[1]) + 1 }) + (parts.length > 2 ? ',' : ''));
+  } else if (parts[0] === 'matadores' && parts.length > 1) named[0] += ',';
+  const text = named.join(' ');
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}: `;
 }
 
@@ -60,7 +75,7 @@ export async function call(method, path, { token, body, headers } = {}) {
     });
     text = await response.text();
   } catch (error) {
-    throw new NetworkError(error && error.message);
+    throw new NetworkError(); // the browser's words ("Failed to fetch") tell a player nothing
   }
   let data = null;
   if (text) {
@@ -69,7 +84,7 @@ export async function call(method, path, { token, body, headers } = {}) {
   if (response.status === 304) return { status: 304, data: null, headers: response.headers };
   if (!response.ok) {
     if (response.status >= 500 && (!data || typeof data !== 'object')) {
-      throw new NetworkError(`The server answered ${response.status}`);
+      throw new NetworkError(t('The server answered {status}', { status: String(response.status) }));
     }
     throw new ProblemError(response.status, data);
   }

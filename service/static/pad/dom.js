@@ -1,6 +1,14 @@
 // Small DOM helpers: no framework, no inline handlers (the page runs under a strict CSP).
 
+import { num, t } from './i18n.js';
+
 export const SUITS = { clubs: '♣', spades: '♠', hearts: '♥', diamonds: '♦' };
+const SUIT_NAMES = { clubs: t('clubs'), spades: t('spades'), hearts: t('hearts'), diamonds: t('diamonds') };
+
+/** A suit's name in the page's language ("hearts", "Herz", "corazones"). */
+export function suitName(suit) {
+  return SUIT_NAMES[suit] || String(suit);
+}
 
 /** h('button.big', {onclick, 'aria-pressed': 'true'}, 'text', child) → an element. */
 export function h(spec, attrs, ...children) {
@@ -38,11 +46,11 @@ export function clear(el, ...children) {
 /** +3, −2, 0 with a real minus sign (read as "minus" by screen readers). */
 export function signed(n) {
   if (n === null || n === undefined) return '–';
-  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0';
+  return n > 0 ? `+${num(n)}` : n < 0 ? `−${num(-n)}` : '0';
 }
 
 export function suitLabel(suit) {
-  return suit ? `${SUITS[suit] || ''} ${suit}` : 'no trump';
+  return suit ? `${SUITS[suit] || ''} ${suitName(suit)}` : t('no trump');
 }
 
 export function suitSpan(suit) {

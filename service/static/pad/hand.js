@@ -2,23 +2,32 @@
 // matadores and errors, or any variant's `hand_fields`), with a live preview of the settlement.
 
 import { api, NetworkError, ProblemError } from './api.js';
-import { h, clear, plain, signed, suitSpan, title } from './dom.js';
-import { describeTransfer, seatName, shortName, stateBefore, variantOptions } from './model.js';
+import { h, clear, plain, signed, suitName, suitSpan, title } from './dom.js';
+import { num, t, tn } from './i18n.js';
+import {
+  describeTransfer, errorWord, flagWord, kindWord, rankWord, resultWord, seatName, shortName, stateBefore,
+  variantOptions,
+} from './model.js';
 import { store } from './store.js';
 
 const NONE = ''; // "no trump", "alone": chosen, and sent as null or left out
 const SEAT_FIELDS = new Set(['declarer', 'partner', 'soloist', 'last_trick', 'seat']);
 const LABELS = {
-  kind: 'Kind of hand', contract: 'Contract', trump: 'Trump', declarer: 'Declarer',
-  partner: 'Partner (holds the called card)', called: 'Called card', tricks: 'Tricks taken',
-  seat: 'Who forfeits', soloist: 'Soloist', last_trick: 'Last trick taken by',
-  soloist_points: 'Soloist’s card points', defender_points: 'Defenders’ card points',
-  matadores: 'Matadores', errors: 'Errors', tout_after_five: 'Tout after five (played on for all 8)',
+  kind: t('Kind of hand'), contract: t('Contract'), trump: t('Trump'), declarer: t('Declarer'),
+  partner: t('Partner (holds the called card)'), called: t('Called card'), tricks: t('Tricks taken'),
+  seat: t('Who forfeits'), soloist: t('Soloist'), last_trick: t('Last trick taken by'),
+  soloist_points: t('Soloist’s card points'), defender_points: t('Defenders’ card points'),
+  matadores: t('Matadores'), errors: t('Errors'), tout_after_five: t('Tout after five (played on for all 8)'),
+  // German and Spanish Solo's own fields (their English is the field's name).
+  giver: t('Giver'), forced: t('Forced'), stopped_after_five: t('Stopped after five'),
+  continued_after_five: t('Continued after five'), tout_announced: t('Tout announced'),
+  matadors_together: t('Matadors together'),
 };
 const MISSING = {
-  contract: 'choose the contract', trump: 'choose the trump', declarer: 'tap the declarer',
-  partner: 'tap the partner', called: 'choose the called card', seat: 'tap who forfeits',
-  soloist: 'tap the soloist', last_trick: 'tap who took the last trick',
+  contract: t('choose the contract'), trump: t('choose the trump'), declarer: t('tap the declarer'),
+  partner: t('tap the partner'), called: t('choose the called card'), seat: t('tap who forfeits'),
+  soloist: t('tap the soloist'), last_trick: t('tap who took the last trick'),
+  soloist_points: t('set soloist points'),
 };
 
 /** The fields of `variant`'s hand record, each {name, w (widget), required, more, …}. */
@@ -168,7 +177,7 @@ function missingOf(fields, variant, v, players) {
     const value = v[f.name];
     const empty = f.w === 'called' ? !value.suit : value === null || value === undefined
       || (value === NONE && !(f.nullable || f.name === 'partner'));
-    if (empty) out.push(MISSING[f.name] || `set ${title(f.name).toLowerCase()}`);
+    if (empty) out.push(MISSING[f.name] || t('set {field}', { field: title(f.name).toLowerCase() }));
   }
   const partner = fields.find((f) => f.name === 'partner');
   if (partner && visible(partner, variant, v, players)
@@ -177,6 +186,16 @@ function missingOf(fields, variant, v, players) {
   }
   return [...new Set(out)];
 }
+
+const toSave = (missing) => t('To save: {missing}.', { missing: missing.join(', ') });
+
+/** Under the tricks: the target, and when every trick made the form set the played-on flag. */
+function tricksHint(target, all, flag) {
+  const hint = t('target {target}', { target });
+  return all ? hint + ' · ' + t('all {tricks}: {flag} is set', { tricks: all, flag: flagWord(flag) }) : hint;
+}
+
+const HELD_BY = { declarers: t('Held by declarers'), defenders: t('Held by defenders') };
 
 // --- widgets ----------------------------------------------------------------------------------
 function group(label, ...children) {
@@ -209,21 +228,21 @@ function choiceRow(options, isOn, choose, extraClass = '') {
 }
 
 function suitOptions(allowed, nullable) {
-  const out = allowed.map((s) => ({ value: s, content: [suitSpan(s), h('span.word', s)] }));
-  if (nullable) out.push({ value: NONE, label: 'No trump' });
+  const out = allowed.map((s) => ({ value: s, content: [suitSpan(s), h('span.word', suitName(s))] }));
+  if (nullable) out.push({ value: NONE, label: t('No trump') });
   return out;
 }
 
 function stepper(label, get, set, min, max, hint) {
   const out = h('output.count', { 'aria-live': 'polite' });
-  const less = h('button.step', { type: 'button', 'aria-label': `${label}: one less`, onclick: () => set(Math.max(min, (get() ?? min) - 1)) }, '−');
+  const less = h('button.step', { type: 'button', 'aria-label': t('{label}: one less', { label }), onclick: () => set(Math.max(min, (get() ?? min) - 1)) }, '−');
   const top = () => (typeof max === 'function' ? max() : max);
-  const more = h('button.step', { type: 'button', 'aria-label': `${label}: one more`, onclick: () => set(Math.min(top(), (get() ?? min) + 1)) }, '+');
+  const more = h('button.step', { type: 'button', 'aria-label': t('{label}: one more', { label }), onclick: () => set(Math.min(top(), (get() ?? min) + 1)) }, '+');
   const note = h('span.hint');
   const el = h('div.stepper', less, out, more, note);
   el.sync = () => {
     const value = get();
-    out.textContent = value ?? '–';
+    out.textContent = value === null || value === undefined ? '–' : num(value);
     less.disabled = value !== null && value <= min;
     more.disabled = value !== null && value >= top();
     note.textContent = hint ? hint() : '';
@@ -286,14 +305,16 @@ export function handForm(opts) {
     const label = LABELS[f.name] || title(f.name);
     let el;
     if (f.w === 'kind') {
-      const row = choiceRow(f.allowed.map((k) => ({ value: k, label: title(k) })), (x) => v.kind === x,
+      const row = choiceRow(f.allowed.map((k) => ({ value: k, label: kindWord(k) })), (x) => v.kind === x,
         (x) => setValue('kind', x), ' small');
+      row.classList.add('fill'); // a row of words: each as wide as it is, wrapped whole
       el = h('div.group.kinds', { role: 'group', 'aria-label': label }, row);
       syncs.push(row.sync);
     } else if (f.w === 'contract') {
       const contracts = (variant.contracts || []).filter((c) => !f.allowed || f.allowed.includes(c.name));
       const row = choiceRow(contracts.map((c) => ({ value: c.name, label: c.title || title(c.name) })),
         (x) => v.contract === x, (x) => setValue('contract', x), ' contract');
+      row.classList.add('fill'); // "Grossfrage" on one line, not broken inside the word
       el = group(label, row);
       syncs.push(row.sync);
     } else if (f.w === 'suit') {
@@ -309,18 +330,19 @@ export function handForm(opts) {
     } else if (f.w === 'seat') {
       const options = seatOptions();
       const alone = f.name === 'partner' || (f.nullable && !f.required);
-      if (alone) options.push({ value: NONE, label: f.name === 'partner' ? 'Alone' : 'Nobody' });
+      if (alone) options.push({ value: NONE, label: f.name === 'partner' ? t('Alone') : t('Nobody') });
       const row = choiceRow(options, (x) => v[f.name] === x, (x) => setValue(f.name, x), ' seat');
       el = chosenGroup(label, () => (typeof v[f.name] === 'number' ? seatName(ctx, v[f.name]) : null), row);
       syncs.push(el.sync);
       if (f.name === 'partner') {
-        for (const b of row.querySelectorAll('button')) if (b.dataset.value !== NONE) b.append(h('span.own', ' (own card)'));
+        for (const b of row.querySelectorAll('button')) if (b.dataset.value !== NONE) b.append(h('span.own', ' ' + t('(own card)')));
         syncs.push(() => {
           for (const b of row.querySelectorAll('button')) {
             if (b.dataset.value === NONE) continue;
             const own = Number(b.dataset.value) === v.declarer;
             b.classList.toggle('own', own);
-            b.setAttribute('aria-label', `${seatName(ctx, Number(b.dataset.value))}${own ? ' (own card)' : ''}`);
+            const name = seatName(ctx, Number(b.dataset.value));
+            b.setAttribute('aria-label', own ? t('{name} (own card)', { name }) : name);
           }
           const alone = row.querySelector(`button[data-value="${NONE}"]`);
           if (alone) alone.hidden = callMode(variant, v) !== 'optional';
@@ -329,7 +351,7 @@ export function handForm(opts) {
       syncs.push(row.sync);
     } else if (f.w === 'called') {
       const allRanks = [...new Set([...f.ranks, ...(variant.contracts || []).flatMap((c) => c.called_ranks || [])])];
-      const ranks = choiceRow(allRanks.map((r) => ({ value: r, label: title(r) })),
+      const ranks = choiceRow(allRanks.map((r) => ({ value: r, label: rankWord(r) })),
         (x) => v.called.rank === x, (x) => { v.called.rank = x; changed(); }, ' small');
       syncs.push(() => {
         const allowed = calledRanks(f, variant, v);
@@ -337,7 +359,7 @@ export function handForm(opts) {
         for (const b of ranks.children) b.hidden = !allowed.includes(b.dataset.value);
         ranks.hidden = allowed.length < 2;
       });
-      const suits = choiceRow(f.suits.map((s) => ({ value: s, content: [suitSpan(s), h('span.word', s)],
+      const suits = choiceRow(f.suits.map((s) => ({ value: s, content: [suitSpan(s), h('span.word', suitName(s))],
         disabled: () => s === v.trump })), (x) => v.called.suit === x,
       (x) => { v.called.suit = v.called.suit === x && callMode(variant, v) === 'optional' ? null : x; changed(); }, ' suitbtn');
       el = group(label, suits, ranks);
@@ -347,7 +369,7 @@ export function handForm(opts) {
       const s = stepper(label, () => v[f.name], (x) => {
         if (f.name === 'tricks') tricksTouched = true;
         setValue(f.name, x);
-      }, f.min, f.max, f.name === 'tricks' ? () => `target ${targetOf(variant, v)}${autoTout ? ` · all ${v.tricks}: ${title(playedOn).toLowerCase()} is set` : ''}` : null);
+      }, f.min, f.max, f.name === 'tricks' ? () => tricksHint(targetOf(variant, v), autoTout && v.tricks, playedOn) : null);
       el = group(label, s);
       syncs.push(s.sync);
     } else if (f.w === 'number') {
@@ -355,7 +377,8 @@ export function handForm(opts) {
       const input = h('input.num', { type: 'number', inputmode: 'numeric', min: f.min, max: f.max,
         'aria-label': label,
         oninput: () => { v[f.name] = input.value === '' ? null : Number(input.value); changed(); } });
-      const by = (d) => h('button.step.small', { type: 'button', 'aria-label': `${label}: ${d > 0 ? 'plus' : 'minus'} ${Math.abs(d)}`,
+      const by = (d) => h('button.step.small', { type: 'button',
+        'aria-label': d > 0 ? t('{label}: plus {step}', { label, step: d }) : t('{label}: minus {step}', { label, step: -d }),
         onclick: () => { v[f.name] = Math.min(f.max, Math.max(f.min, (v[f.name] ?? (d > 0 ? 60 : 66)) + d)); changed(); } },
       `${d > 0 ? '+' : '−'}${Math.abs(d)}`);
       el = group(label, h('div.points', by(-10), by(-1), input, by(1), by(10)), f.description ? h('p.hint', plain(f.description)) : null);
@@ -377,16 +400,16 @@ export function handForm(opts) {
   }
 
   const moreCount = h('span.badge');
-  const moreBox = more.length ? h('details.more', h('summary', 'Matadores, errors, more ', moreCount), more) : null;
+  const moreBox = more.length ? h('details.more', h('summary', t('Matadores, errors, more'), ' ', moreCount), more) : null;
   syncs.push(() => {
     if (!moreBox) return;
     const n = (v.matadores.side ? 1 : 0) + v.errors.length + (v.tout_after_five ? 1 : 0)
       + fields.filter((f) => f.w === 'toggle' && f.name !== 'tout_after_five' && v[f.name]).length;
-    moreCount.textContent = n ? `(${n} set)` : '';
+    moreCount.textContent = n ? tn(n, '({n} set)', '({n} set)') : '';
     moreBox.hidden = !more.some((m) => !m.hidden);
   });
 
-  const preview = h('section.preview', { 'aria-live': 'polite', 'aria-atomic': 'true', 'aria-label': 'Preview of the settlement' });
+  const preview = h('section.preview', { 'aria-live': 'polite', 'aria-atomic': 'true', 'aria-label': t('Preview of the settlement') });
   const status = h('p.status', { id: `save-status-${opts.number}`, 'aria-live': 'polite' });
   const save = h('button.primary.save', { type: 'submit', 'aria-describedby': status.id }, opts.saveLabel);
   const taken = h('p.notice.warn', { hidden: true, role: 'alert' });
@@ -396,7 +419,7 @@ export function handForm(opts) {
     onsubmit: (event) => {
       event.preventDefault();
       const missing = missingOf(fields, variant, v, players);
-      if (missing.length) { status.textContent = `To save: ${missing.join(', ')}.`; return; }
+      if (missing.length) { status.textContent = toSave(missing); return; }
       opts.onSave(recordOf(fields, variant, v, players), lastPreview);
     },
   }, taken, body, moreBox, preview, h('div.footer', status, save));
@@ -407,7 +430,7 @@ export function handForm(opts) {
     const missing = missingOf(fields, variant, v, players);
     save.setAttribute('aria-disabled', String(missing.length > 0));
     save.classList.toggle('incomplete', missing.length > 0);
-    if (missing.length) status.textContent = `To save: ${missing.join(', ')}.`;
+    if (missing.length) status.textContent = toSave(missing);
   });
 
   function schedulePreview() {
@@ -420,7 +443,7 @@ export function handForm(opts) {
     lastPreview = null;
     const missing = missingOf(fields, variant, v, players);
     if (missing.length) {
-      clear(preview, h('p.hint', 'The settlement shows here as soon as the hand is complete.'));
+      clear(preview, h('p.hint', t('The settlement shows here as soon as the hand is complete.')));
       return;
     }
     const record = recordOf(fields, variant, v, players);
@@ -429,18 +452,18 @@ export function handForm(opts) {
         state: stateBefore(ctx, opts.number), hand: record });
       if (seq !== previewSeq) return;
       lastPreview = data;
-      clear(preview, settlementView(ctx, data, { heading: 'Preview' }));
-      status.textContent = `${title(data.result || '')}${data.result ? ': ' : ''}`
-        + data.deltas.map((d, i) => `${shortName(ctx, i)} ${signed(d)}`).join(', '); // the bar stays small
+      clear(preview, settlementView(ctx, data, { heading: t('Preview') }));
+      const scores = data.deltas.map((d, i) => `${shortName(ctx, i)} ${signed(d)}`).join(', '); // the bar stays small
+      status.textContent = data.result ? t('{result}: {scores}', { result: resultWord(data.result), scores }) : scores;
     } catch (error) {
       if (seq !== previewSeq) return;
       if (error instanceof NetworkError) {
-        clear(preview, h('p.notice', 'Offline: no preview. The hand is kept on this phone and settled when it is sent.'));
-        status.textContent = 'Offline — the hand will be sent when the connection returns.';
+        clear(preview, h('p.notice', t('Offline: no preview. The hand is kept on this phone and settled when it is sent.')));
+        status.textContent = t('Offline — the hand will be sent when the connection returns.');
       } else if (error instanceof ProblemError) {
-        clear(preview, h('div.notice.error', { role: 'alert' }, h('strong', 'This hand breaks a rule:'),
+        clear(preview, h('div.notice.error', { role: 'alert' }, h('strong', t('This hand breaks a rule:')),
           h('ul', error.lines().map((line) => h('li', line)))));
-        status.textContent = 'Fix the hand to save it.';
+        status.textContent = t('Fix the hand to save it.');
       }
     }
   }
@@ -449,7 +472,10 @@ export function handForm(opts) {
     const next = ctx.table.next_number;
     const clash = opts.record === undefined && next > opts.number;
     taken.hidden = !clash;
-    if (clash) taken.textContent = `Hand ${opts.number} was just recorded on another phone. Saving will show both versions.`;
+    if (clash) {
+      taken.textContent = t('Hand {number} was just recorded on another phone. Saving will show both versions.',
+        { number: opts.number });
+    }
   };
   form.values = v;
   changed();
@@ -463,16 +489,17 @@ function matadoresWidget(variant, v, players, changed, syncs) {
     const table = variant.matadores && variant.matadores.max_lower && variant.matadores.max_lower[String(players)];
     return (table && v.trump && table[v.trump]) ?? 7;
   };
-  const row = choiceRow([{ value: null, label: 'None' }, ...sides.map((s) => ({ value: s, label: `Held by ${s}` }))],
+  const row = choiceRow([{ value: null, label: t('None') }, ...sides.map((s) => ({ value: s, label: HELD_BY[s] || `Held by ${s}` }))],
     (x) => v.matadores.side === x, (x) => { v.matadores.side = x; if (!x) v.matadores.lower = 0; changed(); }, ' small');
-  const lower = stepper('Lower matadores', () => v.matadores.lower,
-    (x) => { v.matadores.lower = x; changed(); }, 0, maxLower, () => `worth ${1 + v.matadores.lower}`);
-  const lowerBox = h('div', h('p.hint', 'Lower matadores (trumps in unbroken order from the ace down)'), lower);
+  row.classList.add('fill');
+  const lower = stepper(t('Lower matadores'), () => v.matadores.lower,
+    (x) => { v.matadores.lower = x; changed(); }, 0, maxLower, () => t('worth {value}', { value: 1 + v.matadores.lower }));
+  const lowerBox = h('div', h('p.hint', t('Lower matadores (trumps in unbroken order from the ace down)')), lower);
   syncs.push(() => {
     lowerBox.hidden = !v.matadores.side;
     v.matadores.lower = Math.min(v.matadores.lower, maxLower());
   }, row.sync, lower.sync);
-  return group('Matadores (Spadilla, Manilla, Basta on one side)', row, lowerBox);
+  return group(t('Matadores (Spadilla, Manilla, Basta on one side)'), row, lowerBox);
 }
 
 /** Errors in two taps: the kind (revoke first, chosen already), then who made it; each tap on a
@@ -482,31 +509,36 @@ function errorsWidget(ctx, variant, v, changed, syncs) {
   if (!kinds.length) return null;
   let kind = kinds[0].name;
   const list = h('ul.errors');
-  const kindRow = kinds.length > 1 ? choiceRow(kinds.map((k) => ({ value: k.name, label: title(k.name) })),
+  const kindRow = kinds.length > 1 ? choiceRow(kinds.map((k) => ({ value: k.name, label: errorWord(k.name) })),
     (x) => kind === x, (x) => { kind = x; changed(); }, ' small') : null;
   const seats = choiceRow(ctx.table.seats.map((s) => ({ value: s.seat,
-    content: h('span.short', shortName(ctx, s.seat)), aria: `Add an error by ${s.name}` })),
+    content: h('span.short', shortName(ctx, s.seat)), aria: t('Add an error by {name}', { name: s.name }) })),
   null, (x) => { v.errors.push({ kind, seat: x }); changed(); }, ' seat small');
   if (kindRow) { kindRow.classList.add('wrap'); syncs.push(kindRow.sync); }
-  syncs.push(seats.sync, () => clear(list, v.errors.map((e, i) => h('li', `${title(e.kind)} by ${seatName(ctx, e.seat)} `,
-    h('button.small.link', { type: 'button', 'aria-label': `Remove ${title(e.kind)} by ${seatName(ctx, e.seat)}`,
-      onclick: () => { v.errors.splice(i, 1); changed(); } }, 'remove')))));
-  return group('Errors (in the order they happened)', list, kindRow, h('p.hint', 'Tap who made it to add it:'), seats);
+  syncs.push(seats.sync, () => clear(list, v.errors.map((e, i) => {
+    const words = { error: errorWord(e.kind), name: seatName(ctx, e.seat) };
+    return h('li', t('{error} by {name}', words), ' ',
+      h('button.small.link', { type: 'button', 'aria-label': t('Remove {error} by {name}', words),
+        onclick: () => { v.errors.splice(i, 1); changed(); } }, t('remove')));
+  })));
+  return group(t('Errors (in the order they happened)'), list, kindRow, h('p.hint', t('Tap who made it to add it:')), seats);
 }
-
-const UNITS = { chips: 'chips', points: 'points' };
 
 function worth(ctx, s) {
   if (s.value === null || s.value === undefined) return '';
-  const unit = UNITS[ctx.table.units] || 'chips';
-  return s.value ? `each payment ${s.value} ${unit}` : 'nothing to pay';
+  if (!s.value) return t('nothing to pay');
+  const value = s.value;
+  return ctx.table.units === 'points' ? tn(value, 'each payment {n} point', 'each payment {n} points')
+    : tn(value, 'each payment {n} chip', 'each payment {n} chips');
 }
 
 /** "Anna +24 · Bob −8 …" */
 export function summaryLine(ctx, s) {
   const w = worth(ctx, s);
-  const result = s.result ? `${title(s.result)}${w ? `, ${w}` : ''}: ` : '';
-  return result + s.deltas.map((d, i) => `${seatName(ctx, i)} ${signed(d)}`).join(', ');
+  const scores = s.deltas.map((d, i) => `${seatName(ctx, i)} ${signed(d)}`).join(', ');
+  if (!s.result) return scores;
+  const result = resultWord(s.result);
+  return w ? t('{result}, {worth}: {scores}', { result, worth: w, scores }) : t('{result}: {scores}', { result, scores });
 }
 
 /** A settlement: result, deltas per seat, transfers and the explanation lines. */
@@ -515,16 +547,16 @@ export function settlementView(ctx, s, { heading } = {}) {
   if (heading) items.push(h('h2', heading));
   if (s.result) {
     const w = worth(ctx, s);
-    items.push(h('p.result', h('strong', title(s.result)), s.in_couleur ? ' · in couleur' : '', w ? ` · ${w}` : ''));
+    items.push(h('p.result', h('strong', resultWord(s.result)), s.in_couleur ? ' · ' + t('in couleur') : '', w ? ` · ${w}` : ''));
   }
   items.push(h('ul.deltas', s.deltas.map((d, i) => h(`li${d > 0 ? '.plus' : d < 0 ? '.minus' : ''}`,
     h('span.name', seatName(ctx, i)), h('span.num', signed(d))))));
   if (s.transfers.length) {
-    items.push(h('ul.transfers', { 'aria-label': 'Transfers' }, s.transfers.map((t) => h('li', describeTransfer(ctx, t)))));
+    items.push(h('ul.transfers', { 'aria-label': t('Transfers') }, s.transfers.map((t) => h('li', describeTransfer(ctx, t)))));
   }
-  if (s.pool) items.push(h('p.hint', `Pool ${s.pool.before} → ${s.pool.after}`));
+  if (s.pool) items.push(h('p.hint', t('Pool {before} → {after}', { before: s.pool.before, after: s.pool.after })));
   if (s.explanation.length) {
-    items.push(h('ul.explanation', { 'aria-label': 'Explanation' },
+    items.push(h('ul.explanation', { 'aria-label': t('Explanation') },
       s.explanation.map((line) => h('li', withNames(ctx, line)))));
   }
   return h('div.settlement', items);

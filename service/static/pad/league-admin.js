@@ -8,6 +8,7 @@ import { loadVariants } from './model.js';
 import { qrSvg } from './qr.js';
 import { store } from './store.js';
 import { download, enc, field, link, problemText, twoStep } from './league.js';
+import { t, tn } from './i18n.js';
 
 async function attempt(action) {
   try { return await action(); } catch (error) { toast(problemText(error), 'error'); return null; }
@@ -24,13 +25,13 @@ export function player(ctx, p) {
   });
   const rename = h('button.small', { type: 'button', onclick: () => {
     const input = nameInput(p.name);
-    clear(box, h('form.inline', { onsubmit: (event) => { event.preventDefault(); patch({ name: input.value.trim() }, `Renamed to ${input.value.trim()}.`); } },
-      field(`New name for ${p.name}`, input), h('button.small', { type: 'submit' }, 'Save')));
+    clear(box, h('form.inline', { onsubmit: (event) => { event.preventDefault(); patch({ name: input.value.trim() }, t('Renamed to {name}.', { name: input.value.trim() })); } },
+      field(t('New name for {name}', { name: p.name }), input), h('button.small', { type: 'submit' }, t('Save'))));
     input.focus();
-  } }, 'Rename');
+  } }, t('Rename'));
   const retire = p.retired
-    ? h('button.small', { type: 'button', onclick: () => patch({ retired: false }, `${p.name} is back.`) }, 'Bring back')
-    : twoStep('Retire', 'Retire? Tap again', () => patch({ retired: true }, `${p.name} retired: the history stays.`));
+    ? h('button.small', { type: 'button', onclick: () => patch({ retired: false }, t('{name} is back.', { name: p.name })) }, t('Bring back'))
+    : twoStep(t('Retire'), t('Retire? Tap again'), () => patch({ retired: true }, t('{name} retired: the history stays.', { name: p.name })));
   return append(box, [rename, retire]);
 }
 
@@ -41,14 +42,14 @@ export function addPlayer(ctx) {
     if (!input.value.trim()) { input.focus(); return; }
     attempt(async () => {
       await call('POST', `/clubs/${enc(ctx.id)}/players`, { token: ctx.token, body: { name: input.value.trim() } });
-      toast(`${input.value.trim()} added.`);
+      toast(t('{name} added.', { name: input.value.trim() }));
       ctx.again();
     });
-  } }, h('h3', 'Add a player'), field('Name', input), h('button.small', { type: 'submit' }, 'Add'));
+  } }, h('h3', t('Add a player')), field(t('Name'), input), h('button.small', { type: 'submit' }, t('Add')));
 }
 
 async function seasonForm(ctx) {
-  const name = nameInput(`Season ${new Date().getFullYear()}`);
+  const name = nameInput(t('Season {year}', { year: String(new Date().getFullYear()) })); // 2026, not 2.026
   const variant = h('select', (await loadVariants().catch(() => [{ name: 'american', title: 'American Solo' }]))
     .map((v) => h('option', { value: v.name }, v.title)));
   const starts = h('input', { type: 'date' });
@@ -58,11 +59,11 @@ async function seasonForm(ctx) {
     attempt(async () => {
       const { data } = await call('POST', `/clubs/${enc(ctx.id)}/seasons`, { token: ctx.token, body: {
         name: name.value.trim(), variant: variant.value, starts_on: starts.value || null, ends_on: ends.value || null } });
-      toast(`Season ${data.name} started.`);
+      toast(t('Season {name} started.', { name: data.name }));
       ctx.app.go(link(ctx.id, { view: 'standings', season: data.id }));
     });
-  } }, h('h3', 'New season'), field('Name', name), field('Game', variant),
-  h('div.row3', field('Starts on', starts), field('Ends on', ends)), h('button.small', { type: 'submit' }, 'Start the season'));
+  } }, h('h3', t('New season')), field(t('Name'), name), field(t('Game'), variant),
+  h('div.row3', field(t('Starts on'), starts), field(t('Ends on'), ends)), h('button.small', { type: 'submit' }, t('Start the season')));
 }
 
 function backup(ctx) {
@@ -70,14 +71,14 @@ function backup(ctx) {
   const outcome = h('div', { role: 'status' });
   const exporter = h('button.small', { type: 'button', onclick: () => attempt(async () => {
     const { data } = await call('GET', `/clubs/${enc(ctx.id)}/export`, { token: ctx.token });
-    download(`club-${ctx.club.name}.json`, 'application/json', JSON.stringify(data));
-  }) }, 'Download the export');
+    download(t('club-{name}.json', { name: ctx.club.name }), 'application/json', JSON.stringify(data));
+  }) }, t('Download the export'));
   const importer = h('form', { onsubmit: async (event) => {
     event.preventDefault();
     if (!file.files.length) { file.focus(); return; }
     let body;
     try { body = JSON.parse(await file.files[0].text()); } catch {
-      clear(outcome, h('p.notice.error', 'The file is not complete JSON (truncated?). Nothing was imported.'));
+      clear(outcome, h('p.notice.error', t('The file is not complete JSON (truncated?). Nothing was imported.')));
       return;
     }
     try {
@@ -85,11 +86,13 @@ function backup(ctx) {
       store.saveClub({ id: data.id, name: data.name, token: data.admin_token });
       store.useClub(ctx.id);
       const n = data.imported;
-      clear(outcome, h('p.notice.ok', `Imported as a new club “${data.name}”: ${n.players} players, ${n.seasons} seasons, ${n.tables} tables, ${n.hands} hands. This phone keeps its admin token.`),
-        h('a.button.small', { href: link(data.id) }, 'Open the imported club'));
-    } catch (error) { clear(outcome, h('p.notice.error', `Nothing was imported: ${problemText(error)}`)); }
-  } }, field('Club file to import (a new club is made)', file), h('button.small', { type: 'submit' }, 'Import'));
-  return h('section.card', h('h3', 'Export and import'), h('p.hint', 'The export holds every player, season, table and hand with its history.'),
+      const counts = [tn(n.players, '{n} player', '{n} players'), tn(n.seasons, '{n} season', '{n} seasons'),
+        tn(n.tables, '{n} table', '{n} tables'), tn(n.hands, '{n} hand', '{n} hands')].join(', ');
+      clear(outcome, h('p.notice.ok', t('Imported as a new club “{name}”: {counts}. This phone keeps its admin token.', ({ name: data.name, counts }))),
+        h('a.button.small', { href: link(data.id) }, t('Open the imported club')));
+    } catch (error) { clear(outcome, h('p.notice.error', t('Nothing was imported: {problem}', { problem: problemText(error) }))); }
+  } }, field(t('Club file to import (a new club is made)'), file), h('button.small', { type: 'submit' }, t('Import')));
+  return h('section.card', h('h3', t('Export and import')), h('p.hint', t('The export holds every player, season, table and hand with its history.')),
     h('div.buttons', exporter), importer, outcome);
 }
 
@@ -100,28 +103,28 @@ function viewerLink(ctx, token) {
 function tokens(ctx) {
   const club = store.clubs()[ctx.id];
   const url = club.viewer && viewerLink(ctx, club.viewer);
-  const shown = url ? [h('div.qrbox.small', qrSvg(url, 'QR code of the read-only link to the club')),
-    h('input.sharelink', { type: 'text', readOnly: true, value: url, 'aria-label': 'Read-only link to the club' })]
-    : h('p.hint', 'No read-only link made on this phone yet.');
-  const make = twoStep(club.viewer ? 'Make a new read-only link' : 'Make the read-only link', 'The old link stops working. Tap again', async () => {
+  const shown = url ? [h('div.qrbox.small', qrSvg(url, t('QR code of the read-only link to the club'))),
+    h('input.sharelink', { type: 'text', readOnly: true, value: url, 'aria-label': t('Read-only link to the club') })]
+    : h('p.hint', t('No read-only link made on this phone yet.'));
+  const make = twoStep(club.viewer ? t('Make a new read-only link') : t('Make the read-only link'), t('The old link stops working. Tap again'), async () => {
     const { data } = await call('POST', `/clubs/${enc(ctx.id)}/viewer-token`, { token: ctx.token });
     store.saveClub({ ...store.clubs()[ctx.id], viewer: data.token });
-    toast('Read-only link made.');
+    toast(t('Read-only link made.'));
     ctx.again();
   });
-  const rotate = twoStep('Rotate the admin token', 'Other phones lose the admin token. Tap again', async () => {
+  const rotate = twoStep(t('Rotate the admin token'), t('Other phones lose the admin token. Tap again'), async () => {
     const { data } = await call('POST', `/clubs/${enc(ctx.id)}/admin-token`, { token: ctx.token });
     store.saveClub({ ...store.clubs()[ctx.id], token: data.token, fresh: true });
-    toast('New admin token kept on this phone: the old one no longer works.');
+    toast(t('New admin token kept on this phone: the old one no longer works.'));
     ctx.again();
   });
-  return h('section.card', h('h3', 'Links and tokens'),
-    h('p', 'A read-only link shows the standings, tables and players (for a noticeboard or a TV) and changes nothing.'),
-    shown, h('div.buttons', make), h('p.hint', 'Rotate the admin token if it may have leaked: this phone keeps the new one, every other phone must open the club again.'),
+  return h('section.card', h('h3', t('Links and tokens')),
+    h('p', t('A read-only link shows the standings, tables and players (for a noticeboard or a TV) and changes nothing.')),
+    shown, h('div.buttons', make), h('p.hint', t('Rotate the admin token if it may have leaked: this phone keeps the new one, every other phone must open the club again.')),
     h('div.buttons', rotate));
 }
 
 export async function manage(ctx, body) {
-  body.append(h('h2', 'Run the club'), await seasonForm(ctx), backup(ctx), tokens(ctx),
-    h('p.hint', 'Players are added, renamed and retired under Players; sittings are closed, and their links revoked, under Tables.'));
+  body.append(h('h2', t('Run the club')), await seasonForm(ctx), backup(ctx), tokens(ctx),
+    h('p.hint', t('Players are added, renamed and retired under Players; sittings are closed, and their links revoked, under Tables.')));
 }

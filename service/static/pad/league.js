@@ -4,8 +4,9 @@
 // (#league=<id>&viewer=<token>, kept here and dropped from the address at once).
 
 import { call, ProblemError } from './api.js';
-import { h, append, clear, signed, title, toast } from './dom.js';
+import { h, append, clear, signed, toast } from './dom.js';
 import { store } from './store.js';
+import { t, tn, tx, num, day, lang } from './i18n.js';
 
 export const enc = encodeURIComponent;
 const VIEWERS = 'solo-pad:viewers';
@@ -13,11 +14,25 @@ const REVOKED = 'urn:solo:problem:token-revoked';
 // A noticeboard reads again every 20 polls of a table (60 s by default).
 const refreshMs = () => 20 * (Number(document.documentElement.dataset.pollMs) || 3000);
 let refreshTimer = 0;
+// A column head's short word where English has none of its own: the key is the English word and
+// "|head" (a context, as gettext's msgctxt), so that a language may abbreviate the head ("Sp.") and
+// still write the label in full; English shows the word.
+const head = (text) => text.replace(/\|head$/, '');
 // [key, label (a phone's card, the sort button's name), short label in the table head]
-const COLUMNS = [['rank', 'Rank', '#'], ['name', 'Player'], ['net', 'Net'], ['hands', 'Hands'],
-  ['declared', 'Declared', 'Decl.'], ['won', 'Won'], ['lost', 'Lost'], ['solos_won', 'Solos'],
-  ['touts_won', 'Touts'], ['betes_paid', 'Bêtes'], ['stamms_drawn', 'Stamms'], ['errors', 'Errors', 'Err.'],
-  ['rating', 'Rating']];
+const COLUMNS = [['rank', t('Rank'), '#'], ['name', t('Player')], ['net', t('Net')], ['hands', t('Hands'), head(t('Hands|head'))],
+  ['declared', t('Declared'), t('Decl.')], ['won', t('Won'), head(t('Won|head'))], ['lost', t('Lost'), head(t('Lost|head'))],
+  ['solos_won', t('Solos')], ['touts_won', t('Touts')], ['betes_paid', t('Bêtes')], ['stamms_drawn', t('Stamms')],
+  ['errors', t('Errors'), t('Err.')], ['rating', t('Rating'), head(t('Rating|head'))]];
+// A text's values go in parentheses when they are more than one: the catalogs' test reads the texts
+// with Babel's extractor, which takes every comma outside parentheses (braces too) for an argument.
+// The API's units, in words.
+const UNITS = { chips: t('chips'), points: t('points') };
+const units = (u) => UNITS[u] || u;
+// A rating, two decimals, with a real minus sign.
+const decimals = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const fixed2 = (v) => decimals.format(v).replace('-', '−');
+// A calendar date of the API ("2026-03-01"), read in local time (not as UTC midnight).
+const date = (iso) => (iso ? day(`${iso}T00:00`) : '');
 
 function viewers() {
   try { return JSON.parse(localStorage.getItem(VIEWERS)) || {}; } catch { return {}; }
@@ -37,10 +52,9 @@ export function link(id, params = {}) {
 }
 
 export const get = (path, token) => call('GET', path, { token }).then((r) => r.data);
-export const day = (iso) => (iso ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' }) : '');
 
 export function problemText(error) {
-  return error instanceof ProblemError ? error.lines().join(' ') : 'No connection: try again when online.';
+  return error instanceof ProblemError ? error.lines().join(' ') : t('No connection: try again when online.');
 }
 
 export function isRevoked(error) {
@@ -77,10 +91,10 @@ export function field(label, input) {
 
 /** What a phone shows when the link it holds was revoked (or for any other refusal). */
 export function renderRevoked(root, error, tableId) {
-  clear(root, h('div.screen.revoked', h('h1', 'This link no longer works'),
+  clear(root, h('div.screen.revoked', h('h1', t('This link no longer works')),
     h('p.notice.error', error.message),
     h('div.buttons', tableId ? h('button', { type: 'button', onclick: () => { store.forgetTable(tableId); location.hash = '#'; } },
-      'Forget this table on this phone') : null, h('a.button', { href: '#' }, 'Start'))));
+      t('Forget this table on this phone')) : null, h('a.button', { href: '#' }, t('Start')))));
 }
 
 // the screen
@@ -94,9 +108,9 @@ export async function renderLeague(root, p, app) {
   const admin = store.clubs()[id];
   const token = (admin && admin.token) || viewers()[id];
   if (!token) {
-    clear(root, h('div.screen', h('h1', 'No token for this club'),
-      h('p', 'Open the club with its admin token on the start screen, or with its read-only link or QR code.'),
-      h('a.button', { href: '#' }, 'Start')));
+    clear(root, h('div.screen', h('h1', t('No token for this club')),
+      h('p', t('Open the club with its admin token on the start screen, or with its read-only link or QR code.')),
+      h('a.button', { href: '#' }, t('Start'))));
     return;
   }
   const view = VIEWS[p.get('view')] ? p.get('view') : 'tables';
@@ -112,10 +126,10 @@ export async function renderLeague(root, p, app) {
   clear(root, screen);
   try {
     ctx.club = await get(`/clubs/${enc(id)}`, token);
-    const tabs = [['tables', 'Tables'], ['standings', 'Standings'], ['players', 'Players']];
-    if (ctx.admin) tabs.push(['manage', 'Manage']);
+    const tabs = [['tables', t('Tables')], ['standings', t('Standings')], ['players', t('Players')]];
+    if (ctx.admin) tabs.push(['manage', t('Manage')]);
     screen.append(h('h1', ctx.club.name),
-      h('nav.tabs', { 'aria-label': 'Club' }, tabs.map(([v, label]) => h('a.button.small', {
+      h('nav.tabs', { 'aria-label': t('Club') }, tabs.map(([v, label]) => h('a.button.small', {
         href: link(id, { view: v }), 'aria-current': v === view || (view === 'player' && v === 'players') ? 'page' : null,
       }, label))));
     const body = h('div');
@@ -143,33 +157,37 @@ async function tablesView(ctx, body) {
   const { data, headers } = await call('GET', `/clubs/${enc(ctx.id)}/tables?${q}`, { token: ctx.token });
   const total = (JSON.parse(headers.get('X-Pagination') || 'null') || { total: data.length }).total;
   const filter = h('select', { onchange: () => ctx.app.go(link(ctx.id, { view: 'tables', status: filter.value })) },
-    [['', 'Open and closed'], ['open', 'Open'], ['closed', 'Closed']].map(([v, label]) => h('option', { value: v, selected: v === status }, label)));
-  body.append(h('h2', 'Tables'), field('Show', filter));
-  if (!data.length) body.append(h('p', 'No tables yet.'));
-  body.append(h('ul.sittings', data.map((t) => h('li.card', { 'data-table': t.id },
-    h('h3', t.name), h('p.hint', `${day(t.created_at)} · ${t.variant} · ${t.hands} hand${t.hands === 1 ? '' : 's'} · `,
-      h(`span.status.${t.status}`, t.status === 'open' ? 'open' : `closed ${day(t.closed_at)}`)),
-    result(t), ctx.admin ? tableActions(ctx, t) : null))));
+    [['', t('Open and closed')], ['open', t('Open')], ['closed', t('Closed')]].map(([v, label]) => h('option', { value: v, selected: v === status }, label)));
+  body.append(h('h2', t('Tables')), field(t('Show'), filter));
+  if (!data.length) body.append(h('p', t('No tables yet.')));
+  body.append(h('ul.sittings', data.map((table) => h('li.card', { 'data-table': table.id },
+    h('h3', table.name), h('p.hint', tn(table.hands, '{date} · {variant} · {n} hand', '{date} · {variant} · {n} hands',
+      { date: day(table.created_at), variant: table.variant }), ' · ',
+    h(`span.status.${table.status}`, table.status === 'open' ? t('open') : t('closed {date}', { date: day(table.closed_at) }))),
+    result(table), ctx.admin ? tableActions(ctx, table) : null))));
   const pages = Math.max(1, Math.ceil(total / 20));
   const to = (n, label) => n >= 1 && n <= pages && h('a.button.small', { href: link(ctx.id, { view: 'tables', status, page: n }) }, label);
-  if (pages > 1) body.append(h('p.buttons', to(page - 1, 'Newer'), h('span.hint', `Page ${page} of ${pages}`), to(page + 1, 'Older')));
+  if (pages > 1) body.append(h('p.buttons', to(page - 1, t('Newer')), h('span.hint', t('Page {page} of {pages}', ({ page, pages }))), to(page + 1, t('Older'))));
 }
 
-function tableActions(ctx, t) {
-  const path = `/tables/${enc(t.id)}`;
+function tableActions(ctx, table) {
+  const path = `/tables/${enc(table.id)}`;
+  const { id, name } = table;
   // The table screen finds the club's admin token through the table's club_id.
-  const remember = () => store.saveTable({ id: t.id, name: t.name, club_id: ctx.id, variant: t.variant, status: t.status });
-  return h('div.buttons', h('a.button.small', { href: `#table=${enc(t.id)}`, onclick: remember }, 'Open'),
-    t.status === 'open' ? twoStep('Close the sitting', `Close “${t.name}”? Tap again`, async () => {
-      await call('POST', `${path}/close`, { token: ctx.token });
-      toast(`${t.name} closed.`);
-      ctx.again();
-    }) : null,
-    twoStep('Revoke its link', 'Revoke: the shared link stops working. Tap again', async () => {
-      await call('DELETE', `${path}/token`, { token: ctx.token });
-      if (store.table(t.id)) store.saveTable({ id: t.id, token: null }); // this phone reads it as admin
-      toast(`The link to ${t.name} no longer works.`);
-    }));
+  const remember = () => store.saveTable({ id, name, club_id: ctx.id, variant: table.variant, status: table.status });
+  // Its visible word is "Open"; the table's name, for screen readers, tells the cards' links apart.
+  return h('div.buttons', h('a.button.small', { href: `#table=${enc(id)}`, onclick: remember },
+    tx('Open {table}', { table: h('span.sr', name) })),
+  table.status === 'open' ? twoStep(t('Close the sitting'), t('Close “{name}”? Tap again', { name }), async () => {
+    await call('POST', `${path}/close`, { token: ctx.token });
+    toast(t('{name} closed.', { name }));
+    ctx.again();
+  }) : null,
+  twoStep(t('Revoke its link'), t('Revoke: the shared link stops working. Tap again'), async () => {
+    await call('DELETE', `${path}/token`, { token: ctx.token });
+    if (store.table(id)) store.saveTable({ id, token: null }); // this phone reads it as admin
+    toast(t('The link to {name} no longer works.', { name }));
+  }));
 }
 
 // standings
@@ -177,8 +195,9 @@ function tableActions(ctx, t) {
 function cell(key, row) {
   const v = row[key];
   if (key === 'net') return signed(v);
-  if (key === 'rating') return v === null ? '–' : v.toFixed(2).replace('-', '−');
-  return String(v);
+  if (key === 'rating') return v === null ? '–' : fixed2(v);
+  if (key === 'name') return v;
+  return num(v);
 }
 
 export function standingsTable(ctx, rows, sort) {
@@ -188,10 +207,10 @@ export function standingsTable(ctx, rows, sort) {
     const order = typeof x === 'string' ? x.localeCompare(y) : x - y;
     return (sort.up ? order : -order) || a.rank - b.rank;
   });
-  const table = h('table.standings', h('caption', 'Standings'),
+  const table = h('table.standings', h('caption', t('Standings')),
     h('thead', h('tr', COLUMNS.map(([key, label, short]) => h('th', {
       scope: 'col', 'aria-sort': key === sort.key ? (sort.up ? 'ascending' : 'descending') : null,
-    }, h('button.sort', { type: 'button', title: `Sort by ${label.toLowerCase()}`, 'aria-label': label, onclick: () => {
+    }, h('button.sort', { type: 'button', title: t('Sort by {column}', ({ column: lang === 'de' ? label : label.toLowerCase() })), 'aria-label': label, onclick: () => {
       const up = key === sort.key ? !sort.up : key === 'rank' || key === 'name';
       table.replaceWith(standingsTable(ctx, rows, { key, up }));
     } }, short || label))))),
@@ -203,15 +222,16 @@ export function standingsTable(ctx, rows, sort) {
 
 async function standingsView(ctx, body) {
   const seasons = await get(`/clubs/${enc(ctx.id)}/seasons`, ctx.token);
-  body.append(h('h2', 'Standings'));
+  body.append(h('h2', t('Standings')));
   if (!seasons.length) {
-    append(body, [h('p', 'No season yet.'), ctx.admin && h('a.button', { href: link(ctx.id, { view: 'manage' }) }, 'Start a season')]);
+    append(body, [h('p', t('No season yet.')), ctx.admin && h('a.button', { href: link(ctx.id, { view: 'manage' }) }, t('Start a season'))]);
     return;
   }
   const p = ctx.p;
   const season = seasons.find((s) => s.id === p.get('season')) || seasons[0];
-  const dates = (s) => (s.starts_on || s.ends_on ? `, ${s.starts_on || '…'} to ${s.ends_on || '…'}` : '');
-  const pick = h('select', seasons.map((s) => h('option', { value: s.id, selected: s === season }, `${s.name} (${s.variant}${dates(s)})`)));
+  const pick = h('select', seasons.map((s) => h('option', { value: s.id, selected: s === season }, s.starts_on || s.ends_on
+    ? t('{season} ({variant}, {start} to {end})', ({ season: s.name, variant: s.variant, start: date(s.starts_on) || '…', end: date(s.ends_on) || '…' }))
+    : t('{season} ({variant})', ({ season: s.name, variant: s.variant })))));
   const from = h('input', { type: 'date', value: p.get('from') || '' });
   const to = h('input', { type: 'date', value: p.get('to') || '' });
   const min = h('input', { type: 'number', min: 0, inputmode: 'numeric', value: p.get('min') || '' });
@@ -220,52 +240,54 @@ async function standingsView(ctx, body) {
     ctx.app.go(link(ctx.id, { view: 'standings', season: pick.value, from: from.value, to: to.value, min: min.value }));
   };
   pick.addEventListener('change', go);
-  body.append(h('form.filters', { onsubmit: go }, field('Season', pick), h('div.row3', field('From', from), field('To', to), field('Min. hands', min)),
-    h('button.small', { type: 'submit' }, 'Show')));
+  body.append(h('form.filters', { onsubmit: go }, field(t('Season'), pick), h('div.row3', field(t('From'), from), field(t('To'), to), field(t('Min. hands'), min)),
+    h('button.small', { type: 'submit' }, t('Show'))));
   const q = new URLSearchParams();
   if (from.value) q.set('from', from.value);
   if (to.value) q.set('to', to.value);
   if (min.value) q.set('min_hands', min.value);
   const path = `/seasons/${enc(season.id)}/standings?${q}`;
   const data = await get(path, ctx.token);
-  const period = [from.value && `from ${from.value}`, to.value && `to ${to.value}`, min.value && `at least ${min.value} hands`].filter(Boolean).join(', ');
-  body.append(h('p.hint.period', `${season.name} · ${data.units}${period ? ` · ${period}` : ''}`));
-  if (!data.rows.length) body.append(h('p', 'No hands counted yet.'));
+  const least = Number(min.value);
+  const period = [from.value && t('from {date}', { date: date(from.value) }), to.value && t('to {date}', { date: date(to.value) }),
+    min.value && tn(least, 'at least {n} hand', 'at least {n} hands')].filter(Boolean).join(', ');
+  body.append(h('p.hint.period', [season.name, units(data.units), period].filter(Boolean).join(' · ')));
+  if (!data.rows.length) body.append(h('p', t('No hands counted yet.')));
   else body.append(h('div.standings-box', standingsTable(ctx, data.rows, { key: 'rank', up: true })));
   body.append(h('div.buttons.noprint', h('button.small', { type: 'button', onclick: async () => {
     try {
       const csv = await call('GET', path.replace('/standings?', '/standings.csv?'), { token: ctx.token, headers: { Accept: 'text/csv' } });
-      download(`standings-${season.name}.csv`, 'text/csv', csv.data);
+      download(t('standings-{season}.csv', { season: season.name }), 'text/csv', csv.data);
     } catch (error) { toast(problemText(error), 'error'); }
-  } }, 'Download CSV'), h('button.small', { type: 'button', onclick: () => window.print() }, 'Print')));
+  } }, t('Download CSV')), h('button.small', { type: 'button', onclick: () => window.print() }, t('Print'))));
 }
 
 // players
 
 async function playersView(ctx, body) {
   const players = await get(`/clubs/${enc(ctx.id)}/players?include_retired=true`, ctx.token);
-  body.append(h('h2', 'Players'));
+  body.append(h('h2', t('Players')));
   const list = h('ul.players');
   for (const p of players) {
     list.append(h('li', { 'data-player': p.id }, h('a', { href: link(ctx.id, { view: 'player', player: p.id }) }, p.name),
-      p.retired ? h('span.hint', ' (retired)') : null, ctx.admin ? ctx.adminTools.player(ctx, p) : null));
+      p.retired ? h('span.hint', ' ', t('(retired)')) : null, ctx.admin ? ctx.adminTools.player(ctx, p) : null));
   }
   body.append(list);
   if (ctx.admin) body.append(ctx.adminTools.addPlayer(ctx));
 }
 
-const STATS = ['sittings', 'hands', 'net', 'net_per_100_hands', 'declared', 'won', 'lost', 'win_rate', 'solos_won',
-  'touts_won', 'betes_paid', 'stamms_drawn', 'errors'];
-const statLabel = (key) => title(key).replace('per 100', '/ 100').replace('Betes', 'Bêtes');
+const STATS = { sittings: t('Sittings'), hands: t('Hands'), net: t('Net'), net_per_100_hands: t('Net / 100 hands'),
+  declared: t('Declared'), won: t('Won'), lost: t('Lost'), win_rate: t('Win rate'), solos_won: t('Solos won'),
+  touts_won: t('Touts won'), betes_paid: t('Bêtes paid'), stamms_drawn: t('Stamms drawn'), errors: t('Errors') };
 
 function statList(record) {
-  return h('dl.stats', STATS.map((key) => {
-    const label = statLabel(key);
+  return h('dl.stats', Object.entries(STATS).map(([key, label]) => {
     let v = record[key];
-    if (key === 'win_rate') v = v === null ? '–' : `${Math.round(v * 100)} %`;
+    if (v === null) v = '–';
+    else if (key === 'win_rate') v = `${num(Math.round(v * 100))} %`;
     else if (key === 'net') v = signed(v);
-    else if (v === null) v = '–';
-    return h('div', h('dt', label), h('dd', String(v)));
+    else v = num(v);
+    return h('div', h('dt', label), h('dd', v));
   }));
 }
 
@@ -275,24 +297,25 @@ async function playerView(ctx, body) {
     get(`/players/${enc(id)}/sittings`, ctx.token)]);
   const charts = h('div');
   body.append(h('h2', stats.name), charts);
-  if (!stats.career.length) body.append(h('p', 'No hands played yet.'));
-  for (const c of stats.career) body.append(h('section.card', h('h3', `Career: ${c.variant} (${c.units})`), statList(c)));
+  if (!stats.career.length) body.append(h('p', t('No hands played yet.')));
+  for (const c of stats.career) body.append(h('section.card', h('h3', t('Career: {variant} ({units})', ({ variant: c.variant, units: units(c.units) }))), statList(c)));
   for (const s of stats.seasons) {
-    body.append(h('section.card', h('h3', `${s.name}: rating ${s.rating === null ? '–' : s.rating.toFixed(2)}`), statList(s)));
+    body.append(h('section.card', h('h3', t('{season}: rating {rating}', ({ season: s.name, rating: s.rating === null ? '–' : fixed2(s.rating) }))), statList(s)));
   }
   if (!sittings.length) return;
   const seasons = stats.seasons.map((s) => [s.season_id, s.name]);
   const latest = [...sittings].reverse().find((s) => s.season_id);
   const chosen = ctx.p.get('season') ?? (latest ? latest.season_id : '');
   const pick = h('select', { onchange: () => ctx.app.go(link(ctx.id, { view: 'player', player: id, season: pick.value || 'all' })) },
-    h('option', { value: '' }, 'All sittings'), seasons.map(([sid, name]) => h('option', { value: sid, selected: sid === chosen }, name)));
+    h('option', { value: '' }, t('All sittings')), seasons.map(([sid, name]) => h('option', { value: sid, selected: sid === chosen }, name)));
   const shown = sittings.filter((s) => !chosen || chosen === 'all' || s.season_id === chosen);
   const points = shown.map((s) => ({ label: `${day(s.created_at)} ${s.table_name}`, value: s.net }));
-  const rated = shown.filter((s) => s.rating !== null).map((s) => ({ label: `after ${day(s.closed_at)} ${s.table_name}`, value: s.rating }));
-  charts.append(h('section.charts', h('h3', 'Over time'), field('Sittings of', pick),
-    chart('Net at each sitting', points, 'bars'),
-    chosen && chosen !== 'all' ? chart('Rating after each closed sitting (mu − 3·sigma)', rated, 'line')
-      : h('p.hint', 'Choose a season to see the rating over time.')));
+  const rated = shown.filter((s) => s.rating !== null)
+    .map((s) => ({ label: t('after {date} {table}', ({ date: day(s.closed_at), table: s.table_name })), value: s.rating }));
+  charts.append(h('section.charts', h('h3', t('Over time')), field(t('Sittings of'), pick),
+    chart(t('Net at each sitting'), points, 'bars'),
+    chosen && chosen !== 'all' ? chart(t('Rating after each closed sitting (mu − 3·sigma)'), rated, 'line')
+      : h('p.hint', t('Choose a season to see the rating over time.'))));
 }
 
 // charts (SVG drawn here; each with its numbers as text)
@@ -306,13 +329,15 @@ function svg(tag, attrs) {
 }
 
 export function chart(title, points, kind) {
-  const fmt = (v) => (kind === 'line' ? v.toFixed(2) : signed(v));
+  const fmt = (v) => (kind === 'line' ? fixed2(v) : signed(v));
   const values = points.map((p) => p.value);
-  const summary = points.length
-    ? `${title}: ${points.length} value${points.length > 1 ? 's' : ''}, from ${fmt(Math.min(...values))} to ${fmt(Math.max(...values))}, last ${fmt(values[values.length - 1])}.`
-    : `${title}: nothing yet.`;
+  const count = points.length;
+  const summary = count
+    ? tn(count, '{title}: {n} value, from {low} to {high}, last {last}.', '{title}: {n} values, from {low} to {high}, last {last}.',
+      { title, low: fmt(Math.min(...values)), high: fmt(Math.max(...values)), last: fmt(values[count - 1]) })
+    : t('{title}: nothing yet.', { title });
   const figure = h('figure.lchart', h('figcaption', title));
-  if (!points.length) return append(figure, [h('p.hint', 'Nothing to draw yet.')]);
+  if (!points.length) return append(figure, [h('p.hint', t('Nothing to draw yet.'))]);
   const W = 320;
   const H = 140;
   const top = Math.max(...values, kind === 'bars' ? 0 : -Infinity);
@@ -332,11 +357,11 @@ export function chart(title, points, kind) {
     pic.append(svg('polyline', { points: xy.join(' '), class: 'trend' }));
     xy.forEach((c) => { const [cx, cy] = c.split(','); pic.append(svg('circle', { cx, cy, r: 3, class: 'dot' })); });
   }
-  const label = (text, yy) => { const t = svg('text', { x: 2, y: yy, class: 'tick' }); t.textContent = text; pic.append(t); };
+  const label = (text, yy) => { const tick = svg('text', { x: 2, y: yy, class: 'tick' }); tick.textContent = text; pic.append(tick); };
   label(fmt(top), 12);
   label(fmt(bottom), H - 2);
   return append(figure, [pic, h('p.hint', summary),
-    h('details', h('summary', 'The numbers'), h('ol.numbers', points.map((p) => h('li', `${p.label}: ${fmt(p.value)}`))))]);
+    h('details', h('summary', t('The numbers')), h('ol.numbers', points.map((p) => h('li', `${p.label}: ${fmt(p.value)}`))))]);
 }
 
 const VIEWS = {
@@ -345,7 +370,7 @@ const VIEWS = {
   players: async (ctx, body) => { await withAdmin(ctx); return playersView(ctx, body); },
   player: playerView,
   manage: async (ctx, body) => {
-    if (!ctx.admin) { body.append(h('p', 'Running the club needs its admin token.')); return; }
+    if (!ctx.admin) { body.append(h('p', t('Running the club needs its admin token.'))); return; }
     await withAdmin(ctx);
     await ctx.adminTools.manage(ctx, body);
   },

@@ -4,6 +4,7 @@
 import { api, NetworkError } from './api.js';
 import { store } from './store.js';
 import { SUITS, plain, shortNames, title } from './dom.js';
+import { t, tn } from './i18n.js';
 
 const PAGE_SIZE = 100;
 
@@ -102,10 +103,38 @@ export function isNetwork(error) {
 }
 
 export function seatName(ctx, party) {
-  if (party === 'pool') return 'pool';
+  if (party === 'pool') return t('pool');
   const seat = ctx.table && ctx.table.seats[party];
-  return seat ? seat.name : `seat ${party + 1}`; // numbered from 1, as the setup shows them
+  return seat ? seat.name : t('seat {number}', { number: party + 1 }); // numbered from 1, as the setup shows them
 }
+
+/** The words for a hand's kind, a field's flag, an error and a result (the API's names). */
+const KINDS = { played: t('Played'), forfeit: t('Forfeit'), misdeal: t('Misdeal') };
+const ERRORS = {
+  revoke: t('Revoke'), lead_out_of_turn: t('Lead out of turn'), play_out_of_turn: t('Play out of turn'),
+  exposed_card: t('Exposed card'), unannounced_void: t('Unannounced void'),
+};
+const RESULTS = { won: t('Won'), lost: t('Lost'), drawn: t('Drawn') };
+const FLAGS = {
+  tout_after_five: t('tout after five'), stopped_after_five: t('stopped after five'),
+  continued_after_five: t('continued after five'), tout_announced: t('tout announced'),
+  matadors_together: t('matadors together'), forced: t('forced'),
+};
+const RANKS = { ace: t('Ace'), king: t('King') };
+// The same words inside a running text ("called ace ♥", "revoke by Anna").
+const CALLED_RANKS = { ace: t('ace'), king: t('king') };
+const ERRORS_IN_TEXT = {
+  revoke: t('revoke'), lead_out_of_turn: t('lead out of turn'), play_out_of_turn: t('play out of turn'),
+  exposed_card: t('exposed card'), unannounced_void: t('unannounced void'),
+};
+const SIDES = { declarers: t('declarers'), defenders: t('defenders') };
+
+export const kindWord = (kind) => KINDS[kind] || title(kind);
+export const errorWord = (kind) => ERRORS[kind] || title(kind);
+export const resultWord = (result) => RESULTS[result] || title(result);
+/** A flag in a running text ("tout after five"). */
+export const flagWord = (name) => FLAGS[name] || title(name).toLowerCase();
+export const rankWord = (rank) => RANKS[rank] || title(rank);
 
 /** The table's options as the variant knows them (without pool_at_close and starting_pool). */
 export function variantOptions(table) {
@@ -144,53 +173,69 @@ export function stateBefore(ctx, number) {
 
 export function contractTitle(variant, name) {
   const c = variant && (variant.contracts || []).find((x) => x.name === name);
-  return c && c.title ? c.title : title(name || 'game');
+  return c && c.title ? c.title : name ? title(name) : t('Game');
 }
 
 /** "Solo ♥ · Anna · 6 tricks", or "Misdeal", "Forfeit by Bob". */
 export function describeHand(ctx, record) {
   if (!record) return '';
   const kind = record.kind || 'played';
-  if (kind === 'misdeal') return 'Misdeal';
-  if (kind === 'forfeit') return `Forfeit by ${seatName(ctx, record.seat)}`;
+  if (kind === 'misdeal') return t('Misdeal');
+  if (kind === 'forfeit') return t('Forfeit by {name}', { name: seatName(ctx, record.seat) });
   const parts = [];
-  const trump = record.trump ? ` ${SUITS[record.trump]}` : (record.contract ? '' : ' no trump');
-  parts.push(`${record.contract ? contractTitle(ctx.variant, record.contract) : 'Game'}${trump}`);
+  if (record.contract) {
+    const game = contractTitle(ctx.variant, record.contract);
+    parts.push(record.trump ? `${game} ${SUITS[record.trump]}` : game);
+  } else parts.push(record.trump ? t('Game') + ' ' + SUITS[record.trump] : t('Game no trump'));
   const who = record.declarer ?? record.soloist;
   if (who !== undefined && who !== null) {
-    let people = seatName(ctx, who);
-    if (record.partner !== undefined && record.partner !== null) {
-      people += record.partner === who ? ' (own card)' : ` & ${seatName(ctx, record.partner)}`;
-    }
-    parts.push(people);
+    const name = seatName(ctx, who);
+    const partner = record.partner;
+    if (partner === undefined || partner === null) parts.push(name);
+    else if (partner === who) parts.push(t('{name} (own card)', { name }));
+    else parts.push(t('{name} & {partner}', { name, partner: seatName(ctx, partner) }));
   }
-  if (record.called) parts.push(`called ${record.called.rank} ${SUITS[record.called.suit]}`);
-  if (record.tricks !== undefined && record.tricks !== null) parts.push(`${record.tricks} tricks`);
+  if (record.called) {
+    const rank = CALLED_RANKS[record.called.rank] || record.called.rank;
+    parts.push(t('called {rank} {suit}', { rank, suit: SUITS[record.called.suit] }));
+  }
+  if (record.tricks !== undefined && record.tricks !== null) {
+    const tricks = record.tricks;
+    parts.push(tn(tricks, '{n} trick', '{n} tricks'));
+  }
   if (record.soloist_points !== undefined && record.soloist_points !== null) {
-    parts.push(`${record.soloist_points} points`);
+    const points = record.soloist_points;
+    parts.push(tn(points, '{n} point', '{n} points'));
   }
   if (record.last_trick !== undefined && record.last_trick !== null) {
-    parts.push(`last trick ${seatName(ctx, record.last_trick)}`);
+    parts.push(t('last trick {name}', { name: seatName(ctx, record.last_trick) }));
   }
-  if (record.tout_after_five) parts.push('tout after five');
-  if (record.matadores) parts.push(`matadores ${record.matadores.side} +${record.matadores.lower}`);
+  if (record.tout_after_five) parts.push(flagWord('tout_after_five'));
+  if (record.matadores) {
+    const { side, lower } = record.matadores;
+    parts.push(t('matadores {side} +{lower}', { side: SIDES[side] || side, lower }));
+  }
   for (const flag of ['stopped_after_five', 'continued_after_five', 'tout_announced',
     'matadors_together', 'forced']) {
-    if (record[flag]) parts.push(title(flag).toLowerCase());
+    if (record[flag]) parts.push(flagWord(flag));
   }
-  for (const e of record.errors || []) parts.push(`${title(e.kind).toLowerCase()} by ${seatName(ctx, e.seat)}`);
+  for (const e of record.errors || []) {
+    const error = ERRORS_IN_TEXT[e.kind] || title(e.kind).toLowerCase();
+    parts.push(t('{error} by {name}', { error, name: seatName(ctx, e.seat) }));
+  }
   return parts.join(' · ');
 }
 
-const REASONS = { stake: 'stake', game: 'game', stamm: 'stamm', bete: 'bête' };
+const REASONS = { stake: t('stake'), game: t('game'), stamm: t('stamm'), bete: t('bête') };
 
-export function describeTransfer(ctx, t) {
-  return `${seatName(ctx, t.from)} → ${seatName(ctx, t.to)}: ${t.chips} (${REASONS[t.reason] || plain(t.reason)})`;
+export function describeTransfer(ctx, transfer) {
+  return t('{from} → {to}: {chips} ({reason})', { from: seatName(ctx, transfer.from), to: seatName(ctx, transfer.to),
+    chips: transfer.chips, reason: REASONS[transfer.reason] || plain(transfer.reason) });
 }
 
 /** The seats' short names (first names, longer where two look alike). */
 export function shortName(ctx, party) {
-  if (party === 'pool') return 'pool';
+  if (party === 'pool') return t('pool');
   const names = ctx.table.seats.map((s) => s.name);
   if (ctx.shortFor !== names.join('\n')) {
     ctx.shortFor = names.join('\n');
@@ -203,15 +248,24 @@ export function shortName(ctx, party) {
 export function shortHand(ctx, hand) {
   const r = hand.hand || {};
   const kind = r.kind || 'played';
-  if (kind === 'misdeal') return 'Misdeal';
-  if (kind === 'forfeit') return `Forfeit ${shortName(ctx, r.seat)}`;
-  const game = r.contract ? contractTitle(ctx.variant, r.contract) : r.trump === null ? 'No trump' : 'Game';
+  if (kind === 'misdeal') return t('Misdeal');
+  if (kind === 'forfeit') return t('Forfeit {name}', { name: shortName(ctx, r.seat) });
+  const game = r.contract ? contractTitle(ctx.variant, r.contract) : r.trump === null ? t('No trump') : t('Game');
   const trump = r.trump ? ` ${SUITS[r.trump]}` : '';
   const who = r.declarer ?? r.soloist ?? r.last_trick;
-  let people = who === undefined || who === null ? '' : ` ${shortName(ctx, who)}`;
-  if (r.partner !== undefined && r.partner !== null && r.partner !== who) people += ` & ${shortName(ctx, r.partner)}`;
+  let people = '';
+  if (who !== undefined && who !== null) {
+    const name = shortName(ctx, who);
+    people = r.partner !== undefined && r.partner !== null && r.partner !== who
+      ? ' ' + t('{name} & {partner}', { name, partner: shortName(ctx, r.partner) }) : ` ${name}`;
+  }
+  const line = `${game}${trump}${people}`;
   const result = hand.status === 'void' ? 'void' : hand.settlement && hand.settlement.result;
-  return `${game}${trump}${people}${result ? `, ${result}` : ''}`;
+  if (result === 'won') return t('{hand}, won', { hand: line });
+  if (result === 'lost') return t('{hand}, lost', { hand: line });
+  if (result === 'drawn') return t('{hand}, drawn', { hand: line });
+  if (result === 'void') return t('{hand}, void', { hand: line });
+  return result ? `${line}, ${result}` : line;
 }
 
 /** The score sheet: per hand its deltas, the running balances and the pool after it. */

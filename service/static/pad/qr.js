@@ -1,6 +1,8 @@
 // A small QR Code encoder (ISO/IEC 18004): byte mode, error correction level M, versions 1-40,
 // written for this page so that the table token in a share link never leaves the phone.
 
+import { t } from './i18n.js';
+
 // Level M: error correction codewords per block and number of blocks, versions 1..40.
 const ECC_PER_BLOCK = [10, 16, 26, 18, 24, 16, 18, 22, 22, 26, 30, 22, 22, 24, 24, 28, 28, 26, 26,
   26, 26, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28];
@@ -255,7 +257,7 @@ export function encode(text, mask = null) {
   let ver = 1;
   while (4 + (ver < 10 ? 8 : 16) + bytes.length * 8 > dataCodewords(ver) * 8) {
     ver += 1;
-    if (ver > 40) throw new RangeError('Text too long for a QR code');
+    if (ver > 40) throw new RangeError(t('Text too long for a QR code'));
   }
   const words = interleave(encodeData(bytes, ver), ver);
   const m = new Matrix(ver);
@@ -281,7 +283,7 @@ export function qrSvg(text, label) {
   const svg = document.createElementNS(ns, 'svg');
   svg.setAttribute('viewBox', `0 0 ${n} ${n}`);
   svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', label || 'QR code');
+  svg.setAttribute('aria-label', label || t('QR code'));
   svg.setAttribute('shape-rendering', 'crispEdges');
   svg.classList.add('qr');
   const bg = document.createElementNS(ns, 'rect');

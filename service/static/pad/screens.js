@@ -7,16 +7,17 @@ import { handForm, settlementView } from './hand.js';
 import { contractTitle, describeHand, nextHand, seatName } from './model.js';
 import { enqueue, entriesFor } from './outbox.js';
 import { qrSvg } from './qr.js';
-import { suitWord, write, writeToken } from './table.js';
+import { t, tn, tx, num } from './i18n.js';
+import { unitWord, write, writeToken } from './table.js';
 
 function back(ctx) {
-  return h('a.button.back', { href: `#table=${encodeURIComponent(ctx.id)}` }, '← Table');
+  return h('a.button.back', { href: `#table=${encodeURIComponent(ctx.id)}` }, t('← Table'));
 }
 
 export function renderNewHand(root, ctx, app) {
-  const t = ctx.table;
-  if (t.status === 'closed' || (t.session && t.session.over)) {
-    clear(root, h('div.screen', back(ctx), h('h1', 'No more hands'), h('p', 'This table is closed or its session is over.')));
+  const tb = ctx.table;
+  if (tb.status === 'closed' || (tb.session && tb.session.over)) {
+    clear(root, h('div.screen', back(ctx), h('h1', t('No more hands')), h('p', t('This table is closed or its session is over.'))));
     return null;
   }
   // Offline with hands waiting, the deal follows them; pool and couleur wait for the server.
@@ -25,7 +26,7 @@ export function renderNewHand(root, ctx, app) {
   const number = next.number;
   const tableLink = `#table=${encodeURIComponent(ctx.id)}`;
   const form = handForm({
-    ctx, variant: ctx.variant, number, saveLabel: `Save hand ${number}`,
+    ctx, variant: ctx.variant, number, saveLabel: t('Save hand {number}', { number }),
     onSave: (record) => {
       enqueue(ctx.id, number, record);
       form.discard();
@@ -33,33 +34,68 @@ export function renderNewHand(root, ctx, app) {
       app.flush();
     },
   });
-  const stake = next.stakeDue ? ' and stakes' : '';
-  const couleur = t.couleur && next.known ? ` · ${suitWord(t).toLowerCase()} ${suitLabel(t.couleur)}` : '';
-  const waiting = queued.length ? h('p.notice', `${queued.length} hand${queued.length > 1 ? 's wait' : ' waits'} to be sent: `
-    + `the pool${t.couleur ? `, the ${suitWord(t).toLowerCase()}` : ''} and the balances are known once ${queued.length > 1 ? 'they are' : 'it is'} recorded.`) : null;
-  const discard = h('button.small.link', { type: 'button', onclick: () => { form.discard(); app.go(tableLink); } }, 'Discard');
+  const name = seatName(ctx, next.dealer);
+  const deals = next.stakeDue ? t('{name} deals and stakes', { name }) : t('{name} deals', { name });
+  const suit = suitLabel(tb.couleur);
+  const word = tb.variant === 'german' ? t('preferred suit {suit}', { suit }) : t('couleur {suit}', { suit });
+  const couleur = !tb.couleur || !next.known ? '' : ` · ${word}`;
+  const n = queued.length;
+  const waiting = !n ? null : h('p.notice', !tb.couleur
+    ? tn(n, '{n} hand waits to be sent: the pool and the balances are known once it is recorded.',
+      '{n} hands wait to be sent: the pool and the balances are known once they are recorded.')
+    : tb.variant === 'german'
+      ? tn(n, '{n} hand waits to be sent: the pool, the preferred suit and the balances are known once it is recorded.',
+        '{n} hands wait to be sent: the pool, the preferred suit and the balances are known once they are recorded.')
+      : tn(n, '{n} hand waits to be sent: the pool, the couleur and the balances are known once it is recorded.',
+        '{n} hands wait to be sent: the pool, the couleur and the balances are known once they are recorded.'));
+  const discard = h('button.small.link', { type: 'button', onclick: () => { form.discard(); app.go(tableLink); } }, t('Discard'));
   clear(root, h('div.screen.record',
-    h('div.titlebar', back(ctx), h('h1', `Hand ${number}`), discard),
-    h('p.hint', { 'data-next': 'dealer' }, `${seatName(ctx, next.dealer)} deals${stake}${couleur}`),
+    h('div.titlebar', back(ctx), h('h1', t('Hand {number}', { number })), discard),
+    h('p.hint', { 'data-next': 'dealer' }, deals + couleur),
     waiting, form));
   return { update: () => form.refreshTaken() };
 }
 
 // --- corrections ------------------------------------------------------------------------------
+// The words of a hand record's fields and values in the list of changes ("Tricks: 6 → 5"). An
+// unknown name is shown as it is written (title()), in English.
+const FIELDS = {
+  kind: t('Kind'), contract: t('Contract'), trump: t('Trump'), declarer: t('Declarer'), partner: t('Partner'),
+  called: t('Called'), tricks: t('Tricks'), seat: t('Seat'), soloist: t('Soloist'), last_trick: t('Last trick'),
+  soloist_points: t('Soloist points'), defender_points: t('Defender points'), matadores: t('Matadores'),
+  errors: t('Errors'), tout_after_five: t('Tout after five'), stopped_after_five: t('Stopped after five'),
+  continued_after_five: t('Continued after five'), tout_announced: t('Tout announced'),
+  matadors_together: t('Matadors together'), forced: t('Forced'),
+};
+const KINDS = { played: t('Played'), forfeit: t('Forfeit'), misdeal: t('Misdeal') };
+const RANKS = { ace: t('ace'), king: t('king') };
+const SUIT_NAMES = { clubs: t('clubs'), spades: t('spades'), hearts: t('hearts'), diamonds: t('diamonds') };
+const SIDES = { declarers: t('declarers'), defenders: t('defenders') };
+const ERRORS = { revoke: t('Revoke'), lead_out_of_turn: t('Lead out of turn'), play_out_of_turn: t('Play out of turn'),
+  exposed_card: t('Exposed card'), unannounced_void: t('Unannounced void') };
+const named = (map, value) => map[value] || title(value);
+
 function words(ctx, record) {
   const out = {};
   const r = record || {};
   const seat = (x) => (x === null || x === undefined ? '—' : seatName(ctx, x));
-  out.kind = title(r.kind || 'played');
+  out.kind = named(KINDS, r.kind || 'played');
   for (const [key, value] of Object.entries(r)) {
     if (key === 'kind' || value === null || value === false) continue;
+    // (values in variables: the extractor reads a call's text only when no comma follows inside it)
     if (key === 'contract') out[key] = contractTitle(ctx.variant, value);
-    else if (key === 'called') out[key] = `${value.rank} of ${value.suit}`;
-    else if (key === 'matadores') out[key] = `${value.side}, ${value.lower} lower`;
-    else if (key === 'errors') { if (value.length) out[key] = value.map((e) => `${title(e.kind)} by ${seat(e.seat)}`).join('; '); }
-    else if (['declarer', 'partner', 'seat', 'soloist', 'last_trick'].includes(key)) out[key] = seat(value);
+    else if (key === 'called') {
+      const card = { rank: RANKS[value.rank] || value.rank, suit: SUIT_NAMES[value.suit] || value.suit };
+      out[key] = t('{rank} of {suit}', card);
+    } else if (key === 'matadores') {
+      const held = { side: SIDES[value.side] || value.side, lower: value.lower };
+      out[key] = t('{side}, {lower} lower', held);
+    } else if (key === 'errors') {
+      const error = (e) => ({ error: named(ERRORS, e.kind), name: seat(e.seat) });
+      if (value.length) out[key] = value.map((e) => t('{error} by {name}', error(e))).join('; ');
+    } else if (['declarer', 'partner', 'seat', 'soloist', 'last_trick'].includes(key)) out[key] = seat(value);
     else if (key === 'trump') out[key] = suitLabel(value);
-    else out[key] = value === true ? 'yes' : String(value);
+    else out[key] = value === true ? t('yes') : typeof value === 'number' ? num(value) : String(value);
   }
   return out;
 }
@@ -69,36 +105,36 @@ function recordChanges(ctx, before, after) {
   const a = words(ctx, before);
   const b = words(ctx, after);
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
-  return keys.filter((k) => a[k] !== b[k]).map((k) => `${title(k)}: ${a[k] ?? '—'} → ${b[k] ?? '—'}`);
+  return keys.filter((k) => a[k] !== b[k]).map((k) => `${named(FIELDS, k)}: ${a[k] ?? '—'} → ${b[k] ?? '—'}`);
 }
 
 export function renderEdit(root, ctx, app, number) {
   const hand = ctx.hands.find((x) => x.number === number);
   if (!hand) {
-    clear(root, h('div.screen', back(ctx), h('h1', `No hand ${number}`)));
+    clear(root, h('div.screen', back(ctx), h('h1', t('No hand {number}', { number }))));
     return null;
   }
   const screen = h('div.screen.edit');
   const form = handForm({
-    ctx, variant: ctx.variant, number, record: hand.hand, saveLabel: 'Review the change',
+    ctx, variant: ctx.variant, number, record: hand.hand, saveLabel: t('Review the change'),
     onSave: (record, preview) => confirm(record, preview),
   });
 
   async function confirm(record, preview) {
     const changes = recordChanges(ctx, hand.hand, record);
     const box = h('section.confirm', { role: 'region', 'aria-labelledby': 'confirm-h' },
-      h('h2', { id: 'confirm-h' }, `Change hand ${number}?`),
-      changes.length ? h('ul.changes', changes.map((c) => h('li', c))) : h('p', 'Nothing changes in the record.'),
-      hand.status === 'void' ? h('p', 'The hand is void now; saving restores it.') : null);
-    const after = h('div', h('p.hint', 'Asking the service what the table becomes…'));
+      h('h2', { id: 'confirm-h' }, t('Change hand {number}?', { number })),
+      changes.length ? h('ul.changes', changes.map((c) => h('li', c))) : h('p', t('Nothing changes in the record.')),
+      hand.status === 'void' ? h('p', t('The hand is void now; saving restores it.')) : null);
+    const after = h('div', h('p.hint', t('Asking the service what the table becomes…')));
     const save = h('button.primary', { type: 'button', disabled: true, onclick: async () => {
       save.disabled = true;
       const ok = await write(ctx, app, () => api.correct(ctx.id, writeToken(ctx), number, record, ctx.table.version),
-        `Hand ${number} is corrected`);
+        t('Hand {number} is corrected', { number }));
       if (ok) form.discard(); else save.disabled = false;
-    } }, 'Save the correction');
-    box.append(after, preview ? settlementView(ctx, preview, { heading: 'The corrected hand' }) : null,
-      h('div.buttons', save, h('button', { type: 'button', onclick: () => { box.remove(); form.hidden = false; } }, 'Back to the form')));
+    } }, t('Save the correction'));
+    box.append(after, preview ? settlementView(ctx, preview, { heading: t('The corrected hand') }) : null,
+      h('div.buttons', save, h('button', { type: 'button', onclick: () => { box.remove(); form.hidden = false; } }, t('Back to the form'))));
     form.hidden = true;
     screen.append(box);
     box.querySelector('h2').tabIndex = -1;
@@ -110,9 +146,10 @@ export function renderEdit(root, ctx, app, number) {
   const discard = form.hasDraft ? h('button.small.link', { type: 'button', onclick: () => {
     form.discard();
     app.go(`#table=${encodeURIComponent(ctx.id)}`);
-  } }, 'Discard the changes') : null;
-  clear(root, clear(screen, h('div.titlebar', back(ctx), h('h1', `Correct hand ${number}`), discard),
-    h('p.hint', `Now: ${describeHand(ctx, hand.hand)}${hand.status === 'void' ? ' (void)' : ''}`), form));
+  } }, t('Discard the changes')) : null;
+  const now = describeHand(ctx, hand.hand);
+  clear(root, clear(screen, h('div.titlebar', back(ctx), h('h1', t('Correct hand {number}', { number })), discard),
+    h('p.hint', hand.status === 'void' ? t('Now: {hand} (void)', { hand: now }) : t('Now: {hand}', { hand: now })), form));
   return null;
 }
 
@@ -121,11 +158,11 @@ export function renderEdit(root, ctx, app, number) {
 export async function tableAfter(ctx, box, dryRun) {
   try {
     const { data } = await dryRun(); // a hand's answer carries the table; re-seating's is the table
-    clear(box, compareTable(ctx, ctx.table, data.table || data, 'What the table becomes'),
-      data.resettled ? h('p.hint', `Hands settled again: ${data.resettled}.`) : null);
+    clear(box, compareTable(ctx, ctx.table, data.table || data, t('What the table becomes')),
+      data.resettled ? h('p.hint', t('Hands settled again: {hands}.', { hands: data.resettled })) : null);
     return true;
   } catch (error) {
-    clear(box, h('p.notice.error', { role: 'alert' }, error instanceof NetworkError ? 'No connection: a correction needs the network.'
+    clear(box, h('p.notice.error', { role: 'alert' }, error instanceof NetworkError ? t('No connection: a correction needs the network.')
       : error instanceof ProblemError ? error.lines().join(' ') : String(error)));
     return false;
   }
@@ -138,41 +175,41 @@ function compareTable(ctx, before, after, caption) {
       h('td', signed(s.balance - old.balance)));
   });
   if (after.pool !== null && after.pool !== undefined) {
-    rows.push(h('tr.pool', h('th', { scope: 'row' }, 'Pool'), h('td', String(before.pool)), h('td', String(after.pool)),
+    rows.push(h('tr.pool', h('th', { scope: 'row' }, t('Pool')), h('td', num(before.pool)), h('td', num(after.pool)),
       h('td', signed(after.pool - before.pool))));
   }
   return h('table.compare', h('caption', caption),
-    h('thead', h('tr', ['', 'Now', 'After', 'Change'].map((x) => h('th', { scope: 'col' }, x)))), h('tbody', rows));
+    h('thead', h('tr', ['', t('Now'), t('After'), t('Change')].map((x) => h('th', { scope: 'col' }, x)))), h('tbody', rows));
 }
 
 // --- seating ----------------------------------------------------------------------------------
 /** Put a wrong seating right: the players in the order they really sat and who dealt first; every
  *  hand is settled again. */
 export function renderSeating(root, ctx, app) {
-  const t = ctx.table;
-  const order = t.seats.map((s) => s.player_id);
+  const tb = ctx.table;
+  const order = tb.seats.map((s) => s.player_id);
   const firstHand = ctx.hands[0];
-  let first = t.seats[firstHand ? firstHand.dealer : t.dealer].player_id;
-  const name = (id) => t.seats.find((s) => s.player_id === id).name;
+  let first = tb.seats[firstHand ? firstHand.dealer : tb.dealer].player_id;
+  const name = (id) => tb.seats.find((s) => s.player_id === id).name;
   const list = h('ol.reseat');
   const dealers = h('div');
   const after = h('div');
   let seq = 0;
   const save = h('button.primary', { type: 'button', onclick: async () => {
     save.disabled = true;
-    if (!await write(ctx, app, request(false), 'The seating is changed')) save.disabled = false;
-  } }, 'Save the seating');
-  const request = (dry) => () => api.reseat(ctx.id, writeToken(ctx), { seats: order, first_dealer: order.indexOf(first) }, t.version, dry);
+    if (!await write(ctx, app, request(false), t('The seating is changed'))) save.disabled = false;
+  } }, t('Save the seating'));
+  const request = (dry) => () => api.reseat(ctx.id, writeToken(ctx), { seats: order, first_dealer: order.indexOf(first) }, tb.version, dry);
   const move = (i, d) => { [order[i], order[i + d]] = [order[i + d], order[i]]; draw(); };
   async function draw() {
     clear(list, order.map((id, i) => h('li', h('span.name', name(id)),
-      h('button.small', { type: 'button', disabled: i === 0, 'aria-label': `Move ${name(id)} up`, onclick: () => move(i, -1) }, '↑'),
-      h('button.small', { type: 'button', disabled: i === order.length - 1, 'aria-label': `Move ${name(id)} down`, onclick: () => move(i, 1) }, '↓'))));
-    clear(dealers, h('fieldset.group', h('legend', 'Dealt the first hand'), h('div.row.wrap', order.map((id) => h('button.choice.small',
+      h('button.small', { type: 'button', disabled: i === 0, 'aria-label': t('Move {name} up', { name: name(id) }), onclick: () => move(i, -1) }, '↑'),
+      h('button.small', { type: 'button', disabled: i === order.length - 1, 'aria-label': t('Move {name} down', { name: name(id) }), onclick: () => move(i, 1) }, '↓'))));
+    clear(dealers, h('fieldset.group', h('legend', t('Dealt the first hand')), h('div.row.wrap', order.map((id) => h('button.choice.small',
       { type: 'button', 'aria-pressed': String(id === first), onclick: () => { first = id; draw(); } }, name(id))))));
-    const same = order.every((id, i) => id === t.seats[i].player_id) && first === t.seats[firstHand ? firstHand.dealer : t.dealer].player_id;
+    const same = order.every((id, i) => id === tb.seats[i].player_id) && first === tb.seats[firstHand ? firstHand.dealer : tb.dealer].player_id;
     save.disabled = true;
-    if (same) { clear(after, h('p.hint', 'This is the seating as recorded.')); return; }
+    if (same) { clear(after, h('p.hint', t('This is the seating as recorded.'))); return; }
     const mine = ++seq;
     const box = h('div');
     const ok = await tableAfter(ctx, box, request(true));
@@ -181,11 +218,11 @@ export function renderSeating(root, ctx, app) {
     save.disabled = !ok;
   }
   clear(root, h('div.screen.seating',
-    h('div.titlebar', back(ctx), h('h1', 'Seating')),
-    t.status === 'closed' ? h('p.notice', 'The table is closed: its seating stays as it is.') : [
-      h('p', 'Wrong seats noticed late? Put the players in the order they sat (the deal passes down the list) and tap who dealt the first hand. Every hand is settled again.'),
+    h('div.titlebar', back(ctx), h('h1', t('Seating'))),
+    tb.status === 'closed' ? h('p.notice', t('The table is closed: its seating stays as it is.')) : [
+      h('p', t('Wrong seats noticed late? Put the players in the order they sat (the deal passes down the list) and tap who dealt the first hand. Every hand is settled again.')),
       list, dealers, after, h('div.buttons', save)]));
-  if (t.status !== 'closed') draw();
+  if (tb.status !== 'closed') draw();
   return null;
 }
 
@@ -197,75 +234,94 @@ function shareLink(id, token) {
 export function renderShare(root, ctx) {
   const token = ctx.token;
   if (!token) {
-    clear(root, h('div.screen', back(ctx), h('h1', 'Share'), h('p', 'This phone has no table token to share.')));
+    clear(root, h('div.screen', back(ctx), h('h1', t('Share')), h('p', t('This phone has no table token to share.'))));
     return null;
   }
   const link = shareLink(ctx.id, token);
   // A text area, not a one-line field: the whole link wraps into view.
-  const field = h('textarea.sharelink', { readOnly: true, rows: 3, value: link, 'aria-label': 'Link to this table' });
+  const field = h('textarea.sharelink', { readOnly: true, rows: 3, value: link, 'aria-label': t('Link to this table') });
   const copy = h('button', { type: 'button', onclick: async () => {
     try {
       await navigator.clipboard.writeText(link);
-      toast('Link copied.');
+      toast(t('Link copied.'));
     } catch {
       field.select();
-      toast('Select the link and copy it.');
+      toast(t('Select the link and copy it.'));
     }
-  } }, 'Copy link');
-  const share = navigator.share ? h('button', { type: 'button', onclick: () => navigator.share({ title: ctx.table.name, url: link }).catch(() => {}) }, 'Share…') : null;
+  } }, t('Copy link'));
+  const share = navigator.share ? h('button', { type: 'button', onclick: () => navigator.share({ title: ctx.table.name, url: link }).catch(() => {}) }, t('Share…')) : null;
   clear(root, h('div.screen.share',
-    h('div.titlebar', back(ctx), h('h1', `Share “${ctx.table.name}”`)),
-    h('p', 'Scan this on another phone to keep score together. The code carries the table token: anyone who has it can record and correct hands at this table.'),
-    h('div.qrbox', qrSvg(link, `QR code of the link to ${ctx.table.name}`)),
+    h('div.titlebar', back(ctx), h('h1', t('Share “{name}”', { name: ctx.table.name }))),
+    h('p', t('Scan this on another phone to keep score together. The code carries the table token: anyone who has it can record and correct hands at this table.')),
+    h('div.qrbox', qrSvg(link, t('QR code of the link to {name}', { name: ctx.table.name }))),
     field, h('div.buttons', copy, share)));
   return null;
 }
 
 // --- settle up ---
+/** "12 chips". English says "1 chips" as it always has (tests/e2e/test_pad.py reads it so); the
+ *  catalogs give the singular its own form. */
+function amount(units, n) {
+  return units === 'points' ? tn(n, '{n} points', '{n} points') : tn(n, '{n} chips', '{n} chips');
+}
+
+/** The values of "{payer} pays {payee} {amount}" (in a function: the extractor reads a call's text
+ *  only when no comma follows inside it). */
+function payment(ctx, unit, x) {
+  return { payer: h('strong', party(ctx, x.from)), payee: h('strong', party(ctx, x.to)), amount: amount(unit, x.amount),
+    club: h('strong', party(ctx, 'pool')) };
+}
+
+/** "Anna pays Bob 3 chips"; the club's pool in its own sentences (German and Spanish decline it). */
+function pays(values, x) {
+  if (x.to === 'pool') return tx('{payer} pays {club} {amount}', values);
+  if (x.from === 'pool') return tx('{club} pays {payee} {amount}', values);
+  return tx('{payer} pays {payee} {amount}', values);
+}
+
 export function settleUpView(ctx, data) {
   const unit = data.units || 'chips';
+  const shares = { pool: data.pool, shares: data.pool_shares.map((s) => `${seatName(ctx, s.to)} ${num(s.chips)}`).join(', ') };
   return h('div.settleup',
-    h('h2', data.transfers.length ? 'Who pays whom' : 'Nobody pays anybody'),
-    h('ul.payments', data.transfers.map((t) => h('li', h('strong', party(ctx, t.from)), ' pays ',
-      h('strong', party(ctx, t.to)), ` ${t.amount} ${unit}`))),
-    data.pool_shares.length ? h('p', `The pool (${data.pool}) is shared out: `,
-      data.pool_shares.map((s) => `${seatName(ctx, s.to)} ${s.chips}`).join(', '), '.') : null,
-    data.pool_at_close === 'carry' ? h('p', `The pool (${data.pool}) stays with the club for its next table.`) : null,
-    h('h2', unit === 'points' ? 'Final score' : 'Net'),
+    h('h2', data.transfers.length ? t('Who pays whom') : t('Nobody pays anybody')),
+    h('ul.payments', data.transfers.map((x) => h('li', pays(payment(ctx, unit, x), x)))),
+    data.pool_shares.length ? h('p', t('The pool ({pool}) is shared out: {shares}.', shares)) : null,
+    data.pool_at_close === 'carry' ? h('p', t('The pool ({pool}) stays with the club for its next table.', { pool: data.pool })) : null,
+    h('h2', unit === 'points' ? t('Final score') : t('Net')),
     h('ul.deltas', data.net.map((n) => h('li', h('span.name', party(ctx, n.party)), h('span.num', signed(n.amount))))));
 }
 function party(ctx, p) {
-  return p === 'pool' ? 'the club (pool)' : seatName(ctx, p);
+  return p === 'pool' ? t('the club (pool)') : seatName(ctx, p);
 }
 
 export function renderSettle(root, ctx, app) {
-  const body = h('div', h('p.hint', 'Loading…'));
+  const body = h('div', h('p.hint', t('Loading…')));
   const closed = ctx.table.status === 'closed';
   const closeBox = h('div');
   const closeButton = closed ? null : h('button.danger', { type: 'button', onclick: () => {
-    clear(closeBox, h('div.confirm', { role: 'alertdialog', 'aria-label': 'Close the table?' },
-      h('p', 'Close the table? No more hands can be recorded; corrections then need the club’s admin token.'),
+    clear(closeBox, h('div.confirm', { role: 'alertdialog', 'aria-label': t('Close the table?') },
+      h('p', t('Close the table? No more hands can be recorded; corrections then need the club’s admin token.')),
       h('div.buttons',
         h('button.danger', { type: 'button', onclick: async () => {
           try {
             const { data } = await api.close(ctx.id, ctx.token || ctx.adminToken);
             ctx.table = data;
             ctx.etag = null;
-            toast('The table is closed.');
+            toast(t('The table is closed.'));
             app.update();
           } catch (error) {
-            toast(error instanceof ProblemError ? error.lines().join(' ') : 'No connection.', 'error');
+            toast(error instanceof ProblemError ? error.lines().join(' ') : t('No connection.'), 'error');
           }
-        } }, 'Yes, close the table'),
-        h('button', { type: 'button', onclick: () => clear(closeBox) }, 'Not yet'))));
-  } }, 'Close the table');
+        } }, t('Yes, close the table')),
+        h('button', { type: 'button', onclick: () => clear(closeBox) }, t('Not yet')))));
+  } }, t('Close the table'));
   clear(root, h('div.screen.settle',
-    h('div.titlebar', back(ctx), h('h1', closed ? 'Settle-up' : 'Settle up')),
+    h('div.titlebar', back(ctx), h('h1', closed ? t('Settle-up') : t('Settle up'))),
     body, closeButton, closeBox));
   api.settleUp(ctx.id, ctx.token || ctx.adminToken).then(({ data }) => {
-    clear(body, h('p.notice', data.final ? 'Final: the table is closed.' : 'If the table closed now:'), settleUpView(ctx, data));
+    clear(body, h('p.notice', data.final ? t('Final: the table is closed.') : t('If the table closed now:')), settleUpView(ctx, data));
   }).catch((error) => {
-    clear(body, h('p.notice.error', error instanceof ProblemError ? error.lines().join(' ') : 'No connection: the settle-up needs the network.'));
+    clear(body, h('p.notice.error', error instanceof ProblemError ? error.lines().join(' ') : t('No connection: the settle-up needs the network.')));
   });
   return null;
 }

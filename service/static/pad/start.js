@@ -4,12 +4,13 @@
 
 import { api, ProblemError } from './api.js';
 import { h, clear, plain, title, toast } from './dom.js';
+import { lang, num, t } from './i18n.js';
 import { loadVariants } from './model.js';
 import { qrSvg } from './qr.js';
 import { store } from './store.js';
 
 function problemText(error) {
-  return error instanceof ProblemError ? error.lines().join(' ') : 'No connection: try again when online.';
+  return error instanceof ProblemError ? error.lines().join(' ') : t('No connection: try again when online.');
 }
 
 function field(label, input, hint) {
@@ -20,15 +21,19 @@ function field(label, input, hint) {
 
 // Options in a player's words: labels, values and help (the service's help names its values).
 const LABELS = {
-  couleur_policy: 'How the couleur changes', bete_on_lost_solo: 'Bête on a lost solo', matadores: 'Matadores count for',
-  incidental_tout: 'Tout after five is worth', target_hands: 'End after this many hands', target_score: 'End at this score',
-  pool_at_close: 'The pool at the end', starting_pool: 'Starting pool',
+  couleur_policy: t('How the couleur changes'), bete_on_lost_solo: t('Bête on a lost solo'), matadores: t('Matadores count for'),
+  incidental_tout: t('Tout after five is worth'), target_hands: t('End after this many hands'), target_score: t('End at this score'),
+  pool_at_close: t('The pool at the end'), starting_pool: t('Starting pool'),
+  stake: t('Stake'), stamm: t('Stamm'), couleur: t('Couleur'), preferred_suit: t('Preferred suit'), mediateur: t('Mediateur'),
+  deck: t('Deck'),
 };
 const VALUES = {
-  fixed: 'Fixed', first_won: 'Trump of the first game won', any: 'Every lost solo', couleur_only: 'Only in couleur',
-  either_side: 'Either side', declaring_side: 'The declaring side only', double: 'Double',
-  literal: 'Twice in suit, four in couleur', split: 'Shared among the players', carry: 'Kept by the club',
+  fixed: t('Fixed'), first_won: t('Trump of the first game won'), any: t('Every lost solo'), couleur_only: t('Only in couleur'),
+  either_side: t('Either side'), declaring_side: t('The declaring side only'), double: t('Double'),
+  literal: t('Twice in suit, four in couleur'), split: t('Shared among the players'), carry: t('Kept by the club'),
+  clubs: t('Clubs'), spades: t('Spades'), hearts: t('Hearts'), diamonds: t('Diamonds'),
 };
+const QUOTES = { de: ['„', '“'], es: ['«', '»'] }[lang] || ['“', '”'];
 const valueWords = (a) => VALUES[a] || plain(title(a));
 
 /** "fixed: never changes; first_won: …" → "“Fixed”: never changes; “Trump of …”: …"; the
@@ -36,12 +41,28 @@ const valueWords = (a) => VALUES[a] || plain(title(a));
 function help(option) {
   const text = plain(option.description || '').replace(/\s*\(null: [^)]*\)/, '');
   return text.replace(/(^|; )([a-z0-9_]+): /g, (m, sep, value) => ((option.allowed || []).includes(value)
-    ? `${sep}“${valueWords(value)}”: ` : m));
+    ? `${sep}${QUOTES[0]}${valueWords(value)}${QUOTES[1]}: ` : m));
 }
 
+// The empty choice of a nullable option, in the pad's words (the service's help says it too:
+// "(null: no limit)").
+const EMPTY = { target_hands: t('No limit'), target_score: t('No limit'), preferred_suit: t('None') };
+
 function emptyWords(option) {
+  if (option.name in EMPTY) return EMPTY[option.name];
   const m = /\(null: ([^)]*)\)/.exec(option.description || '');
-  return m ? m[1].charAt(0).toUpperCase() + m[1].slice(1) : 'None';
+  return m ? m[1].charAt(0).toUpperCase() + m[1].slice(1) : t('None');
+}
+
+/** "3 or 4 or 5" (as it always read in English), "3, 4 oder 5", "3, 4 o 5". */
+function eitherCount(counts) {
+  return lang === 'en' ? counts.join(' or ') : new Intl.ListFormat(lang, { type: 'disjunction' }).format(counts.map(num));
+}
+
+/** Today for a table's default name: 2026-12-02 in English; the date as the language writes it
+ *  by hand otherwise (2.12.2026, 2/12/2026). */
+function today() {
+  return lang === 'en' ? new Date().toISOString().slice(0, 10) : new Date().toLocaleDateString(lang);
 }
 
 function clubLink(club) {
@@ -65,43 +86,43 @@ function clubForms(app) {
       store.saveClub({ id: data.id, name: data.name, token: data.admin_token, fresh: true });
       app.update();
     } catch (error) { toast(problemText(error), 'error'); }
-  } }, h('h2', 'Create a club'), field('Club name', name), h('button.primary', { type: 'submit' }, 'Create the club'));
+  } }, h('h2', t('Create a club')), field(t('Club name'), name), h('button.primary', { type: 'submit' }, t('Create the club')));
 
   const id = h('input', { type: 'text', autocomplete: 'off' });
   const token = h('input', { type: 'password', autocomplete: 'off' });
-  const open = h('details.card', h('summary', 'Open a club with its admin token'),
+  const open = h('details.card', h('summary', t('Open a club with its admin token')),
     h('form', { onsubmit: async (event) => {
       event.preventDefault();
       try {
         await openClub(id.value.trim(), token.value.trim());
         app.update();
       } catch (error) { toast(problemText(error), 'error'); }
-    } }, field('Club id', id), field('Admin token', token), h('button', { type: 'submit' }, 'Open the club')));
+    } }, field(t('Club id'), id), field(t('Admin token'), token), h('button', { type: 'submit' }, t('Open the club'))));
   return [create, open];
 }
 
 function clubCard(club, app) {
   const clubs = Object.values(store.clubs());
-  const switcher = clubs.length > 1 ? h('select', { 'aria-label': 'Club', onchange: (event) => { store.useClub(event.target.value); app.update(); } },
+  const switcher = clubs.length > 1 ? h('select', { 'aria-label': t('Club'), onchange: (event) => { store.useClub(event.target.value); app.update(); } },
     clubs.map((c) => h('option', { value: c.id, selected: c.id === club.id }, c.name))) : null;
   const key = h('details.card', { open: !!club.fresh },
-    h('summary', 'The club’s admin token'),
-    h('p', 'This phone keeps the admin token. It is shown here only: keep it somewhere safe too. With it, another phone can open the club:'),
+    h('summary', t('The club’s admin token')),
+    h('p', t('This phone keeps the admin token. It is shown here only: keep it somewhere safe too. With it, another phone can open the club:')),
     h('p', h('code.token', club.token)),
-    h('div.qrbox.small', qrSvg(clubLink(club), 'QR code of the link that opens the club')));
+    h('div.qrbox.small', qrSvg(clubLink(club), t('QR code of the link that opens the club'))));
   if (club.fresh) store.saveClub({ ...club, fresh: false });
-  return h('section.card', h('h2', `Club: ${club.name}`), switcher,
-    h('a.button', { href: `#league=${encodeURIComponent(club.id)}` }, 'Tables, standings and players'), key);
+  return h('section.card', h('h2', t('Club: {name}', { name: club.name })), switcher,
+    h('a.button', { href: `#league=${encodeURIComponent(club.id)}` }, t('Tables, standings and players')), key);
 }
 
 async function newTableForm(club, app) {
-  const box = h('section.card.newtable', h('h2', 'New table'), h('p.hint', 'Loading players…'));
+  const box = h('section.card.newtable', h('h2', t('New table')), h('p.hint', t('Loading players…')));
   let variants;
   let players;
   try {
     [variants, { data: players }] = await Promise.all([loadVariants(), api.players(club.id, club.token)]);
   } catch (error) {
-    clear(box, h('h2', 'New table'), h('p.notice.error', problemText(error)));
+    clear(box, h('h2', t('New table')), h('p.notice.error', problemText(error)));
     return box;
   }
   // What was set up so far survives a reload, until the table is opened.
@@ -111,7 +132,7 @@ async function newTableForm(club, app) {
   let variant = variants.find((v) => v.name === (draft.variant || 'american')) || variants[0];
   let firstDealer = Math.min(draft.firstDealer || 0, Math.max(0, chosen.length - 1));
   let kept = draft.options || {};
-  const name = h('input', { type: 'text', value: draft.name || `Table ${new Date().toISOString().slice(0, 10)}`, maxLength: 100 });
+  const name = h('input', { type: 'text', value: draft.name || t('Table {date}', { date: today() }), maxLength: 100 });
   const keep = () => {
     if (optionInputs.size) kept = Object.fromEntries([...optionInputs].map(([k, { input }]) => [k, input.value]));
     store.saveDraft(draftKey, { name: name.value, variant: variant.name, chosen, firstDealer, options: kept });
@@ -122,7 +143,7 @@ async function newTableForm(club, app) {
   const seatsBox = h('div');
   const dealerBox = h('div');
   const optionsBox = h('div');
-  const newPlayer = h('input', { type: 'text', maxLength: 100, autocomplete: 'off', placeholder: 'Name' });
+  const newPlayer = h('input', { type: 'text', maxLength: 100, autocomplete: 'off', placeholder: t('Name') });
   const add = h('button', { type: 'button', onclick: async () => {
     const n = newPlayer.value.trim();
     if (!n) { newPlayer.focus(); return; }
@@ -133,25 +154,25 @@ async function newTableForm(club, app) {
       newPlayer.value = '';
       draw();
     } catch (error) { toast(problemText(error), 'error'); }
-  } }, 'Add');
+  } }, t('Add'));
   const optionInputs = new Map();
 
   function draw() {
-    const counts = variant.players;
+    const played = { game: variant.title, counts: eitherCount(variant.players) };
     clear(seatsBox,
-      h('p.hint', `${variant.title} is played by ${counts.join(' or ')}. Tap the players in the order they sit (the deal passes to the left).`),
-      h('div.row.wrap', { role: 'group', 'aria-label': 'Players' }, players.map((p) => {
+      h('p.hint', t('{game} is played by {counts}. Tap the players in the order they sit (the deal passes to the left).', played)),
+      h('div.row.wrap', { role: 'group', 'aria-label': t('Players') }, players.map((p) => {
         const at = chosen.indexOf(p.id);
         return h('button.choice.player', { type: 'button', 'aria-pressed': String(at >= 0), onclick: () => {
           if (at >= 0) chosen.splice(at, 1); else chosen.push(p.id);
           firstDealer = Math.min(firstDealer, Math.max(0, chosen.length - 1));
           draw();
-        } }, at >= 0 ? h('span.badge', { 'aria-label': `seat ${at + 1}` }, String(at + 1)) : null, ` ${p.name}`);
+        } }, at >= 0 ? h('span.badge', { 'aria-label': t('seat {number}', { number: at + 1 }) }, num(at + 1)) : null, ` ${p.name}`);
       })),
       h('div.row.addplayer', newPlayer, add));
-    newPlayer.setAttribute('aria-label', 'New player’s name');
+    newPlayer.setAttribute('aria-label', t('New player’s name'));
     const names = chosen.map((id) => players.find((p) => p.id === id).name);
-    clear(dealerBox, names.length ? h('fieldset.group', h('legend', 'First dealer'),
+    clear(dealerBox, names.length ? h('fieldset.group', h('legend', t('First dealer')),
       h('div.row.wrap', names.map((n, i) => h('button.choice.small', { type: 'button', 'aria-pressed': String(i === firstDealer),
         onclick: () => { firstDealer = i; draw(); } }, n)))) : null);
     const open = optionsBox.querySelector('details[open]') !== null;
@@ -159,12 +180,12 @@ async function newTableForm(club, app) {
     const rows = variant.options.map((o) => {
       let input;
       const words = o.default === null || o.default === undefined ? emptyWords(o)
-        : o.type === 'boolean' ? (o.default ? 'yes' : 'no') : o.allowed ? valueWords(o.default) : o.default;
+        : o.type === 'boolean' ? (o.default ? t('yes') : t('no')) : o.allowed ? valueWords(o.default) : num(o.default);
       if (o.type === 'integer' && !o.allowed) {
         input = h('input', { type: 'number', inputmode: 'numeric', min: o.min, max: o.max,
           value: o.default === null || o.default === undefined ? '' : o.default, placeholder: o.nullable ? emptyWords(o) : null });
       } else if (o.type === 'boolean') {
-        input = h('select', [false, true].map((b) => h('option', { value: String(b), selected: b === o.default }, b ? 'yes' : 'no')));
+        input = h('select', [false, true].map((b) => h('option', { value: String(b), selected: b === o.default }, b ? t('yes') : t('no'))));
       } else {
         const allowed = [...(o.nullable ? [''] : []), ...(o.allowed || [])].map(String);
         input = h('select', allowed.map((a) => h('option', { value: a, selected: a === String(o.default ?? '') },
@@ -173,20 +194,21 @@ async function newTableForm(club, app) {
       if (o.name in kept) input.value = kept[o.name];
       input.addEventListener('change', keep);
       optionInputs.set(o.name, { input, option: o });
-      return field(LABELS[o.name] || plain(title(o.name)), input, `Default: ${words}. ${help(o)}`);
+      const shown = { value: words, help: help(o) };
+      return field(LABELS[o.name] || plain(title(o.name)), input, t('Default: {value}. {help}', shown));
     });
     if (variant.name === 'american') {
       const pool = h('select', ['split', 'carry'].map((a) => h('option', { value: a }, valueWords(a))));
       optionInputs.set('pool_at_close', { input: pool, option: { name: 'pool_at_close', default: 'split', allowed: ['split'] } });
-      rows.push(field(LABELS.pool_at_close, pool, 'Default: shared among the players when the table closes; or kept by the club for its next table.'));
+      rows.push(field(LABELS.pool_at_close, pool, t('Default: shared among the players when the table closes; or kept by the club for its next table.')));
       const start = h('input', { type: 'number', inputmode: 'numeric', min: 0, value: 0 });
       optionInputs.set('starting_pool', { input: start, option: { name: 'starting_pool', type: 'integer', default: 0 } });
-      rows.push(field(LABELS.starting_pool, start, 'Default: 0. A pool the club kept from an earlier table (only when the club keeps the pool).'));
+      rows.push(field(LABELS.starting_pool, start, t('Default: 0. A pool the club kept from an earlier table (only when the club keeps the pool).')));
       for (const key of ['pool_at_close', 'starting_pool']) if (key in kept) optionInputs.get(key).input.value = kept[key];
       pool.addEventListener('change', keep);
       start.addEventListener('change', keep);
     }
-    clear(optionsBox, h('details.options', { open }, h('summary', 'Options (defaults shown)'), rows));
+    clear(optionsBox, h('details.options', { open }, h('summary', t('Options (defaults shown)')), rows));
     keep();
   }
 
@@ -202,16 +224,17 @@ async function newTableForm(club, app) {
     return out;
   }
 
-  const submit = h('button.primary.big', { type: 'submit' }, 'Open the table');
+  const submit = h('button.primary.big', { type: 'submit' }, t('Open the table'));
   const form = h('form', { onsubmit: async (event) => {
     event.preventDefault();
     if (!variant.players.includes(chosen.length)) {
-      toast(`Pick ${variant.players.join(' or ')} players.`, 'error');
+      const counts = eitherCount(variant.players);
+      toast(t('Pick {counts} players.', { counts }), 'error');
       return;
     }
     submit.disabled = true;
     try {
-      const { data } = await api.createTable(club.token, { club_id: club.id, name: name.value.trim() || 'Table',
+      const { data } = await api.createTable(club.token, { club_id: club.id, name: name.value.trim() || t('Table'),
         variant: variant.name, seats: chosen, first_dealer: firstDealer, options: options() });
       store.saveTable({ id: data.id, token: data.table_token, name: data.name, club_id: club.id,
         variant: data.variant, status: data.status });
@@ -221,8 +244,8 @@ async function newTableForm(club, app) {
       submit.disabled = false;
       toast(problemText(error), 'error');
     }
-  } }, field('Table name', name), field('Game', variantSelect), seatsBox, dealerBox, optionsBox, submit);
-  clear(box, h('h2', 'New table'), form);
+  } }, field(t('Table name'), name), field(t('Game'), variantSelect), seatsBox, dealerBox, optionsBox, submit);
+  clear(box, h('h2', t('New table')), form);
   draw();
   return box;
 }
@@ -230,22 +253,22 @@ async function newTableForm(club, app) {
 function knownTables() {
   const tables = Object.values(store.tables()).sort((a, b) => (b.seen || 0) - (a.seen || 0));
   if (!tables.length) return null;
-  return h('section.card', h('h2', 'Tables on this phone'),
-    h('ul.tables', tables.map((t) => h('li', h('a.button', { href: `#table=${encodeURIComponent(t.id)}` },
-      t.name || t.id, t.status === 'closed' ? ' (closed)' : '')))));
+  return h('section.card', h('h2', t('Tables on this phone')),
+    h('ul.tables', tables.map((entry) => h('li', h('a.button', { href: `#table=${encodeURIComponent(entry.id)}` },
+      entry.status === 'closed' ? t('{name} (closed)', { name: entry.name || entry.id }) : entry.name || entry.id)))));
 }
 
 export async function renderStart(root, app) {
   const club = store.currentClub();
-  const screen = h('div.screen.start', h('h1', 'Solo score pad'),
-    h('p.hint', 'Keep the score of a Solo table: record each hand in a few taps, every phone at the table sees it.'));
+  const screen = h('div.screen.start', h('h1', t('Solo score pad')),
+    h('p.hint', t('Keep the score of a Solo table: record each hand in a few taps, every phone at the table sees it.')));
   clear(root, screen);
   screen.append(...[knownTables()].filter(Boolean));
   if (club) {
     const form = newTableForm(club, app);
     screen.append(clubCard(club, app)); // drawn now: it stores that the club is no longer fresh
     screen.insertBefore(await form, screen.lastChild);
-    screen.append(h('details.card', h('summary', 'Another club'), ...clubForms(app)));
+    screen.append(h('details.card', h('summary', t('Another club')), ...clubForms(app)));
   } else {
     screen.append(...clubForms(app));
   }
