@@ -18,6 +18,7 @@ thousands separator, "1 Spiel"/"2 Spiele" in the status line of a phone offline.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from typing import Any
 
@@ -129,6 +130,16 @@ def create_club_and_table(page: Any, w: Words) -> dict[str, Any]:
     return known_table(page)
 
 
+def change_and_wait(page: Any, button: Any) -> None:
+    """Click `button` on a hand form showing a preview, and wait for the preview of the changed
+    hand (asked 150 ms after the click): what is saved then comes with its settlement."""
+    wait_preview(page)
+    shown = page.locator(".preview").inner_text()
+    button.click()
+    expect(page.locator(".preview")).not_to_have_text(shown)
+    wait_preview(page)
+
+
 def open_hand(page: Any, number_: int) -> Any:
     """A hand's row in the sheet opened (its details: the settlement, Correct and Void)."""
     hand = page.locator(f'.sheet .hand[data-number="{number_}"]')
@@ -142,16 +153,40 @@ def open_hand(page: Any, number_: int) -> Any:
 
 def record_solo(page: Any, declarer: int, tricks_less: int = 0) -> str:
     """A solo in hearts by `declarer` (a seat), with `tricks_less` tricks below the target;
-    saved after its preview, whose text is given back."""
+    saved once its preview shows the finished hand, whose text is given back."""
+    previews: list[Any] = []
+
+    def note(request: Any) -> None:
+        if request.url.endswith("/settlements/preview"):
+            previews.append(request)
+
+    page.on("request", note)
     page.locator("#new-hand").click()
     page.locator('button.contract[data-value="solo"]').click()
     page.locator('[data-field="trump"] button[data-value="hearts"]').click()
     page.locator(f'[data-field="declarer"] button[data-value="{declarer}"]').click()
     for _ in range(tricks_less):
         page.locator('[data-field="tricks"] button.step').first.click()
-    wait_preview(page)
+    # The preview is asked 150 ms after the last change: wait for the request of the hand as
+    # it stands, then for the page to show what it answered (not an earlier answer).
+    tricks = int(page.locator('[data-field="tricks"] output').inner_text())
+    asked = []
+    for _ in range(200):
+        asked = [
+            r
+            for r in previews
+            if json.loads(r.post_data)["hand"].get("tricks") == tricks
+            and json.loads(r.post_data)["hand"].get("declarer") == declarer
+        ]
+        if asked:
+            break
+        page.wait_for_timeout(50)
+    assert asked, "no preview asked for the finished hand"
+    answer = asked[-1].response()
+    lines = [with_names(line, NAMES) for line in answer.json()["explanation"]]
     preview = page.locator(".preview")
-    expect(preview.locator(".explanation")).to_contain_text(NAMES[declarer])
+    expect(preview.locator(".explanation li")).to_have_text(lines)
+    page.remove_listener("request", note)
     text = preview.inner_text()
     page.locator("button.save").click()
     return text
@@ -174,7 +209,7 @@ def main_flows(page: Any, api: Api, language: str) -> None:
     page.locator('.sheet .hand[data-number="2"]').wait_for()
     for number_, preview in ((1, won), (2, lost)):
         lines = explanation_in(api, table, language, number_)
-        assert lines and all(line in preview for line in lines), (lines, preview)
+        assert lines and all(line in preview for line in lines), (lines, [preview])
         assert not WORDED_SEATS.search(preview), preview
     assert w("Won") in won and w("Lost") in lost
     assert_in_language(page, language)
@@ -193,8 +228,7 @@ def main_flows(page: Any, api: Api, language: str) -> None:
     # Correct hand 2 (one trick more), after the confirmation that says what changes.
     open_hand(page, 2).locator("button.small:not(.danger)").first.click()
     expect(page.locator("h1")).to_contain_text("2")
-    page.locator('[data-field="tricks"] button.step').last.click()
-    wait_preview(page)
+    change_and_wait(page, page.locator('[data-field="tricks"] button.step').last)
     page.locator("button.save").click()
     confirm = page.locator("section.confirm")
     expect(confirm.locator("ul.changes")).to_contain_text("2 → 3")
@@ -467,9 +501,11 @@ def crawl_table_screens(page: Any, api: Api, crawl: Crawl, variant: str) -> dict
     page.goto(base + "&go=edit&n=1")
     wait_preview(page)
     crawl(f"{variant}: correct hand 1")
-    steps = visible(page, "button.step:not([disabled])")
-    steps[-1].click()
-    wait_preview(page)
+    # One more trick (or point): the preview changes (asked 150 ms after the click), and the
+    # confirmation shows the corrected hand's settlement.
+    more = visible(page, '[data-field="tricks"] button.step:not([disabled])')
+    more = more or visible(page, "[data-field] button.step:not([disabled])")
+    change_and_wait(page, more[-1])
     page.locator("button.save").click()
     page.locator("section.confirm .settlement").wait_for()
     crawl(f"{variant}: correct hand 1, the confirmation")
@@ -679,3 +715,18 @@ def test_the_first_of_the_browsers_languages_the_pad_speaks(phones: Any) -> None
     french.goto("/")
     expect(french.locator("html")).to_have_attribute("lang", "en")
     expect(french.locator("select#lang")).to_have_value("en")
+
+
+def test_the_crawl_finds_english_on_an_english_phone(phones: Any, api: Api) -> None:
+    """The control: the same crawl, on an English phone, reads the texts and finds the words."""
+    page = phones(locale="en-US").page
+    crawl = Crawl(page, CRAWL_NAMES)
+    table = crawl_table_screens(page, api, crawl, "american")
+    found = "\n".join(crawl.found)
+    for text in (
+        "text: 'New hand 2' (New, hand)",  # the table screen's button: a visible text
+        "aria-label: 'Tricks taken: one less' (Tricks, less, one)",  # an accessible name
+        "text: 'Skip to the score' (score, the, to)",  # text for screen readers only
+    ):
+        assert text in found, (text, found)
+    assert api.table(table)["hands_recorded"] == 1 and len(crawl.screens) > 10
