@@ -11,8 +11,11 @@ and asks the API in it (Accept-Language), which answers in it (Content-Language)
 
 "No English left" visits every screen in German and Spanish and fails on any English word of a
 stop list in the visible text or the accessible names (aria-label, title, alt, placeholder),
-naming the screen and the text. Numbers, dates and plurals are Intl's: a German date and a
-thousands separator, "1 Spiel"/"2 Spiele" in the status line of a phone offline.
+naming the screen and the text (its control: the same crawl finds English on an English phone).
+Numbers, dates and plurals are Intl's, in the pad's language rather than the browser's: a date
+and a thousands separator in German and Spanish, "1 Spiel"/"2 Spiele" and "1 mano"/"2 manos"
+in the club's tables, and in the status line of a German phone offline with hands kept. The
+language is the first of the browser's languages the pad speaks (fr-FR, es-419 → Spanish).
 """
 
 from __future__ import annotations
