@@ -365,10 +365,11 @@ STOP_WORDS = """the and with hand hands table tables tap save cancel new players
     correct corrected correction void restore settle share seating print copy
     close closed open opened loading add rename retire retired show download rotate
     standings season seasons rating sitting sittings hint value values chart
-    hearts spades diamonds keep kept send sending waiting phone phones"""
+    hearts spades diamonds keep kept send sending waiting phone phones
+    american spanish german"""
 STOP = frozenset(STOP_WORDS.split())
-# Not "clubs": German says "des Clubs", Spanish "clubs" (the other three suits are on the same
-# screens as the fourth).
+# The variants' names (the API's "american") are English words too. Not "clubs": German says
+# "des Clubs", Spanish "clubs" (the other three suits are on the same screens as the fourth).
 # Kept in every language (docs/i18n.md "Terms"), and the languages' names in the switch.
 KEPT = (
     "Solo",
