@@ -38,8 +38,8 @@ LANGUAGES: tuple[str, ...] = ("en", "de", "es")
 DEFAULT = LANGUAGES[0]
 LOCALES = pathlib.Path(__file__).parent / "locales"
 DOMAIN = "messages"
-_E = TypeVar("_E", bound=HTTPException)
 VARY = "Accept-Language"
+_E = TypeVar("_E", bound=HTTPException)
 
 
 @functools.cache

@@ -412,7 +412,7 @@ def test_the_variants_are_described_in_the_readers_language(client: Any) -> None
     assert [k["title"] for k in american["hand_kinds"]] == ["Played", "Forfeit", "Misdeal"]
     assert [c["title"] for c in _variant(english, "solo66")["contracts"]] == ["Game", "No trump"]
     assert [c["title"] for c in _variant(german, "solo66")["contracts"]] == [
-        "Trumpfspiel",
+        "Spiel",
         "Ohne Trumpf",
     ]
     assert [k["title"] for k in _variant(spanish, "american")["error_kinds"]][:2] == [

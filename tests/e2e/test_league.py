@@ -182,7 +182,7 @@ def test_tables_standings_and_a_player_page(
     assert rating.startswith("Rating after each closed sitting (mu − 3·sigma): 2 values")
     charts.nth(0).locator("summary").click()
     assert charts.nth(0).locator("ol.numbers li").count() == 3
-    assert page.locator("section.card h3", has_text="Career: american").count() == 1
+    assert page.locator("section.card h3", has_text="Career: American Solo").count() == 1
     assert_fits(page, "player")
     shoot(page, f"player{suffix}")
 
@@ -299,7 +299,7 @@ def test_running_the_club_with_the_admin_token(
     board.page.set_viewport_size(size)
     board.page.goto(link)
     board.page.get_by_role("link", name="Standings").click()
-    board.page.get_by_label("Season").select_option(label="Winter 2026 (american)")
+    board.page.get_by_label("Season").select_option(label="Winter 2026 (American Solo)")
     board.page.locator("table.standings tbody tr").first.wait_for()
     assert board.page.get_by_role("link", name="Manage").count() == 0
     assert "viewer=" not in board.page.url  # the token leaves the address bar at once

@@ -109,8 +109,7 @@ def test_create_record_correct_void_and_settle(phones: Any, api: Api) -> None:
     open_more(page)
     page.get_by_role("button", name="Held by declarers").click()
     page.get_by_role("button", name="Lower matadores: one more").click()
-    wait_preview(page)
-    assert "Lost" in page.locator(".preview .result").inner_text()
+    expect(page.locator(".preview .result")).to_contain_text("Lost")
     page.locator("button.save").click()
     wait_recorded(page, 3)
 
@@ -146,7 +145,8 @@ def test_create_record_correct_void_and_settle(phones: Any, api: Api) -> None:
     page.locator('.sheet .hand[data-number="2"] button.what').click()
     page.get_by_role("button", name="Correct hand 2").click()
     page.get_by_role("button", name="Tricks taken: one less").click()
-    wait_preview(page)
+    # The preview of the stored hand may still be on screen: wait for the changed one.
+    expect(page.locator(".preview .result")).to_contain_text("Lost")
     page.get_by_role("button", name="Review the change").click()
     confirm = page.locator("section.confirm")
     assert "Tricks: 5 → 4" in confirm.locator("ul.changes").inner_text()

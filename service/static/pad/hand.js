@@ -527,9 +527,11 @@ function errorsWidget(ctx, variant, v, changed, syncs) {
 function worth(ctx, s) {
   if (s.value === null || s.value === undefined) return '';
   if (!s.value) return t('nothing to pay');
+  // English says "each payment 1 chips" as it always has (as settle-up's "1 chips"); the catalogs
+  // give the singular its own form.
   const value = s.value;
-  return ctx.table.units === 'points' ? tn(value, 'each payment {n} point', 'each payment {n} points')
-    : tn(value, 'each payment {n} chip', 'each payment {n} chips');
+  return ctx.table.units === 'points' ? tn(value, 'each payment {n} points', 'each payment {n} points')
+    : tn(value, 'each payment {n} chips', 'each payment {n} chips');
 }
 
 /** "Anna +24 · Bob −8 …" */
@@ -552,7 +554,7 @@ export function settlementView(ctx, s, { heading } = {}) {
   items.push(h('ul.deltas', s.deltas.map((d, i) => h(`li${d > 0 ? '.plus' : d < 0 ? '.minus' : ''}`,
     h('span.name', seatName(ctx, i)), h('span.num', signed(d))))));
   if (s.transfers.length) {
-    items.push(h('ul.transfers', { 'aria-label': t('Transfers') }, s.transfers.map((t) => h('li', describeTransfer(ctx, t)))));
+    items.push(h('ul.transfers', { 'aria-label': t('Transfers') }, s.transfers.map((x) => h('li', describeTransfer(ctx, x)))));
   }
   if (s.pool) items.push(h('p.hint', t('Pool {before} → {after}', { before: s.pool.before, after: s.pool.after })));
   if (s.explanation.length) {

@@ -46,10 +46,14 @@ function fill(text, values) {
   });
 }
 
+// A text may carry a context after a bar, as gettext's msgctxt: 'Game|variant' (the kind of game)
+// and 'Game' (one game played) read the same in English and differently in German.
+const english = (text) => text.replace(/\|\w+$/, '');
+
 /** `text` (the English, a string literal) in the page's language, its `{name}`s filled. */
 export function t(text, values) {
   const entry = catalog[text];
-  return fill(typeof entry === 'string' ? entry : text, values);
+  return fill(typeof entry === 'string' ? entry : english(text), values);
 }
 
 /** A count: `tn(3, '{n} hand', '{n} hands')`, the form chosen by Intl.PluralRules; `{n}` is
@@ -57,14 +61,14 @@ export function t(text, values) {
 export function tn(n, one, other, values) {
   const entry = catalog[one];
   const category = plurals.select(n);
-  const text = entry && typeof entry === 'object' ? entry[category] || entry.other : category === 'one' ? one : other;
+  const text = entry && typeof entry === 'object' ? entry[category] || entry.other : english(category === 'one' ? one : other);
   return fill(text, { ...values, n });
 }
 
 /** Like `t`, for a text with elements in it: the pieces (strings and Nodes) to give to h(). */
 export function tx(text, values) {
   const entry = catalog[text];
-  const parts = (typeof entry === 'string' ? entry : text).split(/(\{\w+\})/);
+  const parts = (typeof entry === 'string' ? entry : english(text)).split(/(\{\w+\})/);
   return parts.filter(Boolean).map((part) => {
     const name = /^\{(\w+)\}$/.exec(part)?.[1];
     if (!name || !values || !(name in values)) return part;

@@ -62,7 +62,7 @@ async function seasonForm(ctx) {
       toast(t('Season {name} started.', { name: data.name }));
       ctx.app.go(link(ctx.id, { view: 'standings', season: data.id }));
     });
-  } }, h('h3', t('New season')), field(t('Name'), name), field(t('Game'), variant),
+  } }, h('h3', t('New season')), field(t('Name'), name), field(t('Game|variant'), variant),
   h('div.row3', field(t('Starts on'), starts), field(t('Ends on'), ends)), h('button.small', { type: 'submit' }, t('Start the season')));
 }
 

@@ -5,6 +5,7 @@
 
 import { call, ProblemError } from './api.js';
 import { h, append, clear, signed, toast } from './dom.js';
+import { variantTitle } from './model.js';
 import { store } from './store.js';
 import { t, tn, tx, num, day, lang } from './i18n.js';
 
@@ -14,15 +15,14 @@ const REVOKED = 'urn:solo:problem:token-revoked';
 // A noticeboard reads again every 20 polls of a table (60 s by default).
 const refreshMs = () => 20 * (Number(document.documentElement.dataset.pollMs) || 3000);
 let refreshTimer = 0;
-// A column head's short word where English has none of its own: the key is the English word and
-// "|head" (a context, as gettext's msgctxt), so that a language may abbreviate the head ("Sp.") and
-// still write the label in full; English shows the word.
-const head = (text) => text.replace(/\|head$/, '');
+// Column heads a language may abbreviate carry the context |head ('Hands|head': "Sp."), and counts of
+// hands won or lost |hands (Spanish "Ganadas"; one hand's result is "Ganada"): see i18n.js.
 // [key, label (a phone's card, the sort button's name), short label in the table head]
-const COLUMNS = [['rank', t('Rank'), '#'], ['name', t('Player')], ['net', t('Net')], ['hands', t('Hands'), head(t('Hands|head'))],
-  ['declared', t('Declared'), t('Decl.')], ['won', t('Won'), head(t('Won|head'))], ['lost', t('Lost'), head(t('Lost|head'))],
+const COLUMNS = [['rank', t('Rank'), '#'], ['name', t('Player')], ['net', t('Net')], ['hands', t('Hands'), t('Hands|head')],
+  ['declared', t('Declared'), t('Decl.')], ['won', t('Won|hands'), t('Won|head')],
+  ['lost', t('Lost|hands'), t('Lost|head')],
   ['solos_won', t('Solos')], ['touts_won', t('Touts')], ['betes_paid', t('Bêtes')], ['stamms_drawn', t('Stamms')],
-  ['errors', t('Errors'), t('Err.')], ['rating', t('Rating'), head(t('Rating|head'))]];
+  ['errors', t('Errors'), t('Err.')], ['rating', t('Rating'), t('Rating|head')]];
 // A text's values go in parentheses when they are more than one: the catalogs' test reads the texts
 // with Babel's extractor, which takes every comma outside parentheses (braces too) for an argument.
 // The API's units, in words.
@@ -162,7 +162,7 @@ async function tablesView(ctx, body) {
   if (!data.length) body.append(h('p', t('No tables yet.')));
   body.append(h('ul.sittings', data.map((table) => h('li.card', { 'data-table': table.id },
     h('h3', table.name), h('p.hint', tn(table.hands, '{date} · {variant} · {n} hand', '{date} · {variant} · {n} hands',
-      { date: day(table.created_at), variant: table.variant }), ' · ',
+      { date: day(table.created_at), variant: variantTitle(table.variant) }), ' · ',
     h(`span.status.${table.status}`, table.status === 'open' ? t('open') : t('closed {date}', { date: day(table.closed_at) }))),
     result(table), ctx.admin ? tableActions(ctx, table) : null))));
   const pages = Math.max(1, Math.ceil(total / 20));
@@ -230,8 +230,8 @@ async function standingsView(ctx, body) {
   const p = ctx.p;
   const season = seasons.find((s) => s.id === p.get('season')) || seasons[0];
   const pick = h('select', seasons.map((s) => h('option', { value: s.id, selected: s === season }, s.starts_on || s.ends_on
-    ? t('{season} ({variant}, {start} to {end})', ({ season: s.name, variant: s.variant, start: date(s.starts_on) || '…', end: date(s.ends_on) || '…' }))
-    : t('{season} ({variant})', ({ season: s.name, variant: s.variant })))));
+    ? t('{season} ({variant}, {start} to {end})', ({ season: s.name, variant: variantTitle(s.variant), start: date(s.starts_on) || '…', end: date(s.ends_on) || '…' }))
+    : t('{season} ({variant})', ({ season: s.name, variant: variantTitle(s.variant) })))));
   const from = h('input', { type: 'date', value: p.get('from') || '' });
   const to = h('input', { type: 'date', value: p.get('to') || '' });
   const min = h('input', { type: 'number', min: 0, inputmode: 'numeric', value: p.get('min') || '' });
@@ -277,7 +277,7 @@ async function playersView(ctx, body) {
 }
 
 const STATS = { sittings: t('Sittings'), hands: t('Hands'), net: t('Net'), net_per_100_hands: t('Net / 100 hands'),
-  declared: t('Declared'), won: t('Won'), lost: t('Lost'), win_rate: t('Win rate'), solos_won: t('Solos won'),
+  declared: t('Declared'), won: t('Won|hands'), lost: t('Lost|hands'), win_rate: t('Win rate'), solos_won: t('Solos won'),
   touts_won: t('Touts won'), betes_paid: t('Bêtes paid'), stamms_drawn: t('Stamms drawn'), errors: t('Errors') };
 
 function statList(record) {
@@ -298,7 +298,7 @@ async function playerView(ctx, body) {
   const charts = h('div');
   body.append(h('h2', stats.name), charts);
   if (!stats.career.length) body.append(h('p', t('No hands played yet.')));
-  for (const c of stats.career) body.append(h('section.card', h('h3', t('Career: {variant} ({units})', ({ variant: c.variant, units: units(c.units) }))), statList(c)));
+  for (const c of stats.career) body.append(h('section.card', h('h3', t('Career: {variant} ({units})', ({ variant: variantTitle(c.variant), units: units(c.units) }))), statList(c)));
   for (const s of stats.seasons) {
     body.append(h('section.card', h('h3', t('{season}: rating {rating}', ({ season: s.name, rating: s.rating === null ? '–' : fixed2(s.rating) }))), statList(s)));
   }

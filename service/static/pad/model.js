@@ -31,6 +31,12 @@ export async function variantNamed(name) {
   return variant || null;
 }
 
+/** A game's name as the API words it ("Deutsches Solo"), from the last answer kept. */
+export function variantTitle(name) {
+  const variant = (store.variants() || []).find((v) => v.name === name);
+  return variant ? variant.title : name;
+}
+
 const contexts = new Map();
 
 /** The context of table `id`: {id, token, adminToken, table, hands, etag, variant}. */
@@ -201,11 +207,11 @@ export function describeHand(ctx, record) {
   }
   if (record.tricks !== undefined && record.tricks !== null) {
     const tricks = record.tricks;
-    parts.push(tn(tricks, '{n} trick', '{n} tricks'));
+    parts.push(tn(tricks, '{n} tricks', '{n} tricks')); // English "1 tricks" as it always was
   }
   if (record.soloist_points !== undefined && record.soloist_points !== null) {
     const points = record.soloist_points;
-    parts.push(tn(points, '{n} point', '{n} points'));
+    parts.push(tn(points, '{n} point', '{n} points')); // card points: never exactly 1
   }
   if (record.last_trick !== undefined && record.last_trick !== null) {
     parts.push(t('last trick {name}', { name: seatName(ctx, record.last_trick) }));

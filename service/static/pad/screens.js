@@ -2,13 +2,13 @@
 // share the table (link and QR code), settle up and close.
 
 import { api, NetworkError, ProblemError } from './api.js';
-import { h, clear, signed, suitLabel, title, toast } from './dom.js';
+import { h, clear, signed, suitLabel, suitName, title, toast } from './dom.js';
 import { handForm, settlementView } from './hand.js';
-import { contractTitle, describeHand, nextHand, seatName } from './model.js';
+import { contractTitle, describeHand, errorWord, kindWord, nextHand, seatName } from './model.js';
 import { enqueue, entriesFor } from './outbox.js';
 import { qrSvg } from './qr.js';
 import { t, tn, tx, num } from './i18n.js';
-import { unitWord, write, writeToken } from './table.js';
+import { write, writeToken } from './table.js';
 
 function back(ctx) {
   return h('a.button.back', { href: `#table=${encodeURIComponent(ctx.id)}` }, t('← Table'));
@@ -40,14 +40,10 @@ export function renderNewHand(root, ctx, app) {
   const word = tb.variant === 'german' ? t('preferred suit {suit}', { suit }) : t('couleur {suit}', { suit });
   const couleur = !tb.couleur || !next.known ? '' : ` · ${word}`;
   const n = queued.length;
-  const waiting = !n ? null : h('p.notice', !tb.couleur
-    ? tn(n, '{n} hand waits to be sent: the pool and the balances are known once it is recorded.',
-      '{n} hands wait to be sent: the pool and the balances are known once they are recorded.')
-    : tb.variant === 'german'
-      ? tn(n, '{n} hand waits to be sent: the pool, the preferred suit and the balances are known once it is recorded.',
-        '{n} hands wait to be sent: the pool, the preferred suit and the balances are known once they are recorded.')
-      : tn(n, '{n} hand waits to be sent: the pool, the couleur and the balances are known once it is recorded.',
-        '{n} hands wait to be sent: the pool, the couleur and the balances are known once they are recorded.'));
+  const known = { known: !tb.couleur ? t('the pool and the balances')
+    : tb.variant === 'german' ? t('the pool, the preferred suit and the balances') : t('the pool, the couleur and the balances') };
+  const waiting = !n ? null : h('p.notice', tn(n, '{n} hand waits to be sent: {known} are known once it is recorded.',
+    '{n} hands wait to be sent: {known} are known once they are recorded.', known));
   const discard = h('button.small.link', { type: 'button', onclick: () => { form.discard(); app.go(tableLink); } }, t('Discard'));
   clear(root, h('div.screen.record',
     h('div.titlebar', back(ctx), h('h1', t('Hand {number}', { number })), discard),
@@ -67,31 +63,25 @@ const FIELDS = {
   continued_after_five: t('Continued after five'), tout_announced: t('Tout announced'),
   matadors_together: t('Matadors together'), forced: t('Forced'),
 };
-const KINDS = { played: t('Played'), forfeit: t('Forfeit'), misdeal: t('Misdeal') };
 const RANKS = { ace: t('ace'), king: t('king') };
-const SUIT_NAMES = { clubs: t('clubs'), spades: t('spades'), hearts: t('hearts'), diamonds: t('diamonds') };
-const SIDES = { declarers: t('declarers'), defenders: t('defenders') };
-const ERRORS = { revoke: t('Revoke'), lead_out_of_turn: t('Lead out of turn'), play_out_of_turn: t('Play out of turn'),
-  exposed_card: t('Exposed card'), unannounced_void: t('Unannounced void') };
-const named = (map, value) => map[value] || title(value);
 
 function words(ctx, record) {
   const out = {};
   const r = record || {};
   const seat = (x) => (x === null || x === undefined ? '—' : seatName(ctx, x));
-  out.kind = named(KINDS, r.kind || 'played');
+  out.kind = kindWord(r.kind || 'played');
   for (const [key, value] of Object.entries(r)) {
     if (key === 'kind' || value === null || value === false) continue;
-    // (values in variables: the extractor reads a call's text only when no comma follows inside it)
     if (key === 'contract') out[key] = contractTitle(ctx.variant, value);
     else if (key === 'called') {
-      const card = { rank: RANKS[value.rank] || value.rank, suit: SUIT_NAMES[value.suit] || value.suit };
+      const card = { rank: RANKS[value.rank] || value.rank, suit: suitName(value.suit) };
       out[key] = t('{rank} of {suit}', card);
     } else if (key === 'matadores') {
-      const held = { side: SIDES[value.side] || value.side, lower: value.lower };
-      out[key] = t('{side}, {lower} lower', held);
+      const held = { lower: value.lower };
+      out[key] = value.side === 'declarers' ? t('declarers, {lower} lower', held)
+        : value.side === 'defenders' ? t('defenders, {lower} lower', held) : `${value.side}, ${value.lower} lower`;
     } else if (key === 'errors') {
-      const error = (e) => ({ error: named(ERRORS, e.kind), name: seat(e.seat) });
+      const error = (e) => ({ error: errorWord(e.kind), name: seat(e.seat) });
       if (value.length) out[key] = value.map((e) => t('{error} by {name}', error(e))).join('; ');
     } else if (['declarer', 'partner', 'seat', 'soloist', 'last_trick'].includes(key)) out[key] = seat(value);
     else if (key === 'trump') out[key] = suitLabel(value);
@@ -105,7 +95,7 @@ function recordChanges(ctx, before, after) {
   const a = words(ctx, before);
   const b = words(ctx, after);
   const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
-  return keys.filter((k) => a[k] !== b[k]).map((k) => `${named(FIELDS, k)}: ${a[k] ?? '—'} → ${b[k] ?? '—'}`);
+  return keys.filter((k) => a[k] !== b[k]).map((k) => `${FIELDS[k] || title(k)}: ${a[k] ?? '—'} → ${b[k] ?? '—'}`);
 }
 
 export function renderEdit(root, ctx, app, number) {
@@ -265,8 +255,7 @@ function amount(units, n) {
   return units === 'points' ? tn(n, '{n} points', '{n} points') : tn(n, '{n} chips', '{n} chips');
 }
 
-/** The values of "{payer} pays {payee} {amount}" (in a function: the extractor reads a call's text
- *  only when no comma follows inside it). */
+/** The values of "{payer} pays {payee} {amount}". */
 function payment(ctx, unit, x) {
   return { payer: h('strong', party(ctx, x.from)), payee: h('strong', party(ctx, x.to)), amount: amount(unit, x.amount),
     club: h('strong', party(ctx, 'pool')) };

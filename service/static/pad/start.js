@@ -244,7 +244,7 @@ async function newTableForm(club, app) {
       submit.disabled = false;
       toast(problemText(error), 'error');
     }
-  } }, field(t('Table name'), name), field(t('Game'), variantSelect), seatsBox, dealerBox, optionsBox, submit);
+  } }, field(t('Table name'), name), field(t('Game|variant'), variantSelect), seatsBox, dealerBox, optionsBox, submit);
   clear(box, h('h2', t('New table')), form);
   draw();
   return box;

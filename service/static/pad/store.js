@@ -2,6 +2,8 @@
 // table tokens, the last copy of each table (to show it offline) and the outbox of hands
 // waiting to be sent.
 
+import { lang } from './i18n.js';
+
 const PREFIX = 'solo-pad:';
 
 function read(key, fallback) {
@@ -56,8 +58,9 @@ export const store = {
     try { write(`cache:${id}`, value); } catch { /* full: the copy is only a convenience */ }
   },
 
-  variants: () => read('variants', null),
-  saveVariants: (list) => write('variants', list),
+  // The games as the API words them, kept per language (a switch offline shows its own words).
+  variants: () => read(`variants:${lang}`, null),
+  saveVariants: (list) => write(`variants:${lang}`, list),
 
   // What a form holds until it is saved or discarded (a reload, a locked phone keeps it).
   draft: (key) => read(`draft:${key}`, null),

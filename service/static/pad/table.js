@@ -55,7 +55,7 @@ export function suitWord(table) {
 }
 
 /** The unit of a table's balances, as a word ("chips", "points"). */
-export function unitWord(units) {
+function unitWord(units) {
   return units === 'points' ? t('points') : t('chips');
 }
 
