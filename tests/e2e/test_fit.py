@@ -164,7 +164,7 @@ def test_the_start_page_fits_with_long_names(phones: Any, language: str) -> None
         page.locator(f'button.player:has-text("{name}")').wait_for()
     page.locator("details.options summary").click()
     for variant in ("american", "spanish", "german", "solo66"):
-        page.get_by_label(w("Game")).select_option(variant)
+        page.get_by_label(w("Game|variant")).select_option(variant)
         if page.locator("details.options").get_attribute("open") is None:
             page.locator("details.options summary").click()
         found += problems_at(page, f"new table, {variant}")
