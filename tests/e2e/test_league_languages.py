@@ -17,6 +17,7 @@ from playwright.sync_api import expect
 from service.i18n import gettext
 
 from .test_league import NAMES, assert_fits, club_scene
+from .test_league import open_club as open_club_in
 from .test_pad_catalogs import read_catalog
 
 pytestmark = [pytest.mark.e2e]
@@ -41,18 +42,9 @@ def words(language: str) -> Any:
 def open_club(phones: Any, scene: dict[str, Any], language: str, width: int, view: str = "") -> Any:
     phone = phones()
     phone.context.add_init_script(f"localStorage.setItem('solo-pad:lang', '{language}')")
-    page = phone.page
-    page.set_viewport_size({"width": width, "height": 700})
-    page.goto("/")
-    club = scene["club"]
-    page.evaluate(
-        "([id, entry]) => localStorage.setItem('solo-pad:clubs', JSON.stringify({[id]: entry}))",
-        [club["id"], {"id": club["id"], "name": club["name"], "token": scene["token"]}],
-    )
-    page.goto(f"/#league={club['id']}{view}")
-    page.reload()
+    phone.page.set_viewport_size({"width": width, "height": 700})
+    page = open_club_in(phone, scene, view)
     expect(page.locator("html")).to_have_attribute("lang", language)
-    page.locator("nav.tabs").wait_for()
     return page
 
 

@@ -77,7 +77,7 @@ def test_the_first_visit_and_a_new_table_in_the_language(phones: Any, language: 
     create_club(page, w)
 
     assert DEFAULT_NAME[language].match(page.get_by_label(w("Table name")).input_value())
-    game = page.get_by_label(w("Game"), exact=True)
+    game = page.get_by_label(w("Game|variant"), exact=True)
     game.select_option("american")
     # "3, 4 oder 5" / "3, 4 o 5": the counts in the language's own list of choices.
     expect(page.locator(".newtable p.hint").first).to_contain_text(
