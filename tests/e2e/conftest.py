@@ -71,8 +71,10 @@ def browser() -> Iterator[Any]:
 class Phone:
     """One browser context (one phone) with its console watched for errors and CSP reports."""
 
-    def __init__(self, browser: Any, base_url: str) -> None:
-        self.context = browser.new_context(viewport=PHONE, base_url=base_url)
+    def __init__(self, browser: Any, base_url: str, **options: Any) -> None:
+        # options: more of Playwright's context options, e.g. locale="de-DE" (the browser's
+        # languages, which the pad chooses its language from).
+        self.context = browser.new_context(**{"viewport": PHONE, "base_url": base_url, **options})
         self.context.set_default_timeout(15_000)
         self.page = self.context.new_page()
         self.problems: list[str] = []
@@ -93,12 +95,12 @@ class Phone:
 
 @pytest.fixture
 def phones(browser: Any, base_url: str) -> Iterator[Any]:
-    """phones() opens another phone; each is closed after the test, which fails on any
-    page error, console error or CSP violation."""
+    """phones() opens another phone (phones(locale="de-DE"): a German one); each is closed
+    after the test, which fails on any page error, console error or CSP violation."""
     opened: list[Phone] = []
 
-    def open_phone() -> Phone:
-        phone = Phone(browser, base_url)
+    def open_phone(**options: Any) -> Phone:
+        phone = Phone(browser, base_url, **options)
         opened.append(phone)
         return phone
 

@@ -1,6 +1,9 @@
 """Nothing on any screen is cut or sticks out sideways: every variant, every seat count, every
 contract, at 320, 360 and 412 px, with long real names. Measured in the page, element by element
-(its scrollWidth against its clientWidth, its box against the viewport), not by looking."""
+(its scrollWidth against its clientWidth, its box against the viewport), not by looking.
+
+In German and Spanish too (German words are long): every variant and seat count at 320 and
+412 px, the page in the language of the browser (de-DE, es-ES)."""
 
 from __future__ import annotations
 
@@ -8,12 +11,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from .support import Api, table_url
+from .words import Words
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 WIDTHS = (320, 360, 412)
+# English at every width; German and Spanish at the narrowest and the widest phone (measuring
+# is cheap, the taps to reach each state are what takes time).
+LANGUAGE_WIDTHS = {"en": WIDTHS, "de": (320, 412), "es": (320, 412)}
+LOCALES = {"en": "en-US", "de": "de-DE", "es": "es-ES"}
 NAMES = (
     "Anna-Katharina Berger",
     "Bernd Huber",
@@ -34,7 +43,8 @@ MEASURE = (Path(__file__).parent / "measure_fit.js").read_text()
 
 def problems_at(page: Any, where: str) -> list[str]:
     found = []
-    for width in WIDTHS:
+    language = page.evaluate("document.documentElement.lang")
+    for width in LANGUAGE_WIDTHS[language]:
         page.set_viewport_size({"width": width, "height": 640})
         found += [f"{where} @{width}px: {p}" for p in page.evaluate(MEASURE)]
     return found
@@ -47,6 +57,7 @@ def click_all(page: Any, selector: str) -> list[Any]:
 def form_problems(page: Any, where: str) -> list[str]:
     """Every kind of hand, every contract and trump (and the "more" box open) measured."""
     found: list[str] = []
+    language = page.evaluate("document.documentElement.lang")
     page.locator("form.handform").wait_for()
     kinds = [k for k in click_all(page, '[data-field="kind"] button') if k.is_visible()] or [None]
     for kind in kinds:
@@ -74,7 +85,7 @@ def form_problems(page: Any, where: str) -> list[str]:
                 more = page.locator("details.more")
                 if more.count() and more.is_visible() and more.get_attribute("open") is None:
                     more.locator("summary").click()
-                held = page.get_by_role("button", name="Held by declarers")
+                held = page.get_by_role("button", name=Words(language)("Held by declarers"))
                 if held.count() and held.is_visible():
                     held.click()
                 errors = page.locator('[data-field="errors"] button.seat')
@@ -99,18 +110,20 @@ VARIANT_SEATS = [
 ]
 
 
+@pytest.mark.parametrize("language", LANGUAGE_WIDTHS)
 @pytest.mark.parametrize(("variant", "seats", "options"), VARIANT_SEATS)
 def test_nothing_is_cut_or_sticks_out(
-    phones: Any, api: Api, variant: str, seats: int, options: dict[str, Any]
+    phones: Any, api: Api, variant: str, seats: int, options: dict[str, Any], language: str
 ) -> None:
     offered = {v["name"]: v["players"] for v in api._call("GET", "/variants")}
     assert seats in offered[variant]
     names = (*NAMES[: seats - 1], NAMES[3]) if seats < 4 else NAMES[:seats]
     table = api.table_setup(names, variant=variant, **options)
     api.record(table, {**FIRST_HANDS[variant], **({"tricks": 4} if options.get("deck") else {})})
-    page = phones().page
+    page = phones(locale=LOCALES[language]).page
     page.goto(table_url("", table))
     page.locator('.sheet .hand[data-number="1"]').wait_for()
+    expect(page.locator("html")).to_have_attribute("lang", language)
     found = problems_at(page, "table")
     page.locator('.sheet .hand[data-number="1"] button.what').click()
     page.locator(".sheet tr.more .settlement").wait_for()
@@ -132,22 +145,26 @@ def test_nothing_is_cut_or_sticks_out(
     assert not found, "\n".join(found[:40])
 
 
-def test_the_start_page_fits_with_long_names(phones: Any) -> None:
-    page = phones().page
+@pytest.mark.parametrize("language", LANGUAGE_WIDTHS)
+def test_the_start_page_fits_with_long_names(phones: Any, language: str) -> None:
+    w = Words(language)
+    page = phones(locale=LOCALES[language]).page
     page.goto("/")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    page.locator(".start form.card").first.wait_for()
     found = problems_at(page, "first visit")
-    page.get_by_label("Club name").fill(
+    page.get_by_label(w("Club name")).fill(
         "Schafkopf- und Solo-Freunde Obermühlbach-Lichtenfels e. V."
     )
-    page.get_by_role("button", name="Create the club").click()
+    page.get_by_role("button", name=w("Create the club")).click()
     page.locator(".newtable form").wait_for()
     for name in NAMES:
-        page.get_by_label("New player’s name").fill(name)
+        page.get_by_label(w("New player’s name")).fill(name)
         page.locator(".addplayer button").click()
         page.locator(f'button.player:has-text("{name}")').wait_for()
     page.locator("details.options summary").click()
     for variant in ("american", "spanish", "german", "solo66"):
-        page.get_by_label("Game").select_option(variant)
+        page.get_by_label(w("Game|variant")).select_option(variant)
         if page.locator("details.options").get_attribute("open") is None:
             page.locator("details.options summary").click()
         found += problems_at(page, f"new table, {variant}")
