@@ -14,7 +14,7 @@ import pytest
 from service.i18n import gettext
 
 from .support import Api, table_url
-from .test_pad_catalogs import words
+from .words import Words
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -70,7 +70,7 @@ def test_axe_finds_nothing_on_any_screen(phones: Any, api: Api, scheme: str, lan
     page = phone.page
     page.emulate_media(color_scheme=scheme)
     page.goto("/")
-    page.get_by_label(words(language)("Club name")).wait_for()
+    page.get_by_label(Words(language)("Club name")).wait_for()
     found = [f"start (first visit): {v}" for v in violations(page)]
     table = api.table_setup(NAMES)
     for hand in (

@@ -18,7 +18,7 @@ from service.i18n import gettext
 
 from .test_league import NAMES, assert_fits, club_scene
 from .test_league import open_club as open_club_in
-from .test_pad_catalogs import words
+from .words import Words
 
 pytestmark = [pytest.mark.e2e]
 
@@ -35,7 +35,7 @@ def open_club(phones: Any, scene: dict[str, Any], language: str, width: int, vie
 @pytest.mark.parametrize("width", [320, 412])
 @pytest.mark.parametrize("language", ["de", "es"])
 def test_the_club_area_in_the_language(phones: Any, api: Any, language: str, width: int) -> None:
-    w = words(language)
+    w = Words(language)
     scene = club_scene(api)
     page = open_club(phones, scene, language, width)
 
@@ -43,8 +43,11 @@ def test_the_club_area_in_the_language(phones: Any, api: Any, language: str, wid
         [w("Tables"), w("Standings"), w("Players"), w("Manage")]
     )
     friday = page.locator("ul.sittings > li", has_text="Friday")
-    one_hand = w(
-        "{date} · {variant} · {n} hand", "one", n="1", variant=gettext("American Solo", language)
+    one_hand = w.n(
+        1,
+        "{date} · {variant} · {n} hand",
+        "{date} · {variant} · {n} hands",
+        variant=gettext("American Solo", language),
     )
     expect(friday.locator("p.hint")).to_contain_text(one_hand.split(" · ")[-1])
     expect(friday.locator(".status.open")).to_have_text(w("open"))
@@ -74,7 +77,12 @@ def test_the_club_area_in_the_language(phones: Any, api: Any, language: str, wid
     page.locator("figure.lchart svg.plot").first.wait_for()
     net = page.locator("figure.lchart svg").first.get_attribute("aria-label")
     title = w("Net at each sitting")
-    many = w("{title}: {n} value, from {low} to {high}, last {last}.", "other", title=title, n="3")
+    many = w.n(
+        3,
+        "{title}: {n} value, from {low} to {high}, last {last}.",
+        "{title}: {n} values, from {low} to {high}, last {last}.",
+        title=title,
+    )
     assert net.startswith(many.split("{low}")[0]), net
     rating = page.locator("section.card h3", has_text="Winter 2026")
     decimal = "," if language in ("de", "es") else "."
@@ -95,7 +103,7 @@ def test_the_club_area_in_the_language(phones: Any, api: Any, language: str, wid
 
 @pytest.mark.parametrize("language", ["en", "de", "es"])
 def test_the_standings_table_fits_a_tablet_and_a4(phones: Any, api: Any, language: str) -> None:
-    w = words(language)
+    w = Words(language)
     scene = club_scene(api)
     page = open_club(phones, scene, language, 768, "&view=standings")
     page.locator("table.standings tbody tr").first.wait_for()

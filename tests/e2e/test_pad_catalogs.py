@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 from babel import Locale
@@ -73,26 +72,6 @@ def read_catalog(language: str) -> list[tuple[int, str, object]]:
 
 
 USED = used_texts()
-
-
-def words(language: str) -> Any:
-    """``word(text, form="", **values)``: ``text`` as the pad shows it in ``language`` (the
-    catalog's entry, ``form`` the plural category of a count), its ``{name}``s filled. For the
-    browser tests, which so compare a screen with the catalog instead of copying its words."""
-    entries = (
-        {key: value for _line, key, value in read_catalog(language)} if language != "en" else {}
-    )
-
-    def word(text: str, form: str = "", **values: str) -> str:
-        found: Any = entries[text] if language != "en" else text
-        if form:
-            assert isinstance(found, dict), f"{text!r} is not a count"
-            found = found[form]
-        assert isinstance(found, str)
-        found = re.sub(r"\|\w+$", "", found)  # English shows a text with a context without it
-        return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), found)
-
-    return word
 
 
 def test_every_call_of_the_code_has_a_text_the_extractor_reads() -> None:

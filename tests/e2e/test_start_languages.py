@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .test_pad_catalogs import words
+from .words import Words
 
 pytestmark = [pytest.mark.e2e]
 
@@ -57,7 +57,7 @@ def create_club(page: Any, w: Any) -> None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_first_visit_and_a_new_table_in_the_language(phones: Any, language: str) -> None:
-    w = words(language)
+    w = Words(language)
     page = open_in(phones, language)
     expect(page.locator("html")).to_have_attribute("lang", language)
     expect(page.locator("h1")).to_have_text(w("Solo score pad"))
@@ -112,7 +112,7 @@ def test_the_first_visit_and_a_new_table_in_the_language(phones: Any, language: 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_refusal_names_its_fields_in_the_language(phones: Any, language: str) -> None:
-    w = words(language)
+    w = Words(language)
     page = open_in(phones, language)
     create_club(page, w)
     problem = {
