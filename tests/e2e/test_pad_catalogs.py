@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pytest
 from babel import Locale
-from babel.messages.extract import extract_javascript
+from babel.messages.extract import extract
 
 from service.api.pages import PAD_DIR
 
 LANGUAGES = ("de", "es")
-KEYWORDS = {"t": None, "tx": None, "tn": (2, 3)}
+KEYWORDS = {"t": (1,), "tx": (1,), "tn": (2, 3)}  # the arguments that are the text
 CALL = re.compile(r"(?<![\w.$])(?:t|tx|tn)\(")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 MARKED = re.compile(r"<[a-z]+\b[^>]*\bdata-t\b[^>]*>([^<]*)<")
@@ -34,12 +34,8 @@ def _code() -> list[Path]:
 
 def _extracted(path: Path) -> list[tuple[int, str | tuple[str, str]]]:
     with path.open("rb") as source:
-        found = extract_javascript(source, KEYWORDS, [], {"template_string": True})
-        # A t() whose values have two names or more comes as a tuple: its text is the first.
-        return [
-            (line, m if isinstance(m, str) else m[0] if f != "tn" else (m[1], m[2]))
-            for line, f, m, _c in found
-        ]
+        found = extract("javascript", source, KEYWORDS, options={"template_string": True})
+        return [(line, message) for line, message, _comments, _context in found]
 
 
 def used_texts() -> dict[str, tuple[str, str | None]]:

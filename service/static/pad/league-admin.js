@@ -88,7 +88,7 @@ function backup(ctx) {
       const n = data.imported;
       const counts = [tn(n.players, '{n} player', '{n} players'), tn(n.seasons, '{n} season', '{n} seasons'),
         tn(n.tables, '{n} table', '{n} tables'), tn(n.hands, '{n} hand', '{n} hands')].join(', ');
-      clear(outcome, h('p.notice.ok', t('Imported as a new club “{name}”: {counts}. This phone keeps its admin token.', ({ name: data.name, counts }))),
+      clear(outcome, h('p.notice.ok', t('Imported as a new club “{name}”: {counts}. This phone keeps its admin token.', { name: data.name, counts })),
         h('a.button.small', { href: link(data.id) }, t('Open the imported club')));
     } catch (error) { clear(outcome, h('p.notice.error', t('Nothing was imported: {problem}', { problem: problemText(error) }))); }
   } }, field(t('Club file to import (a new club is made)'), file), h('button.small', { type: 'submit' }, t('Import')));

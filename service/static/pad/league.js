@@ -23,8 +23,6 @@ const COLUMNS = [['rank', t('Rank'), '#'], ['name', t('Player')], ['net', t('Net
   ['lost', t('Lost|hands'), t('Lost|head')],
   ['solos_won', t('Solos')], ['touts_won', t('Touts')], ['betes_paid', t('Bêtes')], ['stamms_drawn', t('Stamms')],
   ['errors', t('Errors'), t('Err.')], ['rating', t('Rating'), t('Rating|head')]];
-// A text's values go in parentheses when they are more than one: the catalogs' test reads the texts
-// with Babel's extractor, which takes every comma outside parentheses (braces too) for an argument.
 // The API's units, in words.
 const UNITS = { chips: t('chips'), points: t('points') };
 const units = (u) => UNITS[u] || u;
@@ -167,7 +165,7 @@ async function tablesView(ctx, body) {
     result(table), ctx.admin ? tableActions(ctx, table) : null))));
   const pages = Math.max(1, Math.ceil(total / 20));
   const to = (n, label) => n >= 1 && n <= pages && h('a.button.small', { href: link(ctx.id, { view: 'tables', status, page: n }) }, label);
-  if (pages > 1) body.append(h('p.buttons', to(page - 1, t('Newer')), h('span.hint', t('Page {page} of {pages}', ({ page, pages }))), to(page + 1, t('Older'))));
+  if (pages > 1) body.append(h('p.buttons', to(page - 1, t('Newer')), h('span.hint', t('Page {page} of {pages}', { page, pages })), to(page + 1, t('Older'))));
 }
 
 function tableActions(ctx, table) {
@@ -210,7 +208,7 @@ export function standingsTable(ctx, rows, sort) {
   const table = h('table.standings', h('caption', t('Standings')),
     h('thead', h('tr', COLUMNS.map(([key, label, short]) => h('th', {
       scope: 'col', 'aria-sort': key === sort.key ? (sort.up ? 'ascending' : 'descending') : null,
-    }, h('button.sort', { type: 'button', title: t('Sort by {column}', ({ column: lang === 'de' ? label : label.toLowerCase() })), 'aria-label': label, onclick: () => {
+    }, h('button.sort', { type: 'button', title: t('Sort by {column}', { column: lang === 'de' ? label : label.toLowerCase() }), 'aria-label': label, onclick: () => {
       const up = key === sort.key ? !sort.up : key === 'rank' || key === 'name';
       table.replaceWith(standingsTable(ctx, rows, { key, up }));
     } }, short || label))))),
@@ -230,8 +228,8 @@ async function standingsView(ctx, body) {
   const p = ctx.p;
   const season = seasons.find((s) => s.id === p.get('season')) || seasons[0];
   const pick = h('select', seasons.map((s) => h('option', { value: s.id, selected: s === season }, s.starts_on || s.ends_on
-    ? t('{season} ({variant}, {start} to {end})', ({ season: s.name, variant: variantTitle(s.variant), start: date(s.starts_on) || '…', end: date(s.ends_on) || '…' }))
-    : t('{season} ({variant})', ({ season: s.name, variant: variantTitle(s.variant) })))));
+    ? t('{season} ({variant}, {start} to {end})', { season: s.name, variant: variantTitle(s.variant), start: date(s.starts_on) || '…', end: date(s.ends_on) || '…' })
+    : t('{season} ({variant})', { season: s.name, variant: variantTitle(s.variant) }))));
   const from = h('input', { type: 'date', value: p.get('from') || '' });
   const to = h('input', { type: 'date', value: p.get('to') || '' });
   const min = h('input', { type: 'number', min: 0, inputmode: 'numeric', value: p.get('min') || '' });
@@ -298,9 +296,9 @@ async function playerView(ctx, body) {
   const charts = h('div');
   body.append(h('h2', stats.name), charts);
   if (!stats.career.length) body.append(h('p', t('No hands played yet.')));
-  for (const c of stats.career) body.append(h('section.card', h('h3', t('Career: {variant} ({units})', ({ variant: variantTitle(c.variant), units: units(c.units) }))), statList(c)));
+  for (const c of stats.career) body.append(h('section.card', h('h3', t('Career: {variant} ({units})', { variant: variantTitle(c.variant), units: units(c.units) })), statList(c)));
   for (const s of stats.seasons) {
-    body.append(h('section.card', h('h3', t('{season}: rating {rating}', ({ season: s.name, rating: s.rating === null ? '–' : fixed2(s.rating) }))), statList(s)));
+    body.append(h('section.card', h('h3', t('{season}: rating {rating}', { season: s.name, rating: s.rating === null ? '–' : fixed2(s.rating) })), statList(s)));
   }
   if (!sittings.length) return;
   const seasons = stats.seasons.map((s) => [s.season_id, s.name]);
@@ -311,7 +309,7 @@ async function playerView(ctx, body) {
   const shown = sittings.filter((s) => !chosen || chosen === 'all' || s.season_id === chosen);
   const points = shown.map((s) => ({ label: `${day(s.created_at)} ${s.table_name}`, value: s.net }));
   const rated = shown.filter((s) => s.rating !== null)
-    .map((s) => ({ label: t('after {date} {table}', ({ date: day(s.closed_at), table: s.table_name })), value: s.rating }));
+    .map((s) => ({ label: t('after {date} {table}', { date: day(s.closed_at), table: s.table_name }), value: s.rating }));
   charts.append(h('section.charts', h('h3', t('Over time')), field(t('Sittings of'), pick),
     chart(t('Net at each sitting'), points, 'bars'),
     chosen && chosen !== 'all' ? chart(t('Rating after each closed sitting (mu − 3·sigma)'), rated, 'line')

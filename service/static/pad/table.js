@@ -23,10 +23,8 @@ function balanceChanges(before, after) {
   }).filter(Boolean);
   const moved = lines.length ? lines.join(', ') : t('no balance changed');
   if (after.pool === null || after.pool === undefined) return moved;
-  // (values in a variable: the extractor reads a call's text only when no comma follows inside it)
-  const values = { changes: moved, before: before.pool, after: after.pool, pool: after.pool };
-  return after.pool === before.pool ? t('{changes}; the pool stays at {pool}', values)
-    : t('{changes}; pool {before} → {after}', values);
+  return after.pool === before.pool ? t('{changes}; the pool stays at {pool}', { changes: moved, pool: after.pool })
+    : t('{changes}; pool {before} → {after}', { changes: moved, before: before.pool, after: after.pool });
 }
 
 function facts(ctx) {
