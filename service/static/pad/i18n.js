@@ -78,17 +78,9 @@ export function tx(text, values) {
 }
 
 const dayFormat = new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'short', day: 'numeric' });
-const whenFormat = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** A date ("2 Dez. 2026"), '' for none. */
+/** A date ("2. Dez. 2026"), '' for none. */
 export const day = (iso) => (iso ? dayFormat.format(new Date(iso)) : '');
-/** A moment ("02.12.2026, 14:05"), '' for none. */
-export const when = (iso) => (iso ? whenFormat.format(new Date(iso)) : '');
-
-/** A list of names: "Anna, Bernd und Clara". */
-export function list(items) {
-  return new Intl.ListFormat(lang, { type: 'conjunction' }).format(items.map(String));
-}
 
 /** The static texts of index.html (marked data-t) in the page's language. */
 for (const el of document.querySelectorAll('[data-t]')) el.textContent = t(el.textContent);
