@@ -244,7 +244,7 @@ class ClubExport(MethodView):
     )
     @_auth_doc("No such club.")
     def get(self, club_id: str) -> Response:
-        """Export the club's full backup (admin token).
+        """Export the club's full backup (admin or read-only token).
 
         Players, seasons, tables and every hand record with all its revisions;
         `POST /api/v1/clubs/import` restores it."""

@@ -19,11 +19,14 @@ from ..schemas.clubs import PlayerSchema
 from ..schemas.league_admin import (
     ClubTablesQuerySchema,
     IssuedTokenSchema,
+    IssuedViewerTokenSchema,
     NewTableTokenSchema,
     PlayerSittingsSchema,
     PlayerUpdateSchema,
     SittingsQuerySchema,
     TableSummarySchema,
+    ViewerTokenCreateSchema,
+    ViewerTokenSchema,
 )
 from ..services.league import admin as league_admin
 from .auth import BEARER, principal
@@ -74,7 +77,10 @@ class AdminToken(MethodView):
     @_auth_doc("Not this club's admin token.", "No such club.")
     def post(self, club_id: str) -> dict[str, Any]:
         """Rotate the club's admin token: the answer carries the new one, this once only; the
-        old one stops working at once."""
+        old one stops working at once, on every worker and instance.
+
+        Only the current admin token rotates: an old one gets 401
+        (`urn:solo:problem:token-revoked`)."""
         return league_admin.rotate_admin_token(principal(), club_id)
 
 
@@ -83,17 +89,55 @@ class ViewerToken(MethodView):
     @blp.response(201, IssuedTokenSchema)
     @_auth_doc("Not this club's admin token.", "No such club.")
     def post(self, club_id: str) -> dict[str, Any]:
-        """Make the club's read-only token anew (admin token), for a noticeboard or a TV.
+        """Make the club's read-only link anew (admin token), for a noticeboard or a TV.
 
-        It reads the seasons, standings, tables, players and statistics, and writes nothing.
-        Shown this once only; the previous read-only token stops working."""
+        It reads everything of the club (tables, hands, standings, statistics, the export)
+        and writes nothing. Shown this once only; the previous link stops working (the named
+        read-only tokens of `…/viewer-tokens` do not)."""
         return league_admin.new_viewer_token(principal(), club_id)
 
     @blp.response(204)
     @_auth_doc("Not this club's admin token.", "No such club, or it has no read-only token.")
     def delete(self, club_id: str) -> Response:
-        """Revoke the club's read-only token (admin token)."""
+        """Revoke the club's read-only link (admin token); the named read-only tokens stay."""
         league_admin.revoke_viewer_token(principal(), club_id)
+        return Response(status=204)
+
+
+@blp.route("/clubs/<string:club_id>/viewer-tokens")
+class ViewerTokens(MethodView):
+    @blp.arguments(ViewerTokenCreateSchema())
+    @blp.response(201, IssuedViewerTokenSchema)
+    @blp.alt_response(
+        409,
+        description="A working read-only token of the club has that name, or the club holds "
+        "the most it may.",
+    )
+    @blp.alt_response(422, description="A blank or too long name.")
+    @_auth_doc("Not this club's admin token.", "No such club.")
+    def post(self, body: dict[str, Any], club_id: str) -> dict[str, Any]:
+        """Make a named read-only token (admin token), for a program: it reads everything of
+        the club and writes nothing.
+
+        The club may hold several; each is revoked on its own. Shown this once only."""
+        return league_admin.create_viewer_token(principal(), club_id, body["name"])
+
+    @blp.response(200, ViewerTokenSchema(many=True))
+    @_auth_doc("Not this club's admin token.", "No such club.")
+    def get(self, club_id: str) -> list[dict[str, Any]]:
+        """The club's working read-only tokens (admin token), oldest first: name, when made,
+        when last used (to within a minute). Never the token itself."""
+        return league_admin.list_viewer_tokens(principal(), club_id)
+
+
+@blp.route("/clubs/<string:club_id>/viewer-tokens/<string:token_id>")
+class ViewerTokenById(MethodView):
+    @blp.response(204)
+    @_auth_doc("Not this club's admin token.", "No such club, or no working read-only token of it.")
+    def delete(self, club_id: str, token_id: str) -> Response:
+        """Revoke one read-only token (admin token); it stops working at once, everywhere.
+        The club's other tokens keep working."""
+        league_admin.revoke_viewer_token_by_id(principal(), club_id, token_id)
         return Response(status=204)
 
 

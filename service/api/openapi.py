@@ -70,6 +70,13 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
     ("post", "/api/v1/clubs/{club_id}/admin-token"): ("rotateAdminToken", "Clubs", None),
     ("post", "/api/v1/clubs/{club_id}/viewer-token"): ("createViewerToken", "Clubs", None),
     ("delete", "/api/v1/clubs/{club_id}/viewer-token"): ("revokeViewerToken", "Clubs", None),
+    ("post", "/api/v1/clubs/{club_id}/viewer-tokens"): ("createNamedViewerToken", "Clubs", None),
+    ("get", "/api/v1/clubs/{club_id}/viewer-tokens"): ("listViewerTokens", "Clubs", None),
+    ("delete", "/api/v1/clubs/{club_id}/viewer-tokens/{token_id}"): (
+        "revokeNamedViewerToken",
+        "Clubs",
+        None,
+    ),
     ("patch", "/api/v1/players/{player_id}"): ("updatePlayer", "Players", None),
     ("get", "/api/v1/players/{player_id}/sittings"): ("listPlayerSittings", "Players", None),
     ("post", "/api/v1/tables/{table_id}/token"): ("renewTableToken", "Tables", None),

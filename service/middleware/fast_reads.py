@@ -4,7 +4,9 @@ Phones at a table poll ``GET /api/v1/tables/{id}`` between hands, mostly with
 ``If-None-Match``; it is the most frequent request by far. When this worker can already
 answer it, it does so here, as WSGI, without Flask's request context, routing and hooks:
 
-- the token is one this worker checked in the last minute (``remembered_principal``);
+- the token's row, read now by its digest on the pinned connection, is not revoked
+  (``auth.live_principal``: a revocation committed anywhere is refused by the next poll) and
+  needs no note of its use (``auth.use_is_due``: Flask notes it);
 - its client address may still have tokens checked (the failed-token rate limit);
 - the table exists and the token reaches it (one indexed query on a pinned connection,
   ``PinnedVersionReader``; on PostgreSQL, a poll naming the version this worker last heard of
@@ -32,7 +34,7 @@ from flask import Flask
 from werkzeug.http import parse_etags
 
 from ..i18n import language_headers, negotiate
-from ..services.auth import may_access_table, remembered_principal
+from ..services.auth import digest_of, live_principal, may_read_table, use_is_due
 from ..services.table_versions import PinnedVersionReader, can_pin
 from ..services.version_feed import VersionFeed, feed_for
 from .limits import EXTENSION as LIMITS_EXTENSION
@@ -85,11 +87,15 @@ class FastTableReads:
 
     def answer(self, environ: dict[str, Any], table_id: str) -> Answer | None:
         """The status, headers and body Flask would answer, or None to let Flask answer."""
-        principal = remembered_principal(environ.get("HTTP_AUTHORIZATION"))
-        if principal is None:
+        digest = digest_of(environ.get("HTTP_AUTHORIZATION"))
+        if digest is None:
             return None
         if not self.limits.token_checks_allowed(client_address(environ)):
             return None
+        token = self.reader.read_token(digest)
+        principal = live_principal(token, digest)
+        if principal is None or token is None or use_is_due(token):
+            return None  # unknown, revoked, a failed read, a use to note: Flask answers
         if_none_match = environ.get("HTTP_IF_NONE_MATCH")
         feed = self.feed
         if feed is not None and if_none_match:
@@ -98,12 +104,12 @@ class FastTableReads:
             if (
                 known is not None
                 and if_none_match == f'"{known.version}"'
-                and may_access_table(principal, known)
+                and may_read_table(principal, known)
             ):
                 return "304 NOT MODIFIED", [("ETag", if_none_match)], b""
         mark = 0 if feed is None else feed.mark()
         row = self.reader.read(table_id)
-        if row is None or not may_access_table(principal, row):
+        if row is None or not may_read_table(principal, row):
             return None
         if feed is not None:
             feed.read_from_database(row, mark)

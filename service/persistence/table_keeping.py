@@ -18,6 +18,7 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     false,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -37,7 +38,9 @@ class ClubRow(Model):
 
 class TokenRow(Model):
     """A bearer token, stored as its SHA-256 only. ``table_id`` is set for table tokens;
-    ``viewer`` is a club's read-only token (a noticeboard, a TV)."""
+    ``viewer`` is a club's read-only token (a noticeboard, a TV, a program). A viewer token
+    made by ``POST …/viewer-tokens`` has a ``name``; the club's one read-only link (``POST
+    …/viewer-token``) has none."""
 
     __tablename__ = "tokens"
 
@@ -52,10 +55,26 @@ class TokenRow(Model):
     # Set when the admin revoked or rotated the token: the row stays, so that a phone still
     # holding it is told it was revoked rather than that it never existed.
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(NAME_MAX), nullable=True)
+    # A viewer token's last use, noted at most once a minute (``services/auth.py``).
+    last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     __table_args__ = (
         CheckConstraint("kind IN ('admin', 'table', 'viewer')", name="kind_known"),
         CheckConstraint("(kind = 'table') = (table_id IS NOT NULL)", name="table_token_has_table"),
+        CheckConstraint("name IS NULL OR kind = 'viewer'", name="only_viewer_tokens_named"),
+        CheckConstraint("name IS NULL OR length(name) > 0", name="name_not_empty"),
+        # The club's tokens of a kind (the listing of its viewer tokens, revoking by kind).
+        Index("ix_tokens_club_kind", "club_id", "kind"),
+        # Two working read-only tokens of a club never share a name.
+        Index(
+            "uq_tokens_club_live_name",
+            "club_id",
+            "name",
+            unique=True,
+            sqlite_where=text("revoked_at IS NULL AND name IS NOT NULL"),
+            postgresql_where=text("revoked_at IS NULL AND name IS NOT NULL"),
+        ),
     )
 
 

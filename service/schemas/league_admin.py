@@ -47,6 +47,40 @@ class IssuedTokenSchema(Schema):
     )
 
 
+class ViewerTokenCreateSchema(Schema):
+    """``name``: what the token is for ("league bot", "TV in the hall"), unique among the
+    club's working read-only tokens."""
+
+    name = Name()
+
+
+class ViewerTokenSchema(Schema):
+    id = fields.String(required=True, metadata={"description": "Revoke it by this id."})
+    club_id = fields.String(required=True)
+    name = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Null for the club's read-only link (`…/viewer-token`)."},
+    )
+    created_at = fields.String(required=True, metadata=DATE_TIME)
+    last_used_at = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            **DATE_TIME,
+            "description": "When it was last used, to within a minute; null if never.",
+        },
+    )
+
+
+class IssuedViewerTokenSchema(ViewerTokenSchema):
+    kind = fields.String(required=True, validate=validate.OneOf(["viewer"]))
+    token = fields.String(
+        required=True,
+        metadata={"description": "The new read-only token. Shown this once only."},
+    )
+
+
 class NewTableTokenSchema(Schema):
     table_id = fields.String(required=True)
     table_token = fields.String(

@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
-import time
 import uuid
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, or_, select, update
 
+from ..database import SqliteConnection
 from ..extensions import db
 from ..i18n.marks import N_
 from ..persistence.columns import utcnow
 from ..persistence.table_keeping import TokenRow
 from .errors import Forbidden, Unauthorized
+
+log = logging.getLogger(__name__)
 
 
 class TokenRevoked(Unauthorized):
@@ -26,13 +30,29 @@ class TokenRevoked(Unauthorized):
 
 
 TOKEN_BYTES = 32  # 256 bits of randomness
-# A worker remembers who a digest belongs to for a while instead of asking the database on
-# every request. Revoking a token forgets it at once in the worker that revoked it; another
-# worker may still accept it until its entry expires (at most PRINCIPAL_CACHE_SECONDS, see
-# docs/league.md). The bound keeps memory flat.
-PRINCIPAL_CACHE_SIZE = 4096
-PRINCIPAL_CACHE_SECONDS = 60.0
-_principals: dict[str, tuple[float, Principal]] = {}
+# Every request reads its token's row (one lookup by the digest's unique index): a revoked or
+# rotated token is refused by the very next request on every worker and instance, and there is
+# no memory of tokens to expire, overflow or warm up again after a restart (docs/league.md).
+# A read-only (viewer) token notes when it was last used, at most once in this many seconds
+# (a write per token a minute, not per request).
+LAST_USED_EVERY_SECONDS = 60.0
+_WWW_INVALID = {"WWW-Authenticate": 'Bearer realm="solo", error="invalid_token"'}
+_REVOKED = {
+    "table": N_("This table's link was revoked by the club's admin; ask for a new one."),
+    "admin": N_("This admin token was revoked by the club's admin; ask for a new one."),
+    "viewer": N_("This viewer token was revoked by the club's admin; ask for a new one."),
+}
+# The columns that decide who a token is: the request path and the polls answered before
+# Flask (``table_versions.PinnedVersionReader.read_token``) read the same ones.
+TOKEN_QUERY = select(
+    TokenRow.id,
+    TokenRow.kind,
+    TokenRow.club_id,
+    TokenRow.table_id,
+    TokenRow.token_hash,
+    TokenRow.revoked_at,
+    TokenRow.last_used_at,
+).where(TokenRow.token_hash == bindparam("token_hash"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,15 +78,29 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def issue_token(kind: str, club_id: str, table_id: str | None = None) -> str:
+def issue_token(
+    kind: str, club_id: str, table_id: str | None = None, name: str | None = None
+) -> str:
     """Create a token row and return the token itself, which is never stored."""
+    return issue_token_row(kind, club_id, table_id, name)[1]
+
+
+def issue_token_row(
+    kind: str, club_id: str, table_id: str | None = None, name: str | None = None
+) -> tuple[TokenRow, str]:
+    """Create a token row; the row (not yet flushed) and the token itself."""
     token = secrets.token_urlsafe(TOKEN_BYTES)
-    db.session.add(
-        TokenRow(
-            id=new_id(), kind=kind, club_id=club_id, table_id=table_id, token_hash=hash_token(token)
-        )
+    row = TokenRow(
+        id=new_id(),
+        kind=kind,
+        club_id=club_id,
+        table_id=table_id,
+        token_hash=hash_token(token),
+        name=name,
+        created_at=utcnow(),
     )
-    return token
+    db.session.add(row)
+    return row, token
 
 
 def bearer_token(authorization: str | None) -> str | None:
@@ -78,7 +112,7 @@ def bearer_token(authorization: str | None) -> str | None:
     return value.strip()
 
 
-def _digest(authorization: str | None) -> str | None:
+def digest_of(authorization: str | None) -> str | None:
     """The digest of a well-formed bearer token, or None for a missing or malformed one."""
     token = bearer_token(authorization)
     if token is None or len(token) > 256:
@@ -86,67 +120,100 @@ def _digest(authorization: str | None) -> str | None:
     return hash_token(token)
 
 
-def _remembered(digest: str) -> Principal | None:
-    cached = _principals.get(digest)
-    if cached is not None and cached[0] > time.monotonic():
-        return cached[1]
-    return None
+class TokenFacts(Protocol):
+    """A row of ``TOKEN_QUERY``."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def club_id(self) -> str: ...
+    @property
+    def table_id(self) -> str | None: ...
+    @property
+    def token_hash(self) -> str: ...
+    @property
+    def revoked_at(self) -> Any: ...
+    @property
+    def last_used_at(self) -> Any: ...
 
 
-def remembered_principal(authorization: str | None) -> Principal | None:
-    """The principal behind the header if this worker checked its token within the last
-    ``PRINCIPAL_CACHE_SECONDS``, without asking the database; None when it cannot say."""
-    digest = _digest(authorization)
-    return None if digest is None else _remembered(digest)
+def live_principal(row: TokenFacts | None, digest: str) -> Principal | None:
+    """The principal of a token row read by its digest; None when the row is missing, is not
+    the digest's (compared again in constant time, so the check has no timing differences
+    even if the index lookup had) or was revoked."""
+    if row is None or not hmac.compare_digest(row.token_hash, digest):
+        return None
+    if row.revoked_at is not None:
+        return None
+    return Principal(token_id=row.id, kind=row.kind, club_id=row.club_id, table_id=row.table_id)
+
+
+def use_is_due(row: TokenFacts, now: datetime | None = None) -> bool:
+    """Whether this use of a viewer token should be noted as its last use (the stored one is
+    missing or older than ``LAST_USED_EVERY_SECONDS``)."""
+    if row.kind != "viewer":
+        return False
+    if row.last_used_at is None:
+        return True
+    last: datetime = row.last_used_at
+    if isinstance(last, str):  # read by SQLite's own driver (the polls before Flask)
+        last = datetime.fromisoformat(last)
+    if last.tzinfo is None:  # SQLite gives the stored UTC time back naive
+        last = last.replace(tzinfo=UTC)
+    age = (now or utcnow()) - last
+    return age.total_seconds() >= LAST_USED_EVERY_SECONDS
 
 
 def authenticate(authorization: str | None) -> Principal:
-    """The principal behind an ``Authorization: Bearer`` header, or Unauthorized."""
-    digest = _digest(authorization)
+    """The principal behind an ``Authorization: Bearer`` header, or Unauthorized (the problem
+    ``token-revoked`` for a revoked one). Reads the token's row on every call."""
+    digest = digest_of(authorization)
     if digest is None:
         raise Unauthorized(
             N_("A bearer token is required."), headers={"WWW-Authenticate": 'Bearer realm="solo"'}
         )
-    remembered = _remembered(digest)
-    if remembered is not None:
-        return remembered
-    row = db.session.execute(
-        select(
-            TokenRow.id,
-            TokenRow.kind,
-            TokenRow.club_id,
-            TokenRow.table_id,
-            TokenRow.token_hash,
-            TokenRow.revoked_at,
-        ).where(TokenRow.token_hash == digest)
-    ).first()
-    # The lookup is by digest; comparing the digests again in constant time keeps the check
-    # free of timing differences even if the index lookup were not.
+    row = db.session.execute(TOKEN_QUERY, {"token_hash": digest}).first()
     if row is None or not hmac.compare_digest(row.token_hash, digest):
-        raise Unauthorized(
-            N_("The token is not valid."),
-            headers={"WWW-Authenticate": 'Bearer realm="solo", error="invalid_token"'},
-        )
+        raise Unauthorized(N_("The token is not valid."), headers=_WWW_INVALID)
     if row.revoked_at is not None:
-        revoked = {
-            "table": N_("This table's link was revoked by the club's admin; ask for a new one."),
-            "admin": N_("This admin token was revoked by the club's admin; ask for a new one."),
-            "viewer": N_("This viewer token was revoked by the club's admin; ask for a new one."),
-        }
-        raise TokenRevoked(
-            revoked.get(row.kind, revoked["viewer"]),
-            headers={"WWW-Authenticate": 'Bearer realm="solo", error="invalid_token"'},
-        )
-    found = Principal(token_id=row.id, kind=row.kind, club_id=row.club_id, table_id=row.table_id)
-    if len(_principals) >= PRINCIPAL_CACHE_SIZE:
-        _principals.clear()
-    _principals[digest] = (time.monotonic() + PRINCIPAL_CACHE_SECONDS, found)
-    return found
+        raise TokenRevoked(_REVOKED.get(row.kind, _REVOKED["viewer"]), headers=_WWW_INVALID)
+    if use_is_due(row):
+        _note_use(row.id)
+    return Principal(token_id=row.id, kind=row.kind, club_id=row.club_id, table_id=row.table_id)
+
+
+def _note_use(token_id: str) -> None:
+    """Store now as the token's last use, in a short transaction of its own on another
+    connection (the request's own transaction stays as it was). A failure is logged, never
+    the request's: the time is a hint for the club's admin."""
+    now = utcnow()
+    bound = now - timedelta(seconds=LAST_USED_EVERY_SECONDS)
+    try:
+        with db.engine.connect() as connection:
+            if connection.dialect.name == "sqlite":
+                raw = connection.connection.dbapi_connection
+                if isinstance(raw, SqliteConnection):
+                    raw.take_writer_lock()  # let go by the commit or rollback
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+            connection.execute(
+                update(TokenRow)
+                .where(
+                    TokenRow.id == token_id,
+                    or_(TokenRow.last_used_at.is_(None), TokenRow.last_used_at < bound),
+                )
+                .values(last_used_at=now)
+            )
+            connection.commit()
+    except Exception:  # busy, timed out, no database: the next use tries again
+        log.warning("noting a token's last use failed", exc_info=True)
 
 
 def revoke_tokens(*conditions: Any) -> int:
-    """Mark the unrevoked tokens matching ``conditions`` revoked (in the caller's
-    transaction) and forget them in this worker; how many there were."""
+    """Mark the unrevoked tokens matching ``conditions`` revoked, in the caller's
+    transaction; how many there were. Once it commits, the next request with any of them is
+    refused, on every worker and instance (``authenticate`` reads the row every time)."""
     rows = db.session.execute(
         select(TokenRow.id, TokenRow.token_hash).where(TokenRow.revoked_at.is_(None), *conditions)
     ).all()
@@ -156,9 +223,23 @@ def revoke_tokens(*conditions: Any) -> int:
             .where(TokenRow.id.in_([r.id for r in rows]))
             .values(revoked_at=utcnow())
         )
-    for row in rows:
-        _principals.pop(row.token_hash, None)
     return len(rows)
+
+
+def revoke_own_token(principal: Principal) -> None:
+    """Revoke the caller's own token in the caller's transaction, or TokenRevoked if it is
+    revoked already. A rotation starts with it, so that only the holder of the current token
+    can rotate: an old (leaked) token is refused, and of two rotations at once with the same
+    token one wins (the other's conditional UPDATE finds the row revoked; on PostgreSQL it
+    waits for the first's row lock, then sees its commit)."""
+    revoked = db.session.execute(
+        update(TokenRow)
+        .where(TokenRow.id == principal.token_id, TokenRow.revoked_at.is_(None))
+        .values(revoked_at=utcnow())
+    )
+    if getattr(revoked, "rowcount", 0) != 1:
+        db.session.rollback()
+        raise TokenRevoked(_REVOKED.get(principal.kind, _REVOKED["viewer"]), headers=_WWW_INVALID)
 
 
 def require_club_admin(principal: Principal, club_id: str) -> None:
@@ -181,6 +262,18 @@ def may_access_table(principal: Principal, table: TableIdentity) -> bool:
     if principal.is_admin:
         return principal.club_id == table.club_id
     return principal.kind == "table" and principal.table_id == table.id
+
+
+def may_read_table(principal: Principal, table: TableIdentity) -> bool:
+    """Those who may write it, and the read-only (viewer) tokens of its club, may read it."""
+    if principal.kind == "viewer":
+        return principal.club_id == table.club_id
+    return may_access_table(principal, table)
+
+
+def require_table_reader(principal: Principal, table: TableIdentity) -> None:
+    if not may_read_table(principal, table):
+        raise Forbidden(N_("This token does not give access to this table."))
 
 
 def require_table_access(principal: Principal, table: TableIdentity) -> None:

@@ -35,7 +35,7 @@ from ..persistence.table_keeping import (
 from ..rules import Phrase, RuleViolation, Settlement
 from . import league
 from .auth import Principal, issue_token, new_id
-from .clubs import club_view, get_club
+from .clubs import club_view, read_club
 from .hands import insert_rows, transfer_values
 from .tables import TableRules, _table_options, either
 
@@ -47,8 +47,9 @@ EXPORT_VERSION = 1
 
 
 def export_club(principal: Principal, club_id: str) -> dict[str, Any]:
-    """Everything needed to rebuild the club elsewhere (admin token)."""
-    club = get_club(principal, club_id)
+    """Everything needed to rebuild the club elsewhere (admin or read-only token: a program
+    that keeps a copy needs no token that could change the club)."""
+    club = read_club(principal, club_id)
     players = db.session.scalars(
         select(PlayerRow)
         .where(PlayerRow.club_id == club_id)

@@ -1,5 +1,6 @@
 """A table's version in one indexed query: what a phone polling with ``If-None-Match`` needs,
-and the key of its rendered view (``middleware/rendered.py``).
+and the key of its rendered view (``middleware/rendered.py``); and, for those polls, the
+caller's token row (``auth.TOKEN_QUERY``), read on every poll.
 
 Both readers run the query on a DBAPI connection's own cursor: SQLAlchemy's execution layer
 (and the ORM session's) cost several times the query itself on the most frequent request.
@@ -22,6 +23,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import Dialect, Engine, bindparam, event, select
 
 from ..persistence.table_keeping import TableRow
+from .auth import TOKEN_QUERY
 
 log = logging.getLogger(__name__)
 
@@ -49,12 +51,34 @@ def version_sql(dialect: Dialect) -> tuple[str, bool]:
     return str(compiled), bool(compiled.positional)
 
 
-def _execute(cursor: Any, dialect: Dialect, table_id: str) -> VersionRow | None:
-    sql, positional = version_sql(dialect)
-    cursor.execute(sql, (table_id,) if positional else {"table_id": table_id})
+@lru_cache(maxsize=8)
+def token_sql(dialect: Dialect) -> tuple[str, bool]:
+    """``auth.TOKEN_QUERY`` in the driver's own SQL, as ``version_sql``."""
+    compiled = TOKEN_QUERY.compile(dialect=dialect)
+    return str(compiled), bool(compiled.positional)
+
+
+class TokenFactsRow(NamedTuple):
+    id: str
+    kind: str
+    club_id: str
+    table_id: str | None
+    token_hash: str
+    revoked_at: Any
+    last_used_at: Any
+
+
+def _fetch(cursor: Any, sql_of: Any, dialect: Dialect, name: str, value: str) -> Any:
+    sql, positional = sql_of(dialect)
+    cursor.execute(sql, (value,) if positional else {name: value})
     found = cursor.fetchall()  # to the end: SQLite keeps no read transaction open after it
     cursor.close()
-    return VersionRow(*found[0]) if found else None
+    return found[0] if found else None
+
+
+def _execute(cursor: Any, dialect: Dialect, table_id: str) -> VersionRow | None:
+    found = _fetch(cursor, version_sql, dialect, "table_id", table_id)
+    return None if found is None else VersionRow(*found)
 
 
 def read_pooled(engine: Engine, table_id: str) -> VersionRow | None:
@@ -121,6 +145,23 @@ class PinnedVersionReader:
             log.warning("pinned version read failed; dropping its connection", exc_info=True)
             self._drop(ident)
             return None
+
+    def read_token(self, token_hash: str) -> TokenFactsRow | None:
+        """The token row of ``auth.TOKEN_QUERY`` for the digest; None if there is none or the
+        read failed (the full request path then answers)."""
+        ident = threading.get_ident()
+        connection = self._connections.get(ident)
+        try:
+            if connection is None:
+                connection = self._connect(ident)
+            found = _fetch(
+                connection.cursor(), token_sql, self.engine.dialect, "token_hash", token_hash
+            )
+        except Exception:  # the full request path will answer, and report any error
+            log.warning("pinned token read failed; dropping its connection", exc_info=True)
+            self._drop(ident)
+            return None
+        return None if found is None else TokenFactsRow(*found)
 
     def _connect(self, ident: int) -> Any:
         connection = detached_connection(self.engine)

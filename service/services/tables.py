@@ -18,7 +18,7 @@ from ..persistence.table_keeping import PlayerRow, SeatRow, TableRow
 from ..rules import Phrase, RuleViolation, Variant
 from ..rules.settle_up import fewest_transfers, split_pool
 from . import league, table_versions
-from .auth import Principal, issue_token, new_id, require_table_access
+from .auth import Principal, issue_token, new_id, require_table_access, require_table_reader
 from .clubs import get_club
 from .errors import NotFound, TableClosed
 from .locking import TableState, get_table, lock_table
@@ -251,13 +251,15 @@ def table_version(principal: Principal, table_id: str) -> int:
     row = table_versions.read_pooled(db.engine, table_id)
     if row is None:
         raise NotFound(N_("No table %(table)s."), values={"table": repr(table_id)})
-    require_table_access(principal, row)
+    require_table_reader(principal, row)
     return int(row.version)
 
 
 def read_table(principal: Principal, table_id: str) -> TableRow:
+    """The table with its seats, for a token that may read it (its club's admin and
+    read-only tokens, its own token)."""
     table = get_table(table_id)
-    require_table_access(principal, table)
+    require_table_reader(principal, table)
     return table
 
 

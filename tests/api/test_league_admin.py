@@ -286,6 +286,11 @@ def test_the_read_only_token_reads_the_league_and_writes_nothing(api, client, le
         f"/api/v1/seasons/{league.season['id']}/standings?format=csv",
         f"/api/v1/players/{league.players[5]}/stats",
         f"/api/v1/players/{league.players[0]}/sittings",
+        f"/api/v1/clubs/{club}/export",
+        f"/api/v1/tables/{table['id']}",
+        f"/api/v1/tables/{table['id']}/hands",
+        f"/api/v1/tables/{table['id']}/ledger",
+        f"/api/v1/tables/{table['id']}/settle-up",
     ):
         assert client.get(read, headers=viewer).status_code == 200, read
     writes = [
@@ -302,8 +307,8 @@ def test_the_read_only_token_reads_the_league_and_writes_nothing(api, client, le
         ("post", f"/api/v1/clubs/{club}/viewer-token", None),
         ("post", f"/api/v1/clubs/{club}/admin-token", None),
         ("delete", f"/api/v1/tables/{table['id']}/token", None),
-        ("get", f"/api/v1/clubs/{club}/export", None),
-        ("get", f"/api/v1/tables/{table['id']}", None),
+        ("post", f"/api/v1/clubs/{club}/viewer-tokens", {"name": "bot"}),
+        ("get", f"/api/v1/clubs/{club}/viewer-tokens", None),
     ]
     for method, path, body in writes:
         response = getattr(client, method)(path, json=body, headers=viewer)

@@ -16,10 +16,17 @@ from ...persistence.columns import rfc3339, utcnow
 from ...persistence.league import RatingHistoryRow, SeasonRow
 from ...persistence.table_keeping import ClubRow, PlayerRow, SeatRow, TableRow, TokenRow
 from ...rules import RuleViolation
-from ..auth import Principal, issue_token, require_club_admin, revoke_tokens
+from ..auth import (
+    Principal,
+    issue_token,
+    issue_token_row,
+    require_club_admin,
+    revoke_own_token,
+    revoke_tokens,
+)
 from ..clubs import get_club, player_view
 from ..errors import Conflict, Forbidden, NameTaken, NotFound, TableClosed, conflict_on_duplicate
-from ..locking import get_table
+from ..locking import begin_write, get_table
 from .ratings import shown_rating
 from .seasons import reader_scope, require_club_reader, require_player_reader
 
@@ -58,28 +65,107 @@ def update_player(
 # --- tokens --------------------------------------------------------------------------------
 
 
+# A club's named read-only tokens that work at once (a bound on what one club can pile up).
+MAX_VIEWER_TOKENS = 50
+
+
 def rotate_admin_token(principal: Principal, club_id: str) -> dict[str, Any]:
-    """A new admin token for the club; the one used (and any other) stops working at once."""
+    """A new admin token for the club; the one used (and any other) stops working at once.
+    Only the current admin token rotates: an old one is refused (401 token-revoked), so a
+    leaked token cannot take the club back once its owner rotated."""
+    begin_write()  # SQLite: one writer from here, so two rotations cannot both pass
     get_club(principal, club_id)
+    revoke_own_token(principal)
     revoke_tokens(TokenRow.club_id == club_id, TokenRow.kind == "admin")
     token = issue_token("admin", club_id)
     db.session.commit()
     return {"club_id": club_id, "kind": "admin", "token": token}
 
 
+_LINK = (TokenRow.kind == "viewer", TokenRow.name.is_(None))
+
+
 def new_viewer_token(principal: Principal, club_id: str) -> dict[str, Any]:
-    """The club's read-only token, made anew: the previous one (if any) stops working."""
+    """The club's read-only link (its one unnamed viewer token), made anew: the previous link
+    (if any) stops working; the named read-only tokens are not touched."""
     get_club(principal, club_id)
-    revoke_tokens(TokenRow.club_id == club_id, TokenRow.kind == "viewer")
+    revoke_tokens(TokenRow.club_id == club_id, *_LINK)
     token = issue_token("viewer", club_id)
     db.session.commit()
     return {"club_id": club_id, "kind": "viewer", "token": token}
 
 
 def revoke_viewer_token(principal: Principal, club_id: str) -> None:
+    """Revoke the club's read-only link (the named read-only tokens stay)."""
     get_club(principal, club_id)
-    if not revoke_tokens(TokenRow.club_id == club_id, TokenRow.kind == "viewer"):
+    if not revoke_tokens(TokenRow.club_id == club_id, *_LINK):
         raise NotFound(N_("The club has no read-only token to revoke."))
+    db.session.commit()
+
+
+def _viewer_token_view(row: TokenRow) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "club_id": row.club_id,
+        "name": row.name,
+        "created_at": rfc3339(row.created_at),
+        "last_used_at": rfc3339(row.last_used_at),
+    }
+
+
+def create_viewer_token(principal: Principal, club_id: str, name: str) -> dict[str, Any]:
+    """A new named read-only token of the club (admin token), beside the others: for a
+    program (a league bot, an importer, a noticeboard). Shown this once only."""
+    begin_write()  # SQLite: the count below and the insert in one writer's turn
+    get_club(principal, club_id)
+    live = db.session.scalar(
+        select(func.count())
+        .select_from(TokenRow)
+        .where(
+            TokenRow.club_id == club_id,
+            TokenRow.kind == "viewer",
+            TokenRow.name.is_not(None),
+            TokenRow.revoked_at.is_(None),
+        )
+    )
+    if (live or 0) >= MAX_VIEWER_TOKENS:
+        raise Conflict(
+            N_("The club holds %(count)s read-only tokens already; revoke one first."),
+            values={"count": MAX_VIEWER_TOKENS},
+        )
+    row, token = issue_token_row("viewer", club_id, name=name)
+    with conflict_on_duplicate(
+        N_("The club already has a read-only token called %(name)s."),
+        NameTaken,
+        values={"name": repr(name)},
+    ):
+        db.session.commit()
+    return {**_viewer_token_view(row), "kind": "viewer", "token": token}
+
+
+def list_viewer_tokens(principal: Principal, club_id: str) -> list[dict[str, Any]]:
+    """The club's working read-only tokens, oldest first: name (none for the read-only link),
+    when made, when last used (to the minute). Never the token nor its digest."""
+    get_club(principal, club_id)
+    rows = db.session.scalars(
+        select(TokenRow)
+        .where(TokenRow.club_id == club_id, TokenRow.kind == "viewer")
+        .where(TokenRow.revoked_at.is_(None))
+        .order_by(TokenRow.created_at, TokenRow.id)
+    )
+    return [_viewer_token_view(row) for row in rows]
+
+
+def revoke_viewer_token_by_id(principal: Principal, club_id: str, token_id: str) -> None:
+    """Revoke one read-only token of the club (admin token); the others keep working."""
+    get_club(principal, club_id)
+    if not revoke_tokens(
+        TokenRow.id == token_id, TokenRow.club_id == club_id, TokenRow.kind == "viewer"
+    ):
+        raise NotFound(
+            N_("The club has no working read-only token %(token)s."),
+            values={"token": repr(token_id)},
+        )
     db.session.commit()
 
 

@@ -23,7 +23,7 @@ from ...persistence.table_keeping import PlayerRow
 from ..auth import Principal
 from ..errors import NotFound
 from .ratings import shown_rating
-from .seasons import require_player_reader
+from .seasons import reader_scope, require_player_reader
 from .standings import per_100_hands
 
 
@@ -59,11 +59,22 @@ def _counters_of(row: Any) -> dict[str, int]:
 
 def player_stats(principal: Principal, player_id: str) -> dict[str, Any]:
     """A player's career per variant and each of his seasons, with the contract mix and win
-    rates (games won as declarer over games declared)."""
+    rates (games won as declarer over games declared). A table's token reads its own season
+    only (docs/league.md): no career, no other season (none at all for a table of no
+    season)."""
     player = db.session.get(PlayerRow, player_id)
     if player is None:
         raise NotFound(N_("No player %(player)s."), values={"player": repr(player_id)})
     require_player_reader(principal, player)
+    scope = reader_scope(principal, player.club_id)
+    if scope is not None:
+        return {
+            "player_id": player.id,
+            "name": player.name,
+            "club_id": player.club_id,
+            "career": [],
+            "seasons": _seasons(player_id, scope.season_id) if scope.season_id else [],
+        }
     career_mix: dict[str, list[Any]] = {}
     for row in db.session.scalars(
         select(PlayerCareerContractRow).where(PlayerCareerContractRow.player_id == player_id)
@@ -82,10 +93,26 @@ def player_stats(principal: Principal, player_id: str) -> dict[str, Any]:
             .order_by(PlayerCareerRow.variant)
         )
     ]
+    return {
+        "player_id": player.id,
+        "name": player.name,
+        "club_id": player.club_id,
+        "career": career,
+        "seasons": _seasons(player_id),
+    }
+
+
+def _seasons(player_id: str, only: str | None = None) -> list[dict[str, Any]]:
+    """The player's record in each season he played in (``only``: in that one alone)."""
+    mix_query = select(SeasonPlayerContractRow).where(
+        SeasonPlayerContractRow.player_id == player_id
+    )
+    conditions = [SeasonPlayerRow.player_id == player_id, SeasonPlayerRow.hands > 0]
+    if only is not None:
+        mix_query = mix_query.where(SeasonPlayerContractRow.season_id == only)
+        conditions.append(SeasonPlayerRow.season_id == only)
     season_mix: dict[str, list[Any]] = {}
-    for season_row in db.session.scalars(
-        select(SeasonPlayerContractRow).where(SeasonPlayerContractRow.player_id == player_id)
-    ):
+    for season_row in db.session.scalars(mix_query):
         season_mix.setdefault(season_row.season_id, []).append(season_row)
     seasons = []
     for totals, season, mu, sigma, rated in db.session.execute(
@@ -102,7 +129,7 @@ def player_stats(principal: Principal, player_id: str) -> dict[str, Any]:
             (SeasonRatingRow.season_id == SeasonPlayerRow.season_id)
             & (SeasonRatingRow.player_id == SeasonPlayerRow.player_id),
         )
-        .where(SeasonPlayerRow.player_id == player_id, SeasonPlayerRow.hands > 0)
+        .where(*conditions)
         .order_by(SeasonRow.created_at, SeasonRow.id)
     ):
         seasons.append(
@@ -117,10 +144,4 @@ def player_stats(principal: Principal, player_id: str) -> dict[str, Any]:
                 "contracts": _contract_mix(season_mix.get(season.id, [])),
             }
         )
-    return {
-        "player_id": player.id,
-        "name": player.name,
-        "club_id": player.club_id,
-        "career": career,
-        "seasons": seasons,
-    }
+    return seasons
