@@ -62,6 +62,7 @@ TOKEN_ENDPOINTS = frozenset(
         "tables.Tables",
         "league_admin.AdminToken",
         "league_admin.ViewerToken",
+        "league_admin.ViewerTokens",
         "league_admin.TableToken",
     }
 )
