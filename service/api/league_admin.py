@@ -2,8 +2,9 @@
 the read-only viewer token, a table's link), the club's tables and a player's sittings.
 
 Who may read what is documented in docs/league.md: the admin token reads and writes the club;
-the read-only (viewer) token reads the club's league (seasons, standings, tables, player
-statistics) and writes nothing; a table's token reads its own table, and, while that is open,
+the read-only (viewer) tokens — the club's link and its named ones — read everything of the
+club (seasons, standings, tables and their hands, player statistics, the export) and write
+nothing; a table's token reads its own table, and, while that is open,
 its season's standings and the seated players' statistics.
 """
 

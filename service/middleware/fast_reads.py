@@ -10,13 +10,13 @@ answer it, it does so here, as WSGI, without Flask's request context, routing an
 - its client address may still have tokens checked (the failed-token rate limit);
 - the table exists and the token reaches it (one indexed query on a pinned connection,
   ``PinnedVersionReader``; on PostgreSQL, a poll naming the version this worker last heard of
-  needs no query: ``services/version_feed.py``);
+  needs no version query: ``services/version_feed.py``);
 - and the answer is a 304 (the ETag matches, by Werkzeug's rules) or a 200 whose body is
   already rendered at the current version in the client's language (``rendered.py``), with
   the ``Content-Language`` and ``Vary: Accept-Language`` Flask gives it.
 
-Anything else — no or unknown token, a refused address, a missing or forbidden table, a body
-not yet rendered, a query string, a cross-origin request (CORS is Flask's), HEAD, a failing
+Anything else — no, unknown or revoked token, a refused address, a missing or forbidden table,
+a body not yet rendered, a query string, a cross-origin request (CORS is Flask's), HEAD, a failing
 connection — goes on to Flask unchanged, which answers as it always would. So this path only
 ever gives an answer Flask would have given (``tests/api/test_fast_reads.py`` compares them),
 and the envelope (``security.py``) adds the same headers and access line to both.

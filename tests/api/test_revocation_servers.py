@@ -138,6 +138,14 @@ def test_an_old_admin_token_cannot_take_the_club_back(servers: list[Gunicorn], a
     club = api.club()
     one, other = servers
     rotate = f"/api/v1/clubs/{club['id']}/admin-token"
+    # The token in use on every worker of both instances (the owner's phones, the thief).
+    for n in range(AFTER):
+        used = requests.get(
+            f"{servers[n % 2].url}/api/v1/clubs/{club['id']}",
+            headers={**_auth(club["admin_token"]), "Connection": "close"},
+            timeout=30,
+        )
+        assert used.status_code == 200
     owner = requests.post(one.url + rotate, headers=_auth(club["admin_token"]), timeout=30)
     assert owner.status_code == 201
     new = owner.json()["token"]
