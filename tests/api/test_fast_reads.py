@@ -234,3 +234,29 @@ def test_an_address_out_of_token_checks_is_refused_by_flask(tmp_path: Any) -> No
         assert refused.headers["Retry-After"]
     finally:
         wipe(limited)
+
+
+def test_a_read_only_tokens_polls_are_answered_here_once_its_use_is_noted(
+    api: ApiClient, flask_calls: FlaskCalls
+) -> None:
+    """A viewer token reads every table of its club here too; its first poll goes to Flask,
+    which notes its use, and the next polls within the minute need no write."""
+    table = api.table()
+    club = table["club_id"]
+    made = api.client.post(
+        f"/api/v1/clubs/{club}/viewer-tokens",
+        json={"name": "bot"},
+        headers=api.auth(table["admin_token"]),
+    )
+    viewer = api.auth(made.json["token"])
+    path = f"/api/v1/tables/{table['id']}"
+    stranger = api.auth(api.club()["admin_token"])
+    flask_calls.count = 0
+    first = api.client.get(path, headers=viewer)
+    assert first.status_code == 200 and flask_calls.count == 1
+    for _ in range(3):
+        polled = api.client.get(path, headers={**viewer, "If-None-Match": first.headers["ETag"]})
+        assert polled.status_code == 304
+    assert flask_calls.count == 1
+    assert api.client.get(path, headers=stranger).status_code == 403
+    assert flask_calls.count == 2
