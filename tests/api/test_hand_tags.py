@@ -1,6 +1,7 @@
 """A hand body's optional ``variant`` tag (the document's discriminator, docs/api.md "Hand
 bodies"): taken when it names the table's variant, refused naming ``hand.variant`` otherwise,
-and never part of the stored record; a body without it works as before."""
+and not part of the stored record; a body without it works as before. Answers tag every
+record they show with the table's variant (the export keeps records as stored)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ def test_a_tagged_hand_is_recorded_as_the_untagged_one(api):
     plain = api.record(plain_table, SOLO)
     assert tagged.status_code == plain.status_code == 201, tagged.json
     assert tagged.json["hand"] == plain.json["hand"]
-    assert "variant" not in tagged.json["hand"]
+    assert tagged.json["hand"]["variant"] == "american"
     assert tagged.json["settlement"]["deltas"] == plain.json["settlement"]["deltas"]
 
 
@@ -56,7 +57,11 @@ def test_a_correction_takes_the_tag_and_checks_it(api):
     assert wrong.status_code == 422 and list(wrong.json["errors"]) == ["hand.variant"]
     right = api.client.put(url, json={**SOLO, "tricks": 4, "variant": "american"}, headers=headers)
     assert right.status_code == 200, right.json
-    assert right.json["hand"]["tricks"] == 4 and "variant" not in right.json["hand"]
+    assert right.json["hand"]["tricks"] == 4 and right.json["hand"]["variant"] == "american"
+    history = api.client.get(f"{url}/history", headers=headers).json["revisions"]
+    assert [r["hand"]["variant"] for r in history] == ["american", "american"]
+    listed = api.client.get(f"/api/v1/tables/{table['id']}/hands", headers=headers).json
+    assert [h["hand"]["variant"] for h in listed] == ["american"]
 
 
 def test_a_preview_takes_the_tag_and_checks_it(client):
@@ -65,3 +70,18 @@ def test_a_preview_takes_the_tag_and_checks_it(client):
     body["hand"]["variant"] = "american"
     wrong = client.post("/api/v1/settlements/preview", json=body)
     assert wrong.status_code == 422 and list(wrong.json["errors"]) == ["hand.variant"]
+
+
+def test_answers_tag_every_variants_records_and_the_export_keeps_them_untagged(api):
+    table = api.table(variant="spanish")
+    assert api.record(table, SPANISH).status_code == 201
+    headers = api.auth(table["table_token"])
+    shown = api.client.get(f"/api/v1/tables/{table['id']}/hands/1", headers=headers).json
+    assert shown["hand"]["variant"] == "spanish" and shown["hand"]["forced"] is True
+    export = api.client.get(
+        f"/api/v1/clubs/{table['club_id']}/export", headers=api.auth(table["admin_token"])
+    )
+    assert export.status_code == 200, export.json
+    for exported in export.json["tables"]:
+        for hand in exported["hands"]:
+            assert "variant" not in hand["hand"]

@@ -76,7 +76,11 @@ def correct_hand(
         untagged(body, table.variant), table.players, table_rules.options
     ).to_dict()
     resettled = _resettle_from(table, table_rules, hand, "recorded", record, principal)
-    answer = {**hand_view(hand), "resettled": resettled, "table": table_view(table, table_rules)}
+    answer = {
+        **hand_view(hand, table.variant),
+        "resettled": resettled,
+        "table": table_view(table, table_rules),
+    }
     end_change(dry_run)
     return answer
 
@@ -95,7 +99,11 @@ def void_hand(
         raise HandAlreadyVoid(N_("Hand %(number)s is already void."), values={"number": number})
     table_rules = TableRules.of(table)
     resettled = _resettle_from(table, table_rules, hand, "void", hand.record, principal)
-    answer = {**hand_view(hand), "resettled": resettled, "table": table_view(table, table_rules)}
+    answer = {
+        **hand_view(hand, table.variant),
+        "resettled": resettled,
+        "table": table_view(table, table_rules),
+    }
     end_change(dry_run)
     return answer
 

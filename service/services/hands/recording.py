@@ -207,7 +207,10 @@ def record_hand(
             table, [league.HandChange(None, None, values["record"], values["settlement"])]
         )
         table = _advance_table(table, settlement.deltas, values["state_after"], pool)
-        response = {**hand_view(SimpleNamespace(**values)), "table": table_view(table, table_rules)}
+        response = {
+            **hand_view(SimpleNamespace(**values), table.variant),
+            "table": table_view(table, table_rules),
+        }
         if conditions.idempotency_key is not None:
             insert_rows(
                 IdempotencyKeyRow,

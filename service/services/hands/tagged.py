@@ -1,7 +1,7 @@
 """A hand body's ``variant``: the tag typed clients send so that their generated code can tell
 the variants' records apart (the document's discriminator). It is not part of the record: a
 record without it is its table's, as before the tag existed; with it, it must name the
-table's variant."""
+table's variant. Answers carry it on every record they show (``tagged``)."""
 
 from __future__ import annotations
 
@@ -19,3 +19,9 @@ def untagged(body: dict[str, Any], variant: str, field: str = "hand.variant") ->
     if body["variant"] != variant:
         raise RuleViolation(field, "must be %(variant)s or left out", variant=variant)
     return rest
+
+
+def tagged(record: dict[str, Any], variant: str) -> dict[str, Any]:
+    """A stored record as answers show it: with its table's ``variant`` first, so a typed
+    client picks the record's type by the same tag (the stored record stays untagged)."""
+    return {"variant": variant, **record}

@@ -1,6 +1,6 @@
 // A program on @hey-api/openapi-ts's client (tests/contract/test_generated_clients.py):
 // records a hand of every variant and kind, typed as HandRecordCreate's members, reads each
-// back, narrows it by its tag to the variant's record, and prints what it read as JSON.
+// back typed as HandRecord, narrows it by its tag, and prints what it read as JSON.
 import { createClient } from "./generated/client";
 import { getHand, recordHand } from "./generated/sdk.gen";
 import type { HandRecord, HandRecordCreate } from "./generated/types.gen";
@@ -29,9 +29,9 @@ const hands: Array<[string, HandRecordCreate]> = [
   ["solo66", { variant: "solo66", trump: null, last_trick: 3 }],
 ];
 
-// The answer's record is its table's variant: tagged, the union narrows to that record.
-function typed(variant: string, record: { [key: string]: unknown }): HandRecord {
-  const hand = { ...record, variant } as HandRecord;
+// The answer's record comes typed as HandRecord: its tag narrows it to the variant's record.
+function typed(variant: string, hand: HandRecord): HandRecord {
+  if (hand.variant !== variant) throw new Error(`read ${hand.variant ?? "none"}, not ${variant}`);
   if (hand.variant === "spanish" && typeof hand.forced !== "boolean") throw new Error("forced");
   if (hand.variant === "german" && typeof hand.tout_announced !== "boolean") {
     throw new Error("tout_announced");
