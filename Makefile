@@ -11,8 +11,10 @@ export FLASK_APP := service
 	translations
 
 # The third-party tools tests/contract checks openapi.yaml with (Spectral, Redocly,
-# openapi-typescript, tsc), from npm at the versions of tools/contract/package-lock.json; the
-# stamp makes a second run install nothing. (openapi-python-client comes with '.[test]'.)
+# openapi-typescript, @hey-api/openapi-ts, tsc), from npm at the versions of
+# tools/contract/package-lock.json; the stamp makes a second run install nothing. (The Python
+# ones, openapi-python-client, openapi-generator-cli and datamodel-code-generator, come with
+# '.[test]'; openapi-generator runs on the JRE .ci/run installs.)
 CONTRACT_TOOLS := tools/contract/node_modules/.installed
 
 # The first run downloads and installs the service's and the tests' packages into $(VENV): a few

@@ -9,6 +9,7 @@ from flask import Response, current_app
 from .. import rules
 from ..i18n import current_language, settlement_view
 from ..schemas.settlements import PreviewRequestSchema, SettlementSchema
+from ..services.hands.tagged import untagged
 from .openapi import request_body
 from .paging import Blueprint
 
@@ -33,8 +34,9 @@ blp = Blueprint(
 @blp.alt_response(422, description="A field is invalid or a rule is broken.")
 def preview(body: dict[str, Any]) -> Response:
     """Settle one hand at a given table state (no token, nothing stored)."""
+    hand = untagged(body["hand"], body["variant"])
     settlement = rules.preview(
-        body["variant"], body["players"], body["options"], body["state"], body["hand"]
+        body["variant"], body["players"], body["options"], body["state"], hand
     )
     # ``settlement_view`` is already the SettlementSchema shape (a property test holds the
     # schema's dump of it to the identity), so it is sent as it is: flask-smorest passes a

@@ -157,10 +157,23 @@ def _field(title: str, spec: Mapping[str, Any], described: Mapping[str, Any]) ->
     raise ValueError(f"{title}: no schema for hand field {name!r} of type {kind!r}")
 
 
+def _variant_tag(variant: str) -> fields.Field[Any]:
+    """The optional ``variant`` of a record: the discriminator that tells the variants' records
+    apart for generated clients. A record without it is its table's, as before."""
+    return fields.String(
+        validate=validate.OneOf([variant]),
+        metadata={
+            "description": f"`{variant}`: optional, and the table's variant when given (422 "
+            "`hand.variant` otherwise); the discriminator a typed client picks the record's "
+            "type by."
+        },
+    )
+
+
 def _played_members(variant: str) -> dict[str, fields.Field[Any]]:
     described = rules.VARIANTS[variant].describe()
     title = TITLES[variant]
-    members: dict[str, fields.Field[Any]] = {}
+    members: dict[str, fields.Field[Any]] = {"variant": _variant_tag(variant)}
     for spec in described["hand_fields"]:
         if spec["name"] == "kind":
             # American Solo's forfeit and misdeal have schemas of their own.
@@ -186,11 +199,13 @@ def _american_others() -> dict[str, dict[str, fields.Field[Any]]]:
     )
     return {
         "AmericanForfeit": {
+            "variant": _variant_tag("american"),
             "kind": fields.String(required=True, validate=validate.OneOf(["forfeit"])),
             "seat": seat,
         },
         "AmericanMisdeal": {
-            "kind": fields.String(required=True, validate=validate.OneOf(["misdeal"]))
+            "variant": _variant_tag("american"),
+            "kind": fields.String(required=True, validate=validate.OneOf(["misdeal"])),
         },
     }
 
@@ -232,24 +247,43 @@ def ref(name: str) -> dict[str, str]:
 
 
 def unions() -> dict[str, dict[str, Any]]:
-    """The union components: American Solo's record (exactly one of its three kinds), and a
-    table's record (any variant's; the table's own variant decides which one it must be).
+    """The union components: American Solo's record (one of its three kinds, told apart by
+    ``kind``), and a table's record (one variant's, told apart by ``variant``).
 
-    A table's record is ``anyOf``, not ``oneOf``: a plain solo is a valid record of American,
-    Spanish and German Solo alike, so "exactly one" would refuse it."""
+    Both are ``oneOf`` with a ``discriminator`` whose ``mapping`` names every member, so a
+    generated client picks the member by the tag and never by trying them in turn (a plain
+    solo is a valid American, Spanish and German record alike: only the tag tells them
+    apart). The tags stay optional in requests, as before they existed: the table's variant
+    decides, and a played hand is the default kind (docs/api.md, "Hand bodies")."""
     out: dict[str, dict[str, Any]] = {}
     for suffix in ("", "Create"):
         names = variant_hand_names(create=bool(suffix))
         out[f"AmericanHand{suffix}"] = {
-            "description": "An American Solo record: a played hand, a forfeit or a misdeal.",
+            "description": "An American Solo record: a played hand, a forfeit or a misdeal, "
+            "told apart by `kind`.",
             "oneOf": [ref(n) for n in names["american"]],
+            "discriminator": {
+                "propertyName": "kind",
+                "mapping": {
+                    kind: ref(name)["$ref"]
+                    for kind, name in zip(
+                        ("played", "forfeit", "misdeal"), names["american"], strict=True
+                    )
+                },
+            },
+        }
+        members = {"american": f"AmericanHand{suffix}"} | {
+            v: names[v][0] for v in ("spanish", "german", "solo66")
         }
         out[f"HandRecord{suffix}"] = {
-            "description": "A hand record of the table's variant (the table's `variant` says "
-            "which: a record of another variant is refused, 422, naming the "
-            "field)." + (" With `expected_number`, the number it should get." if suffix else ""),
-            "anyOf": [ref(f"AmericanHand{suffix}")]
-            + [ref(names[v][0]) for v in ("spanish", "german", "solo66")],
+            "description": "A hand record of the table's variant, told apart by `variant` (a "
+            "record of another variant is refused, 422, naming the field)."
+            + (" With `expected_number`, the number it should get." if suffix else ""),
+            "oneOf": [ref(n) for n in members.values()],
+            "discriminator": {
+                "propertyName": "variant",
+                "mapping": {v: ref(n)["$ref"] for v, n in members.items()},
+            },
         }
     return out
 

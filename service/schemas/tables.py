@@ -143,12 +143,20 @@ class HandCreateSchema(HandBodySchema):
     )
 
 
+RECORD = {
+    "allOf": [{"$ref": "#/components/schemas/HandRecord"}],
+    "description": "The record as stored, tagged with the table's `variant` (always there in an "
+    "answer): a typed client reads it as that variant's record.",
+}
+"""The ``hand`` of an answer: the variants' union, which ``api/openapi.py`` registers."""
+
+
 class HandSchema(Schema):
     number = fields.Integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(["recorded", "void"]))
     revision = fields.Integer(required=True)
     dealer = fields.Integer(required=True)
-    hand = fields.Dict(required=True)
+    hand = fields.Raw(required=True, metadata=RECORD)
     settlement = fields.Nested(SettlementSchema, allow_none=True, required=True)
     recorded_at = fields.String(required=True, metadata={"format": "date-time"})
     updated_at = fields.String(required=True, metadata={"format": "date-time"})
@@ -188,7 +196,7 @@ class ChangedBySchema(Schema):
 class RevisionSchema(Schema):
     revision = fields.Integer(required=True)
     status = fields.String(required=True)
-    hand = fields.Dict(required=True)
+    hand = fields.Raw(required=True, metadata=RECORD)
     changed_at = fields.String(required=True, metadata={"format": "date-time"})
     changed_by = fields.Nested(ChangedBySchema, required=True)
 

@@ -2,7 +2,9 @@
 committed ``openapi.yaml`` (which ``tests/api/test_preview.py`` holds equal to the code's).
 
 The tools come from ``make contract-tools`` (npm, pinned by ``tools/contract/package-lock.json``)
-and ``.[test]`` (openapi-python-client); ``make test`` installs both first. Without them these
+and ``.[test]`` (openapi-python-client, openapi-generator-cli, datamodel-code-generator);
+``make test`` installs both first (openapi-generator also needs a JRE: ``.ci/run`` installs
+Debian's ``default-jre-headless`` where ``java`` is missing). Without them these
 tests fail and say how to install them: a contract check that skips is one nobody runs.
 """
 

@@ -13,33 +13,33 @@ type PreviewBody =
   paths["/api/v1/settlements/preview"]["post"]["requestBody"]["content"]["application/json"];
 
 const american: Schemas["AmericanPlayedHandCreate"] = {
-  contract: "simple", trump: "hearts", declarer: 1, tricks: 5,
+  variant: "american", kind: "played", contract: "simple", trump: "hearts", declarer: 1, tricks: 5,
   called: { rank: "ace", suit: "diamonds" }, partner: 3, tout_after_five: false,
   matadores: { side: "declarers", lower: 1 }, errors: [{ kind: "revoke", seat: 2 }],
   expected_number: 1,
 };
-const forfeit: Schemas["AmericanForfeitCreate"] = { kind: "forfeit", seat: 2 };
-const misdeal: Schemas["AmericanMisdealCreate"] = { kind: "misdeal" };
+const forfeit: Schemas["AmericanForfeitCreate"] = { variant: "american", kind: "forfeit", seat: 2 };
+const misdeal: Schemas["AmericanMisdealCreate"] = { variant: "american", kind: "misdeal" };
 const spanish: Schemas["SpanishHandCreate"] = {
-  contract: "simple", trump: "clubs", declarer: 0, tricks: 6,
+  variant: "spanish", contract: "simple", trump: "clubs", declarer: 0, tricks: 6,
   called: { rank: "ace", suit: "hearts" }, partner: 2, forced: false,
 };
 const german: Schemas["GermanHandCreate"] = {
-  contract: "frage", trump: "spades", declarer: 1, tricks: 5,
+  variant: "german", contract: "frage", trump: "spades", declarer: 1, tricks: 5,
   called: { rank: "ace", suit: "hearts" }, partner: 3, stopped_after_five: true,
   matadors_together: false,
 };
 const mediateur: Schemas["GermanHandCreate"] = {
-  contract: "mediateur", trump: "hearts", declarer: 2, tricks: 5,
+  variant: "german", contract: "mediateur", trump: "hearts", declarer: 2, tricks: 5,
   called: { rank: "ace", suit: "clubs" }, giver: 1,
 };
 const solo66: Schemas["Solo66HandCreate"] = {
-  trump: "hearts", soloist: 2, soloist_points: 70, defender_points: 64,
+  variant: "solo66", trump: "hearts", soloist: 2, soloist_points: 70, defender_points: 64,
 };
-const allPassed: Schemas["Solo66HandCreate"] = { trump: null, last_trick: 4 };
+const allPassed: Schemas["Solo66HandCreate"] = { variant: "solo66", trump: null, last_trick: 4 };
 
 const preview: PreviewBody = {
-  variant: "german", players: 4, hand: { contract: "solo", trump: "clubs", declarer: 0, tricks: 6 },
+  variant: "german", players: 4, hand: { variant: "german", contract: "solo", trump: "clubs", declarer: 0, tricks: 6 },
 };
 
 type Answer = { ok: true; hand: Recorded } | { ok: false; problem: Problem };

@@ -44,4 +44,18 @@ def test_redocly_finds_no_error_and_only_the_explained_warning(tmp_path):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     problems = json.loads(result.stdout)["problems"]
-    assert {p["ruleId"] for p in problems} <= {"info-license"}, problems
+    # The hand unions' tags are optional in requests (tools/contract/redocly.yaml says why):
+    # that warning is allowed there and nowhere else.
+    unions = {
+        f"#/components/schemas/{name}/oneOf"
+        for name in ("AmericanHand", "AmericanHandCreate", "HandRecord", "HandRecordCreate")
+    }
+    left = [
+        p
+        for p in problems
+        if not (
+            p["ruleId"] == "no-illogical-composition-keywords"
+            and p["location"][0]["pointer"] in unions
+        )
+    ]
+    assert {p["ruleId"] for p in left} <= {"info-license"}, left

@@ -167,9 +167,7 @@ def test_an_evening_through_the_generated_client_alone(generated, app):
         create_season.sync_detailed(
             club.id,
             client=admin,
-            body=models.SeasonCreate(
-                name="Winter 2026", variant=models.SeasonCreateVariant.AMERICAN
-            ),
+            body=models.SeasonCreate(name="Winter 2026", variant=models.VariantName.AMERICAN),
         ),
         201,
     )

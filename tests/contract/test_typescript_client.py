@@ -35,3 +35,21 @@ def test_a_wrongly_typed_hand_does_not(tmp_path):
     ):
         result = _checked(tmp_path, source.replace(GOOD, bad))
         assert result.returncode != 0 and "integrator.ts" in result.stdout, bad
+
+
+def test_a_hand_the_union_cannot_tell_apart_does_not_type_check(tmp_path):
+    """The record body is discriminated by `variant`: a hand without a contract is no American
+    record (it once type-checked as Solo 66's), a Spanish field on an American hand is refused,
+    and an untagged body names no member."""
+    source = (HERE / "integrator.ts").read_text()
+    for bad in (
+        'const bad: RecordBody = { variant: "american", trump: "hearts", declarer: 1, tricks: 5 };',
+        'const bad: RecordBody = { variant: "american", contract: "solo", trump: "hearts", '
+        "declarer: 1, tricks: 5, forced: true };",
+        'const bad: RecordBody = { contract: "solo", trump: "hearts", declarer: 1, tricks: 5 };',
+    ):
+        result = _checked(tmp_path, f"{source}\n{bad}\nconsole.log(bad);\n")
+        assert result.returncode != 0 and "integrator.ts" in result.stdout, bad
+    good = 'const good: RecordBody = { variant: "solo66", trump: "hearts", soloist: 1 };'
+    result = _checked(tmp_path, f"{source}\n{good}\nconsole.log(good);\n")
+    assert result.returncode == 0, result.stdout

@@ -36,6 +36,7 @@ from .rows import (
     session_over,
     transfer_values,
 )
+from .tagged import untagged
 
 
 def _prepare_correction(
@@ -71,9 +72,15 @@ def correct_hand(
     (``dry_run``: answer the same, and store nothing)."""
     table, hand = _prepare_correction(principal, table_id, number, if_match)
     table_rules = TableRules.of(table)
-    record = table_rules.variant.parse_hand(body, table.players, table_rules.options).to_dict()
+    record = table_rules.variant.parse_hand(
+        untagged(body, table.variant), table.players, table_rules.options
+    ).to_dict()
     resettled = _resettle_from(table, table_rules, hand, "recorded", record, principal)
-    answer = {**hand_view(hand), "resettled": resettled, "table": table_view(table, table_rules)}
+    answer = {
+        **hand_view(hand, table.variant),
+        "resettled": resettled,
+        "table": table_view(table, table_rules),
+    }
     end_change(dry_run)
     return answer
 
@@ -92,7 +99,11 @@ def void_hand(
         raise HandAlreadyVoid(N_("Hand %(number)s is already void."), values={"number": number})
     table_rules = TableRules.of(table)
     resettled = _resettle_from(table, table_rules, hand, "void", hand.record, principal)
-    answer = {**hand_view(hand), "resettled": resettled, "table": table_view(table, table_rules)}
+    answer = {
+        **hand_view(hand, table.variant),
+        "resettled": resettled,
+        "table": table_view(table, table_rules),
+    }
     end_change(dry_run)
     return answer
 

@@ -17,6 +17,7 @@ from ...rules import POOL
 from ..auth import Principal
 from ..tables import read_table
 from .rows import hand_view, load_hand
+from .tagged import tagged
 
 
 def list_hands(
@@ -33,12 +34,12 @@ def list_hands(
         .offset(offset)
         .limit(page_size)
     )
-    return [hand_view(h) for h in rows], table.hands_recorded
+    return [hand_view(h, table.variant) for h in rows], table.hands_recorded
 
 
 def get_hand(principal: Principal, table_id: str, number: int) -> dict[str, Any]:
     table = read_table(principal, table_id)
-    return hand_view(load_hand(table, number))
+    return hand_view(load_hand(table, number), table.variant)
 
 
 def hand_history(principal: Principal, table_id: str, number: int) -> dict[str, Any]:
@@ -56,7 +57,7 @@ def hand_history(principal: Principal, table_id: str, number: int) -> dict[str, 
             {
                 "revision": r.revision,
                 "status": r.status,
-                "hand": r.record,
+                "hand": tagged(r.record, table.variant),
                 "changed_at": rfc3339(r.changed_at),
                 "changed_by": {
                     "token_id": r.token_id,

@@ -46,6 +46,7 @@ from .rows import (
     session_over,
     transfer_values,
 )
+from .tagged import untagged
 
 
 def _request_hash(body: Any) -> str:
@@ -167,7 +168,8 @@ def record_hand(
         raise SessionOver(N_("The session is over: its target was reached."))
 
     state = table_rules.state(table.state)
-    hand = table_rules.variant.parse_hand(body, table.players, table_rules.options)
+    record = untagged(body, table.variant)
+    hand = table_rules.variant.parse_hand(record, table.players, table_rules.options)
     settlement = table_rules.variant.settle(table.players, table_rules.options, state, hand)
     now = utcnow()
     values = {
@@ -205,7 +207,10 @@ def record_hand(
             table, [league.HandChange(None, None, values["record"], values["settlement"])]
         )
         table = _advance_table(table, settlement.deltas, values["state_after"], pool)
-        response = {**hand_view(SimpleNamespace(**values)), "table": table_view(table, table_rules)}
+        response = {
+            **hand_view(SimpleNamespace(**values), table.variant),
+            "table": table_view(table, table_rules),
+        }
         if conditions.idempotency_key is not None:
             insert_rows(
                 IdempotencyKeyRow,

@@ -25,6 +25,7 @@ from ..errors import (
 )
 from ..locking import TableState
 from ..tables import TableRules
+from .tagged import tagged
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,13 +50,14 @@ class HandFields(Protocol):
     updated_at: datetime
 
 
-def hand_view(hand: HandFields) -> dict[str, Any]:
+def hand_view(hand: HandFields, variant: str) -> dict[str, Any]:
+    """A hand as answers show it, its record tagged with the table's ``variant``."""
     return {
         "number": hand.number,
         "status": hand.status,
         "revision": hand.revision,
         "dealer": hand.dealer,
-        "hand": hand.record,
+        "hand": tagged(hand.record, variant),
         "settlement": hand.settlement,
         "recorded_at": rfc3339(hand.recorded_at),
         "updated_at": rfc3339(hand.updated_at),

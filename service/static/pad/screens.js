@@ -71,7 +71,8 @@ function words(ctx, record) {
   const seat = (x) => (x === null || x === undefined ? '—' : seatName(ctx, x));
   out.kind = kindWord(r.kind || 'played');
   for (const [key, value] of Object.entries(r)) {
-    if (key === 'kind' || value === null || value === false) continue;
+    // An answer tags its record with the table's variant: not a field of the hand.
+    if (key === 'kind' || key === 'variant' || value === null || value === false) continue;
     if (key === 'contract') out[key] = contractTitle(ctx.variant, value);
     else if (key === 'called') {
       const card = { rank: RANKS[value.rank] || value.rank, suit: suitName(value.suit) };
