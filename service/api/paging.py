@@ -1,5 +1,6 @@
 """The Blueprint every resource module uses: flask-smorest's, with RFC 8288 ``Link`` headers
-(``first``, ``prev``, ``next``, ``last``) beside its ``X-Pagination`` on a paged answer.
+(``first``, ``prev``, ``next``, ``last``) beside its ``X-Pagination`` on a paged answer, and
+``Idempotency-Key`` on every POST and PATCH it registers (``api/idempotency.py``).
 
 A paged operation: ``@blp.paginate()`` on a view of a ``Blueprint`` from here; it reads
 ``page`` and ``page_size`` and sets ``pagination_parameters.item_count``. The OpenAPI document
@@ -14,6 +15,8 @@ from urllib.parse import urlencode
 
 import flask_smorest
 from flask import request
+
+from .idempotency import guard_writes
 
 
 def link_header(page: int, page_size: int, item_count: int) -> str | None:
@@ -39,6 +42,15 @@ Answer = tuple[dict[str, Any], int, dict[str, str]]
 
 
 class Blueprint(flask_smorest.Blueprint):
+    def add_url_rule(
+        self, rule: str, endpoint: Any = None, view_func: Any = None, *args: Any, **options: Any
+    ) -> None:
+        """Register the view with its writes made safe to retry (``guard_writes``)."""
+        methods = {m.upper() for m in options.get("methods") or ()}
+        if isinstance(view_func, type) or methods & {"POST", "PATCH"}:
+            view_func = guard_writes(view_func)
+        super().add_url_rule(rule, endpoint, view_func, *args, **options)
+
     def _set_pagination_metadata(
         self, page_params: Any, result: Any, headers: Any
     ) -> tuple[Any, Any]:

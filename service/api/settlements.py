@@ -9,6 +9,7 @@ from flask import Response, current_app
 from .. import rules
 from ..i18n import current_language, settlement_view
 from ..schemas.settlements import PreviewRequestSchema, SettlementSchema
+from .idempotency import NONE, not_idempotent
 from .openapi import request_body
 from .paging import Blueprint
 
@@ -21,6 +22,7 @@ blp = Blueprint(
 
 
 @blp.route("/preview", methods=["POST"])
+@not_idempotent(NONE)  # stores nothing: a retry is harmless as it is
 @blp.arguments(PreviewRequestSchema())
 @blp.doc(
     requestBody=request_body(
