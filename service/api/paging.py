@@ -22,7 +22,6 @@ from flask import request
 
 from .idempotency import guard_writes
 
-
 PAGE_MAX = 100_000
 """The last page anyone may ask for: ``(page - 1) * page_size`` stays far inside both
 databases' integers (without a bound, ``page=9223372036854775807`` overflowed them: a 500)."""
