@@ -36,7 +36,7 @@ def _bounded_schema(page: int, page_size: int, max_page_size: int) -> type[ma.Sc
     (its own has no maximum). ``Blueprint.paginate`` makes its schema with this."""
     base = _unbounded_schema(page, page_size, max_page_size)
     bounded = ma.fields.Integer(load_default=page, validate=ma.validate.Range(min=1, max=PAGE_MAX))
-    return type(base.__name__, (base,), {"page": bounded})  # type: ignore[no-any-return]
+    return type(base.__name__, (base,), {"page": bounded})
 
 
 flask_smorest.pagination._pagination_parameters_schema_factory = _bounded_schema
