@@ -20,6 +20,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from ..schemas.hands import hand_schemas, preview_request, preview_schemas, ref, unions
+from .caching import IF_NONE_MATCH
 from .problem import PROBLEM_CONTENT_TYPE
 
 # (method, path) → (operationId, tag, description when the docstring gives only a summary).
@@ -397,7 +398,10 @@ def _name(operation: dict[str, Any], method: str, path: str) -> None:
 def _respond(operation: dict[str, Any], method: str, path: str) -> None:
     responses = operation.setdefault("responses", {})
     responses.pop("default", None)  # every answer the service gives is listed by its status
-    keyed = any(p.get("name") == "Idempotency-Key" for p in operation.get("parameters", []))
+    names = [p.get("name") for p in operation.get("parameters", [])]
+    keyed = "Idempotency-Key" in names
+    if "304" in responses and "If-None-Match" not in names:  # api/caching.py's conditional
+        operation.setdefault("parameters", []).append(IF_NONE_MATCH)
     if keyed:  # api/idempotency.py: a malformed key is a 422, a reused or busy one a 409
         conflict = responses.get("409")
         if conflict is None or "$ref" in conflict or "content" not in conflict:
