@@ -12,7 +12,6 @@ other request keeps the app's ``MAX_CONTENT_LENGTH`` (64 KiB).
 
 from __future__ import annotations
 
-import json
 from typing import Any, cast
 from urllib.parse import urlencode
 
@@ -21,6 +20,7 @@ from flask.views import MethodView
 from marshmallow import ValidationError
 
 from ..rules import RuleViolation
+from ..schemas.json_numbers import loads
 from ..schemas.league import (
     ClubExportSchema,
     ImportedClubSchema,
@@ -74,7 +74,7 @@ def read_export(raw: bytes) -> dict[str, Any]:
     fields; a body that does not parse (a truncated file) is a bad file too, so 422, not
     400."""
     try:
-        document = json.loads(raw)
+        document = loads(raw)
     except (ValueError, RecursionError):
         raise InvalidExport({"body": ["The file is not complete JSON (truncated?)."]}) from None
     try:

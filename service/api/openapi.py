@@ -157,6 +157,11 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
     ("post", "/api/v1/clubs/import"): ("importClub", "Backup", None),
 }
 
+# What a schema's fields cannot say of it (the views' schemas check the same).
+SCHEMA_KEYWORDS: dict[str, dict[str, Any]] = {
+    "PlayerUpdate": {"minProperties": 1},  # PlayerUpdateSchema: `name`, `retired` or both
+}
+
 TAGS = [
     ("Health", "Service health."),
     ("Variants", "The Solo games, their contracts and options."),
@@ -381,6 +386,8 @@ def complete(spec: APISpec) -> None:
                 operation["security"] = []
     # Every problem answer is written out in its operation: the shared ones go unused.
     spec.components.responses.clear()
+    for name, extra in SCHEMA_KEYWORDS.items():
+        spec.components.schemas[name].update(extra)
 
 
 def _name(operation: dict[str, Any], method: str, path: str) -> None:

@@ -19,7 +19,10 @@ import flask_smorest
 import flask_smorest.pagination
 import marshmallow as ma
 from flask import request
+from webargs import core
+from webargs.flaskparser import FlaskParser, is_json_request
 
+from ..schemas.json_numbers import loads
 from .idempotency import guard_writes
 
 PAGE_MAX = 100_000
@@ -64,7 +67,25 @@ Answer = tuple[dict[str, Any], int, dict[str, str]]
 """A view's answer with its status and headers (``Location``, ``ETag``)."""
 
 
+class WholeNumbersParser(FlaskParser):
+    """webargs' parser, reading a JSON body's whole numbers (``6.0``) as integers
+    (``schemas/json_numbers.py``)."""
+
+    def _raw_load_json(self, req: Any) -> Any:
+        if not is_json_request(req):
+            return core.missing
+        data = req.get_data(cache=True)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:  # as webargs' own parse_json says it
+            raise json.JSONDecodeError(
+                f"Bytes decoding error : {error.reason}", doc=str(error.object), pos=error.start
+            ) from error
+        return loads(text)
+
+
 class Blueprint(flask_smorest.Blueprint):
+    ARGUMENTS_PARSER = WholeNumbersParser()
     DEFAULT_PAGINATION_PARAMETERS = {
         "page": 1,
         "page_size": PAGE_SIZE_DEFAULT,
