@@ -29,8 +29,9 @@ from .auth import principal
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
 KEY_MAX = 200
-# The draft's key is an sf-string (RFC 8941): printable ASCII, the space included.
-KEY_PATTERN = f"^[ -~]{{1,{KEY_MAX}}}$"
+# The draft's key is an sf-string (RFC 8941): printable ASCII, the space included, though not
+# first or last (HTTP strips a header value's outer spaces: " k " arrives as "k").
+KEY_PATTERN = f"^[!-~]([ -~]{{0,{KEY_MAX - 2}}}[!-~])?$"
 _KEY = re.compile(KEY_PATTERN)
 # The headers of the first answer that its replay repeats.
 KEPT_HEADERS = ("Location", "ETag", "Cache-Control", "Content-Disposition")
@@ -49,8 +50,8 @@ PARAMETER: dict[str, Any] = {
     "schema": {"type": "string", "minLength": 1, "maxLength": KEY_MAX, "pattern": KEY_PATTERN},
     "description": "Makes a retry safe: the same key with the same body within 24 hours gets "
     "the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same "
-    "key with another body is 409 `idempotency-key-reused`. 1-200 printable ASCII characters; "
-    "a fresh UUID per request is best.",
+    "key with another body is 409 `idempotency-key-reused`. 1-200 printable ASCII characters "
+    "(spaces inside only); a fresh UUID per request is best.",
 }
 
 
