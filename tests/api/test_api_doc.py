@@ -95,3 +95,11 @@ def test_each_row_is_what_its_request_gets(api, client):
         (409, "urn:solo:problem:idempotency-key-in-flight"),
         (409, "urn:solo:problem:session-over"),
     }, unsent
+
+
+def test_a_long_path_is_cut_to_a_uri_reference_in_instance(client):
+    answer = client.get("/api/v1/tables/" + "t\u0301" * 600 + "/hands/x")
+    assert answer.status_code == 404
+    instance = answer.json["instance"]
+    assert instance.isascii() and len(instance) <= 2000
+    assert re.fullmatch(r"(?:[A-Za-z0-9/:@!$&'()*+,;=._~-]|%[0-9A-F]{2})*", instance)
