@@ -19,6 +19,7 @@ from ..schemas.clubs import (
 from ..schemas.league_admin import PlayersQuerySchema
 from ..services import clubs
 from .auth import BEARER, principal
+from .caching import CONTENT_ETAG, conditional
 from .paging import Answer, Blueprint
 
 
@@ -54,7 +55,9 @@ class Clubs(MethodView):
 # `GET /clubs/import` is a 405 with `Allow: POST`, not a search for such a club.
 @blp.route("/<club_id:club_id>")
 class Club(MethodView):
-    @blp.response(200, ClubSchema)
+    @conditional
+    @blp.response(200, ClubSchema, headers={"ETag": CONTENT_ETAG})
+    @blp.alt_response(304, description="Not modified since the ETag given.")
     @blp.alt_response(401, description="No or bad token.")
     @blp.alt_response(403, description="Not this club's admin or read-only token.")
     @blp.alt_response(404, description="No such club.")

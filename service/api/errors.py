@@ -88,6 +88,18 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _instance(path: str) -> str:
+    """The path as a URI reference of at most ``DETAIL_MAX`` characters: percent-encoded, and
+    cut short (a fuzzer's path may be any length) before an escape, never inside one, with no
+    ellipsis (a URI has none)."""
+    uri = quote(path, safe=_PATH_SAFE)
+    if len(uri) <= DETAIL_MAX:
+        return uri
+    cut = uri[:DETAIL_MAX]
+    escape = cut.find("%", DETAIL_MAX - 2)
+    return cut if escape == -1 else cut[:escape]
+
+
 def problem(
     status: int,
     detail: str | None = None,
@@ -119,7 +131,7 @@ def problem(
     }
     if has_request_context():
         # As a URI reference: what is not plain ASCII of a path percent-encoded.
-        body["instance"] = _clip(quote(request.path, safe=_PATH_SAFE), DETAIL_MAX)
+        body["instance"] = _instance(request.path)
     if errors:
         # A field path can hold a client's own key: keep the echo short, whatever was sent.
         body["errors"] = {

@@ -12,14 +12,15 @@ other request keeps the app's ``MAX_CONTENT_LENGTH`` (64 KiB).
 
 from __future__ import annotations
 
-import json
 from typing import Any, cast
+from urllib.parse import urlencode
 
 from flask import Response, current_app, request
 from flask.views import MethodView
 from marshmallow import ValidationError
 
 from ..rules import RuleViolation
+from ..schemas.json_numbers import loads
 from ..schemas.league import (
     ClubExportSchema,
     ImportedClubSchema,
@@ -32,6 +33,12 @@ from ..schemas.league import (
 )
 from ..services import backup, league
 from .auth import BEARER, principal
+from .caching import (
+    CONTENT_ETAG,
+    DEPRECATION_HEADERS,
+    STANDINGS_FORMAT,
+    conditional,
+)
 from .errors import flatten_messages
 from .paging import Answer, Blueprint
 
@@ -67,7 +74,7 @@ def read_export(raw: bytes) -> dict[str, Any]:
     fields; a body that does not parse (a truncated file) is a bad file too, so 422, not
     400."""
     try:
-        document = json.loads(raw)
+        document = loads(raw)
     except (ValueError, RecursionError):
         raise InvalidExport({"body": ["The file is not complete JSON (truncated?)."]}) from None
     try:
@@ -142,8 +149,10 @@ class Season(MethodView):
 
 @blp.route("/seasons/<string:season_id>/standings")
 class Standings(MethodView):
+    @conditional
     @blp.arguments(StandingsQuerySchema(), location="query")
     @blp.response(200, StandingsSchema)
+    @blp.alt_response(304, description="Not modified since the ETag given.")
     @blp.doc(
         responses={
             "200": {
@@ -152,7 +161,9 @@ class Standings(MethodView):
                     "Content-Disposition": {
                         "schema": {"type": "string"},
                         "description": f"For CSV: {CSV_FILENAME}",
-                    }
+                    },
+                    "ETag": CONTENT_ETAG,
+                    **DEPRECATION_HEADERS,
                 },
                 "content": {
                     "application/json": {"schema": StandingsSchema},
@@ -174,14 +185,27 @@ class Standings(MethodView):
         answer = league.standings(
             principal(), season_id, query["date_from"], query["date_to"], query["min_hands"]
         )
-        if _wants_csv(query["format"]):
-            return _csv(answer, season_id)
-        return answer
+        if query["format"] is None:
+            return answer if not _wants_csv(None) else _csv(answer, season_id)
+        # The deprecated ``format``: answered as before, with what to ask for instead.
+        args = {k: v for k, v in request.args.items(multi=True) if k != "format"}
+        csv = query["format"] == "csv"
+        successor = f"{request.path}.csv" if csv else request.path
+        if args:
+            successor += "?" + urlencode(args)
+        headers = STANDINGS_FORMAT.headers(successor)
+        if csv:
+            response = _csv(answer, season_id)
+            response.headers.update(headers)
+            return response
+        return answer, 200, headers
 
 
 @blp.route("/seasons/<string:season_id>/standings.csv")
 class StandingsCsv(MethodView):
+    @conditional
     @blp.arguments(StandingsCsvQuerySchema(), location="query")
+    @blp.alt_response(304, description="Not modified since the ETag given.")
     @blp.doc(
         responses={
             "200": {
@@ -190,7 +214,8 @@ class StandingsCsv(MethodView):
                     "Content-Disposition": {
                         "schema": {"type": "string"},
                         "description": CSV_FILENAME,
-                    }
+                    },
+                    "ETag": CONTENT_ETAG,
                 },
                 "content": {CSV_TYPE: {"schema": {"type": "string", "description": CSV_ROWS}}},
             }
@@ -232,6 +257,7 @@ class PlayerStats(MethodView):
 
 @blp.route("/clubs/<string:club_id>/export")
 class ClubExport(MethodView):
+    @conditional(ignoring=("exported_at",))
     @blp.response(
         200,
         ClubExportSchema,
@@ -239,9 +265,11 @@ class ClubExport(MethodView):
             "Content-Disposition": {
                 "schema": {"type": "string"},
                 "description": '`attachment; filename="club-<club_id>.json"`.',
-            }
+            },
+            "ETag": CONTENT_ETAG,
         },
     )
+    @blp.alt_response(304, description="Not modified since the ETag given.")
     @_auth_doc("No such club.")
     def get(self, club_id: str) -> Response:
         """Export the club's full backup (admin or read-only token).

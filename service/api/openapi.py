@@ -20,6 +20,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from ..schemas.hands import hand_schemas, preview_request, preview_schemas, ref, unions
+from .caching import IF_NONE_MATCH
 from .problem import PROBLEM_CONTENT_TYPE
 
 # (method, path) → (operationId, tag, description when the docstring gives only a summary).
@@ -163,6 +164,11 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
     ("post", "/api/v1/clubs/import"): ("importClub", "Backup", None),
 }
 
+# What a schema's fields cannot say of it (the views' schemas check the same).
+SCHEMA_KEYWORDS: dict[str, dict[str, Any]] = {
+    "PlayerUpdate": {"minProperties": 1},  # PlayerUpdateSchema: `name`, `retired` or both
+}
+
 TAGS = [
     ("Health", "Service health."),
     ("Variants", "The Solo games, their contracts and options."),
@@ -300,6 +306,13 @@ STATUS_TEXT = {
 }
 
 
+IDEMPOTENCY_CONFLICT = (
+    "The `Idempotency-Key` came with another request (`idempotency-key-reused`), or its first "
+    "request is still being answered (`idempotency-key-in-flight`, with `Retry-After`)."
+)
+IDEMPOTENCY_INVALID = "The `Idempotency-Key` header is malformed (`errors` names it)."
+
+
 def request_body(name: str, description: str) -> dict[str, Any]:
     """An operation's JSON body, the component ``name`` (for ``blp.doc(requestBody=…)``; it
     replaces the loading schema's own entry in the document)."""
@@ -380,6 +393,8 @@ def complete(spec: APISpec) -> None:
                 operation["security"] = []
     # Every problem answer is written out in its operation: the shared ones go unused.
     spec.components.responses.clear()
+    for name, extra in SCHEMA_KEYWORDS.items():
+        spec.components.schemas[name].update(extra)
 
 
 def _name(operation: dict[str, Any], method: str, path: str) -> None:
@@ -397,6 +412,19 @@ def _name(operation: dict[str, Any], method: str, path: str) -> None:
 def _respond(operation: dict[str, Any], method: str, path: str) -> None:
     responses = operation.setdefault("responses", {})
     responses.pop("default", None)  # every answer the service gives is listed by its status
+    names = [p.get("name") for p in operation.get("parameters", [])]
+    keyed = "Idempotency-Key" in names
+    if "304" in responses and "If-None-Match" not in names:  # api/caching.py's conditional
+        operation.setdefault("parameters", []).append(IF_NONE_MATCH)
+    if keyed:  # api/idempotency.py: a malformed key is a 422, a reused or busy one a 409
+        conflict = responses.get("409")
+        if conflict is None or "$ref" in conflict or "content" not in conflict:
+            described = (conflict or {}).get("description")
+            text = f"{described} Or: {IDEMPOTENCY_CONFLICT}" if described else IDEMPOTENCY_CONFLICT
+            conflict = responses["409"] = _problem_response(409, text)
+        if "$ref" not in conflict:
+            conflict.setdefault("headers", {})["Retry-After"] = _header("RetryAfter")
+        responses.setdefault("422", _problem_response(422, IDEMPOTENCY_INVALID))
     if method in ("post", "put", "patch"):  # a body, wherever one may come, must be JSON
         responses.setdefault("415", _problem_response(415, None))
     responses.setdefault("406", _problem_response(406, None))
@@ -418,7 +446,7 @@ def _respond(operation: dict[str, Any], method: str, path: str) -> None:
             headers["Location"] = _header("Location")
         if (method, path, status) in ETAG_ANSWERS:
             headers["ETag"] = _header("ETag")
-        if (method, path, status) == ("post", "/api/v1/tables/{table_id}/hands", "201"):
+        if keyed and code < 300:
             headers["Idempotent-Replayed"] = _header("IdempotentReplayed")
         if "X-Pagination" in headers:
             headers["Link"] = _header("Link")

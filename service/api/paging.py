@@ -1,8 +1,11 @@
 """The Blueprint every resource module uses: flask-smorest's, with RFC 8288 ``Link`` headers
-(``first``, ``prev``, ``next``, ``last``) beside its ``X-Pagination`` on a paged answer.
+(``first``, ``prev``, ``next``, ``last``) beside its ``X-Pagination`` on a paged answer, and
+``Idempotency-Key`` on every POST and PATCH it registers (``api/idempotency.py``).
 
 A paged operation: ``@blp.paginate()`` on a view of a ``Blueprint`` from here; it reads
-``page`` and ``page_size`` and sets ``pagination_parameters.item_count``. The OpenAPI document
+``page`` (1 to ``PAGE_MAX``) and ``page_size`` (1 to ``PAGE_SIZE_MAX``, default
+``PAGE_SIZE_DEFAULT``) and sets ``pagination_parameters.item_count``; a page out of bounds is
+a 422 naming it, in the document as in the code. The OpenAPI document
 gets both headers (``api/openapi.py`` adds ``Link`` wherever ``X-Pagination`` is).
 """
 
@@ -13,7 +16,33 @@ from typing import Any
 from urllib.parse import urlencode
 
 import flask_smorest
+import flask_smorest.pagination
+import marshmallow as ma
 from flask import request
+from webargs import core
+from webargs.flaskparser import FlaskParser, is_json_request
+
+from ..schemas.json_numbers import loads
+from .idempotency import guard_writes
+
+PAGE_MAX = 100_000
+"""The last page anyone may ask for: ``(page - 1) * page_size`` stays far inside both
+databases' integers (without a bound, ``page=9223372036854775807`` overflowed them: a 500)."""
+PAGE_SIZE_DEFAULT = 10
+PAGE_SIZE_MAX = 100
+
+_unbounded_schema = flask_smorest.pagination._pagination_parameters_schema_factory
+
+
+def _bounded_schema(page: int, page_size: int, max_page_size: int) -> type[ma.Schema]:
+    """flask-smorest's ``page``/``page_size`` schema, with ``page`` bounded by ``PAGE_MAX``
+    (its own has no maximum). ``Blueprint.paginate`` makes its schema with this."""
+    base = _unbounded_schema(page, page_size, max_page_size)
+    bounded = ma.fields.Integer(load_default=page, validate=ma.validate.Range(min=1, max=PAGE_MAX))
+    return type(base.__name__, (base,), {"page": bounded})
+
+
+flask_smorest.pagination._pagination_parameters_schema_factory = _bounded_schema
 
 
 def link_header(page: int, page_size: int, item_count: int) -> str | None:
@@ -38,7 +67,40 @@ Answer = tuple[dict[str, Any], int, dict[str, str]]
 """A view's answer with its status and headers (``Location``, ``ETag``)."""
 
 
+class WholeNumbersParser(FlaskParser):
+    """webargs' parser, reading a JSON body's whole numbers (``6.0``) as integers
+    (``schemas/json_numbers.py``)."""
+
+    def _raw_load_json(self, req: Any) -> Any:
+        if not is_json_request(req):
+            return core.missing
+        data = req.get_data(cache=True)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:  # as webargs' own parse_json says it
+            raise json.JSONDecodeError(
+                f"Bytes decoding error : {error.reason}", doc=str(error.object), pos=error.start
+            ) from error
+        return loads(text)
+
+
 class Blueprint(flask_smorest.Blueprint):
+    ARGUMENTS_PARSER = WholeNumbersParser()
+    DEFAULT_PAGINATION_PARAMETERS = {
+        "page": 1,
+        "page_size": PAGE_SIZE_DEFAULT,
+        "max_page_size": PAGE_SIZE_MAX,
+    }
+
+    def add_url_rule(
+        self, rule: str, endpoint: Any = None, view_func: Any = None, *args: Any, **options: Any
+    ) -> None:
+        """Register the view with its writes made safe to retry (``guard_writes``)."""
+        methods = {m.upper() for m in options.get("methods") or ()}
+        if isinstance(view_func, type) or methods & {"POST", "PATCH"}:
+            view_func = guard_writes(view_func)
+        super().add_url_rule(rule, endpoint, view_func, *args, **options)
+
     def _set_pagination_metadata(
         self, page_params: Any, result: Any, headers: Any
     ) -> tuple[Any, Any]:

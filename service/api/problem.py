@@ -46,7 +46,14 @@ PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
     "idempotency-key-reused": (
         409,
         N_("Idempotency-Key reused"),
-        "The `Idempotency-Key` came before with another body.",
+        "The `Idempotency-Key` came before with another request (another body, or another "
+        "operation).",
+    ),
+    "idempotency-key-in-flight": (
+        409,
+        N_("Idempotency-Key in flight"),
+        "The first request with this `Idempotency-Key` is still being answered: send it again "
+        "after `Retry-After` seconds to get its answer.",
     ),
     "hand-already-void": (409, N_("Hand already void"), "The hand was voided before."),
     "name-taken": (409, N_("Name taken"), "The club already has a player or season of that name."),

@@ -10,6 +10,7 @@ from .. import rules
 from ..i18n import current_language, settlement_view
 from ..schemas.settlements import PreviewRequestSchema, SettlementSchema
 from ..services.hands.tagged import untagged
+from .idempotency import NONE, not_idempotent
 from .openapi import request_body
 from .paging import Blueprint
 
@@ -22,6 +23,7 @@ blp = Blueprint(
 
 
 @blp.route("/preview", methods=["POST"])
+@not_idempotent(NONE)  # stores nothing: a retry is harmless as it is
 @blp.arguments(PreviewRequestSchema())
 @blp.doc(
     requestBody=request_body(

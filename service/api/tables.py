@@ -9,7 +9,6 @@ from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
 from ..i18n import current_language, explain_session, settlement_view
-from ..i18n.marks import N_
 from ..middleware.rendered import rendered_views
 from ..schemas.seating import (
     DryRunQuerySchema,
@@ -32,8 +31,9 @@ from ..schemas.tables import (
     TableSchema,
 )
 from ..services import hands, seating, tables
-from ..services.errors import ServiceError
 from .auth import BEARER, if_match_version, principal
+from .idempotency import OWN, not_idempotent, request_key
+from .idempotency import PARAMETER as IDEMPOTENCY_KEY
 from .openapi import request_body
 from .paging import Answer, Blueprint
 
@@ -44,7 +44,6 @@ blp = Blueprint(
     description="Tables, hands, corrections, ledger and settle-up",
 )
 
-IDEMPOTENCY_KEY_MAX = 200
 _TABLE_SCHEMA = TableSchema()
 
 IF_MATCH = {
@@ -61,14 +60,6 @@ IF_NONE_MATCH = {
     "required": False,
     "schema": {"type": "string"},
     "description": "The ETag last seen; 304 when the table has not changed.",
-}
-IDEMPOTENCY_KEY = {
-    "in": "header",
-    "name": "Idempotency-Key",
-    "required": False,
-    "schema": {"type": "string", "maxLength": IDEMPOTENCY_KEY_MAX},
-    "description": "A retry with the same key and body returns the first "
-    "answer and records nothing; another body → 409.",
 }
 
 # Parsed by DryRunQuerySchema; written out here as well, since a ``doc(parameters=…)`` list
@@ -117,12 +108,6 @@ def changed(answer: dict[str, Any], version: int, dry_run: bool) -> Any:
     if dry_run:
         return answer, 200, {"Dry-Run": "true", "Cache-Control": "no-store"}
     return answer, 200, {"ETag": _etag(version)}
-
-
-class IdempotencyKeyTooLong(ServiceError):
-    """The Idempotency-Key header is over its limit."""
-
-    status = 422
 
 
 @blp.route("")
@@ -215,20 +200,11 @@ class Hands(MethodView):
     @blp.alt_response(422, description="The hand breaks a rule; nothing is recorded.")
     @blp.doc(parameters=[IF_MATCH, IDEMPOTENCY_KEY])
     @_auth_doc
+    @not_idempotent(OWN)  # its keys are kept per table, in the hand's own transaction
     def post(self, body: dict[str, Any], table_id: str) -> Any:
         """Settle and record the next hand (table or admin token)."""
         caller = principal()  # who asks comes first: 401 before a header's 422 or 412
-        key = request.headers.get("Idempotency-Key")
-        if key is not None and (
-            not 0 < len(key) <= IDEMPOTENCY_KEY_MAX or any(ch < " " or ch == "\x7f" for ch in key)
-        ):
-            raise IdempotencyKeyTooLong(
-                N_(
-                    "Idempotency-Key must be 1 to %(most)s characters, none of them a control "
-                    "character."
-                ),
-                values={"most": IDEMPOTENCY_KEY_MAX},
-            )
+        key = request_key()
         expected = body.pop("expected_number", None)
         conditions = hands.WriteConditions(
             if_match=if_match_version(), expected_number=expected, idempotency_key=key

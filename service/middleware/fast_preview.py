@@ -13,7 +13,6 @@ them that refuses sends the request on to Flask with its body intact, which answ
 from __future__ import annotations
 
 import io
-import json
 from typing import Any, cast
 
 from flask import Flask, Response
@@ -21,6 +20,7 @@ from werkzeug.http import parse_options_header
 
 from .. import rules
 from ..i18n import DEFAULT, language_headers, negotiate, settlement_view
+from ..schemas.json_numbers import loads
 from ..schemas.settlements import PreviewRequestSchema
 from .limits import MAX_JSON_DEPTH, SURROGATE_ESCAPE, json_depth_over
 from .security import StartResponse, WsgiApp
@@ -69,7 +69,7 @@ class FastPreview:
         if b"\\u0000" in body or SURROGATE_ESCAPE.search(body):
             return None  # a NUL or a lone surrogate in a string: Flask names the field
         try:
-            value = json.loads(body.decode("utf-8"))  # as the views' parser (webargs) reads it
+            value = loads(body.decode("utf-8"))  # as the views' parser (webargs) reads it
             if json_depth_over(value, MAX_JSON_DEPTH):
                 return None
             request = self.schema.load(value)

@@ -3,10 +3,11 @@
 - ``columns``: what every row shares (id and name lengths, the clock, stored times read back);
 - ``table_keeping``: clubs, tokens, players, tables, seats, hands, their revisions and
   transfers, idempotency keys;
-- ``league``: seasons, the league's aggregate rows and ratings.
+- ``league``: seasons, the league's aggregate rows and ratings;
+- ``idempotency``: the first answers of the other writes sent with an ``Idempotency-Key``.
 
-Importing any of them imports this package, and so both modules of rows: the metadata (which
+Importing any of them imports this package, and so every module of rows: the metadata (which
 Alembic and ``db.create_all`` read) is always complete, whichever rows a caller asked for.
 """
 
-from . import league, table_keeping  # noqa: F401
+from . import idempotency, league, table_keeping  # noqa: F401

@@ -1,9 +1,32 @@
 """Clubs and players."""
 
-from marshmallow import Schema, fields, validate
+import re
+
+from marshmallow import Schema, ValidationError, fields, validate
 
 from ..i18n.marks import N_
 from ..persistence.columns import NAME_MAX
+
+# The characters a name may not be made of only: Python's whitespace (``str.isspace``: the
+# ASCII ones, U+001C-U+001F, U+0085, U+00A0, the Unicode spaces and line separators) and
+# ECMAScript's ``\s``, which a JSON Schema ``pattern`` means (the same, and U+FEFF). Written
+# as one class of ``\uXXXX`` escapes, which both regex dialects read alike, so the document's
+# pattern and the service's check are the same set (tests/api/test_numbers_and_names.py).
+BLANKS = (
+    r"\u0009-\u000d\u001c-\u0020\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f"
+    r"\u3000\ufeff"
+)
+NOT_BLANK = f"[^{BLANKS}]"
+
+
+class HoldsNonBlank(validate.Regexp):
+    """Somewhere in the string, a character that is not blank (``NOT_BLANK``): searched for,
+    as a JSON Schema ``pattern`` is (marshmallow's ``Regexp`` matches at the start only)."""
+
+    def __call__(self, value: str) -> str:  # type: ignore[override]
+        if re.search(NOT_BLANK, value) is None:
+            raise ValidationError(self._format_error(value))
+        return value
 
 
 def Name() -> fields.String:  # a field factory, named as the field it makes
@@ -11,7 +34,7 @@ def Name() -> fields.String:  # a field factory, named as the field it makes
         required=True,
         validate=[
             validate.Length(min=1, max=NAME_MAX),
-            validate.Regexp(r"\S", error=N_("Must not be blank.")),
+            HoldsNonBlank(NOT_BLANK, error=N_("Must not be blank.")),
         ],
     )
 

@@ -11,6 +11,8 @@ DATE_TIME = {"format": "date-time"}
 
 
 class PlayerUpdateSchema(Schema):
+    """At least one of the two (``minProperties: 1`` in the document)."""
+
     name = fields.String(validate=Name().validators)
     retired = fields.Boolean(
         metadata={

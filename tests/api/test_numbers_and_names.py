@@ -1,0 +1,101 @@
+"""Numbers and names as the document says them: a whole number (``6.0``) is an integer
+everywhere (schemas/json_numbers.py), a fraction is refused as one; a name made of blanks only
+is refused by the service exactly when the document's ``pattern`` refuses it (the same set of
+blanks, Python's and ECMAScript's); ``PATCH /players/{id}`` needs a member (``minProperties``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import jsonschema_rs
+import pytest
+
+from service.schemas.clubs import NOT_BLANK
+
+SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
+# Every blank either dialect knows: Python's str.isspace and ECMAScript's \s (U+FEFF).
+BLANKS = [chr(c) for c in range(0x110000) if chr(c).isspace()] + ["\ufeff"]
+
+
+def test_whole_numbers_are_integers_everywhere(api, client):
+    table = api.table()
+    recorded = api.record(table, {**SOLO, "declarer": 1.0, "tricks": 6.0})
+    assert recorded.status_code == 201, recorded.json
+    hand = client.get(
+        f"/api/v1/tables/{table['id']}/hands/1", headers=api.auth(table["table_token"])
+    ).json
+    assert hand["hand"]["tricks"] == 6 and type(hand["hand"]["tricks"]) is int
+    club = api.club()
+    seats = api.players(club, 4)
+    opened = client.post(
+        "/api/v1/tables",
+        json={
+            "club_id": club["id"],
+            "name": "T",
+            "variant": "german",
+            "seats": seats,
+            "first_dealer": 2.0,
+        },
+        headers=api.auth(club["admin_token"]),
+    )
+    assert opened.status_code == 201, opened.json
+    for variant in ("american", "spanish", "german"):
+        preview = client.post(
+            "/api/v1/settlements/preview",
+            json={
+                "variant": variant,
+                "players": 4.0,
+                "state": {"dealer": 0.0},
+                "hand": {**SOLO, "tricks": 6e0},
+            },
+        )
+        assert preview.status_code == 200, (variant, preview.json)
+
+
+@pytest.mark.parametrize("tricks", [6.5, 1e300, float("-0.5")])
+def test_a_fraction_is_refused_as_one(api, tricks):
+    table = api.table()
+    answer = api.record(table, {**SOLO, "tricks": tricks})
+    assert answer.status_code == 422
+    assert list(answer.json["errors"]) == ["hand.tricks"]
+    if tricks == 6.5:
+        assert "fraction" in answer.json["errors"]["hand.tricks"][0]
+
+
+def _name_schema(document: dict[str, Any]) -> Any:
+    schema = document["components"]["schemas"]["ClubCreate"]["properties"]["name"]
+    return jsonschema_rs.validator_for(schema)
+
+
+@pytest.fixture(scope="module")
+def document(app) -> dict[str, Any]:
+    return app.test_client().get("/openapi.json").json
+
+
+def test_the_document_and_the_service_agree_on_blank_names(client, document):
+    assert document["components"]["schemas"]["ClubCreate"]["properties"]["name"]["pattern"] == (
+        NOT_BLANK
+    )
+    schema = _name_schema(document)
+    for blank in BLANKS:
+        for name in (blank, blank * 3):
+            assert not schema.is_valid(name), hex(ord(blank))
+            answer = client.post("/api/v1/clubs", json={"name": name})
+            assert answer.status_code == 422, hex(ord(blank))
+            assert list(answer.json["errors"]) == ["name"]
+        for name in (f"{blank}Ann", f"Ann{blank}Lee"):
+            assert schema.is_valid(name), hex(ord(blank))
+            assert client.post("/api/v1/clubs", json={"name": name}).status_code == 201
+    assert re.search(NOT_BLANK, "\u200b")  # a zero-width space is no blank in either dialect
+
+
+def test_a_player_update_needs_a_member(api, client, document):
+    assert document["components"]["schemas"]["PlayerUpdate"]["minProperties"] == 1
+    club = api.club()
+    (player,) = api.players(club, 1)
+    answer = client.patch(
+        f"/api/v1/players/{player}", json={}, headers=api.auth(club["admin_token"])
+    )
+    assert answer.status_code == 422 and answer.json["type"] == "urn:solo:problem:invalid-field"
