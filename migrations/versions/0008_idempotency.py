@@ -1,7 +1,7 @@
 """idempotent_requests: the first answers of keyed writes, replayed to their retries
 
 Revision ID: 0008_idempotency
-Revises: 0006_seating_history
+Revises: 0007_tokens
 Create Date: 2026-12-02 10:30:00
 
 Every POST and PATCH takes an ``Idempotency-Key`` (a hand's recording keeps its own keys per
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '0008_idempotency'
-down_revision = '0006_seating_history'
+down_revision = '0007_tokens'
 branch_labels = None
 depends_on = None
 
