@@ -45,7 +45,7 @@ def downgrade():
     with op.batch_alter_table('tokens', schema=None) as batch_op:
         batch_op.drop_index('uq_tokens_club_live_name')
         batch_op.drop_index('ix_tokens_club_kind')
-        batch_op.drop_constraint('ck_tokens_name_not_empty', type_='check')
-        batch_op.drop_constraint('ck_tokens_only_viewer_tokens_named', type_='check')
+        batch_op.drop_constraint(op.f('ck_tokens_name_not_empty'), type_='check')
+        batch_op.drop_constraint(op.f('ck_tokens_only_viewer_tokens_named'), type_='check')
         batch_op.drop_column('last_used_at')
         batch_op.drop_column('name')
