@@ -135,33 +135,28 @@ class PinnedVersionReader:
 
     def read(self, table_id: str) -> VersionRow | None:
         """The version row; None if there is no such table or the read failed."""
-        ident = threading.get_ident()
-        connection = self._connections.get(ident)
-        try:
-            if connection is None:
-                connection = self._connect(ident)
-            return _execute(connection.cursor(), self.engine.dialect, table_id)
-        except Exception:  # the full request path will answer, and report any error
-            log.warning("pinned version read failed; dropping its connection", exc_info=True)
-            self._drop(ident)
-            return None
+        found = self._fetch_one(version_sql, "table_id", table_id)
+        return None if found is None else VersionRow(*found)
 
     def read_token(self, token_hash: str) -> TokenFactsRow | None:
         """The token row of ``auth.TOKEN_QUERY`` for the digest; None if there is none or the
         read failed (the full request path then answers)."""
+        found = self._fetch_one(token_sql, "token_hash", token_hash)
+        return None if found is None else TokenFactsRow(*found)
+
+    def _fetch_one(self, sql_of: Any, name: str, value: str) -> Any:
+        """The first row of ``sql_of``'s query for ``value``, on this thread's pinned
+        connection; None if there is none, or if the read failed (its connection dropped)."""
         ident = threading.get_ident()
         connection = self._connections.get(ident)
         try:
             if connection is None:
                 connection = self._connect(ident)
-            found = _fetch(
-                connection.cursor(), token_sql, self.engine.dialect, "token_hash", token_hash
-            )
+            return _fetch(connection.cursor(), sql_of, self.engine.dialect, name, value)
         except Exception:  # the full request path will answer, and report any error
-            log.warning("pinned token read failed; dropping its connection", exc_info=True)
+            log.warning("pinned read failed; dropping its connection", exc_info=True)
             self._drop(ident)
             return None
-        return None if found is None else TokenFactsRow(*found)
 
     def _connect(self, ident: int) -> Any:
         connection = detached_connection(self.engine)
