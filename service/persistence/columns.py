@@ -13,10 +13,13 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def aware(moment: datetime) -> datetime:
+    """A stored time with its zone: SQLite hands the stored UTC time back without one."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def rfc3339(moment: datetime | None) -> str | None:
-    """A stored time as an RFC 3339 UTC string (SQLite hands times back without a zone)."""
+    """A stored time as an RFC 3339 UTC string."""
     if moment is None:
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return aware(moment).astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")

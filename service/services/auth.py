@@ -8,7 +8,7 @@ import logging
 import secrets
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from sqlalchemy import bindparam, or_, select, update
@@ -16,7 +16,7 @@ from sqlalchemy import bindparam, or_, select, update
 from ..database import SqliteConnection
 from ..extensions import db
 from ..i18n.marks import N_
-from ..persistence.columns import utcnow
+from ..persistence.columns import aware, utcnow
 from ..persistence.table_keeping import TokenRow
 from .errors import Forbidden, Unauthorized
 
@@ -160,9 +160,7 @@ def use_is_due(row: TokenFacts, now: datetime | None = None) -> bool:
     last: datetime = row.last_used_at
     if isinstance(last, str):  # read by SQLite's own driver (the polls before Flask)
         last = datetime.fromisoformat(last)
-    if last.tzinfo is None:  # SQLite gives the stored UTC time back naive
-        last = last.replace(tzinfo=UTC)
-    age = (now or utcnow()) - last
+    age = (now or utcnow()) - aware(last)
     return age.total_seconds() >= LAST_USED_EVERY_SECONDS
 
 

@@ -35,7 +35,7 @@ import json
 import os
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -44,10 +44,10 @@ from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..i18n.marks import N_
-from ..persistence.columns import utcnow
+from ..persistence.columns import aware, utcnow
 from ..persistence.idempotency import IdempotentRequestRow
 from ..persistence.table_keeping import TokenRow
-from .auth import bearer_token, hash_token
+from .auth import digest_of
 from .errors import Conflict, IdempotencyKeyReused
 
 LIFETIME = timedelta(hours=24)
@@ -106,11 +106,6 @@ def _key_hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def _aware(moment: datetime) -> datetime:
-    """A stored time with its zone (SQLite hands times back without one)."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
 def _sweep(now: datetime) -> None:
     """Delete some rows past their lifetime (in the caller's transaction)."""
     old = select(_rows.c.scope, _rows.c.key_hash).where(_rows.c.expires_at < now)
@@ -155,11 +150,11 @@ def claim(scope: str, key: str, request_fingerprint: str) -> Claim | Replay:
                 N_("This Idempotency-Key was already used with another request.")
             )
         if row.status_code is not None:
-            if _aware(row.expires_at) > now:
+            if aware(row.expires_at) > now:
                 return Replay(row.status_code, _unseal(row.body, key, row.fingerprint), row.headers)
             _drop(scope, key_hash, row.claimed_at)  # expired, not yet swept: a new request
             continue
-        if _aware(row.claimed_at) + LEASE <= now:  # its request died before answering
+        if aware(row.claimed_at) + LEASE <= now:  # its request died before answering
             taken = db.session.execute(  # type: ignore[attr-defined]
                 update(_rows)
                 .where(
@@ -203,13 +198,11 @@ def revoked_token_id(authorization: str | None) -> str | None:
     """The id of the revoked token behind the header, None for any other. A request that
     revoked its own token (rotating the admin token) may still be replayed with it: its
     caller never got the answer that named the new one."""
-    token = bearer_token(authorization)
-    if token is None or len(token) > 256:
+    digest = digest_of(authorization)
+    if digest is None:
         return None
     found: str | None = db.session.execute(
-        select(TokenRow.id).where(
-            TokenRow.token_hash == hash_token(token), TokenRow.revoked_at.is_not(None)
-        )
+        select(TokenRow.id).where(TokenRow.token_hash == digest, TokenRow.revoked_at.is_not(None))
     ).scalar()
     return found
 
