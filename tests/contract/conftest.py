@@ -10,10 +10,13 @@ tests fail and say how to install them: a contract check that skips is one nobod
 
 from __future__ import annotations
 
+import importlib
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -54,3 +57,15 @@ def run(
         timeout=timeout,
         check=False,
     )
+
+
+def imported(where: Path, package: str) -> Iterator[ModuleType]:
+    """A generated package of ``where``, imported for a fixture to yield; forgotten again
+    afterwards (``sys.path`` and ``sys.modules``), so the next generated client starts clean."""
+    sys.path.insert(0, str(where))
+    try:
+        yield importlib.import_module(package)
+    finally:
+        sys.path.remove(str(where))
+        for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
+            del sys.modules[name]

@@ -21,7 +21,6 @@ import json
 import os
 import re
 import shutil
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -30,7 +29,7 @@ from typing import Any
 import pytest
 import requests
 
-from tests.contract.conftest import DOCUMENT, VENV_BIN, node_tool, run
+from tests.contract.conftest import DOCUMENT, VENV_BIN, imported, node_tool, run
 from tests.support import Gunicorn, dispose_app_engines, migrated_app
 
 pytestmark = pytest.mark.slow
@@ -144,16 +143,6 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
         dispose_app_engines()
 
 
-def _imported(where: Path, package: str) -> Iterator[ModuleType]:
-    sys.path.insert(0, str(where))
-    try:
-        yield importlib.import_module(package)
-    finally:
-        sys.path.remove(str(where))
-        for name in [m for m in sys.modules if m == package or m.startswith(package + ".")]:
-            del sys.modules[name]
-
-
 @pytest.fixture(scope="module")
 def openapi_generator_python(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     if shutil.which("java") is None:
@@ -177,7 +166,7 @@ def openapi_generator_python(tmp_path_factory: pytest.TempPathFactory) -> Iterat
         where,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    yield from _imported(where, "solo_og")
+    yield from imported(where, "solo_og")
 
 
 def test_openapi_generator_python_records_and_reads_every_kind_typed(
@@ -225,7 +214,7 @@ def datamodel_models(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Modul
         where,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    yield from _imported(where, "solo_dm")
+    yield from imported(where, "solo_dm")
 
 
 def test_datamodel_code_generator_records_and_reads_every_kind_typed(datamodel_models, service):
@@ -282,7 +271,7 @@ def openapi_python_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[
         where,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    yield from _imported(where, "solo_opc")
+    yield from imported(where, "solo_opc")
 
 
 def test_openapi_python_client_records_and_reads_every_kind_typed(openapi_python_client, service):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import sys
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
@@ -18,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.contract.conftest import DOCUMENT, VENV_BIN, run
+from tests.contract.conftest import DOCUMENT, VENV_BIN, imported, run
 from tests.support import dispose_app_engines, migrated_app
 
 CONFIG = "project_name_override: solo-client\npackage_name_override: solo_client\n"
@@ -47,13 +46,7 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     assert "Warning" not in output and "warning" not in output, output
-    sys.path.insert(0, str(where))
-    try:
-        yield importlib.import_module(PACKAGE)
-    finally:
-        sys.path.remove(str(where))
-        for name in [m for m in sys.modules if m == PACKAGE or m.startswith(PACKAGE + ".")]:
-            del sys.modules[name]
+    yield from imported(where, PACKAGE)
 
 
 @pytest.fixture(scope="module")
