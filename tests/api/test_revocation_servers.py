@@ -163,5 +163,7 @@ def test_an_old_admin_token_cannot_take_the_club_back(servers: list[Gunicorn], a
         assert thief.status_code == 401
         assert thief.json()["type"] == "urn:solo:problem:token-revoked"
     for server in servers:
-        mine = requests.get(f"{server.url}/api/v1/clubs/{club['id']}", headers=_auth(new))
+        mine = requests.get(
+            f"{server.url}/api/v1/clubs/{club['id']}", headers=_auth(new), timeout=30
+        )
         assert mine.status_code == 200
