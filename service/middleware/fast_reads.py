@@ -7,7 +7,9 @@ answer it, it does so here, as WSGI, without Flask's request context, routing an
 - the token's row, read now by its digest on the pinned connection, is not revoked
   (``auth.live_principal``: a revocation committed anywhere is refused by the next poll) and
   needs no note of its use (``auth.use_is_due``: Flask notes it);
-- its client address may still have tokens checked (the failed-token rate limit);
+- its client address may still have tokens checked (the failed-token rate limit), and it is
+  within the read limits, counted here (once: Flask's hook finds the count done); these
+  answers carry no RateLimit headers, a refused one goes on to Flask, whose 429 does;
 - the table exists and the token reaches it (one indexed query on a pinned connection,
   ``PinnedVersionReader``; on PostgreSQL, a poll naming the version this worker last heard of
   needs no version query: ``services/version_feed.py``);
@@ -90,6 +92,8 @@ class FastTableReads:
         digest = digest_of(environ.get("HTTP_AUTHORIZATION"))
         if digest is None:
             return None
+        if not self.limits.count_read(environ):
+            return None  # past a read limit: Flask answers the 429 (counted once, here)
         if not self.limits.token_checks_allowed(client_address(environ)):
             return None
         token = self.reader.read_token(digest)

@@ -38,7 +38,9 @@ import hashlib
 import json
 import logging
 import math
+import random
 import re
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, cast
@@ -59,10 +61,14 @@ EXTENSION = "solo-rate-limits"
 MAX_JSON_DEPTH = 32
 WRITE_METHODS = ("post", "put", "patch", "delete")
 _WRITE_METHODS_UPPER = frozenset(m.upper() for m in WRITE_METHODS)
+_READ_METHODS = frozenset({"GET", "HEAD"})
+# Monitoring's: never limited (a load balancer polls it from one address).
+UNLIMITED_ENDPOINTS = frozenset({"health.healthz"})
+# The request's environ keys: the limits it was counted under, and its read count.
+COUNTED = "solo.rate_limits"
+READS_COUNTED = "solo.reads_counted"
 # Both make a new club (and its admin token) without a token: creating one, importing one.
 CLUB_CREATION_ENDPOINTS = ("clubs.Clubs", "league.ClubImport")
-# After the storage fails, count in memory this long before trying it again.
-STORAGE_RETRY_SECONDS = 30.0
 
 DEFAULTS: dict[str, Any] = {
     "RATELIMIT_STORAGE_URI": "memory://",
@@ -70,6 +76,14 @@ DEFAULTS: dict[str, Any] = {
     "RATELIMIT_AUTH_FAILURES": "30 per minute",
     "RATELIMIT_CLUB_CREATION": "10 per hour",
     "RATELIMIT_WRITES_PER_TOKEN": "60 per minute",
+    # A table's phones poll every 3 s: 20 a minute each, 100 for five on one table token, 600
+    # for a club room of six such tables behind one address (its Wi-Fi's). Far above both.
+    "RATELIMIT_READS_PER_ADDRESS": "1200 per minute",
+    "RATELIMIT_READS_PER_TOKEN": "300 per minute",
+    # Every call to a Redis storage is bounded by this (seconds, connecting and reading);
+    # after a failure the storage is left alone about this long (jittered) before a retry.
+    "RATELIMIT_STORAGE_TIMEOUT": 0.25,
+    "RATELIMIT_STORAGE_RETRY_SECONDS": 10.0,
 }
 
 log = logging.getLogger("solo.limits")
@@ -90,14 +104,29 @@ class _Limit:
     items: tuple[RateLimitItem, ...]
     message: str
 
+    def policy_name(self, item: RateLimitItem) -> str:
+        """The name the RateLimit headers give ``item``: the scope, and its window when the
+        limit has several rates."""
+        return self.scope if len(self.items) == 1 else f"{self.scope}-{item.get_expiry()}s"
+
+
+@dataclass
+class _Counted:
+    """One limit a request was counted (or looked up) under, for its RateLimit headers."""
+
+    limit: _Limit
+    key: str
+    refused: RateLimitItem | None = None
+    retry_after: int = 0
+
 
 def token_key(token: str) -> str:
-    """The writes-per-token counter's key: a digest of the token, never the token itself."""
+    """The per-token counters' key: a digest of the token, never the token itself."""
     return "token-" + hashlib.sha256(b"solo-rate-limit:" + token.encode()).hexdigest()[:32]
 
 
 def client_address(environ: dict[str, Any]) -> str:
-    """The address the per-address limits count under (after any trusted proxy fix)."""
+    """The address the per-address limits count under (after a trusted proxy's word)."""
     return environ.get("REMOTE_ADDR") or "127.0.0.1"
 
 
@@ -105,22 +134,87 @@ def _client_address() -> str:
     return client_address(request.environ)
 
 
+class StoreBreaker:
+    """Whether the shared counter store may be asked now. After a failure (an error, or no
+    answer within the timeout) it is left alone for ``retry_seconds``, jittered by ±50% so
+    that the workers do not all try again at one moment; then one request at a time probes
+    it (the others keep counting in memory) until one call succeeds."""
+
+    def __init__(self, retry_seconds: float) -> None:
+        self.retry_seconds = retry_seconds
+        self._lock = threading.Lock()
+        self._open_until: float | None = None
+        self._probing = False
+        self.failure: str | None = None  # why the store is not used, while it is not
+
+    def allows(self) -> bool:
+        open_until = self._open_until
+        if open_until is None:
+            return True
+        if time.monotonic() < open_until:
+            return False
+        with self._lock:
+            if self._probing:
+                return False
+            self._probing = True
+            return True
+
+    def succeeded(self) -> None:
+        if self._open_until is not None or self._probing:
+            with self._lock:
+                self._open_until = None
+                self._probing = False
+                self.failure = None
+                log.warning("rate limit storage answers again: counting there")
+
+    def failed(self, error: BaseException) -> None:
+        wait = self.retry_seconds * random.uniform(0.5, 1.5)  # noqa: S311 - jitter, not secrets
+        with self._lock:
+            self._open_until = time.monotonic() + wait
+            self._probing = False
+            self.failure = f"{type(error).__name__}: {error}"[:200]
+        log.warning(
+            "rate limit storage failed; counting in memory for %.1f s", wait, exc_info=error
+        )
+
+
+def _storage_options(config: Any, uri: str) -> dict[str, Any]:
+    """A Redis storage's options: its key prefix, and every call bounded (connecting and
+    reading, no retry inside redis-py, whose default retries a timeout three times with a
+    backoff of up to 10 s): a Redis that stops answering costs a request at most the timeout,
+    and then the breaker keeps the others from waiting on it."""
+    if not uri.startswith(("redis", "valkey")):
+        return {}
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    timeout = float(config["RATELIMIT_STORAGE_TIMEOUT"])
+    options: dict[str, Any] = {
+        "socket_connect_timeout": timeout,
+        "socket_timeout": timeout,
+        "retry": Retry(NoBackoff(), 0),
+    }
+    prefix = config.get("RATELIMIT_KEY_PREFIX")
+    if prefix:
+        options["key_prefix"] = str(prefix)
+    return options
+
+
 class RateLimits:
-    """The three limits of one app, their counters and the hooks that apply them."""
+    """The limits of one app, their counters and the hooks that apply them."""
 
     def __init__(self, config: Any) -> None:
         self.enabled = bool(config["RATELIMIT_ENABLED"])
         uri = config["RATELIMIT_STORAGE_URI"]
-        prefix = config.get("RATELIMIT_KEY_PREFIX")
-        options = {"key_prefix": str(prefix)} if prefix and uri.startswith("redis") else {}
-        self.storage = cast(Storage, storage_from_string(uri, **options))
+        self.storage = cast(Storage, storage_from_string(uri, **_storage_options(config, uri)))
+        self.shared = not isinstance(self.storage, MemoryStorage)
         self.fallback = MemoryStorage()
         if config["RATELIMIT_STRATEGY"] not in STRATEGIES:
             raise ConfigurationError(f"RATELIMIT_STRATEGY must be one of {sorted(STRATEGIES)}")
         self.strategy = STRATEGIES[config["RATELIMIT_STRATEGY"]]
         self._limiter: RateLimiter = self.strategy(self.storage)
         self._fallback_limiter: RateLimiter = self.strategy(self.fallback)
-        self._storage_failed_at: float | None = None
+        self.breaker = StoreBreaker(float(config["RATELIMIT_STORAGE_RETRY_SECONDS"]))
 
         def limit(key: str, scope: str, message: str) -> _Limit:
             rates = config[key]
@@ -139,31 +233,61 @@ class RateLimits:
         self.writes = limit(
             "RATELIMIT_WRITES_PER_TOKEN", "writes", N_("Too many changes with this token.")
         )
+        self.reads_per_address = limit(
+            "RATELIMIT_READS_PER_ADDRESS",
+            "reads-address",
+            N_("Too many requests from this address."),
+        )
+        self.reads_per_token = limit(
+            "RATELIMIT_READS_PER_TOKEN", "reads-token", N_("Too many requests with this token.")
+        )
 
     # --- counting, with the in-memory fallback ----------------------------------------------
 
     def _call(self, method: str, item: RateLimitItem, *keys: str) -> Any:
-        failed_at = self._storage_failed_at
-        if failed_at is None or time.monotonic() - failed_at > STORAGE_RETRY_SECONDS:
+        if self.breaker.allows():
             try:
                 result = getattr(self._limiter, method)(item, *keys)
-                self._storage_failed_at = None
+            except Exception as error:  # down or hung: never fail (or hold) the request
+                self.breaker.failed(error)
+            else:
+                self.breaker.succeeded()
                 return result
-            except Exception:  # the storage is down: never fail the request for it
-                log.warning(
-                    "rate limit storage failed; counting in memory for %d s",
-                    STORAGE_RETRY_SECONDS,
-                    exc_info=True,
-                )
-                self._storage_failed_at = time.monotonic()
         return getattr(self._fallback_limiter, method)(item, *keys)
 
-    def _refuse(self, limit: _Limit, item: RateLimitItem, *keys: str) -> RateLimited:
+    def store(self) -> dict[str, str]:
+        """Which store counts in this worker, and why (``/healthz``): ``shared`` (Redis
+        answers; asked now, within the timeout, unless the breaker is open), ``local`` (this
+        worker's memory: configured so, or the shared store failed) or ``off``."""
+        if not self.enabled:
+            return {"store": "off", "reason": "rate limits are turned off"}
+        if not self.shared:
+            return {"store": "local", "reason": "configured: memory:// (each worker counts alone)"}
+        if self.breaker.allows():
+            try:
+                answered = bool(self.storage.check())
+            except Exception as error:  # pragma: no cover - check() catches its own
+                answered, error_text = False, f"{type(error).__name__}: {error}"
+            else:
+                error_text = "it did not answer the health check"
+            if answered:
+                self.breaker.succeeded()
+                return {"store": "shared", "reason": "the shared store answers"}
+            self.breaker.failed(ConnectionError(error_text))
+        return {
+            "store": "local",
+            "reason": "the shared store failed, counting in memory until it answers again "
+            f"({self.breaker.failure})",
+        }
+
+    def _refuse(self, counted: _Counted, item: RateLimitItem) -> RateLimited:
+        limit, key = counted.limit, counted.key
         try:
-            reset_at = float(self._call("get_window_stats", item, *keys).reset_time)
+            reset_at = float(self._call("get_window_stats", item, limit.scope, key).reset_time)
             retry = max(1, math.ceil(reset_at - time.time()))
         except Exception:  # pragma: no cover - both storages failing at once
             retry = int(item.get_expiry())
+        counted.refused, counted.retry_after = item, retry
         log.info("rate limit %s (%s) exceeded", limit.scope, item)
         return RateLimited(limit.message, retry)
 
@@ -176,39 +300,124 @@ class RateLimits:
                 return item
         return None
 
-    def _enforce(self, limit: _Limit, key: str, count: bool = True) -> None:
-        """Refuse the request if ``limit`` is spent for ``key``."""
+    def _enforce(
+        self, counted: list[_Counted], limit: _Limit, key: str, count: bool = True
+    ) -> RateLimited | None:
+        """Count (or look up) the request under ``limit`` for ``key``, noting it in
+        ``counted``; the refusal if ``limit`` is spent."""
+        if not limit.items:
+            return None
+        entry = _Counted(limit, key)
+        counted.append(entry)
         item = self._spent(limit, key, count)
-        if item is not None:
-            raise self._refuse(limit, item, limit.scope, key)
+        return None if item is None else self._refuse(entry, item)
 
     def token_checks_allowed(self, address: str) -> bool:
         """Whether ``address`` may still have a token checked (only looks, counts nothing):
         the fast reads ask this and leave a refused request to the hooks."""
         return not self.enabled or self._spent(self.auth_failures, address, count=False) is None
 
+    def count_read(self, environ: dict[str, Any]) -> bool:
+        """Count a GET or HEAD under the read limits (per address, and per token when it
+        sends one), once per request: the fast reads count here before they answer, and
+        Flask's hook finds the count done. Whether the request may be answered."""
+        if not self.enabled:
+            return True
+        done = environ.get(READS_COUNTED)
+        if done is None:
+            counted: list[_Counted] = []
+            refusal = self._enforce(
+                counted, self.reads_per_address, client_address(environ)
+            ) or self._count_token_read(counted, environ)
+            done = environ[READS_COUNTED] = (counted, refusal)
+        return done[1] is None
+
+    def _count_token_read(
+        self, counted: list[_Counted], environ: dict[str, Any]
+    ) -> RateLimited | None:
+        token = bearer_token(environ.get("HTTP_AUTHORIZATION"))
+        if token is None:
+            return None
+        return self._enforce(counted, self.reads_per_token, token_key(token))
+
     # --- the hooks ---------------------------------------------------------------------------
 
     def before_request(self) -> None:
         if not self.enabled:
             return
+        counted: list[_Counted] = request.environ.setdefault(COUNTED, [])
         authorization = request.headers.get("Authorization")
         if authorization is not None:  # only requests offering credentials can guess tokens
-            self._enforce(self.auth_failures, _client_address(), count=False)
+            refusal = self._enforce(counted, self.auth_failures, _client_address(), count=False)
+            if refusal is not None:
+                raise refusal
+        if request.method in _READ_METHODS:
+            if request.endpoint in UNLIMITED_ENDPOINTS:
+                return
+            self.count_read(request.environ)
+            read_counts, refusal = request.environ[READS_COUNTED]
+            counted.extend(read_counts)
+            if refusal is not None:
+                raise refusal
+            return
         if request.method not in _WRITE_METHODS_UPPER:
             return
+        refusal = None
         if request.method == "POST" and request.endpoint in CLUB_CREATION_ENDPOINTS:
-            self._enforce(self.club_creation, _client_address())
+            refusal = self._enforce(counted, self.club_creation, _client_address())
         token = bearer_token(authorization)
-        if token is not None:
-            self._enforce(self.writes, token_key(token))
+        if refusal is None and token is not None:
+            refusal = self._enforce(counted, self.writes, token_key(token))
+        if refusal is not None:
+            raise refusal
 
     def after_request(self, response: Response) -> Response:
-        if self.enabled and response.status_code == 401 and "Authorization" in request.headers:
+        if not self.enabled:
+            return response
+        if response.status_code == 401 and "Authorization" in request.headers:
             address = _client_address()
             for item in self.auth_failures.items:
                 self._call("hit", item, self.auth_failures.scope, address)
+        counted = request.environ.get(COUNTED)
+        if counted:
+            policy, state = self.headers(counted)
+            response.headers["RateLimit-Policy"] = policy
+            response.headers["RateLimit"] = state
         return response
+
+    def headers(self, counted: list[_Counted]) -> tuple[str, str]:
+        """``RateLimit-Policy`` and ``RateLimit`` (draft-ietf-httpapi-ratelimit-headers) for
+        the limits a request was counted under: every rate of each as a policy (``q`` requests
+        in ``w`` seconds), and per limit the rate with the fewest requests left (``r``) and the
+        seconds until one more is allowed (``t``; on a refusal the ``Retry-After``)."""
+        policies: list[str] = []
+        states: list[str] = []
+        now = time.time()
+        for entry in counted:
+            limit = entry.limit
+            for item in limit.items:
+                policies.append(
+                    f'"{limit.policy_name(item)}";q={item.amount};w={item.get_expiry()}'
+                )
+            if entry.refused is not None:
+                name, remaining, reset = limit.policy_name(entry.refused), 0, entry.retry_after
+            else:
+                name, remaining, reset = self._fewest_left(limit, entry.key, now)
+            states.append(f'"{name}";r={remaining};t={reset}')
+        return ", ".join(policies), ", ".join(states)
+
+    def _fewest_left(self, limit: _Limit, key: str, now: float) -> tuple[str, int, int]:
+        best: tuple[str, int, int] | None = None
+        for item in limit.items:
+            try:
+                stats = self._call("get_window_stats", item, limit.scope, key)
+            except Exception:  # pragma: no cover - both storages failing at once
+                continue
+            remaining = max(0, int(stats.remaining))
+            reset = max(0, math.ceil(float(stats.reset_time) - now))
+            if best is None or remaining < best[1]:
+                best = (limit.policy_name(item), remaining, reset)
+        return best or (limit.policy_name(limit.items[0]), limit.items[0].amount, 0)
 
     def reset(self) -> None:
         """Forget every count (tests)."""
@@ -347,6 +556,36 @@ def _problem(spec: Any, description: str) -> dict[str, Any]:
     }
 
 
+RATELIMIT_HEADERS = {
+    "RateLimit-Policy": {
+        "description": "The rate limits this request was counted under "
+        "(draft-ietf-httpapi-ratelimit-headers): each a quoted name, `q` requests in `w` "
+        'seconds, as `"writes";q=60;w=60, "auth-failures";q=30;w=60`. Sent on every answer '
+        "of the service's own code (429s included); table polls answered on the fast path "
+        "(`GET /tables/{id}`, a 304 or the body already rendered) are counted but carry none.",
+        "schema": {"type": "string"},
+    },
+    "RateLimit": {
+        "description": "For each limit of `RateLimit-Policy`, the rate with the fewest "
+        'requests left: `"writes";r=42;t=17` (42 left, one more in 17 s). On a 429 the '
+        "refused limit says `r=0` and `t` equals `Retry-After`.",
+        "schema": {"type": "string"},
+    },
+}
+
+
+def _rate_limited(path: str, method: str, operation: dict[str, Any]) -> bool:
+    """Whether a rate limit counts this operation: every read but the health check, every
+    call with a token, and the club creation."""
+    if path == "/healthz":
+        return False
+    return (
+        method == "get"
+        or bool(operation.get("security"))
+        or (path, method) in (("/api/v1/clubs", "post"), ("/api/v1/clubs/import", "post"))
+    )
+
+
 def document(spec: Any) -> None:
     """Add to the OpenAPI document what every operation shares: 400 and 413 where there is a
     body, 429 with ``Retry-After`` where a rate limit applies (and X-Pagination as the JSON it
@@ -356,6 +595,8 @@ def document(spec: Any) -> None:
         # flask-smorest sends X-Pagination as a JSON text: say so, rather than an object in
         # OpenAPI's default `simple` header style.
         pagination["content"] = {"application/json": {"schema": pagination.pop("schema")}}
+    for name, header in RATELIMIT_HEADERS.items():
+        spec.components.header(name, header)
     for path, operations in spec._paths.items():
         for method, operation in operations.items():
             if method not in ("get", "put", "post", "delete", "patch"):
@@ -371,17 +612,25 @@ def document(spec: Any) -> None:
                     ),
                 )
                 responses.setdefault("413", _problem(spec, "The body is larger than 64 KiB."))
-            if operation.get("security") or (path, method) == ("/api/v1/clubs", "post"):
-                limited = _problem(
-                    spec,
-                    "Too many requests (failed token checks or club "
-                    "creations from this address, or changes with this "
-                    "token); try again after `Retry-After` seconds.",
-                )
-                limited["headers"] = {
-                    "Retry-After": {
-                        "description": "Seconds to wait before trying again.",
-                        "schema": {"type": "integer", "minimum": 1},
-                    }
+            if not _rate_limited(path, method, operation):
+                continue
+            limited = _problem(
+                spec,
+                "Too many requests (reads from this address or with this token, failed "
+                "token checks or club creations from this address, or changes with this "
+                "token); try again after `Retry-After` seconds.",
+            )
+            limited["headers"] = {
+                "Retry-After": {
+                    "description": "Seconds to wait before trying again.",
+                    "schema": {"type": "integer", "minimum": 1},
                 }
-                responses.setdefault("429", limited)
+            }
+            responses.setdefault("429", limited)
+            for response in responses.values():
+                if isinstance(response, dict):
+                    headers = response.setdefault("headers", {})
+                    headers.setdefault(
+                        "RateLimit-Policy", {"$ref": "#/components/headers/RateLimit-Policy"}
+                    )
+                    headers.setdefault("RateLimit", {"$ref": "#/components/headers/RateLimit"})

@@ -5,6 +5,7 @@ parse safely answering 400, and every bound written in the OpenAPI document."""
 from __future__ import annotations
 
 import logging
+import re
 
 import pytest
 import requests
@@ -47,6 +48,24 @@ def limited(limited_app, client):
     return limited_app.test_client()
 
 
+RATE_ITEM = re.compile(r'"([a-z0-9-]+)";([a-z]+)=(\d+);([a-z]+)=(\d+)')
+
+
+def rate_headers(response) -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
+    """``RateLimit-Policy`` as {name: (q, w)} and ``RateLimit`` as {name: (r, t)}, each
+    checked to be a list of exactly such items (draft-ietf-httpapi-ratelimit-headers)."""
+    parsed = []
+    for field, first, second in (("RateLimit-Policy", "q", "w"), ("RateLimit", "r", "t")):
+        value = response.headers[field]
+        items = [RATE_ITEM.fullmatch(part.strip()) for part in value.split(",")]
+        assert all(items), f"{field}: {value}"
+        assert all(m and m.group(2) == first and m.group(4) == second for m in items), value
+        parsed.append({m.group(1): (int(m.group(3)), int(m.group(5))) for m in items if m})
+    policy, state = parsed
+    assert set(state) <= set(policy), "a RateLimit item names no policy"
+    return policy, state
+
+
 def _assert_429(response) -> int:
     assert response.status_code == 429
     assert response.mimetype == "application/problem+json"
@@ -56,6 +75,9 @@ def _assert_429(response) -> int:
     retry = int(response.headers["Retry-After"])
     assert 1 <= retry <= 60
     assert f"{retry} s" in body["detail"]
+    # The refused limit's RateLimit item: nothing left, reset when Retry-After says.
+    _, state = rate_headers(response)
+    assert (0, retry) in state.values(), response.headers["RateLimit"]
     return retry
 
 
@@ -221,7 +243,7 @@ def test_a_failing_storage_falls_back_to_counting_in_memory(limited_app, limited
         assert any("counting in memory" in r.getMessage() for r in caplog.records)
     finally:
         limits._limiter = working
-        limits._storage_failed_at = None
+        limits.breaker.succeeded()
 
 
 def test_limits_come_from_the_environment(app, monkeypatch):
@@ -484,3 +506,110 @@ def test_every_operation_documents_413_400_and_429(client):
                 limited = _resolve(spec, responses["429"])
                 assert "Retry-After" in limited["headers"], (method, path)
                 assert "application/problem+json" in limited["content"], (method, path)
+
+
+def test_limited_answers_carry_the_ratelimit_headers(limited, api):
+    table = api.table()
+    phone = api.auth(table["table_token"])
+    hands = f"/api/v1/tables/{table['id']}/hands"
+    remaining = []
+    for _ in range(4):
+        written = limited.post(hands, json=SOLO, headers=phone, environ_base=ME)
+        assert written.status_code == 201
+        policy, state = rate_headers(written)
+        # A write with a token: its failed-token checks (per address) and its writes.
+        assert policy == {"auth-failures": (3, 60), "writes": (4, 60)}
+        assert state["auth-failures"][0] == 3  # good tokens spend nothing
+        assert 1 <= state["writes"][1] <= 60
+        remaining.append(state["writes"][0])
+    assert remaining == [3, 2, 1, 0]
+    _assert_429(limited.post(hands, json=SOLO, headers=phone, environ_base=ME))
+    # A read: the read limits per address and per token (the defaults), and the failed checks.
+    read = limited.get(f"/api/v1/tables/{table['id']}", headers=phone, environ_base=ME)
+    assert read.status_code == 200
+    policy, state = rate_headers(read)
+    assert policy == {
+        "auth-failures": (3, 60),
+        "reads-address": (1200, 60),
+        "reads-token": (300, 60),
+    }
+    assert state["reads-token"][0] == 299
+    # Anonymous: per address only; a club creation: its own limit and the reads' none.
+    policy, state = rate_headers(limited.get("/api/v1/variants", environ_base=NEIGHBOUR))
+    assert set(policy) == {"reads-address"}
+    created = limited.post("/api/v1/clubs", json={"name": "C"}, environ_base=NEIGHBOUR)
+    _, state = rate_headers(created)
+    assert set(state) == {"club-creation"} and state["club-creation"][0] == 1
+    # A failed token check counts, and says so.
+    failed = limited.get(
+        f"/api/v1/tables/{table['id']}", headers={"Authorization": "Bearer bad"}, environ_base=ME
+    )
+    assert failed.status_code == 401 and rate_headers(failed)[1]["auth-failures"][0] == 2
+    # Monitoring's health check is not limited, and says nothing of limits.
+    assert "RateLimit" not in limited.get("/healthz", environ_base=ME).headers
+
+
+def test_a_limit_of_several_rates_names_each_and_reports_the_tightest(app, client, api):
+    several = _app(
+        app, RATELIMIT_ENABLED=True, RATELIMIT_WRITES_PER_TOKEN="3 per second;2 per hour"
+    )
+    table = api.table()
+    answer = several.test_client().post(
+        f"/api/v1/tables/{table['id']}/hands", json=SOLO, headers=api.auth(table["table_token"])
+    )
+    assert answer.status_code == 201
+    policy, state = rate_headers(answer)
+    assert policy["writes-1s"] == (3, 1) and policy["writes-3600s"] == (2, 3600)
+    assert "writes-3600s" in state and state["writes-3600s"][0] == 1
+
+
+READS = {
+    "RATELIMIT_ENABLED": True,
+    "RATELIMIT_READS_PER_ADDRESS": "12 per minute",
+    "RATELIMIT_READS_PER_TOKEN": "1000 per minute",
+}
+
+
+def test_a_burst_of_reads_from_one_address_is_limited_and_others_are_served(app, client, api):
+    reads = _app(app, **READS).test_client()
+    table = api.table()
+    phone = api.auth(table["table_token"])
+    poll = f"/api/v1/tables/{table['id']}"
+    first = reads.get(poll, headers=phone, environ_base=ME)
+    assert first.status_code == 200 and rate_headers(first)[1]["reads-address"][0] == 11
+    etag = first.headers["ETag"]
+    statuses = [
+        reads.get(poll, headers={**phone, "If-None-Match": etag}, environ_base=ME).status_code
+        for _ in range(11)
+    ]
+    assert statuses == [304] * 11  # the table's polls, answered before Flask, counted all
+    for path in (poll, "/api/v1/variants", "/docs"):  # anything read from there: refused
+        refused = reads.get(path, headers=phone, environ_base=ME)
+        _assert_429(refused)
+        assert rate_headers(refused)[1]["reads-address"][0] == 0
+    # The phone next door, on the same table, is served; its own count has just begun.
+    assert reads.get(poll, headers=phone, environ_base=NEIGHBOUR).status_code == 200
+    other = reads.get("/api/v1/variants", environ_base=NEIGHBOUR)
+    assert other.status_code == 200 and rate_headers(other)[1]["reads-address"][0] == 10
+    # Writes are not reads: the limited address may still record its hand.
+    assert reads.post(f"{poll}/hands", json=SOLO, headers=phone, environ_base=ME).status_code == 201
+
+
+def test_a_burst_of_reads_with_one_token_is_limited_and_other_tokens_are_served(app, client, api):
+    reads = _app(app, **{**READS, "RATELIMIT_READS_PER_TOKEN": "5 per minute"}).test_client()
+    table, other_table = api.table(), api.table()
+    poll = f"/api/v1/tables/{table['id']}"
+    phone = api.auth(table["table_token"])
+    # From five addresses (a table's phones on mobile data): one token, one count.
+    for n in range(5):
+        where = {"REMOTE_ADDR": f"203.0.113.{n + 1}"}
+        assert reads.get(poll, headers=phone, environ_base=where).status_code == 200
+    refused = reads.get(poll, headers=phone, environ_base={"REMOTE_ADDR": "203.0.113.9"})
+    _assert_429(refused)
+    assert rate_headers(refused)[1]["reads-token"][0] == 0
+    served = reads.get(
+        f"/api/v1/tables/{other_table['id']}",
+        headers=api.auth(other_table["table_token"]),
+        environ_base={"REMOTE_ADDR": "203.0.113.9"},
+    )
+    assert served.status_code == 200
