@@ -12,14 +12,17 @@
   Nothing from the headers or the body is logged, so no token can reach the log.
 - CORS only when ``CORS_ORIGINS`` (env ``SOLO_CORS_ORIGINS``) names origins; off otherwise.
 - Strings in URL paths are 1 to 64 characters (``bound_path_strings``, before the routes).
-- ``TRUSTED_PROXIES`` (env ``SOLO_TRUSTED_PROXIES``): how many reverse proxies in front set
-  ``X-Forwarded-For``/``-Proto``; the client address (and so the rate limits) follow them.
+- ``TRUSTED_PROXIES`` (env ``SOLO_TRUSTED_PROXIES``): the addresses or networks of the reverse
+  proxies in front (``127.0.0.1``, ``10.0.0.0/8``), as werkzeug's ProxyFix or gunicorn's
+  ``forwarded_allow_ips`` name them: ``X-Forwarded-For``/``-Proto`` are believed only from such
+  a peer, and the client address (and so the rate limits) follow them.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import ipaddress
 import logging
 import re
 import secrets
@@ -230,12 +233,77 @@ def _configure_cors(app: Flask) -> None:
     )
 
 
-def _configure_proxies(app: Flask) -> None:
-    hops = int(app.config.get("TRUSTED_PROXIES") or 0)
-    if hops > 0:
-        from werkzeug.middleware.proxy_fix import ProxyFix
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)  # type: ignore[method-assign]
+
+def trusted_networks(value: Any) -> tuple[Network, ...]:
+    """``TRUSTED_PROXIES``: the proxies' addresses or networks, comma-separated (``127.0.0.1``,
+    ``10.0.0.0/8,::1``) or a list; empty (or ``0``) trusts none. A count of hops (the old
+    setting) is refused: it trusted whoever connected, so anyone reaching the service directly
+    could name any address."""
+    if value is None or value == "" or value == 0 or value == "0":
+        return ()
+    if isinstance(value, bool) or isinstance(value, int) or str(value).strip().isdigit():
+        raise ValueError(
+            "TRUSTED_PROXIES names the proxies' addresses or networks (127.0.0.1, "
+            f"10.0.0.0/8), not a count of them: {value!r}"
+        )
+    parts = value.split(",") if isinstance(value, str) else [str(part) for part in value]
+    try:
+        return tuple(ipaddress.ip_network(p.strip(), strict=False) for p in parts if p.strip())
+    except ValueError as error:
+        raise ValueError(f"TRUSTED_PROXIES: {error}") from None
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        address = ipaddress.ip_address(text.strip().strip("[]"))
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+class TrustedProxies:
+    """WSGI middleware: the client's address from ``X-Forwarded-For`` (and the scheme from
+    ``X-Forwarded-Proto``), believed only when the peer is one of the trusted proxies. The
+    client is the rightmost address of the header that is not a trusted proxy's (each proxy
+    appends the one it was reached from; anything left of that the client may have written
+    itself). From any other peer both headers are ignored: its own address is the client's."""
+
+    def __init__(self, app: WsgiApp, networks: tuple[Network, ...]) -> None:
+        self.app = app
+        self.networks = networks
+
+    def trusts(self, address: ipaddress.IPv4Address | ipaddress.IPv6Address | None) -> bool:
+        return address is not None and any(address in network for network in self.networks)
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
+        peer = environ.get("REMOTE_ADDR") or ""
+        if self.trusts(_address(peer)):
+            forwarded = environ.get("HTTP_X_FORWARDED_FOR")
+            if forwarded:
+                client = peer
+                for hop in reversed(forwarded.split(",")):
+                    address = _address(hop)
+                    if address is None:
+                        break  # garbage: stop at the last proxy that said something sane
+                    client = str(address)
+                    if not self.trusts(address):
+                        break
+                environ["solo.proxy_peer"] = peer
+                environ["REMOTE_ADDR"] = client
+            scheme = (environ.get("HTTP_X_FORWARDED_PROTO") or "").split(",")[-1].strip()
+            if scheme in ("http", "https"):
+                environ["wsgi.url_scheme"] = scheme
+        return self.app(environ, start_response)
+
+
+def _configure_proxies(app: Flask) -> None:
+    networks = trusted_networks(app.config.get("TRUSTED_PROXIES"))
+    if networks:
+        app.wsgi_app = TrustedProxies(app.wsgi_app, networks)  # type: ignore[method-assign]
 
 
 class BoundedString(UnicodeConverter):

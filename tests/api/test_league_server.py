@@ -6,6 +6,8 @@ Redis is missing; in CI (``CI=true``) a missing one fails."""
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
 import re
 import shutil
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from threading import Barrier
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import requests
@@ -49,7 +52,8 @@ class League:
 
 
 class Nginx:
-    """nginx in the foreground with deploy/nginx.conf, its ports and paths filled in."""
+    """nginx in the foreground with deploy/nginx.conf, its ports and paths filled in (its
+    instances bound to the loopback, as the recipe's ``HOST=127.0.0.1``)."""
 
     def __init__(self, binary: str, prefix: Path, upstreams: list[str]) -> None:
         self.port = free_port()
@@ -69,22 +73,31 @@ class Nginx:
         self.prefix = prefix
 
     def __enter__(self) -> Nginx:
-        self.process = subprocess.Popen(
-            [self.binary, "-p", str(self.prefix), "-c", str(self.conf), "-g", "daemon off;"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
+        self.start()
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError("nginx exited: " + self.process.stderr.read().decode())
             try:
-                if requests.get(self.url + "/healthz", timeout=1).status_code == 200:
-                    return self
+                requests.get(self.url + "/healthz", timeout=1)
+                return self
             except requests.RequestException:
                 pass
             time.sleep(0.1)
         raise TimeoutError("nginx did not answer")
+
+    @staticmethod
+    def globals() -> str:
+        """In the foreground; run by root, its workers as root too: they write large bodies
+        (the imports) to the test's own temporary directory, which no other user may enter."""
+        return "daemon off;" + (" user root;" if os.geteuid() == 0 else "")
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [self.binary, "-p", str(self.prefix), "-c", str(self.conf), "-g", self.globals()],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
 
     def __exit__(self, *exc: object) -> None:
         self.process.terminate()
@@ -118,7 +131,8 @@ def league(app: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Leagu
         "SOLO_RATELIMIT_ENABLED": "true",
         "SOLO_RATELIMIT_STORAGE_URI": REDIS_URL,
         "SOLO_RATELIMIT_KEY_PREFIX": prefix,
-        "SOLO_TRUSTED_PROXIES": "1",
+        "SOLO_TRUSTED_PROXIES": "127.0.0.1",  # nginx's address: the recipe's HOST=127.0.0.1
+        "SOLO_RATELIMIT_READS_PER_ADDRESS": "100000 per minute",  # the phones under load
         "SOLO_RATELIMIT_CLUB_CREATION": f"{CLUBS_PER_HOUR} per hour",
         "SOLO_RATELIMIT_WRITES_PER_TOKEN": "1000 per minute",
     }
@@ -137,6 +151,26 @@ def league(app: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Leagu
         for key in store.scan_iter(match=f"{prefix}*"):
             store.delete(key)
         store.close()
+
+
+def _from(
+    source: str, url: str, method: str, path: str, body: bytes = b"", **headers: str
+) -> tuple[int, dict[str, str], bytes]:
+    """A request sent from the loopback address ``source`` (127.0.0.x: another machine, as
+    the service sees it): the status, headers (lower-cased) and body."""
+    parsed = urlsplit(url)
+    connection = http.client.HTTPConnection(
+        parsed.hostname, parsed.port, timeout=60, source_address=(source, 0)
+    )
+    try:
+        if body:
+            headers.setdefault("Content-Type", "application/json")
+        connection.request(method, path, body=body or None, headers=headers)
+        response = connection.getresponse()
+        data = response.read()
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, data
+    finally:
+        connection.close()
 
 
 def _auth(table: dict[str, Any]) -> dict[str, str]:
@@ -211,6 +245,73 @@ def test_the_rate_limits_are_shared_by_the_instances_in_redis(league):
     for server_url in (league.url, league.a.url, league.b.url):
         refused = requests.post(f"{server_url}/api/v1/clubs", json={"name": "One more"}, timeout=10)
         assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+
+
+def test_a_10_mib_club_import_passes_the_proxy(league, api, client):
+    club = api.club("Big club")
+    players = api.players(club, 2)
+    exported = client.get(
+        f"/api/v1/clubs/{club['id']}/export", headers=api.auth(club["admin_token"])
+    )
+    assert exported.status_code == 200
+    document = exported.json
+    assert {p["id"] for p in document["players"]} >= set(players)
+    # A club's restore, pretty-printed as an editor saves it, of 10 MiB: a thousand members
+    # and insignificant whitespace. (The bytes are what the proxy's limit is about; replaying
+    # 10 MiB of hands or members on PostgreSQL is the import's own matter, issue 29.)
+    document["players"] += [{"id": f"g{n:07}", "name": f"Guest {n:07}"} for n in range(1000)]
+    text = json.dumps(document, indent=2).encode()
+    body = text[:-1] + b" " * (10 * 1024 * 1024 - len(text)) + b"}"
+    assert 10 * 1024 * 1024 <= len(body) < 16 * 1024 * 1024
+    # From an address of its own (a club creation counts per address).
+    status, headers, answer = _from("127.0.0.4", league.url, "POST", "/api/v1/clubs/import", body)
+    assert status == 201, answer[:300]
+    imported = json.loads(answer)
+    restored = client.get(
+        f"/api/v1/clubs/{imported['id']}/export", headers=api.auth(imported["admin_token"])
+    )
+    assert restored.status_code == 200
+    assert len(restored.json["players"]) == len(document["players"]) == 1002
+
+
+def test_the_proxys_own_errors_are_problems(league, tmp_path_factory):
+    too_big = json.dumps({"name": "x" * (100 * 1024)}).encode()
+    for path in ("/api/v1/clubs", "/api/v1/tables/" + "0" * 32 + "/hands"):
+        status, headers, body = _from("127.0.0.6", league.url, "POST", path, too_big)
+        assert status == 413
+        assert headers["content-type"] == "application/problem+json"
+        problem = json.loads(body)
+        assert problem["status"] == 413 and "64 KiB" in problem["detail"]
+    # No instance answering: nginx's 502, a problem with Retry-After.
+    binary = shutil.which("nginx") or "/usr/sbin/nginx"
+    dead = [f"127.0.0.1:{free_port()}", f"127.0.0.1:{free_port()}"]
+    with Nginx(binary, tmp_path_factory.mktemp("nginx-dead"), dead) as orphan:
+        status, headers, body = _from("127.0.0.6", orphan.url, "GET", "/api/v1/variants")
+    assert status == 502 and headers["content-type"] == "application/problem+json"
+    assert json.loads(body)["status"] == 502 and int(headers["retry-after"]) > 0
+
+
+def test_forged_forwarded_addresses_are_limited_by_the_real_one(league):
+    """Straight to an instance (it is on the loopback, but so is the attacker here, from
+    127.0.0.3) and through nginx (from 127.0.0.5): a new X-Forwarded-For on every failed token
+    check changes nothing, the real address is counted (30 a minute by default)."""
+    bad = {"Authorization": "Bearer not-a-token"}
+    for source, url in (("127.0.0.3", league.a.url), ("127.0.0.5", league.url)):
+        statuses = [
+            _from(
+                source,
+                url,
+                "GET",
+                "/api/v1/tables/x",
+                **bad,
+                **{"X-Forwarded-For": f"198.51.100.{n}"},
+            )[0]
+            for n in range(33)
+        ]
+        assert statuses == [401] * 30 + [429] * 3, (source, statuses)
+    # And claiming another's address locked no one else out.
+    status, _, _ = _from("127.0.0.7", league.b.url, "GET", "/api/v1/tables/x", **bad)
+    assert status == 401
 
 
 def test_an_instance_killed_under_load_loses_and_doubles_nothing(league, api, capsys):

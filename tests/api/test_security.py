@@ -261,10 +261,67 @@ def test_the_client_address_follows_trusted_proxies_only(app, caplog):
     direct = make_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri}).test_client()
     direct.get("/healthz", headers=forwarded, environ_base={"REMOTE_ADDR": "10.0.0.1"})
     proxied = make_app(
-        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri, "TRUSTED_PROXIES": 1}
+        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri, "TRUSTED_PROXIES": "10.0.0.1, fd00::/8"}
     ).test_client()
-    proxied.get("/healthz", headers=forwarded, environ_base={"REMOTE_ADDR": "10.0.0.1"})
-    assert [line["remote_addr"] for line in _access_lines(caplog)] == ["10.0.0.1", "198.51.100.7"]
+    for peer, header in (
+        ("10.0.0.1", "198.51.100.7"),  # the proxy: believed
+        ("192.0.2.9", "198.51.100.7"),  # anyone else: its own address, whatever it says
+        ("10.0.0.1", "203.0.113.5, 198.51.100.8"),  # the client wrote the left one itself
+        ("fd00::2", "198.51.100.9, 10.0.0.1"),  # through two proxies of ours
+        ("10.0.0.1", "not-an-address"),  # garbage: the proxy's own address
+    ):
+        proxied.get(
+            "/healthz", headers={"X-Forwarded-For": header}, environ_base={"REMOTE_ADDR": peer}
+        )
+    assert [line["remote_addr"] for line in _access_lines(caplog)] == [
+        "10.0.0.1",
+        "198.51.100.7",
+        "192.0.2.9",
+        "198.51.100.8",
+        "198.51.100.9",
+        "10.0.0.1",
+    ]
+
+
+@pytest.mark.parametrize("value", [1, "2", True, "10.0.0.300", "proxy.example"])
+def test_trusted_proxies_must_name_addresses(app, value):
+    with pytest.raises(ValueError, match="TRUSTED_PROXIES"):
+        make_app(
+            {
+                "TESTING": True,
+                "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+                "TRUSTED_PROXIES": value,
+            }
+        )
+
+
+def test_forged_forwarded_addresses_are_limited_by_the_real_one(app, client, api):
+    limited = make_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+            "TRUSTED_PROXIES": "127.0.0.1",
+            "RATELIMIT_ENABLED": True,
+            "RATELIMIT_AUTH_FAILURES": "5 per minute",
+        }
+    ).test_client()
+    bad = {"Authorization": "Bearer not-a-token"}
+    statuses = [
+        limited.get(
+            "/api/v1/tables/x",
+            headers={**bad, "X-Forwarded-For": f"198.51.100.{n}"},
+            environ_base={"REMOTE_ADDR": "192.0.2.50"},
+        ).status_code
+        for n in range(8)
+    ]
+    assert statuses == [401] * 5 + [429] * 3
+    # Claiming another's address locks nobody else out.
+    assert (
+        limited.get(
+            "/api/v1/tables/x", headers=bad, environ_base={"REMOTE_ADDR": "198.51.100.1"}
+        ).status_code
+        == 401
+    )
 
 
 class LoggedGunicorn(Gunicorn):
