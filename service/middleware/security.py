@@ -243,7 +243,7 @@ def trusted_networks(value: Any) -> tuple[Network, ...]:
     could name any address."""
     if value is None or value == "" or value == 0 or value == "0":
         return ()
-    if isinstance(value, bool) or isinstance(value, int) or str(value).strip().isdigit():
+    if isinstance(value, int) or str(value).strip().isdigit():  # bool is an int too
         raise ValueError(
             "TRUSTED_PROXIES names the proxies' addresses or networks (127.0.0.1, "
             f"10.0.0.0/8), not a count of them: {value!r}"
