@@ -11,6 +11,7 @@
   time, method, path (never the query string), status, duration, request id, client address.
   Nothing from the headers or the body is logged, so no token can reach the log.
 - CORS only when ``CORS_ORIGINS`` (env ``SOLO_CORS_ORIGINS``) names origins; off otherwise.
+  When on, every answer carries ``Vary: Origin`` (merged into its ``Vary``).
 - Strings in URL paths are 1 to 64 characters (``bound_path_strings``, before the routes).
 - ``TRUSTED_PROXIES`` (env ``SOLO_TRUSTED_PROXIES``): the addresses or networks of the reverse
   proxies in front (``127.0.0.1``, ``10.0.0.0/8``), as werkzeug's ProxyFix or gunicorn's
@@ -116,11 +117,17 @@ class Envelope:
     status is known; in Flask hooks the same cost several times as much on every request."""
 
     def __init__(
-        self, app: WsgiApp, answer_error: Callable[[BaseException], WsgiApp] | None = None
+        self,
+        app: WsgiApp,
+        answer_error: Callable[[BaseException], WsgiApp] | None = None,
+        vary_origin: bool = False,
     ) -> None:
         self.app = app
         # The error layer's answer to an exception that escaped the app (api/errors.py).
         self.answer_error = answer_error
+        # With CORS on, an answer depends on the request's Origin (its Access-Control-* are
+        # there or not): every answer says so, or a cache could hand a browser another's.
+        self.vary_origin = vary_origin
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
         started = time.perf_counter()
@@ -133,6 +140,8 @@ class Envelope:
                 headers.append(("Content-Security-Policy", CONTENT_SECURITY_POLICY))
             headers.extend(HARDENING_HEADERS)
             headers.append((REQUEST_ID_HEADER, rid))
+            if self.vary_origin:
+                _vary_on_origin(headers)
             statuses.append(status)
             return start_response(status, headers, exc_info)
 
@@ -148,6 +157,17 @@ class Envelope:
         if statuses and log.isEnabledFor(logging.INFO):
             _log_access(environ, int(statuses[-1][:3]), started, rid)
         return body
+
+
+def _vary_on_origin(headers: list[tuple[str, str]]) -> None:
+    """Add ``Origin`` to the answer's ``Vary`` (one field, merged), unless it is there."""
+    for index, (name, value) in enumerate(headers):
+        if name.lower() == "vary":
+            fields = [part.strip().lower() for part in value.split(",")]
+            if "origin" not in fields and "*" not in fields:
+                headers[index] = (name, f"{value}, Origin")
+            return
+    headers.append(("Vary", "Origin"))
 
 
 def _log_access(environ: dict[str, Any], status: int, started: float, rid: str) -> None:
@@ -335,7 +355,9 @@ def init_app(app: Flask, answer_error: Callable[[BaseException], WsgiApp] | None
     limits see the client's address. ``answer_error``: the error layer's answer to whatever
     escapes Flask."""
     app.after_request(_finish)
-    app.wsgi_app = Envelope(app.wsgi_app, answer_error)  # type: ignore[method-assign]
+    app.wsgi_app = Envelope(  # type: ignore[method-assign]
+        app.wsgi_app, answer_error, vary_origin=bool(cors_origins(app))
+    )
     _configure_access_log(app)
     _configure_cors(app)
     _configure_proxies(app)

@@ -254,6 +254,39 @@ def test_cors_answers_only_the_configured_origins(app):
     assert "Access-Control-Allow-Origin" not in docs.headers
 
 
+def _vary(response) -> list[str]:
+    fields = [
+        part.strip().lower() for v in response.headers.getlist("Vary") for part in v.split(",")
+    ]
+    assert len(response.headers.getlist("Vary")) <= 1, "one Vary field"
+    return fields
+
+
+def test_with_cors_every_answer_varies_on_origin(app, client, api):
+    uri = app.config["SQLALCHEMY_DATABASE_URI"]
+    cors = make_app(
+        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri, "CORS_ORIGINS": "https://club.example"}
+    ).test_client()
+    table = api.table()
+    phone = api.auth(table["table_token"])
+    poll = f"/api/v1/tables/{table['id']}"
+    first = cors.get(poll, headers=phone)  # no Origin: no CORS headers, but it varies on it
+    assert first.status_code == 200 and "origin" in _vary(first)
+    assert "accept-language" in _vary(first)  # merged with what was there
+    polled = cors.get(poll, headers={**phone, "If-None-Match": first.headers["ETag"]})
+    assert polled.status_code == 304 and "origin" in _vary(polled)  # the fast path's too
+    for response in (
+        cors.get("/api/v1/variants", headers={"Origin": "https://club.example"}),
+        cors.get("/api/v1/variants", headers={"Origin": "https://evil.example"}),
+        cors.get("/api/v1/tables/x"),
+        cors.get("/healthz"),
+    ):
+        assert _vary(response).count("origin") == 1, response.headers
+    # Without CORS nothing depends on Origin: no Vary for it.
+    plain = make_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": uri}).test_client()
+    assert "origin" not in _vary(plain.get("/api/v1/variants"))
+
+
 def test_the_client_address_follows_trusted_proxies_only(app, caplog):
     caplog.set_level(logging.INFO, logger=ACCESS_LOGGER)
     uri = app.config["SQLALCHEMY_DATABASE_URI"]
