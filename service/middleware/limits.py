@@ -11,15 +11,25 @@ by ``;``; an empty string turns that limit off), set in the config or the enviro
 - ``RATELIMIT_CLUB_CREATION``: ``POST /api/v1/clubs`` (and ``/clubs/import``) per client address.
 - ``RATELIMIT_WRITES_PER_TOKEN``: POST, PUT, PATCH and DELETE per bearer token (counted under a
   digest of the token, never the token itself).
+- ``RATELIMIT_READS_PER_ADDRESS`` and ``RATELIMIT_READS_PER_TOKEN``: GET and HEAD (all but
+  ``/healthz``) per client address and per token, set far above a table's polls; the fast
+  reads count them too (``count_read``, once per request).
 
-Past a limit the answer is a 429 problem with ``Retry-After`` (``api/errors.py``). The counters
-live in ``RATELIMIT_STORAGE_URI`` (``memory://`` by default: per worker process, so with N
-workers a client may get up to N times a limit; ``redis://host:6379`` shares them), counted by
-``RATELIMIT_STRATEGY`` (``moving-window``); ``RATELIMIT_KEY_PREFIX`` names a Redis storage's keys
-(``LIMITS`` by default; give each service its own where several share one Redis). If that
-storage fails, the limits count in memory
-for a while rather than failing the request. ``RATELIMIT_ENABLED`` turns all of it off; it is
-off by default when the app is ``TESTING``, so only the tests that set it see limits.
+Past a limit the answer is a 429 problem with ``Retry-After`` (``api/errors.py``). Every answer
+Flask makes to a counted request carries ``RateLimit-Policy`` and ``RateLimit``
+(draft-ietf-httpapi-ratelimit-headers: ``"writes";q=60;w=60`` and ``"writes";r=42;t=17``), one
+policy per rate of each limit the request was counted under; the fast reads' answers carry none.
+
+The counters live in ``RATELIMIT_STORAGE_URI`` (``memory://`` by default: per worker process, so
+with N workers a client may get up to N times a limit; ``redis://host:6379`` shares them),
+counted by ``RATELIMIT_STRATEGY`` (``moving-window``); ``RATELIMIT_KEY_PREFIX`` names a Redis
+storage's keys (``LIMITS`` by default; give each service its own where several share one Redis).
+Every Redis call is bounded (``RATELIMIT_STORAGE_TIMEOUT``, connecting and reading, no retry);
+one that fails opens the ``StoreBreaker``: the limits count in memory, without asking the
+storage, for about ``RATELIMIT_STORAGE_RETRY_SECONDS`` (jittered), then one request probes it.
+``RateLimits.store`` says which store counts (``/healthz``). ``RATELIMIT_ENABLED`` turns all of
+it off; it is off by default when the app is ``TESTING``, so only the tests that set it see
+limits.
 
 The Flask side is these few hooks rather than Flask-Limiter: that extension resolved and parsed
 every limit again on every request, which cost more than the rest of a table read
