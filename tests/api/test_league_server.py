@@ -132,7 +132,7 @@ def league(app: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Leagu
         "SOLO_RATELIMIT_STORAGE_URI": REDIS_URL,
         "SOLO_RATELIMIT_KEY_PREFIX": prefix,
         "SOLO_TRUSTED_PROXIES": "127.0.0.1",  # nginx's address: the recipe's HOST=127.0.0.1
-        "SOLO_RATELIMIT_READS_PER_ADDRESS": "100000 per minute",  # the phones under load
+        "SOLO_RATELIMIT_READS_PER_ADDRESS": "",  # off: the phones under load share 127.0.0.1
         "SOLO_RATELIMIT_CLUB_CREATION": f"{CLUBS_PER_HOUR} per hour",
         "SOLO_RATELIMIT_WRITES_PER_TOKEN": "1000 per minute",
     }
