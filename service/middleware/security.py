@@ -244,6 +244,8 @@ def _configure_cors(app: Flask) -> None:
         expose_headers=[
             "ETag",
             "Retry-After",
+            "RateLimit",
+            "RateLimit-Policy",
             "Idempotent-Replayed",
             "Dry-Run",
             "X-Pagination",

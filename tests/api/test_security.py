@@ -233,7 +233,9 @@ def test_cors_answers_only_the_configured_origins(app):
     client = cors_app.test_client()
     allowed = client.get("/api/v1/variants", headers={"Origin": "https://club.example"})
     assert allowed.headers["Access-Control-Allow-Origin"] == "https://club.example"
-    assert "X-Request-Id" in allowed.headers["Access-Control-Expose-Headers"]
+    exposed = allowed.headers["Access-Control-Expose-Headers"]
+    assert "X-Request-Id" in exposed and "Retry-After" in exposed
+    assert "RateLimit" in exposed.split(", ") and "RateLimit-Policy" in exposed
     _assert_hardened(allowed)
     refused = client.get("/api/v1/variants", headers={"Origin": "https://evil.example"})
     assert "Access-Control-Allow-Origin" not in refused.headers
