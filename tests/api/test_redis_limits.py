@@ -259,3 +259,28 @@ def test_the_breaker_waits_a_jittered_time():
         assert 5.0 <= wait <= 15.0 + 1.0
         waits.add(round(wait, 3))
     assert len(waits) > 1  # not one moment for every worker
+
+
+def test_a_dead_redis_is_reported_and_counted_around(app, client, api):
+    """Nothing listens at the storage's address: requests are answered, counted in memory
+    (the limit still holds), and /healthz says so without naming the address."""
+    port = free_port()
+    dead = make_app(
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+            "RATELIMIT_ENABLED": True,
+            "RATELIMIT_STORAGE_URI": f"redis://127.0.0.1:{port}/0",
+            "RATELIMIT_WRITES_PER_TOKEN": "3 per minute",
+        }
+    ).test_client()
+    table = api.table()
+    phone = api.auth(table["table_token"])
+    hands = f"/api/v1/tables/{table['id']}/hands"
+    statuses = [dead.post(hands, json=SOLO, headers=phone).status_code for _ in range(4)]
+    assert statuses == [201, 201, 201, 429]
+    health = dead.get("/healthz")
+    assert health.status_code == 200
+    store = health.json["rate_limits"]
+    assert store["store"] == "local" and "shared store failed" in store["reason"]
+    assert str(port) not in store["reason"]
