@@ -245,6 +245,12 @@ def test_the_rate_limits_are_shared_by_the_instances_in_redis(league):
     for server_url in (league.url, league.a.url, league.b.url):
         refused = requests.post(f"{server_url}/api/v1/clubs", json={"name": "One more"}, timeout=10)
         assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 0
+        # Its RateLimit headers come through nginx, from the count the instances share.
+        assert f'"club-creation";q={CLUBS_PER_HOUR};w=3600' in refused.headers["RateLimit-Policy"]
+        assert (
+            f'"club-creation";r=0;t={refused.headers["Retry-After"]}'
+            in refused.headers["RateLimit"]
+        )
 
 
 def test_a_10_mib_club_import_passes_the_proxy(league, api, client):
