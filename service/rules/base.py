@@ -282,6 +282,14 @@ class Variant(abc.ABC):
     def parse_hand(self, raw: object, players: int, options: Any) -> VariantValue:
         """A complete, rule-checked hand record (fields under ``hand.``)."""
 
+    def read_stored_hand(self, record: object, players: int, options: Any) -> VariantValue:
+        """A hand record the service stored earlier, read as the rules read it when it was
+        taken: a check added since (a new **Decision** of the rulebook) does not refuse it,
+        the variant reads it the way the Decision says such a hand was played. So a hand
+        stored before a check existed never blocks the settling again of its table (a
+        correction, a void, a re-seating, an import). By default, as ``parse_hand``."""
+        return self.parse_hand(record, players, options)
+
     @abc.abstractmethod
     def settle(self, players: int, options: Any, state: Any, hand: Any) -> Settlement:
         """Settle a parsed hand at ``state``; may still raise RuleViolation for rules that

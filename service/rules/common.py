@@ -237,6 +237,17 @@ def check_dealer_fits(state: VariantState, players: int) -> None:
         raise RuleViolation("state.dealer", "must be a seat from 0 to %(last)s", last=players - 1)
 
 
+DEALER_STATE_FIELD: dict[str, Any] = {
+    "name": "dealer",
+    "type": "integer",
+    "seat": True,
+    "default": 0,
+    "description": "the seat that deals the hand",
+}
+"""The ``state_fields`` entry of the seat that deals: the whole state of a dealer-rotation
+variant (a preview's ``state`` takes this key and no other)."""
+
+
 def seat_field(
     name: str, players: int, description: str, required: bool = True, nullable: bool = False
 ) -> dict[str, Any]:

@@ -34,9 +34,14 @@ def test_the_variants_answer_offers_the_german_options(client) -> None:
         contracts["mediateur"]["calls_partner"],
     ) == (4, "mediateur", "none")
     assert german["decks"] == [
-        {"cards": 32, "tricks": 8, "target": 5},
-        {"cards": 24, "tricks": 6, "target": 4},
+        {"cards": 32, "tricks": 8, "target": 5, "tout": 8},
+        {"cards": 24, "tricks": 6, "target": 4, "tout": 6},
     ]
+    assert german["tricks_by_deck"] == {"32": 8, "24": 6}
+    assert {c["name"]: c["target_by_deck"] for c in german["contracts"]}["frage"] == {
+        "32": 5,
+        "24": 4,
+    }
     options = {o["name"]: o for o in german["options"]}
     assert "first_won" in options["preferred_suit"]["allowed"]
     assert (options["mediateur"]["default"], options["deck"]["default"]) == (False, 32)

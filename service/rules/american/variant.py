@@ -4,7 +4,7 @@ for clients that build forms (``GET /api/v1/variants``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from ..base import SUITS, Settlement, Suit, Variant
 from . import parse
@@ -61,6 +61,45 @@ _ERROR_DESCRIPTIONS: dict[ErrorKind, str] = {
     ErrorKind.UNANNOUNCED_VOID: "the caller of a partner game called the ace of a suit he holds "
     "none of and did not say so (R12): the declaring side loses",
 }
+
+
+_STATE_FIELDS: Final[list[dict[str, Any]]] = [
+    {
+        "name": "pool",
+        "type": "integer",
+        "min": 0,
+        "max": parse.MAX_POOL,
+        "default": 0,
+        "description": "chips in the pool before the hand",
+    },
+    {
+        "name": "couleur",
+        "type": "string",
+        "allowed": list(SUITS),
+        "default": None,
+        "description": "the couleur in force (omitted: the option couleur's suit)",
+    },
+    {
+        "name": "dealer",
+        "type": "integer",
+        "seat": True,
+        "default": 0,
+        "description": "the seat that deals the hand",
+    },
+    {
+        "name": "stake_due",
+        "type": "boolean",
+        "default": True,
+        "description": "the dealer has not yet staked for this turn of dealing",
+    },
+    {
+        "name": "first_game_won",
+        "type": "boolean",
+        "default": False,
+        "description": "a declaring side has already won a game at the table",
+    },
+]
+"""What a preview's ``state`` takes, with a fresh table's values."""
 
 
 def _seat_field(name: str, description: str, required: bool = True) -> dict[str, Any]:
@@ -175,6 +214,12 @@ class AmericanVariant(Variant):
         # The options never change what a valid hand is.
         return parse.parse_hand(raw, players)
 
+    def read_stored_hand(self, record: object, players: int, options: Any) -> AmericanHand:
+        """A stored record: eight tricks stored without ``tout_after_five`` are an incidental
+        tout, and matadores stored before the "no deal gives them" Decision count as recorded
+        (``parse.parse_hand``'s ``stored``)."""
+        return parse.parse_hand(record, players, stored=True)
+
     def settle(self, players: int, options: Any, state: Any, hand: Any) -> Settlement:
         """Settle one parsed hand at ``state``: transfers in the rulebook's order (stake, game
         payments, stamm, bêtes), each seat's net chips, the pool, the couleur, the next
@@ -241,6 +286,7 @@ class AmericanVariant(Variant):
                     "again",
                 },
             ],
+            "state_fields": _STATE_FIELDS,
             "hand_fields": _hand_fields(),
             "error_kinds": [
                 {

@@ -8,6 +8,7 @@ from typing import Any, Final, Literal
 
 from ..base import SUITS, Settlement
 from ..common import (
+    DEALER_STATE_FIELD,
     MAX_ERRORS,
     TRICKS,
     DealerRotationVariant,
@@ -16,6 +17,7 @@ from ..common import (
 )
 from . import parse, settle
 from .model import (
+    ASKED_PARTNER_CONTRACTS,
     BASE,
     CALLED_RANKS,
     CONTRACT_DESCRIPTIONS,
@@ -93,6 +95,7 @@ class GermanSolo(DealerRotationVariant):
                     "title": TITLES[contract],
                     "base": BASE[contract],
                     "target": TARGET,
+                    "target_by_deck": {str(cards): target for cards, (_, target) in DECKS.items()},
                     "calls_partner": "required" if contract in PARTNER_CONTRACTS else "none",
                     "called_ranks": list(CALLED_RANKS.get(contract, ())),
                     **(
@@ -104,8 +107,9 @@ class GermanSolo(DealerRotationVariant):
                 }
                 for contract in CONTRACTS
             ],
+            "tricks_by_deck": {str(cards): tricks for cards, (tricks, _) in DECKS.items()},
             "decks": [
-                {"cards": cards, "tricks": tricks, "target": target}
+                {"cards": cards, "tricks": tricks, "target": target, "tout": tricks}
                 for cards, (tricks, target) in DECKS.items()
             ],
             "bonuses": [
@@ -119,12 +123,14 @@ class GermanSolo(DealerRotationVariant):
                     "field": "continued_after_five",
                     "points": TOUT_CONTINUED,
                     "target": TRICKS,
+                    "target_by_deck": {str(cards): tricks for cards, (tricks, _) in DECKS.items()},
                     "description": "tout: went on after the first five (four), made or not",
                 },
                 {
                     "field": "tout_announced",
                     "points": TOUT_ANNOUNCED,
                     "target": TRICKS,
+                    "target_by_deck": {str(cards): tricks for cards, (tricks, _) in DECKS.items()},
                     "description": "tout announced with the declaration",
                 },
                 {
@@ -136,6 +142,18 @@ class GermanSolo(DealerRotationVariant):
             "preferred_suit_multiplier": PREFERRED_MULTIPLIER,
             "scoring": "each of the declaring party scores +value if the target is made, "
             "-value if not; the others score 0",
+            "state_fields": [
+                DEALER_STATE_FIELD,
+                {
+                    "name": "couleur",
+                    "type": "string",
+                    "nullable": True,
+                    "default": None,
+                    "allowed": list(SUITS),
+                    "description": "the preferred suit in force (it counts only with the option "
+                    "preferred_suit first_won; otherwise the option's suit is used)",
+                },
+            ],
             "hand_fields": [
                 {
                     "name": "kind",
@@ -217,6 +235,15 @@ class GermanSolo(DealerRotationVariant):
                     "required": False,
                     "default": False,
                     "description": "tout announced with the declaration",
+                },
+                {
+                    "name": "asked_partner",
+                    "type": "boolean",
+                    "required": False,
+                    "default": False,
+                    "contracts": list(ASKED_PARTNER_CONTRACTS),
+                    "description": 'the declarer asked "partner?" when the called card had '
+                    "not been played by the fifth trick: then no tout and not all the tricks",
                 },
                 {
                     "name": "matadors_together",

@@ -8,6 +8,7 @@ from typing import Any, Final, Literal
 
 from ..base import SUITS, Settlement
 from ..common import (
+    DEALER_STATE_FIELD,
     DealerRotationVariant,
     DealerState,
     check_dealer_fits,
@@ -88,6 +89,7 @@ class Solo66(DealerRotationVariant):
             "total_points": TOTAL_POINTS,
             "kitty_cards": KITTY_CARDS,
             "payments": "the stake from each loser to each winner; nothing for a drawn game",
+            "state_fields": [DEALER_STATE_FIELD],
             "hand_fields": [
                 {
                     "name": "kind",

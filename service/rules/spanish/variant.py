@@ -8,6 +8,7 @@ from typing import Any, Final, Literal
 
 from ..base import SUITS, SessionOutcome, Settlement, Step
 from ..common import (
+    DEALER_STATE_FIELD,
     MAX_ERRORS,
     TRICKS,
     DealerRotationVariant,
@@ -65,7 +66,9 @@ class SpanishSolo(DealerRotationVariant):
         self, options: Any, totals: tuple[int, ...], hands_played: int
     ) -> SessionOutcome | None:
         """None without targets. Otherwise over once ``hands_played >= target_hands`` or any
-        total ``>= target_score``; the winners are the seats with the highest total."""
+        total exceeds ``target_score`` (strictly more: the rulebook's Decision, after the seed's
+        "exceeds a certain point threshold"); the winners are all the seats sharing the highest
+        total, and the last step of the reason names them."""
         opts = self._options(options)
         if opts.target_hands is None and opts.target_score is None:
             return None
@@ -75,12 +78,12 @@ class SpanishSolo(DealerRotationVariant):
                 Step("session.hands_of", {"played": hands_played, "target": opts.target_hands})
             )
         if opts.target_score is not None:
-            reached = [seat for seat, total in enumerate(totals) if total >= opts.target_score]
-            if reached:
+            exceeded = [seat for seat, total in enumerate(totals) if total > opts.target_score]
+            if exceeded:
                 reasons.append(
                     Step(
-                        "session.reached",
-                        {"seats": seat_list(reached), "target": opts.target_score},
+                        "session.exceeded",
+                        {"seats": seat_list(exceeded), "target": opts.target_score},
                     )
                 )
         if not reasons:
@@ -92,15 +95,14 @@ class SpanishSolo(DealerRotationVariant):
                 )
             ]
             if opts.target_score is not None:
-                progress.append(Step("session.score_not_reached", {"target": opts.target_score}))
+                progress.append(Step("session.score_not_exceeded", {"target": opts.target_score}))
             return SessionOutcome(over=False, winners=(), reason=tuple(progress))
         if not totals:
             return SessionOutcome(over=True, winners=(), reason=tuple(reasons))
         best = max(totals)
         winners = tuple(seat for seat, total in enumerate(totals) if total == best)
-        return SessionOutcome(
-            over=True, winners=winners, reason=(*reasons, Step("session.highest", {"total": best}))
-        )
+        won = Step("session.won_by", {"seats": seat_list(winners), "total": best})
+        return SessionOutcome(over=True, winners=winners, reason=(*reasons, won))
 
     def describe(self) -> dict[str, Any]:
         """Contracts, values, hand fields, error kinds and options, for clients that build
@@ -127,6 +129,7 @@ class SpanishSolo(DealerRotationVariant):
             ],
             "scoring": "declarer and partner each score +value if the target is made, "
             "-value if not; opponents score 0",
+            "state_fields": [DEALER_STATE_FIELD],
             "hand_fields": [
                 {
                     "name": "kind",
@@ -227,7 +230,7 @@ class SpanishSolo(DealerRotationVariant):
                     "nullable": True,
                     "min": 1,
                     "max": MAX_TARGET_SCORE,
-                    "description": "the session ends when a total reaches this (null: no limit)",
+                    "description": "the session ends when a total exceeds this (null: no limit)",
                 },
             ],
         }
