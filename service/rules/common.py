@@ -13,7 +13,18 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
 
-from .base import SUITS, Phrase, RuleViolation, Settlement, Step, Variant, VariantState
+from .base import (
+    NO_DECLARER,
+    SUITS,
+    LeagueHand,
+    Phrase,
+    Result,
+    RuleViolation,
+    Settlement,
+    Step,
+    Variant,
+    VariantState,
+)
 
 MAX_ERRORS: Final = 16
 """The most errors one hand record may list."""
@@ -255,6 +266,7 @@ def seat_field(
     return {
         "name": name,
         "type": "integer",
+        "seat": True,
         "min": 0,
         "max": players - 1,
         "required": required,
@@ -344,3 +356,40 @@ class DealerRotationVariant(Variant):
     ) -> VariantState:
         """``{"dealer": seat}``; missing keys take a fresh table's values."""
         return parse_dealer_state(raw, self.check_players(players))
+
+
+def seat_in(value: object, players: int) -> int | None:
+    """``value`` if it is a seat of a table of ``players``, else None (a stored record read
+    for the league, defensively)."""
+    return value if type(value) is int and 0 <= value < players else None
+
+
+def error_seats(record: Mapping[str, Any], players: int) -> tuple[int, ...]:
+    """The seat of each error of a stored record's ``errors`` (``[{kind, seat}]``)."""
+    seats = []
+    for error in record.get("errors") or ():
+        seat = seat_in(error.get("seat"), players) if isinstance(error, Mapping) else None
+        if seat is not None:
+            seats.append(seat)
+    return tuple(seats)
+
+
+def partner_game_league_hand(
+    record: object, players: int, result: Result | None, tout_flags: tuple[str, ...] = ()
+) -> LeagueHand:
+    """What a stored played hand of a declarer, his partner (none, or himself: alone) and a
+    contract means for the league: a tout is the contract ``tout`` or one of ``tout_flags``
+    set; the errors are the record's. The record is read as it is stored, so that a hand is
+    always counted from the same words it was first counted from."""
+    if not isinstance(record, Mapping) or record.get("kind", "played") != "played":
+        return NO_DECLARER
+    declarer = seat_in(record.get("declarer"), players)
+    errors = error_seats(record, players)
+    if declarer is None:
+        return LeagueHand(None, (), None, None, False, errors)
+    partner = seat_in(record.get("partner"), players)
+    side = (declarer,) if partner is None or partner == declarer else (declarer, partner)
+    contract = record.get("contract")
+    contract = contract if isinstance(contract, str) else None
+    tout = contract == "tout" or any(record.get(flag) is True for flag in tout_flags)
+    return LeagueHand(declarer, side, contract, result, tout, errors, solo=contract == "solo")

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from ..base import SUITS, Settlement, Suit, Variant
+from ..base import SUITS, LeagueHand, Result, Settlement, Suit, Variant
+from ..common import partner_game_league_hand, seat_in
 from . import parse
 from .model import (
     CONTRACT_RULES,
@@ -106,6 +107,7 @@ def _seat_field(name: str, description: str, required: bool = True) -> dict[str,
     return {
         "name": name,
         "type": "integer",
+        "seat": True,
         "min": 0,
         "max_by_players": {str(n): n - 1 for n in PLAYER_COUNTS},
         "required": required,
@@ -182,6 +184,7 @@ def _hand_fields() -> list[dict[str, Any]]:
         {
             "name": "errors",
             "type": "array",
+            "item_seat": "seat",
             "required": False,
             "default": [],
             "max_items": MAX_ERRORS,
@@ -213,6 +216,17 @@ class AmericanVariant(Variant):
     def parse_hand(self, raw: object, players: int, options: Any) -> AmericanHand:
         # The options never change what a valid hand is.
         return parse.parse_hand(raw, players)
+
+    def league_hand(
+        self, record: object, players: int, options: Any, result: Result | None
+    ) -> LeagueHand:
+        """A played hand: its declarer and partner, the contract as recorded, a tout the
+        contract ``tout`` or ``tout_after_five``; a forfeit: no declarer, an error of its
+        ``seat``; a misdeal: nothing."""
+        if isinstance(record, Mapping) and record.get("kind") == "forfeit":
+            seat = seat_in(record.get("seat"), players)
+            return LeagueHand(None, (), None, None, False, () if seat is None else (seat,))
+        return partner_game_league_hand(record, players, result, ("tout_after_five",))
 
     def read_stored_hand(self, record: object, players: int, options: Any) -> AmericanHand:
         """A stored record: eight tricks stored without ``tout_after_five`` are an incidental
@@ -275,6 +289,7 @@ class AmericanVariant(Variant):
                     "name": HandKind.FORFEIT.value,
                     "title": "Forfeit",
                     "fields": ["seat"],
+                    "seat_fields": ["seat"],
                     "description": "seat passed holding Spadilla and Basta: he pays a bête and "
                     "the same dealer deals again",
                 },

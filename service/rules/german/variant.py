@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from ..base import SUITS, Settlement
+from ..base import SUITS, LeagueHand, Result, Settlement
 from ..common import (
     DEALER_STATE_FIELD,
     MAX_ERRORS,
     TRICKS,
     DealerRotationVariant,
     check_dealer_fits,
+    partner_game_league_hand,
     seat_field,
 )
 from . import parse, settle
@@ -40,6 +41,9 @@ from .model import (
     GermanOptions,
     GermanState,
 )
+
+TOUT_FLAGS_OF_LEAGUE: Final = ("continued_after_five", "tout_announced")
+"""The flags of a party that played for all the tricks (the prime stopped after five)."""
 
 
 class GermanSolo(DealerRotationVariant):
@@ -78,6 +82,13 @@ class GermanSolo(DealerRotationVariant):
         st = state if isinstance(state, GermanState) else self.parse_state(state, n, opts)
         check_dealer_fits(st, n)
         return settle.settle(n, opts, st, self._hand(hand, n, opts))
+
+    def league_hand(
+        self, record: object, players: int, options: Any, result: Result | None
+    ) -> LeagueHand:
+        """The declarer and the partner, the contract; a tout is a party that went on after
+        the first five tricks or announced it."""
+        return partner_game_league_hand(record, players, result, TOUT_FLAGS_OF_LEAGUE)
 
     def describe(self) -> dict[str, Any]:
         """Contracts, values, bonuses, hand fields, error kinds and options, for clients that
@@ -255,6 +266,7 @@ class GermanSolo(DealerRotationVariant):
                 {
                     "name": "errors",
                     "type": "array",
+                    "item_seat": "seat",
                     "required": False,
                     "default": [],
                     "max_items": MAX_ERRORS,

@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from ..base import SUITS, Settlement
+from ..base import NO_DECLARER, SUITS, LeagueHand, Result, Settlement
 from ..common import (
     DEALER_STATE_FIELD,
     DealerRotationVariant,
     DealerState,
     check_dealer_fits,
     parse_dealer_state,
+    seat_in,
 )
 from . import parse, settle
 from .model import (
@@ -28,6 +29,9 @@ from .model import (
     Solo66Hand,
     Solo66Options,
 )
+
+LEAGUE_CONTRACT: Final = "solo"
+"""How the league counts a soloist's game: a solo, as the other games' solos."""
 
 
 class Solo66(DealerRotationVariant):
@@ -55,6 +59,18 @@ class Solo66(DealerRotationVariant):
         st = state if isinstance(state, DealerState) else parse_dealer_state(state, n)
         check_dealer_fits(st, n)
         return settle.settle(n, opts, st, self._hand(hand, n, opts))
+
+    def league_hand(
+        self, record: object, players: int, options: Any, result: Result | None
+    ) -> LeagueHand:
+        """The soloist's game counts as a ``solo`` of the soloist alone; a game without
+        trump has no declarer; Solo 66 records no errors and no tout."""
+        if not isinstance(record, Mapping):
+            return NO_DECLARER
+        soloist = seat_in(record.get("soloist"), players)
+        if soloist is None:
+            return NO_DECLARER
+        return LeagueHand(soloist, (soloist,), LEAGUE_CONTRACT, result, False, (), solo=True)
 
     def describe(self) -> dict[str, Any]:
         """Card points, the ways to win, hand fields and options, for clients that build
@@ -110,6 +126,7 @@ class Solo66(DealerRotationVariant):
                 {
                     "name": "soloist",
                     "type": "integer",
+                    "seat": True,
                     "min": 0,
                     "max": PLAYERS - 1,
                     "required": False,
@@ -138,6 +155,7 @@ class Solo66(DealerRotationVariant):
                 {
                     "name": "last_trick",
                     "type": "integer",
+                    "seat": True,
                     "min": 0,
                     "max": PLAYERS - 1,
                     "required": False,

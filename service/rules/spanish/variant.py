@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from ..base import SUITS, SessionOutcome, Settlement, Step
+from ..base import SUITS, LeagueHand, Result, SessionOutcome, Settlement, Step
 from ..common import (
     DEALER_STATE_FIELD,
     MAX_ERRORS,
@@ -15,6 +15,7 @@ from ..common import (
     DealerState,
     check_dealer_fits,
     parse_dealer_state,
+    partner_game_league_hand,
     seat_field,
     seat_list,
 )
@@ -103,6 +104,13 @@ class SpanishSolo(DealerRotationVariant):
         winners = tuple(seat for seat, total in enumerate(totals) if total == best)
         won = Step("session.won_by", {"seats": seat_list(winners), "total": best})
         return SessionOutcome(over=True, winners=winners, reason=(*reasons, won))
+
+    def league_hand(
+        self, record: object, players: int, options: Any, result: Result | None
+    ) -> LeagueHand:
+        """The declarer and his partner (none when he called his own ace), the contract; a tout
+        is the contract ``tout``."""
+        return partner_game_league_hand(record, players, result, ())
 
     def describe(self) -> dict[str, Any]:
         """Contracts, values, hand fields, error kinds and options, for clients that build
@@ -193,6 +201,7 @@ class SpanishSolo(DealerRotationVariant):
                 {
                     "name": "errors",
                     "type": "array",
+                    "item_seat": "seat",
                     "required": False,
                     "default": [],
                     "max_items": MAX_ERRORS,
