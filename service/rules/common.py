@@ -393,3 +393,15 @@ def partner_game_league_hand(
     contract = contract if isinstance(contract, str) else None
     tout = contract == "tout" or any(record.get(flag) is True for flag in tout_flags)
     return LeagueHand(declarer, side, contract, result, tout, errors, solo=contract == "solo")
+
+
+def with_forms(
+    fields: list[dict[str, Any]], forms: Mapping[str, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """The hand fields of a ``describe()``, each with what a form needs of it from ``forms``:
+    its ``title`` (words in the catalogs), and ``shown_when`` / ``required_when``: a list of
+    conditions, any of which holds (absent: always shown; required as ``required`` says).
+    A condition maps a fact of the hand or the table to the values it may take:
+    ``contract``, ``kind``, ``players``, ``tricks``, ``trump`` (``[null]``: no trump), or
+    ``given`` (the fields that are filled in) and ``option`` (``{name: [values]}``)."""
+    return [{**field, **forms.get(field["name"], {})} for field in fields]

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any, Final, Literal
 
 from ..base import SUITS, LeagueHand, Result, Settlement, Suit, Variant
-from ..common import partner_game_league_hand, seat_in
+from ..common import partner_game_league_hand, seat_in, with_forms
 from . import parse
 from .model import (
     CONTRACT_RULES,
@@ -101,6 +101,38 @@ _STATE_FIELDS: Final[list[dict[str, Any]]] = [
     },
 ]
 """What a preview's ``state`` takes, with a fresh table's values."""
+
+
+_CALLING = ["simple", "forcee_simple", "forcee_partout", "tout"]
+_FORMS: Final[dict[str, dict[str, Any]]] = {
+    "kind": {"title": "Kind of hand"},
+    "contract": {"title": "Contract"},
+    "trump": {"title": "Trump"},
+    "declarer": {"title": "Declarer"},
+    "tricks": {"title": "Tricks"},
+    "called": {
+        "title": "Called card",
+        "shown_when": [{"contract": _CALLING}],
+        "required_when": [
+            {"contract": ["simple"]},
+            {"contract": ["forcee_simple"], "players": [4, 5]},
+        ],
+    },
+    "partner": {
+        "title": "Partner",
+        "shown_when": [{"contract": _CALLING}],
+        "required_when": [{"given": ["called"]}],
+    },
+    "tout_after_five": {
+        "title": "Played on for all eight",
+        "shown_when": [{"contract": ["simple", "forcee_simple", "forcee_partout", "solo"]}],
+        "required_when": [{"tricks": [TRICKS]}],
+    },
+    "matadores": {"title": "Matadores"},
+    "errors": {"title": "Errors"},
+}
+"""What the pad's form needs of each hand field (``common.with_forms``): a forfeit's only
+field is its ``seat`` (``hand_kinds``)."""
 
 
 def _seat_field(name: str, description: str, required: bool = True) -> dict[str, Any]:
@@ -302,7 +334,7 @@ class AmericanVariant(Variant):
                 },
             ],
             "state_fields": _STATE_FIELDS,
-            "hand_fields": _hand_fields(),
+            "hand_fields": with_forms(_hand_fields(), _FORMS),
             "error_kinds": [
                 {
                     "name": kind.value,

@@ -14,6 +14,7 @@ from ..common import (
     check_dealer_fits,
     parse_dealer_state,
     seat_in,
+    with_forms,
 )
 from . import parse, settle
 from .model import (
@@ -29,6 +30,25 @@ from .model import (
     Solo66Hand,
     Solo66Options,
 )
+
+_WITH_TRUMP = [{"given": ["trump"]}]
+_FORMS: Final[dict[str, dict[str, Any]]] = {
+    "kind": {"title": "Kind of hand"},
+    "trump": {"title": "Trump"},
+    "soloist": {"title": "Soloist", "shown_when": _WITH_TRUMP, "required_when": _WITH_TRUMP},
+    "soloist_points": {
+        "title": "Soloist's card points",
+        "shown_when": _WITH_TRUMP,
+        "required_when": _WITH_TRUMP,
+    },
+    "defender_points": {"title": "Defenders' card points", "shown_when": _WITH_TRUMP},
+    "last_trick": {
+        "title": "Last trick",
+        "shown_when": [{"trump": [None]}],
+        "required_when": [{"trump": [None]}],
+    },
+}
+"""What the pad's form needs of each hand field (``common.with_forms``)."""
 
 LEAGUE_CONTRACT: Final = "solo"
 """How the league counts a soloist's game: a solo, as the other games' solos."""
@@ -106,64 +126,67 @@ class Solo66(DealerRotationVariant):
             "kitty_cards": KITTY_CARDS,
             "payments": "the stake from each loser to each winner; nothing for a drawn game",
             "state_fields": [DEALER_STATE_FIELD],
-            "hand_fields": [
-                {
-                    "name": "kind",
-                    "type": "string",
-                    "required": False,
-                    "default": "played",
-                    "allowed": ["played"],
-                    "description": "only played hands are recorded",
-                },
-                {
-                    "name": "trump",
-                    "type": "string",
-                    "required": True,
-                    "nullable": True,
-                    "allowed": list(SUITS),
-                    "description": "the trump suit; null when all passed",
-                },
-                {
-                    "name": "soloist",
-                    "type": "integer",
-                    "seat": True,
-                    "min": 0,
-                    "max": PLAYERS - 1,
-                    "required": False,
-                    "nullable": True,
-                    "description": "the seat playing alone (required with a trump)",
-                },
-                {
-                    "name": "soloist_points",
-                    "type": "integer",
-                    "min": 0,
-                    "max": TOTAL_POINTS,
-                    "required": False,
-                    "nullable": True,
-                    "description": "card points the soloist took (required with a trump)",
-                },
-                {
-                    "name": "defender_points",
-                    "type": "integer",
-                    "min": 0,
-                    "max": TOTAL_POINTS,
-                    "required": False,
-                    "nullable": True,
-                    "default": f"{TOTAL_POINTS} - soloist_points",
-                    "description": "card points the defenders took (with a trump)",
-                },
-                {
-                    "name": "last_trick",
-                    "type": "integer",
-                    "seat": True,
-                    "min": 0,
-                    "max": PLAYERS - 1,
-                    "required": False,
-                    "nullable": True,
-                    "description": "the seat that took the last trick (required, and only "
-                    "allowed, without trump)",
-                },
-            ],
+            "hand_fields": with_forms(
+                [
+                    {
+                        "name": "kind",
+                        "type": "string",
+                        "required": False,
+                        "default": "played",
+                        "allowed": ["played"],
+                        "description": "only played hands are recorded",
+                    },
+                    {
+                        "name": "trump",
+                        "type": "string",
+                        "required": True,
+                        "nullable": True,
+                        "allowed": list(SUITS),
+                        "description": "the trump suit; null when all passed",
+                    },
+                    {
+                        "name": "soloist",
+                        "type": "integer",
+                        "seat": True,
+                        "min": 0,
+                        "max": PLAYERS - 1,
+                        "required": False,
+                        "nullable": True,
+                        "description": "the seat playing alone (required with a trump)",
+                    },
+                    {
+                        "name": "soloist_points",
+                        "type": "integer",
+                        "min": 0,
+                        "max": TOTAL_POINTS,
+                        "required": False,
+                        "nullable": True,
+                        "description": "card points the soloist took (required with a trump)",
+                    },
+                    {
+                        "name": "defender_points",
+                        "type": "integer",
+                        "min": 0,
+                        "max": TOTAL_POINTS,
+                        "required": False,
+                        "nullable": True,
+                        "default": f"{TOTAL_POINTS} - soloist_points",
+                        "description": "card points the defenders took (with a trump)",
+                    },
+                    {
+                        "name": "last_trick",
+                        "type": "integer",
+                        "seat": True,
+                        "min": 0,
+                        "max": PLAYERS - 1,
+                        "required": False,
+                        "nullable": True,
+                        "description": "the seat that took the last trick (required, and only "
+                        "allowed, without trump)",
+                    },
+                ],
+                _FORMS,
+            ),
             "error_kinds": [],
             "options": [
                 {

@@ -18,6 +18,7 @@ from ..common import (
     partner_game_league_hand,
     seat_field,
     seat_list,
+    with_forms,
 )
 from . import parse, settle
 from .model import (
@@ -35,6 +36,27 @@ from .model import (
     SpanishHand,
     SpanishOptions,
 )
+
+_FORMS: Final[dict[str, dict[str, Any]]] = {
+    "kind": {"title": "Kind of hand"},
+    "contract": {"title": "Contract"},
+    "trump": {"title": "Trump"},
+    "declarer": {"title": "Declarer"},
+    "called": {
+        "title": "Called card",
+        "shown_when": [{"contract": ["simple"]}],
+        "required_when": [{"contract": ["simple"]}],
+    },
+    "partner": {
+        "title": "Partner",
+        "shown_when": [{"contract": ["simple"]}],
+        "required_when": [{"contract": ["simple"]}],
+    },
+    "tricks": {"title": "Tricks"},
+    "forced": {"title": "Forced", "shown_when": [{"contract": ["simple"]}]},
+    "errors": {"title": "Errors"},
+}
+"""What the pad's form needs of each hand field (``common.with_forms``)."""
 
 
 class SpanishSolo(DealerRotationVariant):
@@ -138,76 +160,80 @@ class SpanishSolo(DealerRotationVariant):
             "scoring": "declarer and partner each score +value if the target is made, "
             "-value if not; opponents score 0",
             "state_fields": [DEALER_STATE_FIELD],
-            "hand_fields": [
-                {
-                    "name": "kind",
-                    "type": "string",
-                    "required": False,
-                    "default": "played",
-                    "allowed": ["played"],
-                    "description": "only played hands are recorded",
-                },
-                {
-                    "name": "contract",
-                    "type": "string",
-                    "required": True,
-                    "allowed": list(CONTRACTS),
-                    "description": "the game declared",
-                },
-                {
-                    "name": "trump",
-                    "type": "string",
-                    "required": True,
-                    "allowed": list(SUITS),
-                    "description": "the trump suit; the colour doubles the value",
-                },
-                seat_field(
-                    "declarer",
-                    PLAYERS,
-                    "the seat that declared (or, if all passed, the holder of the queen of clubs)",
-                ),
-                {
-                    "name": "called",
-                    "type": "object",
-                    "required": False,
-                    "nullable": True,
-                    "fields": {"rank": list(CALLED_RANKS), "suit": list(SUITS)},
-                    "description": "the ace called in a simple game; absent otherwise",
-                },
-                seat_field(
-                    "partner",
-                    PLAYERS,
-                    "holder of the called ace (simple only; the "
-                    "declarer himself if he holds it: then he plays alone)",
-                    required=False,
-                    nullable=True,
-                ),
-                {
-                    "name": "tricks",
-                    "type": "integer",
-                    "min": 0,
-                    "max": TRICKS,
-                    "required": True,
-                    "description": "tricks taken by the declaring side",
-                },
-                {
-                    "name": "forced",
-                    "type": "boolean",
-                    "required": False,
-                    "default": False,
-                    "description": "all passed and the holder of the queen of clubs had to play a "
-                    "simple game (kept for the record only)",
-                },
-                {
-                    "name": "errors",
-                    "type": "array",
-                    "item_seat": "seat",
-                    "required": False,
-                    "default": [],
-                    "max_items": MAX_ERRORS,
-                    "description": "errors as {kind, seat}; kind is one of error_kinds",
-                },
-            ],
+            "hand_fields": with_forms(
+                [
+                    {
+                        "name": "kind",
+                        "type": "string",
+                        "required": False,
+                        "default": "played",
+                        "allowed": ["played"],
+                        "description": "only played hands are recorded",
+                    },
+                    {
+                        "name": "contract",
+                        "type": "string",
+                        "required": True,
+                        "allowed": list(CONTRACTS),
+                        "description": "the game declared",
+                    },
+                    {
+                        "name": "trump",
+                        "type": "string",
+                        "required": True,
+                        "allowed": list(SUITS),
+                        "description": "the trump suit; the colour doubles the value",
+                    },
+                    seat_field(
+                        "declarer",
+                        PLAYERS,
+                        "the seat that declared (or, if all passed, the holder of the queen of "
+                        "clubs)",
+                    ),
+                    {
+                        "name": "called",
+                        "type": "object",
+                        "required": False,
+                        "nullable": True,
+                        "fields": {"rank": list(CALLED_RANKS), "suit": list(SUITS)},
+                        "description": "the ace called in a simple game; absent otherwise",
+                    },
+                    seat_field(
+                        "partner",
+                        PLAYERS,
+                        "holder of the called ace (simple only; the "
+                        "declarer himself if he holds it: then he plays alone)",
+                        required=False,
+                        nullable=True,
+                    ),
+                    {
+                        "name": "tricks",
+                        "type": "integer",
+                        "min": 0,
+                        "max": TRICKS,
+                        "required": True,
+                        "description": "tricks taken by the declaring side",
+                    },
+                    {
+                        "name": "forced",
+                        "type": "boolean",
+                        "required": False,
+                        "default": False,
+                        "description": "all passed and the holder of the queen of clubs had to "
+                        "play a simple game (kept for the record only)",
+                    },
+                    {
+                        "name": "errors",
+                        "type": "array",
+                        "item_seat": "seat",
+                        "required": False,
+                        "default": [],
+                        "max_items": MAX_ERRORS,
+                        "description": "errors as {kind, seat}; kind is one of error_kinds",
+                    },
+                ],
+                _FORMS,
+            ),
             "error_kinds": [
                 {
                     "name": "revoke",
