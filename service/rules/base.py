@@ -326,6 +326,11 @@ class Variant(abc.ABC):
         """Whether the session has reached its end (only variants with targets have one)."""
         return None
 
+    def trick_figures(self, options: Any) -> Mapping[str, int] | None:
+        """The tricks of a hand at a table with ``options``: ``per_hand``, the ``target`` of a
+        plain game and the tricks a ``tout`` needs; None for a game not counted in tricks."""
+        return None
+
     @abc.abstractmethod
     def league_hand(
         self, record: object, players: int, options: Any, result: Result | None

@@ -31,6 +31,10 @@ MAX_ERRORS: Final = 16
 
 TRICKS: Final = 8
 """Every Solo game of the 32-card pack has eight tricks."""
+TARGET: Final = 5
+"""The tricks a plain game of the 32-card pack needs."""
+EIGHT_TRICKS: Final[Mapping[str, int]] = {"per_hand": TRICKS, "target": TARGET, "tout": TRICKS}
+"""``Variant.trick_figures`` of the games of eight tricks (American and Spanish Solo)."""
 
 
 class _Missing(Enum):

@@ -248,6 +248,7 @@ def table_view(
         "couleur": state.get("couleur"),
         "dealer": state["dealer"],
         "stake_due": state.get("stake_due"),
+        "tricks": table_rules.variant.trick_figures(table_rules.options),
         "hands_played": table.hands_played,
         "hands_recorded": table.hands_recorded,
         "next_number": table.hands_recorded + 1,

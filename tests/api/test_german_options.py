@@ -262,3 +262,12 @@ def test_german_standings_count_a_mediateur_and_a_24_card_tout(api, client) -> N
         ("mediateur", 1),
         ("solo", 1),
     }
+
+
+def test_the_tables_answer_gives_the_tricks_of_its_deck(api):
+    short = api.get_table(api.table(variant="german", options={"deck": 24}))
+    assert short["tricks"] == {"per_hand": 6, "target": 4, "tout": 6}
+    full = api.get_table(api.table(variant="german"))
+    assert full["tricks"] == {"per_hand": 8, "target": 5, "tout": 8}
+    assert api.get_table(api.table(variant="american"))["tricks"] == full["tricks"]
+    assert api.get_table(api.table(players=5, variant="solo66"))["tricks"] is None

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any, Final, Literal
 
 from ..base import SUITS, LeagueHand, Result, Settlement, Suit, Variant
-from ..common import partner_game_league_hand, seat_in, with_forms
+from ..common import EIGHT_TRICKS, partner_game_league_hand, seat_in, with_forms
 from . import parse
 from .model import (
     CONTRACT_RULES,
@@ -248,6 +248,9 @@ class AmericanVariant(Variant):
     def parse_hand(self, raw: object, players: int, options: Any) -> AmericanHand:
         # The options never change what a valid hand is.
         return parse.parse_hand(raw, players)
+
+    def trick_figures(self, options: Any) -> Mapping[str, int]:
+        return EIGHT_TRICKS
 
     def league_hand(
         self, record: object, players: int, options: Any, result: Result | None

@@ -113,6 +113,11 @@ class GermanSolo(DealerRotationVariant):
         check_dealer_fits(st, n)
         return settle.settle(n, opts, st, self._hand(hand, n, opts))
 
+    def trick_figures(self, options: Any) -> Mapping[str, int]:
+        """The figures of the table's deck: 8, 5 and 8 with 32 cards; 6, 4 and 6 with 24."""
+        opts = self._options(options)
+        return {"per_hand": opts.tricks, "target": opts.target, "tout": opts.tricks}
+
     def league_hand(
         self, record: object, players: int, options: Any, result: Result | None
     ) -> LeagueHand:

@@ -9,6 +9,7 @@ from typing import Any, Final, Literal
 from ..base import SUITS, LeagueHand, Result, SessionOutcome, Settlement, Step
 from ..common import (
     DEALER_STATE_FIELD,
+    EIGHT_TRICKS,
     MAX_ERRORS,
     TRICKS,
     DealerRotationVariant,
@@ -126,6 +127,9 @@ class SpanishSolo(DealerRotationVariant):
         winners = tuple(seat for seat, total in enumerate(totals) if total == best)
         won = Step("session.won_by", {"seats": seat_list(winners), "total": best})
         return SessionOutcome(over=True, winners=winners, reason=(*reasons, won))
+
+    def trick_figures(self, options: Any) -> Mapping[str, int]:
+        return EIGHT_TRICKS
 
     def league_hand(
         self, record: object, players: int, options: Any, result: Result | None
