@@ -75,13 +75,13 @@ bench-http: install
 	command -v wrk >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wrk)
 	$(PY) -m bench.http
 
-# ruff's checks and formatting over the code, and mypy (strict; what it checks is in
-# pyproject.toml's [tool.mypy]).
 # How many live tables one instance holds (p99 ≤ 100 ms), against the bare echo's ceiling.
 bench-capacity: install
 	command -v wrk >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wrk)
 	$(PY) -m bench.capacity
 
+# ruff's checks and formatting over the code, and mypy (strict; what it checks is in
+# pyproject.toml's [tool.mypy]).
 lint: install
 	$(VENV)/bin/ruff check service tests bench
 	$(VENV)/bin/ruff format --check service tests bench

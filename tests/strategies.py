@@ -85,6 +85,22 @@ def american_tables(draw: Draw) -> tuple[int, dict[str, Any], dict[str, Any]]:
     return players, draw(american_options()), draw(american_states(players))
 
 
+def most_lower_dealt(hand: dict[str, Any], players: int, side: str) -> int:
+    """The most lower matadores a deal can give ``side`` in ``hand`` (the rulebook's counting
+    of cards): a lone declarer's 8 cards hold the three higher and at most five lower, four
+    beside his own called Ace, one beside his own called King (the trump Ace, among his four
+    Aces); the defenders of a King call hold none (its caller has the trump Ace)."""
+    most = max_lower(hand["trump"], players)
+    called = hand.get("called")
+    rank = None if called is None else called["rank"]
+    partner = hand.get("partner")
+    if side == "defenders":
+        return 0 if rank == "king" else most
+    if partner is None or partner == hand["declarer"]:
+        return min(most, {"ace": 4, "king": 1}.get(rank, 5))  # type: ignore[arg-type]
+    return most
+
+
 @st.composite
 def american_hands(draw: Draw, players: int, options: Any = None) -> dict[str, Any]:
     """A valid hand record for ``players`` (the options never change what is valid).
@@ -134,14 +150,10 @@ def american_hands(draw: Draw, players: int, options: Any = None) -> dict[str, A
     elif draw(st.booleans()):
         hand["tout_after_five"] = False
 
-    lone = partner is None or partner == declarer
-    side = draw(st.sampled_from(("declarers", "defenders")))
-    # A lone declarer's 8 cards: the three higher matadores and at most five lower ones.
-    most = (
-        min(max_lower(trump, players), 5)
-        if lone and side == "declarers"
-        else max_lower(trump, players)
-    )
+    # In a forcée the declarer holds Spadilla: the defenders never hold the three higher.
+    forcee = contract in ("forcee_simple", "forcee_partout")
+    side = "declarers" if forcee else draw(st.sampled_from(("declarers", "defenders")))
+    most = most_lower_dealt(hand, players, side)
     matadores = draw(
         st.none() | st.fixed_dictionaries({"side": st.just(side), "lower": st.integers(0, most)})
     )
@@ -364,6 +376,9 @@ def corrupt_hand(draw: Draw, players: int) -> Any:
                 "void_in_lone_game",
                 "eight_without_tout_after_five",
                 "lone_lower_matadores",
+                "lower_beside_own_called_card",
+                "defenders_matadores_in_forcee",
+                "defenders_lower_in_king_call",
             ]
             + (["partner_at_three"] if players == 3 else [])
         )
@@ -432,6 +447,28 @@ def corrupt_hand(draw: Draw, players: int) -> Any:
         )
         hand.pop("called", None)
         hand.pop("partner", None)
+    elif problem == "lower_beside_own_called_card":
+        rank = draw(st.sampled_from(("ace", "king")))
+        hand.update(
+            contract=draw(st.sampled_from(("simple", "forcee_partout", "tout"))),
+            called={"rank": rank, "suit": off_trump},
+            partner=declarer,
+        )
+        hand["matadores"] = {
+            "side": "declarers",
+            "lower": draw(st.integers(5 if rank == "ace" else 2, 5)),
+        }
+    elif problem == "defenders_matadores_in_forcee":
+        contract = draw(st.sampled_from(("forcee_simple", "forcee_partout")))
+        hand.update(contract=contract, called={"rank": "ace", "suit": off_trump})
+        hand["partner"] = declarer if players == 3 else draw(seats(players))
+        most = max_lower(hand["trump"], players)
+        hand["matadores"] = {"side": "defenders", "lower": draw(st.integers(0, most))}
+    elif problem == "defenders_lower_in_king_call":
+        hand.update(contract="simple", called={"rank": "king", "suit": off_trump})
+        hand["partner"] = declarer if players == 3 else draw(seats(players))
+        most = max_lower(hand["trump"], players)
+        hand["matadores"] = {"side": "defenders", "lower": draw(st.integers(1, most))}
     else:  # partner_at_three
         hand.update(contract="simple", called={"rank": "ace", "suit": off_trump}, partner=other)
     return hand

@@ -155,6 +155,12 @@ def german_hands(draw: Draw, options: dict[str, Any] | None = None) -> dict[str,
             hand[name] = False
     if draw(st.booleans()):
         hand["matadors_together"] = draw(st.booleans())
+    # "Partner?" only in a frage or grossfrage, and never before a slam.
+    slam = flag in ("continued_after_five", "tout_announced") or tricks == every
+    if contract in ("frage", "grossfrage") and not slam and draw(st.booleans()):
+        hand["asked_partner"] = draw(st.booleans())
+    elif draw(st.booleans()):
+        hand["asked_partner"] = False
     if draw(st.booleans()):
         hand["errors"] = draw(revokes(4))
     return hand

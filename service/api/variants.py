@@ -31,6 +31,14 @@ class VariantSchema(Schema):
     suits = fields.List(fields.String(), required=True)
     contracts = fields.List(fields.Dict(), required=True)
     options = fields.List(fields.Dict(), required=True)
+    state_fields = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={
+            "description": "The keys of a table state (a preview's `state`), each with its "
+            "type and a fresh table's value."
+        },
+    )
     hand_fields = fields.List(fields.Dict(), required=True)
     error_kinds = fields.List(fields.Dict(), required=True)
     tricks = fields.Integer(allow_none=True)
@@ -46,6 +54,12 @@ class VariantSchema(Schema):
         },
     )
     preferred_suit_multiplier = fields.Integer(allow_none=True)
+    tricks_by_deck = fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "German Solo: the tricks in a hand with each pack (option `deck`)."
+        },
+    )
     scoring = fields.String(allow_none=True)
     payments = fields.String(allow_none=True)
     card_points = fields.Dict(allow_none=True)

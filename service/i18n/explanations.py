@@ -83,6 +83,10 @@ MESSAGES: Final[dict[str, str | tuple[str, str]]] = {
         "the called %(card)s himself: it ranks as a solo, worth "
         "%(value)s"
     ),
+    "american.forcee_simple_holds_called": N_(
+        "Seat %(seat)s must play a forcée simple %(where)s and holds "
+        "the called %(card)s: it ranks as a solo, worth %(value)s"
+    ),
     "american.plays_holds_called": N_(
         "Seat %(seat)s plays %(contract)s %(where)s and holds the "
         "called %(card)s himself: worth %(value)s"
@@ -228,11 +232,11 @@ MESSAGES: Final[dict[str, str | tuple[str, str]]] = {
     ),
     # Spanish Solo's session (targets): its progress, as parts of one line joined by "; ".
     "session.hands_of": N_("%(played)s of %(target)s hands played"),
-    "session.reached": N_("%(seats)s reached the target score of %(target)s"),
+    "session.exceeded": N_("%(seats)s went past the target score of %(target)s"),
     "session.played": N_("%(played)s hands played"),
     "session.played_of": N_("%(played)s hands played of %(target)s"),
-    "session.score_not_reached": N_("target score %(target)s not reached"),
-    "session.highest": N_("highest total %(total)s"),
+    "session.score_not_exceeded": N_("no total above the target score of %(target)s yet"),
+    "session.won_by": N_("%(seats)s won with the highest total, %(total)s"),
     # Solo 66.
     "solo66.all_passed": N_(
         "All passed: played without trump; seat %(seat)s took the last trick and wins"

@@ -121,7 +121,39 @@ TEXTS: Final = (
     N_("the offender's side loses the game"),
     N_("the colour: games with it as trump score double"),
     N_("the session ends after this many hands (null: no limit)"),
-    N_("the session ends when a total reaches this (null: no limit)"),
+    N_("the session ends when a total exceeds this (null: no limit)"),
+    # The hand fields' titles (the words of the pad's form).
+    N_("Kind of hand"),
+    N_("Contract"),
+    N_("Trump"),
+    N_("Declarer"),
+    N_("Tricks"),
+    N_("Called card"),
+    N_("Partner"),
+    N_("Played on for all eight"),
+    N_("Matadores"),
+    N_("Errors"),
+    N_("Forced"),
+    N_("Giver of the ace"),
+    N_("Stopped after five"),
+    N_("Went on after five"),
+    N_("Tout announced"),
+    N_("Asked for the partner"),
+    N_("Matadors together"),
+    N_("Soloist"),
+    N_("Soloist's card points"),
+    N_("Defenders' card points"),
+    N_("Last trick"),
+    # The preview's state.
+    N_("the seat that deals the hand"),
+    N_("chips in the pool before the hand"),
+    N_("the couleur in force (omitted: the option couleur's suit)"),
+    N_("the dealer has not yet staked for this turn of dealing"),
+    N_("a declaring side has already won a game at the table"),
+    N_(
+        "the preferred suit in force (it counts only with the option preferred_suit "
+        "first_won; otherwise the option's suit is used)"
+    ),
     # German Solo.
     N_("German Solo"),
     N_("Frage"),
@@ -177,6 +209,10 @@ TEXTS: Final = (
     # Solo 66.
     N_("Solo 66"),
     N_("Game"),
+    N_(
+        'the declarer asked "partner?" when the called card had not been played by the fifth '
+        "trick: then no tout and not all the tricks"
+    ),
     N_("a suit"),
     N_(
         "the soloist names trump and plays alone against four defenders; 66 card points "

@@ -237,6 +237,27 @@ class SessionOutcome:
     reason: tuple[Step, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class LeagueHand:
+    """What a settled hand means for the league, as its variant reads it: the seat that
+    declared (None: nobody did, as in a forfeit, a misdeal or a Solo 66 game without trump),
+    the declaring side (the declarer first), the contract as the league counts it, whether the
+    declaring side ``won``, ``lost`` or ``drawn`` (None without a declarer), whether it was a
+    tout (played for all the tricks) and whether a solo (for the standings' solos won), and
+    the seat of each error (a forfeit is one)."""
+
+    declarer: int | None
+    declaring_side: tuple[int, ...]
+    contract: str | None
+    outcome: Result | None
+    tout: bool
+    errors: tuple[int, ...]
+    solo: bool = False
+
+
+NO_DECLARER: LeagueHand = LeagueHand(None, (), None, None, False, ())
+
+
 class Variant(abc.ABC):
     """One game of the Solo family. A new variant is one package beside the others (``model``,
     ``parse``, ``settle``, ``variant``) whose variant object subclasses this, registered in
@@ -282,6 +303,14 @@ class Variant(abc.ABC):
     def parse_hand(self, raw: object, players: int, options: Any) -> VariantValue:
         """A complete, rule-checked hand record (fields under ``hand.``)."""
 
+    def read_stored_hand(self, record: object, players: int, options: Any) -> VariantValue:
+        """A hand record the service stored earlier, read as the rules read it when it was
+        taken: a check added since (a new **Decision** of the rulebook) does not refuse it,
+        the variant reads it the way the Decision says such a hand was played. So a hand
+        stored before a check existed never blocks the settling again of its table (a
+        correction, a void, a re-seating, an import). By default, as ``parse_hand``."""
+        return self.parse_hand(record, players, options)
+
     @abc.abstractmethod
     def settle(self, players: int, options: Any, state: Any, hand: Any) -> Settlement:
         """Settle a parsed hand at ``state``; may still raise RuleViolation for rules that
@@ -296,3 +325,27 @@ class Variant(abc.ABC):
     ) -> SessionOutcome | None:
         """Whether the session has reached its end (only variants with targets have one)."""
         return None
+
+    def trick_figures(self, options: Any) -> Mapping[str, int] | None:
+        """The tricks of a hand at a table with ``options``: ``per_hand``, the ``target`` of a
+        plain game and the tricks a ``tout`` needs; None for a game not counted in tricks."""
+        return None
+
+    @abc.abstractmethod
+    def league_hand(
+        self, record: object, players: int, options: Any, result: Result | None
+    ) -> LeagueHand:
+        """What a stored hand ``record`` (read as ``read_stored_hand`` reads it) means for the
+        league, its settlement's ``result`` given; the league counts from this alone."""
+
+    def seat_keys(self) -> tuple[frozenset[str], Mapping[str, str]]:
+        """The keys of a hand record whose value is a seat, and the lists of objects whose
+        items each name a seat (list key -> item key), as ``describe()`` marks them
+        (``"seat": true`` on a hand field or in a hand kind's ``seat_fields``, ``item_seat``
+        on a list). Re-seating renumbers exactly these."""
+        described = self.describe()
+        seats = {f["name"] for f in described["hand_fields"] if f.get("seat")}
+        for kind in described.get("hand_kinds") or ():
+            seats.update(kind.get("seat_fields", ()))
+        lists = {f["name"]: f["item_seat"] for f in described["hand_fields"] if "item_seat" in f}
+        return frozenset(seats), lists

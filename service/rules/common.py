@@ -13,13 +13,28 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
 
-from .base import SUITS, Phrase, RuleViolation, Settlement, Step, Variant, VariantState
+from .base import (
+    NO_DECLARER,
+    SUITS,
+    LeagueHand,
+    Phrase,
+    Result,
+    RuleViolation,
+    Settlement,
+    Step,
+    Variant,
+    VariantState,
+)
 
 MAX_ERRORS: Final = 16
 """The most errors one hand record may list."""
 
 TRICKS: Final = 8
 """Every Solo game of the 32-card pack has eight tricks."""
+TARGET: Final = 5
+"""The tricks a plain game of the 32-card pack needs."""
+EIGHT_TRICKS: Final[Mapping[str, int]] = {"per_hand": TRICKS, "target": TARGET, "tout": TRICKS}
+"""``Variant.trick_figures`` of the games of eight tricks (American and Spanish Solo)."""
 
 
 class _Missing(Enum):
@@ -237,6 +252,17 @@ def check_dealer_fits(state: VariantState, players: int) -> None:
         raise RuleViolation("state.dealer", "must be a seat from 0 to %(last)s", last=players - 1)
 
 
+DEALER_STATE_FIELD: dict[str, Any] = {
+    "name": "dealer",
+    "type": "integer",
+    "seat": True,
+    "default": 0,
+    "description": "the seat that deals the hand",
+}
+"""The ``state_fields`` entry of the seat that deals: the whole state of a dealer-rotation
+variant (a preview's ``state`` takes this key and no other)."""
+
+
 def seat_field(
     name: str, players: int, description: str, required: bool = True, nullable: bool = False
 ) -> dict[str, Any]:
@@ -244,6 +270,7 @@ def seat_field(
     return {
         "name": name,
         "type": "integer",
+        "seat": True,
         "min": 0,
         "max": players - 1,
         "required": required,
@@ -333,3 +360,52 @@ class DealerRotationVariant(Variant):
     ) -> VariantState:
         """``{"dealer": seat}``; missing keys take a fresh table's values."""
         return parse_dealer_state(raw, self.check_players(players))
+
+
+def seat_in(value: object, players: int) -> int | None:
+    """``value`` if it is a seat of a table of ``players``, else None (a stored record read
+    for the league, defensively)."""
+    return value if type(value) is int and 0 <= value < players else None
+
+
+def error_seats(record: Mapping[str, Any], players: int) -> tuple[int, ...]:
+    """The seat of each error of a stored record's ``errors`` (``[{kind, seat}]``)."""
+    seats = []
+    for error in record.get("errors") or ():
+        seat = seat_in(error.get("seat"), players) if isinstance(error, Mapping) else None
+        if seat is not None:
+            seats.append(seat)
+    return tuple(seats)
+
+
+def partner_game_league_hand(
+    record: object, players: int, result: Result | None, tout_flags: tuple[str, ...] = ()
+) -> LeagueHand:
+    """What a stored played hand of a declarer, his partner (none, or himself: alone) and a
+    contract means for the league: a tout is the contract ``tout`` or one of ``tout_flags``
+    set; the errors are the record's. The record is read as it is stored, so that a hand is
+    always counted from the same words it was first counted from."""
+    if not isinstance(record, Mapping) or record.get("kind", "played") != "played":
+        return NO_DECLARER
+    declarer = seat_in(record.get("declarer"), players)
+    errors = error_seats(record, players)
+    if declarer is None:
+        return LeagueHand(None, (), None, None, False, errors)
+    partner = seat_in(record.get("partner"), players)
+    side = (declarer,) if partner is None or partner == declarer else (declarer, partner)
+    contract = record.get("contract")
+    contract = contract if isinstance(contract, str) else None
+    tout = contract == "tout" or any(record.get(flag) is True for flag in tout_flags)
+    return LeagueHand(declarer, side, contract, result, tout, errors, solo=contract == "solo")
+
+
+def with_forms(
+    fields: list[dict[str, Any]], forms: Mapping[str, Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """The hand fields of a ``describe()``, each with what a form needs of it from ``forms``:
+    its ``title`` (words in the catalogs), and ``shown_when`` / ``required_when``: a list of
+    conditions, any of which holds (absent: always shown; required as ``required`` says).
+    A condition maps a fact of the hand or the table to the values it may take:
+    ``contract``, ``kind``, ``players``, ``tricks``, ``trump`` (``[null]``: no trump), or
+    ``given`` (the fields that are filled in) and ``option`` (``{name: [values]}``)."""
+    return [{**field, **forms.get(field["name"], {})} for field in fields]

@@ -324,15 +324,21 @@ def preview_schemas() -> dict[str, type[Schema]]:
                 "state": bounded_dict(
                     allow_none=True,
                     metadata={
-                        "description": "The table state before the hand (pool, couleur, dealer, "
-                        "stake_due, first_game_won); omitted keys are a fresh "
-                        "table's."
+                        "description": "The table state before the hand, with the keys "
+                        f"{_state_keys(variant)} (`state_fields` of `GET /api/v1/variants`); "
+                        "omitted keys are a fresh table's, any other is refused."
                     },
                 ),
                 "hand": hand,
             },
         )
     return out
+
+
+def _state_keys(variant: str) -> str:
+    """The keys a variant's state takes, as the preview's description names them."""
+    keys = [f"`{spec['name']}`" for spec in rules.VARIANTS[variant].describe()["state_fields"]]
+    return keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1]
 
 
 def preview_request() -> dict[str, Any]:

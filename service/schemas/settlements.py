@@ -38,13 +38,6 @@ def bounded_dict(**kwargs: Any) -> fields.Dict:
     return fields.Dict(validate=MaxEntries(), metadata=metadata, **kwargs)
 
 
-class PartyField(fields.Raw):
-    """A seat number or the string ``"pool"``."""
-
-    def _jsonschema_type_mapping(self) -> dict[str, object]:  # pragma: no cover - docs only
-        return {"oneOf": [{"type": "integer", "minimum": 0}, {"const": "pool"}]}
-
-
 class TransferSchema(Schema):
     from_ = fields.Raw(
         data_key="from",

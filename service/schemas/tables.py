@@ -70,6 +70,12 @@ class SessionSchema(Schema):
     )
 
 
+class TrickFiguresSchema(Schema):
+    per_hand = fields.Integer(required=True)
+    target = fields.Integer(required=True)
+    tout = fields.Integer(required=True)
+
+
 class TableSchema(Schema):
     id = fields.String(required=True)
     club_id = fields.String(required=True)
@@ -89,6 +95,15 @@ class TableSchema(Schema):
     )
     dealer = fields.Integer(required=True, metadata={"description": "Who deals the next hand."})
     stake_due = fields.Boolean(allow_none=True, required=True)
+    tricks = fields.Nested(
+        TrickFiguresSchema,
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "The tricks of a hand with the table's options (German Solo's "
+            "`deck`): in a hand, a plain game's target, a tout's; null for Solo 66."
+        },
+    )
     hands_played = fields.Integer(
         required=True, metadata={"description": "Current hands, not counting void."}
     )

@@ -33,6 +33,7 @@ from ..persistence.table_keeping import (
     TransferRow,
 )
 from ..rules import Phrase, RuleViolation, Settlement
+from ..rules.replay import HandRefused, HandToSettle, replay
 from . import league
 from .auth import Principal, issue_token, new_id
 from .clubs import club_view, read_club
@@ -373,14 +374,10 @@ def _import_table(
 def _replay_hands(
     table: TableRow, table_rules: TableRules, hands: Sequence[Mapping[str, Any]], path: str
 ) -> None:
-    """Settle the hands in order from a fresh table, as ``record_hand`` and corrections did."""
+    """Settle the hands in order from a fresh table through ``rules.replay``, as recording
+    and corrections do; a document's hands are stored ones, read as they were taken."""
     variant, players, options = table_rules.variant, table.players, table_rules.options
-    totals = [0] * players
-    played = 0
-    state_raw = dict(table.state)
-    rows: list[dict[str, Any]] = []
-    settlements: list[Settlement | None] = []
-    changes: list[league.HandChange] = []
+    records: list[dict[str, Any]] = []
     revisions: list[list[dict[str, Any]]] = []
     for index, hand in enumerate(hands):
         where = f"{path}.{index}"
@@ -390,51 +387,58 @@ def _replay_hands(
                 "hands are numbered 1, 2, 3 …: expected %(number)s",
                 number=index + 1,
             )
-        record = _parsed(variant, hand["hand"], players, options, f"{where}.hand")
+        records.append(_parsed(variant, hand["hand"], players, options, f"{where}.hand"))
         revisions.append(
             [
                 _parsed(variant, r["hand"], players, options, f"{where}.revisions.{i}.hand")
                 for i, r in enumerate(hand["revisions"])
             ]
         )
-        _check_revisions(hand, record, revisions[-1], where)
-        settlement = None
-        if hand["status"] == "recorded":
-            outcome = variant.session_outcome(options, tuple(totals), played)
-            if outcome is not None and outcome.over:
-                raise RuleViolation(f"{where}.status", "the session was over before this hand")
-            try:
-                settlement = variant.settle(
-                    players,
-                    options,
-                    variant.parse_state(state_raw, players, options),
-                    variant.parse_hand(record, players, options),
-                )
-            except RuleViolation as violation:
-                raise RuleViolation(f"{where}.{violation.field}", violation.phrase) from None
-            for seat, delta in enumerate(settlement.deltas):
-                totals[seat] += delta
-            played += 1
-        state_after = state_raw if settlement is None else settlement.state_after.to_dict()
-        settled = None if settlement is None else settlement.to_dict()
+        _check_revisions(hand, records[-1], revisions[-1], where)
+    try:
+        replayed = replay(
+            variant,
+            players,
+            options,
+            variant.parse_state(table.state, players, options),
+            (
+                HandToSettle(index, hand["status"], record)
+                for index, (hand, record) in enumerate(zip(hands, records, strict=True))
+            ),
+        )
+    except HandRefused as refused:
+        where = f"{path}.{refused.position}"
+        if refused.violation is None:
+            raise RuleViolation(
+                f"{where}.status", "the session was over before this hand"
+            ) from None
+        raise RuleViolation(
+            f"{where}.{refused.violation.field}", refused.violation.phrase
+        ) from None
+    rows: list[dict[str, Any]] = []
+    settlements: list[Settlement | None] = []
+    changes: list[league.HandChange] = []
+    for settled in replayed.hands:
+        hand = hands[settled.key]
+        record = records[settled.key]
+        settled_view = None if settled.settlement is None else settled.settlement.to_dict()
         rows.append(
             {
                 "table_id": table.id,
                 "number": hand["number"],
                 "status": hand["status"],
                 "revision": hand["revision"],
-                "dealer": state_raw["dealer"],
+                "dealer": settled.state_before["dealer"],
                 "record": record,
-                "state_before": state_raw,
-                "state_after": state_after,
-                "settlement": settled,
+                "state_before": settled.state_before,
+                "state_after": settled.state_after,
+                "settlement": settled_view,
                 "recorded_at": hand["recorded_at"],
                 "updated_at": hand["updated_at"],
             }
         )
-        settlements.append(settlement)
-        changes.append(league.HandChange(None, None, record, settled))
-        state_raw = state_after
+        settlements.append(settled.settlement)
+        changes.append(league.HandChange(None, None, record, settled_view))
     if not rows:
         return
     hands_table = HandRow.__table__
@@ -467,12 +471,13 @@ def _replay_hands(
     insert_rows(TransferRow, transfers)
     league.hands_changed(table, changes)  # before the table's counters move, as it requires
     for seat_row in table.seats:
-        seat_row.balance = totals[seat_row.seat]
-    table.state = state_raw
+        seat_row.balance = replayed.totals[seat_row.seat]
+    state_after = replayed.hands[-1].state_after
+    table.state = state_after
     if table_rules.has_pool:
-        table.pool = int(state_raw["pool"])
+        table.pool = int(state_after["pool"])
     table.hands_recorded = len(rows)
-    table.hands_played = played
+    table.hands_played = replayed.played
     table.version = 1 + sum(h["revision"] for h in hands)
 
 
@@ -481,7 +486,7 @@ def _parsed(
 ) -> dict[str, Any]:
     """A stored record as the rules write it, or a RuleViolation under ``path``."""
     try:
-        return variant.parse_hand(raw, players, options).to_dict()
+        return variant.read_stored_hand(raw, players, options).to_dict()
     except RuleViolation as violation:
         field = violation.field.removeprefix("hand")
         raise RuleViolation(path + field, violation.phrase) from None

@@ -2,8 +2,9 @@
 
 The players are the same; their order of play and/or the first dealer change. The hands were
 played by players, not by seat numbers: a player tapped "Bernd" as declarer, and that hand
-stays Bernd's. So every seat number in a stored hand record (``SEAT_FIELDS``, and each error's
-``seat``) is mapped to the seat its player has now, and every hand is settled again in order
+stays Bernd's. So every seat number in a stored hand record (the keys its variant describes
+as seats, ``Variant.seat_keys``, and each error's ``seat``) is mapped to the seat its player
+has now, and every hand is settled again in order
 from a fresh start with the new first dealer (the dealers, stakes and everything that follows
 from them move). Transfers, balances, pool, state and the league's aggregates follow.
 
@@ -38,7 +39,7 @@ from ..persistence.table_keeping import (
     SeatRow,
     TableRow,
 )
-from ..rules import Phrase, RuleViolation
+from ..rules import Phrase, RuleViolation, Variant
 from . import league
 from .auth import Principal, require_table_access
 from .errors import TableClosed
@@ -53,27 +54,26 @@ from .hands import (
 from .locking import SeatState, TableState, lock_table
 from .tables import TableRules, initial_table_state, read_table, table_view
 
-# The keys of a hand record (every variant's) whose value is a seat. A unit test holds this
-# against every variant's described hand fields.
-SEAT_FIELDS = ("declarer", "partner", "seat", "soloist", "last_trick", "giver")
-SEATED_LISTS = ("errors",)  # lists of objects, each with a ``seat``
 
-
-def remap_seats(record: Mapping[str, Any], new_seat_of: Sequence[int]) -> dict[str, Any]:
-    """``record`` with every seat number ``s`` replaced by ``new_seat_of[s]``."""
+def remap_seats(
+    record: Mapping[str, Any], new_seat_of: Sequence[int], variant: Variant
+) -> dict[str, Any]:
+    """``record`` with every seat number ``s`` replaced by ``new_seat_of[s]``: the keys and
+    the lists' items that ``variant`` describes as seats (``Variant.seat_keys``)."""
+    seat_fields, seated_lists = variant.seat_keys()
     mapped = dict(record)
-    for key in SEAT_FIELDS:
+    for key in seat_fields:
         seat = mapped.get(key)
         if type(seat) is int and 0 <= seat < len(new_seat_of):
             mapped[key] = new_seat_of[seat]
-    for key in SEATED_LISTS:
+    for key, item_key in seated_lists.items():
         items = mapped.get(key)
         if isinstance(items, list):
             mapped[key] = [
-                {**item, "seat": new_seat_of[item["seat"]]}
+                {**item, item_key: new_seat_of[item[item_key]]}
                 if isinstance(item, dict)
-                and type(item.get("seat")) is int
-                and 0 <= item["seat"] < len(new_seat_of)
+                and type(item.get(item_key)) is int
+                and 0 <= item[item_key] < len(new_seat_of)
                 else item
                 for item in items
             ]
@@ -130,7 +130,7 @@ def reseat(
             select(HandRow).where(HandRow.table_id == table.id).order_by(HandRow.number)
         )
     )
-    remapped = {h.id: remap_seats(h.record, new_seat_of) for h in hands}
+    remapped = {h.id: remap_seats(h.record, new_seat_of, table_rules.variant) for h in hands}
     start = initial_table_state(table_rules, table.options, first_dealer)
     players = table.players
     pending = settle_again(

@@ -38,13 +38,12 @@ class TableRules:
 
     @classmethod
     def of(cls, table: TableRow | TableState) -> TableRules:
-        return _table_rules(table.variant, table.players, json.dumps(table.options, sort_keys=True))
+        return _table_rules(table.variant, table.players, _options_key(table.options))
 
     def state(self, raw: Mapping[str, Any]) -> Any:
         return self.variant.parse_state(raw, self.players, self.options)
 
 
-@lru_cache(maxsize=1024)
 def either(choices: Sequence[int]) -> Phrase | int:
     """``3 or 4 or 5``, its "or" worded in the reader's language."""
     if len(choices) == 1:
@@ -52,10 +51,32 @@ def either(choices: Sequence[int]) -> Phrase | int:
     return Phrase("%(some)s or %(last)s", some=either(choices[:-1]), last=choices[-1])
 
 
-def _table_rules(variant_name: str, players: int, options_json: str) -> TableRules:
-    """Stored options parse to the same immutable value every time: parse them once."""
+def _options_key(options: Mapping[str, Any]) -> tuple[tuple[str, Any, type], ...] | str:
+    """A table's stored options as a cache key: their items, sorted (options are flat JSON
+    scalars, and this costs a tenth of ``json.dumps``), or their canonical JSON should one
+    ever hold a list or an object."""
+    # Each value with its type: as keys, True and 1 are equal, but they are not one option.
+    key = tuple(sorted((name, value, type(value)) for name, value in options.items()))
+    try:
+        hash(key)
+    except TypeError:
+        return json.dumps(options, sort_keys=True)
+    return key
+
+
+@lru_cache(maxsize=1024)
+def _table_rules(
+    variant_name: str, players: int, options_key: tuple[tuple[str, Any, type], ...] | str
+) -> TableRules:
+    """Stored options parse to the same immutable value every time: parse them once per
+    process (a table's options never change)."""
     variant = rules.get_variant(variant_name)
-    options = variant.parse_options(variant_options(json.loads(options_json)))
+    raw = (
+        json.loads(options_key)
+        if isinstance(options_key, str)
+        else {name: value for name, value, _ in options_key}
+    )
+    options = variant.parse_options(variant_options(raw))
     state = variant.initial_state(players, options, 0).to_dict()
     return TableRules(variant, players, options, "pool" in state)
 
@@ -227,6 +248,7 @@ def table_view(
         "couleur": state.get("couleur"),
         "dealer": state["dealer"],
         "stake_due": state.get("stake_due"),
+        "tricks": table_rules.variant.trick_figures(table_rules.options),
         "hands_played": table.hands_played,
         "hands_recorded": table.hands_recorded,
         "next_number": table.hands_recorded + 1,

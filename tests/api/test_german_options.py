@@ -34,9 +34,14 @@ def test_the_variants_answer_offers_the_german_options(client) -> None:
         contracts["mediateur"]["calls_partner"],
     ) == (4, "mediateur", "none")
     assert german["decks"] == [
-        {"cards": 32, "tricks": 8, "target": 5},
-        {"cards": 24, "tricks": 6, "target": 4},
+        {"cards": 32, "tricks": 8, "target": 5, "tout": 8},
+        {"cards": 24, "tricks": 6, "target": 4, "tout": 6},
     ]
+    assert german["tricks_by_deck"] == {"32": 8, "24": 6}
+    assert {c["name"]: c["target_by_deck"] for c in german["contracts"]}["frage"] == {
+        "32": 5,
+        "24": 4,
+    }
     options = {o["name"]: o for o in german["options"]}
     assert "first_won" in options["preferred_suit"]["allowed"]
     assert (options["mediateur"]["default"], options["deck"]["default"]) == (False, 32)
@@ -257,3 +262,12 @@ def test_german_standings_count_a_mediateur_and_a_24_card_tout(api, client) -> N
         ("mediateur", 1),
         ("solo", 1),
     }
+
+
+def test_the_tables_answer_gives_the_tricks_of_its_deck(api):
+    short = api.get_table(api.table(variant="german", options={"deck": 24}))
+    assert short["tricks"] == {"per_hand": 6, "target": 4, "tout": 6}
+    full = api.get_table(api.table(variant="german"))
+    assert full["tricks"] == {"per_hand": 8, "target": 5, "tout": 8}
+    assert api.get_table(api.table(variant="american"))["tricks"] == full["tricks"]
+    assert api.get_table(api.table(players=5, variant="solo66"))["tricks"] is None

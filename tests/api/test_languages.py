@@ -197,14 +197,15 @@ def test_a_sessions_progress_reads_in_the_readers_language(api: ApiClient) -> No
     recorded = api.record(table, hand, **{"Accept-Language": "de"})
     assert recorded.status_code == 201, recorded.json
     assert (
-        recorded.json["table"]["session"]["reason"] == "1 von 1 Spielen gespielt; höchster Stand 4"
+        recorded.json["table"]["session"]["reason"]
+        == "1 von 1 Spielen gespielt; Sieg mit dem höchsten Stand, 4: Platz 1"
     )
     path = f"/api/v1/tables/{table['id']}"
     token = api.auth(table["table_token"])
     for language, reason in (
-        ("es", "1 de 1 manos jugadas; total más alto 4"),
-        ("en", "1 of 1 hands played; highest total 4"),
-        ("es", "1 de 1 manos jugadas; total más alto 4"),
+        ("es", "1 de 1 manos jugadas; victoria con el total más alto, 4: asiento 1"),
+        ("en", "1 of 1 hands played; seat 1 won with the highest total, 4"),
+        ("es", "1 de 1 manos jugadas; victoria con el total más alto, 4: asiento 1"),
     ):
         shown = api.client.get(path, headers={**token, "Accept-Language": language})
         _says(shown, language)

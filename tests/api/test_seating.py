@@ -15,7 +15,8 @@ from service.extensions import db
 from service.persistence.league import PlayerCareerRow, SeasonPlayerRow
 from service.persistence.table_keeping import SeatingChangeRow
 from service.rules import VARIANTS
-from service.services.seating import SEAT_FIELDS, SEATED_LISTS, remap_seats
+from service.rules.american import AMERICAN
+from service.services.seating import remap_seats
 from tests.api.test_dry_runs import stored
 from tests.api.test_variant_tables import ALL_PLAYERS, hands_of
 
@@ -164,7 +165,7 @@ def test_the_worked_example_two_players_swapped_and_the_wrong_first_dealer(api, 
     right = named_table(api, client, NAMES, [0, 2, 1, 3], first_dealer=3)
     to_right = [0, 2, 1, 3]  # seat under the wrong seating -> seat under the right one
     for hand in EVENING:
-        assert api.record(right, remap_seats(hand, to_right)).status_code == 201
+        assert api.record(right, remap_seats(hand, to_right, AMERICAN)).status_code == 201
     expected = api.get_table(right)
     assert by_player(answer.json) == by_player(expected) != by_player(before)
     assert answer.json["pool"] == expected["pool"]
@@ -389,7 +390,7 @@ def test_the_league_counts_each_hand_for_its_players_after_a_reseating(api, clie
     assert reseat(client, api, wrong, [anna, carla, bernd, dieter], 3).status_code == 200
     right = named_table(api, client, NAMES, [0, 2, 1, 3], first_dealer=3, season=True)
     for hand in EVENING:
-        api.record(right, remap_seats(hand, [0, 2, 1, 3]))
+        api.record(right, remap_seats(hand, [0, 2, 1, 3], AMERICAN))
     assert league_rows(app, wrong["player_ids"]) == league_rows(app, right["player_ids"])
     standings = [
         client.get(
@@ -433,7 +434,8 @@ def test_a_reseated_table_of_each_variant_equals_one_seated_right_from_the_start
         right = named_table(api, client, names, list(order), first_dealer, variant)
         new_seat_of = [list(order).index(p) for p in range(players)]
         for hand in sheet:
-            assert api.record(right, remap_seats(hand, new_seat_of)).status_code == 201
+            remapped = remap_seats(hand, new_seat_of, VARIANTS[variant])
+            assert api.record(right, remapped).status_code == 201
         expected = api.get_table(right)
         assert by_player(answer.json) == by_player(expected)
         assert answer.json["pool"] == expected["pool"]
@@ -454,18 +456,19 @@ def test_remap_seats_moves_every_seat_of_a_record_and_nothing_else():
         "errors": [{"kind": "revoke", "seat": 1}, {"kind": "revoke", "seat": 0}],
         "matadores": {"side": "declarers", "lower": 2},
     }
-    mapped = remap_seats(record, [2, 0, 1, 3])
+    mapped = remap_seats(record, [2, 0, 1, 3], AMERICAN)
     assert mapped == {
         **record,
         "declarer": 2,
         "partner": 3,
         "errors": [{"kind": "revoke", "seat": 0}, {"kind": "revoke", "seat": 2}],
     }
-    assert remap_seats({"kind": "forfeit", "seat": 1}, [2, 0, 1, 3]) == {
+    assert remap_seats({"kind": "forfeit", "seat": 1}, [2, 0, 1, 3], AMERICAN) == {
         "kind": "forfeit",
         "seat": 0,
     }
-    assert remap_seats({"trump": None, "soloist": None, "last_trick": 4}, [1, 2, 3, 4, 0]) == {
+    solo66 = {"trump": None, "soloist": None, "last_trick": 4}
+    assert remap_seats(solo66, [1, 2, 3, 4, 0], VARIANTS["solo66"]) == {
         "trump": None,
         "soloist": None,
         "last_trick": 0,
@@ -473,13 +476,15 @@ def test_remap_seats_moves_every_seat_of_a_record_and_nothing_else():
 
 
 def test_every_seat_field_of_every_variant_is_remapped():
-    """A hand field that holds a seat (as its variant describes it) must be in SEAT_FIELDS,
-    or a re-seating would leave it naming the wrong player; the errors list is remapped by
-    its items' seats (SEATED_LISTS)."""
+    """A hand field that holds a seat must be described as one (``"seat": true``), or a
+    re-seating would leave it naming the wrong player; the errors list is remapped by its
+    items' seats (``item_seat``). Re-seating knows no field but these."""
     for variant in VARIANTS.values():
         described = variant.describe()
+        seat_fields, seated_lists = variant.seat_keys()
         for field in described["hand_fields"]:
-            if field["name"] in SEATED_LISTS:
+            if field["name"] in seated_lists:
+                assert field["type"] == "array", (variant.name, field)
                 continue
             # A seat: an integer from 0 to the last seat (tricks and points go higher).
             names_a_seat = (
@@ -489,10 +494,10 @@ def test_every_seat_field_of_every_variant_is_remapped():
                     "max_by_players" in field or field.get("max") == max(variant.player_counts) - 1
                 )
             )
-            assert names_a_seat == (field["name"] in SEAT_FIELDS), (variant.name, field)
+            assert names_a_seat == (field["name"] in seat_fields), (variant.name, field)
         for kind in described.get("hand_kinds") or []:
             for name in kind["fields"]:
-                assert name in SEAT_FIELDS or name in {
+                assert name in seat_fields or name in {
                     f["name"] for f in described["hand_fields"]
                 }, (variant.name, name)
 

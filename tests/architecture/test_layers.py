@@ -7,6 +7,7 @@ neighbours it needs, and an import against the grain fails here, naming the file
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,28 @@ def test_the_table_has_no_circle() -> None:
     for layer, allowed in MAY_IMPORT.items():
         for other in allowed:
             assert layer not in MAY_IMPORT[other], f"{layer} and {other} may import each other"
+
+
+def _documented_layers() -> dict[str, set[str]]:
+    """docs/architecture.md's layer table: each layer and the layers it says it may import
+    ("everything but `x`": every other layer but ``x``)."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    table = text.split("| layer | may import (besides itself) | may not use |", 1)[1]
+    documented: dict[str, set[str]] = {}
+    for line in table.splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        layers_cell, imports_cell = line.split("|")[1:3]
+        for layer in re.findall(r"`([a-z0-9_]+)`", layers_cell):
+            named = set(re.findall(r"`([a-z0-9_]+)`", imports_cell))
+            if "everything but" in imports_cell:
+                named = set(MAY_IMPORT) - named - {layer}
+            documented[layer] = named
+    return documented
+
+
+def test_the_documented_layer_table_is_this_one() -> None:
+    # ``service`` (the app factory) is never an import's target that counts (see above).
+    documented = {k: v - {"service"} for k, v in _documented_layers().items()}
+    held = {k: v - {"service"} for k, v in MAY_IMPORT.items()}
+    assert documented == held, "docs/architecture.md's layer table and MAY_IMPORT differ"

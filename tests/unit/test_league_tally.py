@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
-from service.rules import preview
+from service.rules import VARIANTS, preview
 from service.services.league import competition_ranks, standings_csv
 from service.services.league.standings import _rank_rows
-from service.services.league.tally import HAND_COUNTERS, tally_hand
+from service.services.league.tally import HAND_COUNTERS
+from service.services.league.tally import tally_hand as tally_league_hand
+
+
+def tally_hand(
+    record: dict, settlement: dict | None, players: int, variant: str = "american"
+) -> list:
+    """What the league counts of a stored record, as its variant reads it."""
+    result = None if settlement is None else settlement["result"]
+    league = VARIANTS[variant].league_hand(record, players, None, result)
+    return tally_league_hand(league, settlement, players)
 
 
 def counters(tally) -> dict[str, int]:
@@ -91,17 +101,18 @@ def test_touts_are_the_contract_or_a_game_that_went_on():
         "tricks": 8,
         "tout_announced": True,
     }
-    seat = counters(tally_hand(german, settled("german", 4, german), 4)[0])
+    seat = counters(tally_hand(german, settled("german", 4, german), 4, "german")[0])
     assert (seat["won"], seat["solos_won"], seat["touts_won"]) == (1, 1, 1)
 
 
 def test_a_solo66_soloist_declares_a_solo_and_a_game_without_trump_has_no_declarer():
     game = {"soloist": 4, "trump": "spades", "soloist_points": 80}
-    tallies = tally_hand(game, settled("solo66", 5, game), 5)
+    tallies = tally_hand(game, settled("solo66", 5, game), 5, "solo66")
     assert tallies[4].contract == "solo" and counters(tallies[4])["solos_won"] == 1
     no_trump = {"trump": None, "last_trick": 1}
     assert {
-        counters(t)["declared"] for t in tally_hand(no_trump, settled("solo66", 5, no_trump), 5)
+        counters(t)["declared"]
+        for t in tally_hand(no_trump, settled("solo66", 5, no_trump), 5, "solo66")
     } == {0}
 
 

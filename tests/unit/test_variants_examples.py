@@ -828,20 +828,40 @@ def test_a_spanish_session_ends_after_its_target_hands_with_the_highest_total_wi
     result = outcome({"target_hands": 10}, (8, -4, 12, 2), 10)
     assert result is not None
     assert (result.over, result.winners) == (True, (2,))
-    assert explain_session(result.reason) == "10 of 10 hands played; highest total 12"
+    assert (
+        explain_session(result.reason)
+        == "10 of 10 hands played; seat 3 won with the highest total, 12"
+    )
 
 
-def test_a_spanish_session_ends_when_a_total_reaches_the_target_score() -> None:
-    result = outcome({"target_score": 30}, (30, 4, -8, 0), 3)
+def test_a_spanish_session_ends_when_a_total_exceeds_the_target_score() -> None:
+    result = outcome({"target_score": 30}, (32, 4, -8, 0), 3)
     assert result is not None
     assert (result.over, result.winners) == (True, (0,))
-    going_on = outcome({"target_score": 30}, (29, 4, -8, 0), 3)
+    # The seed's "exceeds a certain point threshold": reaching the target is not enough.
+    going_on = outcome({"target_score": 30}, (30, 4, -8, 0), 3)
     assert going_on is not None
     assert (going_on.over, going_on.winners) == (False, ())
-    assert explain_session(going_on.reason) == "3 hands played; target score 30 not reached"
+    assert (
+        explain_session(going_on.reason)
+        == "3 hands played; no total above the target score of 30 yet"
+    )
+    assert (
+        explain_session(result.reason)
+        == "seat 1 went past the target score of 30; seat 1 won with the highest total, 32"
+    )
     assert (
         explain_session(result.reason, "de")
-        == "Platz 1 erreichte das Punkteziel von 30; höchster Stand 30"
+        == "über dem Punkteziel von 30: Platz 1; Sieg mit dem höchsten Stand, 32: Platz 1"
+    )
+
+
+def test_the_answer_names_every_winner_of_a_shared_highest_total() -> None:
+    result = outcome({"target_score": 10}, (12, 12, 4, -8), 6)
+    assert result is not None
+    assert (result.over, result.winners) == (True, (0, 1))
+    assert explain_session(result.reason).endswith(
+        "seat 1 and seat 2 won with the highest total, 12"
     )
 
 
@@ -854,10 +874,11 @@ def test_tied_highest_totals_share_the_spanish_session() -> None:
 @pytest.mark.parametrize(
     ("totals", "hands", "over"),
     [
-        ((16, 2, 0, -2), 5, True),
+        ((17, 2, 0, -2), 5, True),
+        ((16, 2, 0, -2), 5, False),
         ((10, 2, 0, -2), 20, True),
         ((10, 2, 0, -2), 19, False),
-        ((16, 2, 0, -2), 20, True),
+        ((17, 2, 0, -2), 20, True),
     ],
 )
 def test_either_spanish_target_ends_the_session(

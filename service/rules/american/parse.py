@@ -76,9 +76,16 @@ _CALL_NONE = Call.NONE
 _CALL_REQUIRED = Call.REQUIRED
 _SIMPLE = Contract.SIMPLE
 _TOUT = Contract.TOUT
+_FORCEES = frozenset({Contract.FORCEE_SIMPLE, Contract.FORCEE_PARTOUT})
 _DECLARERS = Side.DECLARERS
+_ACE = Rank.ACE
+_KING = Rank.KING
 LONE_MAX_LOWER = TRICKS - 3
 """A lone declarer's 8 cards hold the three higher matadores and at most five lower ones."""
+LONE_MAX_LOWER_BESIDE_ACE = LONE_MAX_LOWER - 1
+"""Beside his own called Ace (never a trump), a lone declarer has room for four lower ones."""
+LONE_MAX_LOWER_BESIDE_KING = 1
+"""Beside his own called King he holds the four Aces as well: the trump Ace is his one lower."""
 _VOID = ErrorKind.UNANNOUNCED_VOID
 _MAX_LOWER: dict[tuple[Suit, int], int] = {
     (s, n): max_lower_matadores(s, n) for s in Suit for n in PLAYER_COUNTS
@@ -297,8 +304,13 @@ def parse_state(
 # --- hands -----------------------------------------------------------------------------------
 
 
-def parse_hand(raw: object, players: int) -> AmericanHand:
-    """A complete, rule-checked hand record; the rulebook's "Bad input" list is refused."""
+def parse_hand(raw: object, players: int, stored: bool = False) -> AmericanHand:
+    """A complete, rule-checked hand record; the rulebook's "Bad input" list is refused.
+
+    ``stored``: the record is one the service took earlier, read as the rules read it then:
+    eight tricks without ``tout_after_five`` (stored before that Decision) are an incidental
+    tout, as the Decision says they must have been, and matadores stored before the
+    "no deal gives them" Decision are settled as recorded. Every other check still holds."""
     if type(raw) is not dict:
         if not isinstance(raw, Mapping):
             raise RuleViolation(
@@ -307,7 +319,7 @@ def parse_hand(raw: object, players: int) -> AmericanHand:
         raw = dict(raw)
     kind = raw.get("kind", "played")
     if kind == "played":
-        return _played(raw, players)
+        return _played(raw, players, stored)
     if kind == "forfeit":
         _reject_unknown(raw, _FORFEIT_FIELDS, "hand", Phrase("unknown field for a forfeit"))
         if "seat" not in raw:
@@ -320,7 +332,7 @@ def parse_hand(raw: object, players: int) -> AmericanHand:
     raise AssertionError("unreachable")  # pragma: no cover - _choice raised
 
 
-def _played(raw: dict[str, Any], n: int) -> PlayedHand:
+def _played(raw: dict[str, Any], n: int, stored: bool = False) -> PlayedHand:
     if not raw.keys() <= _PLAYED_FIELDS:
         _reject_unknown(raw, _PLAYED_FIELDS, "hand")
 
@@ -413,11 +425,14 @@ def _played(raw: dict[str, Any], n: int) -> PlayedHand:
                 tricks=tricks,
             )
     elif tricks == TRICKS and contract is not _TOUT:
-        raise RuleViolation(
-            "hand.tout_after_five",
-            "a side that took all eight tricks led to the sixth: set "
-            "tout_after_five (or record fewer tricks)",
-        )
+        if stored:
+            tout_after_five = True  # a side that took all eight led to the sixth
+        else:
+            raise RuleViolation(
+                "hand.tout_after_five",
+                "a side that took all eight tricks led to the sixth: set "
+                "tout_after_five (or record fewer tricks)",
+            )
     lone = partner is None or partner == declarer
     if matadores is not None:
         if matadores.lower > _MAX_LOWER[trump, n]:
@@ -440,6 +455,8 @@ def _played(raw: dict[str, Any], n: int) -> PlayedHand:
                 most=LONE_MAX_LOWER,
                 lower=_shown(matadores.lower),
             )
+        if not stored:
+            _check_matadores_dealt(contract, declarer, called, partner, matadores)
     if errors:
         for i, error in enumerate(errors):
             if error.kind is _VOID:
@@ -457,6 +474,52 @@ def _played(raw: dict[str, Any], n: int) -> PlayedHand:
     return make_played_hand(
         contract, trump, declarer, tricks, called, partner, tout_after_five, matadores, errors
     )
+
+
+def _check_matadores_dealt(
+    contract: Contract,
+    declarer: int,
+    called: CalledCard | None,
+    partner: int | None,
+    matadores: Matadores,
+) -> None:
+    """Refuse matadores that no deal can give (the rulebook's Decision, counting the cards it
+    names): beside his own called card a lone declarer has fewer cards left for lower ones; in
+    a forcée the declarer holds Spadilla; a King's caller holds the trump Ace."""
+    lower = matadores.lower
+    if matadores.side is _DECLARERS:
+        if called is None or partner != declarer:
+            return
+        if called.rank is _ACE and lower > LONE_MAX_LOWER_BESIDE_ACE:
+            raise RuleViolation(
+                "hand.matadores.lower",
+                "a lone declarer who holds the called ace holds at most %(most)s lower "
+                "matadores beside it, not %(lower)s",
+                most=LONE_MAX_LOWER_BESIDE_ACE,
+                lower=_shown(lower),
+            )
+        if called.rank is _KING and lower > LONE_MAX_LOWER_BESIDE_KING:
+            raise RuleViolation(
+                "hand.matadores.lower",
+                "a lone declarer who holds the called king holds the four aces too: at "
+                "most %(most)s lower matadore, not %(lower)s",
+                most=LONE_MAX_LOWER_BESIDE_KING,
+                lower=_shown(lower),
+            )
+        return
+    if contract in _FORCEES:
+        raise RuleViolation(
+            "hand.matadores.side",
+            "in a forcée the declarer holds Spadilla: the defenders cannot hold the "
+            "three higher matadores",
+        )
+    if called is not None and called.rank is _KING and lower > 0:
+        raise RuleViolation(
+            "hand.matadores.lower",
+            "a king is called by the holder of the four aces, the trump ace among them: "
+            "the defenders hold no lower matadores, not %(lower)s",
+            lower=_shown(lower),
+        )
 
 
 def _missing(raw: Mapping[str, Any], key: str, what: Phrase) -> None:

@@ -97,14 +97,18 @@ def settle_played(
     else:
         lines = [_no_stake(state)]
 
-    # 2. Value. A simple game whose called card is the caller's own ranks as a solo.
+    # 2. Value. A simple game whose called card is the caller's own ranks as a solo, and so
+    # does a forcée simple whose called Ace is the forced caller's own (the rulebook's
+    # Decision); a forcée simple played without a partner (3 players) stays what it is.
     contract = hand.contract
     declarer = hand.declarer
     partner = hand.partner
     trump = hand.trump
     called = hand.called
     lone = partner is None or partner == declarer
-    game = _SOLO if lone and contract is _SIMPLE else contract
+    holds_called = called is not None and partner == declarer
+    ranks_as_solo = (lone and contract is _SIMPLE) or (holds_called and contract is _FORCEE_SIMPLE)
+    game = _SOLO if ranks_as_solo else contract
     rule = CONTRACT_RULES[game]
     in_couleur = trump == state.couleur
     where = _IN_COULEUR[trump] if in_couleur else _IN_SUIT[trump]
@@ -128,6 +132,13 @@ def settle_played(
                     "card": _CARD[called],
                     "value": base,
                 },
+            )
+        )
+    elif contract is _FORCEE_SIMPLE:
+        lines.append(
+            Step(
+                "american.forcee_simple_holds_called",
+                {"seat": declarer, "where": where, "card": _CARD[called], "value": base},
             )
         )
     elif contract is _SIMPLE:

@@ -4,9 +4,10 @@ for clients that build forms (``GET /api/v1/variants``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
-from ..base import SUITS, Settlement, Suit, Variant
+from ..base import SUITS, LeagueHand, Result, Settlement, Suit, Variant
+from ..common import EIGHT_TRICKS, partner_game_league_hand, seat_in, with_forms
 from . import parse
 from .model import (
     CONTRACT_RULES,
@@ -63,10 +64,82 @@ _ERROR_DESCRIPTIONS: dict[ErrorKind, str] = {
 }
 
 
+_STATE_FIELDS: Final[list[dict[str, Any]]] = [
+    {
+        "name": "pool",
+        "type": "integer",
+        "min": 0,
+        "max": parse.MAX_POOL,
+        "default": 0,
+        "description": "chips in the pool before the hand",
+    },
+    {
+        "name": "couleur",
+        "type": "string",
+        "allowed": list(SUITS),
+        "default": None,
+        "description": "the couleur in force (omitted: the option couleur's suit)",
+    },
+    {
+        "name": "dealer",
+        "type": "integer",
+        "seat": True,
+        "default": 0,
+        "description": "the seat that deals the hand",
+    },
+    {
+        "name": "stake_due",
+        "type": "boolean",
+        "default": True,
+        "description": "the dealer has not yet staked for this turn of dealing",
+    },
+    {
+        "name": "first_game_won",
+        "type": "boolean",
+        "default": False,
+        "description": "a declaring side has already won a game at the table",
+    },
+]
+"""What a preview's ``state`` takes, with a fresh table's values."""
+
+
+_CALLING = ["simple", "forcee_simple", "forcee_partout", "tout"]
+_FORMS: Final[dict[str, dict[str, Any]]] = {
+    "kind": {"title": "Kind of hand"},
+    "contract": {"title": "Contract"},
+    "trump": {"title": "Trump"},
+    "declarer": {"title": "Declarer"},
+    "tricks": {"title": "Tricks"},
+    "called": {
+        "title": "Called card",
+        "shown_when": [{"contract": _CALLING}],
+        "required_when": [
+            {"contract": ["simple"]},
+            {"contract": ["forcee_simple"], "players": [4, 5]},
+        ],
+    },
+    "partner": {
+        "title": "Partner",
+        "shown_when": [{"contract": _CALLING}],
+        "required_when": [{"given": ["called"]}],
+    },
+    "tout_after_five": {
+        "title": "Played on for all eight",
+        "shown_when": [{"contract": ["simple", "forcee_simple", "forcee_partout", "solo"]}],
+        "required_when": [{"tricks": [TRICKS]}],
+    },
+    "matadores": {"title": "Matadores"},
+    "errors": {"title": "Errors"},
+}
+"""What the pad's form needs of each hand field (``common.with_forms``): a forfeit's only
+field is its ``seat`` (``hand_kinds``)."""
+
+
 def _seat_field(name: str, description: str, required: bool = True) -> dict[str, Any]:
     return {
         "name": name,
         "type": "integer",
+        "seat": True,
         "min": 0,
         "max_by_players": {str(n): n - 1 for n in PLAYER_COUNTS},
         "required": required,
@@ -143,6 +216,7 @@ def _hand_fields() -> list[dict[str, Any]]:
         {
             "name": "errors",
             "type": "array",
+            "item_seat": "seat",
             "required": False,
             "default": [],
             "max_items": MAX_ERRORS,
@@ -174,6 +248,26 @@ class AmericanVariant(Variant):
     def parse_hand(self, raw: object, players: int, options: Any) -> AmericanHand:
         # The options never change what a valid hand is.
         return parse.parse_hand(raw, players)
+
+    def trick_figures(self, options: Any) -> Mapping[str, int]:
+        return EIGHT_TRICKS
+
+    def league_hand(
+        self, record: object, players: int, options: Any, result: Result | None
+    ) -> LeagueHand:
+        """A played hand: its declarer and partner, the contract as recorded, a tout the
+        contract ``tout`` or ``tout_after_five``; a forfeit: no declarer, an error of its
+        ``seat``; a misdeal: nothing."""
+        if isinstance(record, Mapping) and record.get("kind") == "forfeit":
+            seat = seat_in(record.get("seat"), players)
+            return LeagueHand(None, (), None, None, False, () if seat is None else (seat,))
+        return partner_game_league_hand(record, players, result, ("tout_after_five",))
+
+    def read_stored_hand(self, record: object, players: int, options: Any) -> AmericanHand:
+        """A stored record: eight tricks stored without ``tout_after_five`` are an incidental
+        tout, and matadores stored before the "no deal gives them" Decision count as recorded
+        (``parse.parse_hand``'s ``stored``)."""
+        return parse.parse_hand(record, players, stored=True)
 
     def settle(self, players: int, options: Any, state: Any, hand: Any) -> Settlement:
         """Settle one parsed hand at ``state``: transfers in the rulebook's order (stake, game
@@ -230,6 +324,7 @@ class AmericanVariant(Variant):
                     "name": HandKind.FORFEIT.value,
                     "title": "Forfeit",
                     "fields": ["seat"],
+                    "seat_fields": ["seat"],
                     "description": "seat passed holding Spadilla and Basta: he pays a bête and "
                     "the same dealer deals again",
                 },
@@ -241,7 +336,8 @@ class AmericanVariant(Variant):
                     "again",
                 },
             ],
-            "hand_fields": _hand_fields(),
+            "state_fields": _STATE_FIELDS,
+            "hand_fields": with_forms(_hand_fields(), _FORMS),
             "error_kinds": [
                 {
                     "name": kind.value,

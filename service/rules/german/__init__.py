@@ -39,6 +39,9 @@ with 24 cards, and the target 5, or 4):
   (``hand.stopped_after_five``); going on needs ``tricks >=`` the target; a party that took all
   the tricks went on or announced tout (**Decision** of the rulebook; else
   ``hand.continued_after_five``).
+- ``hand.asked_partner``: a bool, true only in a ``frage`` or ``grossfrage`` (the declarer asked
+  "partner?"); with it a slam is not permitted: ``hand.continued_after_five`` and
+  ``hand.tout_announced`` are refused, and so are all the tricks (``hand.tricks``).
 - ``hand.matadors_together``: a bool. ``hand.errors``: at most 16 ``{"kind": "revoke", "seat"}``.
 """
 

@@ -41,6 +41,9 @@ Münsterland Sollo deals 6 cards each, so 6 tricks, target 4, tout all 6."""
 DEFAULT_DECK: Final = 32
 TARGET: Final = DECKS[DEFAULT_DECK][1]
 TOUT_FLAGS: Final = ("stopped_after_five", "continued_after_five", "tout_announced")
+ASKED_PARTNER_CONTRACTS: Final = ("frage", "grossfrage")
+"""The contracts whose declarer may ask "partner?" (*Helfer?*) when the called card has not
+been played by the fifth trick; after the question a slam is not permitted (the seed)."""
 OPTION_NAMES: Final = ("preferred_suit", "mediateur", "deck")
 HAND_FIELDS: Final = (
     "kind",
@@ -52,6 +55,7 @@ HAND_FIELDS: Final = (
     "giver",
     "tricks",
     *TOUT_FLAGS,
+    "asked_partner",
     "matadors_together",
     "errors",
 )
@@ -134,6 +138,7 @@ class GermanHand:
     tout_announced: bool
     matadors_together: bool
     errors: tuple[HandError, ...]
+    asked_partner: bool = False
 
     @property
     def side(self) -> tuple[int, ...]:
@@ -158,6 +163,7 @@ class GermanHand:
             "stopped_after_five": self.stopped_after_five,
             "continued_after_five": self.continued_after_five,
             "tout_announced": self.tout_announced,
+            "asked_partner": self.asked_partner,
             "matadors_together": self.matadors_together,
             "errors": [e.to_dict() for e in self.errors],
         }

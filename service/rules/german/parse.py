@@ -24,6 +24,7 @@ from ..common import (
     require_suit,
 )
 from .model import (
+    ASKED_PARTNER_CONTRACTS,
     CALLED_RANKS,
     CONTRACTS,
     DECKS,
@@ -129,6 +130,7 @@ def parse_hand(raw: object, n: int, options: GermanOptions) -> GermanHand:
     tricks = require_int(get(obj, "tricks"), "hand.tricks", 0, options.tricks)
     flags = {f: require_bool(get(obj, f), f"hand.{f}") for f in TOUT_FLAGS}
     matadors = require_bool(get(obj, "matadors_together"), "hand.matadors_together")
+    asked_partner = require_bool(get(obj, "asked_partner"), "hand.asked_partner")
     errors = parse_errors(get(obj, "errors"), "hand.errors", n)
 
     if contract in PARTNER_CONTRACTS:
@@ -178,6 +180,8 @@ def parse_hand(raw: object, n: int, options: GermanOptions) -> GermanHand:
             "hand.giver", "only a mediateur has a giver (the opponent who gave the demanded ace)"
         )
 
+    if asked_partner:
+        _check_asked_partner(contract, tricks, flags, options)
     _check_tricks_and_flags(tricks, flags, options)
     return GermanHand(
         contract,
@@ -192,7 +196,32 @@ def parse_hand(raw: object, n: int, options: GermanOptions) -> GermanHand:
         flags["tout_announced"],
         matadors,
         errors,
+        asked_partner,
     )
+
+
+def _check_asked_partner(
+    contract: str, tricks: int, flags: Mapping[str, bool], options: GermanOptions
+) -> None:
+    """The declarer of a frage or grossfrage asked "partner?": "in this case, a slam is not
+    permitted" (the seed), so no going on, no tout announced and not all the tricks."""
+    if contract not in ASKED_PARTNER_CONTRACTS:
+        raise RuleViolation(
+            "hand.asked_partner",
+            "only the declarer of a frage or grossfrage asks for the partner",
+        )
+    for flag in ("continued_after_five", "tout_announced"):
+        if flags[flag]:
+            raise RuleViolation(
+                f"hand.{flag}",
+                "after the question for the partner a slam is not permitted",
+            )
+    if tricks == options.tricks:
+        raise RuleViolation(
+            "hand.tricks",
+            "after the question for the partner a slam is not permitted: at most %(most)s tricks",
+            most=options.tricks - 1,
+        )
 
 
 def _check_tricks_and_flags(tricks: int, flags: Mapping[str, bool], options: GermanOptions) -> None:

@@ -6,16 +6,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from ..base import SUITS, Settlement
+from ..base import SUITS, LeagueHand, Result, Settlement
 from ..common import (
+    DEALER_STATE_FIELD,
     MAX_ERRORS,
     TRICKS,
     DealerRotationVariant,
     check_dealer_fits,
+    partner_game_league_hand,
     seat_field,
+    with_forms,
 )
 from . import parse, settle
 from .model import (
+    ASKED_PARTNER_CONTRACTS,
     BASE,
     CALLED_RANKS,
     CONTRACT_DESCRIPTIONS,
@@ -38,6 +42,38 @@ from .model import (
     GermanOptions,
     GermanState,
 )
+
+_FORMS: Final[dict[str, dict[str, Any]]] = {
+    "kind": {"title": "Kind of hand"},
+    "contract": {"title": "Contract"},
+    "trump": {"title": "Trump"},
+    "declarer": {"title": "Declarer"},
+    "called": {
+        "title": "Called card",
+        "shown_when": [{"contract": [*PARTNER_CONTRACTS, "mediateur"]}],
+        "required_when": [{"contract": list(PARTNER_CONTRACTS)}],
+    },
+    "partner": {
+        "title": "Partner",
+        "shown_when": [{"contract": list(PARTNER_CONTRACTS)}],
+        "required_when": [{"contract": list(PARTNER_CONTRACTS)}],
+    },
+    "giver": {"title": "Giver of the ace", "shown_when": [{"contract": ["mediateur"]}]},
+    "tricks": {"title": "Tricks"},
+    "stopped_after_five": {"title": "Stopped after five"},
+    "continued_after_five": {"title": "Went on after five"},
+    "tout_announced": {"title": "Tout announced"},
+    "asked_partner": {
+        "title": "Asked for the partner",
+        "shown_when": [{"contract": list(ASKED_PARTNER_CONTRACTS)}],
+    },
+    "matadors_together": {"title": "Matadors together"},
+    "errors": {"title": "Errors"},
+}
+"""What the pad's form needs of each hand field (``common.with_forms``)."""
+
+TOUT_FLAGS_OF_LEAGUE: Final = ("continued_after_five", "tout_announced")
+"""The flags of a party that played for all the tricks (the prime stopped after five)."""
 
 
 class GermanSolo(DealerRotationVariant):
@@ -77,6 +113,18 @@ class GermanSolo(DealerRotationVariant):
         check_dealer_fits(st, n)
         return settle.settle(n, opts, st, self._hand(hand, n, opts))
 
+    def trick_figures(self, options: Any) -> Mapping[str, int]:
+        """The figures of the table's deck: 8, 5 and 8 with 32 cards; 6, 4 and 6 with 24."""
+        opts = self._options(options)
+        return {"per_hand": opts.tricks, "target": opts.target, "tout": opts.tricks}
+
+    def league_hand(
+        self, record: object, players: int, options: Any, result: Result | None
+    ) -> LeagueHand:
+        """The declarer and the partner, the contract; a tout is a party that went on after
+        the first five tricks or announced it."""
+        return partner_game_league_hand(record, players, result, TOUT_FLAGS_OF_LEAGUE)
+
     def describe(self) -> dict[str, Any]:
         """Contracts, values, bonuses, hand fields, error kinds and options, for clients that
         build forms."""
@@ -93,6 +141,7 @@ class GermanSolo(DealerRotationVariant):
                     "title": TITLES[contract],
                     "base": BASE[contract],
                     "target": TARGET,
+                    "target_by_deck": {str(cards): target for cards, (_, target) in DECKS.items()},
                     "calls_partner": "required" if contract in PARTNER_CONTRACTS else "none",
                     "called_ranks": list(CALLED_RANKS.get(contract, ())),
                     **(
@@ -104,8 +153,9 @@ class GermanSolo(DealerRotationVariant):
                 }
                 for contract in CONTRACTS
             ],
+            "tricks_by_deck": {str(cards): tricks for cards, (tricks, _) in DECKS.items()},
             "decks": [
-                {"cards": cards, "tricks": tricks, "target": target}
+                {"cards": cards, "tricks": tricks, "target": target, "tout": tricks}
                 for cards, (tricks, target) in DECKS.items()
             ],
             "bonuses": [
@@ -119,12 +169,14 @@ class GermanSolo(DealerRotationVariant):
                     "field": "continued_after_five",
                     "points": TOUT_CONTINUED,
                     "target": TRICKS,
+                    "target_by_deck": {str(cards): tricks for cards, (tricks, _) in DECKS.items()},
                     "description": "tout: went on after the first five (four), made or not",
                 },
                 {
                     "field": "tout_announced",
                     "points": TOUT_ANNOUNCED,
                     "target": TRICKS,
+                    "target_by_deck": {str(cards): tricks for cards, (tricks, _) in DECKS.items()},
                     "description": "tout announced with the declaration",
                 },
                 {
@@ -136,104 +188,134 @@ class GermanSolo(DealerRotationVariant):
             "preferred_suit_multiplier": PREFERRED_MULTIPLIER,
             "scoring": "each of the declaring party scores +value if the target is made, "
             "-value if not; the others score 0",
-            "hand_fields": [
+            "state_fields": [
+                DEALER_STATE_FIELD,
                 {
-                    "name": "kind",
+                    "name": "couleur",
                     "type": "string",
-                    "required": False,
-                    "default": "played",
-                    "allowed": ["played"],
-                    "description": "only played hands are recorded",
-                },
-                {
-                    "name": "contract",
-                    "type": "string",
-                    "required": True,
-                    "allowed": list(CONTRACTS),
-                    "description": "the game declared (a mediateur only with the option mediateur)",
-                },
-                {
-                    "name": "trump",
-                    "type": "string",
-                    "required": True,
-                    "allowed": list(SUITS),
-                    "description": "the trump suit",
-                },
-                seat_field(
-                    "declarer",
-                    PLAYERS,
-                    "the seat that declared (in a force, the holder of Spadille)",
-                ),
-                {
-                    "name": "called",
-                    "type": "object",
-                    "required": False,
                     "nullable": True,
-                    "fields": {"rank": ["ace", "king"], "suit": list(SUITS)},
-                    "description": "the card called in a frage, grossfrage or force (not of "
-                    "trumps; a king only in a frage); in a mediateur, the ace "
-                    "demanded (optional, for the record)",
+                    "default": None,
+                    "allowed": list(SUITS),
+                    "description": "the preferred suit in force (it counts only with the option "
+                    "preferred_suit first_won; otherwise the option's suit is used)",
                 },
-                seat_field(
-                    "partner", PLAYERS, "holder of the called card", required=False, nullable=True
-                ),
-                {
-                    **seat_field(
-                        "giver",
+            ],
+            "hand_fields": with_forms(
+                [
+                    {
+                        "name": "kind",
+                        "type": "string",
+                        "required": False,
+                        "default": "played",
+                        "allowed": ["played"],
+                        "description": "only played hands are recorded",
+                    },
+                    {
+                        "name": "contract",
+                        "type": "string",
+                        "required": True,
+                        "allowed": list(CONTRACTS),
+                        "description": "the game declared (a mediateur only with the option "
+                        "mediateur)",
+                    },
+                    {
+                        "name": "trump",
+                        "type": "string",
+                        "required": True,
+                        "allowed": list(SUITS),
+                        "description": "the trump suit",
+                    },
+                    seat_field(
+                        "declarer",
                         PLAYERS,
-                        "in a mediateur, the opponent who gave the "
-                        "demanded ace (optional, for the record)",
+                        "the seat that declared (in a force, the holder of Spadille)",
+                    ),
+                    {
+                        "name": "called",
+                        "type": "object",
+                        "required": False,
+                        "nullable": True,
+                        "fields": {"rank": ["ace", "king"], "suit": list(SUITS)},
+                        "description": "the card called in a frage, grossfrage or force (not of "
+                        "trumps; a king only in a frage); in a mediateur, the ace "
+                        "demanded (optional, for the record)",
+                    },
+                    seat_field(
+                        "partner",
+                        PLAYERS,
+                        "holder of the called card",
                         required=False,
                         nullable=True,
                     ),
-                    "contracts": ["mediateur"],
-                },
-                {
-                    "name": "tricks",
-                    "type": "integer",
-                    "min": 0,
-                    "max": TRICKS,
-                    "required": True,
-                    "max_by_deck": {str(cards): tricks for cards, (tricks, _) in DECKS.items()},
-                    "description": "tricks taken by the declaring party",
-                },
-                {
-                    "name": "stopped_after_five",
-                    "type": "boolean",
-                    "required": False,
-                    "default": False,
-                    "description": "won the first five tricks (four with 24 cards) and stopped",
-                },
-                {
-                    "name": "continued_after_five",
-                    "type": "boolean",
-                    "required": False,
-                    "default": False,
-                    "description": "won the first five (four) and went on for all the tricks",
-                },
-                {
-                    "name": "tout_announced",
-                    "type": "boolean",
-                    "required": False,
-                    "default": False,
-                    "description": "tout announced with the declaration",
-                },
-                {
-                    "name": "matadors_together",
-                    "type": "boolean",
-                    "required": False,
-                    "default": False,
-                    "description": "Spadille, Manille and Baste were dealt to one party",
-                },
-                {
-                    "name": "errors",
-                    "type": "array",
-                    "required": False,
-                    "default": [],
-                    "max_items": MAX_ERRORS,
-                    "description": "errors as {kind, seat}; kind is one of error_kinds",
-                },
-            ],
+                    {
+                        **seat_field(
+                            "giver",
+                            PLAYERS,
+                            "in a mediateur, the opponent who gave the "
+                            "demanded ace (optional, for the record)",
+                            required=False,
+                            nullable=True,
+                        ),
+                        "contracts": ["mediateur"],
+                    },
+                    {
+                        "name": "tricks",
+                        "type": "integer",
+                        "min": 0,
+                        "max": TRICKS,
+                        "required": True,
+                        "max_by_deck": {str(cards): tricks for cards, (tricks, _) in DECKS.items()},
+                        "description": "tricks taken by the declaring party",
+                    },
+                    {
+                        "name": "stopped_after_five",
+                        "type": "boolean",
+                        "required": False,
+                        "default": False,
+                        "description": "won the first five tricks (four with 24 cards) and stopped",
+                    },
+                    {
+                        "name": "continued_after_five",
+                        "type": "boolean",
+                        "required": False,
+                        "default": False,
+                        "description": "won the first five (four) and went on for all the tricks",
+                    },
+                    {
+                        "name": "tout_announced",
+                        "type": "boolean",
+                        "required": False,
+                        "default": False,
+                        "description": "tout announced with the declaration",
+                    },
+                    {
+                        "name": "asked_partner",
+                        "type": "boolean",
+                        "required": False,
+                        "default": False,
+                        "contracts": list(ASKED_PARTNER_CONTRACTS),
+                        "description": 'the declarer asked "partner?" when the called card had '
+                        "not been played by the fifth trick: then no tout and not all the tricks",
+                    },
+                    {
+                        "name": "matadors_together",
+                        "type": "boolean",
+                        "required": False,
+                        "default": False,
+                        "description": "Spadille, Manille and Baste were dealt to one party",
+                    },
+                    {
+                        "name": "errors",
+                        "type": "array",
+                        "item_seat": "seat",
+                        "required": False,
+                        "default": [],
+                        "max_items": MAX_ERRORS,
+                        "description": "errors as {kind, seat}; kind is one of error_kinds",
+                    },
+                ],
+                _FORMS,
+            ),
             "error_kinds": [
                 {
                     "name": "revoke",

@@ -7,10 +7,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from ..common import (
-    DealerState,
-)
-
 TITLE: Final = "Solo 66"
 PLAYERS: Final = 5
 TOTAL_POINTS: Final = 134
@@ -35,8 +31,6 @@ DEFAULT_STAKE: Final = 1
 MAX_STAKE: Final = 10_000
 OPTION_NAMES: Final = ("stake",)
 HAND_FIELDS: Final = ("kind", "soloist", "trump", "soloist_points", "defender_points", "last_trick")
-
-Solo66State = DealerState
 
 
 @functools.cache

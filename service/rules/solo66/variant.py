@@ -6,12 +6,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from ..base import SUITS, Settlement
+from ..base import NO_DECLARER, SUITS, LeagueHand, Result, Settlement
 from ..common import (
+    DEALER_STATE_FIELD,
     DealerRotationVariant,
     DealerState,
     check_dealer_fits,
     parse_dealer_state,
+    seat_in,
+    with_forms,
 )
 from . import parse, settle
 from .model import (
@@ -27,6 +30,28 @@ from .model import (
     Solo66Hand,
     Solo66Options,
 )
+
+_WITH_TRUMP = [{"given": ["trump"]}]
+_FORMS: Final[dict[str, dict[str, Any]]] = {
+    "kind": {"title": "Kind of hand"},
+    "trump": {"title": "Trump"},
+    "soloist": {"title": "Soloist", "shown_when": _WITH_TRUMP, "required_when": _WITH_TRUMP},
+    "soloist_points": {
+        "title": "Soloist's card points",
+        "shown_when": _WITH_TRUMP,
+        "required_when": _WITH_TRUMP,
+    },
+    "defender_points": {"title": "Defenders' card points", "shown_when": _WITH_TRUMP},
+    "last_trick": {
+        "title": "Last trick",
+        "shown_when": [{"trump": [None]}],
+        "required_when": [{"trump": [None]}],
+    },
+}
+"""What the pad's form needs of each hand field (``common.with_forms``)."""
+
+LEAGUE_CONTRACT: Final = "solo"
+"""How the league counts a soloist's game: a solo, as the other games' solos."""
 
 
 class Solo66(DealerRotationVariant):
@@ -54,6 +79,18 @@ class Solo66(DealerRotationVariant):
         st = state if isinstance(state, DealerState) else parse_dealer_state(state, n)
         check_dealer_fits(st, n)
         return settle.settle(n, opts, st, self._hand(hand, n, opts))
+
+    def league_hand(
+        self, record: object, players: int, options: Any, result: Result | None
+    ) -> LeagueHand:
+        """The soloist's game counts as a ``solo`` of the soloist alone; a game without
+        trump has no declarer; Solo 66 records no errors and no tout."""
+        if not isinstance(record, Mapping):
+            return NO_DECLARER
+        soloist = seat_in(record.get("soloist"), players)
+        if soloist is None:
+            return NO_DECLARER
+        return LeagueHand(soloist, (soloist,), LEAGUE_CONTRACT, result, False, (), solo=True)
 
     def describe(self) -> dict[str, Any]:
         """Card points, the ways to win, hand fields and options, for clients that build
@@ -88,62 +125,68 @@ class Solo66(DealerRotationVariant):
             "total_points": TOTAL_POINTS,
             "kitty_cards": KITTY_CARDS,
             "payments": "the stake from each loser to each winner; nothing for a drawn game",
-            "hand_fields": [
-                {
-                    "name": "kind",
-                    "type": "string",
-                    "required": False,
-                    "default": "played",
-                    "allowed": ["played"],
-                    "description": "only played hands are recorded",
-                },
-                {
-                    "name": "trump",
-                    "type": "string",
-                    "required": True,
-                    "nullable": True,
-                    "allowed": list(SUITS),
-                    "description": "the trump suit; null when all passed",
-                },
-                {
-                    "name": "soloist",
-                    "type": "integer",
-                    "min": 0,
-                    "max": PLAYERS - 1,
-                    "required": False,
-                    "nullable": True,
-                    "description": "the seat playing alone (required with a trump)",
-                },
-                {
-                    "name": "soloist_points",
-                    "type": "integer",
-                    "min": 0,
-                    "max": TOTAL_POINTS,
-                    "required": False,
-                    "nullable": True,
-                    "description": "card points the soloist took (required with a trump)",
-                },
-                {
-                    "name": "defender_points",
-                    "type": "integer",
-                    "min": 0,
-                    "max": TOTAL_POINTS,
-                    "required": False,
-                    "nullable": True,
-                    "default": f"{TOTAL_POINTS} - soloist_points",
-                    "description": "card points the defenders took (with a trump)",
-                },
-                {
-                    "name": "last_trick",
-                    "type": "integer",
-                    "min": 0,
-                    "max": PLAYERS - 1,
-                    "required": False,
-                    "nullable": True,
-                    "description": "the seat that took the last trick (required, and only "
-                    "allowed, without trump)",
-                },
-            ],
+            "state_fields": [DEALER_STATE_FIELD],
+            "hand_fields": with_forms(
+                [
+                    {
+                        "name": "kind",
+                        "type": "string",
+                        "required": False,
+                        "default": "played",
+                        "allowed": ["played"],
+                        "description": "only played hands are recorded",
+                    },
+                    {
+                        "name": "trump",
+                        "type": "string",
+                        "required": True,
+                        "nullable": True,
+                        "allowed": list(SUITS),
+                        "description": "the trump suit; null when all passed",
+                    },
+                    {
+                        "name": "soloist",
+                        "type": "integer",
+                        "seat": True,
+                        "min": 0,
+                        "max": PLAYERS - 1,
+                        "required": False,
+                        "nullable": True,
+                        "description": "the seat playing alone (required with a trump)",
+                    },
+                    {
+                        "name": "soloist_points",
+                        "type": "integer",
+                        "min": 0,
+                        "max": TOTAL_POINTS,
+                        "required": False,
+                        "nullable": True,
+                        "description": "card points the soloist took (required with a trump)",
+                    },
+                    {
+                        "name": "defender_points",
+                        "type": "integer",
+                        "min": 0,
+                        "max": TOTAL_POINTS,
+                        "required": False,
+                        "nullable": True,
+                        "default": f"{TOTAL_POINTS} - soloist_points",
+                        "description": "card points the defenders took (with a trump)",
+                    },
+                    {
+                        "name": "last_trick",
+                        "type": "integer",
+                        "seat": True,
+                        "min": 0,
+                        "max": PLAYERS - 1,
+                        "required": False,
+                        "nullable": True,
+                        "description": "the seat that took the last trick (required, and only "
+                        "allowed, without trump)",
+                    },
+                ],
+                _FORMS,
+            ),
             "error_kinds": [],
             "options": [
                 {

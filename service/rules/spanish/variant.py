@@ -6,16 +6,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from ..base import SUITS, SessionOutcome, Settlement, Step
+from ..base import SUITS, LeagueHand, Result, SessionOutcome, Settlement, Step
 from ..common import (
+    DEALER_STATE_FIELD,
+    EIGHT_TRICKS,
     MAX_ERRORS,
     TRICKS,
     DealerRotationVariant,
     DealerState,
     check_dealer_fits,
     parse_dealer_state,
+    partner_game_league_hand,
     seat_field,
     seat_list,
+    with_forms,
 )
 from . import parse, settle
 from .model import (
@@ -33,6 +37,27 @@ from .model import (
     SpanishHand,
     SpanishOptions,
 )
+
+_FORMS: Final[dict[str, dict[str, Any]]] = {
+    "kind": {"title": "Kind of hand"},
+    "contract": {"title": "Contract"},
+    "trump": {"title": "Trump"},
+    "declarer": {"title": "Declarer"},
+    "called": {
+        "title": "Called card",
+        "shown_when": [{"contract": ["simple"]}],
+        "required_when": [{"contract": ["simple"]}],
+    },
+    "partner": {
+        "title": "Partner",
+        "shown_when": [{"contract": ["simple"]}],
+        "required_when": [{"contract": ["simple"]}],
+    },
+    "tricks": {"title": "Tricks"},
+    "forced": {"title": "Forced", "shown_when": [{"contract": ["simple"]}]},
+    "errors": {"title": "Errors"},
+}
+"""What the pad's form needs of each hand field (``common.with_forms``)."""
 
 
 class SpanishSolo(DealerRotationVariant):
@@ -65,7 +90,9 @@ class SpanishSolo(DealerRotationVariant):
         self, options: Any, totals: tuple[int, ...], hands_played: int
     ) -> SessionOutcome | None:
         """None without targets. Otherwise over once ``hands_played >= target_hands`` or any
-        total ``>= target_score``; the winners are the seats with the highest total."""
+        total exceeds ``target_score`` (strictly more: the rulebook's Decision, after the seed's
+        "exceeds a certain point threshold"); the winners are all the seats sharing the highest
+        total, and the last step of the reason names them."""
         opts = self._options(options)
         if opts.target_hands is None and opts.target_score is None:
             return None
@@ -75,12 +102,12 @@ class SpanishSolo(DealerRotationVariant):
                 Step("session.hands_of", {"played": hands_played, "target": opts.target_hands})
             )
         if opts.target_score is not None:
-            reached = [seat for seat, total in enumerate(totals) if total >= opts.target_score]
-            if reached:
+            exceeded = [seat for seat, total in enumerate(totals) if total > opts.target_score]
+            if exceeded:
                 reasons.append(
                     Step(
-                        "session.reached",
-                        {"seats": seat_list(reached), "target": opts.target_score},
+                        "session.exceeded",
+                        {"seats": seat_list(exceeded), "target": opts.target_score},
                     )
                 )
         if not reasons:
@@ -92,15 +119,24 @@ class SpanishSolo(DealerRotationVariant):
                 )
             ]
             if opts.target_score is not None:
-                progress.append(Step("session.score_not_reached", {"target": opts.target_score}))
+                progress.append(Step("session.score_not_exceeded", {"target": opts.target_score}))
             return SessionOutcome(over=False, winners=(), reason=tuple(progress))
         if not totals:
             return SessionOutcome(over=True, winners=(), reason=tuple(reasons))
         best = max(totals)
         winners = tuple(seat for seat, total in enumerate(totals) if total == best)
-        return SessionOutcome(
-            over=True, winners=winners, reason=(*reasons, Step("session.highest", {"total": best}))
-        )
+        won = Step("session.won_by", {"seats": seat_list(winners), "total": best})
+        return SessionOutcome(over=True, winners=winners, reason=(*reasons, won))
+
+    def trick_figures(self, options: Any) -> Mapping[str, int]:
+        return EIGHT_TRICKS
+
+    def league_hand(
+        self, record: object, players: int, options: Any, result: Result | None
+    ) -> LeagueHand:
+        """The declarer and his partner (none when he called his own ace), the contract; a tout
+        is the contract ``tout``."""
+        return partner_game_league_hand(record, players, result, ())
 
     def describe(self) -> dict[str, Any]:
         """Contracts, values, hand fields, error kinds and options, for clients that build
@@ -127,75 +163,81 @@ class SpanishSolo(DealerRotationVariant):
             ],
             "scoring": "declarer and partner each score +value if the target is made, "
             "-value if not; opponents score 0",
-            "hand_fields": [
-                {
-                    "name": "kind",
-                    "type": "string",
-                    "required": False,
-                    "default": "played",
-                    "allowed": ["played"],
-                    "description": "only played hands are recorded",
-                },
-                {
-                    "name": "contract",
-                    "type": "string",
-                    "required": True,
-                    "allowed": list(CONTRACTS),
-                    "description": "the game declared",
-                },
-                {
-                    "name": "trump",
-                    "type": "string",
-                    "required": True,
-                    "allowed": list(SUITS),
-                    "description": "the trump suit; the colour doubles the value",
-                },
-                seat_field(
-                    "declarer",
-                    PLAYERS,
-                    "the seat that declared (or, if all passed, the holder of the queen of clubs)",
-                ),
-                {
-                    "name": "called",
-                    "type": "object",
-                    "required": False,
-                    "nullable": True,
-                    "fields": {"rank": list(CALLED_RANKS), "suit": list(SUITS)},
-                    "description": "the ace called in a simple game; absent otherwise",
-                },
-                seat_field(
-                    "partner",
-                    PLAYERS,
-                    "holder of the called ace (simple only; the "
-                    "declarer himself if he holds it: then he plays alone)",
-                    required=False,
-                    nullable=True,
-                ),
-                {
-                    "name": "tricks",
-                    "type": "integer",
-                    "min": 0,
-                    "max": TRICKS,
-                    "required": True,
-                    "description": "tricks taken by the declaring side",
-                },
-                {
-                    "name": "forced",
-                    "type": "boolean",
-                    "required": False,
-                    "default": False,
-                    "description": "all passed and the holder of the queen of clubs had to play a "
-                    "simple game (kept for the record only)",
-                },
-                {
-                    "name": "errors",
-                    "type": "array",
-                    "required": False,
-                    "default": [],
-                    "max_items": MAX_ERRORS,
-                    "description": "errors as {kind, seat}; kind is one of error_kinds",
-                },
-            ],
+            "state_fields": [DEALER_STATE_FIELD],
+            "hand_fields": with_forms(
+                [
+                    {
+                        "name": "kind",
+                        "type": "string",
+                        "required": False,
+                        "default": "played",
+                        "allowed": ["played"],
+                        "description": "only played hands are recorded",
+                    },
+                    {
+                        "name": "contract",
+                        "type": "string",
+                        "required": True,
+                        "allowed": list(CONTRACTS),
+                        "description": "the game declared",
+                    },
+                    {
+                        "name": "trump",
+                        "type": "string",
+                        "required": True,
+                        "allowed": list(SUITS),
+                        "description": "the trump suit; the colour doubles the value",
+                    },
+                    seat_field(
+                        "declarer",
+                        PLAYERS,
+                        "the seat that declared (or, if all passed, the holder of the queen of "
+                        "clubs)",
+                    ),
+                    {
+                        "name": "called",
+                        "type": "object",
+                        "required": False,
+                        "nullable": True,
+                        "fields": {"rank": list(CALLED_RANKS), "suit": list(SUITS)},
+                        "description": "the ace called in a simple game; absent otherwise",
+                    },
+                    seat_field(
+                        "partner",
+                        PLAYERS,
+                        "holder of the called ace (simple only; the "
+                        "declarer himself if he holds it: then he plays alone)",
+                        required=False,
+                        nullable=True,
+                    ),
+                    {
+                        "name": "tricks",
+                        "type": "integer",
+                        "min": 0,
+                        "max": TRICKS,
+                        "required": True,
+                        "description": "tricks taken by the declaring side",
+                    },
+                    {
+                        "name": "forced",
+                        "type": "boolean",
+                        "required": False,
+                        "default": False,
+                        "description": "all passed and the holder of the queen of clubs had to "
+                        "play a simple game (kept for the record only)",
+                    },
+                    {
+                        "name": "errors",
+                        "type": "array",
+                        "item_seat": "seat",
+                        "required": False,
+                        "default": [],
+                        "max_items": MAX_ERRORS,
+                        "description": "errors as {kind, seat}; kind is one of error_kinds",
+                    },
+                ],
+                _FORMS,
+            ),
             "error_kinds": [
                 {
                     "name": "revoke",
@@ -227,7 +269,7 @@ class SpanishSolo(DealerRotationVariant):
                     "nullable": True,
                     "min": 1,
                     "max": MAX_TARGET_SCORE,
-                    "description": "the session ends when a total reaches this (null: no limit)",
+                    "description": "the session ends when a total exceeds this (null: no limit)",
                 },
             ],
         }

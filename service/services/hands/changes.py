@@ -18,6 +18,7 @@ from ...persistence.table_keeping import (
     TransferRow,
 )
 from ...rules import Phrase, RuleViolation, Settlement
+from ...rules.replay import HandRefused, HandToSettle, replay
 from .. import league
 from ..auth import Principal, require_table_access
 from ..errors import (
@@ -33,7 +34,6 @@ from .rows import (
     insert_rows,
     load_hand,
     revision_values,
-    session_over,
     transfer_values,
 )
 from .tagged import untagged
@@ -131,53 +131,65 @@ def settle_again(
     own_errors: HandRow | None = None,
 ) -> list[Resettled]:
     """Settle ``hands`` again in order from ``state_raw``, with the totals and hands played
-    before the first of them (``totals`` is updated in place).
+    before the first of them, through ``rules.replay`` (``totals`` is updated in place).
 
     ``replaced(hand)`` gives a hand's new status and record, or None to keep them. With
     ``stop_when_unchanged``, the run stops at the first kept hand that starts from the same
     state as before: from there on nothing can change. A hand the change makes invalid, or
     that would come after the session ended, refuses the change (RuleViolation naming it as
     "this ``change``"); ``own_errors`` is the hand whose own violations are raised as they are
-    (the corrected one)."""
+    (the corrected one, read with every check; the others are stored hands, read as they were
+    taken)."""
     variant, players, options = table_rules.variant, table_rules.players, table_rules.options
-    pending: list[Resettled] = []
-    for h in hands:
-        new = replaced(h)
-        if new is None and stop_when_unchanged and h.state_before == state_raw:
-            break  # same starting state as before: this hand and all later ones stand
-        h_status, h_record = new or (h.status, h.record)
-        settlement = None
-        if h_status == "recorded":
-            if session_over(table_rules, tuple(totals), played):
-                raise RuleViolation(
-                    "hand",
-                    "this %(change)s would end the session before hand "
-                    "%(number)s; void the later hands first",
-                    change=change,
-                    number=h.number,
-                )
-            try:
-                parsed = variant.parse_hand(h_record, players, options)
-                settlement = variant.settle(
-                    players, options, variant.parse_state(state_raw, players, options), parsed
-                )
-            except RuleViolation as violation:
-                if h is own_errors:
-                    raise
-                raise RuleViolation(
-                    "hand",
-                    "this %(change)s would make hand %(number)s invalid: %(field)s: %(problem)s",
-                    change=change,
-                    number=h.number,
-                    field=violation.field,
-                    problem=violation.phrase,
-                ) from None
-            for seat, d in enumerate(settlement.deltas):
-                totals[seat] += d
-            played += 1
-        pending.append(Resettled(h, h_status, h_record, state_raw, settlement))
-        state_raw = settlement.state_after.to_dict() if settlement else state_raw
-    return pending
+
+    def to_settle() -> Iterator[HandToSettle[HandRow]]:
+        for h in hands:
+            new = replaced(h)
+            status, record = new or (h.status, h.record)
+            yield HandToSettle(
+                h,
+                status,
+                record,
+                stored=h is not own_errors,
+                state_before=h.state_before if new is None else None,
+            )
+
+    try:
+        replayed = replay(
+            variant,
+            players,
+            options,
+            variant.parse_state(state_raw, players, options),
+            to_settle(),
+            totals=totals,
+            played=played,
+            stop_when_unchanged=stop_when_unchanged,
+        )
+    except HandRefused as refused:
+        h = refused.key
+        if refused.violation is None:
+            raise RuleViolation(
+                "hand",
+                "this %(change)s would end the session before hand "
+                "%(number)s; void the later hands first",
+                change=change,
+                number=h.number,
+            ) from None
+        if h is own_errors:
+            raise refused.violation from None
+        raise RuleViolation(
+            "hand",
+            "this %(change)s would make hand %(number)s invalid: %(field)s: %(problem)s",
+            change=change,
+            number=h.number,
+            field=refused.violation.field,
+            problem=refused.violation.phrase,
+        ) from None
+    totals[:] = replayed.totals
+    return [
+        Resettled(r.key, r.status, dict(r.record), r.state_before, r.settlement)
+        for r in replayed.hands
+    ]
 
 
 def store_settled_again(pending: Sequence[Resettled]) -> list[dict[str, Any]]:

@@ -25,6 +25,7 @@ from ...persistence.table_keeping import (
     TableRow,
     TransferRow,
 )
+from ...rules.replay import RECORDED, HandRefused, HandToSettle, SettledHand, replay
 from .. import league
 from ..auth import Principal, require_table_access
 from ..errors import (
@@ -132,6 +133,23 @@ def _advance_table(
     )
 
 
+def _settled(table_rules: TableRules, state: Any, record: Any) -> SettledHand[None]:
+    """The next hand settled from the table's current state (``rules.replay`` of one new
+    record, read with every check); its RuleViolation as it is."""
+    try:
+        replayed = replay(
+            table_rules.variant,
+            table_rules.players,
+            table_rules.options,
+            state,
+            (HandToSettle(None, RECORDED, record, stored=False),),
+        )
+    except HandRefused as refused:
+        assert refused.violation is not None  # the session's end was checked before
+        raise refused.violation from None
+    return replayed.hands[0]
+
+
 def record_hand(
     principal: Principal, table_id: str, body: dict[str, Any], conditions: WriteConditions
 ) -> tuple[dict[str, Any], bool]:
@@ -168,9 +186,9 @@ def record_hand(
         raise SessionOver(N_("The session is over: its target was reached."))
 
     state = table_rules.state(table.state)
-    record = untagged(body, table.variant)
-    hand = table_rules.variant.parse_hand(record, table.players, table_rules.options)
-    settlement = table_rules.variant.settle(table.players, table_rules.options, state, hand)
+    hand = _settled(table_rules, state, untagged(body, table.variant))
+    settlement = hand.settlement
+    assert settlement is not None  # a hand recorded now is a recorded one
     now = utcnow()
     values = {
         "table_id": table.id,
@@ -178,7 +196,7 @@ def record_hand(
         "status": "recorded",
         "revision": 1,
         "dealer": state.dealer,
-        "record": hand.to_dict(),
+        "record": dict(hand.record),
         "state_before": table.state,
         "state_after": settlement.state_after.to_dict(),
         "settlement": settlement.to_dict(),

@@ -112,6 +112,10 @@ def hands_changed(table: TableRow | TableState, changes: Iterable[HandChange]) -
     sitting of a season that changes has its season's ratings replayed."""
     players = table.players
     changes = list(changes)
+    from ..tables import TableRules  # tables uses the league: imported when first needed
+
+    table_rules = TableRules.of(table)
+    league_hand = table_rules.variant.league_hand
     only_additions = all(c.settlement_before is None for c in changes)
     per_seat = [[0] * len(HAND_COUNTERS) for _ in range(players)]
     contracts: dict[tuple[int, str], list[int]] = {}
@@ -122,7 +126,8 @@ def hands_changed(table: TableRow | TableState, changes: Iterable[HandChange]) -
         ):
             if settlement is None:
                 continue
-            for seat, tally in enumerate(tally_hand(record, settlement, players)):
+            hand = league_hand(record, players, table_rules.options, settlement.get("result"))
+            for seat, tally in enumerate(tally_hand(hand, settlement, players)):
                 counters = per_seat[seat]
                 for index, value in enumerate(tally.counters):
                     counters[index] += sign * value

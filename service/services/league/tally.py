@@ -1,15 +1,14 @@
-"""What one hand adds to each seated player's league counters. Pure: standard library only.
+"""What one hand adds to each seated player's league counters. Pure: standard library and the
+rules' values only.
 
-A hand is read as it is stored: its record (``HandRow.record``) and its settlement dict
-(``HandRow.settlement``, None for a void hand). Every variant's record is understood:
+A hand is what its variant says it means for the league (``rules.LeagueHand``: the declarer,
+the declaring side, the contract, the outcome, a tout, the errors' seats; ``Variant.league_hand``
+reads the stored record), and its settlement dict (``HandRow.settlement``, None for a void
+hand). So this module knows no game's field names:
 
-- the declarer is ``declarer`` (American, Spanish, German) or ``soloist`` (Solo 66; a game
-  without trump has none); ``won``/``lost`` follow the settlement's ``result`` from the
-  declaring side's view, and count for the declarer only (a drawn Solo 66 is neither);
-- the contract is ``contract``; a Solo 66 soloist's game counts as a ``solo``;
-- a tout is the contract ``tout``, or a game that went on for all eight tricks
-  (``tout_after_five``, ``continued_after_five``, ``tout_announced``);
-- errors are the record's ``errors`` by seat, and a ``forfeit`` is an error of its ``seat``;
+- ``won``/``lost`` follow the outcome from the declaring side's view, and count for the
+  declarer only (a drawn game is neither); ``solos_won`` counts a won solo;
+- ``errors`` counts each error by its seat;
 - bêtes paid and stamms drawn are counted from the settlement's transfers (how many, not how
   many chips); ``hands`` counts every current hand, forfeits and misdeals included, as the
   table's ``hands_played`` does.
@@ -20,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from ...rules.base import LeagueHand
 
 # Kept in step with ``persistence.league.COUNTERS`` (a unit test checks it); ``sittings`` is not a
 # property of one hand, so it is not here.
@@ -35,8 +36,6 @@ HAND_COUNTERS: tuple[str, ...] = (
     "stamms_drawn",
     "errors",
 )
-SOLO66_CONTRACT = "solo"
-TOUT_FLAGS = ("tout_after_five", "continued_after_five", "tout_announced")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,42 +48,20 @@ class SeatTally:
     outcome: str | None = None
 
 
-def declarer_of(record: Mapping[str, Any]) -> int | None:
-    """The seat that declared the game, or None (forfeit, misdeal, Solo 66 without trump)."""
-    if record.get("kind", "played") != "played":
-        return None
-    seat = record.get("declarer", record.get("soloist"))
-    return seat if type(seat) is int else None
-
-
-def contract_of(record: Mapping[str, Any]) -> str | None:
-    if declarer_of(record) is None:
-        return None
-    contract = record.get("contract")
-    return contract if isinstance(contract, str) else SOLO66_CONTRACT
-
-
-def _is_tout(record: Mapping[str, Any], contract: str) -> bool:
-    return contract == "tout" or any(record.get(flag) is True for flag in TOUT_FLAGS)
-
-
 def tally_hand(
-    record: Mapping[str, Any] | None, settlement: Mapping[str, Any] | None, players: int
+    hand: LeagueHand | None, settlement: Mapping[str, Any] | None, players: int
 ) -> list[SeatTally]:
     """One ``SeatTally`` per seat; all zero for a void hand (no settlement)."""
-    if record is None or settlement is None:
+    if hand is None or settlement is None:
         return [SeatTally((0,) * len(HAND_COUNTERS)) for _ in range(players)]
     deltas: Sequence[int] = settlement.get("deltas") or [0] * players
-    result = settlement.get("result")
-    declarer = declarer_of(record)
-    contract = contract_of(record)
+    result = hand.outcome
+    declarer = hand.declarer
+    contract = hand.contract
     errors = [0] * players
-    for error in record.get("errors") or ():
-        seat = error.get("seat") if isinstance(error, Mapping) else None
-        if type(seat) is int and 0 <= seat < players:
+    for seat in hand.errors:
+        if 0 <= seat < players:
             errors[seat] += 1
-    if record.get("kind") == "forfeit" and type(record.get("seat")) is int:
-        errors[record["seat"]] += 1
     betes = [0] * players
     stamms = [0] * players
     for transfer in settlement.get("transfers") or ():
@@ -98,8 +75,8 @@ def tally_hand(
         declared = seat == declarer
         won = declared and result == "won"
         lost = declared and result == "lost"
-        solo_won = won and contract == "solo"
-        tout_won = won and contract is not None and _is_tout(record, contract)
+        solo_won = won and hand.solo
+        tout_won = won and hand.tout
         counters = (
             1,
             deltas[seat],
