@@ -1,6 +1,7 @@
 """The service's database connections: on SQLite, pragmas on every connection, writers queued
 on a file lock, and the durability an answered write needs, synced outside that lock; on
-PostgreSQL, bounds on how long request work may wait (``POSTGRES_TIMEOUTS``); on both, a
+PostgreSQL, bounds on how long request work may wait (``POSTGRES_TIMEOUTS``) and no statement
+in psycopg's pipeline mode, which those bounds do not cover (``never_pipelined``); on both, a
 session teardown that cannot fail the answer. Which errors are outages of the database:
 ``services/outages.py``.
 
@@ -116,6 +117,9 @@ def sqlite_connect_args(database_url: str) -> dict[str, Any]:
 
 
 def configure_engine_events(app: Flask, engine: Engine) -> None:
+    if engine.dialect.name == "postgresql":
+        never_pipelined(engine)
+        return
     if engine.dialect.name != "sqlite":
         return
     synchronous = str(app.config["SQLITE_SYNCHRONOUS"]).upper()
@@ -162,6 +166,37 @@ POSTGRES_TIMEOUTS = (
     # ended by the server after this, and its locks with it.
     ("PG_IDLE_IN_TRANSACTION_TIMEOUT_MS", "idle_in_transaction_session_timeout", 5_000),
 )
+
+
+def never_pipelined(engine: Engine) -> None:
+    """No statement of ``engine`` goes through psycopg's pipeline mode.
+
+    PostgreSQL does not end a session idle in a transaction whose last statement came through a
+    pipeline: ``idle_in_transaction_session_timeout`` is not armed then (PostgreSQL 15, psycopg
+    3.3; reproduced with a bare psycopg connection: a plain idle transaction is ended at the
+    timeout, a pipelined one never), so a worker stopped right after such a statement would
+    keep its table's lock until it died. psycopg runs every ``executemany`` in a pipeline, so:
+
+    - an ``INSERT`` of many rows (transfers, hands of an import) is sent as one multi-row
+      ``INSERT … VALUES (…), (…)`` (SQLAlchemy's "insertmanyvalues", in pages of up to 1,000
+      rows): one plain statement, one round trip;
+    - whatever else SQLAlchemy would hand to ``executemany`` (an ``UPDATE`` per row, an upsert
+      per row) runs as one ``execute`` per parameter set.
+    """
+    engine.dialect.use_insertmanyvalues_wo_returning = True
+    event.listen(engine, "do_executemany", execute_one_by_one)
+
+
+def execute_one_by_one(cursor: Any, statement: str, parameters: Any, context: Any) -> bool:
+    """``executemany`` as one ``execute`` per parameter set (``never_pipelined``)."""
+    matched = 0
+    for row in parameters:
+        cursor.execute(statement, row)
+        matched += max(cursor.rowcount, 0)
+    # What executemany's rowcount would have said (the ORM checks it against the rows it
+    # updated): the cursor holds the last statement's only.
+    context._rowcount = matched
+    return True
 
 
 def postgres_connect_args(config: Any) -> dict[str, Any]:

@@ -3,14 +3,19 @@ the table and its seats as the holder left them."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
+from typing import Any
 
+import pytest
 from sqlalchemy import update
 
 from service.extensions import db
 from service.persistence.table_keeping import SeatRow, TableRow
 from service.services.locking import lock_table_state
+
+SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 
 
 def test_a_writer_that_waited_for_the_lock_reads_the_seats_the_holder_left(app, api):
@@ -94,3 +99,31 @@ def test_a_read_sees_the_table_and_its_seats_as_of_one_moment(app, api):
     assert moved, statements
     assert answer.status_code == 200, answer.json
     assert sum(party["amount"] for party in answer.json["net"]) == 0
+
+
+@pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"), reason="psycopg's pipeline mode")
+def test_no_write_goes_through_a_psycopg_pipeline(api, client, monkeypatch):
+    """PostgreSQL does not end a session idle in a transaction whose last statement came
+    through a pipeline (database.never_pipelined), and psycopg pipelines every executemany:
+    recording (with a key), correcting and voiding hands and importing a club must use
+    neither."""
+    import psycopg
+
+    def refused(*_args: Any, **_kwargs: Any) -> None:
+        raise AssertionError("a statement went through psycopg's pipeline mode")
+
+    monkeypatch.setattr(psycopg.Connection, "pipeline", refused)
+    monkeypatch.setattr(psycopg.Connection, "_pipeline_nolock", refused)
+    monkeypatch.setattr(psycopg.Cursor, "executemany", refused)
+    table = api.table(players=5)
+    for number in range(1, 6):
+        response = api.record(table, SOLO, **{"Idempotency-Key": f"k-{number}"})
+        assert response.status_code == 201, response.json
+    hand = f"/api/v1/tables/{table['id']}/hands"
+    admin = api.auth(table["admin_token"])
+    assert client.put(f"{hand}/2", json={**SOLO, "tricks": 2}, headers=admin).status_code == 200
+    assert client.delete(f"{hand}/3", headers=admin).status_code in (200, 204)
+    document = client.get(f"/api/v1/clubs/{table['club_id']}/export", headers=admin).json
+    imported = client.post("/api/v1/clubs/import", json=document)
+    assert imported.status_code == 201, imported.json
+    assert imported.json["imported"]["hands"] == 5
