@@ -136,6 +136,96 @@ def test_a_session_stuck_inside_a_transaction_is_ended_and_its_locks_let_go(app,
     stuck.close()
 
 
+# A worker of the service, in a process of its own: it records a hand and stops just before
+# COMMIT, its table and seats locked, as a worker would that the operating system stopped.
+_WORKER_STOPPING_AT_COMMIT = """
+import sys, time
+from sqlalchemy import event
+from service import create_app
+from service.extensions import db
+
+url, table_id, token = sys.argv[1:4]
+app = create_app({"SQLALCHEMY_DATABASE_URI": url, "RATELIMIT_ENABLED": False})
+with app.app_context():
+    engine = db.engine
+wrote = []
+
+@event.listens_for(engine, "before_cursor_execute")
+def _note(_conn, _cursor, statement, *_):
+    wrote.append(statement.startswith("INSERT INTO hands"))
+
+@event.listens_for(engine, "commit")
+def _stop_before_commit(connection):
+    if any(wrote):  # the hand's commit, not the token check's
+        pid = connection.connection.dbapi_connection.info.backend_pid
+        print(f"holding {pid}", flush=True)
+        time.sleep(3600)  # SIGSTOP comes here
+
+app.test_client().post(
+    f"/api/v1/tables/{table_id}/hands",
+    json={"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6},
+    headers={"Authorization": f"Bearer {token}"},
+)
+"""
+
+
+def _line_within(process: subprocess.Popen[str], seconds: float) -> str:
+    import select
+
+    ready, _, _ = select.select([process.stdout], [], [], seconds)
+    assert ready, "the worker process did not take the lock in time"
+    assert process.stdout is not None
+    return process.stdout.readline()
+
+
+@on_postgres
+def test_a_worker_stopped_while_holding_a_tables_lock_lets_it_go_within_the_bound(app, api):
+    """A worker process (the service's own code, a real hand being recorded) is stopped with
+    SIGSTOP just before its COMMIT, holding the table's lock. The server ends its session after
+    ``idle_in_transaction_session_timeout`` (5 s), and the table takes hands again: within 5 s
+    and one lock wait (2 s) of the stop; meanwhile every attempt is a 503 busy. (The wait is
+    bounded generously, not timed: the test counts answers.)"""
+    import signal
+    import sys
+
+    table = api.table()
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    worker = subprocess.Popen(
+        [sys.executable, "-c", _WORKER_STOPPING_AT_COMMIT, url, table["id"], table["table_token"]],
+        cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        holding = _line_within(worker, 60)
+        assert holding.startswith("holding "), holding
+        backend = int(holding.split()[1])
+        os.kill(worker.pid, signal.SIGSTOP)
+        idle = app.config.get("PG_IDLE_IN_TRANSACTION_TIMEOUT_MS", 5_000) / 1000
+        lock = app.config.get("PG_LOCK_TIMEOUT_MS", 2_000) / 1000
+        deadline = time.monotonic() + idle + lock + 30  # generous: a loaded machine
+        answer, refused = None, 0
+        while time.monotonic() < deadline:
+            answer = api.record(table, HAND, **{"Idempotency-Key": "k-after-stop"})
+            if answer.status_code == 201:
+                break
+            assert_unavailable(answer, RETRY_AFTER_BUSY)
+            refused += 1
+        assert answer is not None and answer.status_code == 201, "the table stayed locked"
+        assert refused >= 1  # it was locked when the stop came
+        with _raw_pg() as observer:
+            still = observer.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = %s", (backend,)
+            ).fetchone()
+        assert still == (0,), "the stopped worker's session was not ended"
+        assert [hand["number"] for hand in _hands(api, table)] == [1]  # its hand was not kept
+    finally:
+        worker.kill()
+        worker.wait()
+        assert worker.stdout is not None
+        worker.stdout.close()
+
+
 def test_the_request_timeouts_are_set_on_service_connections_and_not_for_migrations(app):
     from service.database import postgres_connect_args
     from service.extensions import db
