@@ -55,12 +55,17 @@ class Outage(NamedTuple):
 
 def outage_of(error: BaseException) -> Outage | None:
     """An ``Outage`` when ``error`` says the database (not the request) failed: a connection
-    lost or refused, the server gone, a full disk, a lock or statement timeout, SQLite busy;
+    lost or refused, the server gone, a full disk, a lock or statement timeout, SQLite busy, a
+    table whose lock enough threads of this worker already wait for (``locking.TableBusy``);
     None for anything else (a bug, a constraint: those are not the client's to retry)."""
     from sqlalchemy import exc
 
+    from .locking import TableBusy
+
     if isinstance(error, exc.TimeoutError):  # no pooled connection free in time
         return Outage("connection pool exhausted", RETRY_AFTER_BUSY)
+    if isinstance(error, TableBusy):  # enough of this worker's threads wait for the table
+        return Outage(str(error), RETRY_AFTER_BUSY)
     original = getattr(error, "orig", None) or error
     if isinstance(error, exc.DBAPIError) and error.connection_invalidated:
         return Outage(f"connection lost: {_first_line(original)}", RETRY_AFTER_DOWN)
