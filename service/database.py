@@ -214,6 +214,24 @@ def postgres_connect_args(config: Any) -> dict[str, Any]:
     return {"options": " ".join(options)}
 
 
+# An import's transaction (``services/backup.py``) replays each table's hands in Python between
+# its statements: seconds for a big club, far past the idle timeout above. It locks only rows
+# of the new club, which nobody else can see before it commits, so a stopped import holds no
+# one up: its session is ended after this instead, a bound no gap of an import within the
+# body limit (16 MiB) comes near.
+IMPORT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 300_000
+
+
+def for_an_import(connection: Any) -> None:
+    """Let the current transaction of ``connection`` (PostgreSQL; nothing elsewhere) sit idle
+    between statements for up to ``IMPORT_IDLE_IN_TRANSACTION_TIMEOUT_MS``."""
+    if connection.dialect.name != "postgresql":
+        return
+    connection.exec_driver_sql(
+        f"SET LOCAL idle_in_transaction_session_timeout = {IMPORT_IDLE_IN_TRANSACTION_TIMEOUT_MS}"
+    )
+
+
 def without_request_timeouts(connection: Any) -> None:
     """Turn the request timeouts off for the current transaction of ``connection`` (a
     SQLAlchemy connection on PostgreSQL; nothing elsewhere)."""

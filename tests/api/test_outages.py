@@ -226,6 +226,106 @@ def test_a_worker_stopped_while_holding_a_tables_lock_lets_it_go_within_the_boun
         worker.stdout.close()
 
 
+def _big_club(api: Any, hands: int) -> dict[str, Any]:
+    """The export of a club whose one table has ``hands`` hands (solos of every seat, won and
+    lost): made from the export of a table with one hand, so it is what the service writes."""
+    table = api.table()
+    assert api.record(table, HAND).status_code == 201
+    document = api.client.get(
+        f"/api/v1/clubs/{table['club_id']}/export", headers=api.auth(table["admin_token"])
+    ).json
+    [only] = document["tables"]
+    [first] = only["hands"]
+    generated = []
+    for number in range(1, hands + 1):
+        record = {**first["hand"], "declarer": number % 4, "tricks": (6, 7, 2)[number % 3]}
+        revision = {**first["revisions"][0], "hand": record}
+        generated.append({**first, "number": number, "hand": record, "revisions": [revision]})
+    only["hands"] = generated
+    only["seats"] = [{**seat, "balance": None} for seat in only["seats"]]  # not checked
+    return document
+
+
+@pytest.mark.slow
+@on_postgres
+def test_big_imports_beside_live_tables_all_succeed_and_lose_nothing(app, api):
+    """Three imports of a club of 3,000 hands at once, through a real server, while phones
+    record hands on two live tables: every import is 201 with all its hands, and every hand
+    a phone was answered 201 for is there, once. The server's idle-in-transaction timeout is
+    cut to 1 s, far below the seconds a replay of 3,000 hands takes: an import's transaction
+    sits idle that long between its statements and must not be ended for it
+    (``database.for_an_import``), while a live write's transaction never idles that long."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import requests
+
+    from tests.support import Gunicorn
+
+    imports, hands = 3, 3_000
+    document = _big_club(api, hands)
+    live = [api.table(), api.table()]
+    stop = threading.Event()
+    recorded = {table["id"]: 0 for table in live}
+
+    def phone(base: str, table: dict[str, Any]) -> None:
+        """Records hands until stopped, each sent again (same key) while answered 503."""
+        n = 0
+        while not stop.is_set():
+            n += 1
+            for _attempt in range(60):
+                answer = requests.post(
+                    f"{base}/api/v1/tables/{table['id']}/hands",
+                    json=HAND,
+                    headers={
+                        **api.auth(table["table_token"]),
+                        "Idempotency-Key": f"{table['id']}-{n}",
+                    },
+                    timeout=120,
+                )
+                if answer.status_code == 201:
+                    recorded[table["id"]] += 1
+                    break
+                assert answer.status_code == 503, answer.text
+                time.sleep(0.2)
+            else:
+                raise AssertionError("a live hand was refused 60 times")
+
+    with (
+        Gunicorn(
+            app.config["SQLALCHEMY_DATABASE_URI"],
+            workers=2,
+            SOLO_RATELIMIT_ENABLED="false",
+            SOLO_PG_IDLE_IN_TRANSACTION_TIMEOUT_MS="1000",
+        ) as server,
+        ThreadPoolExecutor(imports + len(live)) as pool,
+    ):
+        phones = [pool.submit(phone, server.url, table) for table in live]
+        imported = [
+            pool.submit(
+                requests.post, f"{server.url}/api/v1/clubs/import", json=document, timeout=600
+            )
+            for _ in range(imports)
+        ]
+        answers = [f.result() for f in imported]
+        stop.set()
+        for f in phones:
+            f.result()
+    for answer in answers:
+        assert answer.status_code == 201, answer.text
+        assert answer.json()["imported"]["hands"] == hands
+    for table in live:
+        assert recorded[table["id"]] >= 1
+        assert api.get_table(table)["hands_recorded"] == recorded[table["id"]]
+    with _raw_pg() as observer:
+        row = observer.execute(
+            "SELECT count(*) FROM hands JOIN score_tables ON score_tables.id = hands.table_id"
+            " WHERE score_tables.club_id = ANY(%s)",
+            ([answer.json()["id"] for answer in answers],),
+        ).fetchone()
+    assert row == (imports * hands,)
+
+
 def test_the_request_timeouts_are_set_on_service_connections_and_not_for_migrations(app):
     from service.database import postgres_connect_args
     from service.extensions import db
