@@ -502,6 +502,31 @@ def small_disk() -> Iterator[Path | None]:
         mount.rmdir()
 
 
+def test_healthz_tells_a_read_only_or_nearly_full_file_system_of_sqlite(monkeypatch, tmp_path):
+    """What ``/healthz`` reads of the database's file system (``os.statvfs``), for the cases
+    a mount cannot make here: a read-only one, and one with less room than a write needs."""
+    import errno
+
+    from service.services import outages
+
+    real = os.statvfs(tmp_path)
+
+    def found(flag: int, free_blocks: int) -> Any:
+        fields = list(real)
+        fields[4], fields[8] = free_blocks, flag  # f_bavail, f_flag
+        return os.statvfs_result(fields)
+
+    database = str(tmp_path / "solo.db")
+    monkeypatch.setattr(os, "statvfs", lambda _path: found(os.ST_RDONLY, real.f_bavail))
+    assert outages.sqlite_cannot_write(database).errno == errno.EROFS  # type: ignore[union-attr]
+    blocks = outages.SQLITE_ROOM_TO_WRITE // real.f_frsize
+    monkeypatch.setattr(os, "statvfs", lambda _path: found(0, blocks - 1))
+    assert outages.sqlite_cannot_write(database).errno == errno.ENOSPC  # type: ignore[union-attr]
+    monkeypatch.setattr(os, "statvfs", lambda _path: found(0, blocks))
+    assert outages.sqlite_cannot_write(database) is None
+    assert outage_of(OSError(errno.EROFS, "read-only")) is not None  # answered 503
+
+
 def _fill(disk: Path) -> Path:
     filler = disk / "filler"
     # Unbuffered, and the OSError suppressed around the file too: a buffered close would raise
@@ -512,12 +537,20 @@ def _fill(disk: Path) -> Path:
     return filler
 
 
-def _full_disk_round(client: Any, api: Any, table: dict[str, Any], disk: Path) -> None:
+def _full_disk_round(
+    client: Any, api: Any, table: dict[str, Any], disk: Path, health_when_full: int
+) -> None:
+    assert client.get("/healthz").status_code == 200
     filler = _fill(disk)
     response = api.record(table, HAND, **{"Idempotency-Key": "k-full"})
     assert_unavailable(response)
-    assert client.get("/healthz").status_code == 200  # it reads; it cannot write
+    health = client.get("/healthz")
+    assert health.status_code == health_when_full, health.get_data(as_text=True)
+    if health_when_full == 503:
+        assert_unavailable(health)
+    assert api.get_table(table)["hands_recorded"] == 0  # reads go on
     filler.unlink()
+    assert client.get("/healthz").status_code == 200
     again = api.record(table, HAND, **{"Idempotency-Key": "k-full"})
     assert again.status_code == 201 and again.json["number"] == 1
     assert len(_hands(api, table)) == 1
@@ -537,7 +570,8 @@ def test_a_full_disk_answers_503_and_the_hand_is_recorded_once_there_is_room(app
     client = on_disk.test_client()
     small_api = ApiClient(client)
     table = small_api.table()
-    _full_disk_round(client, small_api, table, small_disk)
+    # SQLite's disk is the service's own: /healthz says it cannot write.
+    _full_disk_round(client, small_api, table, small_disk, health_when_full=503)
 
 
 def _full_disk_on_postgres(api: Any, disk: Path) -> None:
@@ -554,7 +588,8 @@ def _full_disk_on_postgres(api: Any, disk: Path) -> None:
         try:
             admin.execute("TRUNCATE hands CASCADE")
             admin.execute(f"ALTER TABLE hands SET TABLESPACE {name}")
-            _full_disk_round(api.client, api, table, disk)
+            # The server's disks are the server's to watch: /healthz asks it only to answer.
+            _full_disk_round(api.client, api, table, disk, health_when_full=200)
         finally:
             admin.execute("ALTER TABLE hands SET TABLESPACE pg_default")
             admin.execute(f"DROP TABLESPACE {name}")
