@@ -1,6 +1,6 @@
 """Where recording one hand spends its time, step by step, and the ceiling that sets.
 
-    .venv/bin/python -m bench.record_steps [--hands 1000] [--pg URL]
+    .venv/bin/python -m bench.record_steps [--hands 1000] [--pg URL [--rounds N] [--pg-only]]
 
 Records HANDS random valid American hands over 50 tables through the app (Flask test client,
 real database, durable commits, rate limits off) and, for each hand, notes when each SQL
@@ -13,9 +13,10 @@ near it, never past it.
 
 On PostgreSQL, with ``--pg``, it runs twice in the same process: first as the service sends
 its statements (each one answered before the next, ``database.never_pipelined``), then as it
-did before that (``--pg`` only, the baseline): every write from a hand's first INSERT to its
-COMMIT in psycopg's pipeline mode, each ``executemany`` pipelined as psycopg does it, marks
-being when each statement was sent. It prints the ratio of the two medians.
+did before that (the baseline): the same statements, every one from a hand's first INSERT to
+its COMMIT in psycopg's pipeline mode and each ``executemany`` pipelined as psycopg does it,
+marks being when each statement was sent. It prints the ratio of the two medians, for each of
+``--rounds`` rounds run in turn.
 """
 
 from __future__ import annotations
@@ -182,16 +183,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--pg", help="a PostgreSQL URL whose public schema may be dropped")
+    parser.add_argument("--rounds", type=int, default=1, help="PostgreSQL runs of each, in turn")
+    parser.add_argument("--pg-only", action="store_true", help="skip the SQLite run")
     args = parser.parse_args()
     logging.getLogger("alembic").setLevel(logging.WARNING)
-    run(None, args.hands)
+    if not args.pg_only:
+        run(None, args.hands)
     if args.pg:
-        plain = run(args.pg, args.hands)
-        pipelined = run(args.pg, args.hands, pipelined=True)
-        print(
-            f"\nPostgreSQL, whole request's median: {plain:.0f} µs without a pipeline, "
-            f"{pipelined:.0f} µs pipelined as before: {plain / pipelined:.2f}× the baseline"
-        )
+        ratios = []
+        for _round in range(args.rounds):  # in turn: a neighbour's load falls on both
+            plain = run(args.pg, args.hands)
+            pipelined = run(args.pg, args.hands, pipelined=True)
+            ratios.append(plain / pipelined)
+            print(
+                f"\nPostgreSQL, whole request's median: {plain:.0f} µs without a pipeline, "
+                f"{pipelined:.0f} µs pipelined as before: {plain / pipelined:.2f}× the baseline"
+            )
+        print(f"ratios of the rounds: {', '.join(f'{r:.2f}' for r in ratios)}")
 
 
 if __name__ == "__main__":
