@@ -1,6 +1,6 @@
 """Where recording one hand spends its time, step by step, and the ceiling that sets.
 
-    .venv/bin/python -m bench.record_steps [--hands 1000] [--pg URL]
+    .venv/bin/python -m bench.record_steps [--hands 1000] [--pg URL [--rounds N] [--pg-only]]
 
 Records HANDS random valid American hands over 50 tables through the app (Flask test client,
 real database, durable commits, rate limits off) and, for each hand, notes when each SQL
@@ -9,8 +9,14 @@ statement goes to the database, when the commit starts and, on SQLite, when the 
 the median time between those marks and their running total, then how long a hand holds the
 writer lock. SQLite takes one writer at a time across all workers, so ``1 / lock held`` is
 the most hands a second any number of workers can record: bench/http.py's record row can come
-near it, never past it. On PostgreSQL the writes are pipelined (``services/pipelining.py``):
-their marks are when each was sent, and the wait for all their answers falls before COMMIT.
+near it, never past it.
+
+On PostgreSQL, with ``--pg``, it runs twice in the same process: first as the service sends
+its statements (each one answered before the next, ``database.never_pipelined``), then as it
+did before that (the baseline): the same statements, every one from a hand's first INSERT to
+its COMMIT in psycopg's pipeline mode and each ``executemany`` pipelined as psycopg does it,
+marks being when each statement was sent. It prints the ratio of the two medians, for each of
+``--rounds`` rounds run in turn.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ if not __package__:  # run as a file, bench/http.py would hide the stdlib's http
 from sqlalchemy import event  # noqa: E402
 
 from bench.tables import random_hand  # noqa: E402
-from service.database import SqliteConnection  # noqa: E402
+from service.database import SqliteConnection, execute_one_by_one  # noqa: E402
 from service.extensions import db  # noqa: E402
 from tests.support import ApiClient, migrated_app  # noqa: E402
 
@@ -79,7 +85,31 @@ def watch_writer_lock(marks: Marks) -> None:
     SqliteConnection._sync_wal = timed_sync  # type: ignore[method-assign]
 
 
-def run(pg_url: str | None, hands: int) -> None:
+def pipeline_writes_as_before(engine: Any) -> None:
+    """The baseline on PostgreSQL: the writes pipelined as ``services/pipelining.py`` did (a
+    hand's first INSERT opens a pipeline, COMMIT waits for all answers first), and
+    ``executemany`` left to psycopg (which pipelines it) instead of ``never_pipelined``."""
+    engine.dialect.use_insertmanyvalues_wo_returning = False
+    event.remove(engine, "do_executemany", execute_one_by_one)
+    open_pipelines: dict[int, Any] = {}
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _open(connection: Any, _cur: Any, statement: str, *_: Any) -> None:
+        driver = connection.connection.driver_connection
+        if statement.startswith("INSERT INTO hands ") and id(driver) not in open_pipelines:
+            pipeline = driver.pipeline()
+            pipeline.__enter__()
+            open_pipelines[id(driver)] = pipeline
+
+    @event.listens_for(engine, "commit")
+    def _close(connection: Any) -> None:
+        pipeline = open_pipelines.pop(id(connection.connection.driver_connection), None)
+        if pipeline is not None:
+            pipeline.__exit__(None, None, None)
+
+
+def run(pg_url: str | None, hands: int, pipelined: bool = False) -> float:
+    """Record ``hands`` hands, print where the time went; the whole request's median (µs)."""
     app = migrated_app(pg_url, Path(tempfile.mkdtemp()), RATELIMIT_ENABLED=False)
     api = ApiClient(app.test_client())
     tables = [api.table() for _ in range(TABLES)]
@@ -98,6 +128,8 @@ def run(pg_url: str | None, hands: int) -> None:
 
     if engine.dialect.name == "sqlite":
         watch_writer_lock(marks)
+    if pipelined:
+        pipeline_writes_as_before(engine)
     for n in range(WARM_UP):
         api.record(tables[n % TABLES], random_hand(rng))
 
@@ -120,6 +152,8 @@ def run(pg_url: str | None, hands: int) -> None:
         totals.append((previous - marks.started) * 1e6)
 
     kind = "PostgreSQL" if pg_url else "SQLite"
+    if pipelined:
+        kind += ", baseline: writes pipelined as before"
     print(
         f"\n[{kind}] recording a hand, {hands} hands over {TABLES} tables "
         "(median µs since the previous mark, running total)"
@@ -142,17 +176,30 @@ def run(pg_url: str | None, hands: int) -> None:
             f"{mean_held:.0f} µs -> at most {1e6 / mean_held:,.0f} hands a second, "
             "however many workers"
         )
+    return statistics.median(totals)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--pg", help="a PostgreSQL URL whose public schema may be dropped")
+    parser.add_argument("--rounds", type=int, default=1, help="PostgreSQL runs of each, in turn")
+    parser.add_argument("--pg-only", action="store_true", help="skip the SQLite run")
     args = parser.parse_args()
     logging.getLogger("alembic").setLevel(logging.WARNING)
-    run(None, args.hands)
+    if not args.pg_only:
+        run(None, args.hands)
     if args.pg:
-        run(args.pg, args.hands)
+        ratios = []
+        for _round in range(args.rounds):  # in turn: a neighbour's load falls on both
+            plain = run(args.pg, args.hands)
+            pipelined = run(args.pg, args.hands, pipelined=True)
+            ratios.append(plain / pipelined)
+            print(
+                f"\nPostgreSQL, whole request's median: {plain:.0f} µs without a pipeline, "
+                f"{pipelined:.0f} µs pipelined as before: {plain / pipelined:.2f}× the baseline"
+            )
+        print(f"ratios of the rounds: {', '.join(f'{r:.2f}' for r in ratios)}")
 
 
 if __name__ == "__main__":

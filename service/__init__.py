@@ -19,7 +19,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .database import configure_engine_events, guard_session_teardown
     from .extensions import db, migrate
     from .middleware import compression, fast_preview, fast_reads, limits, security
-    from .services.pipelining import guard_pipelines
+    from .services import locking
 
     app = Flask(__name__, instance_relative_config=True)
     security.bound_path_strings(app)  # before any route is added
@@ -28,11 +28,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     os.makedirs(app.instance_path, exist_ok=True)
 
     db.init_app(app)
+    locking.bound_writers_per_table(int(app.config["TABLE_WRITERS_PER_WORKER"]))
     guard_session_teardown(app, db)
     with app.app_context():
         configure_engine_events(app, db.engine)
-        if app.testing:  # an event on every statement: worth it where mistakes are caught
-            guard_pipelines(db.engine)
     migrations = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "migrations"))
     migrate.init_app(app, db, directory=migrations, render_as_batch=True)
     api.init_app(app)

@@ -46,6 +46,9 @@ class Defaults:
     # the sync is made after the writer lock is let go).
     SQLITE_SYNCHRONOUS = "FULL"
     SQLITE_BUSY_TIMEOUT_S = 30
+    # Threads of one worker that may hold or wait for one table's lock; one more is answered
+    # 503 at once (``services/locking.py``).
+    TABLE_WRITERS_PER_WORKER = 2
 
 
 def normalize_database_url(url: str) -> str:

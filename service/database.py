@@ -1,6 +1,7 @@
 """The service's database connections: on SQLite, pragmas on every connection, writers queued
 on a file lock, and the durability an answered write needs, synced outside that lock; on
-PostgreSQL, bounds on how long request work may wait (``POSTGRES_TIMEOUTS``); on both, a
+PostgreSQL, bounds on how long request work may wait (``POSTGRES_TIMEOUTS``) and no statement
+in psycopg's pipeline mode, which those bounds do not cover (``never_pipelined``); on both, a
 session teardown that cannot fail the answer. Which errors are outages of the database:
 ``services/outages.py``.
 
@@ -116,6 +117,9 @@ def sqlite_connect_args(database_url: str) -> dict[str, Any]:
 
 
 def configure_engine_events(app: Flask, engine: Engine) -> None:
+    if engine.dialect.name == "postgresql":
+        never_pipelined(engine)
+        return
     if engine.dialect.name != "sqlite":
         return
     synchronous = str(app.config["SQLITE_SYNCHRONOUS"]).upper()
@@ -164,6 +168,37 @@ POSTGRES_TIMEOUTS = (
 )
 
 
+def never_pipelined(engine: Engine) -> None:
+    """No statement of ``engine`` goes through psycopg's pipeline mode.
+
+    PostgreSQL does not end a session idle in a transaction whose last statement came through a
+    pipeline: ``idle_in_transaction_session_timeout`` is not armed then (PostgreSQL 15, psycopg
+    3.3; reproduced with a bare psycopg connection: a plain idle transaction is ended at the
+    timeout, a pipelined one never), so a worker stopped right after such a statement would
+    keep its table's lock until it died. psycopg runs every ``executemany`` in a pipeline, so:
+
+    - an ``INSERT`` of many rows (transfers, hands of an import) is sent as one multi-row
+      ``INSERT … VALUES (…), (…)`` (SQLAlchemy's "insertmanyvalues", in pages of up to 1,000
+      rows): one plain statement, one round trip;
+    - whatever else SQLAlchemy would hand to ``executemany`` (an ``UPDATE`` per row, an upsert
+      per row) runs as one ``execute`` per parameter set.
+    """
+    engine.dialect.use_insertmanyvalues_wo_returning = True
+    event.listen(engine, "do_executemany", execute_one_by_one)
+
+
+def execute_one_by_one(cursor: Any, statement: str, parameters: Any, context: Any) -> bool:
+    """``executemany`` as one ``execute`` per parameter set (``never_pipelined``)."""
+    matched = 0
+    for row in parameters:
+        cursor.execute(statement, row)
+        matched += max(cursor.rowcount, 0)
+    # What executemany's rowcount would have said (the ORM checks it against the rows it
+    # updated): the cursor holds the last statement's only.
+    context._rowcount = matched
+    return True
+
+
 def postgres_connect_args(config: Any) -> dict[str, Any]:
     """libpq ``options`` setting the timeouts on every connection of the service's engine, at
     connect time (no statement of their own). Request work runs on these; what must not be cut
@@ -177,6 +212,24 @@ def postgres_connect_args(config: Any) -> dict[str, Any]:
             raise ValueError(f"{key} must be 0 (off) or a number of milliseconds: {value}")
         options.append(f"-c {setting}={value}")
     return {"options": " ".join(options)}
+
+
+# An import's transaction (``services/backup.py``) replays each table's hands in Python between
+# its statements: seconds for a big club, far past the idle timeout above. It locks only rows
+# of the new club, which nobody else can see before it commits, so a stopped import holds no
+# one up: its session is ended after this instead, a bound no gap of an import within the
+# body limit (16 MiB) comes near.
+IMPORT_IDLE_IN_TRANSACTION_TIMEOUT_MS = 300_000
+
+
+def for_an_import(connection: Any) -> None:
+    """Let the current transaction of ``connection`` (PostgreSQL; nothing elsewhere) sit idle
+    between statements for up to ``IMPORT_IDLE_IN_TRANSACTION_TIMEOUT_MS``."""
+    if connection.dialect.name != "postgresql":
+        return
+    connection.exec_driver_sql(
+        f"SET LOCAL idle_in_transaction_session_timeout = {IMPORT_IDLE_IN_TRANSACTION_TIMEOUT_MS}"
+    )
 
 
 def without_request_timeouts(connection: Any) -> None:

@@ -10,6 +10,7 @@ from sqlalchemy import text
 
 from ..extensions import db
 from ..middleware.limits import EXTENSION as LIMITS_EXTENSION
+from ..services.outages import sqlite_cannot_write
 from .paging import Blueprint
 
 blp = Blueprint("health", __name__, description="Service health")
@@ -35,14 +36,20 @@ class HealthSchema(Schema):
 
 @blp.route("/healthz")
 @blp.response(200, HealthSchema)
-@blp.alt_response(503, description="The database does not answer.")
+@blp.alt_response(503, description="The database does not answer, or cannot write.")
 def healthz() -> dict[str, Any]:
-    """Answer 200 when the service and its database answer.
+    """Answer 200 when the service and its database answer and, on SQLite, when the
+    database's file system can take a write (not full, not read-only): 503 otherwise.
 
     ``rate_limits`` says which store counts the limits in this worker: a shared store that
     fails is no outage (the limits count in memory meanwhile)."""
     db.session.execute(text("SELECT 1"))
     db.session.rollback()
+    path = db.engine.url.database
+    if db.engine.dialect.name == "sqlite" and path and path != ":memory:":
+        trouble = sqlite_cannot_write(path)
+        if trouble is not None:
+            raise trouble  # a disk error: answered 503 (outage_of)
     return {
         "status": "ok",
         "database": db.engine.dialect.name,

@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import insert, select
 
 from .. import rules
+from ..database import for_an_import
 from ..extensions import db
 from ..persistence.columns import rfc3339, utcnow
 from ..persistence.league import SeasonRow
@@ -201,6 +202,7 @@ def import_club(document: Mapping[str, Any]) -> dict[str, Any]:
     Returns the new club with its admin token (shown this once only) and the new id of every
     player, season and table by its id in the document."""
     try:
+        for_an_import(db.session.connection())  # its replays are not an idle session
         answer = _import(document)
     except Exception:
         db.session.rollback()

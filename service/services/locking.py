@@ -5,22 +5,91 @@ base a write on. On PostgreSQL that is ``SELECT … FOR UPDATE`` of the table's 
 which locks the whole database, it is ``BEGIN IMMEDIATE``, taken before the first read of the
 transaction so that two writers never both read a version and then race to write it. The
 ``UNIQUE (table_id, number)`` of hands stays as the last line of defence.
+
+A worker lets at most ``writers_per_table`` of its threads hold or wait for one table's lock
+(``TABLE_WRITERS_PER_WORKER``, 2 by default); one more is refused at once with ``TableBusy``
+(a 503 with ``Retry-After``, ``services/outages.py``) instead of waiting too: phones retrying
+on a table that a stuck worker holds cannot take every thread, and the other tables are still
+served. A thread's place is given back when its transaction ends.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, select
-from sqlalchemy.orm import joinedload
+from sqlalchemy import bindparam, event, select
+from sqlalchemy.orm import Session, SessionTransaction, joinedload
 
 from ..database import SqliteConnection
 from ..extensions import db
 from ..i18n.marks import N_
 from ..persistence.table_keeping import PlayerRow, SeatRow, TableRow
 from .errors import NotFound
+
+
+class TableBusy(Exception):
+    """As many threads of this worker as allowed already hold or wait for the table's lock."""
+
+    def __init__(self, table_id: str, writers: int) -> None:
+        super().__init__(f"table {table_id}: {writers} writers of this worker on its lock")
+
+
+_WRITER_PLACES = "solo_table_writer_places"  # Session.info: the table ids whose place it holds
+_places_guard = threading.Lock()
+_writers: Counter[str] = Counter()  # table id -> this process's threads holding or waiting
+_bound = {"writers_per_table": 2}
+
+
+def bound_writers_per_table(writers: int) -> None:
+    """How many threads of this process may hold or wait for one table's lock (>= 1)."""
+    if writers < 1:
+        raise ValueError(f"TABLE_WRITERS_PER_WORKER must be at least 1: {writers}")
+    _bound["writers_per_table"] = writers
+
+
+def writers_waiting(table_id: str) -> int:
+    """This process's threads holding or waiting for ``table_id``'s lock now."""
+    with _places_guard:
+        return _writers[table_id]
+
+
+def _take_a_writers_place(table_id: str) -> None:
+    """A place among the table's writers for the session's transaction (begun: it gives the
+    place back as it ends), or ``TableBusy``."""
+    session = db.session()
+    places = session.info.setdefault(_WRITER_PLACES, set())
+    if table_id in places:
+        return
+    with _places_guard:
+        writers = _writers[table_id]
+        if writers >= _bound["writers_per_table"]:
+            raise TableBusy(table_id, writers)
+        _writers[table_id] = writers + 1
+    places.add(table_id)
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _give_the_places_back(session: Session, transaction: SessionTransaction) -> None:
+    if transaction.parent is not None:  # a savepoint: the lock is the outer transaction's
+        return
+    places = session.info.pop(_WRITER_PLACES, None)
+    if not places:
+        return
+    with _places_guard:
+        for table_id in places:
+            _writers[table_id] -= 1
+            if _writers[table_id] <= 0:
+                del _writers[table_id]
+
+
+def _before_locking(table_id: str) -> None:
+    db.session.connection()  # the transaction that will give the place back has begun
+    _take_a_writers_place(table_id)
+    begin_write()
 
 
 def begin_write() -> None:
@@ -34,8 +103,9 @@ def begin_write() -> None:
 
 
 def lock_table(table_id: str) -> TableRow:
-    """The table's row, locked against other writers until the transaction ends."""
-    begin_write()
+    """The table's row, locked against other writers until the transaction ends;
+    ``TableBusy`` when too many threads of this worker already want it."""
+    _before_locking(table_id)
     # The seats load in a second statement (``lazy="selectin"``), after the lock is held: on
     # PostgreSQL a statement that waited for a row lock sees the locked row's latest version
     # but everything else as of its start, so seats joined into this one could be stale
@@ -121,7 +191,7 @@ _TABLE_AND_SEATS_FOR_UPDATE = (
 def lock_table_state(table_id: str) -> TableState:
     """``lock_table`` for a use case that only reads the table and writes with statements of
     its own (recording a hand): the table and its seats in one statement."""
-    begin_write()
+    _before_locking(table_id)
     connection = db.session.connection()
     rows = connection.execute(_TABLE_AND_SEATS_FOR_UPDATE, {"table_id": table_id}).all()
     if not rows:

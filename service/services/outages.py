@@ -1,9 +1,11 @@
 """Which errors are outages of the database rather than faults of a request or of the code:
-those a client is told to send again later (503 with ``Retry-After``, ``api/errors.py``)."""
+those a client is told to send again later (503 with ``Retry-After``, ``api/errors.py``); and
+whether an SQLite database's file system can take a write (``sqlite_cannot_write``)."""
 
 from __future__ import annotations
 
 import errno
+import os
 import sqlite3
 from typing import NamedTuple
 
@@ -55,12 +57,17 @@ class Outage(NamedTuple):
 
 def outage_of(error: BaseException) -> Outage | None:
     """An ``Outage`` when ``error`` says the database (not the request) failed: a connection
-    lost or refused, the server gone, a full disk, a lock or statement timeout, SQLite busy;
+    lost or refused, the server gone, a full disk, a lock or statement timeout, SQLite busy, a
+    table whose lock enough threads of this worker already wait for (``locking.TableBusy``);
     None for anything else (a bug, a constraint: those are not the client's to retry)."""
     from sqlalchemy import exc
 
+    from .locking import TableBusy
+
     if isinstance(error, exc.TimeoutError):  # no pooled connection free in time
         return Outage("connection pool exhausted", RETRY_AFTER_BUSY)
+    if isinstance(error, TableBusy):  # enough of this worker's threads wait for the table
+        return Outage(str(error), RETRY_AFTER_BUSY)
     original = getattr(error, "orig", None) or error
     if isinstance(error, exc.DBAPIError) and error.connection_invalidated:
         return Outage(f"connection lost: {_first_line(original)}", RETRY_AFTER_DOWN)
@@ -91,3 +98,23 @@ def outage_of(error: BaseException) -> Outage | None:
 
 def _first_line(error: BaseException) -> str:
     return (str(error).strip().splitlines() or [type(error).__name__])[0][:200]
+
+
+# The least free space an SQLite database's file system must have to take a write: the WAL
+# grows by a page and a frame header for each page a transaction changes (a hand changes about
+# twenty), and a checkpoint may need more. Below it, ``/healthz`` says the database cannot write.
+SQLITE_ROOM_TO_WRITE = 1 << 20
+
+
+def sqlite_cannot_write(database_path: str) -> OSError | None:
+    """Why the file system of an SQLite database cannot take a write (full, nearly full, or
+    read-only), as the ``OSError`` SQLite's write would meet; None when it can. Reads go on
+    either way: ``/healthz`` asks this so that a full disk is not reported healthy."""
+    directory = os.path.dirname(os.path.abspath(database_path))
+    found = os.statvfs(directory)
+    if found.f_flag & os.ST_RDONLY:
+        return OSError(errno.EROFS, "the database's file system is read-only", directory)
+    free = found.f_bavail * found.f_frsize
+    if free < SQLITE_ROOM_TO_WRITE:
+        return OSError(errno.ENOSPC, f"{free} bytes free for the database", directory)
+    return None

@@ -136,6 +136,196 @@ def test_a_session_stuck_inside_a_transaction_is_ended_and_its_locks_let_go(app,
     stuck.close()
 
 
+# A worker of the service, in a process of its own: it records a hand and stops just before
+# COMMIT, its table and seats locked, as a worker would that the operating system stopped.
+_WORKER_STOPPING_AT_COMMIT = """
+import sys, time
+from sqlalchemy import event
+from service import create_app
+from service.extensions import db
+
+url, table_id, token = sys.argv[1:4]
+app = create_app({"SQLALCHEMY_DATABASE_URI": url, "RATELIMIT_ENABLED": False})
+with app.app_context():
+    engine = db.engine
+wrote = []
+
+@event.listens_for(engine, "before_cursor_execute")
+def _note(_conn, _cursor, statement, *_):
+    wrote.append(statement.startswith("INSERT INTO hands"))
+
+@event.listens_for(engine, "commit")
+def _stop_before_commit(connection):
+    if any(wrote):  # the hand's commit, not the token check's
+        pid = connection.connection.dbapi_connection.info.backend_pid
+        print(f"holding {pid}", flush=True)
+        time.sleep(3600)  # SIGSTOP comes here
+
+app.test_client().post(
+    f"/api/v1/tables/{table_id}/hands",
+    json={"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6},
+    headers={"Authorization": f"Bearer {token}"},
+)
+"""
+
+
+def _line_within(process: subprocess.Popen[str], seconds: float) -> str:
+    import select
+
+    ready, _, _ = select.select([process.stdout], [], [], seconds)
+    assert ready, "the worker process did not take the lock in time"
+    assert process.stdout is not None
+    return process.stdout.readline()
+
+
+@on_postgres
+def test_a_worker_stopped_while_holding_a_tables_lock_lets_it_go_within_the_bound(app, api):
+    """A worker process (the service's own code, a real hand being recorded) is stopped with
+    SIGSTOP just before its COMMIT, holding the table's lock. The server ends its session after
+    ``idle_in_transaction_session_timeout`` (5 s), and the table takes hands again: within 5 s
+    and one lock wait (2 s) of the stop; meanwhile every attempt is a 503 busy. (The wait is
+    bounded generously, not timed: the test counts answers.)"""
+    import signal
+    import sys
+
+    table = api.table()
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    worker = subprocess.Popen(
+        [sys.executable, "-c", _WORKER_STOPPING_AT_COMMIT, url, table["id"], table["table_token"]],
+        cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        holding = _line_within(worker, 60)
+        assert holding.startswith("holding "), holding
+        backend = int(holding.split()[1])
+        os.kill(worker.pid, signal.SIGSTOP)
+        idle = app.config.get("PG_IDLE_IN_TRANSACTION_TIMEOUT_MS", 5_000) / 1000
+        lock = app.config.get("PG_LOCK_TIMEOUT_MS", 2_000) / 1000
+        deadline = time.monotonic() + idle + lock + 30  # generous: a loaded machine
+        answer, refused = None, 0
+        while time.monotonic() < deadline:
+            answer = api.record(table, HAND, **{"Idempotency-Key": "k-after-stop"})
+            if answer.status_code == 201:
+                break
+            assert_unavailable(answer, RETRY_AFTER_BUSY)
+            refused += 1
+        assert answer is not None and answer.status_code == 201, "the table stayed locked"
+        assert refused >= 1  # it was locked when the stop came
+        with _raw_pg() as observer:
+            still = observer.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = %s", (backend,)
+            ).fetchone()
+        assert still == (0,), "the stopped worker's session was not ended"
+        assert [hand["number"] for hand in _hands(api, table)] == [1]  # its hand was not kept
+    finally:
+        worker.kill()
+        worker.wait()
+        assert worker.stdout is not None
+        worker.stdout.close()
+
+
+def _big_club(api: Any, hands: int) -> dict[str, Any]:
+    """The export of a club whose one table has ``hands`` hands (solos of every seat, won and
+    lost): made from the export of a table with one hand, so it is what the service writes."""
+    table = api.table()
+    assert api.record(table, HAND).status_code == 201
+    document = api.client.get(
+        f"/api/v1/clubs/{table['club_id']}/export", headers=api.auth(table["admin_token"])
+    ).json
+    [only] = document["tables"]
+    [first] = only["hands"]
+    generated = []
+    for number in range(1, hands + 1):
+        record = {**first["hand"], "declarer": number % 4, "tricks": (6, 7, 2)[number % 3]}
+        revision = {**first["revisions"][0], "hand": record}
+        generated.append({**first, "number": number, "hand": record, "revisions": [revision]})
+    only["hands"] = generated
+    only["seats"] = [{**seat, "balance": None} for seat in only["seats"]]  # not checked
+    return document
+
+
+@pytest.mark.slow
+@on_postgres
+def test_big_imports_beside_live_tables_all_succeed_and_lose_nothing(app, api):
+    """Three imports of a club of 3,000 hands at once, through a real server, while phones
+    record hands on two live tables: every import is 201 with all its hands, and every hand
+    a phone was answered 201 for is there, once. The server's idle-in-transaction timeout is
+    cut to 1 s, far below the seconds a replay of 3,000 hands takes: an import's transaction
+    sits idle that long between its statements and must not be ended for it
+    (``database.for_an_import``), while a live write's transaction never idles that long."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import requests
+
+    from tests.support import Gunicorn
+
+    imports, hands = 3, 3_000
+    document = _big_club(api, hands)
+    live = [api.table(), api.table()]
+    stop = threading.Event()
+    recorded = {table["id"]: 0 for table in live}
+
+    def phone(base: str, table: dict[str, Any]) -> None:
+        """Records hands until stopped, each sent again (same key) while answered 503."""
+        n = 0
+        while not stop.is_set():
+            n += 1
+            for _attempt in range(60):
+                answer = requests.post(
+                    f"{base}/api/v1/tables/{table['id']}/hands",
+                    json=HAND,
+                    headers={
+                        **api.auth(table["table_token"]),
+                        "Idempotency-Key": f"{table['id']}-{n}",
+                    },
+                    timeout=120,
+                )
+                if answer.status_code == 201:
+                    recorded[table["id"]] += 1
+                    break
+                assert answer.status_code == 503, answer.text
+                time.sleep(0.2)
+            else:
+                raise AssertionError("a live hand was refused 60 times")
+
+    with (
+        Gunicorn(
+            app.config["SQLALCHEMY_DATABASE_URI"],
+            workers=2,
+            SOLO_RATELIMIT_ENABLED="false",
+            SOLO_PG_IDLE_IN_TRANSACTION_TIMEOUT_MS="1000",
+        ) as server,
+        ThreadPoolExecutor(imports + len(live)) as pool,
+    ):
+        phones = [pool.submit(phone, server.url, table) for table in live]
+        imported = [
+            pool.submit(
+                requests.post, f"{server.url}/api/v1/clubs/import", json=document, timeout=600
+            )
+            for _ in range(imports)
+        ]
+        answers = [f.result() for f in imported]
+        stop.set()
+        for f in phones:
+            f.result()
+    for answer in answers:
+        assert answer.status_code == 201, answer.text
+        assert answer.json()["imported"]["hands"] == hands
+    for table in live:
+        assert recorded[table["id"]] >= 1
+        assert api.get_table(table)["hands_recorded"] == recorded[table["id"]]
+    with _raw_pg() as observer:
+        row = observer.execute(
+            "SELECT count(*) FROM hands JOIN score_tables ON score_tables.id = hands.table_id"
+            " WHERE score_tables.club_id = ANY(%s)",
+            ([answer.json()["id"] for answer in answers],),
+        ).fetchone()
+    assert row == (imports * hands,)
+
+
 def test_the_request_timeouts_are_set_on_service_connections_and_not_for_migrations(app):
     from service.database import postgres_connect_args
     from service.extensions import db
@@ -312,6 +502,31 @@ def small_disk() -> Iterator[Path | None]:
         mount.rmdir()
 
 
+def test_healthz_tells_a_read_only_or_nearly_full_file_system_of_sqlite(monkeypatch, tmp_path):
+    """What ``/healthz`` reads of the database's file system (``os.statvfs``), for the cases
+    a mount cannot make here: a read-only one, and one with less room than a write needs."""
+    import errno
+
+    from service.services import outages
+
+    real = os.statvfs(tmp_path)
+
+    def found(flag: int, free_blocks: int) -> Any:
+        fields = list(real)
+        fields[4], fields[8] = free_blocks, flag  # f_bavail, f_flag
+        return os.statvfs_result(fields)
+
+    database = str(tmp_path / "solo.db")
+    monkeypatch.setattr(os, "statvfs", lambda _path: found(os.ST_RDONLY, real.f_bavail))
+    assert outages.sqlite_cannot_write(database).errno == errno.EROFS  # type: ignore[union-attr]
+    blocks = outages.SQLITE_ROOM_TO_WRITE // real.f_frsize
+    monkeypatch.setattr(os, "statvfs", lambda _path: found(0, blocks - 1))
+    assert outages.sqlite_cannot_write(database).errno == errno.ENOSPC  # type: ignore[union-attr]
+    monkeypatch.setattr(os, "statvfs", lambda _path: found(0, blocks))
+    assert outages.sqlite_cannot_write(database) is None
+    assert outage_of(OSError(errno.EROFS, "read-only")) is not None  # answered 503
+
+
 def _fill(disk: Path) -> Path:
     filler = disk / "filler"
     # Unbuffered, and the OSError suppressed around the file too: a buffered close would raise
@@ -322,12 +537,20 @@ def _fill(disk: Path) -> Path:
     return filler
 
 
-def _full_disk_round(client: Any, api: Any, table: dict[str, Any], disk: Path) -> None:
+def _full_disk_round(
+    client: Any, api: Any, table: dict[str, Any], disk: Path, health_when_full: int
+) -> None:
+    assert client.get("/healthz").status_code == 200
     filler = _fill(disk)
     response = api.record(table, HAND, **{"Idempotency-Key": "k-full"})
     assert_unavailable(response)
-    assert client.get("/healthz").status_code == 200  # it reads; it cannot write
+    health = client.get("/healthz")
+    assert health.status_code == health_when_full, health.get_data(as_text=True)
+    if health_when_full == 503:
+        assert_unavailable(health)
+    assert api.get_table(table)["hands_recorded"] == 0  # reads go on
     filler.unlink()
+    assert client.get("/healthz").status_code == 200
     again = api.record(table, HAND, **{"Idempotency-Key": "k-full"})
     assert again.status_code == 201 and again.json["number"] == 1
     assert len(_hands(api, table)) == 1
@@ -347,7 +570,8 @@ def test_a_full_disk_answers_503_and_the_hand_is_recorded_once_there_is_room(app
     client = on_disk.test_client()
     small_api = ApiClient(client)
     table = small_api.table()
-    _full_disk_round(client, small_api, table, small_disk)
+    # SQLite's disk is the service's own: /healthz says it cannot write.
+    _full_disk_round(client, small_api, table, small_disk, health_when_full=503)
 
 
 def _full_disk_on_postgres(api: Any, disk: Path) -> None:
@@ -364,7 +588,8 @@ def _full_disk_on_postgres(api: Any, disk: Path) -> None:
         try:
             admin.execute("TRUNCATE hands CASCADE")
             admin.execute(f"ALTER TABLE hands SET TABLESPACE {name}")
-            _full_disk_round(api.client, api, table, disk)
+            # The server's disks are the server's to watch: /healthz asks it only to answer.
+            _full_disk_round(api.client, api, table, disk, health_when_full=200)
         finally:
             admin.execute("ALTER TABLE hands SET TABLESPACE pg_default")
             admin.execute(f"DROP TABLESPACE {name}")

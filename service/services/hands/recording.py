@@ -1,5 +1,5 @@
 """Recording the next hand: settled from the table's current state only, so it costs the same at
-hand 5 and at hand 500; its writes go in as Core statements (pipelined on PostgreSQL), an
+hand 5 and at hand 500; its writes go in as Core statements, one per table written, an
 Idempotency-Key answering a retry with the first answer."""
 
 from __future__ import annotations
@@ -36,7 +36,6 @@ from ..errors import (
     conflict_on_duplicate,
 )
 from ..locking import TableState, lock_table_state
-from ..pipelining import pipelined
 from ..tables import TableRules, table_view
 from .rows import (
     WriteConditions,
@@ -57,8 +56,8 @@ def _request_hash(body: Any) -> str:
 
 _hands = HandRow.__table__
 # The rows of a hand being recorded name it by its table and number (``of_table``,
-# ``of_number``) instead of the id its insert would return: then no statement waits for
-# another's answer, and on PostgreSQL the hand and its rows go in one round trip.
+# ``of_number``) instead of the id its insert would return: the statements need nothing
+# read back between them.
 _NEW_HAND = (
     select(_hands.c.id)
     .where(_hands.c.table_id == bindparam("of_table"), _hands.c.number == bindparam("of_number"))
@@ -210,9 +209,9 @@ def record_hand(
         else table.pool
     )
     new_hand = {"of_table": table.id, "of_number": number}
-    # Core statements, not ORM objects (nothing to track and flush), none of which needs
-    # another's answer: on PostgreSQL they all go in one round trip.
-    with conflict_on_duplicate(taken, values={"number": number}), pipelined(connection):
+    # Core statements, not ORM objects (nothing to track and flush); the transfers in one
+    # multi-row INSERT on PostgreSQL (database.never_pipelined).
+    with conflict_on_duplicate(taken, values={"number": number}):
         insert_rows(HandRow, [values])
         connection.execute(
             _INSERT_NEW_REVISION,

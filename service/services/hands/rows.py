@@ -122,7 +122,7 @@ def insert_rows(model: Any, rows: list[dict[str, Any]]) -> None:
 def _insert_into(table: Any) -> Any:
     """One ``INSERT`` statement per table, built once: a new one would be compiled again, or
     at least have its cache key worked out, on every hand recorded. Inline: no ``RETURNING``
-    of a new row's id, which nobody reads (and which a ``pipelined`` block cannot carry)."""
+    of a new row's id, which nobody reads."""
     return insert(table).inline()
 
 

@@ -67,14 +67,18 @@ def _upsert_adding(
     # Core statements on the session's connection (same transaction): the ORM layer has
     # nothing to add to them, and every hand recorded runs two to ten of these.
     connection = db.session.connection()
-    upsert, insert_zeros, add = _upsert_statements(
-        model, tuple(keys), tuple(counters), connection.dialect.name
+    columns = tuple(rows[0])
+    upsert, insert_zeros = _multi_row_statements(
+        model, tuple(keys), tuple(counters), columns, len(rows), connection.dialect.name
     )
+    # All rows in one statement each (not an executemany: on PostgreSQL that would be one
+    # round trip per row, see database.never_pipelined); its parameters named per row.
+    numbered = {f"{c}_{i}": row[c] for i, row in enumerate(rows) for c in columns}
     if only_additions:
-        connection.execute(upsert, rows)
+        connection.execute(upsert, numbered)
         return
-    zeros = [{**{k: row[k] for k in keys}, **dict.fromkeys(counters, 0)} for row in rows]
-    connection.execute(insert_zeros, zeros)
+    connection.execute(insert_zeros, numbered)
+    add = _adding_to_one_row(model, tuple(keys), tuple(counters))
     connection.execute(
         add,
         [
@@ -84,24 +88,48 @@ def _upsert_adding(
     )
 
 
-@lru_cache(maxsize=32)
-def _upsert_statements(
-    model: Any, keys: tuple[str, ...], counters: tuple[str, ...], dialect: str
-) -> tuple[Any, Any, Any]:
-    """The statements of ``_upsert_adding``, built once (every hand recorded runs them)."""
+@lru_cache(maxsize=256)
+def _multi_row_statements(
+    model: Any,
+    keys: tuple[str, ...],
+    counters: tuple[str, ...],
+    columns: tuple[str, ...],
+    rows: int,
+    dialect: str,
+) -> tuple[Any, Any]:
+    """The upsert and the insert of zero rows of ``_upsert_adding`` for ``rows`` rows of
+    ``columns`` (parameters ``{column}_{row}``), built once per shape: a hand has a row per
+    player, so a few shapes serve every hand."""
     table = model.__table__
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    adding = insert(table)
+    adding = insert(table).values(
+        [{c: bindparam(f"{c}_{i}") for c in columns} for i in range(rows)]
+    )
     upsert = adding.on_conflict_do_update(
         index_elements=list(keys), set_={c: table.c[c] + adding.excluded[c] for c in counters}
     )
-    insert_zeros = insert(table).on_conflict_do_nothing(index_elements=list(keys))
-    add = (
+    insert_zeros = (
+        insert(table)
+        .values(
+            [
+                {**{k: bindparam(f"{k}_{i}") for k in keys}, **dict.fromkeys(counters, 0)}
+                for i in range(rows)
+            ]
+        )
+        .on_conflict_do_nothing(index_elements=list(keys))
+    )
+    return upsert, insert_zeros
+
+
+@lru_cache(maxsize=32)
+def _adding_to_one_row(model: Any, keys: tuple[str, ...], counters: tuple[str, ...]) -> Any:
+    """``UPDATE … SET x = x + :add_x WHERE key = :key_k`` of ``_upsert_adding``, built once."""
+    table = model.__table__
+    return (
         update(table)
         .where(*(table.c[k] == bindparam(f"key_{k}") for k in keys))
         .values({c: table.c[c] + bindparam(f"add_{c}") for c in counters})
     )
-    return upsert, insert_zeros, add
 
 
 def hands_changed(table: TableRow | TableState, changes: Iterable[HandChange]) -> None:
