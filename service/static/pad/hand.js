@@ -267,7 +267,7 @@ export function handForm(opts) {
   // The short name shows, the full name is read out (it starts with the short one).
   const seatOptions = () => table.seats.map((s) => {
     const short = shortName(ctx, s.seat);
-    return { value: s.seat, content: h('span.short', short), aria: short === s.name ? null : s.name };
+    return { value: s.seat, content: h('span.short.fit', short), aria: short === s.name ? null : s.name };
   });
   const draftKey = opts.record === undefined ? `new:${ctx.id}:${opts.number}` : `edit:${ctx.id}:${opts.number}`;
   const draft = store.draft(draftKey);
@@ -512,7 +512,7 @@ function errorsWidget(ctx, variant, v, changed, syncs) {
   const kindRow = kinds.length > 1 ? choiceRow(kinds.map((k) => ({ value: k.name, label: errorWord(k.name) })),
     (x) => kind === x, (x) => { kind = x; changed(); }, ' small') : null;
   const seats = choiceRow(ctx.table.seats.map((s) => ({ value: s.seat,
-    content: h('span.short', shortName(ctx, s.seat)), aria: t('Add an error by {name}', { name: s.name }) })),
+    content: h('span.short.fit', shortName(ctx, s.seat)), aria: t('Add an error by {name}', { name: s.name }) })),
   null, (x) => { v.errors.push({ kind, seat: x }); changed(); }, ' seat small');
   if (kindRow) { kindRow.classList.add('wrap'); syncs.push(kindRow.sync); }
   syncs.push(seats.sync, () => clear(list, v.errors.map((e, i) => {

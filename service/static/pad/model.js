@@ -250,6 +250,14 @@ export function shortName(ctx, party) {
   return ctx.shorts[party] ?? seatName(ctx, party);
 }
 
+/** The contract a hand was settled as where it is not the one recorded, else null: an American
+ *  simple game played alone (the caller held the called ace) counts as a solo (rules R4). */
+export function countedAs(ctx, hand) {
+  const r = hand.hand || {};
+  const alone = r.partner === undefined || r.partner === null || r.partner === r.declarer;
+  return ctx.table.variant === 'american' && r.contract === 'simple' && alone ? 'solo' : null;
+}
+
 /** "Solo ♥ Bernd, won", "Forfeit Bob", "Misdeal": one line of the score sheet. */
 export function shortHand(ctx, hand) {
   const r = hand.hand || {};
@@ -265,7 +273,9 @@ export function shortHand(ctx, hand) {
     people = r.partner !== undefined && r.partner !== null && r.partner !== who
       ? ' ' + t('{name} & {partner}', { name, partner: shortName(ctx, r.partner) }) : ` ${name}`;
   }
-  const line = `${game}${trump}${people}`;
+  const counted = countedAs(ctx, hand);
+  const as = counted ? ' (' + t('counted as {contract}', { contract: contractTitle(ctx.variant, counted) }) + ')' : '';
+  const line = `${game}${trump}${people}${as}`;
   const result = hand.status === 'void' ? 'void' : hand.settlement && hand.settlement.result;
   if (result === 'won') return t('{hand}, won', { hand: line });
   if (result === 'lost') return t('{hand}, lost', { hand: line });

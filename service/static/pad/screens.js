@@ -193,7 +193,7 @@ export function renderSeating(root, ctx, app) {
   const request = (dry) => () => api.reseat(ctx.id, writeToken(ctx), { seats: order, first_dealer: order.indexOf(first) }, tb.version, dry);
   const move = (i, d) => { [order[i], order[i + d]] = [order[i + d], order[i]]; draw(); };
   async function draw() {
-    clear(list, order.map((id, i) => h('li', h('span.name', name(id)),
+    clear(list, order.map((id, i) => h('li', h('span.name.fit', name(id)),
       h('button.small', { type: 'button', disabled: i === 0, 'aria-label': t('Move {name} up', { name: name(id) }), onclick: () => move(i, -1) }, '↑'),
       h('button.small', { type: 'button', disabled: i === order.length - 1, 'aria-label': t('Move {name} down', { name: name(id) }), onclick: () => move(i, 1) }, '↓'))));
     clear(dealers, h('fieldset.group', h('legend', t('Dealt the first hand')), h('div.row.wrap', order.map((id) => h('button.choice.small',
@@ -277,7 +277,7 @@ export function settleUpView(ctx, data) {
     data.pool_shares.length ? h('p', t('The pool ({pool}) is shared out: {shares}.', shares)) : null,
     data.pool_at_close === 'carry' ? h('p', t('The pool ({pool}) stays with the club for its next table.', { pool: data.pool })) : null,
     h('h2', unit === 'points' ? t('Final score') : t('Net')),
-    h('ul.deltas', data.net.map((n) => h('li', h('span.name', party(ctx, n.party)), h('span.num', signed(n.amount))))));
+    h('ul.deltas', data.net.map((n) => h('li', h('span.name.fit', party(ctx, n.party)), h('span.num', signed(n.amount))))));
 }
 function party(ctx, p) {
   return p === 'pool' ? t('the club (pool)') : seatName(ctx, p);
