@@ -153,8 +153,10 @@ def test_offline_the_next_hand_follows_the_queued_ones(
     expect(page.locator('dd[data-fact="pool"]')).to_have_text("not known yet")
     page.locator("#new-hand").click()
     expect(page.locator("h1")).to_have_text("Hand 3")
-    # the couleur is not claimed offline
-    expect(page.locator("[data-next=dealer]")).to_have_text("Bernd Huber deals and stakes")
+    # a fixed couleur (the default) cannot change, so it is shown offline too; the pool is not
+    expect(page.locator("[data-next=dealer]")).to_have_text(
+        "Bernd Huber deals and stakes · couleur ♣ clubs"
+    )
     assert "2 hands wait to be sent" in page.locator(".record > .notice").inner_text()
     page.get_by_role("link", name="← Table").click()
     go_online(phone.context, network)

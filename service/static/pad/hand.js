@@ -92,6 +92,7 @@ function visible(f, variant, v, players) {
   if (f.w === 'kind') return f.allowed.length > 1;
   if (f.kinds && !f.kinds.includes(v.kind)) return false;
   if (f.contracts && !f.contracts.includes(v.contract)) return false;
+  if (f.name === 'called' && demandsAce(variant, v)) return true;
   if (f.name === 'called' || f.name === 'partner') {
     const mode = callMode(variant, v);
     if (mode === 'none' || (mode === null && (variant.contracts || []).length)) return false;
@@ -105,6 +106,13 @@ function visible(f, variant, v, players) {
 }
 
 const POINTS_GAME = new Set(['soloist', 'soloist_points', 'defender_points']);
+
+/** A contract that calls no partner but names a card (German Solo's mediateur demands an ace):
+ *  the card is recorded, optionally. */
+function demandsAce(variant, v) {
+  const c = contractOf(variant, v);
+  return !!c && c.calls_partner === 'none' && (c.called_ranks || []).length > 0;
+}
 
 function required(f, variant, v) {
   if (f.name === 'called' || f.name === 'partner') return callMode(variant, v) === 'required';
@@ -329,7 +337,8 @@ export function handForm(opts) {
       syncs.push(row.sync);
     } else if (f.w === 'seat') {
       const options = seatOptions();
-      const alone = f.name === 'partner' || (f.nullable && !f.required);
+      // Nobody plays alone only where the hand allows it: Solo 66's soloist shows with a trump only.
+      const alone = f.name === 'partner' || (f.nullable && !f.required && !POINTS_GAME.has(f.name));
       if (alone) options.push({ value: NONE, label: f.name === 'partner' ? t('Alone') : t('Nobody') });
       const row = choiceRow(options, (x) => v[f.name] === x, (x) => setValue(f.name, x), ' seat');
       el = chosenGroup(label, () => (typeof v[f.name] === 'number' ? seatName(ctx, v[f.name]) : null), row);
@@ -361,7 +370,11 @@ export function handForm(opts) {
       });
       const suits = choiceRow(f.suits.map((s) => ({ value: s, content: [suitSpan(s), h('span.word', suitName(s))],
         disabled: () => s === v.trump })), (x) => v.called.suit === x,
-      (x) => { v.called.suit = v.called.suit === x && callMode(variant, v) === 'optional' ? null : x; changed(); }, ' suitbtn');
+      (x) => {
+        const optional = callMode(variant, v) === 'optional' || demandsAce(variant, v);
+        v.called.suit = v.called.suit === x && optional ? null : x;
+        changed();
+      }, ' suitbtn');
       el = group(label, suits, ranks);
       ranks.classList.add('ranks');
       syncs.push(ranks.sync, suits.sync);

@@ -412,7 +412,6 @@ export default {
   "No connection: corrections need the network.": "Keine Verbindung: Korrekturen brauchen das Netz.",
   "{game} · closed": "{game} · geschlossen",
   "{game} · next: hand {number}": "{game} · als Nächstes: Spiel {number}",
-  "This table is closed.": "Dieser Tisch ist geschlossen.",
   "The session is over: {reason}": "Die Runde ist vorbei: {reason}",
   "New hand {number}": "Neues Spiel {number}",
   "Share": "Teilen",
@@ -422,6 +421,14 @@ export default {
   "Print": "Drucken",
   "All tables": "Alle Tische",
   "Score sheet": "Spielliste",
+  "Winners: {names}": "Gewonnen haben {names}",
+  "Winner: {names}": "Gewonnen hat {names}",
+  "This table is closed: these are its final balances.": "Der Tisch ist geschlossen: Das sind die Endstände.",
+  "Final balances": "Endstände",
+  "Hand {number}: {before} → {after}": "Spiel {number}: {before} → {after}",
+  "Next hand: {before} → {after}": "Nächstes Spiel: {before} → {after}",
+  "Dealt by another player then:": "Danach gibt bei diesen Spielen jemand anderes:",
+  "{game} · over": "{game} · beendet",
 
   // --- league.js ---
   "Rank": "Rang",

@@ -412,7 +412,6 @@ export default {
   "No connection: corrections need the network.": "Sin conexión: las correcciones necesitan la red.",
   "{game} · closed": "{game} · cerrada",
   "{game} · next: hand {number}": "{game} · siguiente: mano {number}",
-  "This table is closed.": "Esta mesa está cerrada.",
   "The session is over: {reason}": "La sesión terminó: {reason}",
   "New hand {number}": "Nueva mano {number}",
   "Share": "Compartir",
@@ -422,6 +421,14 @@ export default {
   "Print": "Imprimir",
   "All tables": "Todas las mesas",
   "Score sheet": "Planilla",
+  "Winners: {names}": "Han ganado {names}",
+  "Winner: {names}": "Ha ganado {names}",
+  "This table is closed: these are its final balances.": "La mesa está cerrada: estos son sus saldos finales.",
+  "Final balances": "Saldos finales",
+  "Hand {number}: {before} → {after}": "Mano {number}: {before} → {after}",
+  "Next hand: {before} → {after}": "Próxima mano: {before} → {after}",
+  "Dealt by another player then:": "Estas manos las reparte entonces otra persona:",
+  "{game} · over": "{game} · terminada",
 
   // --- league.js ---
   "Rank": "Puesto",

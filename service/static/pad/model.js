@@ -284,6 +284,23 @@ export function shortHand(ctx, hand) {
   return result ? `${line}, ${result}` : line;
 }
 
+/** The table's couleur: the service's, or Spanish Solo's colour, fixed by its option. */
+export function couleurOf(table) {
+  return table.couleur || (table.variant === 'spanish' && table.options && table.options.couleur) || null;
+}
+
+/** Whether the couleur can no longer change, so that hands waiting offline cannot change it:
+ *  a fixed one, or one that became the trump of the first game won (and stays). */
+export function couleurSettled(ctx) {
+  const tb = ctx.table;
+  const o = tb.options || {};
+  if (tb.variant === 'american' && o.couleur_policy === 'first_won') {
+    return ctx.hands.some((x) => x.status !== 'void' && x.settlement && x.settlement.result === 'won');
+  }
+  if (tb.variant === 'german' && o.preferred_suit === 'first_won') return !!tb.couleur;
+  return true;
+}
+
 /** The score sheet: per hand its deltas, the running balances and the pool after it. */
 export function sheetRows(ctx) {
   const n = ctx.table.seats.length;

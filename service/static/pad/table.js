@@ -4,10 +4,10 @@
 
 import { api, ProblemError } from './api.js';
 import { SUITS, h, append, clear, signed, sr, suitLabel, toast } from './dom.js';
-import { t, tn, tx, num } from './i18n.js';
+import { lang, t, tn, tx, num } from './i18n.js';
 import { settlementView, summaryLine } from './hand.js';
 import {
-  contractTitle, countedAs, describeHand, kindWord, loadHands, nextHand, refresh, seatName, sheetRows, shortHand, shortName,
+  contractTitle, countedAs, couleurOf, couleurSettled, describeHand, kindWord, loadHands, nextHand, refresh, seatName, sheetRows, shortHand, shortName,
 } from './model.js';
 import { store } from './store.js';
 import { discard, entriesFor, renumber } from './outbox.js';
@@ -30,24 +30,42 @@ function balanceChanges(before, after) {
     : t('{changes}; pool {before} → {after}', { changes: moved, before: before.pool, after: after.pool });
 }
 
+/** A table closed, or a session that reached its end: no more hands, so no next deal. */
+const finished = (tb) => tb.status === 'closed' || !!(tb.session && tb.session.over);
+
 function facts(ctx) {
   const tb = ctx.table;
+  const done = finished(tb);
   const next = nextHand(ctx, entriesFor(ctx.id));
   const dealer = seatName(ctx, next.dealer);
   const unknown = t('not known yet');
   const items = []; // [the fact's English name (data-fact, for tests and styles), its label, its value]
   if (tb.pool !== null && tb.pool !== undefined) items.push(['pool', t('Pool'), next.known ? num(tb.pool) : unknown]);
-  if (tb.couleur) {
-    items.push([tb.variant === 'german' ? 'preferred suit' : 'couleur', suitWord(tb), next.known ? suitLabel(tb.couleur) : unknown]);
+  const couleur = couleurOf(tb);
+  if (couleur) {
+    const known = next.known || couleurSettled(ctx);
+    items.push([tb.variant === 'german' ? 'preferred suit' : 'couleur', suitWord(tb), known ? suitLabel(couleur) : unknown]);
   }
-  items.push(['deals next', t('Deals next'), dealer]);
-  if (next.stakeDue !== null && next.stakeDue !== undefined) {
+  if (!done) items.push(['deals next', t('Deals next'), dealer]);
+  if (!done && next.stakeDue !== null && next.stakeDue !== undefined) {
     const stake = tb.options && tb.options.stake;
     const due = { stake: stake ?? '' };
     items.push(['stake', t('Stake'), next.stakeDue ? t('{stake} due', due) : t('paid (redeal)')]);
   }
   items.push(['hands', t('Hands'), num(tb.hands_played)]);
   return h('dl.facts', items.map(([k, label, val]) => h('div', h('dt', label), h('dd.fit', { 'data-fact': k }, val))));
+}
+
+/** A session at its end: who won (a word that fits anyone: "Gewonnen hat …"), why it ended;
+ *  no next hand is offered. */
+function ended(ctx) {
+  const tb = ctx.table;
+  const names = tb.session.winners.map((i) => seatName(ctx, i));
+  const all = new Intl.ListFormat(lang, { type: 'conjunction' }).format(names);
+  return h('p.notice.ok', { 'data-session': 'over' },
+    names.length ? [h('strong', names.length > 1 ? t('Winners: {names}', { names: all }) : t('Winner: {names}', { names: all })), ' · '] : null,
+    t('The session is over: {reason}', { reason: tb.session.reason }),
+    tb.status === 'closed' ? [' ', t('This table is closed: these are its final balances.')] : null);
 }
 
 /** German Solo calls its doubled suit the preferred suit; the others, the couleur. */
@@ -63,10 +81,13 @@ function unitWord(units) {
 function seats(ctx) {
   const tb = ctx.table;
   const waiting = entriesFor(ctx.id).length;
-  return [h('ol.seats', { 'aria-label': t('Seats in playing order, with balances') }, tb.seats.map((s) => h(
-    `li.seat${s.seat === tb.dealer ? '.dealer' : ''}`, { 'data-seat': s.seat },
+  const dealer = finished(tb) ? null : tb.dealer;
+  const winners = (tb.session && tb.session.over && tb.session.winners) || [];
+  return [h('ol.seats', { 'aria-label': finished(tb) ? t('Final balances') : t('Seats in playing order, with balances') }, tb.seats.map((s) => h(
+    `li.seat${s.seat === dealer ? '.dealer' : ''}${winners.includes(s.seat) ? '.winner' : ''}`, { 'data-seat': s.seat },
     h('span.name.fit', s.name),
-    s.seat === tb.dealer ? h('span.tag', t('deals')) : null,
+    s.seat === dealer ? h('span.tag', t('deals')) : null,
+    winners.includes(s.seat) ? h('span.tag', { 'aria-hidden': 'true' }, '★') : null,
     h(`span.balance${s.balance < 0 ? '.minus' : s.balance > 0 ? '.plus' : ''}`, signed(s.balance), sr(` ${unitWord(tb.units)}`)),
   ))), waiting ? h('p.hint', tn(waiting, 'Balances before the {n} hand waiting to be sent.',
     'Balances before the {n} hands waiting to be sent.')) : null];
@@ -309,7 +330,22 @@ function confirmVoid(ctx, app, hand, body) {
   body.append(box);
   box.querySelector('button:not([disabled])').focus();
   tableAfter(ctx, after, () => api.voidHand(ctx.id, writeToken(ctx), hand.number, ctx.table.version, true))
-    .then((ok) => { yes.disabled = !ok; });
+    .then((table) => { yes.disabled = !table; if (table) append(after, [dealerMoves(ctx, hand, table)]); });
+}
+
+/** The later hands whose dealer a void moves, and the next dealer: a void hand passes no deal,
+ *  so every later hand is dealt by the seat before (by as many seats as this hand passed the
+ *  deal on); the next dealer is the service's answer. Null when no dealer moves. */
+function dealerMoves(ctx, hand, after) {
+  const n = ctx.table.seats.length;
+  const passed = hand.settlement ? (hand.settlement.next_dealer - hand.dealer + n) % n : 0;
+  const moved = (seat) => (seat - passed + n) % n;
+  const lines = ctx.hands.filter((x) => x.number > hand.number && passed).map((x) => t('Hand {number}: {before} → {after}',
+    { number: x.number, before: seatName(ctx, x.dealer), after: seatName(ctx, moved(x.dealer)) }));
+  if (after.dealer !== ctx.table.dealer) {
+    lines.push(t('Next hand: {before} → {after}', { before: seatName(ctx, ctx.table.dealer), after: seatName(ctx, after.dealer) }));
+  }
+  return lines.length ? [h('p', h('strong', t('Dealt by another player then:'))), h('ul.moves', lines.map((x) => h('li', x)))] : null;
 }
 
 async function restore(ctx, app, hand) {
@@ -358,15 +394,14 @@ export function renderTable(root, ctx, app) {
       const tb = ctx.table;
       const about = { game: ctx.variant ? ctx.variant.title : tb.variant, number: nextNumber(ctx) };
       return [h('h1', tb.name), h('p.hint', tb.status === 'closed' ? t('{game} · closed', about)
-        : t('{game} · next: hand {number}', about))];
+        : finished(tb) ? t('{game} · over', about) : t('{game} · next: hand {number}', about))];
     },
     notice: () => (notice ? h('p.notice.ok', { role: 'status' }, notice) : null),
     top: () => {
       const tb = ctx.table;
       const over = tb.session && tb.session.over;
       return [seats(ctx), facts(ctx),
-        tb.status === 'closed' ? h('p.notice', t('This table is closed.'))
-          : over ? h('p.notice', t('The session is over: {reason}', { reason: tb.session.reason }))
+        over ? ended(ctx) : tb.status === 'closed' ? h('p.notice', t('This table is closed: these are its final balances.'))
             : h('a.button.primary.big', { href: `${base}&go=new`, id: 'new-hand' }, t('New hand {number}', { number: nextNumber(ctx) })),
         h('nav.actions', { 'aria-label': t('Table') },
           h('a.button', { href: `${base}&go=share` }, t('Share')),
