@@ -117,9 +117,7 @@ export function shortNames(names) {
   });
 }
 
-/** Names break between words only (CSS .fit); a word still wider than its box is set smaller,
- *  .fit1 then .fit2, measured once the page is laid out: after every change of the page and
- *  every resize, in one frame (all classes off, then read, then set: two layouts at most). */
+/** A word too wide for its .fit box is set smaller (.fit1, .fit2): after each change and resize. */
 export function fitNames() {
   let queued = false;
   const tooWide = (el) => el.scrollWidth > el.clientWidth + 1;

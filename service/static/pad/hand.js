@@ -107,8 +107,7 @@ function visible(f, variant, v, players) {
 
 const POINTS_GAME = new Set(['soloist', 'soloist_points', 'defender_points']);
 
-/** A contract that calls no partner but names a card (German Solo's mediateur demands an ace):
- *  the card is recorded, optionally. */
+/** A contract with no partner that names a card (the mediateur's demanded ace), optional. */
 function demandsAce(variant, v) {
   const c = contractOf(variant, v);
   return !!c && c.calls_partner === 'none' && (c.called_ranks || []).length > 0;
@@ -337,7 +336,6 @@ export function handForm(opts) {
       syncs.push(row.sync);
     } else if (f.w === 'seat') {
       const options = seatOptions();
-      // Nobody plays alone only where the hand allows it: Solo 66's soloist shows with a trump only.
       const alone = f.name === 'partner' || (f.nullable && !f.required && !POINTS_GAME.has(f.name));
       if (alone) options.push({ value: NONE, label: f.name === 'partner' ? t('Alone') : t('Nobody') });
       const row = choiceRow(options, (x) => v[f.name] === x, (x) => setValue(f.name, x), ' seat');

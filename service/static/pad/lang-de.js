@@ -373,7 +373,6 @@ export default {
   "corrected": "korrigiert",
   "{name} dealt": "Geber: {name}",
   "Each hand: what it moved": "Jedes Spiel: was es bewegt hat",
-  "Each hand: what it moved, and the balances after it": "Jedes Spiel: was es bewegt hat, darunter die Stände danach",
   "Newest first": "Neueste zuerst",
   "Balances": "Stände",
   "Hand": "Spiel",

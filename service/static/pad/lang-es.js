@@ -373,7 +373,6 @@ export default {
   "corrected": "corregida",
   "{name} dealt": "dio {name}",
   "Each hand: what it moved": "Cada mano: lo que movió",
-  "Each hand: what it moved, and the balances after it": "Cada mano: lo que movió y, debajo, los saldos tras ella",
   "Newest first": "Las últimas primero",
   "Balances": "Saldos",
   "Hand": "Mano",

@@ -250,8 +250,7 @@ export function shortName(ctx, party) {
   return ctx.shorts[party] ?? seatName(ctx, party);
 }
 
-/** The contract a hand was settled as where it is not the one recorded, else null: an American
- *  simple game played alone (the caller held the called ace) counts as a solo (rules R4). */
+/** What a hand counted as, if not its contract: an American simple game alone is a solo. */
 export function countedAs(ctx, hand) {
   const r = hand.hand || {};
   const alone = r.partner === undefined || r.partner === null || r.partner === r.declarer;
@@ -284,13 +283,12 @@ export function shortHand(ctx, hand) {
   return result ? `${line}, ${result}` : line;
 }
 
-/** The table's couleur: the service's, or Spanish Solo's colour, fixed by its option. */
+/** The couleur: the service's, or Spanish Solo's fixed colour (an option). */
 export function couleurOf(table) {
   return table.couleur || (table.variant === 'spanish' && table.options && table.options.couleur) || null;
 }
 
-/** Whether the couleur can no longer change, so that hands waiting offline cannot change it:
- *  a fixed one, or one that became the trump of the first game won (and stays). */
+/** Whether the couleur can no longer change (fixed, or set by the first game won). */
 export function couleurSettled(ctx) {
   const tb = ctx.table;
   const o = tb.options || {};

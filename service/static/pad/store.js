@@ -69,7 +69,7 @@ export const store = {
   },
   dropDraft: (key) => write(`draft:${key}`, undefined),
 
-  // The player's choices on this phone (how the score sheet is shown).
+  // The player's choices (how the score sheet is shown).
   pref: (key, fallback) => ({ ...fallback, ...read(`pref:${key}`, {}) }),
   savePref: (key, value) => write(`pref:${key}`, value),
 

@@ -56,8 +56,7 @@ function facts(ctx) {
   return h('dl.facts', items.map(([k, label, val]) => h('div', h('dt', label), h('dd.fit', { 'data-fact': k }, val))));
 }
 
-/** A session at its end: who won (a word that fits anyone: "Gewonnen hat …"), why it ended;
- *  no next hand is offered. */
+/** A session at its end: who won ("Gewonnen hat …" fits anyone) and why. */
 function ended(ctx) {
   const tb = ctx.table;
   const names = tb.session.winners.map((i) => seatName(ctx, i));
@@ -82,12 +81,10 @@ function seats(ctx) {
   const tb = ctx.table;
   const waiting = entriesFor(ctx.id).length;
   const dealer = finished(tb) ? null : tb.dealer;
-  const winners = (tb.session && tb.session.over && tb.session.winners) || [];
   return [h('ol.seats', { 'aria-label': finished(tb) ? t('Final balances') : t('Seats in playing order, with balances') }, tb.seats.map((s) => h(
-    `li.seat${s.seat === dealer ? '.dealer' : ''}${winners.includes(s.seat) ? '.winner' : ''}`, { 'data-seat': s.seat },
+    `li.seat${s.seat === dealer ? '.dealer' : ''}`, { 'data-seat': s.seat },
     h('span.name.fit', s.name),
     s.seat === dealer ? h('span.tag', t('deals')) : null,
-    winners.includes(s.seat) ? h('span.tag', { 'aria-hidden': 'true' }, '★') : null,
     h(`span.balance${s.balance < 0 ? '.minus' : s.balance > 0 ? '.plus' : ''}`, signed(s.balance), sr(` ${unitWord(tb.units)}`)),
   ))), waiting ? h('p.hint', tn(waiting, 'Balances before the {n} hand waiting to be sent.',
     'Balances before the {n} hands waiting to be sent.')) : null];
@@ -164,12 +161,11 @@ function sheet(ctx, app) {
       hasPool ? h('td.pool', num(pool)) : null), more);
   });
   return [tools, h(`table.sheet${prefs.balances ? '.withruns' : ''}`, { 'data-seats': tb.seats.length },
-    h('caption', prefs.balances ? t('Each hand: what it moved, and the balances after it') : t('Each hand: what it moved')),
+    h('caption', t('Each hand: what it moved')),
     head, bodies)];
 }
 
-/** "S♥", "ES♠", "F": the contract's initials (more letters where two contracts' would be alike)
- *  and the trump; what the hand counted as where the service settled it as another contract. */
+/** "S♥", "ES♠": the initials of what the hand counted as (more letters where two are alike), the trump. */
 function handGlyph(ctx, hand) {
   const r = hand.hand || {};
   const kind = r.kind || 'played';
@@ -208,7 +204,7 @@ function handDetails(ctx, app, hand) {
 const W = 320;
 const H = 160;
 const PAD = { left: 30, right: 6, top: 8, bottom: 18 }; // room for the axes' values
-const MARKS = ['circle', 'square', 'triangle', 'diamond', 'cross'];
+const MARKS = '●■▲◆✕'; // each player's marker, also in the legend
 
 function svg(tag, attrs, ...children) {
   const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
@@ -217,31 +213,12 @@ function svg(tag, attrs, ...children) {
   return el;
 }
 
-/** Player i's marker at (x, y): a shape of its own, so that lines that coincide stay apart. */
 function marker(i, x, y) {
-  const r = 3;
-  const shape = MARKS[i % MARKS.length];
-  if (shape === 'circle') return svg('circle', { cx: x, cy: y, r, class: `m m${i}` });
-  if (shape === 'square') return svg('rect', { x: x - r, y: y - r, width: 2 * r, height: 2 * r, class: `m m${i}` });
-  if (shape === 'cross') return svg('path', { d: `M${x - r},${y - r}L${x + r},${y + r}M${x + r},${y - r}L${x - r},${y + r}`, class: `m m${i}` });
-  const pts = shape === 'triangle' ? [[0, -r - 1], [r + 1, r], [-r - 1, r]] : [[0, -r - 1], [r + 1, 0], [0, r + 1], [-r - 1, 0]];
-  return svg('polygon', { points: pts.map(([a, b]) => `${x + a},${y + b}`).join(' '), class: `m m${i}` });
+  return svg('text', { x, y, class: 'm' }, MARKS[i % 5]);
 }
 
-/** Round axis values from lo to hi: 0 and up to two more each side. */
-function ticks(lo, hi) {
-  const span = hi - lo || 1;
-  const raw = span / 4;
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((k) => k * mag).find((k) => k >= raw);
-  const out = [];
-  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) out.push(v);
-  return out;
-}
-
-/** The balances over the evening, one line per player (drawn here, nothing fetched): the
- *  balances on the left, the hands below, each player's own colour, dash and marker (the legend
- *  shows the same); lines on the same values are drawn a pixel apart. */
+/** The balances over the evening, one line per player (drawn here): axis values, a colour, dash
+ *  and marker per player as in the legend; lines on the same values drawn apart. */
 function chart(ctx) {
   const rows = sheetRows(ctx);
   if (rows.length < 2) return null;
@@ -264,7 +241,7 @@ function chart(ctx) {
   const picture = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'balchart', role: 'img', 'aria-labelledby': `${id}-t` },
     svg('title', { id: `${id}-t` }, tn(count, 'Chart of the balances over {n} hand. {summary}',
       'Chart of the balances over {n} hands. {summary}', { summary })),
-    ...ticks(lo, hi).map((v) => svg('g', { class: v === 0 ? 'tick zero' : 'tick' },
+    ...[...new Set([lo, 0, hi])].map((v) => svg('g', { class: v === 0 ? 'tick zero' : 'tick' },
       svg('line', { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v) }),
       svg('text', { x: PAD.left - 3, y: y(v) + 3.5, 'text-anchor': 'end' }, signed(v)))),
     ...xs.map((k) => svg('text', { class: 'tick', x: x(k), y: H - 4, 'text-anchor': k ? 'middle' : 'start' },
@@ -333,9 +310,8 @@ function confirmVoid(ctx, app, hand, body) {
     .then((table) => { yes.disabled = !table; if (table) append(after, [dealerMoves(ctx, hand, table)]); });
 }
 
-/** The later hands whose dealer a void moves, and the next dealer: a void hand passes no deal,
- *  so every later hand is dealt by the seat before (by as many seats as this hand passed the
- *  deal on); the next dealer is the service's answer. Null when no dealer moves. */
+/** The later hands whose dealer a void moves (a void hand passes no deal: each later one moves
+ *  back as far as this one passed it), and the next dealer (the service's answer). */
 function dealerMoves(ctx, hand, after) {
   const n = ctx.table.seats.length;
   const passed = hand.settlement ? (hand.settlement.next_dealer - hand.dealer + n) % n : 0;
