@@ -558,7 +558,7 @@ export function settlementView(ctx, s, { heading } = {}) {
   if (heading) items.push(h('h2', heading));
   if (s.result) {
     const w = worth(ctx, s);
-    items.push(h('p.result', h('strong', resultWord(s.result)), s.in_couleur ? ' · ' + t('in couleur') : '', w ? ` · ${w}` : ''));
+    items.push(h('p.result', h('strong', resultWord(s.result)), s.in_couleur ? ' · ' + (ctx.table.variant === 'german' ? t('in the preferred suit') : t('in couleur')) : '', w ? ` · ${w}` : ''));
   }
   items.push(h('ul.deltas', s.deltas.map((d, i) => h(`li${d > 0 ? '.plus' : d < 0 ? '.minus' : ''}`,
     h('span.name', seatName(ctx, i)), h('span.num', signed(d))))));
