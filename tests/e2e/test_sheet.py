@@ -169,3 +169,21 @@ def test_a_closed_table_shows_its_final_state(phones: Any, api: Api) -> None:
     expect(page.locator('[data-fact="deals next"]')).to_have_count(0)
     expect(page.locator('[data-fact="stake"]')).to_have_count(0)
     expect(page.locator("li.seat.dealer")).to_have_count(0)
+
+
+def test_a_german_solo_player_page_shows_no_betes_or_stamms(phones: Any, api: Api) -> None:
+    table = api.table_setup(NAMES, variant="german")
+    api.record(table, SOLO)
+    page = phones().page
+    page.goto("/")
+    club = table["club_id"]
+    entry = {"id": club, "name": "E2E club", "token": table["admin_token"]}
+    page.evaluate(
+        "([id, entry]) => localStorage.setItem('solo-pad:clubs', JSON.stringify({[id]: entry}))",
+        [club, entry],
+    )
+    player = table["seats"][1]["player_id"]
+    page.goto(f"/#league={club}&view=player&player={player}")
+    stats = page.locator("dl.stats").first
+    expect(stats).to_contain_text("Solos won")
+    assert "Bêtes paid" not in stats.inner_text() and "Stamms drawn" not in stats.inner_text()

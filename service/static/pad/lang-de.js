@@ -361,7 +361,7 @@ export default {
   "{changes}; pool {before} → {after}": "{changes}; Kasse {before} → {after}",
   "not known yet": "noch nicht bekannt",
   "Pool": "Kasse",
-  "Deals next": "Nächster Geber",
+  "Deals next": "Gibt als Nächstes",
   "{stake} due": "{stake} fällig",
   "paid (redeal)": "bezahlt (neu geben)",
   "Hands": "Spiele",
@@ -427,7 +427,7 @@ export default {
   "Final balances": "Endstände",
   "Hand {number}: {before} → {after}": "Spiel {number}: {before} → {after}",
   "Next hand: {before} → {after}": "Nächstes Spiel: {before} → {after}",
-  "Dealt by another player then:": "Danach gibt bei diesen Spielen jemand anderes:",
+  "Dealt by another player then:": "Dann gibt jemand anderes:",
   "{game} · over": "{game} · beendet",
 
   // --- league.js ---

@@ -374,7 +374,7 @@ export default {
   "corrected": "corregida",
   "{name} dealt": "dio {name}",
   "Each hand: what it moved": "Cada mano: lo que movió",
-  "Newest first": "Las últimas primero",
+  "Newest first": "Recientes primero",
   "Balances": "Saldos",
   "Hand": "Mano",
   "start": "inicio",
@@ -427,7 +427,7 @@ export default {
   "Final balances": "Saldos finales",
   "Hand {number}: {before} → {after}": "Mano {number}: {before} → {after}",
   "Next hand: {before} → {after}": "Próxima mano: {before} → {after}",
-  "Dealt by another player then:": "Estas manos las reparte entonces otra persona:",
+  "Dealt by another player then:": "Entonces da otra persona:",
   "{game} · over": "{game} · terminada",
 
   // --- league.js ---

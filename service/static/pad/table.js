@@ -30,7 +30,7 @@ function balanceChanges(before, after) {
     : t('{changes}; pool {before} → {after}', { changes: moved, before: before.pool, after: after.pool });
 }
 
-/** A table closed, or a session that reached its end: no more hands, so no next deal. */
+/** Closed, or its session over: no next deal. */
 const finished = (tb) => tb.status === 'closed' || !!(tb.session && tb.session.over);
 
 function facts(ctx) {
@@ -91,7 +91,7 @@ function seats(ctx) {
 }
 
 // --- the score sheet --------------------------------------------------------------------------
-/** Each seat's initials ("AKB"), numbered where two are alike ("AKB1"): the dealer's mark. */
+/** Initials ("AKB"), numbered where two are alike ("AKB1"). */
 function initialsOf(ctx) {
   const initials = ctx.table.seats.map((s) => {
     const w = s.name.split(/[\s-]+/).filter(Boolean).map((x) => x.charAt(0).toUpperCase());
@@ -109,7 +109,7 @@ function headers(ctx) {
   });
 }
 
-/** The sheet's choices, kept on this phone: newest or oldest hand first, balances shown. */
+/** Kept on the phone: newest or oldest first, balances shown. */
 const sheetPrefs = () => store.pref('sheet', { oldestFirst: false, balances: false });
 
 function sheet(ctx, app) {
@@ -121,7 +121,7 @@ function sheet(ctx, app) {
   const marks = initialsOf(ctx);
   const hasPool = tb.pool !== null && tb.pool !== undefined;
   const cols = tb.seats.length + 1 + (hasPool ? 1 : 0);
-  const choose = (change, k) => { // redrawn with the choice, the focus kept on its button
+  const choose = (change, k) => { // the focus stays on the button
     store.savePref('sheet', { ...prefs, ...change });
     app.update();
     document.querySelectorAll('.sheettools button')[k]?.focus();
