@@ -202,6 +202,9 @@ def test_five_seats_on_a_phone_names_whole_and_new_hand_in_view(
         page.set_viewport_size({"width": width, "height": 780})
         found += [f"table @{width}px: {p}" for p in page.evaluate(MEASURE, ISSUE_NAMES)]
     page.set_viewport_size({"width": 360, "height": 780})
+    page.emulate_media(media="print")  # the printed sheet, seats and facts too
+    found += [f"print @360px: {p}" for p in page.evaluate(MEASURE, ISSUE_NAMES)]
+    page.emulate_media(media="screen")
     page.locator('.sheet .hand[data-number="1"] button.what').click()
     page.locator('.sheet .hand[data-number="1"] button.danger').click()
     page.locator(".confirm table.compare").wait_for()

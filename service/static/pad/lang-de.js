@@ -313,7 +313,7 @@ export default {
   "No connection: a correction needs the network.": "Keine Verbindung: Eine Korrektur braucht das Netz.",
   "Now": "Jetzt",
   "After": "Danach",
-  "Change": "Differenz",
+  "Change": "Diff.",
   "The seating is changed": "Die Sitzordnung ist geändert",
   "Save the seating": "Sitzordnung speichern",
   "Move {name} up": "{name} nach oben",

@@ -313,7 +313,7 @@ export default {
   "No connection: a correction needs the network.": "Sin conexión: una corrección necesita la red.",
   "Now": "Ahora",
   "After": "Después",
-  "Change": "Diferencia",
+  "Change": "Cambio",
   "The seating is changed": "Los asientos han cambiado",
   "Save the seating": "Guardar los asientos",
   "Move {name} up": "Subir a {name}",
