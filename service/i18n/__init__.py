@@ -150,8 +150,8 @@ def _value(name: str, value: Any, catalog: NullTranslations) -> str:
     if isinstance(value, int):
         if name in words.SEAT_ARGS:
             return str(value + 1)
-        if name == "score":
-            return f"{value:+d}" if value else "0"
+        if name == "score":  # signed, with a real minus sign (U+2212), as the pad shows it
+            return f"{value:+d}".replace("-", "\u2212") if value else "0"
         return str(value)
     if name == "seats":
         return _seats(value, catalog)

@@ -153,8 +153,10 @@ def test_offline_the_next_hand_follows_the_queued_ones(
     expect(page.locator('dd[data-fact="pool"]')).to_have_text("not known yet")
     page.locator("#new-hand").click()
     expect(page.locator("h1")).to_have_text("Hand 3")
-    # the couleur is not claimed offline
-    expect(page.locator("[data-next=dealer]")).to_have_text("Bernd Huber deals and stakes")
+    # a fixed couleur (the default) cannot change, so it is shown offline too; the pool is not
+    expect(page.locator("[data-next=dealer]")).to_have_text(
+        "Bernd Huber deals and stakes · couleur ♣ clubs"
+    )
     assert "2 hands wait to be sent" in page.locator(".record > .notice").inner_text()
     page.get_by_role("link", name="← Table").click()
     go_online(phone.context, network)
@@ -284,10 +286,10 @@ def test_the_sheet_the_chart_and_the_print(phones: Any, api: Api) -> None:
     for hand in rows:
         running = [b + d for b, d in zip(running, hand["settlement"]["deltas"], strict=True)]
         row = page.locator(f'.sheet .hand[data-number="{hand["number"]}"]')
-        shown = row.locator(".nums .run").all_inner_texts()
+        shown = row.locator(".nums .run").all_text_contents()
         assert [int(x.replace("\u2212", "-")) for x in shown] == running
     assert page.locator('.sheet .hand[data-number="1"] .line').inner_text() == "Solo ♥ Bernd, won"
-    lines = page.locator("svg.balchart polyline")
+    lines = page.locator("svg.balchart polyline.l")
     assert lines.count() == 4
     label = page.locator("svg.balchart title").text_content() or ""
     assert "Bernd Huber" in label and "after hand 3" in label
@@ -346,7 +348,7 @@ def test_a_void_shows_the_whole_table_first_and_the_chart_follows(phones: Any, a
         api.record(table, hand)
     page.reload()
     page.locator('.sheet .hand[data-number="3"]').wait_for()
-    before = page.locator("svg.balchart polyline").first.get_attribute("points")
+    before = page.locator("svg.balchart polyline.l").first.get_attribute("points")
     page.locator('.sheet .hand[data-number="1"] button.what').click()
     page.get_by_role("button", name="Void hand 1").click()
     box = page.locator('.sheet .hand[data-number="1"] .confirm')
@@ -363,4 +365,4 @@ def test_a_void_shows_the_whole_table_first_and_the_chart_follows(phones: Any, a
     notice = page.locator("p.notice.ok").inner_text()
     assert notice.startswith("Hand 1 is void. Balances:") and "pool" in notice
     expect(page.locator('.sheet .hand[data-number="1"]')).to_have_class(re.compile(r"\bvoid\b"))
-    assert page.locator("svg.balchart polyline").first.get_attribute("points") != before
+    assert page.locator("svg.balchart polyline.l").first.get_attribute("points") != before

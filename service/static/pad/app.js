@@ -3,7 +3,7 @@
 
 import { NetworkError } from './api.js';
 import { t, tn } from './i18n.js';
-import { h, clear, focusHeading, toast } from './dom.js';
+import { h, clear, fitNames, focusHeading, toast } from './dom.js';
 import { isNetwork, loadVariants, mergeHand, refresh, tableContext, variantNamed } from './model.js';
 import { isRevoked, renderLeague, renderRevoked } from './league.js';
 import { flush, onOutboxChange } from './outbox.js';
@@ -172,6 +172,7 @@ if ('serviceWorker' in navigator) {
   navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {});
 }
 
+fitNames();
 setOnline(navigator.onLine);
 loadVariants().catch(() => {});
 route().then(() => tick());

@@ -94,8 +94,8 @@ export function focusHeading(root) {
 }
 
 /** Text for screen readers only. */
-export function sr(text) {
-  return h('span.sr', text);
+export function sr(...text) {
+  return h('span.sr', ...text);
 }
 
 /** The service's words as a player writes them ("bete" → "bête"). */
@@ -115,4 +115,22 @@ export function shortNames(names) {
     if (name[k - 1] === ' ') k += 1;
     return name.slice(0, k);
   });
+}
+
+/** A word too wide for its .fit box is set smaller (.fit1, .fit2): after each change and resize. */
+export function fitNames() {
+  let queued = false;
+  const tooWide = (el) => el.scrollWidth > el.clientWidth + 1;
+  const fit = () => {
+    queued = false;
+    const all = [...document.querySelectorAll('.fit')];
+    all.forEach((el) => el.classList.remove('fit1', 'fit2'));
+    const wide = all.filter(tooWide);
+    wide.forEach((el) => el.classList.add('fit1'));
+    wide.filter(tooWide).forEach((el) => el.classList.replace('fit1', 'fit2'));
+  };
+  const later = () => { if (!queued) { queued = true; requestAnimationFrame(fit); } };
+  new MutationObserver(later).observe(document.body, { childList: true, subtree: true });
+  addEventListener('resize', later);
+  later();
 }

@@ -92,6 +92,7 @@ function visible(f, variant, v, players) {
   if (f.w === 'kind') return f.allowed.length > 1;
   if (f.kinds && !f.kinds.includes(v.kind)) return false;
   if (f.contracts && !f.contracts.includes(v.contract)) return false;
+  if (f.name === 'called' && demandsAce(variant, v)) return true;
   if (f.name === 'called' || f.name === 'partner') {
     const mode = callMode(variant, v);
     if (mode === 'none' || (mode === null && (variant.contracts || []).length)) return false;
@@ -105,6 +106,12 @@ function visible(f, variant, v, players) {
 }
 
 const POINTS_GAME = new Set(['soloist', 'soloist_points', 'defender_points']);
+
+/** A contract with no partner that names a card (the mediateur's demanded ace), optional. */
+function demandsAce(variant, v) {
+  const c = contractOf(variant, v);
+  return !!c && c.calls_partner === 'none' && (c.called_ranks || []).length > 0;
+}
 
 function required(f, variant, v) {
   if (f.name === 'called' || f.name === 'partner') return callMode(variant, v) === 'required';
@@ -267,7 +274,7 @@ export function handForm(opts) {
   // The short name shows, the full name is read out (it starts with the short one).
   const seatOptions = () => table.seats.map((s) => {
     const short = shortName(ctx, s.seat);
-    return { value: s.seat, content: h('span.short', short), aria: short === s.name ? null : s.name };
+    return { value: s.seat, content: h('span.short.fit', short), aria: short === s.name ? null : s.name };
   });
   const draftKey = opts.record === undefined ? `new:${ctx.id}:${opts.number}` : `edit:${ctx.id}:${opts.number}`;
   const draft = store.draft(draftKey);
@@ -329,7 +336,7 @@ export function handForm(opts) {
       syncs.push(row.sync);
     } else if (f.w === 'seat') {
       const options = seatOptions();
-      const alone = f.name === 'partner' || (f.nullable && !f.required);
+      const alone = f.name === 'partner' || (f.nullable && !f.required && !POINTS_GAME.has(f.name));
       if (alone) options.push({ value: NONE, label: f.name === 'partner' ? t('Alone') : t('Nobody') });
       const row = choiceRow(options, (x) => v[f.name] === x, (x) => setValue(f.name, x), ' seat');
       el = chosenGroup(label, () => (typeof v[f.name] === 'number' ? seatName(ctx, v[f.name]) : null), row);
@@ -361,7 +368,11 @@ export function handForm(opts) {
       });
       const suits = choiceRow(f.suits.map((s) => ({ value: s, content: [suitSpan(s), h('span.word', suitName(s))],
         disabled: () => s === v.trump })), (x) => v.called.suit === x,
-      (x) => { v.called.suit = v.called.suit === x && callMode(variant, v) === 'optional' ? null : x; changed(); }, ' suitbtn');
+      (x) => {
+        const optional = callMode(variant, v) === 'optional' || demandsAce(variant, v);
+        v.called.suit = v.called.suit === x && optional ? null : x;
+        changed();
+      }, ' suitbtn');
       el = group(label, suits, ranks);
       ranks.classList.add('ranks');
       syncs.push(ranks.sync, suits.sync);
@@ -512,7 +523,7 @@ function errorsWidget(ctx, variant, v, changed, syncs) {
   const kindRow = kinds.length > 1 ? choiceRow(kinds.map((k) => ({ value: k.name, label: errorWord(k.name) })),
     (x) => kind === x, (x) => { kind = x; changed(); }, ' small') : null;
   const seats = choiceRow(ctx.table.seats.map((s) => ({ value: s.seat,
-    content: h('span.short', shortName(ctx, s.seat)), aria: t('Add an error by {name}', { name: s.name }) })),
+    content: h('span.short.fit', shortName(ctx, s.seat)), aria: t('Add an error by {name}', { name: s.name }) })),
   null, (x) => { v.errors.push({ kind, seat: x }); changed(); }, ' seat small');
   if (kindRow) { kindRow.classList.add('wrap'); syncs.push(kindRow.sync); }
   syncs.push(seats.sync, () => clear(list, v.errors.map((e, i) => {
@@ -547,7 +558,7 @@ export function settlementView(ctx, s, { heading } = {}) {
   if (heading) items.push(h('h2', heading));
   if (s.result) {
     const w = worth(ctx, s);
-    items.push(h('p.result', h('strong', resultWord(s.result)), s.in_couleur ? ' · ' + t('in couleur') : '', w ? ` · ${w}` : ''));
+    items.push(h('p.result', h('strong', resultWord(s.result)), s.in_couleur ? ' · ' + (ctx.table.variant === 'german' ? t('in the preferred suit') : t('in couleur')) : '', w ? ` · ${w}` : ''));
   }
   items.push(h('ul.deltas', s.deltas.map((d, i) => h(`li${d > 0 ? '.plus' : d < 0 ? '.minus' : ''}`,
     h('span.name', seatName(ctx, i)), h('span.num', signed(d))))));

@@ -278,8 +278,13 @@ const STATS = { sittings: t('Sittings'), hands: t('Hands'), net: t('Net'), net_p
   declared: t('Declared'), won: t('Won|hands'), lost: t('Lost|hands'), win_rate: t('Win rate'), solos_won: t('Solos won'),
   touts_won: t('Touts won'), betes_paid: t('Bêtes paid'), stamms_drawn: t('Stamms drawn'), errors: t('Errors') };
 
+// Bêtes and stamms are American Solo's only; Solo 66 has no tout.
+const NOT_IN = { spanish: ['betes_paid', 'stamms_drawn'], german: ['betes_paid', 'stamms_drawn'],
+  solo66: ['betes_paid', 'stamms_drawn', 'touts_won'] };
+
 function statList(record) {
-  return h('dl.stats', Object.entries(STATS).map(([key, label]) => {
+  const left = NOT_IN[record.variant] || [];
+  return h('dl.stats', Object.entries(STATS).filter(([key]) => !left.includes(key)).map(([key, label]) => {
     let v = record[key];
     if (v === null) v = '–';
     else if (key === 'win_rate') v = `${num(Math.round(v * 100))} %`;

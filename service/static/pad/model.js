@@ -250,6 +250,13 @@ export function shortName(ctx, party) {
   return ctx.shorts[party] ?? seatName(ctx, party);
 }
 
+/** What a hand counted as, if not its contract: an American simple game alone is a solo. */
+export function countedAs(ctx, hand) {
+  const r = hand.hand || {};
+  const alone = r.partner === undefined || r.partner === null || r.partner === r.declarer;
+  return ctx.table.variant === 'american' && r.contract === 'simple' && alone ? 'solo' : null;
+}
+
 /** "Solo ♥ Bernd, won", "Forfeit Bob", "Misdeal": one line of the score sheet. */
 export function shortHand(ctx, hand) {
   const r = hand.hand || {};
@@ -265,13 +272,31 @@ export function shortHand(ctx, hand) {
     people = r.partner !== undefined && r.partner !== null && r.partner !== who
       ? ' ' + t('{name} & {partner}', { name, partner: shortName(ctx, r.partner) }) : ` ${name}`;
   }
-  const line = `${game}${trump}${people}`;
+  const counted = countedAs(ctx, hand);
+  const as = counted ? ' (' + t('counted as {contract}', { contract: contractTitle(ctx.variant, counted) }) + ')' : '';
+  const line = `${game}${trump}${people}${as}`;
   const result = hand.status === 'void' ? 'void' : hand.settlement && hand.settlement.result;
   if (result === 'won') return t('{hand}, won', { hand: line });
   if (result === 'lost') return t('{hand}, lost', { hand: line });
   if (result === 'drawn') return t('{hand}, drawn', { hand: line });
   if (result === 'void') return t('{hand}, void', { hand: line });
   return result ? `${line}, ${result}` : line;
+}
+
+/** The couleur: the service's, or Spanish Solo's fixed colour (an option). */
+export function couleurOf(table) {
+  return table.couleur || (table.variant === 'spanish' && table.options && table.options.couleur) || null;
+}
+
+/** Whether the couleur can no longer change (fixed, or set by the first game won). */
+export function couleurSettled(ctx) {
+  const tb = ctx.table;
+  const o = tb.options || {};
+  if (tb.variant === 'american' && o.couleur_policy === 'first_won') {
+    return ctx.hands.some((x) => x.status !== 'void' && x.settlement && x.settlement.result === 'won');
+  }
+  if (tb.variant === 'german' && o.preferred_suit === 'first_won') return !!tb.couleur;
+  return true;
 }
 
 /** The score sheet: per hand its deltas, the running balances and the pool after it. */

@@ -4,7 +4,7 @@
 import { api, NetworkError, ProblemError } from './api.js';
 import { h, clear, signed, suitLabel, suitName, title, toast } from './dom.js';
 import { handForm, settlementView } from './hand.js';
-import { contractTitle, describeHand, errorWord, kindWord, nextHand, seatName } from './model.js';
+import { contractTitle, couleurOf, couleurSettled, describeHand, errorWord, kindWord, nextHand, seatName } from './model.js';
 import { enqueue, entriesFor } from './outbox.js';
 import { qrSvg } from './qr.js';
 import { t, tn, tx, num } from './i18n.js';
@@ -36,9 +36,9 @@ export function renderNewHand(root, ctx, app) {
   });
   const name = seatName(ctx, next.dealer);
   const deals = next.stakeDue ? t('{name} deals and stakes', { name }) : t('{name} deals', { name });
-  const suit = suitLabel(tb.couleur);
+  const suit = suitLabel(couleurOf(tb));
   const word = tb.variant === 'german' ? t('preferred suit {suit}', { suit }) : t('couleur {suit}', { suit });
-  const couleur = !tb.couleur || !next.known ? '' : ` · ${word}`;
+  const couleur = !couleurOf(tb) || !(next.known || couleurSettled(ctx)) ? '' : ` · ${word}`;
   const n = queued.length;
   const known = { known: !tb.couleur ? t('the pool and the balances')
     : tb.variant === 'german' ? t('the pool, the preferred suit and the balances') : t('the pool, the couleur and the balances') };
@@ -61,7 +61,7 @@ const FIELDS = {
   soloist_points: t('Soloist points'), defender_points: t('Defender points'), matadores: t('Matadores'),
   errors: t('Errors'), tout_after_five: t('Tout after five'), stopped_after_five: t('Stopped after five'),
   continued_after_five: t('Continued after five'), tout_announced: t('Tout announced'),
-  matadors_together: t('Matadors together'), forced: t('Forced'),
+  matadors_together: t('Matadors together'), forced: t('Forced'), giver: t('Giver'),
 };
 const RANKS = { ace: t('ace'), king: t('king') };
 
@@ -84,7 +84,7 @@ function words(ctx, record) {
     } else if (key === 'errors') {
       const error = (e) => ({ error: errorWord(e.kind), name: seat(e.seat) });
       if (value.length) out[key] = value.map((e) => t('{error} by {name}', error(e))).join('; ');
-    } else if (['declarer', 'partner', 'seat', 'soloist', 'last_trick'].includes(key)) out[key] = seat(value);
+    } else if (['declarer', 'partner', 'seat', 'soloist', 'last_trick', 'giver'].includes(key)) out[key] = seat(value);
     else if (key === 'trump') out[key] = suitLabel(value);
     else out[key] = value === true ? t('yes') : typeof value === 'number' ? num(value) : String(value);
   }
@@ -145,13 +145,14 @@ export function renderEdit(root, ctx, app, number) {
 }
 
 /** Fill `box` with what the whole table becomes (a dry run): every balance and the pool, now and
- *  after, later hands settled again. False when the service refused or cannot be reached. */
+ *  after, later hands settled again. The table after, or false when the service refused or
+ *  cannot be reached. */
 export async function tableAfter(ctx, box, dryRun) {
   try {
     const { data } = await dryRun(); // a hand's answer carries the table; re-seating's is the table
     clear(box, compareTable(ctx, ctx.table, data.table || data, t('What the table becomes')),
       data.resettled ? h('p.hint', t('Hands settled again: {hands}.', { hands: data.resettled })) : null);
-    return true;
+    return data.table || data;
   } catch (error) {
     clear(box, h('p.notice.error', { role: 'alert' }, error instanceof NetworkError ? t('No connection: a correction needs the network.')
       : error instanceof ProblemError ? error.lines().join(' ') : String(error)));
@@ -193,7 +194,7 @@ export function renderSeating(root, ctx, app) {
   const request = (dry) => () => api.reseat(ctx.id, writeToken(ctx), { seats: order, first_dealer: order.indexOf(first) }, tb.version, dry);
   const move = (i, d) => { [order[i], order[i + d]] = [order[i + d], order[i]]; draw(); };
   async function draw() {
-    clear(list, order.map((id, i) => h('li', h('span.name', name(id)),
+    clear(list, order.map((id, i) => h('li', h('span.name.fit', name(id)),
       h('button.small', { type: 'button', disabled: i === 0, 'aria-label': t('Move {name} up', { name: name(id) }), onclick: () => move(i, -1) }, '↑'),
       h('button.small', { type: 'button', disabled: i === order.length - 1, 'aria-label': t('Move {name} down', { name: name(id) }), onclick: () => move(i, 1) }, '↓'))));
     clear(dealers, h('fieldset.group', h('legend', t('Dealt the first hand')), h('div.row.wrap', order.map((id) => h('button.choice.small',
@@ -277,7 +278,7 @@ export function settleUpView(ctx, data) {
     data.pool_shares.length ? h('p', t('The pool ({pool}) is shared out: {shares}.', shares)) : null,
     data.pool_at_close === 'carry' ? h('p', t('The pool ({pool}) stays with the club for its next table.', { pool: data.pool })) : null,
     h('h2', unit === 'points' ? t('Final score') : t('Net')),
-    h('ul.deltas', data.net.map((n) => h('li', h('span.name', party(ctx, n.party)), h('span.num', signed(n.amount))))));
+    h('ul.deltas', data.net.map((n) => h('li', h('span.name.fit', party(ctx, n.party)), h('span.num', signed(n.amount))))));
 }
 function party(ctx, p) {
   return p === 'pool' ? t('the club (pool)') : seatName(ctx, p);

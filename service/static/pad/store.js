@@ -69,6 +69,10 @@ export const store = {
   },
   dropDraft: (key) => write(`draft:${key}`, undefined),
 
+  // The player's choices (how the score sheet is shown).
+  pref: (key, fallback) => ({ ...fallback, ...read(`pref:${key}`, {}) }),
+  savePref: (key, value) => write(`pref:${key}`, value),
+
   outbox: () => read('outbox', []),
   saveOutbox: (entries) => write('outbox', entries),
 };

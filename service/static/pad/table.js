@@ -3,10 +3,13 @@
 // explanations, each hand with Correct and Void.
 
 import { api, ProblemError } from './api.js';
-import { h, append, clear, signed, sr, suitLabel, toast } from './dom.js';
-import { t, tn, tx, num } from './i18n.js';
+import { SUITS, h, append, clear, signed, sr, suitLabel, toast } from './dom.js';
+import { lang, t, tn, tx, num } from './i18n.js';
 import { settlementView, summaryLine } from './hand.js';
-import { describeHand, loadHands, nextHand, refresh, seatName, sheetRows, shortHand, shortName } from './model.js';
+import {
+  contractTitle, countedAs, couleurOf, couleurSettled, describeHand, kindWord, loadHands, nextHand, refresh, seatName, sheetRows, shortHand, shortName,
+} from './model.js';
+import { store } from './store.js';
 import { discard, entriesFor, renumber } from './outbox.js';
 import { settleUpView, tableAfter } from './screens.js';
 
@@ -27,24 +30,41 @@ function balanceChanges(before, after) {
     : t('{changes}; pool {before} → {after}', { changes: moved, before: before.pool, after: after.pool });
 }
 
+/** Closed, or its session over: no next deal. */
+const finished = (tb) => tb.status === 'closed' || !!(tb.session && tb.session.over);
+
 function facts(ctx) {
   const tb = ctx.table;
+  const done = finished(tb);
   const next = nextHand(ctx, entriesFor(ctx.id));
   const dealer = seatName(ctx, next.dealer);
   const unknown = t('not known yet');
   const items = []; // [the fact's English name (data-fact, for tests and styles), its label, its value]
   if (tb.pool !== null && tb.pool !== undefined) items.push(['pool', t('Pool'), next.known ? num(tb.pool) : unknown]);
-  if (tb.couleur) {
-    items.push([tb.variant === 'german' ? 'preferred suit' : 'couleur', suitWord(tb), next.known ? suitLabel(tb.couleur) : unknown]);
+  const couleur = couleurOf(tb);
+  if (couleur) {
+    const known = next.known || couleurSettled(ctx);
+    items.push([tb.variant === 'german' ? 'preferred suit' : 'couleur', suitWord(tb), known ? suitLabel(couleur) : unknown]);
   }
-  items.push(['deals next', t('Deals next'), dealer]);
-  if (next.stakeDue !== null && next.stakeDue !== undefined) {
+  if (!done) items.push(['deals next', t('Deals next'), dealer]);
+  if (!done && next.stakeDue !== null && next.stakeDue !== undefined) {
     const stake = tb.options && tb.options.stake;
     const due = { stake: stake ?? '' };
     items.push(['stake', t('Stake'), next.stakeDue ? t('{stake} due', due) : t('paid (redeal)')]);
   }
   items.push(['hands', t('Hands'), num(tb.hands_played)]);
-  return h('dl.facts', items.map(([k, label, val]) => h('div', h('dt', label), h('dd', { 'data-fact': k }, val))));
+  return h('dl.facts', items.map(([k, label, val]) => h('div', h('dt', label), h('dd.fit', { 'data-fact': k }, val))));
+}
+
+/** A session at its end: who won ("Gewonnen hat …" fits anyone) and why. */
+function ended(ctx) {
+  const tb = ctx.table;
+  const names = tb.session.winners.map((i) => seatName(ctx, i));
+  const all = new Intl.ListFormat(lang, { type: 'conjunction' }).format(names);
+  return h('p.notice.ok', { 'data-session': 'over' },
+    names.length ? [h('strong', names.length > 1 ? t('Winners: {names}', { names: all }) : t('Winner: {names}', { names: all })), ' · '] : null,
+    t('The session is over: {reason}', { reason: tb.session.reason }),
+    tb.status === 'closed' ? [' ', t('This table is closed: these are its final balances.')] : null);
 }
 
 /** German Solo calls its doubled suit the preferred suit; the others, the couleur. */
@@ -60,62 +80,107 @@ function unitWord(units) {
 function seats(ctx) {
   const tb = ctx.table;
   const waiting = entriesFor(ctx.id).length;
-  return [h('ol.seats', { 'aria-label': t('Seats in playing order, with balances') }, tb.seats.map((s) => h(
-    `li.seat${s.seat === tb.dealer ? '.dealer' : ''}`, { 'data-seat': s.seat },
-    h('span.name', s.name),
-    s.seat === tb.dealer ? h('span.tag', t('deals')) : null,
+  const dealer = finished(tb) ? null : tb.dealer;
+  return [h('ol.seats', { 'aria-label': finished(tb) ? t('Final balances') : t('Seats in playing order, with balances') }, tb.seats.map((s) => h(
+    `li.seat${s.seat === dealer ? '.dealer' : ''}`, { 'data-seat': s.seat },
+    h('span.name.fit', s.name),
+    s.seat === dealer ? h('span.tag', t('deals')) : null,
     h(`span.balance${s.balance < 0 ? '.minus' : s.balance > 0 ? '.plus' : ''}`, signed(s.balance), sr(` ${unitWord(tb.units)}`)),
   ))), waiting ? h('p.hint', tn(waiting, 'Balances before the {n} hand waiting to be sent.',
     'Balances before the {n} hands waiting to be sent.')) : null];
 }
 
 // --- the score sheet --------------------------------------------------------------------------
-/** Column headers short enough for five seats on a phone: the first name, or initials. */
-function headers(ctx) {
-  const names = ctx.table.seats.map((s) => s.name);
-  const shorts = names.map((n, i) => shortName(ctx, i));
-  const initials = names.map((n) => {
-    const w = n.split(/[\s-]+/).filter(Boolean).map((x) => x.charAt(0).toUpperCase());
+/** Initials ("AKB"), numbered where two are alike ("AKB1"). */
+function initialsOf(ctx) {
+  const initials = ctx.table.seats.map((s) => {
+    const w = s.name.split(/[\s-]+/).filter(Boolean).map((x) => x.charAt(0).toUpperCase());
     return w.length > 3 ? `${w[0]}${w[1]}${w[w.length - 1]}` : w.join('');
   });
-  return shorts.map((s, i) => (s.length <= 5 ? s
-    : initials.filter((x) => x === initials[i]).length > 1 ? `${initials[i]}${i + 1}` : initials[i]));
+  return initials.map((x, i) => (initials.filter((y) => y === x).length > 1 ? `${x}${i + 1}` : x));
 }
+
+/** Column headers short enough for five seats on a phone: the first name, or initials. */
+function headers(ctx) {
+  const initials = initialsOf(ctx);
+  return ctx.table.seats.map((s, i) => {
+    const short = shortName(ctx, i);
+    return short.length <= (ctx.table.seats.length > 4 ? 4 : 5) ? short : initials[i];
+  });
+}
+
+/** Kept on the phone: newest or oldest first, balances shown. */
+const sheetPrefs = () => store.pref('sheet', { oldestFirst: false, balances: false });
 
 function sheet(ctx, app) {
   const tb = ctx.table;
   const rows = sheetRows(ctx);
   if (!rows.length) return h('p.hint', t('No hand yet.'));
+  const prefs = sheetPrefs();
   const heads = headers(ctx);
+  const marks = initialsOf(ctx);
   const hasPool = tb.pool !== null && tb.pool !== undefined;
-  const cols = tb.seats.length + (hasPool ? 1 : 0);
-  const head = h('thead', h('tr', tb.seats.map((s, i) => h('th', { scope: 'col' },
-    h('button.link.head', { type: 'button', 'aria-label': heads[i] === s.name ? null : `${heads[i]}: ${s.name}`,
+  const cols = tb.seats.length + 1 + (hasPool ? 1 : 0);
+  const choose = (change, k) => { // the focus stays on the button
+    store.savePref('sheet', { ...prefs, ...change });
+    app.update();
+    document.querySelectorAll('.sheettools button')[k]?.focus();
+  };
+  const tools = h('div.sheettools',
+    h('button.small', { type: 'button', 'aria-pressed': String(!prefs.oldestFirst), onclick: () => choose({ oldestFirst: !prefs.oldestFirst }, 0) },
+      t('Newest first')),
+    h('button.small', { type: 'button', 'aria-pressed': String(prefs.balances), onclick: () => choose({ balances: !prefs.balances }, 1) },
+      t('Balances')));
+  const head = h('thead', h('tr', h('th.hd', { scope: 'col' }, t('Hand')), tb.seats.map((s, i) => h('th', { scope: 'col' },
+    h('button.link.head.fit', { type: 'button', 'aria-label': heads[i] === s.name ? null : `${heads[i]}: ${s.name}`,
       onclick: () => toast(s.name) }, heads[i]))),
-  hasPool ? h('th', { scope: 'col' }, t('Pool')) : null));
-  const bodies = rows.slice().reverse().map(({ hand, deltas, balances, pool }) => {
+  hasPool ? h('th.pool', { scope: 'col' }, t('Pool')) : null));
+  const ordered = prefs.oldestFirst ? rows : rows.slice().reverse();
+  const bodies = ordered.map(({ hand, deltas, balances, pool }) => {
     const isVoid = hand.status === 'void';
     const open = ctx.ui.open.has(hand.number);
     const more = h('tr.more', { hidden: !open }, h('td', { colSpan: cols }));
     const fill = () => { if (!more.firstChild.firstChild) more.firstChild.append(handDetails(ctx, app, hand)); };
     if (open) fill();
+    const r = hand.hand || {};
+    const who = r.declarer ?? r.soloist;
     const toggle = h('button.what', { type: 'button', 'aria-expanded': String(open), onclick: () => {
       const now = more.hidden;
       more.hidden = !now;
       toggle.setAttribute('aria-expanded', String(now));
       if (now) { ctx.ui.open.add(hand.number); fill(); } else ctx.ui.open.delete(hand.number);
-    } }, h('span.no', num(hand.number)), ' ', h('span.line', shortHand(ctx, hand)),
-    hand.revision > 1 ? h('span.tag.fixed', t('corrected')) : null,
-    h('span.dealt', ' · ', t('{name} dealt', { name: shortName(ctx, hand.dealer) })));
+    } }, h('span.no', num(hand.number)), ' ', h('span.glyph', { 'aria-hidden': 'true' }, handGlyph(ctx, hand)),
+    hand.revision > 1 ? h('span.fixed', { 'aria-hidden': 'true' }, '*') : null,
+    h('span.mark', { 'aria-hidden': 'true' }, marks[hand.dealer]),
+    sr(' ', h('span.line', shortHand(ctx, hand)),
+      hand.revision > 1 ? [' (', t('corrected'), ')'] : '', ' · ', t('{name} dealt', { name: shortName(ctx, hand.dealer) })));
     return h(`tbody.hand${isVoid ? '.void' : ''}`, { 'data-number': hand.number },
-      h('tr.about', h('th', { colSpan: cols, scope: 'rowgroup' }, toggle)),
-      h('tr.nums', balances.map((b, i) => h('td', h('span.run', signed(b)),
-        h(`span.d${deltas[i] > 0 ? '.plus' : deltas[i] < 0 ? '.minus' : ''}`, isVoid ? '0' : signed(deltas[i])))),
+      h('tr.nums', h('th', { scope: 'row' }, toggle), balances.map((b, i) => h(`td${i === who ? '.decl' : ''}`,
+        h(`span.d${deltas[i] > 0 ? '.plus' : deltas[i] < 0 ? '.minus' : ''}`, isVoid ? '0' : signed(deltas[i])),
+        h('span.run', { hidden: !prefs.balances }, signed(b)))),
       hasPool ? h('td.pool', num(pool)) : null), more);
   });
-  return h('table.sheet', { 'data-seats': tb.seats.length },
-    h('caption', t('Each hand: balances after it, and what it moved')), head, bodies);
+  return [tools, h(`table.sheet${prefs.balances ? '.withruns' : ''}`, { 'data-seats': tb.seats.length },
+    h('caption', t('Each hand: what it moved')),
+    head, bodies)];
 }
+
+/** "S♥", "ES♠": the initials of what the hand counted as (more letters where two are alike), the trump. */
+function handGlyph(ctx, hand) {
+  const r = hand.hand || {};
+  const kind = r.kind || 'played';
+  if (kind !== 'played') return `${kindWord(kind).slice(0, 3)}.`;
+  const contract = countedAs(ctx, hand) || r.contract;
+  const trump = r.trump ? SUITS[r.trump] : '';
+  if (!contract) return trump || initials(t('No trump'));
+  const titles = ((ctx.variant && ctx.variant.contracts) || []).map((c) => contractTitle(ctx.variant, c.name));
+  const mine = contractTitle(ctx.variant, contract);
+  const tries = (x) => [initials(x), x.slice(0, 2), x.slice(0, 3)];
+  const pick = tries(mine).find((a) => titles.filter((x) => x !== mine && tries(x).includes(a)).length === 0) || mine;
+  return `${pick}${trump}`;
+}
+
+const initials = (text) => text.replace(/\(.*\)/, '').split(/\s+/).filter(Boolean).map((w) => w.charAt(0).toUpperCase()).join('');
 
 function handDetails(ctx, app, hand) {
   const isVoid = hand.status === 'void';
@@ -137,7 +202,9 @@ function handDetails(ctx, app, hand) {
 
 // --- the chart --------------------------------------------------------------------------------
 const W = 320;
-const H = 150;
+const H = 160;
+const PAD = { left: 30, right: 6, top: 8, bottom: 18 }; // room for the axes' values
+const MARKS = '●■▲◆✕'; // each player's marker, also in the legend
 
 function svg(tag, attrs, ...children) {
   const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
@@ -146,29 +213,46 @@ function svg(tag, attrs, ...children) {
   return el;
 }
 
-/** The balances over the evening, one line per player (drawn here, nothing fetched). */
+function marker(i, x, y) {
+  return svg('text', { x, y, class: 'm' }, MARKS[i % 5]);
+}
+
+/** The balances over the evening, one line per player (drawn here): axis values, a colour, dash
+ *  and marker per player as in the legend; lines on the same values drawn apart. */
 function chart(ctx) {
   const rows = sheetRows(ctx);
   if (rows.length < 2) return null;
+  const seatsCount = ctx.table.seats.length;
   const series = ctx.table.seats.map((_, i) => [0, ...rows.map((r) => r.balances[i])]);
   const all = series.flat();
   const lo = Math.min(0, ...all);
   const hi = Math.max(1, ...all);
-  const x = (k) => 6 + (k * (W - 12)) / rows.length;
-  const y = (b) => 6 + ((hi - b) * (H - 12)) / (hi - lo || 1);
+  const x = (k) => PAD.left + (k * (W - PAD.left - PAD.right)) / rows.length;
+  const y = (b) => PAD.top + ((hi - b) * (H - PAD.top - PAD.bottom)) / (hi - lo || 1);
+  const shift = (i) => (i - (seatsCount - 1) / 2) * 1.5;
   const last = rows[rows.length - 1];
   const count = rows.length;
   const balances = ctx.table.seats.map((s, i) => `${s.name} ${signed(last.balances[i])}`).join(', ');
   const after = { number: last.hand.number, balances };
   const summary = t('Balances after hand {number}: {balances}.', after);
   const id = `chart-${ctx.id}`;
-  const picture = svg('svg', { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: 'none', class: 'balchart', role: 'img', 'aria-labelledby': `${id}-t` },
+  const every = Math.ceil(rows.length / 24); // a marker on every point, or every few on a long evening
+  const xs = [...new Set([0, Math.round(rows.length / 2), rows.length])];
+  const picture = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'balchart', role: 'img', 'aria-labelledby': `${id}-t` },
     svg('title', { id: `${id}-t` }, tn(count, 'Chart of the balances over {n} hand. {summary}',
       'Chart of the balances over {n} hands. {summary}', { summary })),
-    svg('line', { x1: 0, x2: W, y1: y(0), y2: y(0), class: 'zero' }),
-    ...series.map((points, i) => svg('polyline', { class: `l l${i}`, points: points.map((b, k) => `${x(k).toFixed(1)},${y(b).toFixed(1)}`).join(' ') })));
+    ...[...new Set([lo, 0, hi])].map((v) => svg('g', { class: v === 0 ? 'tick zero' : 'tick' },
+      svg('line', { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v) }),
+      svg('text', { x: PAD.left - 3, y: y(v) + 3.5, 'text-anchor': 'end' }, signed(v)))),
+    ...xs.map((k) => svg('text', { class: 'tick', x: x(k), y: H - 4, 'text-anchor': k ? 'middle' : 'start' },
+      k ? num(rows[k - 1].hand.number) : t('start'))),
+    ...series.map((points, i) => svg('g', { class: `l${i}` },
+      svg('polyline', { class: 'l', points: points.map((b, k) => `${x(k).toFixed(1)},${(y(b) + shift(i)).toFixed(1)}`).join(' ') }),
+      ...points.map((b, k) => (k % every ? null : marker(i, x(k), y(b) + shift(i)))).filter(Boolean))));
+  const key = (i) => svg('svg', { class: `key l${i}`, viewBox: '0 0 28 10', 'aria-hidden': 'true' },
+    svg('line', { class: 'l', x1: 0, x2: 28, y1: 5, y2: 5 }), marker(i, 14, 5));
   return h('figure.chartbox', picture,
-    h('figcaption', h('ul.legend', ctx.table.seats.map((s, i) => h('li', h(`span.key.k${i}`, { 'aria-hidden': 'true' }), s.name)))));
+    h('figcaption', h('ul.legend', ctx.table.seats.map((s, i) => h('li', key(i), s.name)))));
 }
 
 function outboxPanel(ctx, app) {
@@ -223,7 +307,21 @@ function confirmVoid(ctx, app, hand, body) {
   body.append(box);
   box.querySelector('button:not([disabled])').focus();
   tableAfter(ctx, after, () => api.voidHand(ctx.id, writeToken(ctx), hand.number, ctx.table.version, true))
-    .then((ok) => { yes.disabled = !ok; });
+    .then((table) => { yes.disabled = !table; if (table) append(after, [dealerMoves(ctx, hand, table)]); });
+}
+
+/** The later hands whose dealer a void moves (a void hand passes no deal: each later one moves
+ *  back as far as this one passed it), and the next dealer (the service's answer). */
+function dealerMoves(ctx, hand, after) {
+  const n = ctx.table.seats.length;
+  const passed = hand.settlement ? (hand.settlement.next_dealer - hand.dealer + n) % n : 0;
+  const moved = (seat) => (seat - passed + n) % n;
+  const lines = ctx.hands.filter((x) => x.number > hand.number && passed).map((x) => t('Hand {number}: {before} → {after}',
+    { number: x.number, before: seatName(ctx, x.dealer), after: seatName(ctx, moved(x.dealer)) }));
+  if (after.dealer !== ctx.table.dealer) {
+    lines.push(t('Next hand: {before} → {after}', { before: seatName(ctx, ctx.table.dealer), after: seatName(ctx, after.dealer) }));
+  }
+  return lines.length ? [h('p', h('strong', t('Dealt by another player then:'))), h('ul.moves', lines.map((x) => h('li', x)))] : null;
 }
 
 async function restore(ctx, app, hand) {
@@ -272,15 +370,14 @@ export function renderTable(root, ctx, app) {
       const tb = ctx.table;
       const about = { game: ctx.variant ? ctx.variant.title : tb.variant, number: nextNumber(ctx) };
       return [h('h1', tb.name), h('p.hint', tb.status === 'closed' ? t('{game} · closed', about)
-        : t('{game} · next: hand {number}', about))];
+        : finished(tb) ? t('{game} · over', about) : t('{game} · next: hand {number}', about))];
     },
     notice: () => (notice ? h('p.notice.ok', { role: 'status' }, notice) : null),
     top: () => {
       const tb = ctx.table;
       const over = tb.session && tb.session.over;
       return [seats(ctx), facts(ctx),
-        tb.status === 'closed' ? h('p.notice', t('This table is closed.'))
-          : over ? h('p.notice', t('The session is over: {reason}', { reason: tb.session.reason }))
+        over ? ended(ctx) : tb.status === 'closed' ? h('p.notice', t('This table is closed: these are its final balances.'))
             : h('a.button.primary.big', { href: `${base}&go=new`, id: 'new-hand' }, t('New hand {number}', { number: nextNumber(ctx) })),
         h('nav.actions', { 'aria-label': t('Table') },
           h('a.button', { href: `${base}&go=share` }, t('Share')),
@@ -303,7 +400,7 @@ export function renderTable(root, ctx, app) {
     notice: () => '',
     top: () => JSON.stringify([ctx.table, entriesFor(ctx.id).map((e) => e.body)]),
     outbox: () => JSON.stringify([entriesFor(ctx.id), ctx.table.next_number]),
-    history: () => JSON.stringify([ctx.table.version, ctx.hands.map((x) => [x.revision, x.status])]),
+    history: () => JSON.stringify([ctx.table.version, ctx.hands.map((x) => [x.revision, x.status]), sheetPrefs()]),
     print: () => String(ctx.table.version),
   };
   const boxes = {
