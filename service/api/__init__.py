@@ -19,6 +19,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
         health,
         league,
         league_admin,
+        night_pages,
         nights,
         openapi,
         pages,
@@ -31,6 +32,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
     clubs.register_converters(app)
     docs.register(app)
     pages.register(app)
+    night_pages.register(app)
     for module in (
         health,
         variants,

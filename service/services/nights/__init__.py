@@ -13,6 +13,7 @@ from .nights import (
     night_tables,
     night_view,
     readable_night,
+    series_links,
     start_night,
 )
 from .standings import night_standings
@@ -29,5 +30,6 @@ __all__ = [
     "night_tables",
     "night_view",
     "readable_night",
+    "series_links",
     "start_night",
 ]

@@ -22,12 +22,12 @@ from ...persistence.nights import (
     ClubNightSeriesRow,
     ClubNightTableRow,
 )
-from ...persistence.table_keeping import ClubRow, PlayerRow, TableRow
+from ...persistence.table_keeping import ClubRow, PlayerRow, TableRow, TokenRow
 from ...rules import Phrase, RuleViolation, seat_draw
 from .. import league, tables
-from ..auth import Principal, new_id, require_club_admin
+from ..auth import Principal, issue_token, new_id, require_club_admin, revoke_tokens
 from ..clubs import get_club
-from ..errors import Conflict, Forbidden, NotFound
+from ..errors import Conflict, Forbidden, NotFound, TableClosed
 from ..locking import begin_write
 
 
@@ -455,3 +455,25 @@ def close_night(principal: Principal, night_id: str, early: bool = False) -> dic
     night.version += 1
     db.session.commit()
     return night_view(night)
+
+
+def series_links(principal: Principal, night_id: str, number: int) -> list[dict[str, Any]]:
+    """A new link (table token) for each open table of series ``number``, for its printed
+    card (admin token): the previous link of each stops working, as ``POST
+    /tables/{id}/token`` does. Tokens are stored only as digests, so a card printed again
+    carries new ones. Each entry: the table (as in the night's view), its token."""
+    night = _lock_night(principal, night_id)
+    linked = [(link, t) for link, t in night_tables(night.id) if link.series == number]
+    if not linked:
+        raise NotFound(N_("The night has no series %(series)s."), values={"series": number})
+    if all(t.status == "closed" for _, t in linked):
+        raise TableClosed(N_("The series' tables are closed: they need no new links."))
+    links = []
+    for link, table in linked:
+        if table.status == "closed":
+            continue
+        revoke_tokens(TokenRow.table_id == table.id)
+        token = issue_token("table", night.club_id, table.id)
+        links.append({**_table_view(link, table), "series": number, "table_token": token})
+    db.session.commit()
+    return links
