@@ -189,3 +189,56 @@ class NightStandingsSchema(Schema):
     units = fields.String(required=True, validate=validate.OneOf(["chips", "points"]))
     tie_breaks = fields.List(fields.String(), required=True)
     standings = fields.List(fields.Nested(NightStandingSchema), required=True)
+
+
+# --- in the club's export ------------------------------------------------------------------
+
+EXPORT_ID = validate.Length(min=1, max=64)
+
+
+class ExportNightPlayerSchema(Schema):
+    player_id = fields.String(required=True, validate=EXPORT_ID)
+    present = fields.Boolean(required=True)
+
+
+class ExportNightTableSchema(Schema):
+    number = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    table_id = fields.String(required=True, validate=EXPORT_ID)
+
+
+class ExportNightSeriesSchema(Schema):
+    number = fields.Integer(
+        required=True, strict=True, validate=validate.Range(min=1, max=MAX_SERIES)
+    )
+    seed = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=SEED_MAX))
+    drawn_at = fields.DateTime(required=True)
+    tables = fields.List(fields.Nested(ExportNightTableSchema), required=True)
+
+
+class ExportNightSchema(Schema):
+    id = fields.String(required=True, validate=EXPORT_ID)
+    name = Name()
+    variant = fields.String(required=True, validate=validate.Length(max=32), metadata=VARIANT)
+    season_id = fields.String(required=True, allow_none=True, validate=EXPORT_ID)
+    hands_per_series = fields.Integer(
+        required=True,
+        allow_none=True,
+        strict=True,
+        validate=validate.Range(min=1, max=MAX_HANDS_PER_SERIES),
+    )
+    series_planned = fields.Integer(
+        required=True, strict=True, validate=validate.Range(min=1, max=MAX_SERIES)
+    )
+    status = fields.String(required=True, validate=validate.OneOf(["open", "closed"]))
+    created_at = fields.DateTime(required=True)
+    closed_at = fields.DateTime(required=True, allow_none=True)
+    players = fields.List(
+        fields.Nested(ExportNightPlayerSchema),
+        required=True,
+        validate=validate.Length(max=MAX_NIGHT_PLAYERS),
+    )
+    series = fields.List(
+        fields.Nested(ExportNightSeriesSchema),
+        required=True,
+        validate=validate.Length(max=MAX_SERIES),
+    )

@@ -279,3 +279,45 @@ def test_a_draw_with_an_idempotency_key_is_drawn_once(club, client):
     assert first.json == again.json
     shown = client.get(f"/api/v1/nights/{night['id']}", headers=club.admin).json
     assert len(shown["series"]) == 1
+
+
+def test_the_export_keeps_the_night_and_the_import_rebuilds_its_standings(club, client):
+    night = club.started(players=club.players[:9], series=2, season_id=club.season["id"])
+    first = club.drawn(night, seed=13)
+    for table in first["tables"]:
+        club.record(table["table_id"], SOLO)
+    club.presence(night, left=[club.players[0]])
+    club.drawn(night, seed=14)
+    document = client.get(f"/api/v1/clubs/{club.club['id']}/export", headers=club.admin).json
+    assert [n["id"] for n in document["nights"]] == [night["id"]]
+    assert [s["seed"] for s in document["nights"][0]["series"]] == [13, 14]
+    imported = client.post("/api/v1/clubs/import", json=document)
+    assert imported.status_code == 201, imported.json
+    assert imported.json["imported"]["nights"] == 1
+    ids = imported.json["ids"]
+    headers = club.api.auth(imported.json["admin_token"])
+    new_id = ids["nights"][night["id"]]
+    old = club.standings(night).json
+    new = client.get(f"/api/v1/nights/{new_id}/standings", headers=headers).json
+    assert new["night"]["season_id"] == ids["seasons"][club.season["id"]]
+    assert [(s["name"], s["total"], s["rank"]) for s in new["standings"]] == [
+        (s["name"], s["total"], s["rank"]) for s in old["standings"]
+    ]
+    assert [p["present"] for p in new["night"]["players"]] == [
+        p["present"] for p in old["night"]["players"]
+    ]
+    assert [
+        [ids["tables"][t["table_id"]] for t in s["tables"]] for s in old["night"]["series"]
+    ] == [[t["table_id"] for t in s["tables"]] for s in new["night"]["series"]]
+
+
+def test_an_import_with_a_night_naming_a_table_not_in_the_file_imports_nothing(club, client):
+    night = club.started(players=club.players[:4])
+    club.drawn(night)
+    document = client.get(f"/api/v1/clubs/{club.club['id']}/export", headers=club.admin).json
+    document["nights"][0]["series"][0]["tables"][0]["table_id"] = "elsewhere"
+    refused = client.post("/api/v1/clubs/import", json=document)
+    assert refused.status_code == 422
+    assert "nights.0.series.0.tables.0.table_id" in refused.json["errors"]
+    document.pop("nights")  # an export made before nights imports as it did
+    assert client.post("/api/v1/clubs/import", json=document).status_code == 201
