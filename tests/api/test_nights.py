@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import combinations
 
 import pytest
+from sqlalchemy.exc import IntegrityError
 
 from tests.api.test_league import LOST_SOLO, SIMPLE, SOLO
 
@@ -321,3 +322,54 @@ def test_an_import_with_a_night_naming_a_table_not_in_the_file_imports_nothing(c
     assert "nights.0.series.0.tables.0.table_id" in refused.json["errors"]
     document.pop("nights")  # an export made before nights imports as it did
     assert client.post("/api/v1/clubs/import", json=document).status_code == 201
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"series_planned": 0},
+        {"series_planned": 21},
+        {"hands_per_series": 0},
+        {"status": "paused"},
+        {"status": "closed"},  # a closed night without its closing time
+        {"name": ""},
+    ],
+)
+def test_the_database_refuses_a_malformed_night(app, api, values):
+    from sqlalchemy import insert
+
+    from service.extensions import db
+    from service.persistence.columns import utcnow
+    from service.persistence.nights import ClubNightRow
+
+    club = api.club()
+    row = {
+        "id": "n" * 32,
+        "club_id": club["id"],
+        "name": "Night",
+        "variant": "american",
+        "series_planned": 2,
+        "status": "open",
+        "version": 1,
+        "created_at": utcnow(),
+        **values,
+    }
+    with app.app_context(), pytest.raises(IntegrityError), db.engine.begin() as connection:
+        connection.execute(insert(ClubNightRow).values(**row))
+
+
+def test_the_database_refuses_a_table_of_a_series_never_drawn(app, club):
+    from sqlalchemy import insert
+
+    from service.extensions import db
+    from service.persistence.nights import ClubNightTableRow
+
+    night = club.started(players=club.players[:4])
+    club.drawn(night)
+    outside = club.api.table()  # a table of no night: only the series is wrong
+    with app.app_context(), pytest.raises(IntegrityError), db.engine.begin() as connection:
+        connection.execute(
+            insert(ClubNightTableRow).values(
+                night_id=night["id"], series=2, number=1, table_id=outside["id"]
+            )
+        )
