@@ -33,6 +33,7 @@ from markupsafe import Markup, escape
 from .. import rules
 from ..i18n import LANGUAGES, gettext, negotiate, word
 from ..i18n.marks import N_
+from ..rules import Phrase
 from ..services import nights
 from .auth import principal
 from .caching import conditional
@@ -179,7 +180,7 @@ def board_html(board: dict[str, Any], language: str) -> str:
             + (f' <span class="state">{escape(state)}</span>' if state else "")
             + f'</h3><p class="names">{names}</p><p class="count">{escape(count)}</p>{bar}</li>'
         )
-    game = word(variant.title, language)
+    game = word(Phrase(variant.title), language)
     standings_title = _t(N_("Standings"), language)
     tables_title = _t(N_("Tables"), language)
     return (
@@ -230,7 +231,7 @@ def _qr(link: str) -> Markup:
 
 def cards_html(links: list[dict[str, Any]], night: dict[str, Any], language: str) -> str:
     variant = rules.get_variant(night["variant"])
-    game = word(variant.title, language)
+    game = word(Phrase(variant.title), language)
     deals_first = _t(N_("deals first"), language)
     scan = _t(N_("Scan to keep the score of this table."), language)
     root = request.url_root
