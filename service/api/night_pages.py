@@ -183,13 +183,17 @@ def board_html(board: dict[str, Any], language: str) -> str:
     game = word(Phrase(variant.title), language)
     standings_title = _t(N_("Standings"), language)
     tables_title = _t(N_("Tables"), language)
+    # A night of many players or tables sets its rows smaller, so that it still fits.
+    crowd = max(len(board["standings"]), 3 * len(tables))
+    density = "" if crowd <= 12 else " dense" if crowd <= 18 else " denser"
     return (
+        f'<div class="board{density}">'
         f"<header><h1>{escape(night['name'])}</h1>"
         f'<p class="game">{escape(game)} · {escape(progress)}</p></header>'
         f'<div class="columns"><section class="left"><h2>{escape(standings_title)}</h2>'
         f"{standings}</section>"
         f'<section class="right"><h2>{escape(tables_title)}</h2>'
-        f'<ul class="tables">{"".join(tables)}</ul></section></div>'
+        f'<ul class="tables">{"".join(tables)}</ul></section></div></div>'
     )
 
 

@@ -117,6 +117,48 @@ def test_the_big_screen_fits_a_tv_and_follows_the_hands(browser, base_url, api, 
     assert not problems, problems
 
 
+@pytest.mark.parametrize("players", [16, 24])
+def test_a_big_night_still_fits_the_screen(browser, base_url, api, players):
+    club = api._call("POST", "/clubs", json={"name": "Großer Club"})
+    token = club["admin_token"]
+    names = [
+        f"{first} {last}"
+        for first, last in zip(
+            ("Anna-Katharina", "Maximiliane", "Inmaculada", "Bartholomäus") * 6,
+            ("Lüdenscheidt", "Hohenzollern", "Martínez Ruiz", "Moser-Lindqvist", "Weiß", "Yılmaz")
+            * 4,
+            strict=True,
+        )
+    ][:players]
+    names = [f"{name} {i}" for i, name in enumerate(names)]
+    night = api._call(
+        "POST",
+        f"/clubs/{club['id']}/nights",
+        token,
+        json={
+            "name": "Turnier",
+            "variant": "american",
+            "new_players": names,
+            "series": 3,
+            "hands_per_series": 8,
+        },
+    )
+    api._call("POST", f"/nights/{night['id']}/series", token, json={"seed": 1})
+    context = browser.new_context(viewport=TV, base_url=base_url)
+    page = context.new_page()
+    try:
+        page.goto(f"/nights/{night['id']}/screen?lang=de#token={token}")
+        page.wait_for_selector(".standings tbody tr", timeout=15_000)
+        assert page.locator(".standings tbody tr").count() == players
+        measured = fits(page)
+        assert measured["overflowX"] <= 0 and measured["overflowY"] <= 0, measured
+        assert measured["nameSize"] >= 18, measured  # still read from the back of the room
+        if players == 24:
+            shoot(page, "night-screen-24.png")
+    finally:
+        context.close()
+
+
 def test_the_cards_print_one_card_per_table_with_its_qr_code(browser, base_url, api):
     scene = night_scene(api)
     context = browser.new_context(viewport={"width": 1000, "height": 1400}, base_url=base_url)
