@@ -438,7 +438,8 @@ def draw_series(
         )
     night.version += 1
     db.session.commit()
-    series = night_view(night)["series"][-1]
+    # This draw's series, by its number: another draw may have committed the next one since.
+    series = next(s for s in _series_views(night) if s["number"] == number)
     return {**series, "night_id": night.id, "repeats": result.repeats}
 
 
