@@ -115,9 +115,9 @@ def test_four_where_it_can_then_the_nearest_sizes_the_game_allows():
         table_sizes(6, (4,))
 
 
-def test_a_second_series_of_eight_can_avoid_every_first_series_tablemate_but_one_pair_each():
-    # 8 players at two tables of 4, twice: a table of the second series holds at least two
-    # players from each first-series table (pigeonhole), so at least 2 pairs per table repeat.
+def test_a_second_series_of_eight_repeats_only_the_pairs_it_must():
+    # 8 players at two tables of 4, twice: at best each new table takes two players of each
+    # earlier one, so one pair of each meets again: 2 a table, 4 in all.
     present = players(8)
     first = draw(present, (4,), 11)
     second = draw(present, (4,), 12, pair_history(t.seats for t in first.tables))
