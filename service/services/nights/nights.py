@@ -27,7 +27,7 @@ from ...rules import Phrase, RuleViolation, seat_draw
 from .. import league, tables
 from ..auth import Principal, issue_token, new_id, require_club_admin, revoke_tokens
 from ..clubs import get_club
-from ..errors import Conflict, Forbidden, NotFound, TableClosed
+from ..errors import Conflict, Forbidden, NameTaken, NotFound, TableClosed, conflict_on_duplicate
 from ..locking import begin_write
 
 
@@ -246,6 +246,15 @@ def _new_players(club_id: str, names: Sequence[str], taken: set[str]) -> list[Pl
     return made
 
 
+def _new_names_taken() -> Any:
+    """A new player's name that another request gave the club meanwhile (PostgreSQL lets two
+    such writes race to the unique name): 409, nothing stored."""
+    return conflict_on_duplicate(
+        N_("The club already has a player of a name in new_players; list them by id."),
+        NameTaken,
+    )
+
+
 def start_night(
     principal: Principal,
     club_id: str,
@@ -287,7 +296,8 @@ def start_night(
     db.session.add_all(
         ClubNightPlayerRow(night_id=night.id, player_id=p.id, present=True) for p in present
     )
-    db.session.commit()
+    with _new_names_taken():
+        db.session.commit()
     return night_view(night)
 
 
@@ -314,6 +324,8 @@ def change_presence(
             db.session.add(ClubNightPlayerRow(night_id=night.id, player_id=player.id, present=True))
     for player in _new_players(night.club_id, new_player_names, set()):
         db.session.add(ClubNightPlayerRow(night_id=night.id, player_id=player.id, present=True))
+    with _new_names_taken():
+        db.session.flush()
     if len(set(left)) != len(left):
         raise RuleViolation("left", "a player is listed only once")
     for index, player_id in enumerate(left):
