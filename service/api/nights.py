@@ -62,6 +62,9 @@ class Nights(MethodView):
     @blp.arguments(NightCreateSchema())
     @blp.response(201, NightSchema)
     @blp.alt_response(
+        409, description="A new player's name was given to the club by another request meanwhile."
+    )
+    @blp.alt_response(
         422,
         description="A field is wrong: an unknown, retired or repeated player, a new player's "
         "name the club has, a season of another club or game, a count out of range.",
@@ -101,7 +104,9 @@ class Night(MethodView):
 class Presence(MethodView):
     @blp.arguments(PresenceSchema())
     @blp.response(200, NightSchema)
-    @blp.alt_response(409, description="The night is closed.")
+    @blp.alt_response(
+        409, description="The night is closed, or a new player's name was taken meanwhile."
+    )
     @blp.alt_response(422, description="An unknown or retired player, or one listed twice.")
     @_auth_doc("Not the admin token of the night's club.", "No such night.")
     def patch(self, body: dict[str, Any], night_id: str) -> dict[str, Any]:
