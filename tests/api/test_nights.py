@@ -374,3 +374,31 @@ def test_the_database_refuses_a_table_of_a_series_never_drawn(app, club):
                 night_id=night["id"], series=2, number=1, table_id=outside["id"]
             )
         )
+
+
+def test_an_early_draw_ends_the_series_though_a_table_is_short_of_hands(club):
+    night = club.started(players=club.players[:8], series=2, hands_per_series=3)
+    first = club.drawn(night, seed=1)
+    club.record(first["tables"][0]["table_id"], SOLO)
+    assert club.draw(night).status_code == 409
+    second = club.drawn(night, seed=2, early=True)
+    assert second["number"] == 2
+    for table in first["tables"]:
+        shown = club.client.get(f"/api/v1/tables/{table['table_id']}", headers=club.admin).json
+        assert shown["status"] == "closed"
+
+
+def test_a_table_of_the_night_reads_the_night_and_another_table_does_not(club, client):
+    night = club.started(players=club.players[:4])
+    series = club.drawn(night)
+    table_id = series["tables"][0]["table_id"]
+    token = client.post(f"/api/v1/tables/{table_id}/token", headers=club.admin).json["table_token"]
+    phone = club.api.auth(token)
+    assert club.standings(night, phone).status_code == 200
+    assert (
+        client.post(f"/api/v1/nights/{night['id']}/close", json={}, headers=phone).status_code
+        == 403
+    )
+    elsewhere = club.api.table()
+    stranger = club.api.auth(elsewhere["table_token"])
+    assert club.standings(night, stranger).status_code == 403
