@@ -399,6 +399,16 @@ def test_a_table_of_the_night_reads_the_night_and_another_table_does_not(club, c
         client.post(f"/api/v1/nights/{night['id']}/close", json={}, headers=phone).status_code
         == 403
     )
-    elsewhere = club.api.table()
+    # A table of the same club that is not the night's reads nothing of it.
+    elsewhere = client.post(
+        "/api/v1/tables",
+        json={
+            "club_id": club.club["id"],
+            "name": "Friendly",
+            "variant": "american",
+            "seats": club.players[4:8],
+        },
+        headers=club.admin,
+    ).json
     stranger = club.api.auth(elsewhere["table_token"])
     assert club.standings(night, stranger).status_code == 403
