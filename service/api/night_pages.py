@@ -239,7 +239,8 @@ def cards_html(links: list[dict[str, Any]], night: dict[str, Any], language: str
     deals_first = _t(N_("deals first"), language)
     scan = _t(N_("Scan to keep the score of this table."), language)
     root = request.url_root
-    out = []
+    heading = _t(N_("Table cards"), language)
+    out = [f"<h1>{escape(heading)} · {escape(night['name'])}</h1>"]
     for table in links:
         link = f"{root}#table={table['table_id']}&token={table['table_token']}"
         seats = "".join(

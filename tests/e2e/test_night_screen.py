@@ -187,3 +187,25 @@ def test_the_cards_print_one_card_per_table_with_its_qr_code(browser, base_url, 
     finally:
         context.close()
     assert not problems, problems
+
+
+@pytest.mark.parametrize("page_name", ["screen", "cards"])
+def test_axe_finds_nothing_on_the_night_pages(browser, base_url, api, page_name):
+    from .test_access import violations
+
+    scene = night_scene(api)
+    record(api, scene, 0, SOLO)
+    context = browser.new_context(viewport=TV, base_url=base_url)
+    page = context.new_page()
+    try:
+        if page_name == "screen":
+            page.goto(f"/nights/{scene['night']['id']}/screen?lang=de#token={scene['viewer']}")
+            page.wait_for_selector(".standings tbody tr", timeout=15_000)
+        else:
+            page.goto(
+                f"/nights/{scene['night']['id']}/cards?series=1&lang=es#token={scene['admin']}"
+            )
+            page.wait_for_selector(".card", timeout=15_000)
+        assert violations(page) == []
+    finally:
+        context.close()
