@@ -31,8 +31,8 @@ from flask import Blueprint, Flask, Response, request
 from markupsafe import Markup, escape
 
 from .. import rules
-from ..i18n import LANGUAGES, gettext, negotiate, word
-from ..i18n.marks import N_
+from ..i18n import LANGUAGES, gettext, negotiate, translations, word
+from ..i18n.marks import N_, Nn_
 from ..rules import Phrase
 from ..services import nights
 from .auth import principal
@@ -157,7 +157,9 @@ def board_html(board: dict[str, Any], language: str) -> str:
     for table in current["tables"] if current else []:
         names = ", ".join(str(escape(s["name"])) for s in table["seats"])
         if hands_due is None:
-            count = _t(N_("%(played)s hands"), language, played=table["hands_played"])
+            played = table["hands_played"]
+            one, many = Nn_("%(played)s hand", "%(played)s hands")
+            count = translations(language).ngettext(one, many, played) % {"played": played}
             bar = ""
         else:
             count = _t(

@@ -127,3 +127,23 @@ def test_cards_need_the_admin_token_and_a_series_the_night_drew(club, client):
     url = f"/nights/{night['id']}/cards"
     assert client.post(f"{url}/1", headers=club.api.auth(viewer)).status_code == 403
     assert client.post(f"{url}/2", headers=club.admin).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "two"),
+    [("en", "1 hand", "2 hands"), ("de", "1 Spiel", "2 Spiele"), ("es", "1 mano", "2 manos")],
+)
+def test_a_night_until_closed_counts_each_tables_hands(club, client, language, one, two):
+    night = club.started(players=club.players[:4])
+    series = club.drawn(night)
+    url = f"/nights/{night['id']}/screen/board?lang={language}"
+    table_id = series["tables"][0]["table_id"]
+    club.record(table_id, SOLO)
+    assert f'<p class="count">{one}</p>' in client.get(url, headers=club.admin).get_data(
+        as_text=True
+    )
+    club.record(table_id, SOLO)
+    assert f'<p class="count">{two}</p>' in client.get(url, headers=club.admin).get_data(
+        as_text=True
+    )
+    assert "<progress" not in client.get(url, headers=club.admin).get_data(as_text=True)
