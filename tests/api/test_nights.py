@@ -412,3 +412,35 @@ def test_a_table_of_the_night_reads_the_night_and_another_table_does_not(club, c
     ).json
     stranger = club.api.auth(elsewhere["table_token"])
     assert club.standings(night, stranger).status_code == 403
+
+
+def test_a_whole_club_night_counts_for_its_season(club, client):
+    """Nine players, a late arrival, two series of two tables, hands at every table, the
+    night closed: the night's standings and the season's agree on every player's chips."""
+    night = club.started(
+        players=club.players[:9], series=2, hands_per_series=2, season_id=club.season["id"]
+    )
+    first = club.drawn(night, seed=100)
+    assert sorted(len(t["seats"]) for t in first["tables"]) == [4, 5]
+    for table in first["tables"]:
+        club.record(table["table_id"], SOLO)
+        club.record(table["table_id"], LOST_SOLO)
+    assert club.presence(night, arrived=[club.players[9]]).status_code == 200
+    second = club.drawn(night, seed=101)
+    assert sorted(len(t["seats"]) for t in second["tables"]) == [5, 5]
+    assert sorted(seated(second)) == sorted(club.players)
+    for table in second["tables"]:
+        club.record(table["table_id"], SIMPLE)
+        club.record(table["table_id"], SOLO)
+    closed = client.post(f"/api/v1/nights/{night['id']}/close", json={}, headers=club.admin)
+    assert closed.status_code == 200, closed.json
+    night_lines = {line["player_id"]: line for line in club.standings(night).json["standings"]}
+    season = client.get(f"/api/v1/seasons/{club.season['id']}/standings", headers=club.admin).json[
+        "rows"
+    ]
+    assert {row["player_id"]: row["net"] for row in season} == {
+        player: line["total"] for player, line in night_lines.items()
+    }
+    late = night_lines[club.players[9]]
+    assert late["series"][0] is None and late["series"][1] is not None
+    assert {row["player_id"]: row["sittings"] for row in season}[club.players[0]] == 2
