@@ -19,6 +19,8 @@ def register_blueprints(app: Flask, api: Api) -> None:
         health,
         league,
         league_admin,
+        night_pages,
+        nights,
         openapi,
         pages,
         settlements,
@@ -30,6 +32,16 @@ def register_blueprints(app: Flask, api: Api) -> None:
     clubs.register_converters(app)
     docs.register(app)
     pages.register(app)
-    for module in (health, variants, settlements, clubs, tables, league, league_admin):
+    night_pages.register(app)
+    for module in (
+        health,
+        variants,
+        settlements,
+        clubs,
+        tables,
+        league,
+        league_admin,
+        nights,
+    ):
         api.register_blueprint(module.blp)
     register_media_checks(app)

@@ -162,6 +162,13 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
     ("get", "/api/v1/players/{player_id}/stats"): ("getPlayerStats", "Players", None),
     ("get", "/api/v1/clubs/{club_id}/export"): ("exportClub", "Backup", None),
     ("post", "/api/v1/clubs/import"): ("importClub", "Backup", None),
+    ("get", "/api/v1/clubs/{club_id}/nights"): ("listNights", "Nights", None),
+    ("post", "/api/v1/clubs/{club_id}/nights"): ("startNight", "Nights", None),
+    ("get", "/api/v1/nights/{night_id}"): ("getNight", "Nights", None),
+    ("patch", "/api/v1/nights/{night_id}/presence"): ("changePresence", "Nights", None),
+    ("post", "/api/v1/nights/{night_id}/series"): ("drawSeries", "Nights", None),
+    ("post", "/api/v1/nights/{night_id}/close"): ("closeNight", "Nights", None),
+    ("get", "/api/v1/nights/{night_id}/standings"): ("getNightStandings", "Nights", None),
 }
 
 # What a schema's fields cannot say of it (the views' schemas check the same).
@@ -180,6 +187,7 @@ TAGS = [
     ("Seasons", "A club's league seasons."),
     ("Standings", "A season's standings."),
     ("Backup", "A club's export and its import."),
+    ("Nights", "Club nights: tables in series, the seat draw of each, the night's standings."),
 ]
 
 PUBLIC = {

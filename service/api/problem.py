@@ -57,6 +57,13 @@ PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
     ),
     "hand-already-void": (409, N_("Hand already void"), "The hand was voided before."),
     "name-taken": (409, N_("Name taken"), "The club already has a player or season of that name."),
+    "night-closed": (409, N_("Club night closed"), "The club night is closed: no draw, no change."),
+    "night-tables-pending": (
+        409,
+        N_("Tables still playing"),
+        "A table of the club night has not played its series' hands: the next draw and the "
+        "closing wait for it, or say `early: true`.",
+    ),
     "token-revoked": (
         401,
         N_("Token revoked"),

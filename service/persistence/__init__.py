@@ -4,10 +4,11 @@
 - ``table_keeping``: clubs, tokens, players, tables, seats, hands, their revisions and
   transfers, idempotency keys;
 - ``league``: seasons, the league's aggregate rows and ratings;
+- ``nights``: club nights, their players present, series (the draws' seeds) and tables;
 - ``idempotency``: the first answers of the other writes sent with an ``Idempotency-Key``.
 
 Importing any of them imports this package, and so every module of rows: the metadata (which
 Alembic and ``db.create_all`` read) is always complete, whichever rows a caller asked for.
 """
 
-from . import idempotency, league, table_keeping  # noqa: F401
+from . import idempotency, league, nights, table_keeping  # noqa: F401

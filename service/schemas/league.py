@@ -8,6 +8,7 @@ from ..persistence.columns import ID_LEN
 from ..services.backup import EXPORT_FORMAT, EXPORT_VERSION
 from . import VARIANT
 from .clubs import ClubSchema, Name
+from .nights import ExportNightSchema
 
 MAX_MIN_HANDS = 1_000_000_000
 TOKEN_ID = validate.Length(min=1, max=ID_LEN)
@@ -274,6 +275,11 @@ class ClubExportSchema(Schema):
     players = fields.List(fields.Nested(ExportPlayerSchema), required=True)
     seasons = fields.List(fields.Nested(ExportSeasonSchema), required=True)
     tables = fields.List(fields.Nested(ExportTableSchema), required=True)
+    nights = fields.List(
+        fields.Nested(ExportNightSchema),
+        load_default=list,
+        metadata={"description": "The club nights (a file without them imports none)."},
+    )
 
 
 class ImportCountsSchema(Schema):
@@ -281,12 +287,14 @@ class ImportCountsSchema(Schema):
     seasons = fields.Integer(required=True)
     tables = fields.Integer(required=True)
     hands = fields.Integer(required=True)
+    nights = fields.Integer(required=True)
 
 
 class ImportIdsSchema(Schema):
     players = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
     seasons = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
     tables = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    nights = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
 
 
 class ImportedClubSchema(ClubSchema):

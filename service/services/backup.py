@@ -4,10 +4,11 @@ Revisions read from a file are stored as imported (``HandRevisionRow.imported``)
 id and kind the file names are kept as the file's word, never taken for a token of this
 service, whatever they say (a file's ``imported: false`` included).
 
-The document holds what cannot be derived: the club's players, seasons and tables, and every
-hand record with all its revisions. Settlements, balances, aggregates and ratings are derived,
-so the import settles every table's hands again in order, exactly as they were recorded; the
-balances in the document are checked against that replay. Everything is imported in one
+The document holds what cannot be derived: the club's players, seasons and tables, every
+hand record with all its revisions, and the club nights (``services/nights/backup.py``).
+Settlements, balances, aggregates and ratings are derived, so the import settles every
+table's hands again in order, exactly as they were recorded; the balances in the document
+are checked against that replay. Everything is imported in one
 transaction: a document that is wrong anywhere imports nothing (422 naming the place).
 """
 
@@ -39,6 +40,7 @@ from . import league
 from .auth import Principal, issue_token, new_id
 from .clubs import club_view, read_club
 from .hands import insert_rows, transfer_values
+from .nights.backup import export_nights, import_nights
 from .tables import TableRules, _table_options, either
 
 EXPORT_FORMAT = "solo-scorekeeper/club-export"
@@ -180,6 +182,7 @@ def export_club(principal: Principal, club_id: str) -> dict[str, Any]:
             }
             for t in tables
         ],
+        "nights": export_nights(club_id),
     }
 
 
@@ -276,6 +279,15 @@ def _import(document: Mapping[str, Any]) -> dict[str, Any]:
     db.session.flush()
     for season_id in season_ids.values():
         league.rebuild_ratings(season_id)
+    night_ids = import_nights(
+        club.id,
+        document.get("nights", []),
+        player_ids,
+        season_ids,
+        season_variants,
+        table_ids,
+        {t["id"]: t["variant"] for t in document["tables"]},
+    )
     return {
         **club_view(club),
         "admin_token": token,
@@ -284,8 +296,14 @@ def _import(document: Mapping[str, Any]) -> dict[str, Any]:
             "seasons": len(season_ids),
             "tables": len(table_ids),
             "hands": hands,
+            "nights": len(night_ids),
         },
-        "ids": {"players": player_ids, "seasons": season_ids, "tables": table_ids},
+        "ids": {
+            "players": player_ids,
+            "seasons": season_ids,
+            "tables": table_ids,
+            "nights": night_ids,
+        },
     }
 
 

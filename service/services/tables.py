@@ -160,8 +160,11 @@ def open_table(
     first_dealer: int,
     raw_options: Mapping[str, Any] | None,
     season_id: str | None = None,
+    *,
+    commit: bool = True,
 ) -> dict[str, Any]:
-    """Create a sitting and its table token (shown this once only)."""
+    """Create a sitting and its table token (shown this once only). ``commit=False``: the
+    caller opens several tables in one transaction (a club night's draw) and commits it."""
     get_club(principal, club_id)
     variant = rules.get_variant(variant_name)
     league.check_season_for_table(club_id, variant.name, season_id)
@@ -220,7 +223,8 @@ def open_table(
     db.session.add(table)
     db.session.flush()
     token = issue_token("table", club_id, table.id)
-    db.session.commit()
+    if commit:
+        db.session.commit()
     return {**table_view(table), "table_token": token}
 
 
@@ -285,8 +289,9 @@ def read_table(principal: Principal, table_id: str) -> TableRow:
     return table
 
 
-def close_table(principal: Principal, table_id: str) -> dict[str, Any]:
-    """End the sitting: no more hands; corrections then need the admin token."""
+def close_table(principal: Principal, table_id: str, *, commit: bool = True) -> dict[str, Any]:
+    """End the sitting: no more hands; corrections then need the admin token.
+    ``commit=False``: the caller closes several tables in one transaction (a club night)."""
     table = lock_table(table_id)
     require_table_access(principal, table)
     if table.status == "closed":
@@ -295,7 +300,8 @@ def close_table(principal: Principal, table_id: str) -> dict[str, Any]:
     table.closed_at = utcnow()
     table.version += 1
     league.sitting_closed(table)
-    db.session.commit()
+    if commit:
+        db.session.commit()
     return table_view(table)
 
 

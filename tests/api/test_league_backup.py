@@ -84,7 +84,13 @@ def test_export_then_import_gives_identical_standings(client, busy_club):
     imported = response.json
     assert imported["admin_token"] and imported["id"] != busy_club.club["id"]
     assert response.headers["Cache-Control"] == "no-store"
-    assert imported["imported"] == {"players": 7, "seasons": 2, "tables": 5, "hands": 19}
+    assert imported["imported"] == {
+        "players": 7,
+        "seasons": 2,
+        "tables": 5,
+        "hands": 19,
+        "nights": 0,
+    }
     ids = imported["ids"]
     headers = {"Authorization": f"Bearer {imported['admin_token']}"}
     for season in (busy_club.season, busy_club.points):

@@ -1,0 +1,286 @@
+"""The pages of a club night, rendered on the server: the **big screen** (a TV or projector
+at the club: the standings and each table's progress, updating itself) and the **table
+cards** to print (one per table: its number, the seats in order, who deals first, the QR code
+of its link).
+
+A plain blueprint, not part of the OpenAPI document, as the pad's pages are. A page is a
+shell that needs no token; the token stays in the URL's fragment (``#token=…``), which never
+reaches a server, and the page's script sends it as ``Authorization`` when it asks for the
+part that needs it:
+
+- ``GET /nights/<id>/screen`` (the shell) asks ``GET /nights/<id>/screen/board`` every few
+  seconds with ``If-None-Match``: a 304 while nothing changed, else the board's HTML (read
+  by the admin's or a read-only token, like ``GET /api/v1/nights/{id}/standings``);
+- ``GET /nights/<id>/cards?series=N`` (the shell) posts to ``/nights/<id>/cards/<N>``
+  (admin token), which gives each open table of the series a new link (the previous one
+  stops working: tokens are kept only as digests) and answers the cards, QR codes as SVG
+  (``segno``).
+
+Everything is in the request's language (``?lang=en|de|es``, else ``Accept-Language``), and
+runs under the strict Content-Security-Policy (no inline script or style).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import segno
+from flask import Blueprint, Flask, Response, request
+from markupsafe import Markup, escape
+
+from .. import rules
+from ..i18n import LANGUAGES, gettext, negotiate, translations, word
+from ..i18n.marks import N_, Nn_
+from ..rules import Phrase
+from ..services import nights
+from .auth import principal
+from .caching import conditional
+
+ASSETS = Path(__file__).resolve().parent.parent / "static" / "nights"
+POLL_SECONDS = 5
+
+bp = Blueprint(
+    "night_pages",
+    __name__,
+    static_folder=str(ASSETS),
+    static_url_path="/night-assets",
+)
+
+
+def _language() -> str:
+    asked = request.args.get("lang")
+    if asked in LANGUAGES:
+        return str(asked)
+    return negotiate(request.headers.get("Accept-Language"))
+
+
+def _t(message: str, language: str, **values: Any) -> str:
+    return gettext(message, language, **values)
+
+
+def _html(body: str, status: int = 200) -> Response:
+    response = Response(body, status=status, mimetype="text/html")
+    response.headers["Vary"] = "Accept-Language"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def _shell(language: str, title: str, page: str, data: dict[str, str], main: str = "") -> str:
+    attributes = " ".join(f'data-{k}="{escape(v)}"' for k, v in data.items())
+    return (
+        f'<!doctype html><html lang="{language}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(title)}</title>"
+        '<link rel="stylesheet" href="/night-assets/night.css">'
+        f'<script type="module" src="/night-assets/{page}.js"></script>'
+        f'</head><body class="{page}" {attributes}>'
+        f'<main id="content" aria-live="polite">{main}</main></body></html>'
+    )
+
+
+@bp.get("/nights/<string:night_id>/screen")
+def screen(night_id: str) -> Response:
+    """The big screen's shell; its script polls the board."""
+    language = _language()
+    return _html(
+        _shell(
+            language,
+            _t(N_("Club night"), language),
+            "screen",
+            {
+                "board": f"/nights/{night_id}/screen/board?lang={language}",
+                "every": str(POLL_SECONDS),
+                "offline": _t(N_("No connection: showing the last standings."), language),
+                "token-missing": _t(
+                    N_("Open this page with the club's read-only link (#token=…)."), language
+                ),
+            },
+            '<p class="waiting">' + escape(_t(N_("Loading the standings…"), language)) + "</p>",
+        )
+    )
+
+
+def _signed(value: int | None) -> str:
+    """A result as a sheet shows it: a real minus sign, a plus for gains."""
+    if value is None:
+        return ""
+    if value > 0:
+        return f"+{value}"
+    return f"−{-value}" if value < 0 else "0"
+
+
+def _rows(cells: Iterable[str], tag: str = "td") -> str:
+    return "<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>"
+
+
+def board_html(board: dict[str, Any], language: str) -> str:
+    """The big screen's content: the standings and each table of the current series."""
+    night = board["night"]
+    variant = rules.get_variant(night["variant"])
+    series = night["series"]
+    current = series[-1] if series else None
+    if current is None:
+        progress = _t(N_("Waiting for the first draw."), language)
+    else:
+        progress = _t(
+            N_("Series %(number)s of %(planned)s"),
+            language,
+            number=current["number"],
+            planned=night["series_planned"],
+        )
+    if night["status"] == "closed":
+        progress = _t(N_("The night is over: final standings."), language)
+    units = _t(N_("Chips") if board["units"] == "chips" else N_("Points"), language)
+    head = [
+        escape(_t(N_("Rank"), language)),
+        escape(_t(N_("Player"), language)),
+        *(escape(_t(N_("S%(number)s"), language, number=s["number"])) for s in series),
+        escape(units),
+    ]
+    rows = []
+    for line in board["standings"]:
+        cells = [
+            str(line["rank"]),
+            str(escape(line["name"])),
+            *("" if result is None else _signed(result["result"]) for result in line["series"]),
+            f"<strong>{_signed(line['total'])}</strong>",
+        ]
+        rows.append(_rows(cells))
+    standings = (
+        f'<table class="standings"><thead>{_rows(head, "th")}</thead>'
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+    tables = []
+    hands_due = night["hands_per_series"]
+    for table in current["tables"] if current else []:
+        names = ", ".join(str(escape(s["name"])) for s in table["seats"])
+        if hands_due is None:
+            played = table["hands_played"]
+            one, many = Nn_("%(played)s hand", "%(played)s hands")
+            count = translations(language).ngettext(one, many, played) % {"played": played}
+            bar = ""
+        else:
+            count = _t(
+                N_("%(played)s of %(hands)s hands"),
+                language,
+                played=table["hands_played"],
+                hands=hands_due,
+            )
+            bar = (
+                f'<progress max="{hands_due}" value="{min(table["hands_played"], hands_due)}">'
+                f"</progress>"
+            )
+        state = _t(N_("done"), language) if table["done"] else ""
+        title = _t(N_("Table %(number)s"), language, number=table["number"])
+        tables.append(
+            '<li class="table'
+            + (" done" if table["done"] else "")
+            + '">'
+            + f"<h3>{escape(title)}"
+            + (f' <span class="state">{escape(state)}</span>' if state else "")
+            + f'</h3><p class="names">{names}</p><p class="count">{escape(count)}</p>{bar}</li>'
+        )
+    game = word(Phrase(variant.title), language)
+    standings_title = _t(N_("Standings"), language)
+    tables_title = _t(N_("Tables"), language)
+    # A night of many players or tables sets its rows smaller, so that it still fits.
+    crowd = max(len(board["standings"]), 3 * len(tables))
+    density = "" if crowd <= 12 else " dense" if crowd <= 18 else " denser"
+    return (
+        f'<div class="board{density}">'
+        f"<header><h1>{escape(night['name'])}</h1>"
+        f'<p class="game">{escape(game)} · {escape(progress)}</p></header>'
+        f'<div class="columns"><section class="left"><h2>{escape(standings_title)}</h2>'
+        f"{standings}</section>"
+        f'<section class="right"><h2>{escape(tables_title)}</h2>'
+        f'<ul class="tables">{"".join(tables)}</ul></section></div></div>'
+    )
+
+
+@bp.get("/nights/<string:night_id>/screen/board")
+@conditional
+def board(night_id: str) -> Response:
+    """The board's HTML for the big screen (admin or read-only token), ETag'd."""
+    language = _language()
+    standings = nights.night_standings(principal(), night_id)
+    return _html(board_html(standings, language))
+
+
+@bp.get("/nights/<string:night_id>/cards")
+def cards(night_id: str) -> Response:
+    """The cards' shell: its script asks for the cards of ``?series=N`` (the admin token)."""
+    language = _language()
+    series = request.args.get("series", "1")
+    number = series if series.isascii() and series.isdigit() and len(series) < 4 else "1"
+    return _html(
+        _shell(
+            language,
+            _t(N_("Table cards"), language),
+            "cards",
+            {
+                "cards": f"/nights/{night_id}/cards/{number}?lang={language}",
+                "print": _t(N_("Print"), language),
+                "token-missing": _t(
+                    N_("Open this page with the club's admin link (#token=…)."), language
+                ),
+            },
+        )
+    )
+
+
+def _qr(link: str) -> Markup:
+    svg = segno.make(link, error="m").svg_inline(scale=4, omitsize=True)
+    return Markup(svg)  # segno's own markup of the link, which it escapes
+
+
+def cards_html(links: list[dict[str, Any]], night: dict[str, Any], language: str) -> str:
+    variant = rules.get_variant(night["variant"])
+    game = word(Phrase(variant.title), language)
+    deals_first = _t(N_("deals first"), language)
+    scan = _t(N_("Scan to keep the score of this table."), language)
+    root = request.url_root
+    heading = _t(N_("Table cards"), language)
+    out = [f"<h1>{escape(heading)} · {escape(night['name'])}</h1>"]
+    for table in links:
+        link = f"{root}#table={table['table_id']}&token={table['table_token']}"
+        seats = "".join(
+            f"<li>{escape(s['name'])}"
+            + (
+                f" <strong>({escape(deals_first)})</strong>"
+                if s["seat"] == table["first_dealer"]
+                else ""
+            )
+            + "</li>"
+            for s in table["seats"]
+        )
+        title = _t(N_("Table %(number)s"), language, number=table["number"])
+        series = _t(N_("Series %(number)s"), language, number=table["series"])
+        out.append(
+            '<article class="card">'
+            f"<h2>{escape(title)}</h2>"
+            f'<p class="meta">{escape(night["name"])} · {escape(game)} · {escape(series)}</p>'
+            f'<ol class="seats">{seats}</ol>'
+            f'<div class="qr">{_qr(link)}</div>'
+            f'<p class="scan">{escape(scan)} '
+            f'<a href="{escape(link)}">{escape(table["name"])}</a></p>'
+            "</article>"
+        )
+    return "".join(out)
+
+
+@bp.post("/nights/<string:night_id>/cards/<int:number>")
+def make_cards(night_id: str, number: int) -> Response:
+    """New links for the series' open tables and their cards (admin token)."""
+    language = _language()
+    who = principal()
+    links = nights.series_links(who, night_id, number)
+    night = nights.get_night(who, night_id)
+    response = _html(cards_html(links, night, language))
+    response.headers["Cache-Control"] = "no-store"  # it carries the tables' tokens
+    return response
+
+
+def register(app: Flask) -> None:
+    app.register_blueprint(bp)

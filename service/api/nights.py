@@ -1,0 +1,169 @@
+"""Club nights over HTTP: start one under its club, change who is present, draw each series
+(which opens its tables), read the night and its live standings, close it.
+
+The club's admin token writes; its read-only tokens (and the token of a table of the night)
+read. docs/league.md, "The club night", says the rules; the pages that show a night (the big
+screen, the table cards) are in ``night_pages.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+from flask.views import MethodView
+
+from ..schemas.nights import (
+    DrawnSeriesSchema,
+    DrawSchema,
+    NightCloseSchema,
+    NightCreateSchema,
+    NightSchema,
+    NightStandingsSchema,
+    PresenceSchema,
+)
+from ..services import nights
+from .auth import BEARER, principal
+from .caching import CONTENT_ETAG, conditional
+from .paging import Answer, Blueprint
+
+blp = Blueprint(
+    "nights",
+    __name__,
+    url_prefix="/api/v1",
+    description="Club nights: several tables in series, a seat draw per series, standings",
+)
+
+
+def _auth_doc(forbidden: str, not_found: str) -> Any:
+    def decorate(view: Any) -> Any:
+        for status, description in (
+            (401, "No, bad or revoked token."),
+            (403, forbidden),
+            (404, not_found),
+        ):
+            view = blp.alt_response(status, description=description)(view)
+        return blp.doc(security=BEARER)(view)
+
+    return decorate
+
+
+READERS = "Not this club's admin or read-only token, nor a token of one of the night's tables."
+
+
+@blp.route("/clubs/<string:club_id>/nights")
+class Nights(MethodView):
+    @blp.response(200, NightSchema(many=True))
+    @_auth_doc("Not this club's admin or read-only token.", "No such club.")
+    def get(self, club_id: str) -> list[dict[str, Any]]:
+        """The club's nights, newest first (admin or read-only token)."""
+        return nights.list_nights(principal(), club_id)
+
+    @blp.arguments(NightCreateSchema())
+    @blp.response(201, NightSchema)
+    @blp.alt_response(
+        409, description="A new player's name was given to the club by another request meanwhile."
+    )
+    @blp.alt_response(
+        422,
+        description="A field is wrong: an unknown, retired or repeated player, a new player's "
+        "name the club has, a season of another club or game, a count out of range.",
+    )
+    @_auth_doc("Not this club's admin token.", "No such club.")
+    def post(self, body: dict[str, Any], club_id: str) -> Answer:
+        """Start a club night of one game with the players present (admin token).
+
+        New players are added to the club on the spot. Nothing is drawn yet: draw the first
+        series with `POST /api/v1/nights/{night_id}/series`."""
+        night = nights.start_night(
+            principal(),
+            club_id,
+            body["name"],
+            body["variant"],
+            body["players"],
+            body["new_players"],
+            body["hands_per_series"],
+            body["series"],
+            body["season_id"],
+        )
+        return night, 201, {"Location": f"/api/v1/nights/{night['id']}"}
+
+
+@blp.route("/nights/<string:night_id>")
+class Night(MethodView):
+    @conditional
+    @blp.response(200, NightSchema, headers={"ETag": CONTENT_ETAG})
+    @blp.alt_response(304, description="Not modified since the ETag given.")
+    @_auth_doc(READERS, "No such night.")
+    def get(self, night_id: str) -> dict[str, Any]:
+        """A club night: its players, their presence, each series' draw and tables."""
+        return nights.get_night(principal(), night_id)
+
+
+@blp.route("/nights/<string:night_id>/presence")
+class Presence(MethodView):
+    @blp.arguments(PresenceSchema())
+    @blp.response(200, NightSchema)
+    @blp.alt_response(
+        409, description="The night is closed, or a new player's name was taken meanwhile."
+    )
+    @blp.alt_response(422, description="An unknown or retired player, or one listed twice.")
+    @_auth_doc("Not the admin token of the night's club.", "No such night.")
+    def patch(self, body: dict[str, Any], night_id: str) -> dict[str, Any]:
+        """Late arrivals and early leavers (admin token): the next draw seats those present."""
+        return nights.change_presence(
+            principal(), night_id, body["arrived"], body["new_players"], body["left"]
+        )
+
+
+@blp.route("/nights/<string:night_id>/series")
+class Series(MethodView):
+    @blp.arguments(DrawSchema())
+    @blp.response(201, DrawnSeriesSchema)
+    @blp.alt_response(
+        409,
+        description="The night is closed, all its series are drawn, or a table of the "
+        "previous series has not played its hands (`urn:solo:problem:night-tables-pending`).",
+    )
+    @blp.alt_response(
+        422,
+        description="No tables of the sizes the game allows seat the players present "
+        "(field `present`), or the seed is out of range.",
+    )
+    @_auth_doc("Not the admin token of the night's club.", "No such night.")
+    def post(self, body: dict[str, Any], night_id: str) -> Answer:
+        """Draw the next series (admin token): close the previous series' tables, seat the
+        players present at new tables, avoiding earlier tablemates.
+
+        The same players, history and `seed` give the same draw. Each table's link: `POST
+        /api/v1/tables/{table_id}/token`, or the cards page `/nights/{night_id}/cards`."""
+        series = nights.draw_series(principal(), night_id, body["seed"], body["early"])
+        return series, 201, {"Location": f"{request.path.rsplit('/', 1)[0]}"}
+
+
+@blp.route("/nights/<string:night_id>/close")
+class Close(MethodView):
+    @blp.arguments(NightCloseSchema())
+    @blp.response(200, NightSchema)
+    @blp.alt_response(
+        409,
+        description="The night is closed already, or a table has not played its series' "
+        "hands (`urn:solo:problem:night-tables-pending`; `early: true` closes anyway).",
+    )
+    @_auth_doc("Not the admin token of the night's club.", "No such night.")
+    def post(self, body: dict[str, Any], night_id: str) -> dict[str, Any]:
+        """Close the night and its open tables (admin token)."""
+        return nights.close_night(principal(), night_id, body["early"])
+
+
+@blp.route("/nights/<string:night_id>/standings")
+class Standings(MethodView):
+    @conditional
+    @blp.response(200, NightStandingsSchema, headers={"ETag": CONTENT_ETAG})
+    @blp.alt_response(304, description="Not modified since the ETag given.")
+    @_auth_doc(READERS, "No such night.")
+    def get(self, night_id: str) -> dict[str, Any]:
+        """The night's standings, live from its tables' hands, and each table's progress.
+
+        Poll it with `If-None-Match`: a 304 while nothing changed."""
+        return nights.night_standings(principal(), night_id)

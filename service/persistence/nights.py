@@ -1,0 +1,122 @@
+"""SQLAlchemy rows of club nights: a night of one game, the players present, each series'
+draw (its seed) and the tables each series opened.
+
+A night's results are not stored: they are read from its tables' seats and hands, which
+already keep every balance current (``services.nights.standings``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Integer,
+    String,
+)
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ..extensions import Model
+from .columns import ID_LEN, NAME_MAX, utcnow
+
+__all__ = ["ClubNightRow", "ClubNightPlayerRow", "ClubNightSeriesRow", "ClubNightTableRow"]
+
+# The most series a night may plan, and the most players it may seat at once.
+MAX_SERIES = 20
+MAX_NIGHT_PLAYERS = 100
+MAX_HANDS_PER_SERIES = 200
+SEED_MAX = 2**31 - 1
+
+
+class ClubNightRow(Model):
+    """A club night: several tables of one game, played in series with a seat draw each.
+    ``hands_per_series`` null is "until closed" (the admin ends each series)."""
+
+    __tablename__ = "club_nights"
+
+    id: Mapped[str] = mapped_column(String(ID_LEN), primary_key=True)
+    club_id: Mapped[str] = mapped_column(ForeignKey("clubs.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(NAME_MAX))
+    variant: Mapped[str] = mapped_column(String(16))
+    season_id: Mapped[str | None] = mapped_column(
+        ForeignKey("seasons.id", ondelete="SET NULL"), nullable=True
+    )
+    hands_per_series: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    series_planned: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(8), default="open")
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (
+        CheckConstraint("length(name) > 0", name="name_not_empty"),
+        CheckConstraint("status IN ('open', 'closed')", name="status_known"),
+        CheckConstraint(f"series_planned BETWEEN 1 AND {MAX_SERIES}", name="series_in_range"),
+        CheckConstraint(
+            f"hands_per_series IS NULL OR hands_per_series BETWEEN 1 AND {MAX_HANDS_PER_SERIES}",
+            name="hands_in_range",
+        ),
+        CheckConstraint("version >= 1", name="version_positive"),
+        CheckConstraint("(status = 'closed') = (closed_at IS NOT NULL)", name="closed_has_time"),
+    )
+
+
+class ClubNightPlayerRow(Model):
+    """A player of the night, and whether he is present for the next draw."""
+
+    __tablename__ = "club_night_players"
+
+    night_id: Mapped[str] = mapped_column(
+        ForeignKey("club_nights.id", ondelete="CASCADE"), primary_key=True
+    )
+    player_id: Mapped[str] = mapped_column(
+        ForeignKey("players.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    present: Mapped[bool] = mapped_column(Boolean, default=True)
+
+
+class ClubNightSeriesRow(Model):
+    """A series of the night: its number (1, 2, …) and the seed its draw was made with."""
+
+    __tablename__ = "club_night_series"
+
+    night_id: Mapped[str] = mapped_column(
+        ForeignKey("club_nights.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seed: Mapped[int] = mapped_column(Integer)
+    drawn_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        CheckConstraint(f"number BETWEEN 1 AND {MAX_SERIES}", name="number_in_range"),
+        CheckConstraint(f"seed BETWEEN 0 AND {SEED_MAX}", name="seed_in_range"),
+    )
+
+
+class ClubNightTableRow(Model):
+    """A table a series' draw opened: table ``number`` (1, 2, …) of series ``series``."""
+
+    __tablename__ = "club_night_tables"
+
+    night_id: Mapped[str] = mapped_column(
+        ForeignKey("club_nights.id", ondelete="CASCADE"), primary_key=True
+    )
+    series: Mapped[int] = mapped_column(Integer, primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("score_tables.id", ondelete="CASCADE"), unique=True
+    )
+
+    __table_args__ = (
+        CheckConstraint("number >= 1", name="number_positive"),
+        # A table belongs to a series the night drew.
+        ForeignKeyConstraint(
+            ["night_id", "series"],
+            ["club_night_series.night_id", "club_night_series.number"],
+            ondelete="CASCADE",
+        ),
+    )

@@ -1,0 +1,244 @@
+"""Club nights: starting one, presence, a series' draw, closing, and the night's standings."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from ..persistence.nights import MAX_HANDS_PER_SERIES, MAX_NIGHT_PLAYERS, MAX_SERIES, SEED_MAX
+from . import VARIANT
+from .clubs import Name
+
+DATE_TIME = {"format": "date-time"}
+PLAYER_ID = validate.Length(min=1, max=64)
+
+
+def _player_ids(description: str) -> fields.List[str]:
+    return fields.List(
+        fields.String(validate=PLAYER_ID),
+        load_default=list,
+        validate=validate.Length(max=MAX_NIGHT_PLAYERS),
+        metadata={"description": description},
+    )
+
+
+def _new_players() -> fields.List[str]:
+    return fields.List(
+        Name(),
+        load_default=list,
+        validate=validate.Length(max=MAX_NIGHT_PLAYERS),
+        metadata={"description": "Names of players new to the club, added to it on the spot."},
+    )
+
+
+class NightCreateSchema(Schema):
+    name = Name()
+    variant = fields.String(required=True, validate=validate.Length(max=32), metadata=VARIANT)
+    players = _player_ids("The club's players present (ids).")
+    new_players = _new_players()
+    hands_per_series = fields.Integer(
+        strict=True,
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=1, max=MAX_HANDS_PER_SERIES),
+        metadata={"description": "Hands each table plays per series; null: until closed."},
+    )
+    series = fields.Integer(
+        strict=True,
+        load_default=1,
+        validate=validate.Range(min=1, max=MAX_SERIES),
+        metadata={"description": "How many series (seat draws) the night plays."},
+    )
+    season_id = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "A season of the club in the same variant: every table counts."},
+    )
+
+
+class PresenceSchema(Schema):
+    arrived = _player_ids("The club's players who came late (ids).")
+    new_players = _new_players()
+    left = _player_ids("Players of the night who left (ids): the next draw leaves them out.")
+
+
+class DrawSchema(Schema):
+    seed = fields.Integer(
+        strict=True,
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0, max=SEED_MAX),
+        metadata={"description": "The draw's seed (to repeat a draw); drawn at random if null."},
+    )
+    early = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "End the previous series now, though a table has not played its hands."
+        },
+    )
+
+
+class NightCloseSchema(Schema):
+    early = fields.Boolean(
+        load_default=False,
+        metadata={"description": "Close though a table has not played its series' hands."},
+    )
+
+
+class NightPlayerSchema(Schema):
+    player_id = fields.String(required=True)
+    name = fields.String(required=True)
+    present = fields.Boolean(required=True, metadata={"description": "Seated by the next draw."})
+
+
+class NightSeatSchema(Schema):
+    seat = fields.Integer(required=True)
+    player_id = fields.String(required=True)
+    name = fields.String(required=True)
+
+
+class NightTableSchema(Schema):
+    number = fields.Integer(required=True, metadata={"description": "The table's number, 1, 2 …"})
+    table_id = fields.String(required=True)
+    name = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["open", "closed"]))
+    hands_played = fields.Integer(required=True)
+    first_dealer = fields.Integer(required=True)
+    dealer = fields.Integer(required=True, metadata={"description": "Who deals the next hand."})
+    seats = fields.List(fields.Nested(NightSeatSchema), required=True)
+
+
+class NightSeriesSchema(Schema):
+    number = fields.Integer(required=True)
+    seed = fields.Integer(required=True, metadata={"description": "The seed its draw used."})
+    drawn_at = fields.String(required=True, metadata=DATE_TIME)
+    tables = fields.List(fields.Nested(NightTableSchema), required=True)
+
+
+class DrawnSeriesSchema(NightSeriesSchema):
+    night_id = fields.String(required=True)
+    repeats = fields.Integer(
+        required=True,
+        metadata={
+            "description": "Tablemates seated together again, each pair counted by how often "
+            "it sat together before."
+        },
+    )
+
+
+class NightSchema(Schema):
+    id = fields.String(required=True)
+    club_id = fields.String(required=True)
+    name = fields.String(required=True)
+    variant = fields.String(required=True, metadata=VARIANT)
+    units = fields.String(required=True, validate=validate.OneOf(["chips", "points"]))
+    season_id = fields.String(required=True, allow_none=True)
+    hands_per_series = fields.Integer(required=True, allow_none=True)
+    series_planned = fields.Integer(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["open", "closed"]))
+    version = fields.Integer(required=True)
+    created_at = fields.String(required=True, metadata=DATE_TIME)
+    closed_at = fields.String(required=True, allow_none=True, metadata=DATE_TIME)
+    players = fields.List(fields.Nested(NightPlayerSchema), required=True)
+    series = fields.List(fields.Nested(NightSeriesSchema), required=True)
+    next_series = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The number of the next draw; null when none is left."},
+    )
+
+
+class NightResultSchema(Schema):
+    series = fields.Integer(required=True)
+    table = fields.Integer(required=True)
+    result = fields.Integer(
+        required=True, metadata={"description": "The balance at the table (chips or points)."}
+    )
+    place = fields.Integer(required=True, metadata={"description": "1: first at the table."})
+    hands = fields.Integer(required=True)
+
+
+class NightStandingSchema(Schema):
+    rank = fields.Integer(required=True)
+    player_id = fields.String(required=True)
+    name = fields.String(required=True)
+    total = fields.Integer(required=True)
+    series_won = fields.Integer(required=True)
+    best = fields.Integer(required=True, allow_none=True)
+    series = fields.List(
+        fields.Nested(NightResultSchema, allow_none=True),
+        required=True,
+        metadata={"description": "One entry per series drawn; null where the player sat out."},
+    )
+
+
+class NightBoardTableSchema(NightTableSchema):
+    done = fields.Boolean(required=True)
+
+
+class NightBoardSeriesSchema(NightSeriesSchema):
+    tables = fields.List(fields.Nested(NightBoardTableSchema), required=True)
+
+
+class NightBoardSchema(NightSchema):
+    series = fields.List(fields.Nested(NightBoardSeriesSchema), required=True)
+
+
+class NightStandingsSchema(Schema):
+    night = fields.Nested(NightBoardSchema, required=True)
+    units = fields.String(required=True, validate=validate.OneOf(["chips", "points"]))
+    tie_breaks = fields.List(fields.String(), required=True)
+    standings = fields.List(fields.Nested(NightStandingSchema), required=True)
+
+
+# --- in the club's export ------------------------------------------------------------------
+
+EXPORT_ID = validate.Length(min=1, max=64)
+
+
+class ExportNightPlayerSchema(Schema):
+    player_id = fields.String(required=True, validate=EXPORT_ID)
+    present = fields.Boolean(required=True)
+
+
+class ExportNightTableSchema(Schema):
+    number = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
+    table_id = fields.String(required=True, validate=EXPORT_ID)
+
+
+class ExportNightSeriesSchema(Schema):
+    number = fields.Integer(
+        required=True, strict=True, validate=validate.Range(min=1, max=MAX_SERIES)
+    )
+    seed = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=SEED_MAX))
+    drawn_at = fields.DateTime(required=True)
+    tables = fields.List(fields.Nested(ExportNightTableSchema), required=True)
+
+
+class ExportNightSchema(Schema):
+    id = fields.String(required=True, validate=EXPORT_ID)
+    name = Name()
+    variant = fields.String(required=True, validate=validate.Length(max=32), metadata=VARIANT)
+    season_id = fields.String(required=True, allow_none=True, validate=EXPORT_ID)
+    hands_per_series = fields.Integer(
+        required=True,
+        allow_none=True,
+        strict=True,
+        validate=validate.Range(min=1, max=MAX_HANDS_PER_SERIES),
+    )
+    series_planned = fields.Integer(
+        required=True, strict=True, validate=validate.Range(min=1, max=MAX_SERIES)
+    )
+    status = fields.String(required=True, validate=validate.OneOf(["open", "closed"]))
+    created_at = fields.DateTime(required=True)
+    closed_at = fields.DateTime(required=True, allow_none=True)
+    players = fields.List(
+        fields.Nested(ExportNightPlayerSchema),
+        required=True,
+        validate=validate.Length(max=MAX_NIGHT_PLAYERS),
+    )
+    series = fields.List(
+        fields.Nested(ExportNightSeriesSchema),
+        required=True,
+        validate=validate.Length(max=MAX_SERIES),
+    )

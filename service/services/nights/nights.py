@@ -1,0 +1,492 @@
+"""Club nights: start one, change who is present, draw each series' seats (opening its
+tables), read it, close it. Who may do what is in docs/league.md: the club's admin token
+writes; its read-only tokens, and the tokens of the night's own tables, read."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
+
+from ... import rules
+from ...extensions import db
+from ...i18n.marks import N_
+from ...persistence.columns import NAME_MAX, rfc3339, utcnow
+from ...persistence.nights import (
+    MAX_NIGHT_PLAYERS,
+    SEED_MAX,
+    ClubNightPlayerRow,
+    ClubNightRow,
+    ClubNightSeriesRow,
+    ClubNightTableRow,
+)
+from ...persistence.table_keeping import ClubRow, PlayerRow, TableRow, TokenRow
+from ...rules import Phrase, RuleViolation, seat_draw
+from .. import league, tables
+from ..auth import Principal, issue_token, new_id, require_club_admin, revoke_tokens
+from ..clubs import get_club
+from ..errors import Conflict, Forbidden, NameTaken, NotFound, TableClosed, conflict_on_duplicate
+from ..locking import begin_write
+
+
+class NightClosed(Conflict):
+    problem = "night-closed"
+
+
+class NightTablesPending(Conflict):
+    """A table of the night has not played the hands its series has."""
+
+    problem = "night-tables-pending"
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+def _night(night_id: str) -> ClubNightRow:
+    night = db.session.get(ClubNightRow, night_id)
+    if night is None:
+        raise NotFound(N_("No club night %(night)s."), values={"night": repr(night_id)})
+    return night
+
+
+def night_tables(night_id: str) -> list[tuple[ClubNightTableRow, TableRow]]:
+    """The night's tables with their rows, by series and table number."""
+    return [
+        (link, table)
+        for link, table in db.session.execute(
+            select(ClubNightTableRow, TableRow)
+            .join(TableRow, TableRow.id == ClubNightTableRow.table_id)
+            .where(ClubNightTableRow.night_id == night_id)
+            .order_by(ClubNightTableRow.series, ClubNightTableRow.number)
+        )
+    ]
+
+
+def require_night_reader(principal: Principal, night: ClubNightRow) -> None:
+    """The club's admin and read-only tokens, and the token of a table of the night."""
+    if principal.club_id == night.club_id and principal.kind in ("admin", "viewer"):
+        return
+    if principal.kind == "table" and principal.club_id == night.club_id:
+        found = db.session.scalar(
+            select(ClubNightTableRow.table_id).where(
+                ClubNightTableRow.night_id == night.id,
+                ClubNightTableRow.table_id == principal.table_id,
+            )
+        )
+        if found is not None:
+            return
+    raise Forbidden(
+        N_(
+            "This needs the club's admin or read-only token, or the token of one of the "
+            "night's tables."
+        )
+    )
+
+
+def readable_night(principal: Principal, night_id: str) -> ClubNightRow:
+    night = _night(night_id)
+    require_night_reader(principal, night)
+    return night
+
+
+def _players(night_id: str) -> list[tuple[ClubNightPlayerRow, PlayerRow]]:
+    return [
+        (row, player)
+        for row, player in db.session.execute(
+            select(ClubNightPlayerRow, PlayerRow)
+            .join(PlayerRow, PlayerRow.id == ClubNightPlayerRow.player_id)
+            .where(ClubNightPlayerRow.night_id == night_id)
+            .order_by(PlayerRow.name, PlayerRow.id)
+        )
+    ]
+
+
+def _table_view(link: ClubNightTableRow, table: TableRow) -> dict[str, Any]:
+    return {
+        "number": link.number,
+        "table_id": table.id,
+        "name": table.name,
+        "status": table.status,
+        "hands_played": table.hands_played,
+        "first_dealer": table.first_dealer,
+        "dealer": table.state["dealer"],
+        "seats": [{"seat": s.seat, "player_id": s.player_id, "name": s.name} for s in table.seats],
+    }
+
+
+def _series_views(night: ClubNightRow) -> list[dict[str, Any]]:
+    drawn = db.session.scalars(
+        select(ClubNightSeriesRow)
+        .where(ClubNightSeriesRow.night_id == night.id)
+        .order_by(ClubNightSeriesRow.number)
+    ).all()
+    by_series: dict[int, list[dict[str, Any]]] = {s.number: [] for s in drawn}
+    for link, table in night_tables(night.id):
+        by_series[link.series].append(_table_view(link, table))
+    return [
+        {
+            "number": s.number,
+            "seed": s.seed,
+            "drawn_at": rfc3339(s.drawn_at),
+            "tables": by_series[s.number],
+        }
+        for s in drawn
+    ]
+
+
+def night_view(night: ClubNightRow) -> dict[str, Any]:
+    series = _series_views(night)
+    next_series = len(series) + 1
+    return {
+        "id": night.id,
+        "club_id": night.club_id,
+        "name": night.name,
+        "variant": night.variant,
+        "units": rules.get_variant(night.variant).units,
+        "season_id": night.season_id,
+        "hands_per_series": night.hands_per_series,
+        "series_planned": night.series_planned,
+        "status": night.status,
+        "version": night.version,
+        "created_at": rfc3339(night.created_at),
+        "closed_at": rfc3339(night.closed_at),
+        "players": [
+            {"player_id": p.id, "name": p.name, "present": row.present}
+            for row, p in _players(night.id)
+        ],
+        "series": series,
+        "next_series": next_series
+        if night.status == "open" and next_series <= night.series_planned
+        else None,
+    }
+
+
+def get_night(principal: Principal, night_id: str) -> dict[str, Any]:
+    return night_view(readable_night(principal, night_id))
+
+
+def list_nights(principal: Principal, club_id: str) -> list[dict[str, Any]]:
+    """The club's nights, newest first (admin or read-only token)."""
+    if db.session.get(ClubRow, club_id) is None:
+        raise NotFound(N_("No club %(club)s."), values={"club": repr(club_id)})
+    league.require_club_reader(principal, club_id)
+    rows = db.session.scalars(
+        select(ClubNightRow)
+        .where(ClubNightRow.club_id == club_id)
+        .order_by(ClubNightRow.created_at.desc(), ClubNightRow.id)
+    )
+    return [night_view(n) for n in rows]
+
+
+# --- writing --------------------------------------------------------------------------------
+
+
+def _lock_night(principal: Principal, night_id: str) -> ClubNightRow:
+    """The open night, locked for this transaction (its admin token only)."""
+    begin_write()
+    night = db.session.scalar(
+        select(ClubNightRow).where(ClubNightRow.id == night_id).with_for_update()
+    )
+    if night is None:
+        raise NotFound(N_("No club night %(night)s."), values={"night": repr(night_id)})
+    require_club_admin(principal, night.club_id)
+    if night.status == "closed":
+        raise NightClosed(N_("The club night is closed."))
+    return night
+
+
+def _club_players(club_id: str, field: str, ids: Sequence[str]) -> list[PlayerRow]:
+    """The club's players of ``ids``, in order; RuleViolation naming ``field.i`` otherwise."""
+    if len(set(ids)) != len(ids):
+        raise RuleViolation(field, "a player is listed only once")
+    found = {
+        p.id: p
+        for p in db.session.scalars(
+            select(PlayerRow).where(PlayerRow.club_id == club_id, PlayerRow.id.in_(ids))
+        )
+    }
+    players = []
+    for index, player_id in enumerate(ids):
+        player = found.get(player_id)
+        if player is None:
+            raise RuleViolation(
+                f"{field}.{index}", "no player %(player)s in this club", player=repr(player_id)
+            )
+        if player.retired_at is not None:
+            raise RuleViolation(
+                f"{field}.{index}",
+                "%(name)s is retired; bring the player back before seating them",
+                name=player.name,
+            )
+        players.append(player)
+    return players
+
+
+def _new_players(club_id: str, names: Sequence[str], taken: set[str]) -> list[PlayerRow]:
+    """New players of the club, added on the spot; RuleViolation naming ``new_players.i``
+    for a name the club (or the list) has already."""
+    existing = set(
+        db.session.scalars(
+            select(PlayerRow.name).where(PlayerRow.club_id == club_id, PlayerRow.name.in_(names))
+        )
+    )
+    made = []
+    for index, name in enumerate(names):
+        if name in existing or name in taken:
+            raise RuleViolation(
+                f"new_players.{index}",
+                "the club already has a player called %(name)s: list them by id",
+                name=repr(name),
+            )
+        taken.add(name)
+        made.append(PlayerRow(id=new_id(), club_id=club_id, name=name))
+    db.session.add_all(made)
+    return made
+
+
+def _new_names_taken() -> Any:
+    """A new player's name that another request gave the club meanwhile (PostgreSQL lets two
+    such writes race to the unique name): 409, nothing stored."""
+    return conflict_on_duplicate(
+        N_("The club already has a player of a name in new_players; list them by id."),
+        NameTaken,
+    )
+
+
+def start_night(
+    principal: Principal,
+    club_id: str,
+    name: str,
+    variant_name: str,
+    player_ids: Sequence[str],
+    new_player_names: Sequence[str],
+    hands_per_series: int | None,
+    series: int,
+    season_id: str | None,
+) -> dict[str, Any]:
+    """A new club night of one game with the players present (the club's, and new ones
+    added to the club on the spot) (admin token). Nothing is drawn yet."""
+    begin_write()
+    get_club(principal, club_id)
+    variant = rules.get_variant(variant_name)
+    league.check_season_for_table(club_id, variant.name, season_id)
+    if len(player_ids) + len(new_player_names) > MAX_NIGHT_PLAYERS:
+        raise RuleViolation(
+            "players", "a night seats at most %(most)s players", most=MAX_NIGHT_PLAYERS
+        )
+    if not player_ids and not new_player_names:
+        raise RuleViolation("players", "a night needs players: list some, or new_players")
+    present = _club_players(club_id, "players", player_ids)
+    present += _new_players(club_id, new_player_names, set())
+    night = ClubNightRow(
+        id=new_id(),
+        club_id=club_id,
+        name=name,
+        variant=variant.name,
+        season_id=season_id,
+        hands_per_series=hands_per_series,
+        series_planned=series,
+        status="open",
+        version=1,
+    )
+    db.session.add(night)
+    db.session.flush()
+    db.session.add_all(
+        ClubNightPlayerRow(night_id=night.id, player_id=p.id, present=True) for p in present
+    )
+    with _new_names_taken():
+        db.session.commit()
+    return night_view(night)
+
+
+def change_presence(
+    principal: Principal,
+    night_id: str,
+    arrived: Sequence[str],
+    new_player_names: Sequence[str],
+    left: Sequence[str],
+) -> dict[str, Any]:
+    """Late arrivals (the club's players, or new ones) and early leavers, between series:
+    the next draw seats those present (admin token)."""
+    night = _lock_night(principal, night_id)
+    both = set(arrived) & set(left)
+    if both:
+        raise RuleViolation(
+            "left", "%(player)s cannot both arrive and leave", player=repr(sorted(both)[0])
+        )
+    rows = {row.player_id: row for row, _ in _players(night.id)}
+    for player in _club_players(night.club_id, "arrived", arrived):
+        if player.id in rows:
+            rows[player.id].present = True
+        else:
+            db.session.add(ClubNightPlayerRow(night_id=night.id, player_id=player.id, present=True))
+    for player in _new_players(night.club_id, new_player_names, set()):
+        db.session.add(ClubNightPlayerRow(night_id=night.id, player_id=player.id, present=True))
+    with _new_names_taken():
+        db.session.flush()
+    if len(set(left)) != len(left):
+        raise RuleViolation("left", "a player is listed only once")
+    for index, player_id in enumerate(left):
+        if player_id not in rows:
+            raise RuleViolation(
+                f"left.{index}",
+                "no player %(player)s in this night",
+                player=repr(player_id),
+            )
+        rows[player_id].present = False
+    db.session.flush()
+    count = db.session.scalar(
+        select(db.func.count())
+        .select_from(ClubNightPlayerRow)
+        .where(ClubNightPlayerRow.night_id == night.id)
+    )
+    if (count or 0) > MAX_NIGHT_PLAYERS:
+        raise RuleViolation(
+            "arrived", "a night seats at most %(most)s players", most=MAX_NIGHT_PLAYERS
+        )
+    night.version += 1
+    db.session.commit()
+    return night_view(night)
+
+
+def _pending(
+    night: ClubNightRow, open_tables: Sequence[tuple[ClubNightTableRow, TableRow]]
+) -> None:
+    """NightTablesPending while a table has not played the hands of its series."""
+    if night.hands_per_series is None:
+        return
+    short = [(link, t) for link, t in open_tables if t.hands_played < night.hands_per_series]
+    if short:
+        link, table = short[0]
+        raise NightTablesPending(
+            N_(
+                "Table %(table)s of series %(series)s has played %(played)s of %(hands)s "
+                "hands: let the tables finish, or send early: true to end the series now."
+            ),
+            values={
+                "table": link.number,
+                "series": link.series,
+                "played": table.hands_played,
+                "hands": night.hands_per_series,
+            },
+        )
+
+
+def _close_tables(
+    principal: Principal, open_tables: Sequence[tuple[ClubNightTableRow, TableRow]]
+) -> None:
+    for _, table in open_tables:
+        tables.close_table(principal, table.id, commit=False)
+
+
+def _table_name(night: ClubNightRow, series: int, number: int) -> str:
+    suffix = f" · {series}.{number}"
+    return night.name[: NAME_MAX - len(suffix)] + suffix
+
+
+def draw_series(
+    principal: Principal, night_id: str, seed: int | None, early: bool = False
+) -> dict[str, Any]:
+    """Draw the next series (admin token): the previous series' tables are closed (refused
+    while one has not played its hands, unless ``early``), the players present are seated
+    at tables the game allows, avoiding earlier tablemates, and the tables are opened (in
+    the night's season, if it has one). The answer is the series, with its seed."""
+    night = _lock_night(principal, night_id)
+    drawn = night_view(night)["series"]
+    number = len(drawn) + 1
+    if number > night.series_planned:
+        raise Conflict(
+            N_("All %(count)s series of the night are drawn: close the night."),
+            values={"count": night.series_planned},
+        )
+    earlier = night_tables(night.id)
+    still_open = [(link, t) for link, t in earlier if t.status == "open"]
+    if not early:
+        _pending(night, still_open)
+    variant = rules.get_variant(night.variant)
+    present = [p for row, p in _players(night.id) if row.present]
+    for player in present:
+        if player.retired_at is not None:
+            raise RuleViolation(
+                "present",
+                "%(name)s is retired: mark the player as gone, or bring the player back",
+                name=player.name,
+            )
+    if seed is None:
+        seed = secrets.randbelow(SEED_MAX + 1)
+    history = seat_draw.pair_history(tuple(s.player_id for s in t.seats) for _, t in earlier)
+    try:
+        result = seat_draw.draw([p.id for p in present], variant.player_counts, seed, history)
+    except seat_draw.DrawRefused as refused:
+        raise RuleViolation(
+            "present",
+            "%(count)s players present cannot be seated at tables of %(allowed)s players "
+            "(%(variant)s): someone must join or leave",
+            count=refused.players,
+            allowed=tables.either(refused.allowed),
+            variant=Phrase(variant.title),
+        ) from None
+    _close_tables(principal, still_open)
+    db.session.add(ClubNightSeriesRow(night_id=night.id, number=number, seed=seed))
+    db.session.flush()
+    for drawn_table in result.tables:
+        opened = tables.open_table(
+            principal,
+            night.club_id,
+            _table_name(night, number, drawn_table.number),
+            night.variant,
+            drawn_table.seats,
+            drawn_table.first_dealer,
+            None,
+            night.season_id,
+            commit=False,
+        )
+        db.session.add(
+            ClubNightTableRow(
+                night_id=night.id, series=number, number=drawn_table.number, table_id=opened["id"]
+            )
+        )
+    night.version += 1
+    db.session.commit()
+    # This draw's series, by its number: another draw may have committed the next one since.
+    series = next(s for s in _series_views(night) if s["number"] == number)
+    return {**series, "night_id": night.id, "repeats": result.repeats}
+
+
+def close_night(principal: Principal, night_id: str, early: bool = False) -> dict[str, Any]:
+    """Close the night and its open tables (admin token); refused while a table has not
+    played its series' hands, unless ``early``."""
+    night = _lock_night(principal, night_id)
+    still_open = [(link, t) for link, t in night_tables(night.id) if t.status == "open"]
+    if not early:
+        _pending(night, still_open)
+    _close_tables(principal, still_open)
+    night.status = "closed"
+    night.closed_at = utcnow()
+    night.version += 1
+    db.session.commit()
+    return night_view(night)
+
+
+def series_links(principal: Principal, night_id: str, number: int) -> list[dict[str, Any]]:
+    """A new link (table token) for each open table of series ``number``, for its printed
+    card (admin token): the previous link of each stops working, as ``POST
+    /tables/{id}/token`` does. Tokens are stored only as digests, so a card printed again
+    carries new ones. Each entry: the table (as in the night's view), its token."""
+    night = _lock_night(principal, night_id)
+    linked = [(link, t) for link, t in night_tables(night.id) if link.series == number]
+    if not linked:
+        raise NotFound(N_("The night has no series %(series)s."), values={"series": number})
+    if all(t.status == "closed" for _, t in linked):
+        raise TableClosed(N_("The series' tables are closed: they need no new links."))
+    links = []
+    for link, table in linked:
+        if table.status == "closed":
+            continue
+        revoke_tokens(TokenRow.table_id == table.id)
+        token = issue_token("table", night.club_id, table.id)
+        links.append({**_table_view(link, table), "series": number, "table_token": token})
+    db.session.commit()
+    return links

@@ -1,0 +1,95 @@
+"""A club night's standings, read live from its tables (docs/league.md, "The club night").
+
+Each player's result in a series is his balance at the table the series' draw gave him: chips
+for a chip game, the game's own score for a point game, counted from every current hand as
+the tables keep it. The total is the sum of his series. Ranked by the total, then by the
+series he won (first at his table, a tie counting for each), then by his best series; players
+equal on all three share a rank."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ... import rules
+from ..auth import Principal
+from .nights import night_tables, night_view, readable_night
+
+
+@dataclass
+class _Line:
+    player_id: str
+    name: str
+    results: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return sum(r["result"] for r in self.results.values())
+
+    @property
+    def series_won(self) -> int:
+        return sum(1 for r in self.results.values() if r["place"] == 1)
+
+    @property
+    def best(self) -> int | None:
+        return max((r["result"] for r in self.results.values()), default=None)
+
+    def strength(self) -> tuple[int, int, int]:
+        best = self.best
+        return (self.total, self.series_won, best if best is not None else 0)
+
+
+def places(balances: list[int]) -> list[int]:
+    """Each seat's place at its table, 1 the highest balance; equal balances share a place."""
+    return [1 + sum(1 for other in balances if other > mine) for mine in balances]
+
+
+def night_standings(principal: Principal, night_id: str) -> dict[str, Any]:
+    """The night with each table's progress and the players' standings, as of now."""
+    night = readable_night(principal, night_id)
+    view = night_view(night)
+    lines: dict[str, _Line] = {
+        p["player_id"]: _Line(p["player_id"], p["name"]) for p in view["players"]
+    }
+    for link, table in night_tables(night.id):
+        balances = [s.balance for s in table.seats]
+        for seat, place in zip(table.seats, places(balances), strict=True):
+            line = lines.setdefault(seat.player_id, _Line(seat.player_id, seat.name))
+            line.results[link.series] = {
+                "series": link.series,
+                "table": link.number,
+                "result": seat.balance,
+                "place": place,
+                "hands": table.hands_played,
+            }
+    ordered = sorted(
+        lines.values(),
+        key=lambda line: (*(-v for v in line.strength()), line.name, line.player_id),
+    )
+    standings, previous, rank = [], None, 0
+    for position, line in enumerate(ordered, start=1):
+        if line.strength() != previous:
+            rank, previous = position, line.strength()
+        standings.append(
+            {
+                "rank": rank,
+                "player_id": line.player_id,
+                "name": line.name,
+                "total": line.total,
+                "series_won": line.series_won,
+                "best": line.best,
+                "series": [line.results.get(s["number"]) for s in view["series"]],
+            }
+        )
+    for series in view["series"]:
+        for table in series["tables"]:
+            table["done"] = table["status"] == "closed" or (
+                night.hands_per_series is not None
+                and table["hands_played"] >= night.hands_per_series
+            )
+    return {
+        "night": view,
+        "units": rules.get_variant(night.variant).units,
+        "tie_breaks": ["total", "series_won", "best"],
+        "standings": standings,
+    }

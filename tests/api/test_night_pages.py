@@ -1,0 +1,149 @@
+"""The club night's pages: the big screen (its shell, the board it polls with ETags, in
+en/de/es) and the table cards (new links, QR codes that read back as the links)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import segno
+
+from service.middleware.security import CONTENT_SECURITY_POLICY
+from tests.api.test_league import SOLO
+from tests.api.test_nights import Night
+
+
+@pytest.fixture
+def club(api, client) -> Night:
+    return Night(api, client)
+
+
+def drawn_night(club: Night, **body) -> tuple[dict, dict]:
+    night = club.started(players=club.players[:9], series=2, hands_per_series=4, **body)
+    return night, club.drawn(night, seed=21)
+
+
+def test_the_screen_shell_needs_no_token_and_names_its_board_and_script(club, client):
+    night, _ = drawn_night(club)
+    page = client.get(f"/nights/{night['id']}/screen?lang=de")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    html = page.get_data(as_text=True)
+    assert f'data-board="/nights/{night["id"]}/screen/board?lang=de"' in html
+    assert '<script type="module" src="/night-assets/screen.js">' in html
+    assert "<script>" not in html and "style=" not in html  # the strict CSP holds
+    assert page.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+    assert 'lang="de"' in html and "Spieleabend" in html
+    for asset in ("screen.js", "cards.js", "night.css"):
+        answer = client.get(f"/night-assets/{asset}")
+        assert answer.status_code == 200
+        answer.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", ["Standings", "Tables", "Series 1 of 2", "Table 1", "0 of 4 hands"]),
+        ("de", ["Tabelle", "Tische", "Serie 1 von 2", "Tisch 1", "0 von 4 Spielen"]),
+        ("es", ["Clasificación", "Mesas", "Ronda 1 de 2", "Mesa 1", "0 de 4 manos"]),
+    ],
+)
+def test_the_board_shows_standings_and_tables_in_the_readers_language(
+    club, client, language, words
+):
+    night, series = drawn_night(club)
+    board = client.get(f"/nights/{night['id']}/screen/board?lang={language}", headers=club.admin)
+    assert board.status_code == 200, board.get_data(as_text=True)
+    html = board.get_data(as_text=True)
+    for text in words:
+        assert text in html
+    for table in series["tables"]:
+        for seat in table["seats"]:
+            assert seat["name"] in html
+
+
+def test_the_board_answers_304_until_a_hand_arrives(club, client):
+    night, series = drawn_night(club)
+    url = f"/nights/{night['id']}/screen/board"
+    first = client.get(url, headers=club.admin)
+    etag = first.headers["ETag"]
+    assert client.get(url, headers={**club.admin, "If-None-Match": etag}).status_code == 304
+    club.record(series["tables"][0]["table_id"], SOLO)
+    moved = client.get(url, headers={**club.admin, "If-None-Match": etag})
+    assert moved.status_code == 200
+    assert "1 of 4 hands" in moved.get_data(as_text=True)
+    # The results show with a real minus sign.
+    assert "−" in moved.get_data(as_text=True)
+
+
+def test_the_board_needs_a_token_of_the_club(club, client):
+    night, _ = drawn_night(club)
+    url = f"/nights/{night['id']}/screen/board"
+    assert client.get(url).status_code == 401
+    other = club.api.club("Other")
+    assert client.get(url, headers=club.api.auth(other["admin_token"])).status_code == 403
+
+
+def test_a_name_is_escaped_on_the_board(club, client):
+    night = club.started(new_players=["<b>Ann</b>", "B", "C", "D"])
+    club.drawn(night)
+    html = client.get(f"/nights/{night['id']}/screen/board", headers=club.admin).get_data(
+        as_text=True
+    )
+    assert "&lt;b&gt;Ann&lt;/b&gt;" in html and "<b>Ann" not in html
+
+
+def test_the_cards_give_each_table_a_new_working_link_and_its_qr_code(club, client):
+    night, series = drawn_night(club)
+    shell = client.get(f"/nights/{night['id']}/cards?series=1&lang=es").get_data(as_text=True)
+    assert f'data-cards="/nights/{night["id"]}/cards/1?lang=es"' in shell
+    answer = client.post(f"/nights/{night['id']}/cards/1?lang=es", headers=club.admin)
+    assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store"
+    html = answer.get_data(as_text=True)
+    assert html.count('<article class="card">') == len(series["tables"])
+    assert html.count("<svg") == len(series["tables"])
+    assert "(reparte primero)" in html and "Mesa 1" in html and "Ronda 1" in html
+    for table in series["tables"]:
+        first = table["seats"][table["first_dealer"]]["name"]
+        assert f"{first} <strong>(reparte primero)</strong>" in html
+    # Each card's link is its QR code, and it works: its token reads its own table.
+    links = re.findall(r'<a href="(http://localhost/#table=([0-9a-f]+)&amp;token=([^"]+))"', html)
+    assert sorted(t for _, t, _ in links) == sorted(t["table_id"] for t in series["tables"])
+    for link, table_id, token in links:
+        plain = link.replace("&amp;", "&")
+        assert str(segno.make(plain, error="m").svg_inline(scale=4, omitsize=True)) in html
+        shown = client.get(f"/api/v1/tables/{table_id}", headers=club.api.auth(token))
+        assert shown.status_code == 200
+    # Printing again makes new links: the previous ones stop working.
+    client.post(f"/nights/{night['id']}/cards/1", headers=club.admin)
+    _, table_id, token = links[0]
+    assert client.get(f"/api/v1/tables/{table_id}", headers=club.api.auth(token)).status_code == 401
+
+
+def test_cards_need_the_admin_token_and_a_series_the_night_drew(club, client):
+    night, _ = drawn_night(club)
+    viewer = client.post(f"/api/v1/clubs/{club.club['id']}/viewer-token", headers=club.admin).json[
+        "token"
+    ]
+    url = f"/nights/{night['id']}/cards"
+    assert client.post(f"{url}/1", headers=club.api.auth(viewer)).status_code == 403
+    assert client.post(f"{url}/2", headers=club.admin).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("language", "one", "two"),
+    [("en", "1 hand", "2 hands"), ("de", "1 Spiel", "2 Spiele"), ("es", "1 mano", "2 manos")],
+)
+def test_a_night_until_closed_counts_each_tables_hands(club, client, language, one, two):
+    night = club.started(players=club.players[:4])
+    series = club.drawn(night)
+    url = f"/nights/{night['id']}/screen/board?lang={language}"
+    table_id = series["tables"][0]["table_id"]
+    club.record(table_id, SOLO)
+    assert f'<p class="count">{one}</p>' in client.get(url, headers=club.admin).get_data(
+        as_text=True
+    )
+    club.record(table_id, SOLO)
+    assert f'<p class="count">{two}</p>' in client.get(url, headers=club.admin).get_data(
+        as_text=True
+    )
+    assert "<progress" not in client.get(url, headers=club.admin).get_data(as_text=True)
