@@ -44,10 +44,10 @@ blp = Blueprint("clubs", __name__, url_prefix="/api/v1/clubs", description="Club
 class Clubs(MethodView):
     @blp.arguments(ClubCreateSchema())
     @blp.response(201, ClubCreatedSchema)
-    @blp.alt_response(422, description="The name is missing or too long.")
+    @blp.alt_response(422, description="The name is missing or too long, or a bad currency.")
     def post(self, body: dict[str, Any]) -> Answer:
         """Create a club; its admin token is in the answer, this once only."""
-        club = clubs.create_club(body["name"])
+        club = clubs.create_club(body["name"], body["currency"])
         return club, 201, {"Location": f"{request.path}/{club['id']}"}
 
 
@@ -86,7 +86,7 @@ class Players(MethodView):
     @blp.alt_response(403, description="Not this club's admin token.")
     @blp.alt_response(404, description="No such club.")
     @blp.alt_response(409, description="The club has a player of that name.")
-    @blp.alt_response(422, description="The name is missing or too long.")
+    @blp.alt_response(422, description="The name is missing or too long, or a bad currency.")
     @blp.doc(security=BEARER)
     def post(self, body: dict[str, Any], club_id: str) -> Answer:
         """Add a player to the club (admin token)."""

@@ -95,6 +95,13 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
         "Tables",
         "Poll it with `If-None-Match`: 304 while nothing changed.",
     ),
+    ("patch", "/api/v1/tables/{table_id}"): (
+        "updateTable",
+        "Tables",
+        "Only the settings given change: `season_id` (admin token; the standings and ratings "
+        "of both seasons follow) and `rate`. Each change is kept in the table's history.",
+    ),
+    ("get", "/api/v1/tables/{table_id}/history"): ("getTableHistory", "Tables", None),
     ("get", "/api/v1/tables/{table_id}/hands"): (
         "listHands",
         "Hands",
@@ -230,6 +237,7 @@ ETAG_ANSWERS = {
     ("put", "/api/v1/tables/{table_id}/hands/{number}", "200"),
     ("delete", "/api/v1/tables/{table_id}/hands/{number}", "200"),
     ("put", "/api/v1/tables/{table_id}/seating", "200"),
+    ("patch", "/api/v1/tables/{table_id}", "200"),
     ("post", "/api/v1/tables/{table_id}/close", "200"),
     ("post", "/api/v1/tables", "201"),
 }

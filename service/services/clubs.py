@@ -15,7 +15,12 @@ from .errors import Forbidden, NameTaken, NotFound, conflict_on_duplicate
 
 
 def club_view(club: ClubRow) -> dict[str, Any]:
-    return {"id": club.id, "name": club.name, "created_at": rfc3339(club.created_at)}
+    return {
+        "id": club.id,
+        "name": club.name,
+        "currency": club.currency,
+        "created_at": rfc3339(club.created_at),
+    }
 
 
 def player_view(player: PlayerRow) -> dict[str, Any]:
@@ -27,9 +32,10 @@ def player_view(player: PlayerRow) -> dict[str, Any]:
     }
 
 
-def create_club(name: str) -> dict[str, Any]:
-    """A new club and its admin token, which is shown this once only."""
-    club = ClubRow(id=new_id(), name=name)
+def create_club(name: str, currency: str = "EUR") -> dict[str, Any]:
+    """A new club and its admin token, which is shown this once only; ``currency`` (ISO 4217)
+    is what its tables' rates are in unless they name another."""
+    club = ClubRow(id=new_id(), name=name, currency=currency)
     db.session.add(club)
     db.session.flush()
     token = issue_token("admin", club.id)

@@ -1,0 +1,211 @@
+"""A table's settings after it was opened (``PATCH /tables/{id}``): its season, with the
+standings and ratings of both seasons following, and its rate; each change kept in the
+table's history; who may change what; If-Match; nothing stored on a refusal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.api.test_league import EVENING, SOLO, League, by_player
+
+
+@pytest.fixture
+def league(api: Any, client: Any) -> League:
+    return League(api, client)
+
+
+def patch(league: League, table: dict[str, Any], body: dict[str, Any], **headers: str) -> Any:
+    return league.client.patch(
+        f"/api/v1/tables/{table['id']}", json=body, headers={**league.admin, **headers}
+    )
+
+
+def history(league: League, table: dict[str, Any]) -> list[dict[str, Any]]:
+    response = league.client.get(f"/api/v1/tables/{table['id']}/history", headers=league.admin)
+    assert response.status_code == 200, response.json
+    return list(response.json["changes"])
+
+
+def unattached_table(league: League, seats: list[int]) -> dict[str, Any]:
+    response = league.client.post(
+        "/api/v1/tables",
+        headers=league.admin,
+        json={
+            "club_id": league.club["id"],
+            "name": "Played on the pad",
+            "variant": "american",
+            "seats": [league.players[i] for i in seats],
+        },
+    )
+    assert response.status_code == 201, response.json
+    assert response.json["season_id"] is None
+    return dict(response.json)
+
+
+def test_a_table_played_without_a_season_counts_once_attached(league: League) -> None:
+    table = unattached_table(league, [0, 1, 2, 3])
+    league.record(table, *EVENING)
+    assert league.standings()["rows"] == []
+    answer = patch(league, table, {"season_id": league.season["id"]}, **{"If-Match": '"10"'})
+    assert answer.status_code == 200, answer.json
+    assert answer.json["season_id"] == league.season["id"]
+    assert answer.json["version"] == 11
+    assert answer.headers["ETag"] == '"11"'
+    rows = by_player(league.standings())
+    balances = league.balances_by_player(table)
+    assert {p: r["net"] for p, r in rows.items()} == balances
+    assert {r["hands"] for r in rows.values()} == {answer.json["hands_played"]}
+    assert {r["sittings"] for r in rows.values()} == {1}
+    [change] = history(league, table)
+    assert change["setting"] == "season"
+    assert (change["before"], change["after"]) == (None, league.season["id"])
+    assert change["changed_by"]["kind"] == "admin"
+    assert change["version"] == 11
+
+
+def test_moving_a_closed_sitting_moves_its_standings_and_ratings(league: League) -> None:
+    autumn = league.new_season("Autumn")
+    first = league.table([0, 1, 2, 3])
+    second = league.table([0, 1, 2, 4])
+    league.record(first, *EVENING)
+    league.record(second, SOLO, SOLO)
+    league.close(first)
+    league.close(second)
+    before = by_player(league.standings())
+    assert all(r["rating"] is not None for r in before.values())
+
+    moved = patch(league, first, {"season_id": autumn["id"]})
+    assert moved.status_code == 200, moved.json
+
+    spring = by_player(league.standings())
+    # Only the second sitting is left in spring, and it is the players' first rated one.
+    assert {p: r["net"] for p, r in spring.items()} == league.balances_by_player(second)
+    assert set(spring) == {league.players[i] for i in (0, 1, 2, 4)}
+    assert {r["sittings"] for r in spring.values()} == {1}
+    autumn_rows = by_player(league.standings(autumn))
+    assert {p: r["net"] for p, r in autumn_rows.items()} == league.balances_by_player(first)
+    assert all(r["rating"] is not None for r in autumn_rows.values())
+    # The same sitting rated alone in a season of its own gives the same ratings as the
+    # second one rated alone: the rating of a player at one sitting depends only on it.
+    fresh = league.new_season("Only the second")
+    back = patch(league, second, {"season_id": fresh["id"]})
+    assert back.status_code == 200, back.json
+    assert league.standings()["rows"] == []
+    assert by_player(league.standings(fresh)) == spring
+
+    out = patch(league, first, {"season_id": None})
+    assert out.status_code == 200 and out.json["season_id"] is None
+    assert league.standings(autumn)["rows"] == []
+    assert [c["after"] for c in history(league, first)] == [autumn["id"], None]
+
+
+def test_a_player_s_career_stays_as_it_was_when_the_season_changes(league: League) -> None:
+    table = league.table([0, 1, 2, 3])
+    league.record(table, *EVENING)
+    player = league.players[1]
+
+    def career() -> Any:
+        response = league.client.get(f"/api/v1/players/{player}/stats", headers=league.admin)
+        assert response.status_code == 200, response.json
+        return response.json["career"]
+
+    before = career()
+    assert patch(league, table, {"season_id": None}).status_code == 200
+    assert career() == before
+
+
+def test_a_table_s_token_cannot_move_its_table_to_another_season(league: League) -> None:
+    table = league.table([0, 1, 2, 3])
+    other = league.new_season("Autumn")
+    for season_id in (other["id"], None, "no-such-season"):
+        refused = league.client.patch(
+            f"/api/v1/tables/{table['id']}",
+            json={"season_id": season_id},
+            headers=league.api.auth(table["table_token"]),
+        )
+        assert refused.status_code == 403, refused.json
+        assert "admin" in refused.json["detail"]
+    assert league.api.get_table(table)["season_id"] == league.season["id"]
+    assert history(league, table) == []
+
+
+@pytest.mark.parametrize(
+    ("season", "message"),
+    [("no-such-season", "no season"), ("german", "is played in")],
+)
+def test_a_season_of_another_variant_or_club_is_refused_naming_the_field(
+    league: League, season: str, message: str
+) -> None:
+    table = league.table([0, 1, 2, 3])
+    season_id = league.new_season("German", "german")["id"] if season == "german" else season
+    refused = patch(league, table, {"season_id": season_id})
+    assert refused.status_code == 422, refused.json
+    assert message in refused.json["errors"]["season_id"][0]
+    assert league.api.get_table(table)["version"] == table["version"]
+
+
+def test_an_old_version_is_refused_and_changes_nothing(league: League) -> None:
+    table = unattached_table(league, [0, 1, 2, 3])
+    league.record(table, SOLO)
+    refused = patch(league, table, {"season_id": league.season["id"]}, **{"If-Match": '"1"'})
+    assert refused.status_code == 412, refused.json
+    assert league.api.get_table(table)["season_id"] is None
+    assert league.standings()["rows"] == []
+
+
+def test_setting_what_the_table_has_changes_nothing(league: League) -> None:
+    table = league.table([0, 1, 2, 3])
+    same = patch(league, table, {"season_id": league.season["id"], "rate": None})
+    assert same.status_code == 200 and same.json["version"] == table["version"]
+    assert history(league, table) == []
+
+
+def test_a_rate_is_set_by_the_table_and_kept_in_its_history(league: League) -> None:
+    table = league.table([0, 1, 2, 3])
+    token = league.api.auth(table["table_token"])
+    answer = league.client.patch(
+        f"/api/v1/tables/{table['id']}", json={"rate": {"cents": 10}}, headers=token
+    )
+    assert answer.status_code == 200, answer.json
+    rate = {
+        "cents": 10,
+        "per": 1,
+        "currency": "EUR",
+        "table_fee_cents": 0,
+        "point_settlement": None,
+    }
+    assert answer.json["rate"] == rate
+    [change] = history(league, table)
+    assert (change["setting"], change["before"], change["after"]) == ("rate", None, rate)
+    assert change["changed_by"]["kind"] == "table"
+    league.close(table)
+    refused = league.client.patch(
+        f"/api/v1/tables/{table['id']}", json={"rate": {"cents": 20}}, headers=token
+    )
+    assert refused.status_code == 403, refused.json
+    assert patch(league, table, {"rate": {"cents": 20}}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("rate", "field"),
+    [
+        ({"cents": -1}, "rate.cents"),
+        ({"cents": 1.5}, "rate.cents"),
+        ({"cents": 10, "per": 0}, "rate.per"),
+        ({"cents": 10, "currency": "EURO"}, "rate.currency"),
+        ({"cents": 10, "currency": "XYZ"}, "rate.currency"),
+        ({"cents": 10, "table_fee_cents": -100}, "rate.table_fee_cents"),
+        ({"cents": 10, "point_settlement": "pairs"}, "rate.point_settlement"),
+        ({"per": 2}, "rate.cents"),
+    ],
+)
+def test_a_bad_rate_is_refused_naming_its_field(
+    league: League, rate: dict[str, Any], field: str
+) -> None:
+    table = league.table([0, 1, 2, 3])
+    refused = patch(league, table, {"rate": rate})
+    assert refused.status_code == 422, refused.json
+    assert field in refused.json["errors"], refused.json
+    assert league.api.get_table(table)["rate"] is None
