@@ -51,6 +51,7 @@ def upgrade():
     sa.Column('before', sa.JSON(), nullable=True),
     sa.Column('after', sa.JSON(), nullable=True),
     sa.Column('version', sa.Integer(), nullable=False),
+    sa.Column('imported', sa.Boolean(), server_default=sa.false(), nullable=False),
     sa.CheckConstraint("setting IN ('season', 'rate')", name=op.f('ck_table_changes_setting_known')),
     sa.ForeignKeyConstraint(['table_id'], ['score_tables.id'], name=op.f('fk_table_changes_table_id_score_tables'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_table_changes'))

@@ -268,7 +268,7 @@ class SeatingChangeRow(Model):
 class TableChangeRow(Model):
     """A change of a table's settings after it was opened: its season or its rate, before and
     after (JSON: a season id or null; a rate object or null), when, by which token, and the
-    table version it made. Never updated or deleted."""
+    table version it made (0 when imported). Never updated or deleted."""
 
     __tablename__ = "table_changes"
 
@@ -281,6 +281,8 @@ class TableChangeRow(Model):
     before: Mapped[Any] = mapped_column(JSON, nullable=True)
     after: Mapped[Any] = mapped_column(JSON, nullable=True)
     version: Mapped[int] = mapped_column(Integer)
+    # Read from an imported file: token_id is the file's word, naming no token here.
+    imported: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (
         CheckConstraint("setting IN ('season', 'rate')", name="setting_known"),

@@ -391,6 +391,10 @@ class TableChangeSchema(Schema):
 class TableChangedBySchema(Schema):
     token_id = fields.String(required=True)
     kind = fields.String(required=True, validate=validate.OneOf(["admin", "table"]))
+    imported = fields.Boolean(
+        required=True,
+        metadata={"description": "Read from an imported file: `token_id` names no token here."},
+    )
 
 
 class TableHistorySchema(Schema):

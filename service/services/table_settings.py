@@ -107,7 +107,11 @@ def settings_history(principal: Principal, table_id: str) -> dict[str, Any]:
                 "before": row.before,
                 "after": row.after,
                 "changed_at": rfc3339(row.changed_at),
-                "changed_by": {"token_id": row.token_id, "kind": row.token_kind},
+                "changed_by": {
+                    "token_id": row.token_id,
+                    "kind": row.token_kind,
+                    "imported": row.imported,
+                },
                 "version": row.version,
             }
             for row in rows

@@ -354,7 +354,11 @@ def close_table(principal: Principal, table_id: str) -> dict[str, Any]:
 
 def settle_up(principal: Principal, table_id: str) -> dict[str, Any]:
     """The cash transfers that clear every balance, with the pool per ``pool_at_close``."""
-    table = read_table(principal, table_id)
+    return settle_up_view(read_table(principal, table_id))
+
+
+def settle_up_view(table: TableRow) -> dict[str, Any]:
+    """``settle_up`` of a table already read (the export shows every table's)."""
     table_rules = TableRules.of(table)
     balances = [s.balance for s in table.seats]
     parties: list[tuple[rules.base.Party, int]] = []

@@ -209,3 +209,153 @@ def test_a_bad_rate_is_refused_naming_its_field(
     assert refused.status_code == 422, refused.json
     assert field in refused.json["errors"], refused.json
     assert league.api.get_table(table)["rate"] is None
+
+
+def open_with_rate(
+    league: League, variant: str, seats: list[int], rate: dict[str, Any] | None, **options: Any
+) -> dict[str, Any]:
+    response = league.client.post(
+        "/api/v1/tables",
+        headers=league.admin,
+        json={
+            "club_id": league.club["id"],
+            "name": "For money",
+            "variant": variant,
+            "seats": [league.players[i] for i in seats],
+            "rate": rate,
+            "options": options,
+        },
+    )
+    assert response.status_code == 201, response.json
+    return dict(response.json)
+
+
+def settle_up(league: League, table: dict[str, Any]) -> dict[str, Any]:
+    response = league.client.get(f"/api/v1/tables/{table['id']}/settle-up", headers=league.admin)
+    assert response.status_code == 200, response.json
+    return dict(response.json)
+
+
+def cleared(money: dict[str, Any]) -> bool:
+    left = {n["party"]: n["cents"] for n in money["net"]}
+    for transfer in money["transfers"]:
+        assert transfer["cents"] > 0
+        left[transfer["from"]] += transfer["cents"]
+        left[transfer["to"]] -= transfer["cents"]
+    return set(left.values()) <= {0}
+
+
+def test_a_point_game_with_a_rate_settles_each_pair_s_difference_in_cents(
+    league: League,
+) -> None:
+    from tests.api.test_league import spanish
+
+    table = open_with_rate(league, "spanish", [0, 1, 2, 3], {"cents": 5, "table_fee_cents": 150})
+    assert table["rate"] == {
+        "cents": 5,
+        "per": 1,
+        "currency": "EUR",
+        "table_fee_cents": 150,
+        "point_settlement": "pairs",
+    }
+    league.record(table, spanish(0), spanish(1, tricks=3), spanish(2, tricks=7))
+    answer = settle_up(league, table)
+    assert answer["transfers"] == []  # in points nobody pays anybody; the money says who does
+    money = answer["money"]
+    assert money["currency"] == "EUR" and money["rounding"] == "down-largest-remainder"
+    scores = [s["balance"] for s in league.api.get_table(table)["seats"]]
+    assert len(set(scores)) > 1
+    expected = [(4 * s - sum(scores)) * 5 for s in scores]
+    assert [n["cents"] for n in money["net"]] == expected
+    assert [n["party"] for n in money["net"]] == [0, 1, 2, 3]
+    assert sum(expected) == 0 and money["transfers"] and cleared(money)
+    assert money["fees"] == [{"from": seat, "to": "club", "cents": 150} for seat in range(4)]
+
+
+def test_against_the_average_and_in_the_club_s_currency(api: Any, client: Any) -> None:
+    from tests.api.test_league import spanish
+
+    made = client.post("/api/v1/clubs", json={"name": "Zürich", "currency": "CHF"})
+    assert made.status_code == 201 and made.json["currency"] == "CHF"
+    league = League.__new__(League)
+    league.api, league.client, league.club = api, client, made.json
+    league.admin = api.auth(made.json["admin_token"])
+    league.players = api.players(made.json, 4)
+    table = open_with_rate(
+        league, "spanish", [0, 1, 2, 3], {"cents": 1, "point_settlement": "average"}
+    )
+    league.record(table, spanish(0), spanish(1, tricks=2))
+    money = settle_up(league, table)["money"]
+    assert money["currency"] == "CHF" and money["fees"] == []
+    scores = [s["balance"] for s in league.api.get_table(table)["seats"]]
+    exact = [s - sum(scores) / 4 for s in scores]
+    assert sum(n["cents"] for n in money["net"]) == 0
+    assert all(abs(n["cents"] - e) < 1 for n, e in zip(money["net"], exact, strict=True))
+    assert cleared(money)
+
+
+def test_a_chip_game_s_money_includes_the_pool_the_club_carries(league: League) -> None:
+    table = open_with_rate(
+        league, "american", [0, 1, 2, 3], {"cents": 10, "per": 3}, pool_at_close="carry"
+    )
+    league.record(table, *EVENING)
+    answer = settle_up(league, table)
+    money = answer["money"]
+    chips = {n["party"]: n["amount"] for n in answer["net"]}
+    assert "pool" in chips
+    assert [n["party"] for n in money["net"]] == list(chips)
+    for net in money["net"]:
+        assert abs(net["cents"] - chips[net["party"]] * 10 / 3) < 1
+    assert sum(n["cents"] for n in money["net"]) == 0 and cleared(money)
+
+
+def test_no_rate_no_money(league: League) -> None:
+    table = league.table([0, 1, 2, 3])
+    league.record(table, SOLO)
+    assert settle_up(league, table)["money"] is None
+
+
+def test_a_bad_rate_when_opening_stores_no_table(league: League) -> None:
+    response = league.client.post(
+        "/api/v1/tables",
+        headers=league.admin,
+        json={
+            "club_id": league.club["id"],
+            "name": "Refused",
+            "variant": "german",
+            "seats": league.players[:4],
+            "rate": {"cents": 10, "currency": "ABC"},
+        },
+    )
+    assert response.status_code == 422 and "rate.currency" in response.json["errors"]
+    tables = league.client.get(f"/api/v1/clubs/{league.club['id']}/tables", headers=league.admin)
+    assert tables.json == []
+
+
+def test_the_export_keeps_the_rate_the_money_and_the_changes(league: League) -> None:
+    from tests.api.test_league import spanish
+
+    table = open_with_rate(league, "spanish", [0, 1, 2, 3], {"cents": 5, "table_fee_cents": 100})
+    league.record(table, spanish(0), spanish(1, tricks=3))
+    spanish_season = league.new_season("Spanish spring", "spanish")
+    assert patch(league, table, {"season_id": spanish_season["id"]}).status_code == 200
+    assert patch(league, table, {"rate": {"cents": 10, "per": 4}}).status_code == 200
+    document = league.client.get(
+        f"/api/v1/clubs/{league.club['id']}/export", headers=league.admin
+    ).json
+    assert document["club"]["currency"] == "EUR"
+    [exported] = [t for t in document["tables"] if t["id"] == table["id"]]
+    assert exported["rate"]["cents"] == 10 and exported["rate"]["per"] == 4
+    assert exported["money"] == settle_up(league, table)["money"]
+    assert [c["setting"] for c in exported["changes"]] == ["season", "rate"]
+
+    imported = league.client.post("/api/v1/clubs/import", json=document)
+    assert imported.status_code == 201, imported.json
+    new_table = imported.json["ids"]["tables"][table["id"]]
+    auth = league.api.auth(imported.json["admin_token"])
+    again = league.client.get(f"/api/v1/tables/{new_table}/settle-up", headers=auth).json
+    assert again["money"] == exported["money"]
+    changes = league.client.get(f"/api/v1/tables/{new_table}/history", headers=auth).json
+    assert [c["changed_by"]["imported"] for c in changes["changes"]] == [True, True]
+    new_season = imported.json["ids"]["seasons"][spanish_season["id"]]
+    assert changes["changes"][0]["after"] == new_season
