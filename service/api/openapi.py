@@ -150,6 +150,11 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
         "Tables",
         "Integers, deterministic; `final` once the table is closed.",
     ),
+    ("get", "/api/v1/tables/{table_id}/settle-up.csv"): (
+        "getSettleUpCsv",
+        "Tables",
+        "The rows of `getSettleUp`, one line each; money in cents with its currency.",
+    ),
     ("get", "/api/v1/tables/{table_id}/seating"): ("getSeating", "Tables", None),
     ("put", "/api/v1/tables/{table_id}/seating"): ("reseatTable", "Tables", None),
     ("get", "/api/v1/tables/{table_id}/seating/history"): ("getSeatingHistory", "Tables", None),

@@ -388,3 +388,41 @@ class SettleUp(MethodView):
     def get(self, table_id: str) -> dict[str, Any]:
         """Who pays whom to clear the balances (fewest transfers), with the pool's fate."""
         return tables.settle_up(principal(), table_id)
+
+
+@blp.route("/<string:table_id>/settle-up.csv")
+class SettleUpCsv(MethodView):
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "The settle-up as CSV.",
+                "headers": {
+                    "Content-Disposition": {
+                        "schema": {"type": "string"},
+                        "description": '`attachment; filename="settle-up-<table_id>.csv"`.',
+                    }
+                },
+                "content": {
+                    "text/csv": {
+                        "schema": {
+                            "type": "string",
+                            "description": "RFC 4180, a header line, then one line per row: "
+                            + ", ".join(f"`{c}`" for c in tables.SETTLE_UP_COLUMNS)
+                            + ". `kind` is `net`, `payment` (in money when the table has a "
+                            "rate), `fee` or `pool_share`; `amount` is chips or points (`units`), "
+                            "`cents` money in the minor unit of `currency`.",
+                        }
+                    }
+                },
+            }
+        }
+    )
+    @_auth_doc
+    def get(self, table_id: str) -> Response:
+        """The settle-up as CSV (RFC 4180), for a spreadsheet: each party's net in chips or
+        points and in money, the payments and the table fees."""
+        return Response(
+            tables.settle_up_csv(principal(), table_id),
+            mimetype="text/csv",
+            headers={"Content-Disposition": f'attachment; filename="settle-up-{table_id}.csv"'},
+        )

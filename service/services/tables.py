@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -355,6 +357,60 @@ def close_table(principal: Principal, table_id: str) -> dict[str, Any]:
 def settle_up(principal: Principal, table_id: str) -> dict[str, Any]:
     """The cash transfers that clear every balance, with the pool per ``pool_at_close``."""
     return settle_up_view(read_table(principal, table_id))
+
+
+SETTLE_UP_COLUMNS = (
+    "kind",
+    "from",
+    "from_name",
+    "to",
+    "to_name",
+    "units",
+    "amount",
+    "cents",
+    "currency",
+)
+"""The settle-up's CSV: one line per ``net`` (each party: its chips or points, and its money),
+``payment`` (in money when the table has a rate, else in chips), ``pool_share`` and ``fee``."""
+
+
+def settle_up_csv(principal: Principal, table_id: str) -> str:
+    """``settle_up`` as RFC 4180 CSV (``SETTLE_UP_COLUMNS``), names spreadsheet-safe."""
+    table = read_table(principal, table_id)
+    view = settle_up_view(table)
+    names: dict[Any, str] = {s.seat: s.name for s in table.seats}
+    names.update(pool="pool", club="club")
+    money = view["money"]
+    units = view["units"]
+    currency = money["currency"] if money else ""
+    cents = {n["party"]: n["cents"] for n in money["net"]} if money else {}
+    rows: list[tuple[str, Any, Any, str, int | str, int | str]] = [
+        ("net", n["party"], "", units, n["amount"], cents.get(n["party"], "")) for n in view["net"]
+    ]
+    if money:
+        rows += [("payment", x["from"], x["to"], "", "", x["cents"]) for x in money["transfers"]]
+        rows += [("fee", x["from"], x["to"], "", "", x["cents"]) for x in money["fees"]]
+    else:
+        rows += [("payment", x["from"], x["to"], units, x["amount"], "") for x in view["transfers"]]
+    rows += [("pool_share", x["from"], x["to"], units, x["chips"], "") for x in view["pool_shares"]]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(SETTLE_UP_COLUMNS)
+    for kind, source, target, unit, amount, money_cents in rows:
+        writer.writerow(
+            [
+                kind,
+                source,
+                league.spreadsheet_safe(names[source]),
+                target,
+                "" if target == "" else league.spreadsheet_safe(names[target]),
+                unit,
+                amount,
+                money_cents,
+                currency if money_cents != "" else "",
+            ]
+        )
+    return out.getvalue()
 
 
 def settle_up_view(table: TableRow) -> dict[str, Any]:

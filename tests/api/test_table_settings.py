@@ -359,3 +359,31 @@ def test_the_export_keeps_the_rate_the_money_and_the_changes(league: League) -> 
     assert [c["changed_by"]["imported"] for c in changes["changes"]] == [True, True]
     new_season = imported.json["ids"]["seasons"][spanish_season["id"]]
     assert changes["changes"][0]["after"] == new_season
+
+
+def test_the_settle_up_as_csv_has_the_money_in_cents_with_its_currency(league: League) -> None:
+    import csv
+    import io
+
+    from tests.api.test_league import spanish
+
+    table = open_with_rate(league, "spanish", [0, 1, 2, 3], {"cents": 5, "table_fee_cents": 100})
+    league.record(table, spanish(0), spanish(1, tricks=3))
+    response = league.client.get(
+        f"/api/v1/tables/{table['id']}/settle-up.csv", headers=league.admin
+    )
+    assert response.status_code == 200 and response.mimetype == "text/csv"
+    assert "attachment" in response.headers["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
+    money = settle_up(league, table)["money"]
+    nets = [r for r in rows if r["kind"] == "net"]
+    assert [int(r["cents"]) for r in nets] == [n["cents"] for n in money["net"]]
+    assert {r["currency"] for r in nets} == {"EUR"} and {r["units"] for r in nets} == {"points"}
+    payments = [
+        (int(r["from"]), int(r["to"]), int(r["cents"])) for r in rows if r["kind"] == "payment"
+    ]
+    assert payments == [(x["from"], x["to"], x["cents"]) for x in money["transfers"]]
+    fees = [r for r in rows if r["kind"] == "fee"]
+    assert [(r["to_name"], r["cents"]) for r in fees] == [("club", "100")] * 4
+    names = [s["name"] for s in league.api.get_table(table)["seats"]]
+    assert [r["from_name"] for r in nets] == names
