@@ -9,8 +9,8 @@ club, and for point games the way the scores are settled (``docs/rules.md``):
   player gets ``Σ_j (s_i − s_j) = n·s_i − Σ s`` points' worth;
 - ``average``: each player settles against the table's average, ``s_i − Σ s / n``.
 
-Chip games (American Solo) move chips between players and the pool, which already sum to
-zero: each party's chips are worth ``chips · cents / per``.
+Chip games (American Solo, Solo 66) move chips between players and the pool, which already
+sum to zero: each party's chips are worth ``chips · cents / per``.
 
 **Rounding.** The exact amounts are rationals. Each is rounded down to the cent; that leaves a
 few cents (fewer than there are parties) for the amounts to sum to zero again, and they go one

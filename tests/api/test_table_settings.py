@@ -387,3 +387,39 @@ def test_the_settle_up_as_csv_has_the_money_in_cents_with_its_currency(league: L
     assert [(r["to_name"], r["cents"]) for r in fees] == [("club", "100")] * 4
     names = [s["name"] for s in league.api.get_table(table)["seats"]]
     assert [r["from_name"] for r in nets] == names
+
+
+GERMAN_TOUT = {
+    "contract": "solo",
+    "trump": "clubs",
+    "declarer": 3,
+    "tricks": 8,
+    "continued_after_five": True,
+}
+SOLO66_HANDS = (
+    {"soloist": 2, "trump": "hearts", "soloist_points": 70},
+    {"soloist": 2, "trump": "hearts", "soloist_points": 50},
+    {"trump": None, "last_trick": 4},
+)
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "hands"),
+    [("german", 4, (GERMAN_TOUT,)), ("solo66", 5, SOLO66_HANDS)],
+)
+def test_every_game_settles_in_money(
+    api: Any, client: Any, variant: str, players: int, hands: tuple[dict[str, Any], ...]
+) -> None:
+    league = League(api, client, variant=variant, players=players)
+    table = open_with_rate(league, variant, list(range(players)), {"cents": 20})
+    league.record(table, *hands)
+    answer = settle_up(league, table)
+    money = answer["money"]
+    scores = [n["amount"] for n in answer["net"]]
+    if answer["units"] == "chips":  # Solo 66: its stakes are chips, the rate is per chip
+        assert [n["cents"] for n in money["net"]] == [20 * s for s in scores]
+    else:
+        assert [n["cents"] for n in money["net"]] == [
+            20 * (players * s - sum(scores)) for s in scores
+        ]
+    assert money["transfers"] and cleared(money)
