@@ -7,13 +7,16 @@ screen, and the standings follow."""
 from __future__ import annotations
 
 import json
+import os
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from .support import Api
+from .test_league import assert_fits
 from .words import Words
 
 pytestmark = [pytest.mark.e2e]
@@ -26,6 +29,19 @@ SPANISH_HANDS = [
 ]
 # Money as the language writes it: a decimal comma, the euro sign after a space, a real minus.
 MONEY = re.compile(r"^[+−]?\d{1,3}(\.\d{3})*,\d{2}\s€$")
+
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def shoot(page: Any, name: str) -> None:
+    """With SCREENSHOTS=1, the screen as docs/league.md shows it."""
+    if os.environ.get("SCREENSHOTS") == "1":
+        page.evaluate(
+            "document.getElementById('toast').hidden = true; "
+            "document.querySelector('header.top').style.position = 'static'"
+        )
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def club_with_seasons(api: Api) -> dict[str, Any]:
@@ -49,14 +65,15 @@ def club_with_seasons(api: Api) -> dict[str, Any]:
     return {**club, "seasons": seasons}
 
 
+@pytest.mark.parametrize("width", [360, 800])
 @pytest.mark.parametrize("language", ["de", "es"])
 def test_a_point_table_opened_on_the_pad_counts_for_its_season_and_settles_in_money(
-    phones: Any, api: Api, language: str
+    phones: Any, api: Api, language: str, width: int
 ) -> None:
     w = Words(language)
     club = club_with_seasons(api)
     winter = club["seasons"]["Winterrunde"]
-    phone = phones(viewport={"width": 360, "height": 780})
+    phone = phones(viewport={"width": width, "height": 780})
     phone.context.add_init_script(f"localStorage.setItem('solo-pad:lang', '{language}')")
     page = phone.page
     page.goto(f"/#club={club['id']}&key={club['admin_token']}")
@@ -73,6 +90,9 @@ def test_a_point_table_opened_on_the_pad_counts_for_its_season_and_settles_in_mo
     page.locator("details.money summary").click()
     page.get_by_label(w("Money per point ({currency})", currency="€")).fill("0.05")
     page.get_by_label(w("Table fee per player ({currency})", currency="€")).fill("1.5")
+    assert_fits(page, f"the new-table form at {width} px")
+    if width == 360:
+        shoot(page, f"money-new-table-{language}")
     page.get_by_role("button", name=w("Open the table")).click()
     page.locator("#new-hand").wait_for()
 
@@ -94,19 +114,24 @@ def test_a_point_table_opened_on_the_pad_counts_for_its_season_and_settles_in_mo
     assert money["transfers"]
 
     page.goto(f"/#table={table['id']}&go=settle")
-    payments = page.locator("ul.payments.money li")
+    screen = page.locator(".screen.settle")  # (the table screen's print view has them too)
+    payments = screen.locator("ul.payments.money li")
     expect(payments).to_have_count(len(money["transfers"]))
-    expect(page.locator(".settleup h2").first).to_have_text(w("Who pays whom"))
-    assert w("Nobody pays anybody") not in page.locator(".settleup").inner_text()
-    amounts = page.locator("ul.deltas.money .num").all_inner_texts()
+    expect(screen.locator(".settleup h2").first).to_have_text(w("Who pays whom"))
+    assert w("Nobody pays anybody") not in screen.locator(".settleup").inner_text()
+    amounts = screen.locator("ul.deltas.money .num").all_inner_texts()
     assert len(amounts) == 4, amounts
     assert all(MONEY.match(a.replace("\u00a0", " ")) for a in amounts), amounts
     assert any(a.startswith("−") for a in amounts) and not any("-" in a for a in amounts)
     fee = w("Each player also pays the club {amount} for the table.", amount="1,50\u00a0€")
-    expect(page.locator(".settleup")).to_contain_text(fee)
+    expect(screen.locator(".settleup")).to_contain_text(fee)
+    page.locator("details.settings summary").click()
+    page.get_by_label(w("Counts for the season")).wait_for()
+    assert_fits(page, f"the settle-up at {width} px")
+    if width == 360:
+        shoot(page, f"money-settle-up-{language}")
 
     # The season is changed on the settle-up screen: the table leaves the winter standings.
-    page.locator("details.settings summary").click()
     page.get_by_label(w("Counts for the season")).select_option("")
     for _ in range(150):  # a condition waited for, up to 15 s
         if api.table(table)["season_id"] is None:
@@ -115,3 +140,10 @@ def test_a_point_table_opened_on_the_pad_counts_for_its_season_and_settles_in_mo
     assert api.table(table)["season_id"] is None
     standings = api._call("GET", f"/seasons/{winter['id']}/standings", club["admin_token"])
     assert standings["rows"] == []
+
+    # The table's print view carries the same money.
+    page.goto(f"/#table={table['id']}")
+    page.locator("#new-hand").wait_for()
+    printed = page.locator(".printonly ul.deltas.money .num")
+    expect(printed).to_have_count(4)
+    assert printed.all_text_contents() == amounts

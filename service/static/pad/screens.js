@@ -282,8 +282,8 @@ function moneyView(ctx, data) {
     fee ? h('p', t('Each player also pays the club {amount} for the table.', { amount: money(fee, c) })) : null,
     h('ul.deltas.money', m.net.map((n) => h('li', h('span.name', party(ctx, n.party)), h('span.num', (n.cents > 0 ? '+' : '') + money(n.cents, c))))),
     h('p.hint', [t('Plays for {rate}.', { rate: rateWords(m.rate, data.units) }),
-      data.units === 'points' ? (m.rate.point_settlement === 'average'
-        ? t('Each player settles against the table’s average') : t('Each pair settles the difference of their scores')) + '.' : '',
+      data.units === 'points' ? t('Settling the scores') + ': ' + (m.rate.point_settlement === 'average'
+        ? t('Against the average') : t('Pairwise difference')) + '.' : '',
       t('Rounded down to the cent; the cents left over go to the largest remainders.')].join(' ')),
   ];
 }

@@ -47,8 +47,8 @@ export function rateFields(units, c, rate, sendCurrency = true) {
   amount.placeholder = t('Not for money');
   const fee = number(rate && rate.table_fee_cents ? rate.table_fee_cents / 10 ** d : '', 10 ** -d);
   const settlement = units === 'points' ? h('select',
-    h('option', { value: 'pairs' }, t('Each pair settles the difference of their scores')),
-    h('option', { value: 'average', selected: rate?.point_settlement === 'average' }, t('Each player settles against the table’s average'))) : null;
+    h('option', { value: 'pairs' }, t('Pairwise difference')),
+    h('option', { value: 'average', selected: rate?.point_settlement === 'average' }, t('Against the average'))) : null;
   return {
     inputs: [amount, fee, settlement].filter(Boolean),
     rows: [field(units === 'points' ? t('Money per point ({currency})', { currency: symbol }) : t('Money per chip ({currency})', { currency: symbol }), amount),
