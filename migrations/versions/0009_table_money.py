@@ -33,8 +33,9 @@ def upgrade():
             op.f('ck_score_tables_rate_complete'),
             sa.text("(rate_cents IS NULL AND rate_per IS NULL AND currency IS NULL"
             " AND table_fee_cents IS NULL AND point_settlement IS NULL)"
-            " OR (rate_cents >= 0 AND rate_per >= 1 AND length(currency) = 3"
-            " AND table_fee_cents >= 0)"),
+            " OR (rate_cents IS NOT NULL AND rate_per IS NOT NULL AND currency IS NOT NULL"
+            " AND table_fee_cents IS NOT NULL AND rate_cents >= 0 AND rate_per >= 1"
+            " AND length(currency) = 3 AND table_fee_cents >= 0)"),
         )
         batch_op.create_check_constraint(
             op.f('ck_score_tables_point_settlement_known'),

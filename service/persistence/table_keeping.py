@@ -151,8 +151,9 @@ class TableRow(Model):
         CheckConstraint(
             "(rate_cents IS NULL AND rate_per IS NULL AND currency IS NULL"
             " AND table_fee_cents IS NULL AND point_settlement IS NULL)"
-            " OR (rate_cents >= 0 AND rate_per >= 1 AND length(currency) = 3"
-            " AND table_fee_cents >= 0)",
+            " OR (rate_cents IS NOT NULL AND rate_per IS NOT NULL AND currency IS NOT NULL"
+            " AND table_fee_cents IS NOT NULL AND rate_cents >= 0 AND rate_per >= 1"
+            " AND length(currency) = 3 AND table_fee_cents >= 0)",
             name="rate_complete",
         ),
         CheckConstraint(

@@ -423,3 +423,30 @@ def test_every_game_settles_in_money(
             20 * (players * s - sum(scores)) for s in scores
         ]
     assert money["transfers"] and cleared(money)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        {"rate_cents": 10},  # a rate without its currency
+        {"rate_cents": -1, "rate_per": 1, "currency": "EUR", "table_fee_cents": 0},
+        {"rate_cents": 1, "rate_per": 0, "currency": "EUR", "table_fee_cents": 0},
+        {"rate_cents": 1, "rate_per": 1, "currency": "EURO", "table_fee_cents": 0},
+        {"point_settlement": "each"},
+    ],
+)
+def test_the_database_refuses_a_malformed_rate(
+    app: Any, league: League, values: dict[str, Any]
+) -> None:
+    from sqlalchemy import update
+    from sqlalchemy.exc import IntegrityError, StatementError
+
+    from service.extensions import db
+    from service.persistence.table_keeping import TableRow
+
+    table = league.table([0, 1, 2, 3])
+    with app.app_context():
+        with pytest.raises((IntegrityError, StatementError)):
+            db.session.execute(update(TableRow).where(TableRow.id == table["id"]).values(**values))
+            db.session.commit()
+        db.session.rollback()
