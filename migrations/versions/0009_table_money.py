@@ -7,7 +7,15 @@ Create Date: 2026-12-02 17:40:00
 A table may play for money (a rate in minor units of a currency per chips or points, a table
 fee per player, how point games settle); a club has the currency new rates default to; every
 later change of a table's season or rate is kept in ``table_changes``.
+
+Reviewed by hand. On SQLite, adding a CHECK (and dropping a column again) copies the table
+("move and copy"), and dropping the old ``clubs`` or ``score_tables`` with ``PRAGMA
+foreign_keys=ON`` would delete, through their ``ON DELETE CASCADE``, every player, token, seat
+and hand. So those copies run with foreign keys off, and are checked before they are turned back
+on (as 0002's downgrade does).
 """
+from contextlib import contextmanager
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -18,7 +26,32 @@ branch_labels = None
 depends_on = None
 
 
+@contextmanager
+def _keys_off_on_sqlite():
+    """Foreign keys off around a SQLite table copy (nothing to do elsewhere)."""
+    if op.get_context().dialect.name != "sqlite":
+        yield
+        return
+    connection = op.get_bind()
+    connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+    if connection.exec_driver_sql("PRAGMA foreign_keys").scalar():
+        raise RuntimeError("SQLite foreign keys could not be turned off (a transaction is open); "
+                           "copying clubs or score_tables now would delete their rows. Run "
+                           "this migration on its own.")
+    yield
+    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+    connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+    if broken:
+        raise RuntimeError(f"foreign keys broken by the migration: {broken[:5]}")
+
+
 def upgrade():
+    with _keys_off_on_sqlite():
+        _add_money()
+    _create_table_changes()
+
+
+def _add_money():
     with op.batch_alter_table('clubs', schema=None) as batch_op:
         batch_op.add_column(sa.Column('currency', sa.String(length=3), server_default=sa.text("'EUR'"), nullable=False))
         batch_op.create_check_constraint(op.f('ck_clubs_currency_code'), sa.text('length(currency) = 3'))
@@ -42,6 +75,9 @@ def upgrade():
             sa.text("point_settlement IS NULL OR point_settlement IN ('pairs', 'average')"),
         )
 
+
+
+def _create_table_changes():
     op.create_table('table_changes',
     sa.Column('id', sa.Integer(), autoincrement=True, nullable=False),
     sa.Column('table_id', sa.String(length=32), nullable=False),
@@ -65,7 +101,11 @@ def downgrade():
     with op.batch_alter_table('table_changes', schema=None) as batch_op:
         batch_op.drop_index('ix_table_changes_table')
     op.drop_table('table_changes')
+    with _keys_off_on_sqlite():
+        _drop_money()
 
+
+def _drop_money():
     with op.batch_alter_table('score_tables', schema=None) as batch_op:
         batch_op.drop_constraint(op.f('ck_score_tables_point_settlement_known'), type_='check')
         batch_op.drop_constraint(op.f('ck_score_tables_rate_complete'), type_='check')
