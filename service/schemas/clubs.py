@@ -53,7 +53,7 @@ class IsCurrency(validate.Validator):
 def Currency(what: str, **kwargs: Any) -> fields.String:  # a field factory
     """An ISO 4217 code field; ``what`` begins its description."""
     return fields.String(
-        validate=IsCurrency(),
+        validate=[validate.Length(equal=3), IsCurrency()],
         metadata={
             "description": f"{what} (ISO 4217); amounts in it are integers in its minor unit "
             "(cents; whole units for a currency without one, such as JPY).",
