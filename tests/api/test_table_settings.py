@@ -464,3 +464,18 @@ def test_the_database_refuses_a_malformed_rate(
             db.session.execute(update(TableRow).where(TableRow.id == table["id"]).values(**values))
             db.session.commit()
         db.session.rollback()
+
+
+def test_a_bad_rate_beside_a_good_season_stores_neither(league: League) -> None:
+    table = unattached_table(league, [0, 1, 2, 3])
+    league.record(table, *EVENING)
+    refused = league.client.patch(
+        f"/api/v1/tables/{table['id']}",
+        json={"season_id": league.season["id"], "rate": {"cents": 5, "point_settlement": "pairs"}},
+        headers=league.admin,
+    )
+    assert refused.status_code == 422, refused.json
+    assert "rate.point_settlement" in refused.json["errors"]
+    assert league.api.get_table(table)["season_id"] is None
+    assert league.standings()["rows"] == []
+    assert history(league, table) == []
