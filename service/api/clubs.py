@@ -13,6 +13,7 @@ from ..schemas.clubs import (
     ClubCreatedSchema,
     ClubCreateSchema,
     ClubSchema,
+    ClubUpdateSchema,
     PlayerCreateSchema,
     PlayerSchema,
 )
@@ -65,6 +66,17 @@ class Club(MethodView):
     def get(self, club_id: str) -> dict[str, Any]:
         """Show a club (admin or read-only token)."""
         return clubs.club_view(clubs.read_club(principal(), club_id))
+
+    @blp.arguments(ClubUpdateSchema())
+    @blp.response(200, ClubSchema)
+    @blp.alt_response(401, description="No or bad token.")
+    @blp.alt_response(403, description="Not this club's admin token.")
+    @blp.alt_response(404, description="No such club.")
+    @blp.alt_response(422, description="Not an ISO 4217 currency code.")
+    @blp.doc(security=BEARER)
+    def patch(self, body: dict[str, Any], club_id: str) -> dict[str, Any]:
+        """Set the club's currency (admin token): the one new table rates are in by default."""
+        return clubs.set_currency(principal(), club_id, body["currency"])
 
 
 @blp.route("/<string:club_id>/players")

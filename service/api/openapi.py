@@ -57,6 +57,11 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
         "Clubs",
         "The club's name and when it was made.",
     ),
+    ("patch", "/api/v1/clubs/{club_id}"): (
+        "updateClub",
+        "Clubs",
+        "Tables that already have a rate keep its currency.",
+    ),
     ("get", "/api/v1/clubs/{club_id}/players"): (
         "listPlayers",
         "Players",

@@ -69,6 +69,10 @@ class ClubCreateSchema(Schema):
     currency = Currency("The currency of the club's table rates", load_default="EUR")
 
 
+class ClubUpdateSchema(Schema):
+    currency = Currency("The currency new table rates are in by default", required=True)
+
+
 class ClubSchema(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)

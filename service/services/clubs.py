@@ -52,6 +52,15 @@ def get_club(principal: Principal, club_id: str) -> ClubRow:
     return club
 
 
+def set_currency(principal: Principal, club_id: str, currency: str) -> dict[str, Any]:
+    """The club's currency (admin token): what a new table's rate is in unless it names
+    another; tables that already have a rate keep theirs."""
+    club = get_club(principal, club_id)
+    club.currency = currency
+    db.session.commit()
+    return club_view(club)
+
+
 def read_club(principal: Principal, club_id: str) -> ClubRow:
     """The club, for its admin token or its read-only (viewer) token."""
     club = db.session.get(ClubRow, club_id)

@@ -479,3 +479,21 @@ def test_a_bad_rate_beside_a_good_season_stores_neither(league: League) -> None:
     assert league.api.get_table(table)["season_id"] is None
     assert league.standings()["rows"] == []
     assert history(league, table) == []
+
+
+def test_the_club_s_currency_is_what_new_rates_are_in(league: League) -> None:
+    url = f"/api/v1/clubs/{league.club['id']}"
+    refused = league.client.patch(url, json={"currency": "XYZ"}, headers=league.admin)
+    assert refused.status_code == 422 and "currency" in refused.json["errors"]
+    table = league.table([0, 1, 2, 3])
+    as_table = league.client.patch(
+        url, json={"currency": "CHF"}, headers=league.api.auth(table["table_token"])
+    )
+    assert as_table.status_code == 403
+    before = patch(league, table, {"rate": {"cents": 10}})
+    assert before.json["rate"]["currency"] == "EUR"
+    changed = league.client.patch(url, json={"currency": "CHF"}, headers=league.admin)
+    assert changed.status_code == 200 and changed.json["currency"] == "CHF"
+    assert league.api.get_table(table)["rate"]["currency"] == "EUR"  # kept
+    other = league.table([2, 3, 4, 5])
+    assert patch(league, other, {"rate": {"cents": 10}}).json["rate"]["currency"] == "CHF"
