@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '0010_club_nights'
-down_revision = '0008_idempotency'
+down_revision = '0009_table_money'
 branch_labels = None
 depends_on = None
 

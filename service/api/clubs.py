@@ -13,6 +13,7 @@ from ..schemas.clubs import (
     ClubCreatedSchema,
     ClubCreateSchema,
     ClubSchema,
+    ClubUpdateSchema,
     PlayerCreateSchema,
     PlayerSchema,
 )
@@ -44,10 +45,10 @@ blp = Blueprint("clubs", __name__, url_prefix="/api/v1/clubs", description="Club
 class Clubs(MethodView):
     @blp.arguments(ClubCreateSchema())
     @blp.response(201, ClubCreatedSchema)
-    @blp.alt_response(422, description="The name is missing or too long.")
+    @blp.alt_response(422, description="The name is missing or too long, or a bad currency.")
     def post(self, body: dict[str, Any]) -> Answer:
         """Create a club; its admin token is in the answer, this once only."""
-        club = clubs.create_club(body["name"])
+        club = clubs.create_club(body["name"], body["currency"])
         return club, 201, {"Location": f"{request.path}/{club['id']}"}
 
 
@@ -65,6 +66,17 @@ class Club(MethodView):
     def get(self, club_id: str) -> dict[str, Any]:
         """Show a club (admin or read-only token)."""
         return clubs.club_view(clubs.read_club(principal(), club_id))
+
+    @blp.arguments(ClubUpdateSchema())
+    @blp.response(200, ClubSchema)
+    @blp.alt_response(401, description="No or bad token.")
+    @blp.alt_response(403, description="Not this club's admin token.")
+    @blp.alt_response(404, description="No such club.")
+    @blp.alt_response(422, description="Not an ISO 4217 currency code.")
+    @blp.doc(security=BEARER)
+    def patch(self, body: dict[str, Any], club_id: str) -> dict[str, Any]:
+        """Set the club's currency (admin token): the one new table rates are in by default."""
+        return clubs.set_currency(principal(), club_id, body["currency"])
 
 
 @blp.route("/<string:club_id>/players")
@@ -86,7 +98,7 @@ class Players(MethodView):
     @blp.alt_response(403, description="Not this club's admin token.")
     @blp.alt_response(404, description="No such club.")
     @blp.alt_response(409, description="The club has a player of that name.")
-    @blp.alt_response(422, description="The name is missing or too long.")
+    @blp.alt_response(422, description="The name is missing or too long, or a bad currency.")
     @blp.doc(security=BEARER)
     def post(self, body: dict[str, Any], club_id: str) -> Answer:
         """Add a player to the club (admin token)."""

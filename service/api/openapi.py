@@ -57,6 +57,11 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
         "Clubs",
         "The club's name and when it was made.",
     ),
+    ("patch", "/api/v1/clubs/{club_id}"): (
+        "updateClub",
+        "Clubs",
+        "Tables that already have a rate keep its currency.",
+    ),
     ("get", "/api/v1/clubs/{club_id}/players"): (
         "listPlayers",
         "Players",
@@ -95,6 +100,13 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
         "Tables",
         "Poll it with `If-None-Match`: 304 while nothing changed.",
     ),
+    ("patch", "/api/v1/tables/{table_id}"): (
+        "updateTable",
+        "Tables",
+        "Only the settings given change: `season_id` (admin token; the standings and ratings "
+        "of both seasons follow) and `rate`. Each change is kept in the table's history.",
+    ),
+    ("get", "/api/v1/tables/{table_id}/history"): ("getTableHistory", "Tables", None),
     ("get", "/api/v1/tables/{table_id}/hands"): (
         "listHands",
         "Hands",
@@ -142,6 +154,11 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
         "getSettleUp",
         "Tables",
         "Integers, deterministic; `final` once the table is closed.",
+    ),
+    ("get", "/api/v1/tables/{table_id}/settle-up.csv"): (
+        "getSettleUpCsv",
+        "Tables",
+        "The rows of `getSettleUp`, one line each; money in cents with its currency.",
     ),
     ("get", "/api/v1/tables/{table_id}/seating"): ("getSeating", "Tables", None),
     ("put", "/api/v1/tables/{table_id}/seating"): ("reseatTable", "Tables", None),
@@ -238,6 +255,7 @@ ETAG_ANSWERS = {
     ("put", "/api/v1/tables/{table_id}/hands/{number}", "200"),
     ("delete", "/api/v1/tables/{table_id}/hands/{number}", "200"),
     ("put", "/api/v1/tables/{table_id}/seating", "200"),
+    ("patch", "/api/v1/tables/{table_id}", "200"),
     ("post", "/api/v1/tables/{table_id}/close", "200"),
     ("post", "/api/v1/tables", "201"),
 }

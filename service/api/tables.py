@@ -28,9 +28,11 @@ from ..schemas.tables import (
     SettleUpSchema,
     TableCreatedSchema,
     TableCreateSchema,
+    TableHistorySchema,
     TableSchema,
+    TableUpdateSchema,
 )
-from ..services import hands, seating, tables
+from ..services import hands, seating, table_settings, tables
 from .auth import BEARER, if_match_version, principal
 from .idempotency import OWN, not_idempotent, request_key
 from .idempotency import PARAMETER as IDEMPOTENCY_KEY
@@ -130,6 +132,7 @@ class Tables(MethodView):
             body["first_dealer"],
             body["options"],
             body["season_id"],
+            body["rate"],
         )
         return (
             table,
@@ -166,6 +169,32 @@ class Table(MethodView):
         return Response(
             body, status=200, mimetype="application/json", headers={"ETag": _etag(version)}
         )
+
+    @blp.arguments(TableUpdateSchema())
+    @blp.response(200, TableSchema)
+    @blp.alt_response(412, description="If-Match names an old version.")
+    @blp.alt_response(
+        422, description="No such season of the club in the table's variant, or a bad rate."
+    )
+    @blp.doc(parameters=[IF_MATCH])
+    @_auth_doc
+    def patch(self, body: dict[str, Any], table_id: str) -> Answer:
+        """Change the table's season (admin token) or rate; each change is kept in its
+        history and the standings and ratings follow."""
+        caller = principal()
+        table = table_settings.change_settings(
+            caller, table_id, **body, if_match=if_match_version()
+        )
+        return table, 200, {"ETag": _etag(table["version"])}
+
+
+@blp.route("/<string:table_id>/history")
+class TableHistory(MethodView):
+    @blp.response(200, TableHistorySchema)
+    @_auth_doc
+    def get(self, table_id: str) -> dict[str, Any]:
+        """Every change of the table's season or rate, oldest first, with who and when."""
+        return table_settings.settings_history(principal(), table_id)
 
 
 @blp.route("/<string:table_id>/hands")
@@ -359,3 +388,41 @@ class SettleUp(MethodView):
     def get(self, table_id: str) -> dict[str, Any]:
         """Who pays whom to clear the balances (fewest transfers), with the pool's fate."""
         return tables.settle_up(principal(), table_id)
+
+
+@blp.route("/<string:table_id>/settle-up.csv")
+class SettleUpCsv(MethodView):
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "The settle-up as CSV.",
+                "headers": {
+                    "Content-Disposition": {
+                        "schema": {"type": "string"},
+                        "description": '`attachment; filename="settle-up-<table_id>.csv"`.',
+                    }
+                },
+                "content": {
+                    "text/csv": {
+                        "schema": {
+                            "type": "string",
+                            "description": "RFC 4180, a header line, then one line per row: "
+                            + ", ".join(f"`{c}`" for c in tables.SETTLE_UP_COLUMNS)
+                            + ". `kind` is `net`, `payment` (in money when the table has a "
+                            "rate), `fee` or `pool_share`; `amount` is chips or points (`units`), "
+                            "`cents` money in the minor unit of `currency`.",
+                        }
+                    }
+                },
+            }
+        }
+    )
+    @_auth_doc
+    def get(self, table_id: str) -> Response:
+        """The settle-up as CSV (RFC 4180), for a spreadsheet: each party's net in chips or
+        points and in money, the payments and the table fees."""
+        return Response(
+            tables.settle_up_csv(principal(), table_id),
+            mimetype="text/csv",
+            headers={"Content-Disposition": f'attachment; filename="settle-up-{table_id}.csv"'},
+        )

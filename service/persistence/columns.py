@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 NAME_MAX = 80
 ID_LEN = 32
+CURRENCY_LEN = 3  # an ISO 4217 code
 
 
 def utcnow() -> datetime:

@@ -23,7 +23,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import Model
-from .columns import ID_LEN, NAME_MAX, utcnow
+from .columns import CURRENCY_LEN, ID_LEN, NAME_MAX, utcnow
 
 
 class ClubRow(Model):
@@ -32,8 +32,15 @@ class ClubRow(Model):
     id: Mapped[str] = mapped_column(String(ID_LEN), primary_key=True)
     name: Mapped[str] = mapped_column(String(NAME_MAX))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The currency a new table's rate is in unless it names another (ISO 4217).
+    currency: Mapped[str] = mapped_column(
+        String(CURRENCY_LEN), default="EUR", server_default=text("'EUR'")
+    )
 
-    __table_args__ = (CheckConstraint("length(name) > 0", name="name_not_empty"),)
+    __table_args__ = (
+        CheckConstraint("length(name) > 0", name="name_not_empty"),
+        CheckConstraint("length(currency) = 3", name="currency_code"),
+    )
 
 
 class TokenRow(Model):
@@ -118,6 +125,14 @@ class TableRow(Model):
     season_id: Mapped[str | None] = mapped_column(
         ForeignKey("seasons.id"), nullable=True, index=True
     )
+    # The money the table plays for (all null: none): ``rate_cents`` minor units of
+    # ``currency`` per ``rate_per`` chips or points, a fee each player pays the club, and for
+    # point games how the scores are settled (``rules/money.py``).
+    rate_cents: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rate_per: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    currency: Mapped[str | None] = mapped_column(String(CURRENCY_LEN), nullable=True)
+    table_fee_cents: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    point_settlement: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
     seats: Mapped[list[SeatRow]] = relationship(
         order_by="SeatRow.seat", lazy="selectin", cascade="all, delete-orphan"
@@ -133,6 +148,18 @@ class TableRow(Model):
             name="hand_counts",
         ),
         CheckConstraint("length(name) > 0", name="name_not_empty"),
+        CheckConstraint(
+            "(rate_cents IS NULL AND rate_per IS NULL AND currency IS NULL"
+            " AND table_fee_cents IS NULL AND point_settlement IS NULL)"
+            " OR (rate_cents IS NOT NULL AND rate_per IS NOT NULL AND currency IS NOT NULL"
+            " AND table_fee_cents IS NOT NULL AND rate_cents >= 0 AND rate_per >= 1"
+            " AND length(currency) = 3 AND table_fee_cents >= 0)",
+            name="rate_complete",
+        ),
+        CheckConstraint(
+            "point_settlement IS NULL OR point_settlement IN ('pairs', 'average')",
+            name="point_settlement_known",
+        ),
     )
 
 
@@ -236,6 +263,31 @@ class SeatingChangeRow(Model):
         CheckConstraint("first_dealer_after BETWEEN 0 AND 4", name="first_dealer_after_seat"),
         CheckConstraint("resettled >= 0", name="resettled_not_negative"),
         Index("ix_seating_changes_table", "table_id", "id"),
+    )
+
+
+class TableChangeRow(Model):
+    """A change of a table's settings after it was opened: its season or its rate, before and
+    after (JSON: a season id or null; a rate object or null), when, by which token, and the
+    table version it made (0 when imported). Never updated or deleted."""
+
+    __tablename__ = "table_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("score_tables.id", ondelete="CASCADE"))
+    changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    token_id: Mapped[str] = mapped_column(String(ID_LEN))
+    token_kind: Mapped[str] = mapped_column(String(8))
+    setting: Mapped[str] = mapped_column(String(16))
+    before: Mapped[Any] = mapped_column(JSON, nullable=True)
+    after: Mapped[Any] = mapped_column(JSON, nullable=True)
+    version: Mapped[int] = mapped_column(Integer)
+    # Read from an imported file: token_id is the file's word, naming no token here.
+    imported: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+    __table_args__ = (
+        CheckConstraint("setting IN ('season', 'rate')", name="setting_known"),
+        Index("ix_table_changes_table", "table_id", "id"),
     )
 
 

@@ -1,7 +1,9 @@
 """Clubs and players."""
 
 import re
+from typing import Any
 
+from babel.numbers import is_currency
 from marshmallow import Schema, ValidationError, fields, validate
 
 from ..i18n.marks import N_
@@ -39,13 +41,45 @@ def Name() -> fields.String:  # a field factory, named as the field it makes
     )
 
 
+class IsCurrency(validate.Validator):
+    """An ISO 4217 code that Babel's CLDR data knows (``EUR``, ``CHF``, ``JPY`` …)."""
+
+    def __call__(self, value: str) -> str:
+        if not (len(value) == 3 and value.isupper() and is_currency(value)):
+            raise ValidationError(N_("Must be an ISO 4217 currency code, such as EUR."))
+        return value
+
+
+def Currency(what: str, **kwargs: Any) -> fields.String:  # a field factory
+    """An ISO 4217 code field; ``what`` begins its description."""
+    return fields.String(
+        validate=[validate.Length(equal=3), IsCurrency()],
+        metadata={
+            "description": f"{what} (ISO 4217); amounts in it are integers in its minor unit "
+            "(cents; whole units for a currency without one, such as JPY).",
+            "pattern": "^[A-Z]{3}$",
+            "example": "EUR",
+        },
+        **kwargs,
+    )
+
+
 class ClubCreateSchema(Schema):
     name = Name()
+    currency = Currency("The currency of the club's table rates", load_default="EUR")
+
+
+class ClubUpdateSchema(Schema):
+    currency = Currency("The currency new table rates are in by default", required=True)
 
 
 class ClubSchema(Schema):
     id = fields.String(required=True)
     name = fields.String(required=True)
+    currency = fields.String(
+        required=True,
+        metadata={"description": "The currency (ISO 4217) a table's rate is in by default."},
+    )
     created_at = fields.String(required=True, metadata={"format": "date-time"})
 
 

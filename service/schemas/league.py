@@ -7,8 +7,9 @@ from marshmallow import Schema, fields, validate
 from ..persistence.columns import ID_LEN
 from ..services.backup import EXPORT_FORMAT, EXPORT_VERSION
 from . import VARIANT
-from .clubs import ClubSchema, Name
+from .clubs import ClubSchema, Currency, Name
 from .nights import ExportNightSchema
+from .tables import MoneySchema, RateSchema
 
 MAX_MIN_HANDS = 1_000_000_000
 TOKEN_ID = validate.Length(min=1, max=ID_LEN)
@@ -185,6 +186,7 @@ class PlayerStatsSchema(Schema):
 class ExportClubSchema(Schema):
     id = fields.String(required=True, validate=ANY_ID)
     name = Name()
+    currency = Currency("The currency of the club's table rates", load_default="EUR")
     created_at = fields.DateTime(required=True)
 
 
@@ -248,6 +250,14 @@ class ExportSeatSchema(Schema):
     )
 
 
+class ExportTableChangeSchema(Schema):
+    setting = fields.String(required=True, validate=validate.OneOf(["season", "rate"]))
+    before = fields.Raw(required=True, allow_none=True)
+    after = fields.Raw(required=True, allow_none=True)
+    changed_at = fields.DateTime(required=True)
+    changed_by = fields.Nested(ExportChangedBySchema, required=True)
+
+
 class ExportTableSchema(Schema):
     id = fields.String(required=True, validate=ANY_ID)
     name = Name()
@@ -262,6 +272,25 @@ class ExportTableSchema(Schema):
         fields.Nested(ExportSeatSchema), required=True, validate=validate.Length(min=3, max=5)
     )
     hands = fields.List(fields.Nested(ExportHandSchema), required=True)
+    rate = fields.Nested(
+        RateSchema,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "The money the table plays for (null: none)."},
+    )
+    changes = fields.List(
+        fields.Nested(ExportTableChangeSchema),
+        load_default=list,
+        metadata={"description": "Every change of the table's season or rate, oldest first."},
+    )
+    money = fields.Nested(
+        MoneySchema,
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "The table's settle-up in money (derived: the import ignores it)."
+        },
+    )
 
 
 class ClubExportSchema(Schema):

@@ -6,13 +6,63 @@ from marshmallow import INCLUDE, Schema, fields, validate
 
 from ..i18n import current_language, explain_session
 from . import VARIANT
-from .clubs import Name
+from .clubs import Currency, Name
 from .settlements import SettlementSchema, bounded_dict
 
 PARTY = {
     "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["pool"]}],
     "description": "A seat, or `pool`.",
 }
+
+
+class RateSchema(Schema):
+    """The money a table plays for: ``cents`` per ``per`` chips or points."""
+
+    cents = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=0, max=1_000_000),
+        metadata={"description": "Minor units (cents) of the currency per `per` chips or points."},
+    )
+    per = fields.Integer(
+        strict=True,
+        load_default=1,
+        validate=validate.Range(min=1, max=1000),
+        metadata={"description": "How many chips or points `cents` is for (2: half a cent each)."},
+    )
+    currency = Currency("The rate's currency; the club's when left out", load_default=None)
+    table_fee_cents = fields.Integer(
+        strict=True,
+        load_default=0,
+        validate=validate.Range(min=0, max=1_000_000),
+        metadata={"description": "What each player pays the club for the table, in cents."},
+    )
+    point_settlement = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.OneOf(["pairs", "average"]),
+        metadata={
+            "description": "Point games: `pairs` (the default: every two players settle the "
+            "difference of their scores) or `average` (each against the table's average). "
+            "Chip games: null."
+        },
+    )
+
+
+class RateViewSchema(Schema):
+    cents = fields.Integer(required=True)
+    per = fields.Integer(required=True)
+    currency = fields.String(required=True)
+    table_fee_cents = fields.Integer(required=True)
+    point_settlement = fields.String(
+        allow_none=True, required=True, validate=validate.OneOf(["pairs", "average"])
+    )
+
+
+def _rate_field(description: str, **kwargs: Any) -> fields.Nested:
+    return fields.Nested(
+        RateSchema, allow_none=True, metadata={"description": description}, **kwargs
+    )
 
 
 class TableCreateSchema(Schema):
@@ -45,6 +95,21 @@ class TableCreateSchema(Schema):
             "description": "A season of the club in the same variant that this sitting counts for."
         },
     )
+    rate = _rate_field("The money the table plays for; null or left out: none.", load_default=None)
+
+
+class TableUpdateSchema(Schema):
+    """The settings of a table that change after it was opened; those left out stay."""
+
+    season_id = fields.String(
+        allow_none=True,
+        validate=validate.Length(min=1, max=64),
+        metadata={
+            "description": "The season (of the club, in the table's variant) the sitting counts "
+            "for; null: none. Admin token only."
+        },
+    )
+    rate = _rate_field("The money the table plays for; null: none.")
 
 
 class SeatSchema(Schema):
@@ -112,6 +177,12 @@ class TableSchema(Schema):
     version = fields.Integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(["open", "closed"]))
     season_id = fields.String(allow_none=True, required=True)
+    rate = fields.Nested(
+        RateViewSchema,
+        allow_none=True,
+        required=True,
+        metadata={"description": "The money the table plays for (null: none)."},
+    )
     session = fields.Nested(SessionSchema, allow_none=True, required=True)
     created_at = fields.String(required=True, metadata={"format": "date-time"})
     closed_at = fields.String(allow_none=True, required=True, metadata={"format": "date-time"})
@@ -264,3 +335,83 @@ class SettleUpSchema(Schema):
     pool_shares = fields.List(fields.Nested(PoolShareSchema), required=True)
     net = fields.List(fields.Nested(NetSchema), required=True)
     transfers = fields.List(fields.Nested(CashTransferSchema), required=True)
+    money = fields.Nested(
+        "MoneySchema",
+        allow_none=True,
+        required=True,
+        metadata={"description": "The settle-up in money, with the table's rate (null: none)."},
+    )
+
+
+MONEY_PARTY = {
+    "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["pool", "club"]}],
+    "description": "A seat, the `pool`, or the `club` (which a table fee is paid to).",
+}
+
+
+class MoneyNetSchema(Schema):
+    party = fields.Raw(required=True, metadata=PARTY)
+    cents = fields.Integer(required=True)
+
+
+class MoneyTransferSchema(Schema):
+    from_ = fields.Raw(data_key="from", attribute="from", required=True, metadata=PARTY)
+    to = fields.Raw(required=True, metadata=MONEY_PARTY)
+    cents = fields.Integer(required=True, metadata={"description": "Positive, in minor units."})
+
+
+class MoneySchema(Schema):
+    currency = fields.String(required=True)
+    rate = fields.Nested(RateViewSchema, required=True)
+    rounding = fields.String(
+        required=True,
+        validate=validate.OneOf(["down-largest-remainder"]),
+        metadata={
+            "description": "Each amount rounded down to the cent; the cents this leaves go one "
+            "each to the largest fractions cut off, the lower seat first (docs/rules.md)."
+        },
+    )
+    net = fields.List(
+        fields.Nested(MoneyNetSchema),
+        required=True,
+        metadata={"description": "Each party's money in cents; they sum to zero."},
+    )
+    transfers = fields.List(
+        fields.Nested(MoneyTransferSchema),
+        required=True,
+        metadata={"description": "The fewest payments that clear `net`."},
+    )
+    fees = fields.List(
+        fields.Nested(MoneyTransferSchema),
+        required=True,
+        metadata={"description": "The table fee each player pays the club (none: no fee)."},
+    )
+
+
+class TableChangeSchema(Schema):
+    setting = fields.String(required=True, validate=validate.OneOf(["season", "rate"]))
+    before = fields.Raw(
+        required=True,
+        allow_none=True,
+        metadata={"description": "A season id or a rate object; null: none."},
+    )
+    after = fields.Raw(required=True, allow_none=True)
+    changed_at = fields.String(required=True, metadata={"format": "date-time"})
+    changed_by = fields.Nested(
+        "TableChangedBySchema", required=True, metadata={"description": "Which token."}
+    )
+    version = fields.Integer(required=True, metadata={"description": "The table version it made."})
+
+
+class TableChangedBySchema(Schema):
+    token_id = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(["admin", "table"]))
+    imported = fields.Boolean(
+        required=True,
+        metadata={"description": "Read from an imported file: `token_id` names no token here."},
+    )
+
+
+class TableHistorySchema(Schema):
+    table_id = fields.String(required=True)
+    changes = fields.List(fields.Nested(TableChangeSchema), required=True)

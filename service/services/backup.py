@@ -31,6 +31,7 @@ from ..persistence.table_keeping import (
     HandRow,
     PlayerRow,
     SeatRow,
+    TableChangeRow,
     TableRow,
     TransferRow,
 )
@@ -41,7 +42,15 @@ from .auth import Principal, issue_token, new_id
 from .clubs import club_view, read_club
 from .hands import insert_rows, transfer_values
 from .nights.backup import export_nights, import_nights
-from .tables import TableRules, _table_options, either
+from .tables import (
+    TableRules,
+    _table_options,
+    either,
+    parse_rate,
+    rate_view,
+    settle_up_view,
+    store_rate,
+)
 
 EXPORT_FORMAT = "solo-scorekeeper/club-export"
 EXPORT_VERSION = 1
@@ -141,11 +150,36 @@ def export_club(principal: Principal, club_id: str) -> dict[str, Any]:
                 "revisions": revisions.get(hand_id, []),
             }
         )
+    changes: dict[str, list[dict[str, Any]]] = {}
+    for change in db.session.scalars(
+        select(TableChangeRow)
+        .join(TableRow, TableRow.id == TableChangeRow.table_id)
+        .where(TableRow.club_id == club_id)
+        .order_by(TableChangeRow.table_id, TableChangeRow.id)
+    ):
+        changes.setdefault(change.table_id, []).append(
+            {
+                "setting": change.setting,
+                "before": change.before,
+                "after": change.after,
+                "changed_at": rfc3339(change.changed_at),
+                "changed_by": {
+                    "token_id": change.token_id,
+                    "kind": change.token_kind,
+                    "imported": change.imported,
+                },
+            }
+        )
     return {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
         "exported_at": rfc3339(utcnow()),
-        "club": {"id": club.id, "name": club.name, "created_at": rfc3339(club.created_at)},
+        "club": {
+            "id": club.id,
+            "name": club.name,
+            "currency": club.currency,
+            "created_at": rfc3339(club.created_at),
+        },
         "players": [
             {
                 "id": p.id,
@@ -174,11 +208,15 @@ def export_club(principal: Principal, club_id: str) -> dict[str, Any]:
                 "options": t.options,
                 "first_dealer": t.first_dealer,
                 "season_id": t.season_id,
+                "rate": rate_view(t),
                 "status": t.status,
                 "created_at": rfc3339(t.created_at),
                 "closed_at": rfc3339(t.closed_at),
                 "seats": [{"player_id": s.player_id, "balance": s.balance} for s in t.seats],
                 "hands": hands.get(t.id, []),
+                "changes": changes.get(t.id, []),
+                # Derived (the import works it out again): for whoever reads the file.
+                "money": settle_up_view(t)["money"],
             }
             for t in tables
         ],
@@ -223,7 +261,9 @@ def _import(document: Mapping[str, Any]) -> dict[str, Any]:
         ("id", "tables"),
     ):
         _unique(document[path], key, path)
-    club = ClubRow(id=new_id(), name=document["club"]["name"])
+    club = ClubRow(
+        id=new_id(), name=document["club"]["name"], currency=document["club"]["currency"]
+    )
     db.session.add(club)
     db.session.flush()
     token = issue_token("admin", club.id)
@@ -266,7 +306,7 @@ def _import(document: Mapping[str, Any]) -> dict[str, Any]:
     closed: list[tuple[TableRow, datetime]] = []
     for index, t in enumerate(document["tables"]):
         table, closed_at = _import_table(
-            club.id, t, f"tables.{index}", player_ids, season_ids, season_variants
+            club.id, club.currency, t, f"tables.{index}", player_ids, season_ids, season_variants
         )
         table_ids[t["id"]] = table.id
         hands += table.hands_recorded
@@ -314,8 +354,17 @@ def _variant(name: str, path: str) -> rules.Variant:
         raise RuleViolation(path, violation.phrase) from None
 
 
+def _imported_setting(season_id: Any, season_ids: Mapping[str, str]) -> Any:
+    """A season named in an imported change, by its new id (one no longer in the file: as
+    the file says, which names no season here)."""
+    if isinstance(season_id, str):
+        return season_ids.get(season_id, season_id)
+    return season_id
+
+
 def _import_table(
     club_id: str,
+    currency: str,
     t: Mapping[str, Any],
     path: str,
     player_ids: Mapping[str, str],
@@ -376,9 +425,32 @@ def _import_table(
         created_at=t["created_at"],
         season_id=None if season_id is None else season_ids[season_id],
     )
+    try:
+        store_rate(table, parse_rate(t["rate"], variant.name, currency))
+    except RuleViolation as violation:
+        raise RuleViolation(f"{path}.{violation.field}", violation.phrase) from None
     table.seats = [SeatRow(seat=i, player_id=player_ids[p], balance=0) for i, p in enumerate(seats)]
     db.session.add(table)
     db.session.flush()
+    # The file's word for who changed the settings: kept, marked imported (as revisions are).
+    db.session.add_all(
+        TableChangeRow(
+            table_id=table.id,
+            changed_at=c["changed_at"],
+            token_id=c["changed_by"]["token_id"],
+            token_kind=c["changed_by"]["kind"],
+            setting=c["setting"],
+            before=_imported_setting(c["before"], season_ids)
+            if c["setting"] == "season"
+            else c["before"],
+            after=_imported_setting(c["after"], season_ids)
+            if c["setting"] == "season"
+            else c["after"],
+            version=0,
+            imported=True,
+        )
+        for c in t["changes"]
+    )
     _replay_hands(table, TableRules.of(table), t["hands"], f"{path}.hands")
     for index, seat in enumerate(t["seats"]):
         if seat["balance"] is not None and seat["balance"] != table.seats[index].balance:

@@ -15,7 +15,12 @@ from .errors import Forbidden, NameTaken, NotFound, conflict_on_duplicate
 
 
 def club_view(club: ClubRow) -> dict[str, Any]:
-    return {"id": club.id, "name": club.name, "created_at": rfc3339(club.created_at)}
+    return {
+        "id": club.id,
+        "name": club.name,
+        "currency": club.currency,
+        "created_at": rfc3339(club.created_at),
+    }
 
 
 def player_view(player: PlayerRow) -> dict[str, Any]:
@@ -27,9 +32,10 @@ def player_view(player: PlayerRow) -> dict[str, Any]:
     }
 
 
-def create_club(name: str) -> dict[str, Any]:
-    """A new club and its admin token, which is shown this once only."""
-    club = ClubRow(id=new_id(), name=name)
+def create_club(name: str, currency: str = "EUR") -> dict[str, Any]:
+    """A new club and its admin token, which is shown this once only; ``currency`` (ISO 4217)
+    is what its tables' rates are in unless they name another."""
+    club = ClubRow(id=new_id(), name=name, currency=currency)
     db.session.add(club)
     db.session.flush()
     token = issue_token("admin", club.id)
@@ -44,6 +50,15 @@ def get_club(principal: Principal, club_id: str) -> ClubRow:
         raise NotFound(N_("No club %(club)s."), values={"club": repr(club_id)})
     require_club_admin(principal, club_id)
     return club
+
+
+def set_currency(principal: Principal, club_id: str, currency: str) -> dict[str, Any]:
+    """The club's currency (admin token): what a new table's rate is in unless it names
+    another; tables that already have a rate keep theirs."""
+    club = get_club(principal, club_id)
+    club.currency = currency
+    db.session.commit()
+    return club_view(club)
 
 
 def read_club(principal: Principal, club_id: str) -> ClubRow:

@@ -162,6 +162,11 @@ class TableState:
     closed_at: datetime | None
     season_id: str | None
     seats: tuple[SeatState, ...]
+    rate_cents: int | None = None
+    rate_per: int | None = None
+    currency: str | None = None
+    table_fee_cents: int | None = None
+    point_settlement: str | None = None
 
 
 _tables = TableRow.__table__

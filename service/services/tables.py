@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -14,8 +16,9 @@ from .. import rules
 from ..extensions import db
 from ..i18n.marks import N_
 from ..persistence.columns import rfc3339, utcnow
-from ..persistence.table_keeping import PlayerRow, SeatRow, TableRow
+from ..persistence.table_keeping import ClubRow, PlayerRow, SeatRow, TableRow
 from ..rules import Phrase, RuleViolation, Variant
+from ..rules.money import Rate, settle_in_money
 from ..rules.settle_up import fewest_transfers, split_pool
 from . import league, table_versions
 from .auth import Principal, issue_token, new_id, require_table_access, require_table_reader
@@ -24,6 +27,9 @@ from .errors import NotFound, TableClosed
 from .locking import TableState, get_table, lock_table
 
 POOL_AT_CLOSE = ("split", "carry")
+ROUNDING = "down-largest-remainder"
+"""How a settle-up's money is rounded (``rules/money.py``): each amount down to the cent, the
+cents this leaves one each to the largest fractions cut off, the lower seat first."""
 MAX_STARTING_POOL = 1_000_000
 
 
@@ -160,14 +166,18 @@ def open_table(
     first_dealer: int,
     raw_options: Mapping[str, Any] | None,
     season_id: str | None = None,
+    rate: Mapping[str, Any] | None = None,
     *,
     commit: bool = True,
 ) -> dict[str, Any]:
-    """Create a sitting and its table token (shown this once only). ``commit=False``: the
-    caller opens several tables in one transaction (a club night's draw) and commits it."""
-    get_club(principal, club_id)
+    """Create a sitting and its table token (shown this once only); ``rate``: the money it
+    plays for (``parse_rate``), in the club's currency unless it names another.
+    ``commit=False``: the caller opens several tables in one transaction (a club night's
+    draw) and commits it."""
+    club = get_club(principal, club_id)
     variant = rules.get_variant(variant_name)
     league.check_season_for_table(club_id, variant.name, season_id)
+    table_rate = parse_rate(rate, variant.name, club.currency)
     if len(seats) not in variant.player_counts:
         raise RuleViolation(
             "seats",
@@ -219,6 +229,7 @@ def open_table(
         state=state,
         season_id=season_id,
     )
+    store_rate(table, table_rate)
     table.seats = [SeatRow(seat=i, player_id=pid, balance=0) for i, pid in enumerate(seats)]
     db.session.add(table)
     db.session.flush()
@@ -259,6 +270,7 @@ def table_view(
         "version": table.version,
         "status": table.status,
         "season_id": table.season_id,
+        "rate": rate_view(table),
         "session": None
         if outcome is None
         else {
@@ -268,6 +280,72 @@ def table_view(
         },
         "created_at": rfc3339(table.created_at),
         "closed_at": rfc3339(table.closed_at),
+    }
+
+
+def parse_rate(
+    raw: Mapping[str, Any] | None, variant_name: str, default_currency: str
+) -> Rate | None:
+    """A table's rate from the API's ``rate`` object (None: no money); ``RuleViolation``
+    naming the field. Point games default to settling in pairs; a chip game takes none."""
+    if raw is None:
+        return None
+    units = rules.get_variant(variant_name).units
+    settlement = raw.get("point_settlement")
+    if units == "chips" and settlement is not None:
+        raise RuleViolation(
+            "rate.point_settlement",
+            "%(variant)s settles chips, not points: leave it out",
+            variant=Phrase(rules.get_variant(variant_name).title),
+        )
+    return Rate(
+        cents=raw["cents"],
+        per=raw.get("per", 1),
+        currency=raw.get("currency") or default_currency,
+        table_fee_cents=raw.get("table_fee_cents", 0),
+        point_settlement=settlement or "pairs",
+    )
+
+
+def store_rate(table: TableRow, rate: Rate | None) -> None:
+    """Write ``rate`` into the table's columns (None: clear them)."""
+    points = rules.get_variant(table.variant).units == "points"
+    table.rate_cents = None if rate is None else rate.cents
+    table.rate_per = None if rate is None else rate.per
+    table.currency = None if rate is None else rate.currency
+    table.table_fee_cents = None if rate is None else rate.table_fee_cents
+    table.point_settlement = None if rate is None or not points else rate.point_settlement
+
+
+def club_currency(club_id: str) -> str:
+    currency = db.session.scalar(select(ClubRow.currency).where(ClubRow.id == club_id))
+    return currency or "EUR"
+
+
+def rate_of(table: TableRow | TableState) -> Rate | None:
+    """The table's rate, read back from its columns."""
+    if table.rate_cents is None or table.rate_per is None or table.currency is None:
+        return None
+    return Rate(
+        table.rate_cents,
+        table.rate_per,
+        table.currency,
+        table.table_fee_cents or 0,
+        table.point_settlement or "pairs",
+    )
+
+
+def rate_view(table: TableRow | TableState) -> dict[str, Any] | None:
+    """The table's ``rate`` as the API shows it (``point_settlement`` null for chip games)."""
+    rate = rate_of(table)
+    if rate is None:
+        return None
+    return {
+        "cents": rate.cents,
+        "per": rate.per,
+        "currency": rate.currency,
+        "table_fee_cents": rate.table_fee_cents,
+        "point_settlement": table.point_settlement,
     }
 
 
@@ -307,7 +385,65 @@ def close_table(principal: Principal, table_id: str, *, commit: bool = True) -> 
 
 def settle_up(principal: Principal, table_id: str) -> dict[str, Any]:
     """The cash transfers that clear every balance, with the pool per ``pool_at_close``."""
+    return settle_up_view(read_table(principal, table_id))
+
+
+SETTLE_UP_COLUMNS = (
+    "kind",
+    "from",
+    "from_name",
+    "to",
+    "to_name",
+    "units",
+    "amount",
+    "cents",
+    "currency",
+)
+"""The settle-up's CSV: one line per ``net`` (each party: its chips or points, and its money),
+``payment`` (in money when the table has a rate, else in chips), ``pool_share`` and ``fee``."""
+
+
+def settle_up_csv(principal: Principal, table_id: str) -> str:
+    """``settle_up`` as RFC 4180 CSV (``SETTLE_UP_COLUMNS``), names spreadsheet-safe."""
     table = read_table(principal, table_id)
+    view = settle_up_view(table)
+    names: dict[Any, str] = {s.seat: s.name for s in table.seats}
+    names.update(pool="pool", club="club")
+    money = view["money"]
+    units = view["units"]
+    currency = money["currency"] if money else ""
+    cents = {n["party"]: n["cents"] for n in money["net"]} if money else {}
+    rows: list[tuple[str, Any, Any, str, int | str, int | str]] = [
+        ("net", n["party"], "", units, n["amount"], cents.get(n["party"], "")) for n in view["net"]
+    ]
+    if money:
+        rows += [("payment", x["from"], x["to"], "", "", x["cents"]) for x in money["transfers"]]
+        rows += [("fee", x["from"], x["to"], "", "", x["cents"]) for x in money["fees"]]
+    else:
+        rows += [("payment", x["from"], x["to"], units, x["amount"], "") for x in view["transfers"]]
+    rows += [("pool_share", x["from"], x["to"], units, x["chips"], "") for x in view["pool_shares"]]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(SETTLE_UP_COLUMNS)
+    for kind, source, target, unit, amount, money_cents in rows:
+        writer.writerow(
+            [
+                kind,
+                source,
+                league.spreadsheet_safe(names[source]),
+                target,
+                "" if target == "" else league.spreadsheet_safe(names[target]),
+                unit,
+                amount,
+                money_cents,
+                currency if money_cents != "" else "",
+            ]
+        )
+    return out.getvalue()
+
+
+def settle_up_view(table: TableRow) -> dict[str, Any]:
+    """``settle_up`` of a table already read (the export shows every table's)."""
     table_rules = TableRules.of(table)
     balances = [s.balance for s in table.seats]
     parties: list[tuple[rules.base.Party, int]] = []
@@ -329,7 +465,20 @@ def settle_up(principal: Principal, table_id: str) -> dict[str, Any]:
         parties = list(enumerate(balances))
     # Points games (Spanish, German Solo) are not zero-sum and move no cash: their settle-up
     # is the final score sheet, with nobody paying anybody.
-    transfers = fewest_transfers(parties) if table_rules.variant.units == "chips" else []
+    units = table_rules.variant.units
+    transfers = fewest_transfers(parties) if units == "chips" else []
+    rate = rate_of(table)
+    money = None
+    if rate is not None:
+        settled = settle_in_money(parties, units, rate)
+        money = {
+            "currency": settled.currency,
+            "rate": rate_view(table),
+            "rounding": ROUNDING,
+            "net": [{"party": p, "cents": c} for p, c in settled.nets],
+            "transfers": [{"from": f, "to": t, "cents": c} for f, t, c in settled.transfers],
+            "fees": [{"from": seat, "to": "club", "cents": c} for seat, c in settled.fees],
+        }
     return {
         "table_id": table.id,
         "final": table.status == "closed",
@@ -339,4 +488,5 @@ def settle_up(principal: Principal, table_id: str) -> dict[str, Any]:
         "pool_shares": pool_shares,
         "net": [{"party": p, "amount": a} for p, a in parties],
         "transfers": [{"from": f, "to": t, "amount": c} for f, t, c in transfers],
+        "money": money,
     }

@@ -14,7 +14,7 @@ balance at the table (equal balances share a rank); ``rating`` is ``mu - 3*sigma
 
 from __future__ import annotations
 
-from .aggregates import HandChange, hands_changed, sitting_day
+from .aggregates import HandChange, hands_changed, sitting_day, sitting_moved
 from .ratings import competition_ranks, rebuild_ratings, shown_rating, sitting_closed
 from .seasons import (
     check_season_for_table,
@@ -47,6 +47,7 @@ __all__ = [
     "shown_rating",
     "sitting_closed",
     "sitting_day",
+    "sitting_moved",
     "spreadsheet_safe",
     "standings",
     "standings_csv",

@@ -8,7 +8,7 @@ from datetime import UTC, date
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import bindparam, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ...extensions import db
@@ -21,8 +21,8 @@ from ...persistence.league import (
     SeasonPlayerDayRow,
     SeasonPlayerRow,
 )
-from ...persistence.table_keeping import TableRow
-from ..locking import TableState
+from ...persistence.table_keeping import HandRow, TableRow
+from ..locking import SeatState, TableState
 from .ratings import rebuild_ratings
 from .tally import HAND_COUNTERS, tally_hand
 
@@ -227,3 +227,45 @@ def hands_changed(table: TableRow | TableState, changes: Iterable[HandChange]) -
         net = HAND_COUNTERS.index("net")
         balances = [s.balance + per_seat[s.seat][net] for s in table.seats]
         rebuild_ratings(season_id, {table.id: (hands_after, balances)})
+
+
+def sitting_moved(table: TableRow, season_id: str | None) -> None:
+    """Move a sitting from its season to ``season_id`` (None: out of the league's seasons):
+    every current hand is taken out of the old season's aggregates as counted, and counted
+    again in the new season's, in the transaction of the change; the ratings of both seasons
+    are replayed when the sitting is closed. Sets ``table.season_id``. The players' careers
+    are taken away and added back alike, so they end where they were."""
+    hands = list(
+        db.session.execute(
+            select(HandRow.record, HandRow.settlement)
+            .where(HandRow.table_id == table.id, HandRow.settlement.is_not(None))
+            .order_by(HandRow.number)
+        )
+    )
+    hands_changed(
+        table, [HandChange(record, settlement, None, None) for record, settlement in hands]
+    )
+    table.season_id = season_id
+    db.session.flush()  # the new season's ratings are replayed from the rows as they are now
+    moved = TableState(
+        id=table.id,
+        club_id=table.club_id,
+        name=table.name,
+        variant=table.variant,
+        options=table.options,
+        players=table.players,
+        first_dealer=table.first_dealer,
+        status=table.status,
+        version=table.version,
+        hands_recorded=table.hands_recorded,
+        hands_played=0,
+        pool=table.pool,
+        state=table.state,
+        created_at=table.created_at,
+        closed_at=table.closed_at,
+        season_id=season_id,
+        seats=tuple(SeatState(s.seat, s.player_id, s.name, 0) for s in table.seats),
+    )
+    hands_changed(
+        moved, [HandChange(None, None, record, settlement) for record, settlement in hands]
+    )

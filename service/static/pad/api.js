@@ -119,6 +119,11 @@ export const api = {
   }),
   close: (id, token) => call('POST', `/tables/${enc(id)}/close`, { token }),
   settleUp: (id, token) => call('GET', `/tables/${enc(id)}/settle-up`, { token }),
+  seasons: (clubId, token) => call('GET', `/clubs/${enc(clubId)}/seasons`, { token }),
+  // The table's settings ({season_id}, {rate}), guarded by the version the phone showed.
+  updateTable: (id, token, body, version) => call('PATCH', `/tables/${enc(id)}`, {
+    token, body, headers: { 'If-Match': `"${version}"` },
+  }),
 };
 
 const DRY = '?dry_run=true';

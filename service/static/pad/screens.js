@@ -5,6 +5,7 @@ import { api, NetworkError, ProblemError } from './api.js';
 import { h, clear, signed, suitLabel, suitName, title, toast } from './dom.js';
 import { handForm, settlementView } from './hand.js';
 import { contractTitle, couleurOf, couleurSettled, describeHand, errorWord, kindWord, nextHand, seatName } from './model.js';
+import { money, rateWords, settingsPanel } from './table-settings.js';
 import { enqueue, entriesFor } from './outbox.js';
 import { qrSvg } from './qr.js';
 import { t, tn, tx, num } from './i18n.js';
@@ -269,15 +270,35 @@ function pays(values, x) {
   return tx('{payer} pays {payee} {amount}', values);
 }
 
+/** The settle-up in money, with its rate and rounding. */
+function moneyView(ctx, data) {
+  const m = data.money;
+  const c = m.currency;
+  const values = (x) => ({ payer: h('strong', party(ctx, x.from)), payee: h('strong', party(ctx, x.to)),
+    amount: money(x.cents, c), club: h('strong', party(ctx, 'pool')) });
+  const fee = m.fees.length ? m.fees[0].cents : 0;
+  return [
+    h('h2', m.transfers.length ? t('Who pays whom') : t('Nobody pays anybody')),
+    h('ul.payments.money', m.transfers.map((x) => h('li', pays(values(x), x)))),
+    fee ? h('p', t('Each player also pays the club {amount} for the table.', { amount: money(fee, c) })) : null,
+    h('ul.deltas.money', m.net.map((n) => h('li', h('span.name', party(ctx, n.party)), h('span.num', (n.cents > 0 ? '+' : '') + money(n.cents, c))))),
+    h('p.hint', [t('Plays for {rate}.', { rate: rateWords(m.rate, data.units) }),
+      data.units === 'points' ? t('Settling the scores') + ': ' + (m.rate.point_settlement === 'average'
+        ? t('Against the average') : t('Pairwise difference')) + '.' : '',
+      t('Rounded down to the cent; the cents left over go to the largest remainders.')].join(' ')),
+  ];
+}
+
 export function settleUpView(ctx, data) {
   const unit = data.units || 'chips';
   const shares = { pool: data.pool, shares: data.pool_shares.map((s) => `${seatName(ctx, s.to)} ${num(s.chips)}`).join(', ') };
+  const inMoney = !!data.money;
   return h('div.settleup',
-    h('h2', data.transfers.length ? t('Who pays whom') : t('Nobody pays anybody')),
-    h('ul.payments', data.transfers.map((x) => h('li', pays(payment(ctx, unit, x), x)))),
+    inMoney ? moneyView(ctx, data) : [h('h2', data.transfers.length ? t('Who pays whom') : t('Nobody pays anybody')),
+      h('ul.payments', data.transfers.map((x) => h('li', pays(payment(ctx, unit, x), x))))],
     data.pool_shares.length ? h('p', t('The pool ({pool}) is shared out: {shares}.', shares)) : null,
     data.pool_at_close === 'carry' ? h('p', t('The pool ({pool}) stays with the club for its next table.', { pool: data.pool })) : null,
-    h('h2', unit === 'points' ? t('Final score') : t('Net')),
+    h(inMoney ? 'h3' : 'h2', unit === 'points' ? t('Final score') : t('Net')),
     h('ul.deltas', data.net.map((n) => h('li', h('span.name.fit', party(ctx, n.party)), h('span.num', signed(n.amount))))));
 }
 function party(ctx, p) {
@@ -305,13 +326,18 @@ export function renderSettle(root, ctx, app) {
         } }, t('Yes, close the table')),
         h('button', { type: 'button', onclick: () => clear(closeBox) }, t('Not yet')))));
   } }, t('Close the table'));
-  clear(root, h('div.screen.settle',
-    h('div.titlebar', back(ctx), h('h1', closed ? t('Settle-up') : t('Settle up'))),
-    body, closeButton, closeBox));
-  api.settleUp(ctx.id, ctx.token || ctx.adminToken).then(({ data }) => {
+  const settings = h('div');
+  const load = () => api.settleUp(ctx.id, ctx.token || ctx.adminToken).then(({ data }) => {
     clear(body, h('p.notice', data.final ? t('Final: the table is closed.') : t('If the table closed now:')), settleUpView(ctx, data));
   }).catch((error) => {
     clear(body, h('p.notice.error', error instanceof ProblemError ? error.lines().join(' ') : t('No connection: the settle-up needs the network.')));
   });
+  // A changed rate changes the money: the settle-up is read again, and the settings redrawn.
+  const drawSettings = () => clear(settings, settingsPanel(ctx, () => { drawSettings(); load(); }));
+  clear(root, h('div.screen.settle',
+    h('div.titlebar', back(ctx), h('h1', closed ? t('Settle-up') : t('Settle up'))),
+    body, settings, closeButton, closeBox));
+  drawSettings();
+  load();
   return null;
 }

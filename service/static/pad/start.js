@@ -8,6 +8,7 @@ import { lang, num, t } from './i18n.js';
 import { loadVariants } from './model.js';
 import { qrSvg } from './qr.js';
 import { store } from './store.js';
+import { defaultSeason, rateFields, seasonSelect } from './table-settings.js';
 
 function problemText(error) {
   return error instanceof ProblemError ? error.lines().join(' ') : t('No connection: try again when online.');
@@ -119,8 +120,13 @@ async function newTableForm(club, app) {
   const box = h('section.card.newtable', h('h2', t('New table')), h('p.hint', t('Loading players…')));
   let variants;
   let players;
+  let seasons;
+  let currency;
   try {
-    [variants, { data: players }] = await Promise.all([loadVariants(), api.players(club.id, club.token)]);
+    let clubData;
+    [variants, { data: players }, { data: seasons }, { data: clubData }] = await Promise.all([loadVariants(),
+      api.players(club.id, club.token), api.seasons(club.id, club.token), api.club(club.id, club.token)]);
+    currency = clubData.currency || 'EUR';
   } catch (error) {
     clear(box, h('h2', t('New table')), h('p.notice.error', problemText(error)));
     return box;
@@ -132,17 +138,27 @@ async function newTableForm(club, app) {
   let variant = variants.find((v) => v.name === (draft.variant || 'american')) || variants[0];
   let firstDealer = Math.min(draft.firstDealer || 0, Math.max(0, chosen.length - 1));
   let kept = draft.options || {};
+  // The season: as picked (an id, or '' for none), else the game's one open season.
+  let season = draft.season;
+  let rate = null;
   const name = h('input', { type: 'text', value: draft.name || t('Table {date}', { date: today() }), maxLength: 100 });
   const keep = () => {
     if (optionInputs.size) kept = Object.fromEntries([...optionInputs].map(([k, { input }]) => [k, input.value]));
-    store.saveDraft(draftKey, { name: name.value, variant: variant.name, chosen, firstDealer, options: kept });
+    store.saveDraft(draftKey, { name: name.value, variant: variant.name, chosen, firstDealer, options: kept, season });
   };
   name.addEventListener('input', keep);
-  const variantSelect = h('select', { onchange: () => { variant = variants.find((v) => v.name === variantSelect.value); kept = {}; draw(); } },
+  const variantSelect = h('select', { onchange: () => {
+    variant = variants.find((v) => v.name === variantSelect.value);
+    kept = {};
+    season = undefined;
+    draw();
+  } },
     variants.map((v) => h('option', { value: v.name, selected: v === variant }, v.title)));
   const seatsBox = h('div');
   const dealerBox = h('div');
   const optionsBox = h('div');
+  const seasonBox = h('div');
+  const moneyBox = h('div');
   const newPlayer = h('input', { type: 'text', maxLength: 100, autocomplete: 'off', placeholder: t('Name') });
   const add = h('button', { type: 'button', onclick: async () => {
     const n = newPlayer.value.trim();
@@ -209,6 +225,15 @@ async function newTableForm(club, app) {
       start.addEventListener('change', keep);
     }
     clear(optionsBox, h('details.options', { open }, h('summary', t('Options (defaults shown)')), rows));
+    const ofGame = seasons.filter((x) => x.variant === variant.name);
+    if (season === undefined || (season && !ofGame.some((x) => x.id === season))) season = defaultSeason(ofGame) || '';
+    const pick = seasonSelect(ofGame, season || null, () => { season = pick.value; keep(); });
+    clear(seasonBox, ofGame.length ? field(t('Counts for the season'), pick) : null);
+    if (!rate || rate.units !== variant.units) { // what was typed stays while the units do
+      const moneyOpen = moneyBox.querySelector('details[open]') !== null;
+      rate = { ...rateFields(variant.units, currency, null), units: variant.units };
+      clear(moneyBox, h('details.money', { open: moneyOpen }, h('summary', t('Playing for money')), rate.rows));
+    }
     keep();
   }
 
@@ -235,7 +260,8 @@ async function newTableForm(club, app) {
     submit.disabled = true;
     try {
       const { data } = await api.createTable(club.token, { club_id: club.id, name: name.value.trim() || t('Table'),
-        variant: variant.name, seats: chosen, first_dealer: firstDealer, options: options() });
+        variant: variant.name, seats: chosen, first_dealer: firstDealer, options: options(),
+        season_id: season || null, rate: rate.value() });
       store.saveTable({ id: data.id, token: data.table_token, name: data.name, club_id: club.id,
         variant: data.variant, status: data.status });
       store.dropDraft(draftKey);
@@ -244,7 +270,7 @@ async function newTableForm(club, app) {
       submit.disabled = false;
       toast(problemText(error), 'error');
     }
-  } }, field(t('Table name'), name), field(t('Game|variant'), variantSelect), seatsBox, dealerBox, optionsBox, submit);
+  } }, field(t('Table name'), name), field(t('Game|variant'), variantSelect), seasonBox, seatsBox, dealerBox, optionsBox, moneyBox, submit);
   clear(box, h('h2', t('New table')), form);
   draw();
   return box;
