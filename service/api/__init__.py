@@ -19,6 +19,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
         health,
         league,
         league_admin,
+        live,
         openapi,
         pages,
         settlements,
@@ -30,6 +31,6 @@ def register_blueprints(app: Flask, api: Api) -> None:
     clubs.register_converters(app)
     docs.register(app)
     pages.register(app)
-    for module in (health, variants, settlements, clubs, tables, league, league_admin):
+    for module in (health, variants, settlements, clubs, tables, league, league_admin, live):
         api.register_blueprint(module.blp)
     register_media_checks(app)

@@ -35,6 +35,7 @@ from ..errors import (
     conflict_on_duplicate,
 )
 from ..locking import TableState, lock_table_state
+from ..outbox import record_change
 from ..pipelining import pipelined
 from ..tables import TableRules, table_view
 from .rows import (
@@ -224,6 +225,7 @@ def record_hand(
                     }
                 ],
             )
+    record_change(table.club_id, "hand.recorded", table.id, table.version, hand=number)
     with conflict_on_duplicate(taken, values={"number": number}):
         db.session.commit()
     return response, False
