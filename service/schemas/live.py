@@ -78,3 +78,30 @@ class ChangesPageSchema(Schema):
     more = fields.Boolean(
         required=True, metadata={"description": "More events follow this page right away."}
     )
+
+
+class StreamQuerySchema(Schema):
+    ticket = fields.String(
+        validate=validate.Length(min=1, max=512),
+        metadata={
+            "description": "A stream ticket (`POST …/events/tickets`), for clients that "
+            "cannot send `Authorization` (`EventSource`)."
+        },
+    )
+    after = fields.Integer(
+        strict=False,
+        validate=validate.Range(min=0, max=2**31 - 1),
+        metadata={
+            "description": "Resume after this event id (as `Last-Event-ID`, which wins): "
+            "for a new `EventSource` that cannot set that header."
+        },
+    )
+
+
+class StreamTicketSchema(Schema):
+    ticket = fields.String(required=True)
+    url = fields.String(
+        required=True, metadata={"description": "The stream's path with the ticket."}
+    )
+    expires_at = fields.String(required=True, metadata={"format": "date-time"})
+    expires_in = fields.Integer(required=True, metadata={"description": "Seconds."})
