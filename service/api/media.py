@@ -3,7 +3,7 @@ meet is 406 (RFC 9110 §15.5.16, §15.5.7), both problems naming what to send in
 
 Only the API's own paths (``/api/…``, ``/healthz``) are checked: the pad, the docs page and
 the OpenAPI document answer in their own types. An answer is JSON everywhere, or CSV where an
-operation says so (a season's standings); a problem is ``application/problem+json``, which an
+operation says so (a season's standings), or server-sent events (the streams); a problem is ``application/problem+json``, which an
 ``Accept`` of JSON takes as well.
 """
 
@@ -18,7 +18,12 @@ from ..rules import Phrase
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 JSON = "application/json"
 # What an endpoint answers in, by endpoint name, where that is not JSON alone.
-ANSWERS = {"league.Standings": [JSON, "text/csv"], "league.StandingsCsv": ["text/csv"]}
+ANSWERS = {
+    "league.Standings": [JSON, "text/csv"],
+    "league.StandingsCsv": ["text/csv"],
+    "live.TableEvents": ["text/event-stream"],
+    "live.ClubEvents": ["text/event-stream"],
+}
 
 
 def _api_path(path: str) -> bool:

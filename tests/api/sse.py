@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
+import socket
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +22,26 @@ class Event:
 
     def json(self) -> Any:
         return json.loads(self.data)
+
+
+def parse(text: str) -> list[Event]:
+    """The events (comments left out) of a whole stream's text."""
+    events: list[Event] = []
+    for block in text.split("\n\n"):
+        fields: dict[str, str] = {}
+        data: list[str] = []
+        for line in block.split("\n"):
+            if not line or line.startswith(":"):
+                continue
+            name, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if name == "data":
+                data.append(value)
+            else:
+                fields[name] = value
+        if data or "event" in fields:
+            events.append(Event(fields.get("id"), fields.get("event", "message"), "\n".join(data)))
+    return events
 
 
 class Stream:
@@ -75,4 +97,11 @@ class Stream:
         return found
 
     def close(self) -> None:
+        """Hang up at once: the reading thread holds the socket, so closing it alone would
+        wait for the thread's next read (the next event or heartbeat)."""
+        connection = getattr(self.response.raw, "_connection", None)
+        sock = getattr(connection, "sock", None)
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
         self.response.close()

@@ -18,6 +18,7 @@ SENT_ELSEWHERE = {
     (429, "urn:solo:problem:rate-limited"),
     (500, "about:blank"),
     (503, "urn:solo:problem:service-unavailable"),
+    (429, "urn:solo:problem:too-many-streams"),  # by the worker's hub: tests/api/test_streams.py
 }
 
 
@@ -56,6 +57,7 @@ def _sent(api: Any, client: Any) -> dict[tuple[int, str], str]:
         client.get(f"/api/v1/clubs/{club_id}", headers=api.auth(other["admin_token"])),
     )
     note("no such table", client.get("/api/v1/tables/" + "0" * 32, headers=admin))
+    note("bad stream ticket", client.get(f"/api/v1/tables/{table['id']}/events?ticket=x.y"))
     note("wrong method", client.put("/api/v1/clubs"))
     note("Accept", client.get(f"/api/v1/clubs/{club_id}", headers={**admin, "Accept": "text/html"}))
     assert api.record(table, SOLO, **{"Idempotency-Key": "k"}).status_code == 201
