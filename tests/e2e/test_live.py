@@ -74,9 +74,10 @@ def test_a_hand_saved_on_one_phone_reaches_the_other_through_the_stream(
         )
         print(f"hand {number} shown on the other phone {time.monotonic() - saved:.3f} s after")
     assert polls == [], "the phone that follows the stream does not poll"
-    assert second.locator(".seat .balance").all_inner_texts() == first.locator(
-        ".seat .balance"
-    ).all_inner_texts()
+    assert (
+        second.locator(".seat .balance").all_inner_texts()
+        == first.locator(".seat .balance").all_inner_texts()
+    )
 
 
 def test_with_the_stream_blocked_the_pad_falls_back_to_polling(
