@@ -68,6 +68,11 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
         "Player names are unique within a club (409 otherwise).",
     ),
     ("get", "/api/v1/clubs/{club_id}/tables"): ("listClubTables", "Tables", None),
+    ("get", "/api/v1/clubs/{club_id}/changes"): ("listClubChanges", "Live", None),
+    ("get", "/api/v1/tables/{table_id}/events"): ("streamTableEvents", "Live", None),
+    ("get", "/api/v1/clubs/{club_id}/events"): ("streamClubEvents", "Live", None),
+    ("post", "/api/v1/tables/{table_id}/events/tickets"): ("mintTableStreamTicket", "Live", None),
+    ("post", "/api/v1/clubs/{club_id}/events/tickets"): ("mintClubStreamTicket", "Live", None),
     ("post", "/api/v1/clubs/{club_id}/admin-token"): ("rotateAdminToken", "Clubs", None),
     ("post", "/api/v1/clubs/{club_id}/viewer-token"): ("createViewerToken", "Clubs", None),
     ("delete", "/api/v1/clubs/{club_id}/viewer-token"): ("revokeViewerToken", "Clubs", None),
@@ -180,6 +185,10 @@ TAGS = [
     ("Seasons", "A club's league seasons."),
     ("Standings", "A season's standings."),
     ("Backup", "A club's export and its import."),
+    (
+        "Live",
+        "Every change of a club as it happens: its feed, and the streams of server-sent events.",
+    ),
 ]
 
 PUBLIC = {
