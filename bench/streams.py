@@ -54,7 +54,7 @@ def main() -> None:
         "WEB_CONNECTIONS": str(args.streams + 100),
         "SOLO_LIVE_STREAMS_PER_TOKEN": str(args.streams),
         "SOLO_LIVE_STREAMS_PER_ADDRESS": str(args.streams),
-        "SOLO_STREAM_HEARTBEAT_SECONDS": "15",
+        "WEB_STREAM_HEARTBEAT_SECONDS": "15",
         "SOLO_RATELIMIT_ENABLED": "false",  # one admin token opens every table
     }
     with Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], workers=1, **env) as server:

@@ -24,7 +24,7 @@ The same loop holds the service's server-sent event streams (``StreamHub``): the
 stream's first bytes in a thread as any request, asks (``environ["solo.streams"].hold``) that
 its connection be kept, and the thread is free again. The loop then keeps the socket, writes
 the events the app publishes to it (``publish``, from any thread) and a heartbeat comment to
-every stream idle for ``SOLO_STREAM_HEARTBEAT_SECONDS`` (15 s), and closes it when the client
+every stream idle for ``WEB_STREAM_HEARTBEAT_SECONDS`` (15 s), and closes it when the client
 goes, reads too slowly (``MAX_PENDING_BYTES`` unsent) or the worker stops. An idle stream costs
 a socket and a few hundred bytes, never a thread (docs/scaling.md).
 """
@@ -138,7 +138,7 @@ class StreamHub:
 
     def __init__(self, worker: Any) -> None:
         self.worker = worker
-        self.heartbeat = float(os.environ.get("SOLO_STREAM_HEARTBEAT_SECONDS", "15"))
+        self.heartbeat = float(os.environ.get("WEB_STREAM_HEARTBEAT_SECONDS", "15"))
         self._local = threading.local()
         self._lock = threading.Lock()
         self._counts: dict[str, int] = {}

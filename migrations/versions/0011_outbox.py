@@ -40,9 +40,26 @@ def upgrade():
     )
     with op.batch_alter_table('change_events', schema=None) as batch_op:
         batch_op.create_index('ix_change_events_table', ['table_id', 'seq'], unique=False)
+    if op.get_bind().dialect.name == "postgresql":
+        # Each event announced as "<club id> <seq>" when its transaction commits (the streams'
+        # feed listens); written by hand, autogenerate does not see triggers.
+        op.execute("""
+            CREATE FUNCTION announce_change_event() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM pg_notify('club_changes', NEW.club_id || ' ' || NEW.seq);
+                RETURN NEW;
+            END
+            $$""")
+        op.execute("""
+            CREATE TRIGGER change_events_announce
+            AFTER INSERT ON change_events
+            FOR EACH ROW EXECUTE FUNCTION announce_change_event()""")
 
 
 def downgrade():
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute("DROP TRIGGER change_events_announce ON change_events")
+        op.execute("DROP FUNCTION announce_change_event()")
     with op.batch_alter_table('change_events', schema=None) as batch_op:
         batch_op.drop_index('ix_change_events_table')
 

@@ -7,16 +7,16 @@ commits (a dry run rolls the event back with everything else). The event is numb
 everywhere: the streams' ``id:`` lines, ``Last-Event-ID``, the ``after`` cursor of
 ``GET /clubs/{id}/changes``.
 
-On PostgreSQL the same transaction announces the event on the channel ``club_changes``
-(``"<club id> <seq>"``), which PostgreSQL delivers when it commits; the streams' feed
-(``services/live.py``) listens there. SQLite's feed watches the database's change counter.
+On PostgreSQL a trigger (migration 0011) announces each event on the channel ``club_changes``
+(``"<club id> <seq>"``), which PostgreSQL delivers when its transaction commits; the streams'
+feed (``services/live_feed.py``) listens there. SQLite's feed watches the database's change counter.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select, text
+from sqlalchemy import bindparam, func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..extensions import db
@@ -30,25 +30,33 @@ DEFAULT_PAGE = 100
 
 _cursors = ChangeCursorRow.__table__
 _events = ChangeEventRow.__table__
-_INSERT_EVENT = insert(_events)
-_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
 def _next_seq_statement(dialect: str) -> Any:
-    """``INSERT … ON CONFLICT DO UPDATE SET last_seq = last_seq + 1 RETURNING last_seq``: the
-    club's next number in one statement, its row locked until the transaction ends."""
+    """``INSERT … ON CONFLICT DO UPDATE SET last_seq = last_seq + 1``: the club's next number,
+    its row locked until the transaction ends."""
     upsert = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(_cursors)
-    return (
-        upsert.values(club_id=bindparam("club"), last_seq=1)
-        .on_conflict_do_update(
-            index_elements=[_cursors.c.club_id],
-            set_={"last_seq": _cursors.c.last_seq + 1},
-        )
-        .returning(_cursors.c.last_seq)
+    return upsert.values(club_id=bindparam("club"), last_seq=1).on_conflict_do_update(
+        index_elements=[_cursors.c.club_id],
+        set_={"last_seq": _cursors.c.last_seq + 1},
     )
 
 
 _NEXT_SEQ = {name: _next_seq_statement(name) for name in ("postgresql", "sqlite")}
+# The event under the number just taken, read back in the statement itself: neither statement
+# needs the other's answer, so both go in a pipeline (``services/pipelining.py``).
+_INSERT_EVENT = insert(_events).from_select(
+    ["club_id", "seq", "kind", "table_id", "version", "data", "created_at"],
+    select(
+        _cursors.c.club_id,
+        _cursors.c.last_seq,
+        bindparam("kind", type_=_events.c.kind.type),
+        bindparam("table_id", type_=_events.c.table_id.type),
+        bindparam("version", type_=_events.c.version.type),
+        bindparam("data", type_=_events.c.data.type),
+        bindparam("created_at", type_=_events.c.created_at.type),
+    ).where(_cursors.c.club_id == bindparam("club")),
+)
 
 
 def record_change(
@@ -57,18 +65,16 @@ def record_change(
     table_id: str | None = None,
     version: int | None = None,
     **data: Any,
-) -> int:
-    """Write the event ``kind`` of the club in the current transaction, and answer its
-    number. ``table_id`` and ``version`` (the table's version after the change) for a table's
-    change; ``data``: what changed, JSON values (a hand's number …)."""
+) -> None:
+    """Write the event ``kind`` of the club in the current transaction. ``table_id`` and
+    ``version`` (the table's version after the change) for a table's change; ``data``: what
+    changed, JSON values (a hand's number …)."""
     connection = db.session.connection()
-    dialect = connection.dialect.name
-    seq = int(connection.execute(_NEXT_SEQ[dialect], {"club": club_id}).scalar_one())
+    connection.execute(_NEXT_SEQ[connection.dialect.name], {"club": club_id})
     connection.execute(
         _INSERT_EVENT,
         {
-            "club_id": club_id,
-            "seq": seq,
+            "club": club_id,
             "kind": kind,
             "table_id": table_id,
             "version": version,
@@ -76,9 +82,6 @@ def record_change(
             "created_at": utcnow(),
         },
     )
-    if dialect == "postgresql":
-        connection.execute(_NOTIFY, {"channel": CHANNEL, "payload": f"{club_id} {seq}"})
-    return seq
 
 
 def event_view(row: Any) -> dict[str, Any]:

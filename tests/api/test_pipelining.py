@@ -59,6 +59,8 @@ def test_recording_a_hand_sends_every_write_pipelined_and_nothing_else(app, api)
         ("UPDATE", "seats"),
         ("UPDATE", "score_tables"),
         ("INSERT", "idempotency_keys"),
+        ("INSERT", "change_cursors"),  # the outbox: the club's next event number
+        ("INSERT", "change_events"),  # and the event
     }
     for verb, name, was_pipelined in seen:
         assert was_pipelined == (verb in ("INSERT", "UPDATE")), (verb, name)

@@ -23,7 +23,7 @@ LOST_SOLO = {"contract": "solo", "trump": "hearts", "declarer": 2, "tricks": 3}
 def servers(app):
     """Two instances on one database, two workers each, heartbeats every half second."""
     url = app.config["SQLALCHEMY_DATABASE_URI"]
-    env = {"SOLO_STREAM_HEARTBEAT_SECONDS": "0.5"}
+    env = {"WEB_STREAM_HEARTBEAT_SECONDS": "0.5"}
     with Gunicorn(url, workers=2, **env) as first, Gunicorn(url, workers=2, **env) as second:
         yield first, second
 

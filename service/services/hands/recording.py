@@ -208,6 +208,7 @@ def record_hand(
             table, [league.HandChange(None, None, values["record"], values["settlement"])]
         )
         table = _advance_table(table, settlement.deltas, values["state_after"], pool)
+        record_change(table.club_id, "hand.recorded", table.id, table.version, hand=number)
         response = {
             **hand_view(SimpleNamespace(**values), table.variant),
             "table": table_view(table, table_rules),
@@ -225,7 +226,6 @@ def record_hand(
                     }
                 ],
             )
-    record_change(table.club_id, "hand.recorded", table.id, table.version, hand=number)
     with conflict_on_duplicate(taken, values={"number": number}):
         db.session.commit()
     return response, False
