@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import socket
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import requests
@@ -201,3 +202,27 @@ def test_a_client_that_goes_away_is_let_go(servers, api):
     raw.close()
     record(first, table)
     assert requests.get(f"{first.url}/healthz", timeout=10).status_code == 200
+
+
+def test_racing_writes_of_one_club_get_gapless_ids_in_commit_order(servers, api, client):
+    """Four tables of a club written at once through two instances: the club's events are
+    numbered 1, 2, 3 … without a gap, each table's versions rise with the ids, and a club
+    stream gets every one of them once, in that order."""
+    first, second = servers
+    club = api.club()
+    tables = [api.table(club=club) for _ in range(4)]
+    stream = Stream(f"{first.url}/api/v1/clubs/{club['id']}/events", bearer(club["admin_token"]))
+    assert stream.next().event == "ready"
+    jobs = [(server, table) for table in tables for server in (first, second, first)]
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda job: record(*job), jobs))
+    pulled = client.get(
+        f"/api/v1/clubs/{club['id']}/changes?limit=500", headers=bearer(club["admin_token"])
+    ).json["events"]
+    assert [e["id"] for e in pulled] == list(range(1, len(tables) + len(jobs) + 1))
+    for table in tables:
+        versions = [e["version"] for e in pulled if e["table_id"] == table["id"]]
+        assert versions == list(range(1, 5)), table["id"]
+    streamed = stream.changes(len(jobs))
+    assert streamed == [e for e in pulled if e["type"] == "hand.recorded"]
+    stream.close()
