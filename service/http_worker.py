@@ -213,7 +213,13 @@ class StreamHub:
         hold = getattr(self._local, "hold", None)
         if hold is None:
             return
-        if response is None or not response.headers_sent:  # nothing sent: nothing to hold
+        held = (
+            response is not None
+            and response.headers_sent
+            and response.status_code == 200  # not an error answered after all
+            and response.req.method == "GET"  # a HEAD has no stream to go on with
+        )
+        if not held:
             self.release(self.take_hold().keys)  # type: ignore[union-attr]
             return
         hold.chunked = bool(response.chunked)

@@ -226,3 +226,12 @@ def test_racing_writes_of_one_club_get_gapless_ids_in_commit_order(servers, api,
     streamed = stream.changes(len(jobs))
     assert streamed == [e for e in pulled if e["type"] == "hand.recorded"]
     stream.close()
+
+
+def test_a_head_of_a_stream_is_answered_and_not_held(servers, api):
+    first, _ = servers
+    table = api.table()
+    url = f"{first.url}/api/v1/tables/{table['id']}/events"
+    answer = requests.head(url, headers=bearer(table["table_token"]), timeout=10)
+    assert answer.status_code == 200
+    assert answer.headers["Content-Type"].startswith("text/event-stream")
