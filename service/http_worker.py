@@ -64,8 +64,11 @@ _CHUNKED = re.compile(rb"\r\ntransfer-encoding[ \t]*:", re.I)
 STREAMS_ENVIRON_KEY = "solo.streams"
 # A stream whose client has not taken this much is closed (it resumes with Last-Event-ID).
 MAX_PENDING_BYTES = 256 * 1024
-# The events each channel keeps for a stream adopted just after they were published.
-RECENT_EVENTS = 256
+# The events each channel keeps for a stream adopted just after they were published (the
+# moments between its opening's read and its adoption); kept RECENT_SECONDS for a channel that
+# has no stream.
+RECENT_EVENTS = 64
+RECENT_SECONDS = 10.0
 HEARTBEAT = b": heartbeat\n\n"
 
 
@@ -145,6 +148,7 @@ class StreamHub:
         self.streams: set[HeldStream] = set()
         self._by_channel: dict[str, set[HeldStream]] = {}
         self._recent: dict[str, deque[tuple[int, str | None, bytes]]] = {}
+        self._recent_at: dict[str, float] = {}
         self._next_beat = 0.0
 
     # --- the app's side (any thread) ------------------------------------------------------
@@ -249,6 +253,7 @@ class StreamHub:
         if recent and recent[-1][0] >= event_id:
             return  # published already (a feed that reconnected)
         recent.append((event_id, topic, frame))
+        self._recent_at[channel] = time.monotonic()
         for stream in list(self._by_channel.get(channel, ())):
             self._send_event(stream, event_id, topic, frame)
 
@@ -308,6 +313,9 @@ class StreamHub:
         if now < self._next_beat:
             return
         self._next_beat = now + min(1.0, self.heartbeat / 2)
+        for channel, at in list(self._recent_at.items()):
+            if now - at > RECENT_SECONDS and channel not in self._by_channel:
+                del self._recent_at[channel], self._recent[channel]
         for stream in [s for s in self.streams if now - s.last_write >= self.heartbeat]:
             self._write(stream, HEARTBEAT)
 
