@@ -4,6 +4,9 @@ by cursor, for the club's admin and read-only tokens only."""
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from tests.api.test_league import LOST_SOLO, SOLO
 
 
@@ -123,3 +126,44 @@ def test_bad_cursors_are_named(api, client):
         )
         assert response.status_code == 422, query
         assert field in response.get_data(as_text=True)
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(["record", "correct", "void", "dry", "refused"]), st.integers(1, 6)
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_every_answered_change_is_one_event_and_nothing_else_is(api, client, steps):
+    """Whatever happens to a table, in whatever order: one event per change that was answered
+    2xx (a dry run and a refusal none), numbered 1, 2, 3 …, the table's version rising with
+    them and the last one the table's own."""
+    club = api.club()
+    table = api.table(club=club)
+    auth = api.auth(table["table_token"])
+    url = f"/api/v1/tables/{table['id']}"
+    changes_made = 1  # the opening
+    for action, number in steps:
+        if action == "record":
+            answer = api.record(table, SOLO)
+        elif action == "correct":
+            answer = client.put(f"{url}/hands/{number}", json=LOST_SOLO, headers=auth)
+        elif action == "void":
+            answer = client.delete(f"{url}/hands/{number}", headers=auth)
+        elif action == "dry":
+            answer = client.delete(f"{url}/hands/{number}?dry_run=true", headers=auth)
+        else:
+            answer = api.record(table, {**SOLO, "tricks": 99})
+        if action not in ("dry", "refused") and answer.status_code < 300:
+            changes_made += 1
+    events = all_events(api, club)
+    assert [e["id"] for e in events] == list(range(1, changes_made + 1))
+    versions = [e["version"] for e in events]
+    assert versions == sorted(set(versions))
+    assert versions[-1] == api.get_table(table)["version"]
