@@ -43,7 +43,21 @@ STREAM_RESPONSES = {
         "description": "Server-sent events (`text/event-stream`), held open: one event per "
         "change, `id:` its id; `ready` and `reload` events; heartbeat comments. See the API "
         "guide, *Live changes*.",
-        "content": {EVENT_STREAM: {"schema": {"type": "string"}}},
+        "content": {
+            EVENT_STREAM: {
+                "schema": {
+                    "description": "One server-sent event: `data` is an event's JSON "
+                    "(`Event`), or for `ready` and `reload` the stream's position.",
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string", "pattern": "^[0-9]+$"},
+                        "event": {"type": "string", "enum": ["message", "ready", "reload"]},
+                        "data": {"type": "string", "contentMediaType": "application/json"},
+                        "retry": {"type": "integer", "minimum": 0},
+                    },
+                }
+            }
+        },
     },
     "401": {"$ref": "#/components/responses/UNAUTHORIZED"},
     "403": {"$ref": "#/components/responses/FORBIDDEN"},
