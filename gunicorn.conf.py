@@ -42,7 +42,8 @@ worker_class = BufferingThreadWorker
 # Per worker: threads for requests (the app is thread-safe: sessions and pinned connections
 # are per thread, the version feed has its own), sockets for the rest.
 threads = int(os.environ.get("WEB_THREADS", "4"))
-worker_connections = 1000
+# (WEB_CONNECTIONS: each held stream is one of them, besides the kept-alive connections.)
+worker_connections = int(os.environ.get("WEB_CONNECTIONS", "1000"))
 # An idle kept-alive connection is closed after this long; phones poll every few seconds.
 keepalive = 5
 # A worker whose event loop has not reported for this long is replaced. Request work is

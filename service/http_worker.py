@@ -19,18 +19,30 @@ gone without a word.
 
 Plain HTTP/1 only (the service's setup): with TLS or HTTP/2 configured, connections go the
 unchanged ``gthread`` way.
+
+The same loop holds the service's server-sent event streams (``StreamHub``): the app answers a
+stream's first bytes in a thread as any request, asks (``environ["solo.streams"].hold``) that
+its connection be kept, and the thread is free again. The loop then keeps the socket, writes
+the events the app publishes to it (``publish``, from any thread) and a heartbeat comment to
+every stream idle for ``WEB_STREAM_HEARTBEAT_SECONDS`` (15 s), and closes it when the client
+goes, reads too slowly (``MAX_PENDING_BYTES`` unsent) or the worker stops. An idle stream costs
+a socket and a few hundred bytes, never a thread (docs/scaling.md).
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import os
 import re
 import selectors
 import socket
 import struct
+import threading
 import time
 from collections import deque
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -48,6 +60,16 @@ BUFFERED_BODY_MAX = 64 * 1024 + 1024
 SOCKET_TIMEOUT = 30.0
 _CONTENT_LENGTH = re.compile(rb"\r\ncontent-length[ \t]*:[ \t]*(\d{1,12})[ \t]*\r\n", re.I)
 _CHUNKED = re.compile(rb"\r\ntransfer-encoding[ \t]*:", re.I)
+# What the app finds its worker's stream hub under in a request's environ.
+STREAMS_ENVIRON_KEY = "solo.streams"
+# A stream whose client has not taken this much is closed (it resumes with Last-Event-ID).
+MAX_PENDING_BYTES = 256 * 1024
+# The events each channel keeps for a stream adopted just after they were published (the
+# moments between its opening's read and its adoption); kept RECENT_SECONDS for a channel that
+# has no stream.
+RECENT_EVENTS = 64
+RECENT_SECONDS = 10.0
+HEARTBEAT = b": heartbeat\n\n"
 
 
 class BufferedConn(TConn):  # type: ignore[misc]  # gunicorn has no types
@@ -89,6 +111,234 @@ def request_in(buffered: bytes | bytearray, max_head: int) -> bool | None:
     return len(buffered) >= end + 4 + size
 
 
+@dataclass(eq=False)
+class Hold:
+    """A stream the app asked to keep: its channel (a club), its topic (a table, or None for
+    the whole channel), the last event id it was sent, and the bound keys it counts against."""
+
+    channel: str
+    topic: str | None
+    last_id: int
+    keys: tuple[str, ...]
+    chunked: bool = False
+
+
+@dataclass(eq=False)
+class HeldStream:
+    conn: Any
+    hold: Hold
+    pending: bytearray = field(default_factory=bytearray)
+    last_write: float = 0.0
+    writing: bool = False
+
+
+class StreamHub:
+    """Server-sent event streams held by the worker's event loop (module docstring).
+
+    The app's side, from a request's thread: ``reserve`` (the bounds), ``hold`` (keep this
+    request's connection once its answer is out), ``publish`` (from any thread). Everything
+    else runs in the loop, the only place the streams are touched."""
+
+    def __init__(self, worker: Any) -> None:
+        self.worker = worker
+        self.heartbeat = float(os.environ.get("WEB_STREAM_HEARTBEAT_SECONDS", "15"))
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._counts: dict[str, int] = {}
+        self.streams: set[HeldStream] = set()
+        self._by_channel: dict[str, set[HeldStream]] = {}
+        self._recent: dict[str, deque[tuple[int, str | None, bytes]]] = {}
+        self._recent_at: dict[str, float] = {}
+        self._next_beat = 0.0
+
+    # --- the app's side (any thread) ------------------------------------------------------
+
+    def reserve(self, limits: Mapping[str, int]) -> tuple[str, ...] | None:
+        """Count one more stream against each key (a token, an address), or None when one of
+        them holds its limit already (nothing counted then)."""
+        with self._lock:
+            if any(self._counts.get(key, 0) >= limit for key, limit in limits.items()):
+                return None
+            for key in limits:
+                self._counts[key] = self._counts.get(key, 0) + 1
+        return tuple(limits)
+
+    def release(self, keys: Iterable[str]) -> None:
+        with self._lock:
+            for key in keys:
+                left = self._counts.get(key, 0) - 1
+                if left > 0:
+                    self._counts[key] = left
+                else:
+                    self._counts.pop(key, None)
+
+    def held(self, key: str) -> int:
+        """How many streams count against ``key``."""
+        with self._lock:
+            return self._counts.get(key, 0)
+
+    def hold(self, channel: str, topic: str | None, last_id: int, keys: tuple[str, ...]) -> None:
+        """Keep the current request's connection once its answer's body is out: it then gets
+        the channel's events numbered above ``last_id`` (the topic's only, if given)."""
+        self._local.hold = Hold(channel, topic, last_id, keys)
+
+    def publish(self, channel: str, event_id: int, topic: str | None, frame: bytes) -> None:
+        """Send ``frame`` (a whole event) to the channel's streams of its topic; events of one
+        channel are published in the order of their ids."""
+        self.worker.method_queue.defer(self._publish, channel, event_id, topic, frame)
+
+    # --- the worker's side ----------------------------------------------------------------
+
+    def take_hold(self) -> Hold | None:
+        hold: Hold | None = getattr(self._local, "hold", None)
+        self._local.hold = None
+        return hold
+
+    def wrap(self, app: Any) -> Any:
+        """The app, with the hub in every environ and a held stream's answer left open."""
+
+        def application(environ: dict[str, Any], start_response: Any) -> Any:
+            self._local.hold = None
+            environ[STREAMS_ENVIRON_KEY] = self
+            body = app(environ, start_response)
+            if getattr(self._local, "hold", None) is None:
+                return body
+            return self._held_body(body, getattr(start_response, "__self__", None))
+
+        return application
+
+    def _held_body(self, body: Iterable[bytes], response: Any) -> Iterator[bytes]:
+        try:
+            yield from body
+        finally:
+            closing = getattr(body, "close", None)
+            if closing is not None:
+                closing()
+        hold = getattr(self._local, "hold", None)
+        if hold is None:
+            return
+        held = (
+            response is not None
+            and response.headers_sent
+            and response.status_code == 200  # not an error answered after all
+            and response.req.method == "GET"  # a HEAD has no stream to go on with
+        )
+        if not held:
+            self.release(self.take_hold().keys)  # type: ignore[union-attr]
+            return
+        hold.chunked = bool(response.chunked)
+        response.chunked = False  # the body goes on: no last chunk now
+
+    def adopt(self, conn: Any, hold: Hold) -> None:
+        """In the loop: keep the connection, and send what it missed since ``last_id``."""
+        stream = HeldStream(conn, hold, last_write=time.monotonic())
+        conn.sock.setblocking(False)
+        self.streams.add(stream)
+        self._by_channel.setdefault(hold.channel, set()).add(stream)
+        self.worker.poller.register(
+            conn.sock, selectors.EVENT_READ, partial(self._on_socket, stream)
+        )
+        recent = self._recent.get(hold.channel)
+        if not recent or recent[-1][0] <= hold.last_id:
+            return
+        if recent[0][0] > hold.last_id + 1:
+            self.drop(stream)  # what it missed is gone from here: it resumes from the database
+            return
+        for event_id, topic, frame in recent:
+            if event_id > hold.last_id:
+                self._send_event(stream, event_id, topic, frame)
+
+    def _publish(self, channel: str, event_id: int, topic: str | None, frame: bytes) -> None:
+        recent = self._recent.setdefault(channel, deque(maxlen=RECENT_EVENTS))
+        if recent and recent[-1][0] >= event_id:
+            return  # published already (a feed that reconnected)
+        recent.append((event_id, topic, frame))
+        self._recent_at[channel] = time.monotonic()
+        for stream in list(self._by_channel.get(channel, ())):
+            self._send_event(stream, event_id, topic, frame)
+
+    def _send_event(
+        self, stream: HeldStream, event_id: int, topic: str | None, frame: bytes
+    ) -> None:
+        if event_id <= stream.hold.last_id:
+            return
+        stream.hold.last_id = event_id
+        if stream.hold.topic is None or stream.hold.topic == topic:
+            self._write(stream, frame)
+
+    def _write(self, stream: HeldStream, data: bytes) -> None:
+        if stream not in self.streams:
+            return
+        if stream.hold.chunked:
+            data = b"%x\r\n%s\r\n" % (len(data), data)
+        stream.pending += data
+        stream.last_write = time.monotonic()
+        if len(stream.pending) > MAX_PENDING_BYTES:
+            self.drop(stream)  # too far behind: it resumes with Last-Event-ID
+            return
+        self._flush(stream)
+
+    def _flush(self, stream: HeldStream) -> None:
+        try:
+            while stream.pending:
+                sent = stream.conn.sock.send(stream.pending)
+                del stream.pending[:sent]
+        except (BlockingIOError, InterruptedError):
+            pass
+        except OSError:
+            self.drop(stream)
+            return
+        wants = selectors.EVENT_READ | (selectors.EVENT_WRITE if stream.pending else 0)
+        if bool(stream.pending) != stream.writing:
+            stream.writing = bool(stream.pending)
+            self.worker.poller.modify(stream.conn.sock, wants, partial(self._on_socket, stream))
+
+    def _on_socket(self, stream: HeldStream, _sock: Any) -> None:
+        """Readable (the client closed, or sent what a stream does not read) or writable."""
+        try:
+            data = stream.conn.sock.recv(4096)
+        except (BlockingIOError, InterruptedError):
+            data = None
+        except OSError:
+            data = b""
+        if data == b"":
+            self.drop(stream)
+            return
+        if stream.pending:
+            self._flush(stream)
+
+    def beat(self, now: float) -> None:
+        """A heartbeat comment to every stream silent for ``heartbeat`` seconds (looked for
+        once a second at most: the loop comes here after every batch of events)."""
+        if now < self._next_beat:
+            return
+        self._next_beat = now + min(1.0, self.heartbeat / 2)
+        for channel, at in list(self._recent_at.items()):
+            if now - at > RECENT_SECONDS and channel not in self._by_channel:
+                del self._recent_at[channel], self._recent[channel]
+        for stream in [s for s in self.streams if now - s.last_write >= self.heartbeat]:
+            self._write(stream, HEARTBEAT)
+
+    def drop(self, stream: HeldStream) -> None:
+        if stream not in self.streams:
+            return
+        self.streams.discard(stream)
+        channel = self._by_channel.get(stream.hold.channel)
+        if channel is not None:
+            channel.discard(stream)
+            if not channel:
+                del self._by_channel[stream.hold.channel]
+        with contextlib.suppress(KeyError, ValueError, OSError):
+            self.worker.poller.unregister(stream.conn.sock)
+        self.release(stream.hold.keys)
+        self.worker.nr_conns -= 1
+        stream.conn.close()
+
+    def drop_all(self) -> None:
+        for stream in list(self.streams):
+            self.drop(stream)
+
+
 class BufferingThreadWorker(ThreadWorker):  # type: ignore[misc]
     """``gthread`` with requests gathered by the event loop (module docstring)."""
 
@@ -102,6 +352,41 @@ class BufferingThreadWorker(ThreadWorker):  # type: ignore[misc]
             + cfg.limit_request_fields * (cfg.limit_request_field_size + 2)
         )
         self.buffering = not cfg.is_ssl and cfg.http_protocols == ["h1"]
+        self.hub = StreamHub(self)
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        if self.buffering:
+            self.wsgi = self.hub.wrap(self.wsgi)  # type: ignore[has-type]
+
+    def handle_request(self, req: Any, conn: Any) -> Any:
+        """gthread's, answering a ``Hold`` for a stream the app asked to keep."""
+        try:
+            keepalive = super().handle_request(req, conn)
+        except BaseException:
+            hold = self.hub.take_hold()
+            if hold is not None:
+                self.hub.release(hold.keys)
+            raise
+        hold = self.hub.take_hold()
+        return keepalive if hold is None else hold
+
+    def _keepalive_after(self, conn: Any, keepalive: Any) -> Any:
+        if isinstance(keepalive, Hold):
+            return keepalive  # a stream reads no more requests
+        return super()._keepalive_after(conn, keepalive)
+
+    def finish_request(self, conn: Any, fs: Any) -> None:
+        if not fs.cancelled() and fs.exception() is None and isinstance(fs.result(), Hold):
+            if self.alive:
+                self.hub.adopt(conn, fs.result())
+            else:
+                self.hub.release(fs.result().keys)
+                self.nr_conns -= 1
+                conn.close()
+            return None
+        super().finish_request(conn, fs)
+        return None
 
     def accept(self, listener: Any) -> None:
         if not self.buffering:
@@ -166,9 +451,14 @@ class BufferingThreadWorker(ThreadWorker):  # type: ignore[misc]
 
     def murder_pending(self) -> None:
         """gthread's own pending connections, and requests past their deadline (a stopping
-        worker waits for a request still coming in as briefly as for a kept-alive one)."""
+        worker waits for a request still coming in as briefly as for a kept-alive one); the
+        streams' heartbeats (a stopping worker closes its streams: they resume elsewhere)."""
         super().murder_pending()
         now = time.monotonic()
+        if self.alive:
+            self.hub.beat(now)
+        else:
+            self.hub.drop_all()
         if not self.alive:
             linger = now + STOP_KEEPALIVE_LINGER
             for conn in self.gathering:  # the same cap for all: the order stays

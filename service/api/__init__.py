@@ -19,6 +19,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
         health,
         league,
         league_admin,
+        live,
         night_pages,
         nights,
         openapi,
@@ -42,6 +43,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
         league,
         league_admin,
         nights,
+        live,
     ):
         api.register_blueprint(module.blp)
     register_media_checks(app)

@@ -73,6 +73,11 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
         "Player names are unique within a club (409 otherwise).",
     ),
     ("get", "/api/v1/clubs/{club_id}/tables"): ("listClubTables", "Tables", None),
+    ("get", "/api/v1/clubs/{club_id}/changes"): ("listClubChanges", "Live", None),
+    ("get", "/api/v1/tables/{table_id}/events"): ("streamTableEvents", "Live", None),
+    ("get", "/api/v1/clubs/{club_id}/events"): ("streamClubEvents", "Live", None),
+    ("post", "/api/v1/tables/{table_id}/events/tickets"): ("mintTableStreamTicket", "Live", None),
+    ("post", "/api/v1/clubs/{club_id}/events/tickets"): ("mintClubStreamTicket", "Live", None),
     ("post", "/api/v1/clubs/{club_id}/admin-token"): ("rotateAdminToken", "Clubs", None),
     ("post", "/api/v1/clubs/{club_id}/viewer-token"): ("createViewerToken", "Clubs", None),
     ("delete", "/api/v1/clubs/{club_id}/viewer-token"): ("revokeViewerToken", "Clubs", None),
@@ -205,6 +210,10 @@ TAGS = [
     ("Standings", "A season's standings."),
     ("Backup", "A club's export and its import."),
     ("Nights", "Club nights: tables in series, the seat draw of each, the night's standings."),
+    (
+        "Live",
+        "Every change of a club as it happens: its feed, and the streams of server-sent events.",
+    ),
 ]
 
 PUBLIC = {

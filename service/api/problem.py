@@ -42,6 +42,18 @@ PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
         "`next_number` is the number the next hand gets.",
     ),
     "table-closed": (409, N_("Table closed"), "The table is closed: no more hands, no re-seating."),
+    "stream-ticket-invalid": (
+        401,
+        N_("Stream ticket invalid"),
+        "The stream ticket is expired (a minute), forged, for another stream, or its token "
+        "was revoked: mint another with the token.",
+    ),
+    "too-many-streams": (
+        429,
+        N_("Too many streams"),
+        "The token or the client's address holds as many streams as a worker allows: close "
+        "one, or try again after `Retry-After` seconds.",
+    ),
     "session-over": (409, N_("Session over"), "The table's session target was reached."),
     "idempotency-key-reused": (
         409,

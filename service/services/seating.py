@@ -52,6 +52,7 @@ from .hands import (
     store_settled_again,
 )
 from .locking import SeatState, TableState, lock_table
+from .outbox import record_change
 from .tables import TableRules, initial_table_state, read_table, table_view
 
 
@@ -227,6 +228,7 @@ def reseat(
         )
     )
     db.session.flush()
+    record_change(table.club_id, "table.reseated", table.id, table.version, resettled=len(pending))
     answer = {**table_view(table, table_rules), "resettled": len(pending)}
     end_change(dry_run)
     return answer

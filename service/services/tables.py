@@ -25,6 +25,7 @@ from .auth import Principal, issue_token, new_id, require_table_access, require_
 from .clubs import get_club
 from .errors import NotFound, TableClosed
 from .locking import TableState, get_table, lock_table
+from .outbox import record_change
 
 POOL_AT_CLOSE = ("split", "carry")
 ROUNDING = "down-largest-remainder"
@@ -234,6 +235,7 @@ def open_table(
     db.session.add(table)
     db.session.flush()
     token = issue_token("table", club_id, table.id)
+    record_change(club_id, "table.opened", table.id, table.version)
     if commit:
         db.session.commit()
     return {**table_view(table), "table_token": token}
@@ -378,6 +380,7 @@ def close_table(principal: Principal, table_id: str, *, commit: bool = True) -> 
     table.closed_at = utcnow()
     table.version += 1
     league.sitting_closed(table)
+    record_change(table.club_id, "table.closed", table.id, table.version)
     if commit:
         db.session.commit()
     return table_view(table)

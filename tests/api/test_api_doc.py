@@ -21,6 +21,7 @@ SENT_ELSEWHERE = {
     # nginx's own problems behind deploy/nginx.conf (tests/api/test_league_server.py)
     (502, "about:blank"),
     (504, "about:blank"),
+    (429, "urn:solo:problem:too-many-streams"),  # by the worker's hub: tests/api/test_streams.py
 }
 
 
@@ -59,6 +60,7 @@ def _sent(api: Any, client: Any) -> dict[tuple[int, str], str]:
         client.get(f"/api/v1/clubs/{club_id}", headers=api.auth(other["admin_token"])),
     )
     note("no such table", client.get("/api/v1/tables/" + "0" * 32, headers=admin))
+    note("bad stream ticket", client.get(f"/api/v1/tables/{table['id']}/events?ticket=x.y"))
     note("wrong method", client.put("/api/v1/clubs"))
     note("Accept", client.get(f"/api/v1/clubs/{club_id}", headers={**admin, "Accept": "text/html"}))
     assert api.record(table, SOLO, **{"Idempotency-Key": "k"}).status_code == 201

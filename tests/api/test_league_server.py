@@ -1,5 +1,6 @@
 """The league server: two service instances (gunicorn, 2 workers each) over one PostgreSQL,
-behind nginx run from deploy/nginx.conf, their rate limits shared in the real Redis.
+behind nginx run from deploy/nginx.conf, their rate limits shared in the real Redis, their
+streams passed through unbuffered.
 
 Skipped on SQLite (the league server is a PostgreSQL setup) and, outside CI, where nginx or
 Redis is missing; in CI (``CI=true``) a missing one fails."""
@@ -345,3 +346,36 @@ def test_an_instance_killed_under_load_loses_and_doubles_nothing(league, api, ca
     assert {s for p in phones for s in p.statuses} == {201}
     league.a.log.close()
     league.a.start()  # for any test after this one
+
+
+def test_streams_through_nginx_get_the_events_of_either_instance(league, api):
+    """Streams opened through nginx (on either instance) get every hand written through it,
+    as they happen (nginx does not buffer them), and one resumed through it misses nothing."""
+    from tests.api.sse import Stream
+
+    table = api.table()
+    url = f"{league.url}/api/v1/tables/{table['id']}/events"
+    streams = [Stream(url, _auth(table)) for _ in range(4)]  # nginx spreads them
+    assert all(s.next().event == "ready" for s in streams)
+    for number in (1, 2):
+        written = requests.post(
+            f"{league.url}/api/v1/tables/{table['id']}/hands",
+            json=SOLO,
+            headers=_auth(table),
+            timeout=10,
+        )
+        assert written.status_code == 201
+        heard = [s.changes(1)[0] for s in streams]
+        assert {e["data"]["hand"] for e in heard} == {number}
+    last = heard[0]["id"]
+    for stream in streams:
+        stream.close()
+    requests.post(
+        f"{league.b.url}/api/v1/tables/{table['id']}/hands",
+        json=SOLO,
+        headers=_auth(table),
+        timeout=10,
+    )
+    resumed = Stream(url, {**_auth(table), "Last-Event-ID": str(last)})
+    assert [e["data"]["hand"] for e in resumed.changes(1)] == [3]
+    resumed.close()

@@ -26,6 +26,7 @@ from ..errors import (
     HandAlreadyVoid,
 )
 from ..locking import lock_table
+from ..outbox import record_change
 from ..tables import TableRules, table_view
 from .rows import (
     apply_deltas,
@@ -304,6 +305,10 @@ def _resettle_from(
         if table_rules.has_pool:
             table.pool = int(last.state_after["pool"])
     table.version += 1
+    kind = "hand.voided" if status == "void" else "hand.corrected"
+    record_change(
+        table.club_id, kind, table.id, table.version, hand=changed.number, resettled=len(pending)
+    )
     return len(pending)
 
 

@@ -36,6 +36,7 @@ from ..errors import (
     conflict_on_duplicate,
 )
 from ..locking import TableState, lock_table_state
+from ..outbox import record_change
 from ..tables import TableRules, table_view
 from .rows import (
     WriteConditions,
@@ -224,6 +225,7 @@ def record_hand(
             table, [league.HandChange(None, None, values["record"], values["settlement"])]
         )
         table = _advance_table(table, settlement.deltas, values["state_after"], pool)
+        record_change(table.club_id, "hand.recorded", table.id, table.version, hand=number)
         response = {
             **hand_view(SimpleNamespace(**values), table.variant),
             "table": table_view(table, table_rules),

@@ -27,6 +27,7 @@ from ..auth import (
 from ..clubs import get_club, player_view
 from ..errors import Conflict, Forbidden, NameTaken, NotFound, TableClosed, conflict_on_duplicate
 from ..locking import begin_write, get_table
+from ..outbox import record_change
 from .ratings import shown_rating
 from .seasons import reader_scope, require_club_reader, require_player_reader
 
@@ -55,6 +56,7 @@ def update_player(
                 )
                 .values(version=TableRow.version + 1)
             )
+            record_change(player.club_id, "player.renamed", player=player.id)
         if retired is not None and retired != (player.retired_at is not None):
             player.retired_at = utcnow() if retired else None
         db.session.commit()

@@ -19,6 +19,7 @@ from ...rules import RuleViolation
 from ..auth import Principal, new_id
 from ..clubs import get_club
 from ..errors import Forbidden, NameTaken, NotFound, conflict_on_duplicate
+from ..outbox import record_change
 
 
 def season_view(season: SeasonRow) -> dict[str, Any]:
@@ -95,6 +96,7 @@ def create_season(
         ends_on=ends_on,
     )
     db.session.add(season)
+    record_change(club_id, "season.created", season=season.id)
     with conflict_on_duplicate(
         N_("The club already has a season called %(name)s."), NameTaken, values={"name": repr(name)}
     ):

@@ -104,6 +104,7 @@ export const api = {
   }),
   hands: (id, token, page, size) => call('GET', `/tables/${enc(id)}/hands?page=${page}&page_size=${size}`, { token }),
   hand: (id, token, n) => call('GET', `/tables/${enc(id)}/hands/${n}`, { token }),
+  streamTicket: (id, token) => call('POST', `/tables/${enc(id)}/events/tickets`, { token }),
   record: (id, token, body, key) => call('POST', `/tables/${enc(id)}/hands`, {
     token, body, headers: { 'Idempotency-Key': key },
   }),

@@ -1,11 +1,12 @@
-// The score pad: routes (the URL fragment), polling with If-None-Match, the outbox, the service
-// worker. A shared link is `/#table=<id>&token=<token>`: the fragment never reaches a server.
+// The score pad: routes (the URL fragment), following the open table (its stream, live.js, or
+// polling with If-None-Match where it cannot be held), the outbox, the service worker. A shared link is `/#table=<id>&token=<token>`: the fragment never reaches a server.
 
 import { NetworkError } from './api.js';
 import { t, tn } from './i18n.js';
 import { h, clear, fitNames, focusHeading, toast } from './dom.js';
 import { isNetwork, loadVariants, mergeHand, refresh, tableContext, variantNamed } from './model.js';
 import { isRevoked, renderLeague, renderRevoked } from './league.js';
+import { follow, isLive, stop as stopFollowing } from './live.js';
 import { flush, onOutboxChange } from './outbox.js';
 import { renderEdit, renderNewHand, renderSeating, renderSettle, renderShare } from './screens.js';
 import { openClub, renderStart } from './start.js';
@@ -89,6 +90,7 @@ async function route(focus = true) {
     }
   }
   const id = p.get('table');
+  if (!id) stopFollowing(); // a stream counts against the token's bound: none left open
   if (stale()) return;
   if (p.get('league')) {
     current = null;
@@ -137,7 +139,21 @@ async function route(focus = true) {
   else if (screen === 'seating') view = renderSeating(root, ctx, app);
   else view = renderTable(root, ctx, app);
   current = { ctx, screen, view };
+  follow(ctx.id, ctx.token || ctx.adminToken, (version) => followed(ctx, version));
   if (focus) focusHeading(root);
+}
+
+/** A change heard on the table's stream: fetch the table unless this phone has that version. */
+function followed(ctx, version) {
+  if (version !== null && ctx.table && ctx.table.version >= version) return;
+  // A newer version is known to exist: asked for without If-None-Match (that is what polls send).
+  refresh(ctx, true).then((changed) => {
+    if (changed && current && current.ctx === ctx) app.update();
+  }, (error) => {
+    if (isRevoked(error) && current && current.ctx === ctx) {
+      current = null; stopFollowing(); renderRevoked(root, error, ctx.id);
+    }
+  });
 }
 
 let ticking = false;
@@ -148,7 +164,7 @@ async function tick() {
   let reachable = true;
   const note = (error) => { if (isNetwork(error)) reachable = false; };
   await flushOutbox().catch(note);
-  if (current && current.ctx) {
+  if (current && current.ctx && !isLive(current.ctx.id)) {
     const { ctx } = current;
     await refresh(ctx).then((changed) => { if (changed) app.update(); }, (error) => {
       note(error);

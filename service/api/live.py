@@ -1,0 +1,190 @@
+"""Live changes: the club's ``/changes`` feed (for programs that pull), and the streams of a
+table and of a club (server-sent events) with their tickets (docs/api.md#live-changes).
+
+A stream's answer is made here like any other; behind the service's worker
+(``service/http_worker.py``) the view then asks the worker's loop to keep the connection, and
+the thread is free. Elsewhere (another server, the tests' client) the answer ends after what it
+has, and the client reconnects with ``Last-Event-ID`` (the ``retry:`` it was given)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, current_app, request
+from flask.views import MethodView
+
+from ..extensions import db
+from ..middleware.limits import client_address
+from ..rules import RuleViolation
+from ..schemas.live import (
+    ChangesPageSchema,
+    ChangesQuerySchema,
+    StreamQuerySchema,
+    StreamTicketSchema,
+)
+from ..services import live
+from ..services.live_feed import feed_for
+from .auth import BEARER, principal
+from .paging import Blueprint
+
+blp = Blueprint("live", __name__, url_prefix="/api/v1", description="Live changes")
+
+EVENT_STREAM = "text/event-stream"
+STREAMS_ENVIRON_KEY = "solo.streams"  # http_worker.STREAMS_ENVIRON_KEY (the server's side)
+# Streams one worker holds per token and per client address (a club's Wi-Fi is one address).
+DEFAULT_STREAMS_PER_TOKEN = 16
+DEFAULT_STREAMS_PER_ADDRESS = 256
+# How long a stream's opening waits for this worker's feed to listen (its first stream only).
+FEED_READY_SECONDS = 5.0
+_MAX_EVENT_ID = 2**31 - 1
+
+STREAM_RESPONSES = {
+    "200": {
+        "description": "Server-sent events (`text/event-stream`), held open: one event per "
+        "change, `id:` its id; `ready` and `reload` events; heartbeat comments. See the API "
+        "guide, *Live changes*.",
+        "content": {
+            EVENT_STREAM: {
+                "schema": {
+                    "description": "One server-sent event: `data` is an event's JSON "
+                    "(`Event`), or for `ready` and `reload` the stream's position.",
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string", "pattern": "^[0-9]+$"},
+                        "event": {"type": "string", "enum": ["message", "ready", "reload"]},
+                        "data": {"type": "string", "contentMediaType": "application/json"},
+                        "retry": {"type": "integer", "minimum": 0},
+                    },
+                }
+            }
+        },
+    },
+    "401": {"$ref": "#/components/responses/UNAUTHORIZED"},
+    "403": {"$ref": "#/components/responses/FORBIDDEN"},
+    "404": {"$ref": "#/components/responses/NOT_FOUND"},
+    "429": {"$ref": "#/components/responses/TOO_MANY_REQUESTS"},
+}
+LAST_EVENT_ID = {
+    "in": "header",
+    "name": "Last-Event-ID",
+    "required": False,
+    "schema": {"type": "string", "pattern": "^[0-9]{1,10}$"},
+    "description": "Resume after this event (what `EventSource` sends when it reconnects).",
+}
+TICKET_AUTH: list[dict[str, list[str]]] = [*BEARER, {}]
+
+
+def _resume_after(query: dict[str, Any]) -> int | None:
+    raw = request.headers.get("Last-Event-ID")
+    if raw is None or not raw.strip():
+        return query.get("after")
+    value = raw.strip()
+    if not (value.isascii() and value.isdigit()) or int(value) > _MAX_EVENT_ID:
+        raise RuleViolation("Last-Event-ID", "must be an event id (a whole number)")
+    return int(value)
+
+
+def _stream(query: dict[str, Any], table_id: str | None, club_id: str | None) -> Response:
+    ticket = query.get("ticket")
+    who = live.ticket_principal(ticket, request.path) if ticket else principal()
+    target = live.followed(who, table_id, club_id)
+    after = _resume_after(query)
+    hub: Any = request.environ.get(STREAMS_ENVIRON_KEY)
+    keys = None
+    if hub is not None:
+        feed = feed_for(db.engine)
+        if feed.ready(FEED_READY_SECONDS):
+            config = current_app.config
+            keys = hub.reserve(
+                {
+                    f"token:{who.token_id}": int(
+                        config.get("LIVE_STREAMS_PER_TOKEN", DEFAULT_STREAMS_PER_TOKEN)
+                    ),
+                    f"address:{client_address(request.environ)}": int(
+                        config.get("LIVE_STREAMS_PER_ADDRESS", DEFAULT_STREAMS_PER_ADDRESS)
+                    ),
+                }
+            )
+            if keys is None:
+                raise live.too_many_streams()
+            feed.attach(hub.publish)
+    try:
+        opening = live.open_stream(target, after)
+    except BaseException:
+        if keys is not None:
+            hub.release(keys)
+        raise
+    if keys is not None:
+        hub.hold(target.club_id, target.table_id, opening.last_id, keys)
+    # An iterable, not bytes: no Content-Length, so that the answer may go on.
+    return Response(
+        iter([opening.body]),
+        200,
+        mimetype=EVENT_STREAM,
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+def _ticket(table_id: str | None, club_id: str | None, path: str) -> Any:
+    who = principal()
+    target = live.followed(who, table_id, club_id)
+    return live.mint_ticket(who, target, path), 201, {"Cache-Control": "no-store"}
+
+
+@blp.route("/clubs/<string:club_id>/changes")
+class Changes(MethodView):
+    @blp.arguments(ChangesQuerySchema(), location="query")
+    @blp.response(200, ChangesPageSchema)
+    @blp.alt_response(401, description="No or bad token.")
+    @blp.alt_response(403, description="Not this club's admin or read-only token.")
+    @blp.alt_response(404, description="No such club.")
+    @blp.doc(security=BEARER)
+    def get(self, query: dict[str, Any], club_id: str) -> dict[str, Any]:
+        """Every change of the club in order, a page at a time after the cursor `after`
+        (admin or read-only token). The event ids are the streams' ids."""
+        return live.read_changes(principal(), club_id, query["after"], query["limit"])
+
+
+@blp.route("/tables/<string:table_id>/events")
+class TableEvents(MethodView):
+    @blp.arguments(StreamQuerySchema(), location="query")
+    @blp.doc(responses=STREAM_RESPONSES, parameters=[LAST_EVENT_ID], security=TICKET_AUTH)
+    def get(self, query: dict[str, Any], table_id: str) -> Response:
+        """Follow the table's changes as server-sent events (any token that may read it, or
+        a stream ticket of one in `ticket`)."""
+        return _stream(query, table_id, None)
+
+
+@blp.route("/clubs/<string:club_id>/events")
+class ClubEvents(MethodView):
+    @blp.arguments(StreamQuerySchema(), location="query")
+    @blp.doc(responses=STREAM_RESPONSES, parameters=[LAST_EVENT_ID], security=TICKET_AUTH)
+    def get(self, query: dict[str, Any], club_id: str) -> Response:
+        """Follow every change of the club as server-sent events (admin or read-only token,
+        or a stream ticket of one in `ticket`)."""
+        return _stream(query, None, club_id)
+
+
+@blp.route("/tables/<string:table_id>/events/tickets")
+class TableStreamTickets(MethodView):
+    @blp.response(201, StreamTicketSchema)
+    @blp.alt_response(401, description="No or bad token.")
+    @blp.alt_response(403, description="This token may not read the table.")
+    @blp.alt_response(404, description="No such table.")
+    @blp.doc(security=BEARER)
+    def post(self, table_id: str) -> Any:
+        """A ticket that opens the table's stream for a minute, for `EventSource` (which
+        cannot send `Authorization`): the token itself never goes into a URL."""
+        return _ticket(table_id, None, f"/api/v1/tables/{table_id}/events")
+
+
+@blp.route("/clubs/<string:club_id>/events/tickets")
+class ClubStreamTickets(MethodView):
+    @blp.response(201, StreamTicketSchema)
+    @blp.alt_response(401, description="No or bad token.")
+    @blp.alt_response(403, description="Not this club's admin or read-only token.")
+    @blp.alt_response(404, description="No such club.")
+    @blp.doc(security=BEARER)
+    def post(self, club_id: str) -> Any:
+        """A ticket that opens the club's stream for a minute (as the table's)."""
+        return _ticket(None, club_id, f"/api/v1/clubs/{club_id}/events")

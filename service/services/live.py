@@ -1,0 +1,160 @@
+"""Live changes for readers: the club's ``/changes`` feed, stream tickets, and a stream's
+opening (who may follow what, and what it is sent first).
+
+A stream is a table's (``table_id``: its events only) or a club's (all of them); its events
+are the outbox's, their ids the club's event numbers (``services/outbox.py``). A stream opened
+afresh starts with a ``ready`` event (the table's version, the id it starts after); one that
+resumes (``Last-Event-ID`` or ``after``) is first sent what it missed, or, more than
+``MAX_BACKLOG`` events behind (or naming an id the club never had), a ``reload`` event: fetch
+the state again, the stream goes on from there.
+
+**Tickets.** ``EventSource`` cannot send an ``Authorization`` header, and a long-lived token
+in a URL lands in logs. A ticket is minted with the token (``POST …/events/tickets``), is bound
+to one stream's path, expires after ``TICKET_SECONDS`` and is signed with the token's stored
+digest: it opens nothing its token could not, stops working with its token (revoked, rotated),
+and needs no secret shared between instances.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+
+from ..extensions import db
+from ..i18n.marks import N_
+from ..persistence.columns import rfc3339, utcnow
+from ..persistence.table_keeping import TokenRow
+from .auth import Principal, require_table_reader
+from .clubs import read_club
+from .errors import ServiceError, Unauthorized
+from .live_feed import event_frame, named_frame
+from .locking import get_table
+from .outbox import club_changes, events_after, last_seq
+
+TICKET_SECONDS = 60
+MAX_BACKLOG = 500
+# How long a client waits before reconnecting (the stream's ``retry:``), in milliseconds.
+RETRY_MS = 2000
+_TICKET_SALT = "solo stream ticket"
+_WWW_INVALID = {"WWW-Authenticate": 'Bearer realm="solo", error="invalid_token"'}
+
+
+class StreamTicketInvalid(Unauthorized):
+    """A stream ticket expired, forged, for another stream, or of a token gone."""
+
+    problem = "stream-ticket-invalid"
+
+
+class TooManyStreams(ServiceError):
+    """The token or the address holds as many streams as this worker allows."""
+
+    status = 429
+    problem = "too-many-streams"
+
+
+def read_changes(principal: Principal, club_id: str, after: int, limit: int) -> dict[str, Any]:
+    """A page of the club's events after ``after`` (its admin or read-only token)."""
+    read_club(principal, club_id)
+    return club_changes(club_id, after, limit)
+
+
+@dataclass(frozen=True, slots=True)
+class Followed:
+    """What a stream follows: a club, and one of its tables or all of them."""
+
+    club_id: str
+    table_id: str | None
+    version: int | None  # the table's, when it was checked
+
+
+def followed(principal: Principal, table_id: str | None, club_id: str | None) -> Followed:
+    """The stream a token may follow: a table it may read (any of its tokens but another
+    table's), or a club (its admin or read-only token)."""
+    if table_id is not None:
+        table = get_table(table_id)
+        require_table_reader(principal, table)
+        return Followed(table.club_id, table.id, table.version)
+    assert club_id is not None
+    read_club(principal, club_id)
+    return Followed(club_id, None, None)
+
+
+@dataclass(frozen=True, slots=True)
+class StreamOpening:
+    """A stream's first bytes, and the id of the last event they cover."""
+
+    followed: Followed
+    body: bytes
+    last_id: int
+
+
+def open_stream(target: Followed, after: int | None) -> StreamOpening:
+    """The first bytes of a stream opened afresh (``after`` None) or resuming after the
+    event ``after``. The club's last number is read before its events: anything committed
+    later has a higher number and comes after (the feed sends it)."""
+    club_last = last_seq(target.club_id)
+    retry = f"retry: {RETRY_MS}\n\n".encode()
+    db.session.rollback()  # a fresh snapshot for the events (SQLite keeps the read's)
+    if after is None:
+        ready = {"version": target.version, "table_id": target.table_id, "after": club_last}
+        return StreamOpening(target, retry + named_frame("ready", club_last, ready), club_last)
+    events = (
+        []
+        if after > club_last
+        else events_after(target.club_id, after, MAX_BACKLOG + 1, target.table_id)
+    )
+    if after > club_last or len(events) > MAX_BACKLOG:
+        reason = "unknown-id" if after > club_last else "too-far-behind"
+        reload = {"reason": reason, "after": club_last, "table_id": target.table_id}
+        return StreamOpening(target, retry + named_frame("reload", club_last, reload), club_last)
+    frames = b"".join(event_frame(e) for e in events)
+    last = max([club_last, *(e["id"] for e in events)])
+    return StreamOpening(target, retry + frames, last)
+
+
+def _serializer(token_hash: str) -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(token_hash, salt=_TICKET_SALT)
+
+
+def mint_ticket(principal: Principal, target: Followed, path: str) -> dict[str, Any]:
+    """A ticket that opens the stream at ``path`` for ``TICKET_SECONDS`` (``target`` was
+    checked for ``principal`` already)."""
+    row = db.session.get(TokenRow, principal.token_id)
+    assert row is not None  # it authenticated this very request
+    ticket = f"{row.id}.{_serializer(row.token_hash).dumps(path)}"
+    expires = utcnow() + timedelta(seconds=TICKET_SECONDS)
+    return {
+        "ticket": ticket,
+        "url": f"{path}?ticket={ticket}",
+        "expires_at": rfc3339(expires),
+        "expires_in": TICKET_SECONDS,
+    }
+
+
+def ticket_principal(ticket: str, path: str) -> Principal:
+    """Whom a ticket for the stream at ``path`` speaks for."""
+    token_id, _, signed = ticket.partition(".")
+    row = db.session.get(TokenRow, token_id[:64]) if token_id and signed else None
+    invalid = StreamTicketInvalid(
+        N_("This stream ticket is expired or not for this stream; mint another."),
+        headers=_WWW_INVALID,
+    )
+    if row is None or row.revoked_at is not None:
+        raise invalid
+    try:
+        bound = _serializer(row.token_hash).loads(signed, max_age=TICKET_SECONDS)
+    except BadSignature:
+        raise invalid from None
+    if bound != path:
+        raise invalid
+    return Principal(row.id, row.kind, row.club_id, row.table_id)
+
+
+def too_many_streams() -> TooManyStreams:
+    return TooManyStreams(
+        N_("Too many streams are open with this token or from this address; close one."),
+        headers={"Retry-After": "5"},
+    )

@@ -1,0 +1,144 @@
+"""The outbox: a change of a club written as an event in the change's own transaction, and
+read back in the club's order.
+
+Every use case that changes what a reader sees calls ``record_change`` once, just before it
+commits (a dry run rolls the event back with everything else). The event is numbered per club
+(``persistence/outbox.py`` says why the numbers commit in order); the number is the event's id
+everywhere: the streams' ``id:`` lines, ``Last-Event-ID``, the ``after`` cursor of
+``GET /clubs/{id}/changes``.
+
+On PostgreSQL a trigger (migration 0011) announces each event on the channel ``club_changes``
+(``"<club id> <seq>"``), which PostgreSQL delivers when its transaction commits; the streams'
+feed (``services/live_feed.py``) listens there. SQLite's feed watches the database's change counter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import bindparam, func, insert, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from ..extensions import db
+from ..persistence.columns import rfc3339, utcnow
+from ..persistence.outbox import ChangeCursorRow, ChangeEventRow
+
+CHANNEL = "club_changes"
+# What one page of ``/changes`` holds at most, and by default.
+MAX_PAGE = 500
+DEFAULT_PAGE = 100
+
+_cursors = ChangeCursorRow.__table__
+_events = ChangeEventRow.__table__
+
+
+def _next_seq_statement(dialect: str) -> Any:
+    """``INSERT … ON CONFLICT DO UPDATE SET last_seq = last_seq + 1``: the club's next number,
+    its row locked until the transaction ends."""
+    upsert = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(_cursors)
+    return upsert.values(club_id=bindparam("club"), last_seq=1).on_conflict_do_update(
+        index_elements=[_cursors.c.club_id],
+        set_={"last_seq": _cursors.c.last_seq + 1},
+    )
+
+
+_NEXT_SEQ = {name: _next_seq_statement(name) for name in ("postgresql", "sqlite")}
+# The event under the number just taken, read back in the statement itself: neither statement
+# needs the other's answer, so both go in a pipeline (``services/pipelining.py``).
+_INSERT_EVENT = insert(_events).from_select(
+    ["club_id", "seq", "kind", "table_id", "version", "data", "created_at"],
+    select(
+        _cursors.c.club_id,
+        _cursors.c.last_seq,
+        bindparam("kind", type_=_events.c.kind.type),
+        bindparam("table_id", type_=_events.c.table_id.type),
+        bindparam("version", type_=_events.c.version.type),
+        bindparam("data", type_=_events.c.data.type),
+        bindparam("created_at", type_=_events.c.created_at.type),
+    ).where(_cursors.c.club_id == bindparam("club")),
+)
+
+
+def record_change(
+    club_id: str,
+    kind: str,
+    table_id: str | None = None,
+    version: int | None = None,
+    **data: Any,
+) -> None:
+    """Write the event ``kind`` of the club in the current transaction. ``table_id`` and
+    ``version`` (the table's version after the change) for a table's change; ``data``: what
+    changed, JSON values (a hand's number …)."""
+    connection = db.session.connection()
+    connection.execute(_NEXT_SEQ[connection.dialect.name], {"club": club_id})
+    connection.execute(
+        _INSERT_EVENT,
+        {
+            "club": club_id,
+            "kind": kind,
+            "table_id": table_id,
+            "version": version,
+            "data": data,
+            "created_at": utcnow(),
+        },
+    )
+
+
+def event_view(row: Any) -> dict[str, Any]:
+    """An event as every reader sees it (``/changes``, the streams, the webhooks)."""
+    links: dict[str, str] = {}
+    if row.table_id is not None:
+        links["table"] = f"/api/v1/tables/{row.table_id}"
+        hand = row.data.get("hand")
+        if isinstance(hand, int):
+            links["hand"] = f"/api/v1/tables/{row.table_id}/hands/{hand}"
+    return {
+        "id": row.seq,
+        "type": row.kind,
+        "club_id": row.club_id,
+        "table_id": row.table_id,
+        "version": row.version,
+        "data": row.data,
+        "links": links,
+        "occurred_at": rfc3339(row.created_at),
+    }
+
+
+_COLUMNS = (
+    _events.c.club_id,
+    _events.c.seq,
+    _events.c.kind,
+    _events.c.table_id,
+    _events.c.version,
+    _events.c.data,
+    _events.c.created_at,
+)
+
+
+def events_after(
+    club_id: str, after: int, limit: int, table_id: str | None = None
+) -> list[dict[str, Any]]:
+    """The club's events numbered above ``after``, in order, at most ``limit``; only the
+    table's with ``table_id``."""
+    query = select(*_COLUMNS).where(_events.c.club_id == club_id, _events.c.seq > after)
+    if table_id is not None:
+        query = query.where(_events.c.table_id == table_id)
+    rows = db.session.execute(query.order_by(_events.c.seq).limit(limit)).all()
+    return [event_view(row) for row in rows]
+
+
+def last_seq(club_id: str) -> int:
+    """The club's last event number (0 before its first)."""
+    found = db.session.execute(
+        select(func.coalesce(func.max(_cursors.c.last_seq), 0)).where(_cursors.c.club_id == club_id)
+    ).scalar_one()
+    return int(found)
+
+
+def club_changes(club_id: str, after: int, limit: int) -> dict[str, Any]:
+    """A page of the club's events after the cursor ``after`` (its reader checked by the
+    caller)."""
+    events = events_after(club_id, after, limit + 1)
+    more = len(events) > limit
+    events = events[:limit]
+    return {"events": events, "cursor": events[-1]["id"] if events else after, "more": more}

@@ -1,0 +1,169 @@
+"""The outbox and the club's ``/changes`` feed: every change of a club is one event, written
+with the change (a dry run and a refused write leave none), numbered per club in order, paged
+by cursor, for the club's admin and read-only tokens only."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.api.test_league import LOST_SOLO, SOLO
+
+
+def changes(api, club, token=None, **query):
+    response = api.client.get(
+        f"/api/v1/clubs/{club['id']}/changes",
+        query_string=query,
+        headers=api.auth(token or club["admin_token"]),
+    )
+    assert response.status_code == 200, response.json
+    return response.json
+
+
+def all_events(api, club, token=None, limit=100):
+    events, after = [], 0
+    while True:
+        page = changes(api, club, token, after=after, limit=limit)
+        events += page["events"]
+        after = page["cursor"]
+        if not page["more"]:
+            return events
+
+
+def test_every_change_of_a_table_is_one_event_in_order(api, client):
+    club = api.club()
+    table = api.table(club=club)
+    auth = api.auth(table["table_token"])
+    for hand in (SOLO, LOST_SOLO, SOLO):
+        assert api.record(table, hand).status_code == 201
+    url = f"/api/v1/tables/{table['id']}"
+    assert client.put(f"{url}/hands/1", json={**SOLO, "tricks": 2}, headers=auth).status_code == 200
+    assert client.delete(f"{url}/hands/2", headers=auth).status_code == 200
+    seats = [s["player_id"] for s in api.get_table(table)["seats"]]
+    reseated = client.put(
+        f"{url}/seating", json={"seats": seats[::-1], "first_dealer": 1}, headers=auth
+    )
+    assert reseated.status_code == 200, reseated.json
+    assert client.post(f"{url}/close", headers=auth).status_code == 200
+
+    events = changes(api, club)["events"]
+    kinds = [(e["type"], e["data"].get("hand")) for e in events]
+    assert kinds == [
+        ("table.opened", None),
+        ("hand.recorded", 1),
+        ("hand.recorded", 2),
+        ("hand.recorded", 3),
+        ("hand.corrected", 1),
+        ("hand.voided", 2),
+        ("table.reseated", None),
+        ("table.closed", None),
+    ]
+    assert [e["id"] for e in events] == list(range(1, 9))
+    versions = [e["version"] for e in events]
+    assert versions == sorted(versions) and len(set(versions)) == len(versions)
+    assert versions[-1] == api.get_table(table)["version"]
+    assert all(e["table_id"] == table["id"] and e["club_id"] == club["id"] for e in events)
+    assert events[1]["links"] == {"table": url, "hand": f"{url}/hands/1"}
+    assert events[4]["data"]["resettled"] >= 1
+
+
+def test_a_dry_run_or_a_refused_write_leaves_no_event(api, client):
+    club = api.club()
+    table = api.table(club=club)
+    auth = api.auth(table["table_token"])
+    api.record(table, SOLO)
+    dry = client.put(
+        f"/api/v1/tables/{table['id']}/hands/1?dry_run=true",
+        json={**SOLO, "tricks": 2},
+        headers=auth,
+    )
+    assert dry.status_code == 200
+    refused = api.record(table, {**SOLO, "tricks": 99})
+    assert refused.status_code == 422
+    stale = api.record(table, SOLO, **{"If-Match": '"1"'})
+    assert stale.status_code == 412
+    assert [e["type"] for e in changes(api, club)["events"]] == ["table.opened", "hand.recorded"]
+
+
+def test_pages_follow_the_cursor_and_each_club_counts_its_own(api):
+    club, other = api.club("One"), api.club("Two")
+    table = api.table(club=club)
+    api.table(club=other)
+    for _ in range(4):
+        api.record(table, SOLO)
+    paged = all_events(api, club, limit=2)
+    assert [e["id"] for e in paged] == [1, 2, 3, 4, 5]
+    assert [e["id"] for e in changes(api, other)["events"]] == [1]
+    tail = changes(api, club, after=5)
+    assert tail == {"events": [], "cursor": 5, "more": False}
+    assert changes(api, club, after=3)["events"][0]["id"] == 4
+
+
+def test_the_read_only_token_reads_the_feed_and_nobody_else(api, client):
+    club = api.club()
+    table = api.table(club=club)
+    viewer = client.post(
+        f"/api/v1/clubs/{club['id']}/viewer-tokens",
+        json={"name": "league bot"},
+        headers=api.auth(club["admin_token"]),
+    )
+    assert viewer.status_code == 201, viewer.json
+    assert [e["type"] for e in all_events(api, club, viewer.json["token"])] == ["table.opened"]
+    url = f"/api/v1/clubs/{club['id']}/changes"
+    assert client.get(url, headers=api.auth(table["table_token"])).status_code == 403
+    assert client.get(url).status_code == 401
+    assert client.get(url, headers=api.auth(api.club()["admin_token"])).status_code == 403
+    missing = client.get("/api/v1/clubs/nope/changes", headers=api.auth(club["admin_token"]))
+    assert missing.status_code == 404
+
+
+def test_bad_cursors_are_named(api, client):
+    club = api.club()
+    for query, field in (("after=-1", "after"), ("after=x", "after"), ("limit=0", "limit")):
+        response = client.get(
+            f"/api/v1/clubs/{club['id']}/changes?{query}",
+            headers=api.auth(club["admin_token"]),
+        )
+        assert response.status_code == 422, query
+        assert field in response.get_data(as_text=True)
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(["record", "correct", "void", "dry", "refused"]), st.integers(1, 6)
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_every_answered_change_is_one_event_and_nothing_else_is(api, client, steps):
+    """Whatever happens to a table, in whatever order: one event per change that was answered
+    2xx (a dry run and a refusal none), numbered 1, 2, 3 …, the table's version rising with
+    them and the last one the table's own."""
+    club = api.club()
+    table = api.table(club=club)
+    auth = api.auth(table["table_token"])
+    url = f"/api/v1/tables/{table['id']}"
+    changes_made = 1  # the opening
+    for action, number in steps:
+        if action == "record":
+            answer = api.record(table, SOLO)
+        elif action == "correct":
+            answer = client.put(f"{url}/hands/{number}", json=LOST_SOLO, headers=auth)
+        elif action == "void":
+            answer = client.delete(f"{url}/hands/{number}", headers=auth)
+        elif action == "dry":
+            answer = client.delete(f"{url}/hands/{number}?dry_run=true", headers=auth)
+        else:
+            answer = api.record(table, {**SOLO, "tricks": 99})
+        if action not in ("dry", "refused") and answer.status_code < 300:
+            changes_made += 1
+    events = all_events(api, club)
+    assert [e["id"] for e in events] == list(range(1, changes_made + 1))
+    versions = [e["version"] for e in events]
+    assert versions == sorted(set(versions))
+    assert versions[-1] == api.get_table(table)["version"]

@@ -1,0 +1,106 @@
+"""The pad follows its table through the table's stream (server-sent events) when it can be
+held, and polls with If-None-Match when it cannot: two phones on one table, against gunicorn
+with the service's worker (the other browser tests' server cannot hold a stream)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.support import Gunicorn, migrated_app
+
+from .conftest import Phone
+from .support import Api, table_url, wait_recorded
+from .test_pad import POLL_SECONDS, record_solo
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+BOUND_SECONDS = 15  # generous: the stream takes milliseconds, and the test proves it another way
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gunicorn]:
+    app = migrated_app(None, tmp_path_factory.mktemp("live-db"))
+    with Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], workers=2) as gunicorn:
+        yield gunicorn
+
+
+@pytest.fixture
+def two_phones(browser: Any, server: Gunicorn) -> Iterator[tuple[Phone, Phone]]:
+    opened = (Phone(browser, server.url), Phone(browser, server.url))
+    yield opened
+    problems = [p for phone in opened for p in phone.problems]
+    for phone in opened:
+        phone.close()
+    assert not problems, problems
+
+
+def polls_of(page: Any, table: dict[str, Any]) -> list[float]:
+    """When the page asked for the table with If-None-Match (a poll), from now on."""
+    asked: list[float] = []
+    path = f"/api/v1/tables/{table['id']}"
+
+    def note(request: Any) -> None:
+        if request.url.endswith(path) and "if-none-match" in request.headers:
+            asked.append(time.monotonic())
+
+    page.on("request", note)
+    return asked
+
+
+def test_a_hand_saved_on_one_phone_reaches_the_other_through_the_stream(
+    two_phones: tuple[Phone, Phone], server: Gunicorn
+) -> None:
+    table = Api(server.url).table_setup()
+    first, second = (phone.page for phone in two_phones)
+    streams: list[str] = []
+    second.on("request", lambda r: "/events?ticket=" in r.url and streams.append(r.url))
+    for page in (first, second):
+        page.goto(table_url("", table))
+        page.locator("#new-hand").wait_for()
+    # The second phone is live once its stream said ready: it stops polling then.
+    second.locator('html[data-following="stream"]').wait_for(state="attached")
+    assert streams and all(table["table_token"] not in url for url in streams)
+    second.wait_for_timeout(POLL_SECONDS * 1000 + 500)  # a poll would have come by now
+    polls = polls_of(second, table)
+    for number in (1, 2, 3):
+        record_solo(first, declarer="Dora", trump="diamonds")
+        wait_recorded(first, number)
+        saved = time.monotonic()
+        second.locator(f'.sheet .hand[data-number="{number}"]').wait_for(
+            timeout=BOUND_SECONDS * 1000
+        )
+        print(f"hand {number} shown on the other phone {time.monotonic() - saved:.3f} s after")
+    assert polls == [], "the phone that follows the stream does not poll"
+    assert (
+        second.locator(".seat .balance").all_inner_texts()
+        == first.locator(".seat .balance").all_inner_texts()
+    )
+
+
+def test_with_the_stream_blocked_the_pad_falls_back_to_polling(
+    two_phones: tuple[Phone, Phone], server: Gunicorn
+) -> None:
+    table = Api(server.url).table_setup()
+    first, second = (phone.page for phone in two_phones)
+    blocked: list[str] = []
+
+    def buffering_proxy(route: Any) -> None:
+        blocked.append(route.request.url)
+        route.abort("connectionreset")
+
+    second.context.route("**/events?**", buffering_proxy)
+    polls = polls_of(second, table)
+    for page in (first, second):
+        page.goto(table_url("", table))
+        page.locator("#new-hand").wait_for()
+    record_solo(first, declarer="Dora", trump="diamonds")
+    wait_recorded(first, 1)
+    second.locator('.sheet .hand[data-number="1"]').wait_for(
+        timeout=(POLL_SECONDS + BOUND_SECONDS) * 1000
+    )
+    assert blocked, "the pad tried the stream"
+    assert second.locator("html").get_attribute("data-following") == "polling"
+    assert polls, "and then polled"
