@@ -46,6 +46,17 @@ class Defaults:
     # the sync is made after the writer lock is let go).
     SQLITE_SYNCHRONOUS = "FULL"
     SQLITE_BUSY_TIMEOUT_S = 30
+    # Webhooks (services/webhooks, docs/operations.md): the networks besides the Internet's
+    # they may be sent to (CIDRs; none by default), the bounds of one delivery, the retries'
+    # backoff and when a failing subscription is disabled, how often an idle deliverer looks.
+    WEBHOOK_ALLOWED_NETWORKS: list[str] = []
+    WEBHOOK_CONNECT_TIMEOUT_S = 5.0
+    WEBHOOK_READ_TIMEOUT_S = 10.0
+    WEBHOOK_BACKOFF_BASE_S = 10.0
+    WEBHOOK_BACKOFF_CAP_S = 3600.0
+    WEBHOOK_DISABLE_AFTER_S = 3 * 86400.0
+    WEBHOOK_IDLE_POLL_S = 1.0
+    WEBHOOK_LEASE_MARGIN_S = 10.0
 
 
 def normalize_database_url(url: str) -> str:

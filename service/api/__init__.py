@@ -25,12 +25,23 @@ def register_blueprints(app: Flask, api: Api) -> None:
         settlements,
         tables,
         variants,
+        webhooks,
     )
 
     openapi.register_components(api.spec)  # before the operations that name them
     clubs.register_converters(app)
     docs.register(app)
     pages.register(app)
-    for module in (health, variants, settlements, clubs, tables, league, league_admin, live):
+    for module in (
+        health,
+        variants,
+        settlements,
+        clubs,
+        tables,
+        league,
+        league_admin,
+        live,
+        webhooks,
+    ):
         api.register_blueprint(module.blp)
     register_media_checks(app)

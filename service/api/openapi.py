@@ -162,11 +162,35 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
     ("get", "/api/v1/players/{player_id}/stats"): ("getPlayerStats", "Players", None),
     ("get", "/api/v1/clubs/{club_id}/export"): ("exportClub", "Backup", None),
     ("post", "/api/v1/clubs/import"): ("importClub", "Backup", None),
+    ("post", "/api/v1/clubs/{club_id}/webhooks"): ("createWebhook", "Webhooks", None),
+    ("get", "/api/v1/clubs/{club_id}/webhooks"): ("listWebhooks", "Webhooks", None),
+    ("get", "/api/v1/clubs/{club_id}/webhooks/{webhook_id}"): ("getWebhook", "Webhooks", None),
+    ("patch", "/api/v1/clubs/{club_id}/webhooks/{webhook_id}"): (
+        "updateWebhook",
+        "Webhooks",
+        None,
+    ),
+    ("delete", "/api/v1/clubs/{club_id}/webhooks/{webhook_id}"): (
+        "deleteWebhook",
+        "Webhooks",
+        None,
+    ),
+    ("get", "/api/v1/clubs/{club_id}/webhooks/{webhook_id}/deliveries"): (
+        "listWebhookDeliveries",
+        "Webhooks",
+        None,
+    ),
+    ("post", "/api/v1/clubs/{club_id}/webhooks/{webhook_id}/redeliveries"): (
+        "redeliverWebhookEvent",
+        "Webhooks",
+        None,
+    ),
 }
 
 # What a schema's fields cannot say of it (the views' schemas check the same).
 SCHEMA_KEYWORDS: dict[str, dict[str, Any]] = {
     "PlayerUpdate": {"minProperties": 1},  # PlayerUpdateSchema: `name`, `retired` or both
+    "WebhookUpdate": {"minProperties": 1},  # WebhookUpdateSchema: at least one member
 }
 
 TAGS = [
@@ -180,6 +204,7 @@ TAGS = [
     ("Seasons", "A club's league seasons."),
     ("Standings", "A season's standings."),
     ("Backup", "A club's export and its import."),
+    ("Webhooks", "A club's events POSTed to its URLs, signed as Standard Webhooks says."),
 ]
 
 PUBLIC = {
