@@ -57,6 +57,7 @@ class Defaults:
     WEBHOOK_DISABLE_AFTER_S = 3 * 86400.0
     WEBHOOK_IDLE_POLL_S = 1.0
     WEBHOOK_LEASE_MARGIN_S = 10.0
+    WEBHOOK_LOG_RETENTION_DAYS = 30.0
 
 
 def normalize_database_url(url: str) -> str:

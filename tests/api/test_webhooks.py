@@ -245,6 +245,31 @@ def test_every_event_is_delivered_signed_once_and_in_order(
     )
 
 
+def test_two_deliverers_never_deliver_one_webhook_at_once(
+    app: Flask, api: Any, loopback_allowed: None
+) -> None:
+    """Two deliverers of two threads each, one webhook: one delivery at a time, each event
+    once, in order."""
+    receiver = Receiver(delay=0.02)
+    try:
+        club = api.club()
+        hook = subscribe(api, club, receiver.url)
+        receiver.secret = hook["secret"]
+        tables = [api.table(club=club), api.table(club=club)]
+        record_hands(api, tables, 6)
+        expected = [event["id"] for event in all_events(api, club)]
+        stops = [deliverer(app), deliverer(app)]
+        try:
+            wait_for(lambda: len(receiver.ids()) >= len(expected), what="every event")
+        finally:
+            for stop in stops:
+                stop()
+        assert receiver.ids() == expected
+        assert receiver.most_in_flight == 1
+    finally:
+        receiver.close()
+
+
 def test_a_failing_redirecting_and_slow_receiver_gets_everything_once_it_comes_back(
     app: Flask, api: Any, receiver: Receiver, loopback_allowed: None
 ) -> None:
@@ -405,3 +430,18 @@ def test_a_deliverer_killed_mid_run_loses_nothing(
         assert receiver.bad_signatures == 0
     finally:
         receiver.close()
+
+
+def test_the_log_keeps_attempts_for_the_retention_only(
+    app: Flask, api: Any, receiver: Receiver, loopback_allowed: None
+) -> None:
+    club = api.club()
+    hook = subscribe(api, club, receiver.url)
+    receiver.secret = hook["secret"]
+    api.table(club=club)
+    stop = deliverer(app, DeliverySettings(**{**_fields(FAST), "log_retention_days": 0.0}))
+    try:
+        wait_for(lambda: receiver.ids() == [1], what="the delivery")
+        wait_for(lambda: deliveries(api, club, hook) == [], what="its attempt dropped")
+    finally:
+        stop()

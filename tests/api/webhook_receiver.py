@@ -23,6 +23,8 @@ class Receiver:
         self.received: list[dict[str, Any]] = []  # verified deliveries, in arrival order
         self.requests = 0
         self.bad_signatures = 0
+        self.in_flight = 0
+        self.most_in_flight = 0  # deliveries answered at once, at most
         self.lock = threading.Lock()
         receiver = self
 
@@ -46,7 +48,16 @@ class Receiver:
     def handle(self, handler: BaseHTTPRequestHandler, body: bytes) -> None:
         with self.lock:
             self.requests += 1
+            self.in_flight += 1
+            self.most_in_flight = max(self.most_in_flight, self.in_flight)
             answer: int | str = self.script.pop(0) if self.script else 204
+        try:
+            self._answer(handler, body, answer)
+        finally:
+            with self.lock:
+                self.in_flight -= 1
+
+    def _answer(self, handler: BaseHTTPRequestHandler, body: bytes, answer: int | str) -> None:
         slow = answer == "slow"
         if slow:  # the deliverer has given up by now: what it sent is not counted
             time.sleep(self.slow_seconds)

@@ -67,6 +67,7 @@ class DeliverySettings:
     # Events one claim delivers before the subscription is let go for others' turn.
     batch: int = 50
     lease_margin_seconds: float = 10.0
+    log_retention_days: float = 30.0
 
     @property
     def lease_seconds(self) -> float:
@@ -123,8 +124,15 @@ def claim(owner: str, settings: DeliverySettings) -> str | None:
     return str(found)
 
 
-def _release(subscription_id: str, owner: str) -> None:
+def _release(subscription_id: str, owner: str, settings: DeliverySettings) -> None:
+    """Let the subscription go, and drop its log's attempts older than the retention."""
     _write()
+    db.session.execute(
+        delete(_log).where(
+            _log.c.subscription_id == subscription_id,
+            _log.c.attempted_at < utcnow() - timedelta(days=settings.log_retention_days),
+        )
+    )
     db.session.execute(
         update(_subs)
         .where(_subs.c.id == subscription_id, _subs.c.lease_owner == owner)
@@ -318,7 +326,7 @@ def work(subscription_id: str, owner: str, settings: DeliverySettings, rng: rand
                 break
     finally:
         db.session.rollback()
-        _release(subscription_id, owner)
+        _release(subscription_id, owner, settings)
 
 
 def run(
@@ -386,5 +394,8 @@ def delivery_settings(config: Mapping[str, Any]) -> DeliverySettings:
         idle_poll_seconds=float(config.get("WEBHOOK_IDLE_POLL_S", defaults.idle_poll_seconds)),
         lease_margin_seconds=float(
             config.get("WEBHOOK_LEASE_MARGIN_S", defaults.lease_margin_seconds)
+        ),
+        log_retention_days=float(
+            config.get("WEBHOOK_LOG_RETENTION_DAYS", defaults.log_retention_days)
         ),
     )
