@@ -44,13 +44,25 @@ def register(app: Flask) -> None:
         import signal
         import threading
 
+        from .extensions import db
+        from .services.live_feed import feed_for
         from .services.webhooks.deliverer import delivery_settings, run
 
         settings = delivery_settings(app.config)
-        stop = threading.Event()
+        stop, wake = threading.Event(), threading.Event()
+
+        def stopping(*_: object) -> None:
+            stop.set()
+            wake.set()
+
         for signum in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(signum, lambda *_: stop.set())
-        workers = run(app.app_context, settings, stop, threads)
+            signal.signal(signum, stopping)
+        # Woken by every event committed (the streams' feed: PostgreSQL's LISTEN, SQLite's
+        # change counter), besides looking every SOLO_WEBHOOK_IDLE_POLL_S.
+        feed = feed_for(db.engine)
+        feed.attach(lambda *_: wake.set())
+        feed.ready(5.0)
+        workers = run(app.app_context, settings, stop, threads, wake)
         click.echo(f"delivering webhooks with {threads} threads", err=True)
         while not stop.wait(1.0):
             pass

@@ -445,3 +445,32 @@ def test_the_log_keeps_attempts_for_the_retention_only(
         wait_for(lambda: deliveries(api, club, hook) == [], what="its attempt dropped")
     finally:
         stop()
+
+
+def test_a_new_event_wakes_an_idle_deliverer(
+    app: Flask, api: Any, receiver: Receiver, loopback_allowed: None
+) -> None:
+    """Woken by the outbox's feed (as ``flask deliver-webhooks`` is), an idle deliverer sends
+    a new event long before its next look (a minute away)."""
+    from service.extensions import db
+    from service.services.live_feed import feed_for
+
+    club = api.club()
+    hook = subscribe(api, club, receiver.url)
+    receiver.secret = hook["secret"]
+    stop, wake = threading.Event(), threading.Event()
+    with app.app_context():
+        feed = feed_for(db.engine)
+        feed.attach(lambda *_: wake.set())
+        assert feed.ready(10)
+    sleepy = DeliverySettings(**{**_fields(FAST), "idle_poll_seconds": 60.0})
+    threads = run(app.app_context, sleepy, stop, threads=1, wake=wake)
+    try:
+        wait_for(lambda: not wake.is_set(), what="the deliverer idle")
+        api.table(club=club)
+        wait_for(lambda: receiver.ids() == [1], timeout=30, what="the event, woken")
+    finally:
+        stop.set()
+        wake.set()
+        for thread in threads:
+            thread.join(timeout=30)

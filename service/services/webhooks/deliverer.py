@@ -304,9 +304,10 @@ def _deliver_next(
             changes.update(enabled=False, disabled_at=now, disabled_reason=reason)
     _write()
     held = _guarded(sub, owner, settings, **changes)
-    _log_attempt(sub, wanted, attempt, outcome, False)
-    if held and changes.get("enabled") is False:
-        record_change(sub.club_id, "webhook.disabled", webhook=sub.id, url=sub.url)
+    if held:  # not when the subscription was deleted meanwhile (or its lease lost)
+        _log_attempt(sub, wanted, attempt, outcome, False)
+        if changes.get("enabled") is False:
+            record_change(sub.club_id, "webhook.disabled", webhook=sub.id, url=sub.url)
     db.session.commit()
     return held and outcome.delivered
 
@@ -334,14 +335,18 @@ def run(
     settings: DeliverySettings,
     stop: threading.Event,
     threads: int = 2,
+    wake: threading.Event | None = None,
 ) -> list[threading.Thread]:
     """Start ``threads`` delivering threads (each in its own ``context()``, an app context)
-    until ``stop`` is set; answers them (started, daemons)."""
+    until ``stop`` is set; answers them (started, daemons). An idle thread looks for work
+    every ``idle_poll_seconds``, or as soon as ``wake`` is set (a new event committed: the
+    command sets it from the outbox's feed)."""
+    wake = wake or threading.Event()
     started = []
     for number in range(threads):
         thread = threading.Thread(
             target=_loop,
-            args=(context, settings, stop),
+            args=(context, settings, stop, wake),
             name=f"webhook-deliverer-{number}",
             daemon=True,
         )
@@ -350,10 +355,16 @@ def run(
     return started
 
 
+def _idle(stop: threading.Event, wake: threading.Event, seconds: float) -> None:
+    if wake.wait(seconds):
+        wake.clear()
+
+
 def _loop(
     context: Callable[[], AbstractContextManager[Any]],
     settings: DeliverySettings,
     stop: threading.Event,
+    wake: threading.Event,
 ) -> None:
     owner = uuid.uuid4().hex
     rng = random.Random()
@@ -362,7 +373,7 @@ def _loop(
             try:
                 claimed = claim(owner, settings)
                 if claimed is None:
-                    stop.wait(settings.idle_poll_seconds)
+                    _idle(stop, wake, settings.idle_poll_seconds)
                     continue
                 work(claimed, owner, settings, rng)
             except Exception:  # the database went away …: wait, then try again

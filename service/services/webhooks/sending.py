@@ -76,8 +76,10 @@ def send(
     except AddressRefused as refused:
         return Outcome(False, None, f"address refused: {refused}", took())
     body = body_of(event)
+    host = f"[{target.host}]" if ":" in target.host else target.host  # an IPv6 literal
+    default_port = 443 if target.scheme == "https" else 80
     headers = {
-        "Host": target.host if target.port in (80, 443) else f"{target.host}:{target.port}",
+        "Host": host if target.port == default_port else f"{host}:{target.port}",
         "Content-Type": "application/json",
         "User-Agent": USER_AGENT,
         **signed_headers(secret, message_id, body, datetime.now(UTC)),
