@@ -474,3 +474,37 @@ def test_a_new_event_wakes_an_idle_deliverer(
         wake.set()
         for thread in threads:
             thread.join(timeout=30)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [{"outcome": "lost"}, {"attempt": 0}, {"latency_ms": -1}, {"subscription_id": "x" * 32}],
+)
+def test_the_database_refuses_an_impossible_delivery_row(
+    app: Flask, api: Any, loopback_allowed: None, bad: dict[str, Any]
+) -> None:
+    from sqlalchemy import insert
+    from sqlalchemy.exc import IntegrityError
+
+    from service.extensions import db
+    from service.persistence.columns import utcnow
+    from service.persistence.webhooks import WebhookDeliveryRow
+
+    club = api.club()
+    hook = subscribe(api, club, "http://127.0.0.1:9/in")
+    row = {
+        "subscription_id": hook["id"],
+        "seq": 1,
+        "event_type": "table.opened",
+        "attempt": 1,
+        "manual": False,
+        "outcome": "delivered",
+        "status": 204,
+        "latency_ms": 3,
+        "attempted_at": utcnow(),
+    }
+    with app.app_context():
+        with db.engine.begin() as connection:  # the good row is taken
+            connection.execute(insert(WebhookDeliveryRow), row)
+        with pytest.raises(IntegrityError), db.engine.begin() as connection:
+            connection.execute(insert(WebhookDeliveryRow), {**row, **bad})
