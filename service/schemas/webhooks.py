@@ -25,11 +25,16 @@ def _url(required: bool = True) -> fields.Url:
     )
 
 
+def _unique(values: list[str]) -> None:
+    if len(set(values)) != len(values):
+        raise ValidationError("Name each event type once.")
+
+
 def _event_types(required: bool = True) -> fields.List[str]:
     return fields.List(
         fields.String(validate=validate.OneOf(_TYPES)),
         required=required,
-        validate=validate.Length(min=1, max=len(_TYPES)),
+        validate=[validate.Length(min=1, max=len(_TYPES)), _unique],
         metadata={
             "description": "The event types sent to it; `*` for all of them (those that come "
             "later included).",

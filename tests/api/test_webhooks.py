@@ -115,6 +115,13 @@ def test_a_webhook_is_made_listed_changed_and_deleted_by_the_admin_token(
     )
     assert changed.status_code == 200, changed.json
     assert changed.json["event_types"] == ["*"]
+    for bad in (
+        {},
+        {"event_types": ["hand.recorded", "hand.recorded"]},
+        {"url": "http://10.0.0.1/"},
+    ):
+        refused = api.client.patch(webhook_url(club, hook), json=bad, headers=admin)
+        assert refused.status_code == 422, (bad, refused.json)
     off = api.client.patch(webhook_url(club, hook), json={"enabled": False}, headers=admin)
     assert off.json["enabled"] is False and off.json["disabled_reason"]
 
@@ -150,6 +157,7 @@ def test_the_secret_of_a_replayed_creation_is_the_first_one(
         ({"url": "http://localhost:8080/x", "event_types": ["*"]}, "url"),
         ({"url": "https://example.com/x", "event_types": ["hand.eaten"]}, "event_types"),
         ({"url": "https://example.com/x", "event_types": []}, "event_types"),
+        ({"url": "https://example.com/x", "event_types": ["*", "*"]}, "event_types"),
         ({"url": "https://example.com/x"}, "event_types"),
         ({"url": "https://example.com/x", "event_types": ["*"], "description": 5}, "description"),
     ],
