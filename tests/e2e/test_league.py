@@ -273,6 +273,17 @@ def test_running_the_club_with_the_admin_token(
     assert [h["url"] for h in hooks] == ["https://hooks.example.com/solo"]
     assert_fits(page, "manage")
     shoot(page, f"manage{suffix}")
+    api._call(
+        "PATCH",
+        f"/clubs/{club_id}/webhooks/{hooks[0]['id']}",
+        scene["token"],
+        json={"enabled": False},
+    )
+    page.reload()
+    hook.get_by_text("Turned off on").wait_for()
+    hook.get_by_role("button", name="Turn back on").click()
+    page.locator(".toast:has-text('Webhook turned back on')").wait_for()
+    hook.get_by_text("Delivering").wait_for()
     hook.get_by_role("button", name="Delete").click()
     hook.get_by_role("button", name="Delete the webhook? Tap again").click()
     page.get_by_text("No webhook yet.").wait_for()

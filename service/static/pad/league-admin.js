@@ -126,7 +126,11 @@ function tokens(ctx) {
 }
 
 function hookState(hook) {
-  if (!hook.enabled) return h('p.notice.error', t('Turned off: {reason}', { reason: hook.disabled_reason || '' }));
+  if (!hook.enabled) {
+    return h('p.notice.error', hook.failing_since
+      ? t('Turned off on {day}: it failed from {since} on.', { day: day(hook.disabled_at), since: day(hook.failing_since) })
+      : t('Turned off on {day}.', { day: day(hook.disabled_at) }));
+  }
   if (hook.failing_since) return h('p.notice.error', t('Failing since {day}; retried.', { day: day(hook.failing_since) }));
   return h('p.hint', t('Delivering'));
 }
