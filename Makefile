@@ -37,10 +37,13 @@ $(CONTRACT_TOOLS): tools/contract/package-lock.json
 
 contract-tools: $(CONTRACT_TOOLS)
 
-# Threaded workers that gather each request before a thread takes it (gunicorn.conf.py).
+# Threaded workers that gather each request before a thread takes it (gunicorn.conf.py), and
+# the webhooks' deliverer beside them, stopped with them (docs/operations.md#webhooks).
 serve: install
 	$(VENV)/bin/flask db upgrade
-	exec $(VENV)/bin/gunicorn --workers $(WEB_CONCURRENCY) --bind $(HOST):$(PORT) \
+	$(VENV)/bin/flask deliver-webhooks & deliverer=$$!; \
+	trap 'kill $$deliverer 2>/dev/null; wait $$deliverer' EXIT INT TERM; \
+	$(VENV)/bin/gunicorn --workers $(WEB_CONCURRENCY) --bind $(HOST):$(PORT) \
 		--access-logfile - wsgi:app
 
 # The suite starts with the lint (ruff's checks and format, mypy strict): a change that breaks

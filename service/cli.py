@@ -1,4 +1,5 @@
-"""``flask`` commands of the project: the OpenAPI document, backups and restores.
+"""``flask`` commands of the project: the OpenAPI document, backups and restores, the
+webhooks' deliverer (``flask deliver-webhooks``).
 
 ``flask backup PATH`` copies the database while the service runs: on SQLite through SQLite's
 online backup API (a consistent snapshot, writers are not stopped), checked with
@@ -32,6 +33,41 @@ def register(app: Flask) -> None:
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(spec_yaml())
         click.echo(f"wrote {path}")
+
+    @app.cli.command("deliver-webhooks")
+    @click.option("--threads", default=2, show_default=True, help="Delivering threads.")
+    def deliver_webhooks(threads: int) -> None:
+        """Deliver the clubs' webhooks until stopped (SIGINT or SIGTERM).
+
+        Run one or several anywhere the database is reachable: they share the work by leases
+        and may be killed at any moment (services/webhooks/deliverer.py)."""
+        import signal
+        import threading
+
+        from .extensions import db
+        from .services.live_feed import feed_for
+        from .services.webhooks.deliverer import delivery_settings, run
+
+        settings = delivery_settings(app.config)
+        stop, wake = threading.Event(), threading.Event()
+
+        def stopping(*_: object) -> None:
+            stop.set()
+            wake.set()
+
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, stopping)
+        # Woken by every event committed (the streams' feed: PostgreSQL's LISTEN, SQLite's
+        # change counter), besides looking every SOLO_WEBHOOK_IDLE_POLL_S.
+        feed = feed_for(db.engine)
+        feed.attach(lambda *_: wake.set())
+        feed.ready(5.0)
+        workers = run(app.app_context, settings, stop, threads, wake)
+        click.echo(f"delivering webhooks with {threads} threads", err=True)
+        while not stop.wait(1.0):
+            pass
+        for worker in workers:
+            worker.join(timeout=settings.lease_seconds)
 
     @app.cli.command("backup")
     @click.argument("path", type=click.Path(dir_okay=False))

@@ -49,6 +49,18 @@ class Defaults:
     # Threads of one worker that may hold or wait for one table's lock; one more is answered
     # 503 at once (``services/locking.py``).
     TABLE_WRITERS_PER_WORKER = 2
+    # Webhooks (services/webhooks, docs/operations.md): the networks besides the Internet's
+    # they may be sent to (CIDRs; none by default), the bounds of one delivery, the retries'
+    # backoff and when a failing subscription is disabled, how often an idle deliverer looks.
+    WEBHOOK_ALLOWED_NETWORKS: list[str] = []
+    WEBHOOK_CONNECT_TIMEOUT_S = 5.0
+    WEBHOOK_READ_TIMEOUT_S = 10.0
+    WEBHOOK_BACKOFF_BASE_S = 10.0
+    WEBHOOK_BACKOFF_CAP_S = 3600.0
+    WEBHOOK_DISABLE_AFTER_S = 3 * 86400.0
+    WEBHOOK_IDLE_POLL_S = 1.0
+    WEBHOOK_LEASE_MARGIN_S = 10.0
+    WEBHOOK_LOG_RETENTION_DAYS = 30.0
 
 
 def normalize_database_url(url: str) -> str:

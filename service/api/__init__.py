@@ -27,6 +27,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
         settlements,
         tables,
         variants,
+        webhooks,
     )
 
     openapi.register_components(api.spec)  # before the operations that name them
@@ -44,6 +45,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
         league_admin,
         nights,
         live,
+        webhooks,
     ):
         api.register_blueprint(module.blp)
     register_media_checks(app)

@@ -191,11 +191,35 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
     ("post", "/api/v1/nights/{night_id}/series"): ("drawSeries", "Nights", None),
     ("post", "/api/v1/nights/{night_id}/close"): ("closeNight", "Nights", None),
     ("get", "/api/v1/nights/{night_id}/standings"): ("getNightStandings", "Nights", None),
+    ("post", "/api/v1/clubs/{club_id}/webhooks"): ("createWebhook", "Webhooks", None),
+    ("get", "/api/v1/clubs/{club_id}/webhooks"): ("listWebhooks", "Webhooks", None),
+    ("get", "/api/v1/clubs/{club_id}/webhooks/{webhook_id}"): ("getWebhook", "Webhooks", None),
+    ("patch", "/api/v1/clubs/{club_id}/webhooks/{webhook_id}"): (
+        "updateWebhook",
+        "Webhooks",
+        None,
+    ),
+    ("delete", "/api/v1/clubs/{club_id}/webhooks/{webhook_id}"): (
+        "deleteWebhook",
+        "Webhooks",
+        None,
+    ),
+    ("get", "/api/v1/clubs/{club_id}/webhooks/{webhook_id}/deliveries"): (
+        "listWebhookDeliveries",
+        "Webhooks",
+        None,
+    ),
+    ("post", "/api/v1/clubs/{club_id}/webhooks/{webhook_id}/redeliveries"): (
+        "redeliverWebhookEvent",
+        "Webhooks",
+        None,
+    ),
 }
 
 # What a schema's fields cannot say of it (the views' schemas check the same).
 SCHEMA_KEYWORDS: dict[str, dict[str, Any]] = {
     "PlayerUpdate": {"minProperties": 1},  # PlayerUpdateSchema: `name`, `retired` or both
+    "WebhookUpdate": {"minProperties": 1},  # WebhookUpdateSchema: at least one member
 }
 
 TAGS = [
@@ -214,6 +238,7 @@ TAGS = [
         "Live",
         "Every change of a club as it happens: its feed, and the streams of server-sent events.",
     ),
+    ("Webhooks", "A club's events POSTed to its URLs, signed as Standard Webhooks says."),
 ]
 
 PUBLIC = {

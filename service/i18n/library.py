@@ -43,6 +43,8 @@ FIXED: Final = frozenset(
         N_("Special numeric values (nan or infinity) are not permitted."),
         N_("String does not match expected pattern."),
         N_("Give `name`, `retired` or both."),
+        N_("Give `url`, `event_types`, `description` or `enabled`."),
+        N_("Name each event type once."),
         N_("Must not contain the NUL character (\\u0000)."),
         N_("Must not contain a lone UTF-16 surrogate (\\ud800-\\udfff without its pair)."),
         N_("The file is not complete JSON (truncated?)."),

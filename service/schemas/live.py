@@ -13,6 +13,7 @@ EVENT_TYPES = [
     "table.closed",
     "season.created",
     "player.renamed",
+    "webhook.disabled",
 ]
 
 

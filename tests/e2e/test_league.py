@@ -263,8 +263,32 @@ def test_running_the_club_with_the_admin_token(
     page.get_by_role("button", name="Make a new read-only link").wait_for()
     link = page.get_by_label("Read-only link to the club", exact=True).input_value()
     assert page.locator("svg.qr").count() == 1
+    page.get_by_label("URL to send every change to").fill("https://hooks.example.com/solo")
+    page.get_by_role("button", name="Add the webhook").click()
+    secret = page.get_by_label("Signing secret", exact=True).input_value()
+    assert secret.startswith("whsec_")
+    hook = page.locator("ul.webhooks li")
+    hook.get_by_text("Delivering").wait_for()
+    hooks = api._call("GET", f"/clubs/{club_id}/webhooks", scene["token"])
+    assert [h["url"] for h in hooks] == ["https://hooks.example.com/solo"]
     assert_fits(page, "manage")
     shoot(page, f"manage{suffix}")
+    api._call(
+        "PATCH",
+        f"/clubs/{club_id}/webhooks/{hooks[0]['id']}",
+        scene["token"],
+        json={"enabled": False},
+    )
+    page.reload()
+    hook.get_by_text("Turned off on").wait_for()
+    hook.get_by_role("button", name="Turn back on").click()
+    page.locator(".toast:has-text('Webhook turned back on')").wait_for()
+    hook.get_by_text("Delivering").wait_for()
+    hook.get_by_role("button", name="Delete").click()
+    hook.get_by_role("button", name="Delete the webhook? Tap again").click()
+    page.get_by_text("No webhook yet.").wait_for()
+    assert page.get_by_label("Signing secret", exact=True).count() == 0  # shown once only
+    assert api._call("GET", f"/clubs/{club_id}/webhooks", scene["token"]) == []
 
     with page.expect_download() as download:
         page.get_by_role("button", name="Download the export").click()

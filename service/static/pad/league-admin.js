@@ -1,5 +1,6 @@
 // Running the club with its admin token: players (add, rename, retire, bring back), a new
-// season, export and import, rotating the admin token, the read-only link with its QR code.
+// season, export and import, rotating the admin token, the read-only link with its QR code,
+// the club's webhooks (added with their secret shown once, failing or turned off, deleted).
 // Loaded by league.js only on a phone that keeps the club's admin token.
 
 import { call } from './api.js';
@@ -8,7 +9,7 @@ import { loadVariants } from './model.js';
 import { qrSvg } from './qr.js';
 import { store } from './store.js';
 import { download, enc, field, link, problemText, twoStep } from './league.js';
-import { t, tn } from './i18n.js';
+import { day, t, tn } from './i18n.js';
 
 async function attempt(action) {
   try { return await action(); } catch (error) { toast(problemText(error), 'error'); return null; }
@@ -124,7 +125,56 @@ function tokens(ctx) {
     h('div.buttons', rotate));
 }
 
+function hookState(hook) {
+  if (!hook.enabled) {
+    return h('p.notice.error', hook.failing_since
+      ? t('Turned off on {day}: it failed from {since} on.', { day: day(hook.disabled_at), since: day(hook.failing_since) })
+      : t('Turned off on {day}.', { day: day(hook.disabled_at) }));
+  }
+  if (hook.failing_since) return h('p.notice.error', t('Failing since {day}; retried.', { day: day(hook.failing_since) }));
+  return h('p.hint', t('Delivering'));
+}
+
+// The secret of the webhook just added, for the next drawing of the card only (shown once).
+let madeSecret = null;
+
+async function webhooks(ctx) {
+  const path = `/clubs/${enc(ctx.id)}/webhooks`;
+  const hooks = (await attempt(() => call('GET', path, { token: ctx.token })))?.data || [];
+  const shown = madeSecret ? [h('p.notice.ok', t('Webhook added. Its signing secret, shown this once only: copy it into the receiving program.')),
+    h('input.sharelink', { type: 'text', readOnly: true, value: madeSecret, 'aria-label': t('Signing secret') })] : [];
+  madeSecret = null;
+  const list = hooks.length ? h('ul.webhooks', hooks.map((hook) => {
+    const at = `${path}/${enc(hook.id)}`;
+    const on = !hook.enabled && h('button.small', { type: 'button', onclick: () => attempt(async () => {
+      await call('PATCH', at, { token: ctx.token, body: { enabled: true } });
+      toast(t('Webhook turned back on: it sends what it missed.'));
+      ctx.again();
+    }) }, t('Turn back on'));
+    const remove = twoStep(t('Delete'), t('Delete the webhook? Tap again'), () => attempt(async () => {
+      await call('DELETE', at, { token: ctx.token });
+      toast(t('Webhook deleted.'));
+      ctx.again();
+    }));
+    return h('li', h('input.sharelink', { type: 'text', readOnly: true, value: hook.url, 'aria-label': t('Webhook URL') }),
+      hookState(hook), h('div.buttons', on, remove));
+  })) : h('p.hint', t('No webhook yet.'));
+  const url = h('input', { type: 'url', maxLength: 2000, autocomplete: 'off', placeholder: 'https://' });
+  const add = h('form', { onsubmit: (event) => {
+    event.preventDefault();
+    if (!url.value.trim()) { url.focus(); return; }
+    attempt(async () => {
+      const { data } = await call('POST', path, { token: ctx.token, body: { url: url.value.trim(), event_types: ['*'] } });
+      madeSecret = data.secret;
+      ctx.again();
+    });
+  } }, field(t('URL to send every change to'), url), h('button.small', { type: 'submit' }, t('Add the webhook')));
+  return h('section.card', h('h3', t('Webhooks')),
+    h('p.hint', t('Programs of the club are sent every change as it happens, signed (see the API guide).')),
+    list, ...shown, add);
+}
+
 export async function manage(ctx, body) {
-  body.append(h('h2', t('Run the club')), await seasonForm(ctx), backup(ctx), tokens(ctx),
+  body.append(h('h2', t('Run the club')), await seasonForm(ctx), backup(ctx), tokens(ctx), await webhooks(ctx),
     h('p.hint', t('Players are added, renamed and retired under Players; sittings are closed, and their links revoked, under Tables.')));
 }
