@@ -19,8 +19,10 @@ from tests.support import migrated_app
 
 # What one phone loads, in any of its languages: the code (HTML + JS + CSS of the pad and the club
 # screens) and its language's catalog (none for English). Uncompressed, and as sent (Brotli).
-BUDGET = 224 * 1024
-SENT_BUDGET = 64 * 1024
+# Raised from 224 and 64 KiB when the money settle-up, the compact sheet, the live stream and
+# the webhooks' admin card arrived together (docs/pad.md): de sent 71,078 bytes then.
+BUDGET = 240 * 1024
+SENT_BUDGET = 72 * 1024
 LANGUAGES = ("en", "de", "es")
 CSP_DIRECTIVES = (
     "default-src 'self'",
