@@ -222,6 +222,7 @@ def cards(night_id: str) -> Response:
             {
                 "cards": f"/nights/{night_id}/cards/{number}?lang={language}",
                 "print": _t(N_("Print"), language),
+                "renew": _t(N_("Make new links anyway"), language),
                 "token-missing": _t(
                     N_("Open this page with the club's admin link (#token=…)."), language
                 ),
@@ -275,7 +276,7 @@ def make_cards(night_id: str, number: int) -> Response:
     """New links for the series' open tables and their cards (admin token)."""
     language = _language()
     who = principal()
-    links = nights.series_links(who, night_id, number)
+    links = nights.series_links(who, night_id, number, renew=request.args.get("renew") == "1")
     night = nights.get_night(who, night_id)
     response = _html(cards_html(links, night, language))
     response.headers["Cache-Control"] = "no-store"  # it carries the tables' tokens

@@ -113,10 +113,42 @@ def test_the_cards_give_each_table_a_new_working_link_and_its_qr_code(club, clie
         assert str(segno.make(plain, error="m").svg_inline(scale=4, omitsize=True)) in html
         shown = client.get(f"/api/v1/tables/{table_id}", headers=club.api.auth(token))
         assert shown.status_code == 200
-    # Printing again makes new links: the previous ones stop working.
+    # Printing again before any table has played makes new links: the previous ones stop.
     client.post(f"/nights/{night['id']}/cards/1", headers=club.admin)
     _, table_id, token = links[0]
     assert client.get(f"/api/v1/tables/{table_id}", headers=club.api.auth(token)).status_code == 401
+
+
+def test_cards_again_once_a_table_plays_lock_no_phone_out_unless_asked(club, client):
+    night, series = drawn_night(club)
+    url = f"/nights/{night['id']}/cards/1"
+    html = client.post(url, headers=club.admin).get_data(as_text=True)
+    links = dict(re.findall(r"#table=([0-9a-f]+)&amp;token=([^\"]+)\"", html))
+    playing = series["tables"][1]
+    phone = club.api.auth(links[playing["table_id"]])
+    assert (
+        client.post(
+            f"/api/v1/tables/{playing['table_id']}/hands", json=SOLO, headers=phone
+        ).status_code
+        == 201
+    )
+    # A reload of the cards page (or a second press of Print) keeps every phone's link.
+    again = client.post(url, headers={**club.admin, "Accept-Language": "de"})
+    assert again.status_code == 409, again.get_data(as_text=True)
+    problem = again.json
+    assert problem["type"] == "urn:solo:problem:night-cards-in-use"
+    assert f"Tisch {playing['number']} der Serie 1" in problem["detail"]
+    for table_id, token in links.items():
+        answer = client.get(f"/api/v1/tables/{table_id}", headers=club.api.auth(token))
+        assert answer.status_code == 200
+    # Asked for on purpose (a lost card), the series gets new links and the old ones stop.
+    renewed = client.post(f"{url}?renew=1", headers=club.admin)
+    assert renewed.status_code == 200
+    assert client.get(f"/api/v1/tables/{playing['table_id']}", headers=phone).status_code == 401
+    fresh = dict(
+        re.findall(r"#table=([0-9a-f]+)&amp;token=([^\"]+)\"", renewed.get_data(as_text=True))
+    )
+    assert set(fresh) == set(links) and not set(fresh.values()) & set(links.values())
 
 
 def test_cards_need_the_admin_token_and_a_series_the_night_drew(club, client):

@@ -3,6 +3,7 @@ the use cases (``nights``) and the night's live standings (``standings``); the s
 itself is pure, in ``rules.seat_draw``."""
 
 from .nights import (
+    NightCardsInUse,
     NightClosed,
     NightTablesPending,
     change_presence,
@@ -20,6 +21,7 @@ from .standings import night_standings
 
 __all__ = [
     "NightClosed",
+    "NightCardsInUse",
     "NightTablesPending",
     "change_presence",
     "close_night",

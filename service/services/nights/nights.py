@@ -41,6 +41,13 @@ class NightTablesPending(Conflict):
     problem = "night-tables-pending"
 
 
+class NightCardsInUse(Conflict):
+    """New cards were asked for a series whose tables already keep their score: new links
+    would lock the phones at those tables out (``renew`` says to make them anyway)."""
+
+    problem = "night-cards-in-use"
+
+
 # --- reading --------------------------------------------------------------------------------
 
 
@@ -470,17 +477,33 @@ def close_night(principal: Principal, night_id: str, early: bool = False) -> dic
     return night_view(night)
 
 
-def series_links(principal: Principal, night_id: str, number: int) -> list[dict[str, Any]]:
+def series_links(
+    principal: Principal, night_id: str, number: int, *, renew: bool = False
+) -> list[dict[str, Any]]:
     """A new link (table token) for each open table of series ``number``, for its printed
     card (admin token): the previous link of each stops working, as ``POST
     /tables/{id}/token`` does. Tokens are stored only as digests, so a card printed again
-    carries new ones. Each entry: the table (as in the night's view), its token."""
+    carries new ones. Once a table of the series has a hand recorded, its phones hold the
+    link: new cards are then refused (``NightCardsInUse``) unless ``renew`` says to lock
+    those phones out (a lost card, a link that leaked). Each entry: the table (as in the
+    night's view), its token."""
     night = _lock_night(principal, night_id)
     linked = [(link, t) for link, t in night_tables(night.id) if link.series == number]
     if not linked:
         raise NotFound(N_("The night has no series %(series)s."), values={"series": number})
     if all(t.status == "closed" for _, t in linked):
         raise TableClosed(N_("The series' tables are closed: they need no new links."))
+    playing = [(link, t) for link, t in linked if t.status != "closed" and t.hands_played]
+    if playing and not renew:
+        link, table = playing[0]
+        raise NightCardsInUse(
+            N_(
+                "Table %(table)s of series %(series)s already keeps its score: new cards "
+                "would give every table of the series new links, and the phones there would "
+                "have to scan again."
+            ),
+            values={"table": link.number, "series": number},
+        )
     links = []
     for link, table in linked:
         if table.status == "closed":

@@ -12,15 +12,28 @@ function say(text) {
   content.replaceChildren(note);
 }
 
-async function load() {
-  const answer = await fetch(body.dataset.cards, {
+// Once a table keeps its score its phones hold the card's link: the server then refuses new
+// cards (409 night-cards-in-use), and only a second, deliberate press makes them anyway.
+const IN_USE = 'urn:solo:problem:night-cards-in-use';
+
+async function load(renew = false) {
+  const url = renew ? `${body.dataset.cards}&renew=1` : body.dataset.cards;
+  const answer = await fetch(url, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${token}` },
+    // the page's own language, for a refusal's words too
+    headers: { Authorization: `Bearer ${token}`, 'Accept-Language': document.documentElement.lang },
     cache: 'no-store',
   });
   if (!answer.ok) {
     const problem = await answer.json().catch(() => null);
     say((problem && problem.detail) || answer.statusText);
+    if (problem && problem.type === IN_USE) {
+      const again = document.createElement('button');
+      again.type = 'button';
+      again.textContent = body.dataset.renew;
+      again.addEventListener('click', () => load(true).catch(() => say(body.dataset.tokenMissing)));
+      content.append(again);
+    }
     return;
   }
   content.innerHTML = await answer.text(); // the server's own markup, every name escaped
