@@ -37,6 +37,7 @@ from ..rules import Phrase
 from ..services import nights
 from .auth import principal
 from .caching import conditional
+from .idempotency import NONE, not_idempotent
 
 ASSETS = Path(__file__).resolve().parent.parent / "static" / "nights"
 POLL_SECONDS = 5
@@ -271,7 +272,10 @@ def cards_html(links: list[dict[str, Any]], night: dict[str, Any], language: str
     return "".join(out)
 
 
+# A page's POST, not the API's (no Idempotency-Key): asking again is what makes new links, and
+# once a table of the series plays it is refused unless asked with renew=1 (series_links).
 @bp.post("/nights/<string:night_id>/cards/<int:number>")
+@not_idempotent(NONE)
 def make_cards(night_id: str, number: int) -> Response:
     """New links for the series' open tables and their cards (admin token)."""
     language = _language()

@@ -68,11 +68,12 @@ class Traffic:
         page.on("response", self._response)
 
     def _request(self, request: Any) -> None:
-        if "/api/" in request.url:
+        # A table's stream (EventSource) cannot set the header, and its events carry no words.
+        if "/api/" in request.url and "/events?" not in request.url:
             self.asked.append((request.url, request.headers.get("accept-language")))
 
     def _response(self, response: Any) -> None:
-        if "/api/" in response.url and response.status != 304:
+        if "/api/" in response.url and response.status != 304 and "/events?" not in response.url:
             self.answered.append((response.url, response.headers.get("content-language")))
 
     def check(self, language: str) -> None:
