@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from flask import request
 
 from ..i18n.marks import N_
@@ -13,6 +16,20 @@ BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 
 def principal() -> Principal:
     return authenticate(request.headers.get("Authorization"))
+
+
+def documents_token(
+    blp: Any, forbidden: str, not_found: str, *, unauthorized: str = "No, bad or revoked token."
+) -> Callable[[Any], Any]:
+    """A view's decorator for ``blp``'s document: the bearer token, and its 401, 403 and 404
+    answers with these descriptions."""
+
+    def decorate(view: Any) -> Any:
+        for status, description in ((401, unauthorized), (403, forbidden), (404, not_found)):
+            view = blp.alt_response(status, description=description)(view)
+        return blp.doc(security=BEARER)(view)
+
+    return decorate
 
 
 NO_VERSION = -1

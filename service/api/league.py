@@ -12,6 +12,7 @@ other request keeps the app's ``MAX_CONTENT_LENGTH`` (64 KiB).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, cast
 from urllib.parse import urlencode
 
@@ -32,7 +33,7 @@ from ..schemas.league import (
     StandingsSchema,
 )
 from ..services import backup, league
-from .auth import BEARER, principal
+from .auth import documents_token, principal
 from .caching import (
     CONTENT_ETAG,
     DEPRECATION_HEADERS,
@@ -94,19 +95,13 @@ def _import_size_limit(endpoint: str | None, _values: Any) -> None:
         )
 
 
-def _auth_doc(not_found: str) -> Any:
-    """Document the bearer token and its 401, 403 and 404 answers."""
-
-    def decorate(view: Any) -> Any:
-        for status, description in (
-            (401, "No or bad token."),
-            (403, "Not a token that reads this (docs/league.md)."),
-            (404, not_found),
-        ):
-            view = blp.alt_response(status, description=description)(view)
-        return blp.doc(security=BEARER)(view)
-
-    return decorate
+_auth_doc = partial(
+    documents_token,
+    blp,
+    "Not a token that reads this (docs/league.md).",
+    unauthorized="No or bad token.",
+)
+"""Document the bearer token and its 401, 403 and 404 answers."""
 
 
 def _wants_csv(format_: str | None) -> bool:

@@ -10,6 +10,7 @@ its season's standings and the seated players' statistics.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from flask import Response
@@ -30,7 +31,7 @@ from ..schemas.league_admin import (
     ViewerTokenSchema,
 )
 from ..services.league import admin as league_admin
-from .auth import BEARER, principal
+from .auth import documents_token, principal
 from .paging import Blueprint
 
 blp = Blueprint(
@@ -42,17 +43,7 @@ blp = Blueprint(
 )
 
 
-def _auth_doc(forbidden: str, not_found: str) -> Any:
-    def decorate(view: Any) -> Any:
-        for status, description in (
-            (401, "No, bad or revoked token."),
-            (403, forbidden),
-            (404, not_found),
-        ):
-            view = blp.alt_response(status, description=description)(view)
-        return blp.doc(security=BEARER)(view)
-
-    return decorate
+_auth_doc = partial(documents_token, blp)
 
 
 @blp.route("/players/<string:player_id>")

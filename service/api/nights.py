@@ -8,6 +8,7 @@ screen, the table cards) are in ``night_pages.py``.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from flask import request
@@ -23,7 +24,7 @@ from ..schemas.nights import (
     PresenceSchema,
 )
 from ..services import nights
-from .auth import BEARER, principal
+from .auth import documents_token, principal
 from .caching import CONTENT_ETAG, conditional
 from .paging import Answer, Blueprint
 
@@ -35,17 +36,7 @@ blp = Blueprint(
 )
 
 
-def _auth_doc(forbidden: str, not_found: str) -> Any:
-    def decorate(view: Any) -> Any:
-        for status, description in (
-            (401, "No, bad or revoked token."),
-            (403, forbidden),
-            (404, not_found),
-        ):
-            view = blp.alt_response(status, description=description)(view)
-        return blp.doc(security=BEARER)(view)
-
-    return decorate
+_auth_doc = partial(documents_token, blp)
 
 
 READERS = "Not this club's admin or read-only token, nor a token of one of the night's tables."

@@ -33,7 +33,7 @@ from ..schemas.tables import (
     TableUpdateSchema,
 )
 from ..services import hands, seating, table_settings, tables
-from .auth import BEARER, if_match_version, principal
+from .auth import BEARER, documents_token, if_match_version, principal
 from .idempotency import OWN, not_idempotent, request_key
 from .idempotency import PARAMETER as IDEMPOTENCY_KEY
 from .openapi import request_body
@@ -87,17 +87,12 @@ DRY_RUN_HEADERS = {
     },
 }
 
-_AUTH_ERRORS = (
-    (401, "No or bad token."),
-    (403, "The token does not reach this table."),
-    (404, "No such table or hand."),
+_auth_doc = documents_token(
+    blp,
+    "The token does not reach this table.",
+    "No such table or hand.",
+    unauthorized="No or bad token.",
 )
-
-
-def _auth_doc(view: Any) -> Any:
-    for status, description in _AUTH_ERRORS:
-        view = blp.alt_response(status, description=description)(view)
-    return blp.doc(security=BEARER)(view)
 
 
 def _etag(version: int) -> str:

@@ -4,6 +4,7 @@ and delete them, read a webhook's delivery log and ask for an event to be sent a
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from flask import Response, current_app
@@ -21,7 +22,7 @@ from ..schemas.webhooks import (
 )
 from ..services.webhooks import subscriptions
 from ..services.webhooks.addresses import IpNetwork, allowed_networks
-from .auth import BEARER, principal
+from .auth import documents_token, principal
 from .paging import Blueprint
 
 blp = Blueprint(
@@ -36,17 +37,7 @@ def _allowed() -> tuple[IpNetwork, ...]:
     return allowed_networks(current_app.config.get("WEBHOOK_ALLOWED_NETWORKS") or ())
 
 
-def _auth_doc(not_found: str) -> Any:
-    def decorate(view: Any) -> Any:
-        for status, description in (
-            (401, "No, bad or revoked token."),
-            (403, "Not this club's admin token."),
-            (404, not_found),
-        ):
-            view = blp.alt_response(status, description=description)(view)
-        return blp.doc(security=BEARER)(view)
-
-    return decorate
+_auth_doc = partial(documents_token, blp, "Not this club's admin token.")
 
 
 @blp.route("/clubs/<string:club_id>/webhooks")
