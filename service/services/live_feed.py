@@ -30,8 +30,8 @@ from typing import Any
 
 from sqlalchemy import Engine, event, select
 
-from ..persistence.outbox import ChangeCursorRow, ChangeEventRow
-from .outbox import CHANNEL, event_view
+from ..persistence.outbox import ChangeCursorRow
+from .outbox import CHANNEL, event_view, rows_after
 from .table_versions import can_pin, detached_connection
 
 log = logging.getLogger(__name__)
@@ -44,16 +44,6 @@ READ_BATCH = 500
 Publisher = Callable[[str, int, "str | None", bytes], None]
 """``publish(club_id, event_id, table_id, frame)``: ``StreamHub.publish``."""
 
-_events = ChangeEventRow.__table__
-_COLUMNS = (
-    _events.c.club_id,
-    _events.c.seq,
-    _events.c.kind,
-    _events.c.table_id,
-    _events.c.version,
-    _events.c.data,
-    _events.c.created_at,
-)
 _cursors = ChangeCursorRow.__table__
 
 
@@ -176,12 +166,7 @@ class ChangeFeed:
     def _read_club_after(self, club: str, after: int) -> None:
         while True:
             with self.engine.connect() as connection:
-                rows = connection.execute(
-                    select(*_COLUMNS)
-                    .where(_events.c.club_id == club, _events.c.seq > after)
-                    .order_by(_events.c.seq)
-                    .limit(READ_BATCH)
-                ).all()
+                rows = connection.execute(rows_after(club, after, READ_BATCH)).all()
             for row in rows:
                 self._publish(row)
                 after = int(row.seq)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, func, insert, select
+from sqlalchemy import Select, bindparam, func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..extensions import db
@@ -104,7 +104,7 @@ def event_view(row: Any) -> dict[str, Any]:
     }
 
 
-_COLUMNS = (
+EVENT_COLUMNS = (
     _events.c.club_id,
     _events.c.seq,
     _events.c.kind,
@@ -113,6 +113,16 @@ _COLUMNS = (
     _events.c.data,
     _events.c.created_at,
 )
+"""The columns ``event_view`` reads, for every query that makes events of rows."""
+
+
+def rows_after(club_id: str, after: int, limit: int, table_id: str | None = None) -> Select[Any]:
+    """The query of the club's event rows numbered above ``after``, in order, at most
+    ``limit``; only the table's with ``table_id``. Each row is what ``event_view`` takes."""
+    query = select(*EVENT_COLUMNS).where(_events.c.club_id == club_id, _events.c.seq > after)
+    if table_id is not None:
+        query = query.where(_events.c.table_id == table_id)
+    return query.order_by(_events.c.seq).limit(limit)
 
 
 def events_after(
@@ -120,10 +130,7 @@ def events_after(
 ) -> list[dict[str, Any]]:
     """The club's events numbered above ``after``, in order, at most ``limit``; only the
     table's with ``table_id``."""
-    query = select(*_COLUMNS).where(_events.c.club_id == club_id, _events.c.seq > after)
-    if table_id is not None:
-        query = query.where(_events.c.table_id == table_id)
-    rows = db.session.execute(query.order_by(_events.c.seq).limit(limit)).all()
+    rows = db.session.execute(rows_after(club_id, after, limit, table_id)).all()
     return [event_view(row) for row in rows]
 
 
