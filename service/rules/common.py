@@ -399,6 +399,31 @@ def partner_game_league_hand(
     return LeagueHand(declarer, side, contract, result, tout, errors, solo=contract == "solo")
 
 
+def played_kind_field() -> dict[str, Any]:
+    """The hand field ``kind`` of a ``describe()`` for a game that records played hands only."""
+    return {
+        "name": "kind",
+        "type": "string",
+        "required": False,
+        "default": "played",
+        "allowed": ["played"],
+        "description": "only played hands are recorded",
+    }
+
+
+def errors_field() -> dict[str, Any]:
+    """The hand field ``errors`` of a ``describe()``, as ``parse_errors`` reads it."""
+    return {
+        "name": "errors",
+        "type": "array",
+        "item_seat": "seat",
+        "required": False,
+        "default": [],
+        "max_items": MAX_ERRORS,
+        "description": "errors as {kind, seat}; kind is one of error_kinds",
+    }
+
+
 def with_forms(
     fields: list[dict[str, Any]], forms: Mapping[str, Mapping[str, Any]]
 ) -> list[dict[str, Any]]:

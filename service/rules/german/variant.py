@@ -9,11 +9,12 @@ from typing import Any, Final, Literal
 from ..base import SUITS, LeagueHand, Result, Settlement
 from ..common import (
     DEALER_STATE_FIELD,
-    MAX_ERRORS,
     TRICKS,
     DealerRotationVariant,
     check_dealer_fits,
+    errors_field,
     partner_game_league_hand,
+    played_kind_field,
     seat_field,
     with_forms,
 )
@@ -202,14 +203,7 @@ class GermanSolo(DealerRotationVariant):
             ],
             "hand_fields": with_forms(
                 [
-                    {
-                        "name": "kind",
-                        "type": "string",
-                        "required": False,
-                        "default": "played",
-                        "allowed": ["played"],
-                        "description": "only played hands are recorded",
-                    },
+                    played_kind_field(),
                     {
                         "name": "contract",
                         "type": "string",
@@ -304,15 +298,7 @@ class GermanSolo(DealerRotationVariant):
                         "default": False,
                         "description": "Spadille, Manille and Baste were dealt to one party",
                     },
-                    {
-                        "name": "errors",
-                        "type": "array",
-                        "item_seat": "seat",
-                        "required": False,
-                        "default": [],
-                        "max_items": MAX_ERRORS,
-                        "description": "errors as {kind, seat}; kind is one of error_kinds",
-                    },
+                    errors_field(),
                 ],
                 _FORMS,
             ),

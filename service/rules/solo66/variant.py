@@ -13,6 +13,7 @@ from ..common import (
     DealerState,
     check_dealer_fits,
     parse_dealer_state,
+    played_kind_field,
     seat_in,
     with_forms,
 )
@@ -128,14 +129,7 @@ class Solo66(DealerRotationVariant):
             "state_fields": [DEALER_STATE_FIELD],
             "hand_fields": with_forms(
                 [
-                    {
-                        "name": "kind",
-                        "type": "string",
-                        "required": False,
-                        "default": "played",
-                        "allowed": ["played"],
-                        "description": "only played hands are recorded",
-                    },
+                    played_kind_field(),
                     {
                         "name": "trump",
                         "type": "string",

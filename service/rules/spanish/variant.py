@@ -10,13 +10,14 @@ from ..base import SUITS, LeagueHand, Result, SessionOutcome, Settlement, Step
 from ..common import (
     DEALER_STATE_FIELD,
     EIGHT_TRICKS,
-    MAX_ERRORS,
     TRICKS,
     DealerRotationVariant,
     DealerState,
     check_dealer_fits,
+    errors_field,
     parse_dealer_state,
     partner_game_league_hand,
+    played_kind_field,
     seat_field,
     seat_list,
     with_forms,
@@ -166,14 +167,7 @@ class SpanishSolo(DealerRotationVariant):
             "state_fields": [DEALER_STATE_FIELD],
             "hand_fields": with_forms(
                 [
-                    {
-                        "name": "kind",
-                        "type": "string",
-                        "required": False,
-                        "default": "played",
-                        "allowed": ["played"],
-                        "description": "only played hands are recorded",
-                    },
+                    played_kind_field(),
                     {
                         "name": "contract",
                         "type": "string",
@@ -226,15 +220,7 @@ class SpanishSolo(DealerRotationVariant):
                         "description": "all passed and the holder of the queen of clubs had to "
                         "play a simple game (kept for the record only)",
                     },
-                    {
-                        "name": "errors",
-                        "type": "array",
-                        "item_seat": "seat",
-                        "required": False,
-                        "default": [],
-                        "max_items": MAX_ERRORS,
-                        "description": "errors as {kind, seat}; kind is one of error_kinds",
-                    },
+                    errors_field(),
                 ],
                 _FORMS,
             ),
