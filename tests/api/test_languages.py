@@ -57,8 +57,8 @@ def test_the_language_is_the_readers_first_one_we_speak(header: str | None, lang
     ("language", "first", "last"),
     [
         ("en", "Dealer (seat 1) stakes 2 into the pool", "Seat 2 deals next"),
-        ("de", "Der Geber (Platz 1) setzt 2 in die Kasse", "Platz 2 gibt als Nächster"),
-        ("es", "El que da (asiento 1) pone 2 en el bote", "Da asiento 2"),
+        ("de", "Platz 1 gibt und setzt 2 in die Kasse", "Als Nächstes gibt Platz 2"),
+        ("es", "Da asiento 1 y pone 2 en el bote", "La siguiente mano la da asiento 2"),
     ],
 )
 def test_a_preview_explains_itself_in_the_readers_language(
@@ -121,7 +121,7 @@ def test_a_recorded_hand_is_read_back_in_each_readers_language(api: ApiClient) -
     _says(spanish, "es")
     assert (
         spanish.json["settlement"]["explanation"][0]
-        == "Solo a corazones: asiento 1 juega solo; objetivo 5 bazas"
+        == "Solo a corazones: asiento 1 juega a solas; objetivo 5 bazas"
     )
     english = api.client.get(url, headers=token)
     _says(english, "en")
@@ -132,7 +132,7 @@ def test_a_recorded_hand_is_read_back_in_each_readers_language(api: ApiClient) -
     listed = api.client.get(
         f"/api/v1/tables/{table['id']}/hands", headers={**token, "Accept-Language": "de"}
     )
-    assert listed.json[0]["settlement"]["explanation"][-1] == "Platz 2 gibt als Nächster"
+    assert listed.json[0]["settlement"]["explanation"][-1] == "Als Nächstes gibt Platz 2"
 
 
 def test_a_table_poll_answered_before_flask_keeps_the_readers_language(
@@ -407,7 +407,7 @@ def test_the_variants_are_described_in_the_readers_language(client: Any) -> None
     assert [c["title"] for c in espanol["contracts"]] == ["Juego simple", "Solo", "Tout"]
     assert _field(espanol, "trump")["description"] == "el palo de triunfo; el color dobla el valor"
     assert _variant(spanish, "american")["options"][0]["description"] == (
-        "fichas que el que da pone en el bote al empezar su turno de dar"
+        "fichas que pone en el bote quien da, al empezar su turno de dar"
     )
     # The short names a form labels its choices with.
     assert [k["title"] for k in american["hand_kinds"]] == ["Played", "Forfeit", "Misdeal"]

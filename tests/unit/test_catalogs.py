@@ -100,9 +100,9 @@ def test_a_german_reader_gets_german_words() -> None:
     )
     lines = explain(settlement.explanation, "de")
     assert lines[0] == "Solo in Herz: Platz 1 spielt allein; Ziel 5 Stiche"
-    assert lines[-1] == "Platz 2 gibt als Nächster"
+    assert lines[-1] == "Als Nächstes gibt Platz 2"
     spanish = explain(settlement.explanation, "es")
-    assert spanish[-1] == "Da asiento 2"
+    assert spanish[-1] == "La siguiente mano la da asiento 2"
 
 
 # --- the rules' refusals and the variants' descriptions ------------------------------------
