@@ -331,13 +331,6 @@ class Variant(abc.ABC):
         plain game and the tricks a ``tout`` needs; None for a game not counted in tricks."""
         return None
 
-    def couleur_in_force(self, options: Any, state: Mapping[str, Any]) -> str | None:
-        """The suit worth double for the next hand at a table with ``options`` and the stored
-        ``state``: the state's ``couleur`` (American Solo's couleur, German Solo's preferred
-        suit once one is set); None for a game without such a suit."""
-        couleur = state.get("couleur")
-        return couleur if isinstance(couleur, str) else None
-
     @abc.abstractmethod
     def league_hand(
         self, record: object, players: int, options: Any, result: Result | None

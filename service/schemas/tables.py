@@ -155,8 +155,7 @@ class TableSchema(Schema):
         required=True,
         metadata={
             "description": "The suit worth double for the next hand: American Solo's couleur, "
-            "Spanish Solo's colour (its option, for the whole session), German Solo's preferred "
-            "suit (null: none, or none won yet)."
+            "German Solo's preferred suit (null: none, or none won yet)."
         },
     )
     dealer = fields.Integer(required=True, metadata={"description": "Who deals the next hand."})

@@ -262,7 +262,7 @@ def table_view(
             for s in table.seats
         ],
         "pool": table.pool if table_rules.has_pool else None,
-        "couleur": table_rules.variant.couleur_in_force(table_rules.options, state),
+        "couleur": state.get("couleur"),
         "dealer": state["dealer"],
         "stake_due": state.get("stake_due"),
         "tricks": table_rules.variant.trick_figures(table_rules.options),

@@ -105,19 +105,6 @@ def test_a_spanish_target_score_ends_the_session_when_reached(api):
     assert api.record(table, tout).status_code == 409
 
 
-@pytest.mark.parametrize(("options", "colour"), [({}, "clubs"), ({"couleur": "hearts"}, "hearts")])
-def test_a_spanish_table_shows_its_colour(api, options, colour):
-    """Spanish Solo's colour is an option fixed for the session; the table's ``couleur`` says
-    it (as American Solo's and German Solo's say theirs), before and after a hand."""
-    table = api.table(variant="spanish", options=options)
-    assert table["couleur"] == colour
-    solo = {"contract": "solo", "trump": colour, "declarer": 1, "tricks": 6}
-    recorded = api.record(table, solo)
-    assert recorded.status_code == 201
-    assert recorded.json["settlement"]["in_couleur"] is True
-    assert api.get_table(table)["couleur"] == colour
-
-
 def test_variant_player_counts_are_enforced_when_opening_a_table(api, client):
     club = api.club()
     seats = api.players(club, 4)

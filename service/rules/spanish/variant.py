@@ -87,11 +87,6 @@ class SpanishSolo(DealerRotationVariant):
         check_dealer_fits(st, n)
         return settle.settle(n, opts, st, self._hand(hand, n, opts))
 
-    def couleur_in_force(self, options: Any, state: Mapping[str, Any]) -> str:
-        """The colour, fixed by the options for the whole session (the state keeps none)."""
-        couleur: str = self._options(options).couleur
-        return couleur
-
     def session_outcome(
         self, options: Any, totals: tuple[int, ...], hands_played: int
     ) -> SessionOutcome | None:
