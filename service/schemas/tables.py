@@ -155,7 +155,8 @@ class TableSchema(Schema):
         required=True,
         metadata={
             "description": "The suit worth double for the next hand: American Solo's couleur, "
-            "German Solo's preferred suit (null: none, or none won yet)."
+            "German Solo's preferred suit (null: none, or none won yet). Null for Spanish Solo, "
+            "whose colour is fixed for the session by options.couleur."
         },
     )
     dealer = fields.Integer(required=True, metadata={"description": "Who deals the next hand."})
