@@ -210,3 +210,41 @@ def test_five_seats_on_a_phone_names_whole_and_new_hand_in_view(
     page.locator(".confirm table.compare").wait_for()
     found += [f"void @360px: {p}" for p in page.evaluate(MEASURE, ISSUE_NAMES)]
     assert not found, "\n".join(found[:40])
+
+
+@pytest.mark.parametrize("language", ["de", "es"])
+def test_the_club_screens_break_names_between_words_only(
+    phones: Any, api: Api, language: str
+) -> None:
+    """The club's tables, standings (each row a card on a phone), players and a player's page,
+    with the issue's long names: at 320 px the standings' name had one of two columns left and
+    broke inside words ("Obermühlba|ch"); the rank now shares the name's line."""
+    table = api.table_setup(ISSUE_NAMES, variant="american")
+    token = table["admin_token"]
+    club = table["club_id"]
+    season = api._call(
+        "POST",
+        f"/clubs/{club}/seasons",
+        token,
+        json={"name": "Herbst", "variant": "american", "starts_on": "2026-01-01"},
+    )
+    api._call("PATCH", f"/tables/{table['id']}", token, json={"season_id": season["id"]})
+    api.record(table, FIRST_HANDS["american"])
+    api._call("POST", f"/tables/{table['id']}/close", token)
+    player = table["seats"][1]["player_id"]
+    page = phones(locale=LOCALES[language]).page
+    page.goto(f"/#league={club}&viewer={token}")  # keeps the token as a read-only one
+    page.locator(".league .tabs").wait_for()
+    found = []
+    for view, shown in (
+        ("tables", "ul.sittings li"),
+        (f"standings&season={season['id']}", "table.standings tbody tr"),
+        ("players", "ul.players li"),
+        (f"player&player={player}", "dl.stats"),
+    ):
+        page.goto(f"/#league={club}&view={view}")
+        page.locator(shown).first.wait_for()
+        for width in WIDTHS:
+            page.set_viewport_size({"width": width, "height": 640})
+            found += [f"{view} @{width}px: {p}" for p in page.evaluate(MEASURE, ISSUE_NAMES)]
+    assert not found, "\n".join(found[:40])
