@@ -112,7 +112,7 @@ export default {
   "Forfeit by {name}": "Multa a {name}",
   "Game no trump": "Juego sin triunfo",
   "{name} & {partner}": "{name} y {partner}",
-  "called {rank} {suit}": "llama al {rank} {suit}",
+  "called {rank} {suit}": "pide el {rank} {suit}",
   "{n} trick": {"one": "{n} baza", "many": "{n} bazas", "other": "{n} bazas"},
   "{n} point": {"one": "{n} punto", "many": "{n} puntos", "other": "{n} puntos"},
   "last trick {name}": "última baza {name}",
