@@ -5,7 +5,7 @@ writes; its read-only tokens, and the tokens of the night's own tables, read."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import select
@@ -153,6 +153,7 @@ def night_view(night: ClubNightRow) -> dict[str, Any]:
         "variant": night.variant,
         "units": rules.get_variant(night.variant).units,
         "season_id": night.season_id,
+        "rate": tables.rate_view(night),
         "hands_per_series": night.hands_per_series,
         "series_planned": night.series_planned,
         "status": night.status,
@@ -190,8 +191,9 @@ def list_nights(principal: Principal, club_id: str) -> list[dict[str, Any]]:
 # --- writing --------------------------------------------------------------------------------
 
 
-def _lock_night(principal: Principal, night_id: str) -> ClubNightRow:
-    """The open night, locked for this transaction (its admin token only)."""
+def _lock_night(principal: Principal, night_id: str, *, closed_too: bool = False) -> ClubNightRow:
+    """The open night (or a closed one too), locked for this transaction (its admin token
+    only)."""
     begin_write()
     night = db.session.scalar(
         select(ClubNightRow).where(ClubNightRow.id == night_id).with_for_update()
@@ -199,7 +201,7 @@ def _lock_night(principal: Principal, night_id: str) -> ClubNightRow:
     if night is None:
         raise NotFound(N_("No club night %(night)s."), values={"night": repr(night_id)})
     require_club_admin(principal, night.club_id)
-    if night.status == "closed":
+    if night.status == "closed" and not closed_too:
         raise NightClosed(N_("The club night is closed."))
     return night
 
@@ -272,13 +274,17 @@ def start_night(
     hands_per_series: int | None,
     series: int,
     season_id: str | None,
+    rate: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A new club night of one game with the players present (the club's, and new ones
-    added to the club on the spot) (admin token). Nothing is drawn yet."""
+    added to the club on the spot) (admin token). Nothing is drawn yet. ``rate``: the money
+    it plays for (``tables.parse_rate``; None: none), in the club's currency unless it names
+    another; the tables its draws open carry it."""
     begin_write()
-    get_club(principal, club_id)
+    club = get_club(principal, club_id)
     variant = rules.get_variant(variant_name)
     league.check_season_for_table(club_id, variant.name, season_id)
+    night_rate = tables.parse_rate(rate, variant.name, club.currency)
     if len(player_ids) + len(new_player_names) > MAX_NIGHT_PLAYERS:
         raise RuleViolation(
             "players", "a night seats at most %(most)s players", most=MAX_NIGHT_PLAYERS
@@ -298,6 +304,7 @@ def start_night(
         status="open",
         version=1,
     )
+    tables.store_rate(night, night_rate)
     db.session.add(night)
     db.session.flush()
     db.session.add_all(
@@ -448,6 +455,7 @@ def draw_series(
             drawn_table.first_dealer,
             None,
             night.season_id,
+            tables.rate_view(night),
             commit=False,
         )
         db.session.add(
