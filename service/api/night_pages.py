@@ -22,11 +22,13 @@ runs under the strict Content-Security-Policy (no inline script or style).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import segno
+from babel.numbers import format_currency, get_currency_precision
 from flask import Blueprint, Flask, Response, request
 from markupsafe import Markup, escape
 
@@ -112,6 +114,34 @@ def _signed(value: int | None) -> str:
     return f"−{-value}" if value < 0 else "0"
 
 
+def money(cents: int, currency: str, language: str, *, signed: bool = False) -> str:
+    """Whole minor units as the language writes the amount ("1,50 €", "€1.50"), exact (a
+    Decimal, never a float); ``signed``: a plus for a gain and a real minus sign for a loss."""
+    amount = Decimal(abs(cents)).scaleb(-get_currency_precision(currency))
+    text = format_currency(amount, currency, locale=language)
+    if signed and cents:
+        return ("+" if cents > 0 else "\u2212") + text
+    return text
+
+
+def rate_line(rate: Mapping[str, Any], units: str, language: str) -> str:
+    """The night's rate in words: "0,05 € pro Chip; Tischgeld 1,50 € pro Person"."""
+    per = Decimal(rate["cents"]) / rate["per"]
+    precision = get_currency_precision(rate["currency"])
+    amount = format_currency(
+        per.scaleb(-precision), rate["currency"], locale=language, decimal_quantization=False
+    )
+    line = _t(
+        N_("%(amount)s per chip") if units == "chips" else N_("%(amount)s per point"),
+        language,
+        amount=amount,
+    )
+    if rate["table_fee_cents"]:
+        fee = money(rate["table_fee_cents"], rate["currency"], language)
+        line += "; " + _t(N_("table fee %(amount)s per player"), language, amount=fee)
+    return line
+
+
 def _rows(cells: Iterable[str], tag: str = "td") -> str:
     return "<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>"
 
@@ -134,11 +164,13 @@ def board_html(board: dict[str, Any], language: str) -> str:
     if night["status"] == "closed":
         progress = _t(N_("The night is over: final standings."), language)
     units = _t(N_("Chips") if board["units"] == "chips" else N_("Points"), language)
+    paid = board.get("money")
     head = [
         escape(_t(N_("Rank"), language)),
         escape(_t(N_("Player"), language)),
         *(escape(_t(N_("S%(number)s"), language, number=s["number"])) for s in series),
         escape(units),
+        *([escape(_t(N_("Money"), language))] if paid else []),
     ]
     rows = []
     for line in board["standings"]:
@@ -147,6 +179,11 @@ def board_html(board: dict[str, Any], language: str) -> str:
             str(escape(line["name"])),
             *("" if result is None else _signed(result["result"]) for result in line["series"]),
             f"<strong>{_signed(line['total'])}</strong>",
+            *(
+                [escape(money(line["cents"], paid["currency"], language, signed=True))]
+                if paid
+                else []
+            ),
         ]
         rows.append(_rows(cells))
     standings = (
@@ -186,17 +223,56 @@ def board_html(board: dict[str, Any], language: str) -> str:
     game = word(Phrase(variant.title), language)
     standings_title = _t(N_("Standings"), language)
     tables_title = _t(N_("Tables"), language)
+    right = f'<h2>{escape(tables_title)}</h2><ul class="tables">{"".join(tables)}</ul>'
+    if paid and night["status"] == "closed":
+        # The night is over: who pays whom takes the place of the tables' progress.
+        right = payments_html(paid, language)
+    rate = f" · {escape(rate_line(paid['rate'], board['units'], language))}" if paid else ""
     # A night of many players or tables sets its rows smaller, so that it still fits.
     crowd = max(len(board["standings"]), 3 * len(tables))
     density = "" if crowd <= 12 else " dense" if crowd <= 18 else " denser"
     return (
         f'<div class="board{density}">'
         f"<header><h1>{escape(night['name'])}</h1>"
-        f'<p class="game">{escape(game)} · {escape(progress)}</p></header>'
+        f'<p class="game">{escape(game)} · {escape(progress)}{rate}</p></header>'
         f'<div class="columns"><section class="left"><h2>{escape(standings_title)}</h2>'
         f"{standings}</section>"
-        f'<section class="right"><h2>{escape(tables_title)}</h2>'
-        f'<ul class="tables">{"".join(tables)}</ul></section></div></div>'
+        f'<section class="right">{right}</section></div></div>'
+    )
+
+
+def payments_html(paid: Mapping[str, Any], language: str) -> str:
+    """The night's settle-up in money: who pays whom, then the table fees, apart."""
+    pool = _t(N_("the pool"), language)
+    items = []
+    for transfer in paid["transfers"]:
+        payer = transfer["from"]["name"] or pool
+        payee = transfer["to"]["name"] or pool
+        amount = money(transfer["cents"], paid["currency"], language)
+        items.append(
+            f'<li><span class="who">{escape(payer)}</span> → '
+            f'<span class="who">{escape(payee)}</span> <strong>{escape(amount)}</strong></li>'
+        )
+    if not items:
+        nobody = _t(N_("Nobody pays anybody."), language)
+        items.append(f"<li>{escape(nobody)}</li>")
+    fees = ""
+    if paid["fees_cents"]:
+        fees = (
+            '<p class="fees">'
+            + escape(
+                _t(
+                    N_("Table fees, apart: %(amount)s to the club."),
+                    language,
+                    amount=money(paid["fees_cents"], paid["currency"], language),
+                )
+            )
+            + "</p>"
+        )
+    title = _t(N_("Who pays whom"), language)
+    return (
+        f"<h2>{escape(title)}</h2>"
+        f'<ul class="payments">{"".join(items)}</ul>{fees}'
     )
 
 
@@ -263,7 +339,12 @@ def cards_html(links: list[dict[str, Any]], night: dict[str, Any], language: str
             '<article class="card">'
             f"<h2>{escape(title)}</h2>"
             f'<p class="meta">{escape(night["name"])} · {escape(game)} · {escape(series)}</p>'
-            f'<ol class="seats">{seats}</ol>'
+            + (
+                f'<p class="rate">{escape(rate_line(night["rate"], night["units"], language))}</p>'
+                if night["rate"]
+                else ""
+            )
+            + f'<ol class="seats">{seats}</ol>'
             f'<div class="qr">{_qr(link)}</div>'
             f'<p class="scan">{escape(scan)} '
             f'<a href="{escape(link)}">{escape(table["name"])}</a></p>'
