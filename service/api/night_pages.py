@@ -270,10 +270,7 @@ def payments_html(paid: Mapping[str, Any], language: str) -> str:
             + "</p>"
         )
     title = _t(N_("Who pays whom"), language)
-    return (
-        f"<h2>{escape(title)}</h2>"
-        f'<ul class="payments">{"".join(items)}</ul>{fees}'
-    )
+    return f'<h2>{escape(title)}</h2><ul class="payments">{"".join(items)}</ul>{fees}'
 
 
 @bp.get("/nights/<string:night_id>/screen/board")
