@@ -22,6 +22,7 @@ runs under the strict Content-Security-Policy (no inline script or style).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from pathlib import Path
@@ -363,6 +364,111 @@ def make_cards(night_id: str, number: int) -> Response:
     response = _html(cards_html(links, night, language))
     response.headers["Cache-Control"] = "no-store"  # it carries the tables' tokens
     return response
+
+
+# The admin screen's words, in the server's catalogs like every other page's; its script gets
+# them in the request's language (``data-words``), placeholders as ``%(name)s``.
+ADMIN_WORDS = {
+    "title": N_("Club night"),
+    "nights": N_("The club's nights"),
+    "start": N_("Start a club night"),
+    "name": N_("Name"),
+    "game": N_("Game"),
+    "present": N_("Players present"),
+    "new_players": N_("New players, one name per line"),
+    "hands": N_("Hands per series"),
+    "until_closed": N_("Until closed"),
+    "series_count": N_("Number of series"),
+    "season": N_("Season"),
+    "no_season": N_("No season"),
+    "per_chip": N_("Money per chip (%(currency)s)"),
+    "per_point": N_("Money per point (%(currency)s)"),
+    "fee": N_("Table fee per player (%(currency)s)"),
+    "settling": N_("Settling the scores"),
+    "pairs": N_("Pairwise difference"),
+    "average": N_("Against the average"),
+    "not_for_money": N_("Not for money"),
+    "start_button": N_("Start the night"),
+    "bad_amount": N_("%(field)s: write an amount such as %(example)s."),
+    "no_token": N_(
+        "This device keeps no admin token of this club. Open the club on the score pad with "
+        "its admin link, then come back here through Club, Manage, Club night."
+    ),
+    "to_pad": N_("Open the score pad"),
+    "open": N_("open"),
+    "closed": N_("closed"),
+    "series_of": N_("Series %(number)s of %(planned)s"),
+    "no_series": N_("No series drawn yet."),
+    "hands_each": N_("%(hands)s hands per series"),
+    "rate": N_("Plays for %(rate)s."),
+    "no_rate": N_("Not played for money."),
+    "per_chip_amount": N_("%(amount)s per chip"),
+    "per_point_amount": N_("%(amount)s per point"),
+    "fee_amount": N_("table fee %(amount)s per player"),
+    "change_rate": N_("Change the rate"),
+    "save_rate": N_("Save the rate"),
+    "rate_saved": N_("Rate saved: the night's tables on the old rate play for the new one."),
+    "presence": N_("Who is here"),
+    "presence_hint": N_(
+        "Between series: mark a late arrival or an early leaver; the next draw seats those present."
+    ),
+    "save_presence": N_("Save who is here"),
+    "presence_saved": N_("Saved: the next draw seats those present."),
+    "draw": N_("Draw series %(number)s"),
+    "seed": N_("Seed (to repeat a draw; empty: random)"),
+    "drawn": N_("Series %(number)s drawn with seed %(seed)s."),
+    "end_anyway": N_("End the series now anyway"),
+    "series": N_("Series %(number)s"),
+    "seed_shown": N_("Seed %(seed)s"),
+    "table": N_("Table %(number)s"),
+    "deals_first": N_("deals first"),
+    "links": N_("Links and QR codes of the tables"),
+    "links_again": N_("Make new links (the phones at these tables must scan again)"),
+    "print": N_("Print the table cards"),
+    "screen": N_("Big screen"),
+    "screen_hint": N_(
+        "The big screen opens with the club's read-only link when this device has one (Manage), else with the admin token: keep that screen to yourself."
+    ),
+    "standings": N_("Standings"),
+    "rank": N_("Rank"),
+    "player": N_("Player"),
+    "short_series": N_("S%(number)s"),
+    "total": N_("Total"),
+    "money": N_("Money"),
+    "settle_up": N_("Settle-up in money"),
+    "pays": N_("%(payer)s pays %(payee)s %(amount)s"),
+    "pool": N_("the pool"),
+    "nobody_pays": N_("Nobody pays anybody."),
+    "fees": N_("Table fees, apart: %(amount)s to the club."),
+    "rounding": N_(
+        "Each table is rounded down to the cent as its own settle-up shows it, the cents left "
+        "over going to the largest remainders; the night adds up those amounts per player."
+    ),
+    "left_out": N_("Not counted (no rate in the night's currency): %(tables)s."),
+    "close": N_("Close the night"),
+    "close_anyway": N_("Close anyway"),
+    "closed_done": N_("The night is closed: its tables are closed too."),
+    "all_drawn": N_("All series are drawn: close the night when the tables are done."),
+    "offline": N_("No connection: showing what was last loaded."),
+    "hands_played": N_("%(played)s hands"),
+}
+
+
+@bp.get("/clubs/<string:club_id>/night-admin")
+def night_admin(club_id: str) -> Response:
+    """The club night's admin screen (the shell; its script works with the club's admin token
+    the score pad keeps on this device, or ``#token=…``)."""
+    language = _language()
+    words = {key: _t(message, language) for key, message in ADMIN_WORDS.items()}
+    return _html(
+        _shell(
+            language,
+            words["title"],
+            "admin",
+            {"club": club_id, "words": json.dumps(words, ensure_ascii=False)},
+            '<p class="waiting">' + escape(_t(N_("Loading…"), language)) + "</p>",
+        )
+    )
 
 
 def register(app: Flask) -> None:
