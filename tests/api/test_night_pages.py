@@ -3,6 +3,8 @@ en/de/es) and the table cards (new links, QR codes that read back as the links).
 
 from __future__ import annotations
 
+import html as markup
+import json
 import re
 
 import pytest
@@ -208,3 +210,31 @@ def test_a_night_for_money_shows_it_on_the_board_the_cards_and_when_closed_who_p
     assert "Quién paga a quién" in html and "<th>Dinero</th>" in html
     assert html.count("→") == len(money["transfers"]) > 0
     assert "Cuotas de mesa, aparte: 13,50\u00a0€ para el club." in html  # 9 players × 1,50 €
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "words"),
+    [
+        ("de", "Spieleabend", ("Spieleabend beginnen", "Betrag pro Chip (%(currency)s)")),
+        ("es", "Noche de club", ("Empezar una noche de club", "Dinero por ficha (%(currency)s)")),
+    ],
+)
+def test_the_admin_screen_shell_needs_no_token_and_carries_its_words(
+    club, client, language, title, words
+):
+    page = client.get(f"/clubs/{club.club['id']}/night-admin?lang={language}")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    html = page.get_data(as_text=True)
+    assert f"<title>{title}</title>" in html and f'lang="{language}"' in html
+    assert '<script type="module" src="/night-assets/admin.js">' in html
+    assert f'data-club="{club.club["id"]}"' in html
+    assert "<script>" not in html and "style=" not in html  # the strict CSP holds
+    found = re.search(r'data-words="([^"]*)"', html)
+    assert found is not None
+    shown = json.loads(markup.unescape(found.group(1)))
+    for text in words:
+        assert text in shown.values()
+    for asset in ("admin.js", "money.js"):
+        answer = client.get(f"/night-assets/{asset}")
+        assert answer.status_code == 200
+        answer.close()
