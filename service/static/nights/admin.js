@@ -345,7 +345,7 @@ function seriesCard(night, series) {
     h('a', { href: `${linkOf(`/nights/${night.id}/cards?series=${series.number}`)}#token=${token}`, target: '_blank', rel: 'noopener' }, t('print')),
     ' · ',
     h('a', { href: `${linkOf(`/nights/${night.id}/screen`)}#token=${screenToken}`, target: '_blank', rel: 'noopener' }, t('screen')));
-  const section = h('section.card.series', {}, h('h2', {}, t('series', { number: series.number })),
+  const section = h('section.card.series', { 'data-series': series.number }, h('h2', {}, t('series', { number: series.number })),
     h('p.seed', {}, t('seed_shown', { seed: series.seed })), actions, cards);
   if (open && !stored) {
     section.append(h('button', { type: 'button', onclick: () => attempt(async () => {
