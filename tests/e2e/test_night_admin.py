@@ -38,7 +38,7 @@ WORDS = {
     },
     "es": {
         "start": "Empezar la noche",
-        "pending": "ha jugado 1 de 2 manos",
+        "pending": "lleva 1 de 2 manos",
         "close_anyway": "Cerrar de todos modos",
         "closed": "La noche de club está cerrada",
         "done": "2 de 2 manos",
