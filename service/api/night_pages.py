@@ -271,7 +271,8 @@ def payments_html(paid: Mapping[str, Any], language: str) -> str:
             + "</p>"
         )
     title = _t(N_("Who pays whom"), language)
-    return f'<h2>{escape(title)}</h2><ul class="payments">{"".join(items)}</ul>{fees}'
+    many = " many" if len(items) > 5 else ""  # smaller, so that a long list still fits
+    return f'<h2>{escape(title)}</h2><ul class="payments{many}">{"".join(items)}</ul>{fees}'
 
 
 @bp.get("/nights/<string:night_id>/screen/board")
@@ -427,7 +428,8 @@ ADMIN_WORDS = {
     "print": N_("Print the table cards"),
     "screen": N_("Big screen"),
     "screen_hint": N_(
-        "The big screen opens with the club's read-only link when this device has one (Manage), else with the admin token: keep that screen to yourself."
+        "The big screen opens with the club's read-only link when this device has one "
+        "(Manage), else with the admin token: keep that screen to yourself."
     ),
     "standings": N_("Standings"),
     "rank": N_("Rank"),

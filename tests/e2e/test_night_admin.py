@@ -185,6 +185,10 @@ def test_a_whole_club_night(browser, base_url, api, phones, language, viewport) 
     assert {s["player_id"] for t in drawn["tables"] for s in t["seats"]} == {
         p["id"] for p in players
     }
+    if shots and language == "de":
+        admin.locator('section.series[data-series="2"]').screenshot(
+            path=str(Path(shots) / "night-admin-series-de.png")
+        )
 
     # Series 2: the first table plays its two hands, the second one: closing is refused.
     play_table(phones, second[0], language)
@@ -227,7 +231,9 @@ def test_a_whole_club_night(browser, base_url, api, phones, language, viewport) 
         admin.locator("section.settle-up").screenshot(
             path=str(Path(shots) / "night-admin-settle-up-de.png")
         )
-        admin.screenshot(path=str(Path(shots) / "night-admin-de.png"), full_page=True)
+        admin.locator("section.standings").screenshot(
+            path=str(Path(shots) / "night-admin-standings-de.png")
+        )
     screen_context.close()
 
     # The season's standings count every table of the night: each player sat in it.

@@ -219,9 +219,8 @@ function startForm() {
           season_id: season.value || null,
           rate: money,
         } });
-        location.hash = `night=${data.id}${fragment.get('token') ? `&token=${fragment.get('token')}` : ''}`;
         say('');
-        await showNight(data.id);
+        location.hash = hashOf(data.id); // the hashchange shows the night
       });
     },
   }, h('h2', {}, t('start')), field(t('name'), name), field(t('game'), game), people,
@@ -236,8 +235,7 @@ async function nightList() {
   const { data } = await api(`/clubs/${encodeURIComponent(clubId)}/nights`);
   if (!data.length) return null;
   return h('section.card', {}, h('h2', {}, t('nights')), h('ul.nights', {}, data.map((n) => h('li', {},
-    h('a', { href: `#night=${n.id}`, onclick: (e) => { e.preventDefault(); location.hash = `night=${n.id}`; showNight(n.id); } },
-      n.name), ` · ${variantTitle(n.variant)} · ${t(n.status)}`))));
+    h('a', { href: `#${hashOf(n.id)}` }, n.name), ` · ${variantTitle(n.variant)} · ${t(n.status)}`))));
 }
 
 // --- a night ---------------------------------------------------------------------------------
@@ -420,7 +418,7 @@ async function showNight(nightId, keepNotice = false) {
   content.replaceChildren(...[h('h1', {}, `${t('title')} · ${state.club.name}`), notice, summary(night),
     night.status === 'open' ? presence(night) : null, drawCard(night),
     ...[...night.series].reverse().map((s) => seriesCard(night, s)), live, closeCard(night),
-    h('p', {}, h('a', { href: '#', onclick: (e) => { e.preventDefault(); location.hash = ''; home(); } }, t('nights')))]
+    h('p', {}, h('a', { href: `#${hashOf(null)}` }, t('nights')))]
     .filter(Boolean));
   const follow = async () => {
     try {
@@ -442,6 +440,19 @@ async function home() {
   content.replaceChildren(...[h('h1', {}, `${t('title')} · ${state.club.name}`), notice, startForm(), list].filter(Boolean));
 }
 
+/** The address's fragment for a night (null: the club's nights), keeping a token given there. */
+function hashOf(nightId) {
+  const given = new URLSearchParams(location.hash.slice(1)).get('token');
+  const parts = [nightId ? `night=${nightId}` : 'nights', given ? `token=${given}` : null];
+  return parts.filter(Boolean).join('&');
+}
+
+/** What the fragment asks for: a night, or the club's nights and a new one. */
+function route() {
+  const chosen = new URLSearchParams(location.hash.slice(1)).get('night');
+  return chosen ? showNight(chosen) : home();
+}
+
 async function main() {
   if (!token) {
     content.replaceChildren(h('p.notice.error', { role: 'alert' }, t('no_token')), h('p', {}, h('a', { href: '/' }, t('to_pad'))));
@@ -454,9 +465,8 @@ async function main() {
   state.players = players.data;
   state.seasons = seasons.data;
   state.variants = variants.data;
-  const chosen = fragment.get('night');
-  if (chosen) await showNight(chosen);
-  else await home();
+  window.addEventListener('hashchange', () => attempt(route));
+  await route();
 }
 
 main().catch((error) => {
