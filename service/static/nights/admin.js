@@ -201,9 +201,9 @@ function startForm() {
   const form = h('form.card.start', {
     onsubmit: (event) => {
       event.preventDefault();
-      let money;
+      let chosenRate;
       try {
-        money = rate.value();
+        chosenRate = rate.value();
       } catch (error) {
         say(error.message, 'error');
         return;
@@ -217,7 +217,7 @@ function startForm() {
           hands_per_series: untilClosed.checked ? null : Number(hands.value),
           series: Number(series.value),
           season_id: season.value || null,
-          rate: money,
+          rate: chosenRate,
         } });
         say('');
         location.hash = hashOf(data.id); // the hashchange shows the night
