@@ -256,3 +256,15 @@ def test_an_import_with_a_bad_night_rate_imports_nothing_and_names_the_field(clu
     refused = client.post("/api/v1/clubs/import", json=document)
     assert refused.status_code == 422
     assert "nights.0.rate.point_settlement" in str(refused.json), refused.json
+
+
+def test_a_rate_change_with_an_idempotency_key_is_made_once(club, client):
+    night = club.started(players=club.players[:4], rate=RATE)
+    headers = {**club.admin, "Idempotency-Key": "night-rate-1"}
+    url = f"/api/v1/nights/{night['id']}"
+    first = client.patch(url, json={"rate": {"cents": 9}}, headers=headers)
+    again = client.patch(url, json={"rate": {"cents": 9}}, headers=headers)
+    assert first.status_code == again.status_code == 200
+    assert first.json == again.json
+    history = client.get(f"{url}/history", headers=club.admin).json
+    assert len(history["changes"]) == 1
