@@ -241,3 +241,47 @@ def test_a_whole_club_night(browser, base_url, api, phones, language, viewport) 
     counted = {row["player_id"]: row["sittings"] for row in standings["rows"]}
     late = players[9]["id"]
     assert counted == {p["id"]: 1 if p["id"] == late else 2 for p in players}
+
+
+def test_axe_finds_nothing_on_the_admin_screen(browser, base_url, api) -> None:
+    """The start form, and a night for money with a series drawn and a hand at each table."""
+    from .test_access import violations
+
+    scene = club_scene(api)
+    club, admin = scene["club"], scene["admin"]
+    context = browser.new_context(viewport={"width": 360, "height": 780}, base_url=base_url)
+    page = context.new_page()
+    try:
+        page.goto(f"/clubs/{club['id']}/night-admin?lang=de#token={admin}")
+        page.locator("form.start").wait_for(timeout=BOUND_MS)
+        assert violations(page) == []
+        night = api._call(
+            "POST",
+            f"/clubs/{club['id']}/nights",
+            admin,
+            json={
+                "name": "Spieleabend",
+                "variant": "american",
+                "players": [p["id"] for p in scene["players"]],
+                "rate": {"cents": 5, "table_fee_cents": 150},
+            },
+        )
+        page.goto(f"/clubs/{club['id']}/night-admin?lang=es#night={night['id']}&token={admin}")
+        page.locator("section.draw button.primary").click()
+        page.locator("section.series .cards-here article.card").first.wait_for(timeout=BOUND_MS)
+        assert violations(page) == []
+    finally:
+        context.close()
+
+
+def test_without_an_admin_token_the_screen_says_what_to_do(browser, base_url, api) -> None:
+    club = api._call("POST", "/clubs", json={"name": "Skatfreunde"})
+    context = browser.new_context(viewport={"width": 360, "height": 780}, base_url=base_url)
+    page = context.new_page()
+    try:
+        page.goto(f"/clubs/{club['id']}/night-admin?lang=de")
+        alert = page.get_by_role("alert")
+        expect(alert).to_contain_text("keinen Admin-Schlüssel dieses Clubs", timeout=BOUND_MS)
+        expect(page.get_by_role("link", name="Zum Spielblock")).to_have_attribute("href", "/")
+    finally:
+        context.close()
