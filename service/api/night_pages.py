@@ -392,10 +392,10 @@ ADMIN_WORDS = {
     "start_button": N_("Start the night"),
     "bad_amount": N_("%(field)s: write an amount such as %(example)s."),
     "no_token": N_(
-        "This device keeps no admin token of this club. Open the club on the score pad with "
+        "This device keeps no admin token of this club. Open the club on the Solo pad with "
         "its admin link, then come back here through Club, Manage, Club night."
     ),
-    "to_pad": N_("Open the score pad"),
+    "to_pad": N_("Open the Solo pad"),
     "open": N_("open"),
     "closed": N_("closed"),
     "series_of": N_("Series %(number)s of %(planned)s"),
