@@ -285,3 +285,55 @@ def test_without_an_admin_token_the_screen_says_what_to_do(browser, base_url, ap
         expect(page.get_by_role("link", name="Zum Solo-Block")).to_have_attribute("href", "/")
     finally:
         context.close()
+
+
+AMOUNTS = [
+    # typed, language, the rate it makes (None: refused as no amount, or too fine)
+    ("0,05", "de", {"cents": 5, "per": 1}),
+    ("0,05", "es", {"cents": 5, "per": 1}),
+    ("0.05", "de", {"cents": 5, "per": 1}),  # a phone's number pad may offer only the point
+    ("0,005", "es", {"cents": 1, "per": 2}),
+    ("1.000,50", "de", {"cents": 100050, "per": 1}),
+    ("0.05", "en", {"cents": 5, "per": 1}),
+    ("1,000.5", "en", {"cents": 100050, "per": 1}),
+    ("0,00001", "de", {"cents": 1, "per": 1000}),  # a thousandth of a cent
+    ("0,000001", "de", None),  # finer than that
+    ("1.000.000", "de", None),
+    ("-1", "de", None),
+    ("zwei", "de", None),
+]
+
+
+def test_amounts_are_read_as_each_language_writes_them_and_shown_so(browser, base_url) -> None:
+    context = browser.new_context(base_url=base_url)
+    page = context.new_page()
+    try:
+        page.goto("/night-assets/night.css")
+        read = page.evaluate(
+            """async (cases) => {
+              const m = await import('/night-assets/money.js');
+              return cases.map(([typed, lang]) => {
+                const amount = m.parseAmount(typed, lang);
+                return amount ? m.rateFromAmount(amount, 'EUR') : null;
+              });
+            }""",
+            [[typed, language] for typed, language, _ in AMOUNTS],
+        )
+        assert read == [rate for _, _, rate in AMOUNTS]
+        shown = page.evaluate(
+            """async () => {
+              const m = await import('/night-assets/money.js');
+              return [m.formatCents(-150, 'EUR', 'de', true), m.formatCents(150, 'EUR', 'es'),
+                m.formatCents(5, 'EUR', 'en', true), m.formatCents(1500, 'JPY', 'de'),
+                m.rateAmount({cents: 1, per: 2, currency: 'EUR'}, 'de')];
+            }"""
+        )
+        assert shown == [
+            "\u22121,50\u00a0€",
+            "1,50\u00a0€",
+            "+€0.05",
+            "1.500\u00a0¥",
+            "0,005\u00a0€",
+        ]
+    finally:
+        context.close()
