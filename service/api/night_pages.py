@@ -259,17 +259,9 @@ def payments_html(paid: Mapping[str, Any], language: str) -> str:
         items.append(f"<li>{escape(nobody)}</li>")
     fees = ""
     if paid["fees_cents"]:
-        fees = (
-            '<p class="fees">'
-            + escape(
-                _t(
-                    N_("Table fees, apart: %(amount)s to the club."),
-                    language,
-                    amount=money(paid["fees_cents"], paid["currency"], language),
-                )
-            )
-            + "</p>"
-        )
+        amount = money(paid["fees_cents"], paid["currency"], language)
+        line = _t(N_("Table fees, apart: %(amount)s to the club."), language, amount=amount)
+        fees = f'<p class="fees">{escape(line)}</p>'
     title = _t(N_("Who pays whom"), language)
     many = " many" if len(items) > 5 else ""  # smaller, so that a long list still fits
     return f'<h2>{escape(title)}</h2><ul class="payments{many}">{"".join(items)}</ul>{fees}'

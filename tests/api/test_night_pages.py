@@ -209,7 +209,8 @@ def test_a_night_for_money_shows_it_on_the_board_the_cards_and_when_closed_who_p
     )
     assert "Quién paga a quién" in html and "<th>Dinero</th>" in html
     assert html.count("→") == len(money["transfers"]) > 0
-    assert "Cuotas de mesa, aparte: 13,50\u00a0€ para el club." in html  # 9 players × 1,50 €
+    # 9 players × 1,50 €, in the page's own markup
+    assert '<p class="fees">Cuotas de mesa, aparte: 13,50\u00a0€ para el club.</p>' in html
 
 
 @pytest.mark.parametrize(

@@ -30,7 +30,7 @@ WORDS = {
         "pending": "hat 1 von 2 Spielen gespielt",
         "close_anyway": "Trotzdem schließen",
         "closed": "Der Spieleabend ist geschlossen",
-        "done": "2 von 2 Spielen",
+        "one": "1 von 2 Spielen",
         "pays": " zahlt an ",
         "over": "Der Abend ist vorbei",
         "settle_up": "Abrechnung in Geld",
@@ -41,7 +41,7 @@ WORDS = {
         "pending": "lleva 1 de 2 manos",
         "close_anyway": "Cerrar de todos modos",
         "closed": "La noche de club está cerrada",
-        "done": "2 de 2 manos",
+        "one": "1 de 2 manos",
         "pays": " paga a ",
         "over": "La noche ha terminado",
         "settle_up": "Liquidación en dinero",
@@ -166,6 +166,7 @@ def test_a_whole_club_night(browser, base_url, api, phones, language, viewport) 
     # The second table plays only one hand: the admin's closing is refused, with its words.
     play_table(phones, first[1], language, hands=1)
     expect(screen.locator(".table.done")).to_have_count(1, timeout=BOUND_MS)  # by itself
+    expect(screen.locator(".table", has_text=words["one"])).to_have_count(1, timeout=BOUND_MS)
 
     # A late arrival before series 2: the tenth player is marked present; the draw seats ten.
     admin.locator("section.draw button.primary").click()
@@ -194,6 +195,7 @@ def test_a_whole_club_night(browser, base_url, api, phones, language, viewport) 
     play_table(phones, second[0], language)
     play_table(phones, second[1], language, hands=1)
     expect(screen.locator(".table.done")).to_have_count(1, timeout=BOUND_MS)
+    expect(screen.locator(".table", has_text=words["one"])).to_have_count(1, timeout=BOUND_MS)
     admin.locator("section.close button").click()
     expect(admin.locator(".notice")).to_contain_text(words["pending"], timeout=BOUND_MS)
     if shots and language == "de":
