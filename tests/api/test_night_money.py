@@ -268,3 +268,31 @@ def test_a_rate_change_with_an_idempotency_key_is_made_once(club, client):
     assert first.json == again.json
     history = client.get(f"{url}/history", headers=club.admin).json
     assert len(history["changes"]) == 1
+
+
+@pytest.mark.parametrize("settlement", ["pairs", "average"])
+def test_a_point_game_night_settles_each_table_by_its_rule_and_sums_them(api, client, settlement):
+    club = Night(api, client)
+    url = f"/api/v1/clubs/{club.club['id']}/nights"
+    body = {
+        "name": "Noche",
+        "variant": "spanish",
+        "players": club.players[:8],
+        "rate": {"cents": 10, "point_settlement": settlement},
+    }
+    night = client.post(url, json=body, headers=club.admin).json
+    series = club.drawn(night, seed=3)
+    for table in series["tables"]:
+        club.record(table["table_id"], SOLO)
+    money = _settle_up(club, night).json
+    expected: dict[str, int] = {}
+    for table in series["tables"]:
+        shown = _table(club, table["table_id"])
+        settled = _table_money(club, table["table_id"])["money"]
+        assert settled["rate"]["point_settlement"] == settlement
+        for net in settled["net"]:
+            expected[shown["seats"][net["party"]]["player_id"]] = net["cents"]
+    assert {p["player_id"]: p["cents"] for p in money["players"]} == expected
+    assert sum(expected.values()) == 0 and money["pool_cents"] is None
+    assert any(expected.values())  # a solo moved money
+    assert all(t["cents"] > 0 for t in money["transfers"])
