@@ -27,7 +27,7 @@ from .. import league
 from ..auth import Principal
 from ..table_settings import change_settings
 from ..tables import club_currency, parse_rate, rate_of, rate_view, settle_up_view, store_rate
-from .nights import _lock_night, _players, night_tables, night_view, readable_night
+from .nights import lock_night, night_players, night_tables, night_view, readable_night
 
 NIGHT_ROUNDING = "tables-down-largest-remainder"
 """How a night's money is rounded: each table to the cent as its own settle-up
@@ -41,10 +41,11 @@ def change_rate(
     its tables that still carries the night's previous rate takes the new one, with a row
     in the table's history; a table whose players agreed another rate keeps it. The change
     is kept in the night's history; the same rate again changes nothing."""
-    night = _lock_night(principal, night_id, closed_too=True)
+    night = lock_night(principal, night_id, closed_too=True)
     new_rate = parse_rate(raw, night.variant, club_currency(night.club_id))
     old_rate = rate_of(night)
     if new_rate == old_rate:
+        db.session.commit()  # nothing to change: the night's lock goes
         return night_view(night)
     before = rate_view(night)
     store_rate(night, new_rate)
@@ -102,7 +103,7 @@ def night_money(night: ClubNightRow) -> dict[str, Any] | None:
     rate = rate_of(night)
     if rate is None:
         return None
-    names = {p.id: p.name for _, p in _players(night.id)}
+    names = {p.id: p.name for _, p in night_players(night.id)}
     number: dict[str, int] = {}  # player id -> the night's party number of the player
     counted: list[TableMoney] = []
     left_out: list[dict[str, Any]] = []

@@ -98,7 +98,8 @@ def readable_night(principal: Principal, night_id: str) -> ClubNightRow:
     return night
 
 
-def _players(night_id: str) -> list[tuple[ClubNightPlayerRow, PlayerRow]]:
+def night_players(night_id: str) -> list[tuple[ClubNightPlayerRow, PlayerRow]]:
+    """The night's players with their presence, by name."""
     return [
         (row, player)
         for row, player in db.session.execute(
@@ -162,7 +163,7 @@ def night_view(night: ClubNightRow) -> dict[str, Any]:
         "closed_at": rfc3339(night.closed_at),
         "players": [
             {"player_id": p.id, "name": p.name, "present": row.present}
-            for row, p in _players(night.id)
+            for row, p in night_players(night.id)
         ],
         "series": series,
         "next_series": next_series
@@ -191,7 +192,7 @@ def list_nights(principal: Principal, club_id: str) -> list[dict[str, Any]]:
 # --- writing --------------------------------------------------------------------------------
 
 
-def _lock_night(principal: Principal, night_id: str, *, closed_too: bool = False) -> ClubNightRow:
+def lock_night(principal: Principal, night_id: str, *, closed_too: bool = False) -> ClubNightRow:
     """The open night (or a closed one too), locked for this transaction (its admin token
     only)."""
     begin_write()
@@ -324,13 +325,13 @@ def change_presence(
 ) -> dict[str, Any]:
     """Late arrivals (the club's players, or new ones) and early leavers, between series:
     the next draw seats those present (admin token)."""
-    night = _lock_night(principal, night_id)
+    night = lock_night(principal, night_id)
     both = set(arrived) & set(left)
     if both:
         raise RuleViolation(
             "left", "%(player)s cannot both arrive and leave", player=repr(sorted(both)[0])
         )
-    rows = {row.player_id: row for row, _ in _players(night.id)}
+    rows = {row.player_id: row for row, _ in night_players(night.id)}
     for player in _club_players(night.club_id, "arrived", arrived):
         if player.id in rows:
             rows[player.id].present = True
@@ -407,7 +408,7 @@ def draw_series(
     while one has not played its hands, unless ``early``), the players present are seated
     at tables the game allows, avoiding earlier tablemates, and the tables are opened (in
     the night's season, if it has one). The answer is the series, with its seed."""
-    night = _lock_night(principal, night_id)
+    night = lock_night(principal, night_id)
     drawn = night_view(night)["series"]
     number = len(drawn) + 1
     if number > night.series_planned:
@@ -420,7 +421,7 @@ def draw_series(
     if not early:
         _pending(night, still_open)
     variant = rules.get_variant(night.variant)
-    present = [p for row, p in _players(night.id) if row.present]
+    present = [p for row, p in night_players(night.id) if row.present]
     for player in present:
         if player.retired_at is not None:
             raise RuleViolation(
@@ -473,7 +474,7 @@ def draw_series(
 def close_night(principal: Principal, night_id: str, early: bool = False) -> dict[str, Any]:
     """Close the night and its open tables (admin token); refused while a table has not
     played its series' hands, unless ``early``."""
-    night = _lock_night(principal, night_id)
+    night = lock_night(principal, night_id)
     still_open = [(link, t) for link, t in night_tables(night.id) if t.status == "open"]
     if not early:
         _pending(night, still_open)
@@ -495,7 +496,7 @@ def series_links(
     link: new cards are then refused (``NightCardsInUse``) unless ``renew`` says to lock
     those phones out (a lost card, a link that leaked). Each entry: the table (as in the
     night's view), its token."""
-    night = _lock_night(principal, night_id)
+    night = lock_night(principal, night_id)
     linked = [(link, t) for link, t in night_tables(night.id) if link.series == number]
     if not linked:
         raise NotFound(N_("The night has no series %(series)s."), values={"series": number})
