@@ -22,11 +22,14 @@ runs under the strict Content-Security-Policy (no inline script or style).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import segno
+from babel.numbers import format_currency, get_currency_precision
 from flask import Blueprint, Flask, Response, request
 from markupsafe import Markup, escape
 
@@ -112,6 +115,34 @@ def _signed(value: int | None) -> str:
     return f"−{-value}" if value < 0 else "0"
 
 
+def money(cents: int, currency: str, language: str, *, signed: bool = False) -> str:
+    """Whole minor units as the language writes the amount ("1,50 €", "€1.50"), exact (a
+    Decimal, never a float); ``signed``: a plus for a gain and a real minus sign for a loss."""
+    amount = Decimal(abs(cents)).scaleb(-get_currency_precision(currency))
+    text = format_currency(amount, currency, locale=language)
+    if signed and cents:
+        return ("+" if cents > 0 else "\u2212") + text
+    return text
+
+
+def rate_line(rate: Mapping[str, Any], units: str, language: str) -> str:
+    """The night's rate in words: "0,05 € pro Chip; Tischgeld 1,50 € pro Person"."""
+    per = Decimal(rate["cents"]) / rate["per"]
+    precision = get_currency_precision(rate["currency"])
+    amount = format_currency(
+        per.scaleb(-precision), rate["currency"], locale=language, decimal_quantization=False
+    )
+    line = _t(
+        N_("%(amount)s per chip") if units == "chips" else N_("%(amount)s per point"),
+        language,
+        amount=amount,
+    )
+    if rate["table_fee_cents"]:
+        fee = money(rate["table_fee_cents"], rate["currency"], language)
+        line += "; " + _t(N_("table fee %(amount)s per player"), language, amount=fee)
+    return line
+
+
 def _rows(cells: Iterable[str], tag: str = "td") -> str:
     return "<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>"
 
@@ -134,11 +165,13 @@ def board_html(board: dict[str, Any], language: str) -> str:
     if night["status"] == "closed":
         progress = _t(N_("The night is over: final standings."), language)
     units = _t(N_("Chips") if board["units"] == "chips" else N_("Points"), language)
+    paid = board.get("money")
     head = [
         escape(_t(N_("Rank"), language)),
         escape(_t(N_("Player"), language)),
         *(escape(_t(N_("S%(number)s"), language, number=s["number"])) for s in series),
         escape(units),
+        *([escape(_t(N_("Money"), language))] if paid else []),
     ]
     rows = []
     for line in board["standings"]:
@@ -147,6 +180,11 @@ def board_html(board: dict[str, Any], language: str) -> str:
             str(escape(line["name"])),
             *("" if result is None else _signed(result["result"]) for result in line["series"]),
             f"<strong>{_signed(line['total'])}</strong>",
+            *(
+                [escape(money(line["cents"], paid["currency"], language, signed=True))]
+                if paid
+                else []
+            ),
         ]
         rows.append(_rows(cells))
     standings = (
@@ -186,18 +224,47 @@ def board_html(board: dict[str, Any], language: str) -> str:
     game = word(Phrase(variant.title), language)
     standings_title = _t(N_("Standings"), language)
     tables_title = _t(N_("Tables"), language)
+    right = f'<h2>{escape(tables_title)}</h2><ul class="tables">{"".join(tables)}</ul>'
+    if paid and night["status"] == "closed":
+        # The night is over: who pays whom takes the place of the tables' progress.
+        right = payments_html(paid, language)
+    rate = f" · {escape(rate_line(paid['rate'], board['units'], language))}" if paid else ""
     # A night of many players or tables sets its rows smaller, so that it still fits.
     crowd = max(len(board["standings"]), 3 * len(tables))
     density = "" if crowd <= 12 else " dense" if crowd <= 18 else " denser"
     return (
         f'<div class="board{density}">'
         f"<header><h1>{escape(night['name'])}</h1>"
-        f'<p class="game">{escape(game)} · {escape(progress)}</p></header>'
+        f'<p class="game">{escape(game)} · {escape(progress)}{rate}</p></header>'
         f'<div class="columns"><section class="left"><h2>{escape(standings_title)}</h2>'
         f"{standings}</section>"
-        f'<section class="right"><h2>{escape(tables_title)}</h2>'
-        f'<ul class="tables">{"".join(tables)}</ul></section></div></div>'
+        f'<section class="right">{right}</section></div></div>'
     )
+
+
+def payments_html(paid: Mapping[str, Any], language: str) -> str:
+    """The night's settle-up in money: who pays whom, then the table fees, apart."""
+    pool = _t(N_("the pool"), language)
+    items = []
+    for transfer in paid["transfers"]:
+        payer = transfer["from"]["name"] or pool
+        payee = transfer["to"]["name"] or pool
+        amount = money(transfer["cents"], paid["currency"], language)
+        items.append(
+            f'<li><span class="who">{escape(payer)}</span> → '
+            f'<span class="who">{escape(payee)}</span> <strong>{escape(amount)}</strong></li>'
+        )
+    if not items:
+        nobody = _t(N_("Nobody pays anybody."), language)
+        items.append(f"<li>{escape(nobody)}</li>")
+    fees = ""
+    if paid["fees_cents"]:
+        amount = money(paid["fees_cents"], paid["currency"], language)
+        line = _t(N_("Table fees, apart: %(amount)s to the club."), language, amount=amount)
+        fees = f'<p class="fees">{escape(line)}</p>'
+    title = _t(N_("Who pays whom"), language)
+    many = " many" if len(items) > 5 else ""  # smaller, so that a long list still fits
+    return f'<h2>{escape(title)}</h2><ul class="payments{many}">{"".join(items)}</ul>{fees}'
 
 
 @bp.get("/nights/<string:night_id>/screen/board")
@@ -263,7 +330,12 @@ def cards_html(links: list[dict[str, Any]], night: dict[str, Any], language: str
             '<article class="card">'
             f"<h2>{escape(title)}</h2>"
             f'<p class="meta">{escape(night["name"])} · {escape(game)} · {escape(series)}</p>'
-            f'<ol class="seats">{seats}</ol>'
+            + (
+                f'<p class="rate">{escape(rate_line(night["rate"], night["units"], language))}</p>'
+                if night["rate"]
+                else ""
+            )
+            + f'<ol class="seats">{seats}</ol>'
             f'<div class="qr">{_qr(link)}</div>'
             f'<p class="scan">{escape(scan)} '
             f'<a href="{escape(link)}">{escape(table["name"])}</a></p>'
@@ -285,6 +357,112 @@ def make_cards(night_id: str, number: int) -> Response:
     response = _html(cards_html(links, night, language))
     response.headers["Cache-Control"] = "no-store"  # it carries the tables' tokens
     return response
+
+
+# The admin screen's words, in the server's catalogs like every other page's; its script gets
+# them in the request's language (``data-words``), placeholders as ``%(name)s``.
+ADMIN_WORDS = {
+    "title": N_("Club night"),
+    "nights": N_("The club's nights"),
+    "start": N_("Start a club night"),
+    "name": N_("Name"),
+    "game": N_("Game"),
+    "present": N_("Players present"),
+    "new_players": N_("New players, one name per line"),
+    "hands": N_("Hands per series"),
+    "until_closed": N_("Until closed"),
+    "series_count": N_("Number of series"),
+    "season": N_("Season"),
+    "no_season": N_("No season"),
+    "per_chip": N_("Money per chip (%(currency)s)"),
+    "per_point": N_("Money per point (%(currency)s)"),
+    "fee": N_("Table fee per player (%(currency)s)"),
+    "settling": N_("Settling the scores"),
+    "pairs": N_("Pairwise difference"),
+    "average": N_("Against the average"),
+    "not_for_money": N_("Not for money"),
+    "start_button": N_("Start the night"),
+    "bad_amount": N_("%(field)s: write an amount such as %(example)s."),
+    "no_token": N_(
+        "This device keeps no admin token of this club. Open the club on the Solo pad with "
+        "its admin link, then come back here through Club, Manage, Club night."
+    ),
+    "to_pad": N_("Open the Solo pad"),
+    "open": N_("open"),
+    "closed": N_("closed"),
+    "series_of": N_("Series %(number)s of %(planned)s"),
+    "no_series": N_("No series drawn yet."),
+    "hands_each": N_("%(hands)s hands per series"),
+    "rate": N_("Plays for %(rate)s."),
+    "no_rate": N_("Not played for money."),
+    "per_chip_amount": N_("%(amount)s per chip"),
+    "per_point_amount": N_("%(amount)s per point"),
+    "fee_amount": N_("table fee %(amount)s per player"),
+    "change_rate": N_("Change the rate"),
+    "save_rate": N_("Save the rate"),
+    "rate_saved": N_("Rate saved: the night's tables on the old rate play for the new one."),
+    "presence": N_("Who is here"),
+    "presence_hint": N_(
+        "Between series: mark a late arrival or an early leaver; the next draw seats those present."
+    ),
+    "save_presence": N_("Save who is here"),
+    "presence_saved": N_("Saved: the next draw seats those present."),
+    "draw": N_("Draw series %(number)s"),
+    "seed": N_("Seed (to repeat a draw; empty: random)"),
+    "drawn": N_("Series %(number)s drawn with seed %(seed)s."),
+    "end_anyway": N_("End the series now anyway"),
+    "series": N_("Series %(number)s"),
+    "seed_shown": N_("Seed %(seed)s"),
+    "table": N_("Table %(number)s"),
+    "deals_first": N_("deals first"),
+    "links": N_("Links and QR codes of the tables"),
+    "links_again": N_("Make new links (the phones at these tables must scan again)"),
+    "print": N_("Print the table cards"),
+    "screen": N_("Big screen"),
+    "screen_hint": N_(
+        "The big screen opens with the club's read-only link when this device has one "
+        "(Manage), else with the admin token: keep that screen to yourself."
+    ),
+    "standings": N_("Standings"),
+    "rank": N_("Rank"),
+    "player": N_("Player"),
+    "short_series": N_("S%(number)s"),
+    "total": N_("Total"),
+    "money": N_("Money"),
+    "settle_up": N_("Settle-up in money"),
+    "pays": N_("%(payer)s pays %(payee)s %(amount)s"),
+    "pool": N_("the pool"),
+    "nobody_pays": N_("Nobody pays anybody."),
+    "fees": N_("Table fees, apart: %(amount)s to the club."),
+    "rounding": N_(
+        "Each table is rounded down to the cent as its own settle-up shows it, the cents left "
+        "over going to the largest remainders; the night adds up those amounts per player."
+    ),
+    "left_out": N_("Not counted (no rate in the night's currency): %(tables)s."),
+    "close": N_("Close the night"),
+    "close_anyway": N_("Close anyway"),
+    "closed_done": N_("The night is closed: its tables are closed too."),
+    "all_drawn": N_("All series are drawn: close the night when the tables are done."),
+    "offline": N_("No connection: showing what was last loaded."),
+    "hands_played": N_("%(played)s hands"),
+}
+
+
+@bp.get("/clubs/<string:club_id>/night-admin")
+def night_admin(club_id: str) -> Response:
+    """The club night's admin screen (the shell; its script works with the club's admin token
+    the score pad keeps on this device, or ``#token=…``)."""
+    language = _language()
+    words = {key: _t(message, language) for key, message in ADMIN_WORDS.items()}
+    return _html(
+        _shell(
+            language,
+            words["title"],
+            "admin",
+            {"club": club_id, "words": json.dumps(words, ensure_ascii=False)},
+            '<p class="waiting">' + escape(_t(N_("Loading…"), language)) + "</p>",
+        )
+    )
 
 
 def register(app: Flask) -> None:

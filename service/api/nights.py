@@ -11,19 +11,24 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from flask import request
+from flask import Response, request
 from flask.views import MethodView
 
+from ..i18n.marks import N_
 from ..schemas.nights import (
     DrawnSeriesSchema,
     DrawSchema,
     NightCloseSchema,
     NightCreateSchema,
+    NightHistorySchema,
+    NightMoneySchema,
+    NightRateSchema,
     NightSchema,
     NightStandingsSchema,
     PresenceSchema,
 )
 from ..services import nights
+from ..services.errors import NotFound
 from .auth import documents_token, principal
 from .caching import CONTENT_ETAG, conditional
 from .paging import Answer, Blueprint
@@ -76,6 +81,7 @@ class Nights(MethodView):
             body["hands_per_series"],
             body["series"],
             body["season_id"],
+            body["rate"],
         )
         return night, 201, {"Location": f"/api/v1/nights/{night['id']}"}
 
@@ -87,8 +93,87 @@ class Night(MethodView):
     @blp.alt_response(304, description="Not modified since the ETag given.")
     @_auth_doc(READERS, "No such night.")
     def get(self, night_id: str) -> dict[str, Any]:
-        """A club night: its players, their presence, each series' draw and tables."""
+        """A club night: its players, their presence, its rate, each series' draw and tables."""
         return nights.get_night(principal(), night_id)
+
+    @blp.arguments(NightRateSchema())
+    @blp.response(200, NightSchema)
+    @blp.alt_response(422, description="A bad rate (the field is named).")
+    @_auth_doc("Not the admin token of the night's club.", "No such night.")
+    def patch(self, body: dict[str, Any], night_id: str) -> dict[str, Any]:
+        """Change the night's rate (admin token), open or closed: kept in the night's history;
+        each table of the night that still carries the previous rate takes the new one (kept
+        in the table's history), a table whose players agreed another rate keeps it."""
+        return nights.change_rate(principal(), night_id, body["rate"])
+
+
+@blp.route("/nights/<string:night_id>/history")
+class NightHistory(MethodView):
+    @blp.response(200, NightHistorySchema)
+    @_auth_doc(READERS, "No such night.")
+    def get(self, night_id: str) -> dict[str, Any]:
+        """Every change of the night's rate, oldest first, with who and when."""
+        return nights.night_history(principal(), night_id)
+
+
+NO_MONEY = N_(
+    "The club night plays for no money: give it a rate with PATCH /api/v1/nights/%(night)s."
+)
+
+
+@blp.route("/nights/<string:night_id>/settle-up")
+class NightSettleUp(MethodView):
+    @blp.response(200, NightMoneySchema)
+    @_auth_doc(READERS, "No such night, or the night has no rate.")
+    def get(self, night_id: str) -> dict[str, Any]:
+        """The night's settle-up in money: each player's money over all the night's tables,
+        the fewest payments that clear it, the table fees apart (docs/rules.md)."""
+        money = nights.night_settle_up(principal(), night_id)
+        if money is None:
+            raise NotFound(NO_MONEY, values={"night": night_id})
+        return money
+
+
+@blp.route("/nights/<string:night_id>/settle-up.csv")
+class NightSettleUpCsv(MethodView):
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "The night's settle-up as CSV.",
+                "headers": {
+                    "Content-Disposition": {
+                        "schema": {"type": "string"},
+                        "description": '`attachment; filename="night-settle-up-<night_id>.csv"`.',
+                    }
+                },
+                "content": {
+                    "text/csv": {
+                        "schema": {
+                            "type": "string",
+                            "description": "RFC 4180, a header line, then one line per row: "
+                            + ", ".join(f"`{c}`" for c in nights.NIGHT_SETTLE_UP_COLUMNS)
+                            + ". `kind` is `net` (each player's money; `pool` for the pool "
+                            "the club keeps), `payment` or `fee`; `cents` in the minor unit "
+                            "of `currency`.",
+                        }
+                    }
+                },
+            }
+        }
+    )
+    @_auth_doc(READERS, "No such night, or the night has no rate.")
+    def get(self, night_id: str) -> Response:
+        """The night's settle-up as CSV (RFC 4180), for a spreadsheet."""
+        body = nights.night_settle_up_csv(principal(), night_id)
+        if body is None:
+            raise NotFound(NO_MONEY, values={"night": night_id})
+        return Response(
+            body,
+            mimetype="text/csv",
+            headers={
+                "Content-Disposition": f'attachment; filename="night-settle-up-{night_id}.csv"'
+            },
+        )
 
 
 @blp.route("/nights/<string:night_id>/presence")

@@ -191,6 +191,18 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
     ("post", "/api/v1/nights/{night_id}/series"): ("drawSeries", "Nights", None),
     ("post", "/api/v1/nights/{night_id}/close"): ("closeNight", "Nights", None),
     ("get", "/api/v1/nights/{night_id}/standings"): ("getNightStandings", "Nights", None),
+    ("patch", "/api/v1/nights/{night_id}"): ("updateNight", "Nights", None),
+    ("get", "/api/v1/nights/{night_id}/history"): ("getNightHistory", "Nights", None),
+    ("get", "/api/v1/nights/{night_id}/settle-up"): (
+        "getNightSettleUp",
+        "Nights",
+        "Integers in cents with the currency code; `final` once the night is closed.",
+    ),
+    ("get", "/api/v1/nights/{night_id}/settle-up.csv"): (
+        "getNightSettleUpCsv",
+        "Nights",
+        "The rows of `getNightSettleUp`, one line each; money in cents with its currency.",
+    ),
     ("post", "/api/v1/clubs/{club_id}/webhooks"): ("createWebhook", "Webhooks", None),
     ("get", "/api/v1/clubs/{club_id}/webhooks"): ("listWebhooks", "Webhooks", None),
     ("get", "/api/v1/clubs/{club_id}/webhooks/{webhook_id}"): ("getWebhook", "Webhooks", None),

@@ -8,22 +8,32 @@ already keep every balance current (``services.nights.standings``).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import (
+    JSON,
     Boolean,
     CheckConstraint,
     DateTime,
     ForeignKey,
     ForeignKeyConstraint,
+    Index,
     Integer,
     String,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import Model
-from .columns import ID_LEN, NAME_MAX, utcnow
+from .columns import CURRENCY_LEN, ID_LEN, NAME_MAX, utcnow
 
-__all__ = ["ClubNightRow", "ClubNightPlayerRow", "ClubNightSeriesRow", "ClubNightTableRow"]
+__all__ = [
+    "ClubNightRow",
+    "ClubNightPlayerRow",
+    "ClubNightSeriesRow",
+    "ClubNightTableRow",
+    "ClubNightChangeRow",
+]
 
 # The most series a night may plan, and the most players it may seat at once.
 MAX_SERIES = 20
@@ -51,6 +61,13 @@ class ClubNightRow(Model):
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The money the night plays for (all null: none), as a table's (``TableRow``): each table
+    # its draws open carries it.
+    rate_cents: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    rate_per: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    currency: Mapped[str | None] = mapped_column(String(CURRENCY_LEN), nullable=True)
+    table_fee_cents: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    point_settlement: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
     __table_args__ = (
         CheckConstraint("length(name) > 0", name="name_not_empty"),
@@ -62,6 +79,18 @@ class ClubNightRow(Model):
         ),
         CheckConstraint("version >= 1", name="version_positive"),
         CheckConstraint("(status = 'closed') = (closed_at IS NOT NULL)", name="closed_has_time"),
+        CheckConstraint(
+            "(rate_cents IS NULL AND rate_per IS NULL AND currency IS NULL"
+            " AND table_fee_cents IS NULL AND point_settlement IS NULL)"
+            " OR (rate_cents IS NOT NULL AND rate_per IS NOT NULL AND currency IS NOT NULL"
+            " AND table_fee_cents IS NOT NULL AND rate_cents >= 0 AND rate_per >= 1"
+            " AND length(currency) = 3 AND table_fee_cents >= 0)",
+            name="rate_complete",
+        ),
+        CheckConstraint(
+            "point_settlement IS NULL OR point_settlement IN ('pairs', 'average')",
+            name="point_settlement_known",
+        ),
     )
 
 
@@ -119,4 +148,29 @@ class ClubNightTableRow(Model):
             ["club_night_series.night_id", "club_night_series.number"],
             ondelete="CASCADE",
         ),
+    )
+
+
+class ClubNightChangeRow(Model):
+    """A change of a night's rate after it started, before and after (JSON: a rate object or
+    null), when, by which token, and the night version it made (0 when imported), as a
+    table's ``TableChangeRow``. Never updated or deleted."""
+
+    __tablename__ = "club_night_changes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    night_id: Mapped[str] = mapped_column(ForeignKey("club_nights.id", ondelete="CASCADE"))
+    changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    token_id: Mapped[str] = mapped_column(String(ID_LEN))
+    token_kind: Mapped[str] = mapped_column(String(8))
+    setting: Mapped[str] = mapped_column(String(16))
+    before: Mapped[Any] = mapped_column(JSON, nullable=True)
+    after: Mapped[Any] = mapped_column(JSON, nullable=True)
+    version: Mapped[int] = mapped_column(Integer)
+    # Read from an imported file: token_id is the file's word, naming no token here.
+    imported: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+
+    __table_args__ = (
+        CheckConstraint("setting IN ('rate')", name="setting_known"),
+        Index("ix_club_night_changes_night", "night_id", "id"),
     )

@@ -125,3 +125,41 @@ def settle_in_money(balances: Sequence[tuple[Party, int]], units: str, rate: Rat
         if isinstance(party, int) and rate.table_fee_cents > 0
     )
     return MoneySettleUp(rate.currency, tuple(nets), tuple(transfers), fees)
+
+
+@dataclass(frozen=True, slots=True)
+class TableMoney:
+    """One table of a club night: its parties' final ``balances`` (the seats, and the pool
+    when the club keeps it, as the table's own settle-up has them), the night's party of each
+    seat (``players[seat]``), and the table's ``rate``."""
+
+    balances: tuple[tuple[Party, int], ...]
+    players: tuple[int, ...]
+    rate: Rate
+
+
+def settle_night_in_money(tables: Sequence[TableMoney], units: str, currency: str) -> MoneySettleUp:
+    """Who pays whom in money for a whole club night: each table settled in whole cents as
+    its own settle-up does (``settle_in_money``, so a player's night is the sum of what his
+    tables showed him), each party's cents summed over the tables, then the fewest payments
+    for the sums. The nets are by the night's party (a player's number, or ``"pool"``: what
+    the club gained or lost in the pools it keeps), numbers first, and sum to zero; ``fees``
+    each player's table fees summed. Every table must be in ``currency``."""
+    nets: dict[Party, int] = {}
+    fees: dict[int, int] = {}
+    for table in tables:
+        if table.rate.currency != currency:
+            raise ValueError(f"a table in {table.rate.currency}, not {currency}")
+        settled = settle_in_money(table.balances, units, table.rate)
+        for party, cents in settled.nets:
+            key: Party = party if party == "pool" else table.players[party]
+            nets[key] = nets.get(key, 0) + cents
+        for seat, cents in settled.fees:
+            fees[table.players[seat]] = fees.get(table.players[seat], 0) + cents
+    players = sorted(party for party in nets if isinstance(party, int))
+    ordered: list[tuple[Party, int]] = [(player, nets[player]) for player in players]
+    if "pool" in nets:
+        ordered.append(("pool", nets["pool"]))
+    return MoneySettleUp(
+        currency, tuple(ordered), tuple(fewest_transfers(ordered)), tuple(sorted(fees.items()))
+    )

@@ -7,6 +7,7 @@ from marshmallow import Schema, fields, validate
 from ..persistence.nights import MAX_HANDS_PER_SERIES, MAX_NIGHT_PLAYERS, MAX_SERIES, SEED_MAX
 from . import VARIANT
 from .clubs import Name
+from .tables import RateSchema, RateViewSchema, TableChangedBySchema
 
 DATE_TIME = {"format": "date-time"}
 PLAYER_ID = validate.Length(min=1, max=64)
@@ -54,6 +55,45 @@ class NightCreateSchema(Schema):
         validate=validate.Length(min=1, max=64),
         metadata={"description": "A season of the club in the same variant: every table counts."},
     )
+    rate = fields.Nested(
+        RateSchema,
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "The money the night plays for (null: none): every table its "
+            "draws open carries it."
+        },
+    )
+
+
+class NightRateSchema(Schema):
+    """A new rate for the night (``PATCH /nights/{id}``)."""
+
+    rate = fields.Nested(
+        RateSchema,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The money the night plays for; null: none. Each table of the night "
+            "that still carries the night's previous rate takes it too."
+        },
+    )
+
+
+class NightChangeSchema(Schema):
+    setting = fields.String(required=True, validate=validate.OneOf(["rate"]))
+    before = fields.Raw(
+        required=True, allow_none=True, metadata={"description": "A rate object; null: none."}
+    )
+    after = fields.Raw(required=True, allow_none=True)
+    changed_at = fields.String(required=True, metadata=DATE_TIME)
+    changed_by = fields.Nested(TableChangedBySchema, required=True)
+    version = fields.Integer(required=True, metadata={"description": "The night version it made."})
+
+
+class NightHistorySchema(Schema):
+    night_id = fields.String(required=True)
+    changes = fields.List(fields.Nested(NightChangeSchema), required=True)
 
 
 class PresenceSchema(Schema):
@@ -133,6 +173,12 @@ class NightSchema(Schema):
     variant = fields.String(required=True, metadata=VARIANT)
     units = fields.String(required=True, validate=validate.OneOf(["chips", "points"]))
     season_id = fields.String(required=True, allow_none=True)
+    rate = fields.Nested(
+        RateViewSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "The money the night plays for (null: none)."},
+    )
     hands_per_series = fields.Integer(required=True, allow_none=True)
     series_planned = fields.Integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(["open", "closed"]))
@@ -165,6 +211,14 @@ class NightStandingSchema(Schema):
     total = fields.Integer(required=True)
     series_won = fields.Integer(required=True)
     best = fields.Integer(required=True, allow_none=True)
+    cents = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The player's money over the night, in cents of the night's "
+            "currency (as in `money`); null: the night has no rate."
+        },
+    )
     series = fields.List(
         fields.Nested(NightResultSchema, allow_none=True),
         required=True,
@@ -184,11 +238,95 @@ class NightBoardSchema(NightSchema):
     series = fields.List(fields.Nested(NightBoardSeriesSchema), required=True)
 
 
+class NightPartySchema(Schema):
+    party = fields.String(
+        required=True,
+        validate=validate.OneOf(["player", "pool"]),
+        metadata={"description": "A player, or the `pool` the club keeps."},
+    )
+    player_id = fields.String(required=True, allow_none=True)
+    name = fields.String(required=True, allow_none=True)
+
+
+class NightMoneyTransferSchema(Schema):
+    from_ = fields.Nested(NightPartySchema, data_key="from", attribute="from", required=True)
+    to = fields.Nested(NightPartySchema, required=True)
+    cents = fields.Integer(required=True, metadata={"description": "Positive, in minor units."})
+
+
+class NightSeriesMoneySchema(Schema):
+    series = fields.Integer(required=True)
+    cents = fields.Integer(required=True, metadata={"description": "At that series' table."})
+
+
+class NightPlayerMoneySchema(Schema):
+    player_id = fields.String(required=True)
+    name = fields.String(required=True)
+    cents = fields.Integer(
+        required=True, metadata={"description": "Money over the night's tables: + gets, − pays."}
+    )
+    fees_cents = fields.Integer(
+        required=True, metadata={"description": "Table fees the player pays the club, apart."}
+    )
+    series = fields.List(fields.Nested(NightSeriesMoneySchema), required=True)
+
+
+class NightTableRefSchema(Schema):
+    series = fields.Integer(required=True)
+    number = fields.Integer(required=True)
+    table_id = fields.String(required=True)
+
+
+class NightMoneySchema(Schema):
+    night_id = fields.String(required=True)
+    final = fields.Boolean(required=True, metadata={"description": "The night is closed."})
+    currency = fields.String(required=True)
+    rate = fields.Nested(RateViewSchema, required=True)
+    rounding = fields.String(
+        required=True,
+        validate=validate.OneOf(["tables-down-largest-remainder"]),
+        metadata={
+            "description": "Each table rounded to the cent as its own settle-up "
+            "(`down-largest-remainder`); a player's money is the sum of those whole cents "
+            "(docs/rules.md)."
+        },
+    )
+    players = fields.List(
+        fields.Nested(NightPlayerMoneySchema),
+        required=True,
+        metadata={"description": "Each player's money; with `pool_cents` they sum to zero."},
+    )
+    pool_cents = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "What the club gained (+) in the pools it keeps; null: none."},
+    )
+    transfers = fields.List(
+        fields.Nested(NightMoneyTransferSchema),
+        required=True,
+        metadata={"description": "The fewest payments that clear the players' money."},
+    )
+    fees_cents = fields.Integer(
+        required=True, metadata={"description": "All table fees the club gets, apart."}
+    )
+    tables_left_out = fields.List(
+        fields.Nested(NightTableRefSchema),
+        required=True,
+        metadata={"description": "Tables without a rate in the night's currency: not counted."},
+    )
+
+
 class NightStandingsSchema(Schema):
     night = fields.Nested(NightBoardSchema, required=True)
     units = fields.String(required=True, validate=validate.OneOf(["chips", "points"]))
     tie_breaks = fields.List(fields.String(), required=True)
     standings = fields.List(fields.Nested(NightStandingSchema), required=True)
+    money = fields.Nested(
+        NightMoneySchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "The night's settle-up in money; null: the night has no rate."},
+    )
 
 
 # --- in the club's export ------------------------------------------------------------------
@@ -213,6 +351,15 @@ class ExportNightSeriesSchema(Schema):
     seed = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=SEED_MAX))
     drawn_at = fields.DateTime(required=True)
     tables = fields.List(fields.Nested(ExportNightTableSchema), required=True)
+
+
+class ExportNightChangeSchema(Schema):
+    setting = fields.String(required=True, validate=validate.OneOf(["rate"]))
+    before = fields.Nested(RateSchema, required=True, allow_none=True)
+    after = fields.Nested(RateSchema, required=True, allow_none=True)
+    changed_at = fields.DateTime(required=True)
+    # By name: ``schemas.league`` (which has it) imports this module.
+    changed_by = fields.Nested("ExportChangedBySchema", required=True)
 
 
 class ExportNightSchema(Schema):
@@ -241,4 +388,23 @@ class ExportNightSchema(Schema):
         fields.Nested(ExportNightSeriesSchema),
         required=True,
         validate=validate.Length(max=MAX_SERIES),
+    )
+    rate = fields.Nested(
+        RateSchema,
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "The money the night plays for (null: none)."},
+    )
+    changes = fields.List(
+        fields.Nested(ExportNightChangeSchema),
+        load_default=list,
+        metadata={"description": "Every change of the night's rate, oldest first."},
+    )
+    money = fields.Nested(
+        NightMoneySchema,
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "The night's settle-up in money (derived: the import ignores it)."
+        },
     )

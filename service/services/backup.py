@@ -321,6 +321,7 @@ def _import(document: Mapping[str, Any]) -> dict[str, Any]:
         league.rebuild_ratings(season_id)
     night_ids = import_nights(
         club.id,
+        club.currency,
         document.get("nights", []),
         player_ids,
         season_ids,

@@ -48,9 +48,12 @@ def change_settings(
     season_id: str | None = UNSET,
     rate: Mapping[str, Any] | None = UNSET,
     if_match: int | None = None,
+    commit: bool = True,
 ) -> dict[str, Any]:
     """Change the table's season and/or rate (a setting left ``UNSET`` stays); a change to
-    what the table already has changes nothing (no history row, no new version)."""
+    what the table already has changes nothing (no history row, no new version).
+    ``commit=False``: the caller changes several tables in one transaction (a club night's
+    rate) and commits it."""
     table = lock_table(table_id)
     require_table_access(principal, table)
     check_version(table, if_match)
@@ -87,7 +90,8 @@ def change_settings(
                     version=table.version,
                 )
             )
-    db.session.commit()
+    if commit:
+        db.session.commit()
     return table_view(table)
 
 

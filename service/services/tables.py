@@ -16,6 +16,7 @@ from .. import rules
 from ..extensions import db
 from ..i18n.marks import N_
 from ..persistence.columns import rfc3339, utcnow
+from ..persistence.nights import ClubNightRow
 from ..persistence.table_keeping import ClubRow, PlayerRow, SeatRow, TableRow
 from ..rules import Phrase, RuleViolation, Variant
 from ..rules.money import Rate, settle_in_money
@@ -309,8 +310,8 @@ def parse_rate(
     )
 
 
-def store_rate(table: TableRow, rate: Rate | None) -> None:
-    """Write ``rate`` into the table's columns (None: clear them)."""
+def store_rate(table: TableRow | ClubNightRow, rate: Rate | None) -> None:
+    """Write ``rate`` into the table's (or club night's) columns (None: clear them)."""
     points = rules.get_variant(table.variant).units == "points"
     table.rate_cents = None if rate is None else rate.cents
     table.rate_per = None if rate is None else rate.per
@@ -324,8 +325,8 @@ def club_currency(club_id: str) -> str:
     return currency or "EUR"
 
 
-def rate_of(table: TableRow | TableState) -> Rate | None:
-    """The table's rate, read back from its columns."""
+def rate_of(table: TableRow | TableState | ClubNightRow) -> Rate | None:
+    """The table's (or club night's) rate, read back from its columns."""
     if table.rate_cents is None or table.rate_per is None or table.currency is None:
         return None
     return Rate(
@@ -337,7 +338,7 @@ def rate_of(table: TableRow | TableState) -> Rate | None:
     )
 
 
-def rate_view(table: TableRow | TableState) -> dict[str, Any] | None:
+def rate_view(table: TableRow | TableState | ClubNightRow) -> dict[str, Any] | None:
     """The table's ``rate`` as the API shows it (``point_settlement`` null for chip games)."""
     rate = rate_of(table)
     if rate is None:

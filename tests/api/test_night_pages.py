@@ -3,6 +3,8 @@ en/de/es) and the table cards (new links, QR codes that read back as the links).
 
 from __future__ import annotations
 
+import html as markup
+import json
 import re
 
 import pytest
@@ -179,3 +181,61 @@ def test_a_night_until_closed_counts_each_tables_hands(club, client, language, o
         as_text=True
     )
     assert "<progress" not in client.get(url, headers=club.admin).get_data(as_text=True)
+
+
+def test_a_night_for_money_shows_it_on_the_board_the_cards_and_when_closed_who_pays(club, client):
+    rate = {"cents": 5, "table_fee_cents": 150}
+    night, series = drawn_night(club, rate=rate)
+    cards = client.post(f"/nights/{night['id']}/cards/1?lang=de", headers=club.admin)
+    html = cards.get_data(as_text=True)
+    assert html.count("0,05\u00a0€ pro Chip; Tischgeld 1,50\u00a0€ pro Person") == len(
+        series["tables"]
+    )
+    club.record(series["tables"][0]["table_id"], SOLO)
+    board = client.get(f"/nights/{night['id']}/screen/board?lang=de", headers=club.admin)
+    html = board.get_data(as_text=True)
+    assert "<th>Geld</th>" in html and "0,05\u00a0€ pro Chip" in html
+    money = club.standings(night).json["money"]
+    winner = max(money["players"], key=lambda p: p["cents"])
+    amount = f"{winner['cents'] // 100},{winner['cents'] % 100:02d}\u00a0€"
+    assert f"<td>+{amount}</td>" in html
+    assert "Wer zahlt wem" not in html  # while the night runs, the tables' progress
+    closed = client.post(
+        f"/api/v1/nights/{night['id']}/close", json={"early": True}, headers=club.admin
+    )
+    assert closed.status_code == 200
+    html = client.get(f"/nights/{night['id']}/screen/board?lang=es", headers=club.admin).get_data(
+        as_text=True
+    )
+    assert "Quién paga a quién" in html and "<th>Dinero</th>" in html
+    assert html.count("→") == len(money["transfers"]) > 0
+    # 9 players × 1,50 €, in the page's own markup
+    assert '<p class="fees">Cuotas de mesa, aparte: 13,50\u00a0€ para el club.</p>' in html
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "words"),
+    [
+        ("de", "Spieleabend", ("Spieleabend beginnen", "Betrag pro Chip (%(currency)s)")),
+        ("es", "Noche de club", ("Empezar una noche de club", "Dinero por ficha (%(currency)s)")),
+    ],
+)
+def test_the_admin_screen_shell_needs_no_token_and_carries_its_words(
+    club, client, language, title, words
+):
+    page = client.get(f"/clubs/{club.club['id']}/night-admin?lang={language}")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    html = page.get_data(as_text=True)
+    assert f"<title>{title}</title>" in html and f'lang="{language}"' in html
+    assert '<script type="module" src="/night-assets/admin.js">' in html
+    assert f'data-club="{club.club["id"]}"' in html
+    assert "<script>" not in html and "style=" not in html  # the strict CSP holds
+    found = re.search(r'data-words="([^"]*)"', html)
+    assert found is not None
+    shown = json.loads(markup.unescape(found.group(1)))
+    for text in words:
+        assert text in shown.values()
+    for asset in ("admin.js", "money.js"):
+        answer = client.get(f"/night-assets/{asset}")
+        assert answer.status_code == 200
+        answer.close()

@@ -248,3 +248,59 @@ def test_the_club_screens_break_names_between_words_only(
             page.set_viewport_size({"width": width, "height": 640})
             found += [f"{view} @{width}px: {p}" for p in page.evaluate(MEASURE, ISSUE_NAMES)]
     assert not found, "\n".join(found[:40])
+
+
+@pytest.mark.parametrize("language", LANGUAGE_WIDTHS)
+def test_the_club_nights_admin_screen_fits_with_long_names(
+    phones: Any, api: Api, language: str
+) -> None:
+    """The admin screen of a club night: its start form, and a night for money with a series
+    drawn (the tables' cards with their links and QR codes), a hand at each table, the
+    standings and the settle-up."""
+    club = api._call("POST", "/clubs", json={"name": "Schafkopf- und Solo-Freunde Obermühlbach"})
+    admin = club["admin_token"]
+    names = (*NAMES, *EXTRA, "Inmaculada Concepción Martínez Ruiz", "Jonas Petersen")
+    players = [
+        api._call("POST", f"/clubs/{club['id']}/players", admin, json={"name": name})["id"]
+        for name in names
+    ]
+    api._call(
+        "POST",
+        f"/clubs/{club['id']}/seasons",
+        admin,
+        json={"name": "Winter", "variant": "american"},
+    )
+    page = phones(locale=LOCALES[language]).page
+    page.goto("/")
+    page.evaluate(
+        "([id, token]) => localStorage.setItem('solo-pad:clubs', "
+        "JSON.stringify({[id]: {id, name: 'Club', token}}))",
+        [club["id"], admin],
+    )
+    page.goto(f"/clubs/{club['id']}/night-admin?lang={language}")
+    page.locator("form.start").wait_for()
+    found = problems_at(page, "night admin, start")
+    night = api._call(
+        "POST",
+        f"/clubs/{club['id']}/nights",
+        admin,
+        json={
+            "name": "Spieleabend der Schafkopf- und Solo-Freunde",
+            "variant": "american",
+            "players": players,
+            "hands_per_series": 4,
+            "series": 2,
+            "rate": {"cents": 5, "table_fee_cents": 150},
+        },
+    )
+    page.goto(f"/clubs/{club['id']}/night-admin?lang={language}#night={night['id']}")
+    page.locator("section.draw button.primary").click()
+    page.locator("section.series .cards-here article.card").first.wait_for()
+    series = api._call("GET", f"/nights/{night['id']}", admin)["series"][0]
+    for table in series["tables"]:
+        api._call("POST", f"/tables/{table['table_id']}/hands", admin, json=FIRST_HANDS["american"])
+    page.reload()
+    page.locator("section.settle-up ul.payments li").first.wait_for()
+    page.locator("section.summary details summary").click()
+    found += problems_at(page, "night admin, a series drawn")
+    assert not found, "\n".join(found[:40])

@@ -1,7 +1,15 @@
-"""Club nights: several tables of one game in series, a seat draw per series,
-the use cases (``nights``) and the night's live standings (``standings``); the seat draw
-itself is pure, in ``rules.seat_draw``."""
+"""Club nights: several tables of one game in series, a seat draw per series, the use cases
+(``nights``), the night's live standings (``standings``) and its money (``money``); the seat
+draw itself is pure, in ``rules.seat_draw``."""
 
+from .money import (
+    NIGHT_SETTLE_UP_COLUMNS,
+    change_rate,
+    night_history,
+    night_money,
+    night_settle_up,
+    night_settle_up_csv,
+)
 from .nights import (
     NightCardsInUse,
     NightClosed,
@@ -20,14 +28,20 @@ from .nights import (
 from .standings import night_standings
 
 __all__ = [
+    "NIGHT_SETTLE_UP_COLUMNS",
     "NightClosed",
     "NightCardsInUse",
     "NightTablesPending",
     "change_presence",
+    "change_rate",
     "close_night",
     "draw_series",
     "get_night",
     "list_nights",
+    "night_history",
+    "night_money",
+    "night_settle_up",
+    "night_settle_up_csv",
     "night_standings",
     "night_tables",
     "night_view",

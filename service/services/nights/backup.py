@@ -1,8 +1,9 @@
 """Club nights in the club's export and import (``services/backup.py`` calls these).
 
-A night is kept with what cannot be derived: its settings, its players and their presence,
-and each series' seed and tables (by the document's table ids). Its standings are read from
-the tables, which the import rebuilds from their hands."""
+A night is kept with what cannot be derived: its settings and rate (with the rate's history),
+its players and their presence, and each series' seed and tables (by the document's table
+ids). Its standings and its money are read from the tables, which the import rebuilds from
+their hands; the export shows the night's settle-up in money too, which the import ignores."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from ... import rules
 from ...extensions import db
 from ...persistence.columns import rfc3339
 from ...persistence.nights import (
+    ClubNightChangeRow,
     ClubNightPlayerRow,
     ClubNightRow,
     ClubNightSeriesRow,
@@ -22,6 +24,8 @@ from ...persistence.nights import (
 )
 from ...rules import RuleViolation
 from ..auth import new_id
+from ..tables import parse_rate, rate_view, store_rate
+from .money import night_money
 
 
 def export_nights(club_id: str) -> list[dict[str, Any]]:
@@ -50,6 +54,25 @@ def export_nights(club_id: str) -> list[dict[str, Any]]:
         tables.setdefault((link.night_id, link.series), []).append(
             {"number": link.number, "table_id": link.table_id}
         )
+    changes: dict[str, list[dict[str, Any]]] = {}
+    for change in db.session.scalars(
+        select(ClubNightChangeRow)
+        .where(ClubNightChangeRow.night_id.in_(ids))
+        .order_by(ClubNightChangeRow.night_id, ClubNightChangeRow.id)
+    ):
+        changes.setdefault(change.night_id, []).append(
+            {
+                "setting": change.setting,
+                "before": change.before,
+                "after": change.after,
+                "changed_at": rfc3339(change.changed_at),
+                "changed_by": {
+                    "token_id": change.token_id,
+                    "kind": change.token_kind,
+                    "imported": change.imported,
+                },
+            }
+        )
     series: dict[str, list[dict[str, Any]]] = {}
     for drawn in db.session.scalars(
         select(ClubNightSeriesRow)
@@ -77,6 +100,9 @@ def export_nights(club_id: str) -> list[dict[str, Any]]:
             "closed_at": rfc3339(n.closed_at),
             "players": players.get(n.id, []),
             "series": series.get(n.id, []),
+            "rate": rate_view(n),
+            "changes": changes.get(n.id, []),
+            "money": night_money(n),
         }
         for n in nights
     ]
@@ -84,6 +110,7 @@ def export_nights(club_id: str) -> list[dict[str, Any]]:
 
 def import_nights(
     club_id: str,
+    currency: str,
     nights: Sequence[Mapping[str, Any]],
     player_ids: Mapping[str, str],
     season_ids: Mapping[str, str],
@@ -92,7 +119,8 @@ def import_nights(
     table_variants: Mapping[str, str],
 ) -> dict[str, str]:
     """Store the document's nights under their new ids (in the import's transaction), every
-    reference checked against the file; the new id of each night by its id in the file."""
+    reference checked against the file; the new id of each night by its id in the file.
+    A rate without a currency is in the club's ``currency``."""
     new_ids: dict[str, str] = {}
     used_tables: set[str] = set()
     for index, n in enumerate(nights):
@@ -128,8 +156,27 @@ def import_nights(
             created_at=n["created_at"],
             closed_at=n["closed_at"],
         )
+        try:
+            store_rate(night, parse_rate(n["rate"], variant.name, currency))
+        except RuleViolation as violation:
+            raise RuleViolation(f"{path}.{violation.field}", violation.phrase) from None
         db.session.add(night)
         db.session.flush()
+        # The file's word for who changed the rate: kept, marked imported (as a table's are).
+        db.session.add_all(
+            ClubNightChangeRow(
+                night_id=night.id,
+                changed_at=c["changed_at"],
+                token_id=c["changed_by"]["token_id"],
+                token_kind=c["changed_by"]["kind"],
+                setting=c["setting"],
+                before=c["before"],
+                after=c["after"],
+                version=0,
+                imported=True,
+            )
+            for c in n["changes"]
+        )
         seen_players: set[str] = set()
         for i, p in enumerate(n["players"]):
             where = f"{path}.players.{i}.player_id"

@@ -5,7 +5,7 @@ writes; its read-only tokens, and the tokens of the night's own tables, read."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import select
@@ -98,7 +98,8 @@ def readable_night(principal: Principal, night_id: str) -> ClubNightRow:
     return night
 
 
-def _players(night_id: str) -> list[tuple[ClubNightPlayerRow, PlayerRow]]:
+def night_players(night_id: str) -> list[tuple[ClubNightPlayerRow, PlayerRow]]:
+    """The night's players with their presence, by name."""
     return [
         (row, player)
         for row, player in db.session.execute(
@@ -153,6 +154,7 @@ def night_view(night: ClubNightRow) -> dict[str, Any]:
         "variant": night.variant,
         "units": rules.get_variant(night.variant).units,
         "season_id": night.season_id,
+        "rate": tables.rate_view(night),
         "hands_per_series": night.hands_per_series,
         "series_planned": night.series_planned,
         "status": night.status,
@@ -161,7 +163,7 @@ def night_view(night: ClubNightRow) -> dict[str, Any]:
         "closed_at": rfc3339(night.closed_at),
         "players": [
             {"player_id": p.id, "name": p.name, "present": row.present}
-            for row, p in _players(night.id)
+            for row, p in night_players(night.id)
         ],
         "series": series,
         "next_series": next_series
@@ -190,8 +192,9 @@ def list_nights(principal: Principal, club_id: str) -> list[dict[str, Any]]:
 # --- writing --------------------------------------------------------------------------------
 
 
-def _lock_night(principal: Principal, night_id: str) -> ClubNightRow:
-    """The open night, locked for this transaction (its admin token only)."""
+def lock_night(principal: Principal, night_id: str, *, closed_too: bool = False) -> ClubNightRow:
+    """The open night (or a closed one too), locked for this transaction (its admin token
+    only)."""
     begin_write()
     night = db.session.scalar(
         select(ClubNightRow).where(ClubNightRow.id == night_id).with_for_update()
@@ -199,7 +202,7 @@ def _lock_night(principal: Principal, night_id: str) -> ClubNightRow:
     if night is None:
         raise NotFound(N_("No club night %(night)s."), values={"night": repr(night_id)})
     require_club_admin(principal, night.club_id)
-    if night.status == "closed":
+    if night.status == "closed" and not closed_too:
         raise NightClosed(N_("The club night is closed."))
     return night
 
@@ -272,13 +275,17 @@ def start_night(
     hands_per_series: int | None,
     series: int,
     season_id: str | None,
+    rate: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A new club night of one game with the players present (the club's, and new ones
-    added to the club on the spot) (admin token). Nothing is drawn yet."""
+    added to the club on the spot) (admin token). Nothing is drawn yet. ``rate``: the money
+    it plays for (``tables.parse_rate``; None: none), in the club's currency unless it names
+    another; the tables its draws open carry it."""
     begin_write()
-    get_club(principal, club_id)
+    club = get_club(principal, club_id)
     variant = rules.get_variant(variant_name)
     league.check_season_for_table(club_id, variant.name, season_id)
+    night_rate = tables.parse_rate(rate, variant.name, club.currency)
     if len(player_ids) + len(new_player_names) > MAX_NIGHT_PLAYERS:
         raise RuleViolation(
             "players", "a night seats at most %(most)s players", most=MAX_NIGHT_PLAYERS
@@ -298,6 +305,7 @@ def start_night(
         status="open",
         version=1,
     )
+    tables.store_rate(night, night_rate)
     db.session.add(night)
     db.session.flush()
     db.session.add_all(
@@ -317,13 +325,13 @@ def change_presence(
 ) -> dict[str, Any]:
     """Late arrivals (the club's players, or new ones) and early leavers, between series:
     the next draw seats those present (admin token)."""
-    night = _lock_night(principal, night_id)
+    night = lock_night(principal, night_id)
     both = set(arrived) & set(left)
     if both:
         raise RuleViolation(
             "left", "%(player)s cannot both arrive and leave", player=repr(sorted(both)[0])
         )
-    rows = {row.player_id: row for row, _ in _players(night.id)}
+    rows = {row.player_id: row for row, _ in night_players(night.id)}
     for player in _club_players(night.club_id, "arrived", arrived):
         if player.id in rows:
             rows[player.id].present = True
@@ -400,7 +408,7 @@ def draw_series(
     while one has not played its hands, unless ``early``), the players present are seated
     at tables the game allows, avoiding earlier tablemates, and the tables are opened (in
     the night's season, if it has one). The answer is the series, with its seed."""
-    night = _lock_night(principal, night_id)
+    night = lock_night(principal, night_id)
     drawn = night_view(night)["series"]
     number = len(drawn) + 1
     if number > night.series_planned:
@@ -413,7 +421,7 @@ def draw_series(
     if not early:
         _pending(night, still_open)
     variant = rules.get_variant(night.variant)
-    present = [p for row, p in _players(night.id) if row.present]
+    present = [p for row, p in night_players(night.id) if row.present]
     for player in present:
         if player.retired_at is not None:
             raise RuleViolation(
@@ -448,6 +456,7 @@ def draw_series(
             drawn_table.first_dealer,
             None,
             night.season_id,
+            tables.rate_view(night),
             commit=False,
         )
         db.session.add(
@@ -465,7 +474,7 @@ def draw_series(
 def close_night(principal: Principal, night_id: str, early: bool = False) -> dict[str, Any]:
     """Close the night and its open tables (admin token); refused while a table has not
     played its series' hands, unless ``early``."""
-    night = _lock_night(principal, night_id)
+    night = lock_night(principal, night_id)
     still_open = [(link, t) for link, t in night_tables(night.id) if t.status == "open"]
     if not early:
         _pending(night, still_open)
@@ -487,7 +496,7 @@ def series_links(
     link: new cards are then refused (``NightCardsInUse``) unless ``renew`` says to lock
     those phones out (a lost card, a link that leaked). Each entry: the table (as in the
     night's view), its token."""
-    night = _lock_night(principal, night_id)
+    night = lock_night(principal, night_id)
     linked = [(link, t) for link, t in night_tables(night.id) if link.series == number]
     if not linked:
         raise NotFound(N_("The night has no series %(series)s."), values={"series": number})

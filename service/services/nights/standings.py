@@ -4,7 +4,7 @@ Each player's result in a series is his balance at the table the series' draw ga
 for a chip game, the game's own score for a point game, counted from every current hand as
 the tables keep it. The total is the sum of his series. Ranked by the total, then by the
 series he won (first at his table, a tie counting for each), then by his best series; players
-equal on all three share a rank."""
+equal on all three share a rank. A night with a rate adds each player's money (``money``)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import Any
 
 from ... import rules
 from ..auth import Principal
+from .money import night_money
 from .nights import night_tables, night_view, readable_night
 
 
@@ -66,6 +67,8 @@ def night_standings(principal: Principal, night_id: str) -> dict[str, Any]:
         lines.values(),
         key=lambda line: (*(-v for v in line.strength()), line.name, line.player_id),
     )
+    money = night_money(night)
+    cents = {p["player_id"]: p["cents"] for p in money["players"]} if money else {}
     standings, previous, rank = [], None, 0
     for position, line in enumerate(ordered, start=1):
         if line.strength() != previous:
@@ -78,6 +81,7 @@ def night_standings(principal: Principal, night_id: str) -> dict[str, Any]:
                 "total": line.total,
                 "series_won": line.series_won,
                 "best": line.best,
+                "cents": cents.get(line.player_id, 0) if money else None,
                 "series": [line.results.get(s["number"]) for s in view["series"]],
             }
         )
@@ -92,4 +96,5 @@ def night_standings(principal: Principal, night_id: str) -> dict[str, Any]:
         "units": rules.get_variant(night.variant).units,
         "tie_breaks": ["total", "series_won", "best"],
         "standings": standings,
+        "money": money,
     }

@@ -592,4 +592,7 @@ export default {
   "Each player also pays the club {amount} for the table.": "Dazu zahlt jede Person am Tisch dem Club {amount} Tischgeld.",
   "Rounded down to the cent; the cents left over go to the largest remainders.": "Auf den Cent abgerundet; die übrigen Cent gehen an die größten Reste.",
   "Playing for money": "Um Geld spielen",
+  "Club night": "Spieleabend",
+  "Start a club night of several tables, draw its series, follow its standings and money.": "Einen Spieleabend mit mehreren Tischen beginnen, seine Serien auslosen, Tabelle und Geld verfolgen.",
+  "Open the club night screen": "Spieleabend öffnen",
 };

@@ -592,4 +592,7 @@ export default {
   "Each player also pays the club {amount} for the table.": "Además, cada persona de la mesa paga al club {amount} por la mesa.",
   "Rounded down to the cent; the cents left over go to the largest remainders.": "Redondeado hacia abajo al céntimo; los céntimos que sobran van a los restos mayores.",
   "Playing for money": "Jugar por dinero",
+  "Club night": "Noche de club",
+  "Start a club night of several tables, draw its series, follow its standings and money.": "Empezar una noche de club con varias mesas, sortear sus rondas, seguir la clasificación y el dinero.",
+  "Open the club night screen": "Abrir la noche de club",
 };

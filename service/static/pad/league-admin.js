@@ -9,7 +9,7 @@ import { loadVariants } from './model.js';
 import { qrSvg } from './qr.js';
 import { store } from './store.js';
 import { download, enc, field, link, problemText, twoStep } from './league.js';
-import { day, t, tn } from './i18n.js';
+import { day, lang, t, tn } from './i18n.js';
 
 async function attempt(action) {
   try { return await action(); } catch (error) { toast(problemText(error), 'error'); return null; }
@@ -174,7 +174,13 @@ async function webhooks(ctx) {
     list, ...shown, add);
 }
 
+// The club night's admin screen is a page of its own (service/static/nights/admin.js).
+function nightLink(ctx) {
+  return h('section.card', h('h3', t('Club night')), h('p.hint', t('Start a club night of several tables, draw its series, follow its standings and money.')),
+    h('a.button', { href: `/clubs/${enc(ctx.id)}/night-admin?lang=${lang}` }, t('Open the club night screen')));
+}
+
 export async function manage(ctx, body) {
-  body.append(h('h2', t('Run the club')), await seasonForm(ctx), backup(ctx), tokens(ctx), await webhooks(ctx),
+  body.append(h('h2', t('Run the club')), nightLink(ctx), await seasonForm(ctx), backup(ctx), tokens(ctx), await webhooks(ctx),
     h('p.hint', t('Players are added, renamed and retired under Players; sittings are closed, and their links revoked, under Tables.')));
 }
