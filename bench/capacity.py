@@ -21,7 +21,7 @@ Each step starts a fresh server (gunicorn.conf.py, 2 workers, the service's work
 phone of its tables connects at once, as after a deployment or a power cut at a club night:
 the **cold start**. It lasts until every phone has its first answer (its first poll answered,
 its stream's ``ready`` event) and the answers are back within the limit (the first second
-from which the p99 of every second for 5 s is at most 100 ms); its length is the **drain
+from which the next 5 s of requests have a p99 of at most 100 ms); its length is the **drain
 time**, at most ``--step`` seconds. Then the **steady state** is measured for ``--step`` seconds
 (2 minutes by default, as the issue asks: a hand per table and the token memory's 60 s
 expiry both happen within it). Steps go through ``--tables`` until one fails; every step is
@@ -76,7 +76,7 @@ HAND_SECONDS = 120.0
 P99_LIMIT_MS = 100.0
 DELIVERY_P99_LIMIT_MS = 250.0
 CONNECTIONS = 128  # kept-alive connections the requests share (a proxy in front would hold more)
-DRAINED_FOR = 5  # seconds in a row within the limit that end the cold start
+DRAINED_FOR = 5  # the cold start ends with the first 5 s whose p99 is within the limit
 WORKERS = 2
 # Per worker: the streams it may hold, and its connections (streams, kept-alive, requests).
 STREAMS_PER_WORKER = 12_000
@@ -118,8 +118,8 @@ class Step:
             per_second[int(due)].append(latency)
         first = int(self.phones_in_at)
         for start in range(first, first + int(self.step_seconds)):
-            window = range(start, start + DRAINED_FOR)
-            if all(percentile(per_second.get(s, []), 0.99) <= P99_LIMIT_MS for s in window):
+            window = [ms for s in range(start, start + DRAINED_FOR) for ms in per_second[s]]
+            if percentile(window, 0.99) <= P99_LIMIT_MS:
                 return max(float(start), self.phones_in_at)
         return None
 
@@ -286,6 +286,8 @@ async def run_step(
 ) -> Step:
     step = Step(mode, len(tables), step_seconds)
     loop = asyncio.get_running_loop()
+    await warm_up(port, tables[: WORKERS * 8])
+    step.rss_before_kib = sum(rss_kib(pid) for pid in workers)
     start = loop.time() + 0.2
 
     def clock() -> float:
@@ -298,7 +300,6 @@ async def run_step(
     phones_in = 0
     phones = len(tables) * PHONES
     all_in = asyncio.Event()
-    step.rss_before_kib = sum(rss_kib(pid) for pid in workers)
 
     def phone_in() -> None:
         nonlocal phones_in
@@ -419,6 +420,25 @@ async def run_step(
     return step
 
 
+async def warm_up(port: int, tables: list[dict[str, Any]]) -> None:
+    """A few tables read and their streams opened and closed, so that the workers' first
+    requests (the app's lazy imports and caches, the change feed's thread) are not counted
+    in the memory the phones take. (Not the cold start's: the step's clock starts after.)"""
+    pool = Connections(port, len(tables))
+    for table in tables:
+        path = f"/api/v1/tables/{table['id']}"
+        auth = {"Authorization": f"Bearer {table['table_token']}"}
+        await pool.request("GET", path, auth)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(
+            f"GET {path}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Authorization: {auth['Authorization']}\r\n\r\n".encode()
+        )
+        await reader.readuntil(b"event: ready")
+        writer.close()
+    pool.close()
+
+
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -523,6 +543,12 @@ def main() -> None:
     parser.add_argument("--modes", default="polling,streams")
     parser.add_argument("--tables-per-club", type=int, default=20)
     parser.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="streams: go on to the next step after one that did not hold (polling always "
+        "stops at its first miss: past it, its open load only queues)",
+    )
+    parser.add_argument(
         "--quick", action="store_true", help="a look, not a measure: 20 s steps of 50 and 200"
     )
     args = parser.parse_args()
@@ -574,9 +600,10 @@ def main() -> None:
                         mode, service.port, tables[:count], args.step, rng, service.worker_pids()
                     )
                 )
-            if not report(step, ceiling):
+            if report(step, ceiling):
+                summary[mode] = max(summary.get(mode, 0), count)
+            elif mode == "polling" or not args.keep_going:
                 break
-            summary[mode] = count
     shutil.rmtree(tmp, ignore_errors=True)
     for mode in modes:
         held = summary.get(mode)
