@@ -51,6 +51,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
+import multiprocessing
 import os
 import random
 import re
@@ -63,6 +65,7 @@ import time
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -81,6 +84,8 @@ WORKERS = 2
 # Per worker: the streams it may hold, and its connections (streams, kept-alive, requests).
 STREAMS_PER_WORKER = 12_000
 CONNECTIONS_PER_WORKER = STREAMS_PER_WORKER + 1_000
+# Streams a load process holds at most (a socket each: the open-files limit is per process).
+STREAMS_PER_LOAD_PROCESS = 8_000
 _VERSION = re.compile(rb'"table_id":"([^"]+)","version":(\d+)')
 
 
@@ -213,39 +218,33 @@ def etag_version(etag: str) -> int:
     return int(etag.removeprefix("W/").strip('"'))
 
 
-class Live:
-    """The hands' answers and who has seen which version: the deliveries' clock."""
+class Seen:
+    """When each phone saw each version of its table (monotonic clock, shared by processes)
+    and when each hand's answer arrived: the deliveries, once the step is over."""
 
-    def __init__(self, step: Step, clock: Any) -> None:
-        self.step = step
-        self.clock = clock
-        self.answered: dict[tuple[str, int], float] = {}  # (table, version) → answer time
-        self.early: dict[tuple[str, int], list[float]] = defaultdict(list)
+    def __init__(self) -> None:
+        self.answered: dict[tuple[str, int], float] = {}  # (table, version) → answer's arrival
+        self.arrivals: list[tuple[str, int, float]] = []  # (table, version, arrival)
 
-    def hand_answered(self, table: str, version: int) -> None:
-        now = self.clock()
-        self.answered[(table, version)] = now
-        for arrival in self.early.pop((table, version), []):  # the event came first
-            self.step.deliveries.append((now, max(0.0, arrival - now) * 1000))
-
-    def seen(self, table: str, version: int) -> None:
-        now = self.clock()
-        answered = self.answered.get((table, version))
-        if answered is None:
-            self.early[(table, version)].append(now)
-        else:
-            self.step.deliveries.append((answered, (now - answered) * 1000))
+    def deliveries(self, start: float) -> list[tuple[float, float]]:
+        """(answer's time since ``start``, ms from the answer to the phone's arrival); an event
+        that came before its writer had the answer counts 0."""
+        delivered = []
+        for table, version, arrival in self.arrivals:
+            answered = self.answered.get((table, version))
+            if answered is not None:
+                delivered.append((answered - start, max(0.0, arrival - answered) * 1000))
+        return delivered
 
 
 class StreamPhone(asyncio.Protocol):
-    """One phone holding its table's stream: counts the ``ready`` and the hands' events."""
+    """One phone holding its table's stream: notes its ``ready`` and the hands' events."""
 
-    def __init__(self, request: bytes, live: Live, on_ready: Any) -> None:
+    def __init__(self, request: bytes, holder: StreamHolder) -> None:
         self.request = request
-        self.live = live
-        self.on_ready = on_ready
+        self.holder = holder
         self.ready = False
-        self.closed = asyncio.get_running_loop().create_future()
+        self.lost = False
         self.buffer = b""
         self.transport: asyncio.Transport | None = None
 
@@ -260,20 +259,79 @@ class StreamPhone(asyncio.Protocol):
                 if self.buffer.startswith(b"HTTP/1.1 ") and not self.buffer.startswith(
                     b"HTTP/1.1 200"
                 ):
-                    self.live.step.dropped += 1  # refused (a limit): counted as lost
+                    self.holder.refused += 1  # a limit: the phone would poll instead
                     self.transport.close()  # type: ignore[union-attr]
                 return
             self.ready = True
             data, self.buffer = self.buffer, b""
-            self.on_ready()
+            self.holder.phone_ready()
         if b"event: reload" in data:
-            self.live.step.reloads += 1
+            self.holder.reloads += 1
+        now = time.monotonic()
         for table, version in _VERSION.findall(data):
-            self.live.seen(table.decode(), int(version))
+            self.holder.arrivals.append((table.decode(), int(version), now))
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if not self.closed.done():
-            self.closed.set_result(None)
+        self.lost = True
+
+
+class StreamHolder:
+    """Phones holding streams, in a process of their own (``hold_streams``): a process may
+    hold fewer open files than 20,000 streams need."""
+
+    def __init__(self, control: Connection, phones: int) -> None:
+        self.control = control
+        self.phones = phones
+        self.ready = 0
+        self.refused = 0
+        self.reloads = 0
+        self.arrivals: list[tuple[str, int, float]] = []
+
+    def phone_ready(self) -> None:
+        self.ready += 1
+        if self.ready == self.phones:
+            self.control.send(("in", time.monotonic()))
+
+    async def run(self, port: int, tables: list[tuple[str, str]], start: float) -> None:
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(max(0.0, start - time.monotonic()))
+
+        async def connect(table: str, token: str) -> StreamPhone | None:
+            request = (
+                f"GET /api/v1/tables/{table}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                f"Authorization: Bearer {token}\r\n\r\n"
+            ).encode()
+            try:
+                _, phone = await loop.create_connection(
+                    lambda: StreamPhone(request, self), "127.0.0.1", port
+                )
+            except OSError:
+                self.refused += 1
+                return None
+            return phone
+
+        phones = await asyncio.gather(*(connect(t, k) for t, k in tables for _ in range(PHONES)))
+        while not self.control.poll():
+            await asyncio.sleep(0.2)
+        self.control.recv()  # stop
+        dropped = sum(1 for p in phones if p is None or p.lost)
+        for phone in phones:
+            if phone is not None and phone.transport is not None:
+                phone.transport.close()
+        self.control.send(("done", dropped + self.refused, self.reloads, self.arrivals))
+
+
+def hold_streams(
+    control: Connection, port: int, tables: list[tuple[str, str]], start: float
+) -> None:
+    """A load process's work: ``PHONES`` streams for each of ``tables`` from ``start`` (a
+    ``time.monotonic()``) until told to stop; then what they saw, sent back on ``control``."""
+    needed = len(tables) * PHONES + 100
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < needed:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(needed, hard), hard))
+    holder = StreamHolder(control, len(tables) * PHONES)
+    asyncio.run(holder.run(port, tables, start))
 
 
 async def run_step(
@@ -288,25 +346,24 @@ async def run_step(
     loop = asyncio.get_running_loop()
     await warm_up(port, tables[: WORKERS * 8])
     step.rss_before_kib = sum(rss_kib(pid) for pid in workers)
-    start = loop.time() + 0.2
-
-    def clock() -> float:
-        return loop.time() - start
-
-    live = Live(step, clock)
+    holders: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
+    start = loop.time() + 0.5  # loop.time() is time.monotonic(): the load processes' clock
+    if mode == "streams":
+        context = multiprocessing.get_context("fork")
+        processes = math.ceil(len(tables) * PHONES / STREAMS_PER_LOAD_PROCESS)
+        chunk = math.ceil(len(tables) / processes)
+        for first in range(0, len(tables), chunk):
+            ours, theirs = context.Pipe()
+            ids = [(t["id"], t["table_token"]) for t in tables[first : first + chunk]]
+            process = context.Process(target=hold_streams, args=(theirs, port, ids, start))
+            process.start()
+            holders.append((process, ours))
+    seen = Seen()
     pool = Connections(port, CONNECTIONS)
     cold_end = start + step_seconds  # the latest the cold start may last
     end = cold_end + step_seconds  # bounded: cut short below once drained
-    phones_in = 0
-    phones = len(tables) * PHONES
-    all_in = asyncio.Event()
-
-    def phone_in() -> None:
-        nonlocal phones_in
-        phones_in += 1
-        if phones_in == phones:
-            step.phones_in_at = clock()
-            all_in.set()
+    polled_in = 0
+    holders_in: list[float] = []
 
     async def timed(
         at: float, method: str, path: str, headers: dict[str, str], body: bytes = b""
@@ -321,40 +378,27 @@ async def run_step(
         return (status, answer) if status else None
 
     async def poller(t: int) -> None:
+        nonlocal polled_in
         table = tables[t]
         path = f"/api/v1/tables/{table['id']}"
         at = start + rng.uniform(0, POLL_SECONDS)
         etag = None
-        first = True
         while at < end:
             headers = {"Authorization": f"Bearer {table['table_token']}"}
             if etag:
                 headers["If-None-Match"] = etag
             answer = await timed(at, "GET", path, headers)
-            if answer is not None:
-                if first:
-                    first = False
-                    phone_in()
-                if answer[0] == 200 and "etag" in answer[1]:
-                    if etag is not None:
-                        live.seen(table["id"], etag_version(answer[1]["etag"]))
-                    etag = answer[1]["etag"]
+            if answer is not None and answer[0] == 200 and "etag" in answer[1]:
+                if etag is None:
+                    polled_in += 1
+                    if polled_in == len(tables) * PHONES:
+                        step.phones_in_at = loop.time() - start
+                else:
+                    seen.arrivals.append(
+                        (table["id"], etag_version(answer[1]["etag"]), loop.time())
+                    )
+                etag = answer[1]["etag"]
             at += POLL_SECONDS
-
-    async def streamer(t: int) -> StreamPhone | None:
-        table = tables[t]
-        request = (
-            f"GET /api/v1/tables/{table['id']}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            f"Authorization: Bearer {table['table_token']}\r\n\r\n"
-        ).encode()
-        try:
-            _, protocol = await loop.create_connection(
-                lambda: StreamPhone(request, live, phone_in), "127.0.0.1", port
-            )
-        except OSError:
-            step.dropped += 1
-            return None
-        return protocol
 
     async def hands(t: int) -> None:
         table = tables[t]
@@ -373,33 +417,28 @@ async def run_step(
                 body,
             )
             if answer is not None and answer[0] == 201 and "etag" in answer[1]:
-                live.hand_answered(table["id"], etag_version(answer[1]["etag"]))
+                seen.answered[(table["id"], etag_version(answer[1]["etag"]))] = loop.time()
             at += HAND_SECONDS
 
-    async def measure_memory_once_in() -> None:
-        try:
-            await asyncio.wait_for(all_in.wait(), timeout=cold_end - loop.time())
-        except TimeoutError:
-            return
-        await asyncio.sleep(2)  # what the workers allocated for the last ones settles
-        step.rss_after_kib = sum(rss_kib(pid) for pid in workers)
-
-    streams: list[StreamPhone | None] = []
     work = [asyncio.ensure_future(hands(t)) for t in range(len(tables))]
-    work.append(asyncio.ensure_future(measure_memory_once_in()))
     if mode == "polling":
         work += [
             asyncio.ensure_future(poller(t)) for t in range(len(tables)) for _ in range(PHONES)
         ]
-    else:
-        streams = list(
-            await asyncio.gather(*(streamer(t) for t in range(len(tables)) for _ in range(PHONES)))
-        )
-        step.streams_per_worker = [established(pid, port) for pid in workers]
-
+    memory_at: float | None = None
     # Bounded: the cold start may take ``step_seconds``, the steady state takes as long.
     while loop.time() < end:
         await asyncio.sleep(1)
+        for _process, control in holders:
+            while control.poll():
+                holders_in.append(control.recv()[1])
+        if holders and len(holders_in) == len(holders) and step.phones_in_at is None:
+            step.phones_in_at = max(holders_in) - start
+        if step.phones_in_at is not None and memory_at is None:
+            memory_at = loop.time() + 2  # what the workers allocated for the last ones settles
+        if memory_at is not None and loop.time() >= memory_at and not step.rss_after_kib:
+            step.rss_after_kib = sum(rss_kib(pid) for pid in workers)
+            step.streams_per_worker = [established(pid, port) for pid in workers]
         drained = step.drained_at() if step.phones_in_at is not None else None
         if drained is not None and loop.time() >= start + drained + step_seconds + 1:
             break
@@ -408,13 +447,18 @@ async def run_step(
     for task in work:
         task.cancel()
     await asyncio.gather(*work, return_exceptions=True)
-    step.dropped += sum(1 for s in streams if s is not None and s.closed.done())
-    if mode == "streams" and not step.streams_per_worker:
-        step.streams_per_worker = [established(pid, port) for pid in workers]
-    for stream in streams:
-        if stream is not None and stream.transport is not None:
-            stream.transport.close()
     pool.close()
+    for process, control in holders:
+        control.send("stop")
+        message = control.recv()
+        if message[0] == "in":
+            message = control.recv()
+        _done, dropped, reloads, arrivals = message
+        step.dropped += dropped
+        step.reloads += reloads
+        seen.arrivals += arrivals
+        process.join()
+    step.deliveries = seen.deliveries(start)
     step.drain_seconds = step.drained_at()
     step.load = os.getloadavg()  # type: ignore[assignment]
     return step
@@ -486,18 +530,6 @@ def database_from_environment() -> str | None:
     return url
 
 
-def raise_open_files(needed: int) -> None:
-    """The load generator holds a socket per stream: raise its limit (the hard one too where
-    the process may), or stop with the reason."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft >= needed:
-        return
-    try:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (needed, max(hard, needed)))
-    except (ValueError, OSError):
-        sys.exit(f"{needed} open files are needed (the limit is {soft}, at most {hard})")
-
-
 def make_tables(api: ApiClient, count: int, per_club: int) -> list[dict[str, Any]]:
     tables: list[dict[str, Any]] = []
     club: dict[str, Any] = {}
@@ -558,7 +590,6 @@ def main() -> None:
     modes = [m for m in args.modes.split(",") if m]
     if not shutil.which("wrk"):
         sys.exit("wrk is missing: apt-get install wrk (make bench-http installs it)")
-    raise_open_files(max(counts) * PHONES + CONNECTIONS + 1_000)
     database = database_from_environment()
     tmp = Path(tempfile.mkdtemp(prefix="bench-capacity-"))
     app = migrated_app(database, tmp)
