@@ -109,6 +109,8 @@ class Step:
     reloads: int = 0
     rss_before_kib: int = 0
     rss_after_kib: int = 0
+    tcp_pages_before: int = 0  # the kernel's TCP buffers, machine-wide (both ends' sockets)
+    tcp_pages_after: int = 0
     streams_per_worker: list[int] = field(default_factory=list)
     drain_seconds: float | None = None
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
@@ -180,7 +182,27 @@ class Connections:
     async def request(
         self, method: str, path: str, headers: dict[str, str], body: bytes = b""
     ) -> tuple[int, dict[str, str], bytes]:
+        """One request and its answer. A kept-alive connection the server closed while it was
+        idle (after its keep-alive timeout, 5 s) fails before any answer: the request is sent
+        again once on a new connection, as browsers do."""
         connection = await self.free.get()
+        if connection is not None:
+            try:
+                return await self._exchange(connection, method, path, headers, body)
+            except (ConnectionError, asyncio.IncompleteReadError) as error:
+                if isinstance(error, asyncio.IncompleteReadError) and error.partial:
+                    raise
+                await self.free.get()  # its place, taken again for the new connection
+        return await self._exchange(None, method, path, headers, body)
+
+    async def _exchange(
+        self,
+        connection: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None,
+        method: str,
+        path: str,
+        headers: dict[str, str],
+        body: bytes,
+    ) -> tuple[int, dict[str, str], bytes]:
         try:
             if connection is None:
                 connection = await asyncio.open_connection("127.0.0.1", self.port)
@@ -346,6 +368,7 @@ async def run_step(
     loop = asyncio.get_running_loop()
     await warm_up(port, tables[: WORKERS * 8])
     step.rss_before_kib = sum(rss_kib(pid) for pid in workers)
+    step.tcp_pages_before = tcp_buffer_pages()
     holders: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
     start = loop.time() + 0.5  # loop.time() is time.monotonic(): the load processes' clock
     if mode == "streams":
@@ -438,6 +461,7 @@ async def run_step(
             memory_at = loop.time() + 2  # what the workers allocated for the last ones settles
         if memory_at is not None and loop.time() >= memory_at and not step.rss_after_kib:
             step.rss_after_kib = sum(rss_kib(pid) for pid in workers)
+            step.tcp_pages_after = tcp_buffer_pages()
             step.streams_per_worker = [established(pid, port) for pid in workers]
         drained = step.drained_at() if step.phones_in_at is not None else None
         if drained is not None and loop.time() >= start + drained + step_seconds + 1:
@@ -481,6 +505,16 @@ async def warm_up(port: int, tables: list[dict[str, Any]]) -> None:
         await reader.readuntil(b"event: ready")
         writer.close()
     pool.close()
+
+
+def tcp_buffer_pages() -> int:
+    """The pages the kernel holds for TCP sockets' buffers, machine-wide (``/proc/net/sockstat``:
+    every process's, the load generator's end of each stream as well as the server's)."""
+    for line in Path("/proc/net/sockstat").read_text().splitlines():
+        if line.startswith("TCP:"):
+            fields = line.split()
+            return int(fields[fields.index("mem") + 1])
+    return 0
 
 
 def rss_kib(pid: int) -> int:
@@ -549,7 +583,9 @@ def report(step: Step, ceiling: float) -> bool:
         per = (step.rss_after_kib - step.rss_before_kib) * 1024 / streams
         memory = (
             f"; workers' RSS {step.rss_before_kib / 1024:.0f} → {step.rss_after_kib / 1024:.0f}"
-            f" MiB, {per:,.0f} B a stream; streams per worker "
+            f" MiB, {per:,.0f} B a stream; the kernel's TCP buffers (both ends) "
+            f"{(step.tcp_pages_after - step.tcp_pages_before) * 4096 / streams:,.0f} B a stream;"
+            f" streams per worker "
             f"{'/'.join(map(str, step.streams_per_worker))}"
         )
     delivery = (
