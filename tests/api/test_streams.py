@@ -242,14 +242,15 @@ def test_a_worker_holds_no_more_streams_than_its_bound(app, api):
     """``WEB_STREAMS_PER_WORKER``: past it, a stream of any token is refused (429) and the
     worker still answers requests; a place comes free when a stream goes."""
     tables = [api.table(), api.table()]
+    third = api.table()
     with Gunicorn(
         app.config["SQLALCHEMY_DATABASE_URI"], workers=1, WEB_STREAMS_PER_WORKER="2"
     ) as server:
         streams = [open_stream(server, table) for table in tables]
         assert all(s.next().event == "ready" for s in streams)
         refused = requests.get(
-            f"{server.url}/api/v1/tables/{tables[0]['id']}/events",
-            headers=bearer(api.table()["table_token"]),  # another token: the worker's bound
+            f"{server.url}/api/v1/tables/{third['id']}/events",
+            headers=bearer(third["table_token"]),  # a token of its own: the worker's bound
             timeout=10,
         )
         assert refused.status_code == 429
