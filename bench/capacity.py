@@ -661,7 +661,8 @@ def main() -> None:
         for count in counts:
             if len(tables) < count:
                 tables += make_tables(api, count - len(tables), args.tables_per_club)
-            with Gunicorn(url, workers=WORKERS, **env) as service:
+            # (A machine shared with others' tests may take more than a few seconds to start.)
+            with Gunicorn(url, workers=WORKERS, ready_timeout=120, **env) as service:
                 step = asyncio.run(
                     run_step(
                         mode, service.port, tables[:count], args.step, rng, service.worker_pids()
