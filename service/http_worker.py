@@ -74,13 +74,14 @@ MAX_PENDING_BYTES = 256 * 1024
 RECENT_EVENTS = 64
 RECENT_SECONDS = 10.0
 HEARTBEAT = b": heartbeat\n\n"
-# How long a thread running Python keeps the GIL from a thread that wants it back (CPython's
-# default is 5 ms). A thread writing to SQLite lets go of the GIL in every SQLite call while it
-# holds the database's writer lock, and then waits this long for it whenever another thread
-# of its worker is busy (parsing, validating, answering): a dozen statements made a hand's
-# hold of the lock, which every worker's writers queue on, several times longer under 4
-# threads than in a sync worker. Env WEB_SWITCH_INTERVAL_MS.
-DEFAULT_SWITCH_INTERVAL_MS = 0.5
+# How long a thread running Python keeps the GIL from a thread that wants it back: CPython's
+# own 5 ms unless WEB_SWITCH_INTERVAL_MS says otherwise. A thread writing to SQLite lets go of
+# the GIL in every SQLite call while it holds the database's writer lock, and may wait this
+# long to get it back whenever another thread of its worker runs Python; a shorter interval
+# bounds that wait, but makes the threads switch more often. On the shared development
+# machine 0.5 ms did not record faster than 5 ms (bench.writes, docs/performance.md), so the
+# default stays CPython's.
+DEFAULT_SWITCH_INTERVAL_MS = 5.0
 OPEN_FILES_BESIDE_CONNECTIONS = 256
 
 
@@ -414,7 +415,8 @@ class BufferingThreadWorker(ThreadWorker):  # type: ignore[misc]
         self.hub = StreamHub(self)
 
     def init_process(self) -> None:
-        """gthread's, with the interpreter's thread switch interval shortened first (below)."""
+        """gthread's, with the interpreter's thread switch interval set first (above) and the
+        limit of open files raised to the worker's connections."""
         sys.setswitchinterval(switch_interval())
         # A socket per connection (streams included), and files, the database's and the
         # log's, beside them.
