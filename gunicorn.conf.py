@@ -44,7 +44,7 @@ worker_class = BufferingThreadWorker
 threads = int(os.environ.get("WEB_THREADS", "4"))
 # (WEB_CONNECTIONS: each held stream is one of them, besides the kept-alive connections.)
 worker_connections = int(os.environ.get("WEB_CONNECTIONS", "1000"))
-# Each worker listens on a socket of its own (SO_REUSEPORT; gunicorn >= 25 then opens the
+# Each worker listens on a socket of its own (SO_REUSEPORT; gunicorn 27 then opens the
 # listening sockets in each worker, not in the arbiter), and the kernel spreads new connections
 # across them by a hash of their addresses. With one shared socket the worker whose event loop
 # woke first took the connection, and wrk's 16 kept-alive connections split 1/15 between two
