@@ -668,6 +668,13 @@ def main() -> None:
                         mode, service.port, tables[:count], args.step, rng, service.worker_pids()
                     )
                 )
+                log = service.output()
+            replaced = log.count("Booting worker") - WORKERS
+            if replaced > 0:  # the workers' losses show in the figures; this says why
+                print(
+                    f"         (the arbiter replaced {replaced} worker(s) during the step, "
+                    f"{log.count('WORKER TIMEOUT')} of them for not reporting within its timeout)"
+                )
             if report(step, ceiling):
                 summary[mode] = max(summary.get(mode, 0), count)
             elif mode == "polling" or not args.keep_going:
