@@ -78,7 +78,9 @@ bench-http: install
 	command -v wrk >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wrk)
 	$(PY) -m bench.http
 
-# How many live tables one instance holds (p99 ≤ 100 ms), against the bare echo's ceiling.
+# How many live tables one instance holds, polling and following streams, each step a cold
+# start and 2 minutes of steady state (about 20 minutes), on DATABASE_URL (SQLite by default),
+# against the bare echo's ceiling; `$(PY) -m bench.capacity --quick` for a look.
 bench-capacity: install
 	command -v wrk >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y wrk)
 	$(PY) -m bench.capacity

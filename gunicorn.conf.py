@@ -44,6 +44,15 @@ worker_class = BufferingThreadWorker
 threads = int(os.environ.get("WEB_THREADS", "4"))
 # (WEB_CONNECTIONS: each held stream is one of them, besides the kept-alive connections.)
 worker_connections = int(os.environ.get("WEB_CONNECTIONS", "1000"))
+# Each worker listens on a socket of its own (SO_REUSEPORT; gunicorn 27 then opens the
+# listening sockets in each worker, not in the arbiter), and the kernel spreads new connections
+# across them by a hash of their addresses. With one shared socket the worker whose event loop
+# woke first took the connection, and wrk's 16 kept-alive connections split 1/15 between two
+# workers in some runs (bench/spread.py measures the split both ways). A worker that stops
+# drops the connections still queued on its socket, not yet accepted (the clients retry, as
+# after any reset); and SO_REUSEPORT lets another process of the same user bind the same
+# port beside us, where one shared socket would refuse it. WEB_REUSE_PORT=0: one shared socket.
+reuse_port = os.environ.get("WEB_REUSE_PORT", "1") != "0"
 # An idle kept-alive connection is closed after this long; phones poll every few seconds.
 keepalive = 5
 # A worker whose event loop has not reported for this long is replaced. Request work is

@@ -25,6 +25,7 @@ import fcntl
 import logging
 import os
 import sqlite3
+import threading
 from typing import Any
 
 from flask import Flask
@@ -45,6 +46,12 @@ class SqliteConnection(sqlite3.Connection):
     let go. The kernel drops the lock if its holder dies, so a killed worker cannot leave it
     held. Commit, rollback and close let it go.
 
+    Threads of one process queue first on an in-process lock for the same file
+    (``_process_writer_lock``) and only its holder waits on the ``flock``: the ``flock`` is
+    between processes, each with one writer in line at most, instead of every thread of a
+    threaded worker waiting there (the kernel wakes every waiter of a ``flock`` when it is let
+    go; they race, and the losers sleep again, each needing the GIL to get back to the call).
+
     ``wal_path``: after a commit that changed rows, the WAL is synced to disk (``FULL``
     above), after the writer lock is let go.
     """
@@ -52,18 +59,25 @@ class SqliteConnection(sqlite3.Connection):
     writer_lock_path: str | None = None
     wal_path: str | None = None
     _writer_fd: int | None = None
+    _in_process_lock: threading.Lock | None = None
     _synced_changes = 0
 
     def take_writer_lock(self) -> None:
         if self.writer_lock_path is None or self._writer_fd is not None:
             return
-        fd = os.open(self.writer_lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        in_process = _process_writer_lock(self.writer_lock_path)
+        in_process.acquire()
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            fd = os.open(self.writer_lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            except BaseException:
+                os.close(fd)
+                raise
         except BaseException:
-            os.close(fd)
+            in_process.release()
             raise
-        self._writer_fd = fd
+        self._writer_fd, self._in_process_lock = fd, in_process
 
     def let_go_of_writer_lock(self) -> None:
         fd, self._writer_fd = self._writer_fd, None
@@ -72,6 +86,9 @@ class SqliteConnection(sqlite3.Connection):
                 fcntl.flock(fd, fcntl.LOCK_UN)
             finally:
                 os.close(fd)
+                if self._in_process_lock is not None:
+                    self._in_process_lock.release()
+                    self._in_process_lock = None
 
     def commit(self) -> None:
         try:
@@ -109,6 +126,16 @@ class SqliteConnection(sqlite3.Connection):
         finally:
             os.close(fd)
         self._synced_changes = changes
+
+
+_process_writer_locks: dict[str, threading.Lock] = {}
+_process_writer_locks_guard = threading.Lock()
+
+
+def _process_writer_lock(path: str) -> threading.Lock:
+    """This process's lock in front of the ``flock`` on ``path`` (``SqliteConnection``)."""
+    with _process_writer_locks_guard:
+        return _process_writer_locks.setdefault(path, threading.Lock())
 
 
 def sqlite_connect_args(database_url: str) -> dict[str, Any]:

@@ -35,9 +35,11 @@ import contextlib
 import errno
 import os
 import re
+import resource
 import selectors
 import socket
 import struct
+import sys
 import threading
 import time
 from collections import deque
@@ -62,6 +64,8 @@ _CONTENT_LENGTH = re.compile(rb"\r\ncontent-length[ \t]*:[ \t]*(\d{1,12})[ \t]*\
 _CHUNKED = re.compile(rb"\r\ntransfer-encoding[ \t]*:", re.I)
 # What the app finds its worker's stream hub under in a request's environ.
 STREAMS_ENVIRON_KEY = "solo.streams"
+# The key every stream of the worker counts against (``StreamHub.reserve``).
+WORKER_KEY = "worker"
 # A stream whose client has not taken this much is closed (it resumes with Last-Event-ID).
 MAX_PENDING_BYTES = 256 * 1024
 # The events each channel keeps for a stream adopted just after they were published (the
@@ -70,6 +74,50 @@ MAX_PENDING_BYTES = 256 * 1024
 RECENT_EVENTS = 64
 RECENT_SECONDS = 10.0
 HEARTBEAT = b": heartbeat\n\n"
+# How long a thread running Python keeps the GIL from a thread that wants it back: CPython's
+# own 5 ms unless WEB_SWITCH_INTERVAL_MS says otherwise. A thread writing to SQLite lets go of
+# the GIL in every SQLite call while it holds the database's writer lock, and may wait this
+# long to get it back whenever another thread of its worker runs Python; a shorter interval
+# bounds that wait, but makes the threads switch more often. On the shared development
+# machine 0.5 ms did not record faster than 5 ms (bench.writes, docs/performance.md), so the
+# default stays CPython's.
+DEFAULT_SWITCH_INTERVAL_MS = 5.0
+OPEN_FILES_BESIDE_CONNECTIONS = 256
+
+
+def streams_per_worker(worker_connections: int) -> int:
+    """How many streams a worker holds at most: env ``WEB_STREAMS_PER_WORKER``, by default
+    three quarters of its connections (``WEB_CONNECTIONS``). The rest stay free for requests:
+    a worker whose connections were all streams would stop accepting, and the connections the
+    kernel queued on its socket (a socket per worker: ``reuse_port``) would wait there. One
+    stream more is refused (429 too-many-streams; the pad polls instead)."""
+    raw = os.environ.get("WEB_STREAMS_PER_WORKER", "")
+    bound = int(raw) if raw.strip() else worker_connections * 3 // 4
+    if not 0 <= bound < worker_connections:
+        raise ValueError(
+            f"WEB_STREAMS_PER_WORKER must be at least 0 and below WEB_CONNECTIONS "
+            f"({worker_connections}): {bound}"
+        )
+    return bound
+
+
+def raise_open_files_limit(wanted: int) -> None:
+    """Raise this process's limit of open files to ``wanted`` (a socket per connection and
+    stream, and some to spare), as far as its hard limit lets an unprivileged process. Below
+    that (raise the hard limit: systemd's ``LimitNOFILE``, ``ulimit -Hn``) the worker fails to
+    accept connections once its files run out, whatever ``WEB_CONNECTIONS`` says."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def switch_interval() -> float:
+    """The thread switch interval for a worker, in seconds (``DEFAULT_SWITCH_INTERVAL_MS``)."""
+    milliseconds = float(os.environ.get("WEB_SWITCH_INTERVAL_MS", DEFAULT_SWITCH_INTERVAL_MS))
+    if not 0 < milliseconds <= 100:
+        raise ValueError(f"WEB_SWITCH_INTERVAL_MS must be above 0 and at most 100: {milliseconds}")
+    return milliseconds / 1000
 
 
 class BufferedConn(TConn):  # type: ignore[misc]  # gunicorn has no types
@@ -142,11 +190,13 @@ class StreamHub:
     def __init__(self, worker: Any) -> None:
         self.worker = worker
         self.heartbeat = float(os.environ.get("WEB_STREAM_HEARTBEAT_SECONDS", "15"))
+        self.max_streams = streams_per_worker(int(worker.cfg.worker_connections))
         self._local = threading.local()
         self._lock = threading.Lock()
         self._counts: dict[str, int] = {}
         self.streams: set[HeldStream] = set()
-        self._by_channel: dict[str, set[HeldStream]] = {}
+        # channel → topic (a table; None: the whole channel) → its streams
+        self._by_channel: dict[str, dict[str | None, set[HeldStream]]] = {}
         self._recent: dict[str, deque[tuple[int, str | None, bytes]]] = {}
         self._recent_at: dict[str, float] = {}
         self._next_beat = 0.0
@@ -154,8 +204,10 @@ class StreamHub:
     # --- the app's side (any thread) ------------------------------------------------------
 
     def reserve(self, limits: Mapping[str, int]) -> tuple[str, ...] | None:
-        """Count one more stream against each key (a token, an address), or None when one of
-        them holds its limit already (nothing counted then)."""
+        """Count one more stream against each key (a token, an address) and against the
+        worker's own bound (``max_streams``), or None when one of them holds its limit already
+        (nothing counted then)."""
+        limits = {**limits, WORKER_KEY: self.max_streams}
         with self._lock:
             if any(self._counts.get(key, 0) >= limit for key, limit in limits.items()):
                 return None
@@ -234,7 +286,8 @@ class StreamHub:
         stream = HeldStream(conn, hold, last_write=time.monotonic())
         conn.sock.setblocking(False)
         self.streams.add(stream)
-        self._by_channel.setdefault(hold.channel, set()).add(stream)
+        topics = self._by_channel.setdefault(hold.channel, {})
+        topics.setdefault(hold.topic, set()).add(stream)
         self.worker.poller.register(
             conn.sock, selectors.EVENT_READ, partial(self._on_socket, stream)
         )
@@ -254,7 +307,10 @@ class StreamHub:
             return  # published already (a feed that reconnected)
         recent.append((event_id, topic, frame))
         self._recent_at[channel] = time.monotonic()
-        for stream in list(self._by_channel.get(channel, ())):
+        # Only the streams that follow this topic or the whole channel: a club of many tables
+        # does not cost every one of its streams a look for each event.
+        topics = self._by_channel.get(channel, {})
+        for stream in [*topics.get(topic, ()), *(topics.get(None, ()) if topic else ())]:
             self._send_event(stream, event_id, topic, frame)
 
     def _send_event(
@@ -323,10 +379,14 @@ class StreamHub:
         if stream not in self.streams:
             return
         self.streams.discard(stream)
-        channel = self._by_channel.get(stream.hold.channel)
-        if channel is not None:
-            channel.discard(stream)
-            if not channel:
+        topics = self._by_channel.get(stream.hold.channel)
+        if topics is not None:
+            followers = topics.get(stream.hold.topic)
+            if followers is not None:
+                followers.discard(stream)
+                if not followers:
+                    del topics[stream.hold.topic]
+            if not topics:
                 del self._by_channel[stream.hold.channel]
         with contextlib.suppress(KeyError, ValueError, OSError):
             self.worker.poller.unregister(stream.conn.sock)
@@ -353,6 +413,15 @@ class BufferingThreadWorker(ThreadWorker):  # type: ignore[misc]
         )
         self.buffering = not cfg.is_ssl and cfg.http_protocols == ["h1"]
         self.hub = StreamHub(self)
+
+    def init_process(self) -> None:
+        """gthread's, with the interpreter's thread switch interval set first (above) and the
+        limit of open files raised to the worker's connections."""
+        sys.setswitchinterval(switch_interval())
+        # A socket per connection (streams included), and files, the database's and the
+        # log's, beside them.
+        raise_open_files_limit(int(self.cfg.worker_connections) + OPEN_FILES_BESIDE_CONNECTIONS)
+        super().init_process()
 
     def load_wsgi(self) -> None:
         super().load_wsgi()

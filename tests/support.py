@@ -169,9 +169,11 @@ class Gunicorn:
         workers: int = 2,
         app: str = "wsgi:app",
         ready_path: str = "/healthz",
+        ready_timeout: float = 30.0,
         **env: str,
     ) -> None:
         self.ready_path = ready_path
+        self.ready_timeout = ready_timeout
         self.database_url = database_url
         self.workers = workers
         self.app = app
@@ -217,7 +219,7 @@ class Gunicorn:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        self.wait_ready()
+        self.wait_ready(self.ready_timeout)
 
     def output(self) -> str:
         self.log.seek(0)

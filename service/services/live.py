@@ -49,7 +49,8 @@ class StreamTicketInvalid(Unauthorized):
 
 
 class TooManyStreams(ServiceError):
-    """The token or the address holds as many streams as this worker allows."""
+    """The token or the address holds as many streams as this worker allows, or the worker
+    holds as many as it may in all (``WEB_STREAMS_PER_WORKER``)."""
 
     status = 429
     problem = "too-many-streams"
@@ -155,6 +156,9 @@ def ticket_principal(ticket: str, path: str) -> Principal:
 
 def too_many_streams() -> TooManyStreams:
     return TooManyStreams(
-        N_("Too many streams are open with this token or from this address; close one."),
+        N_(
+            "Too many streams are open with this token, from this address or on this server; "
+            "close one or try again later."
+        ),
         headers={"Retry-After": "5"},
     )

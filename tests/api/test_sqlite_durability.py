@@ -179,3 +179,68 @@ def test_only_commits_that_changed_rows_are_synced(tmp_path, monkeypatch):
         assert len(synced) == 2
     finally:
         connection.close()
+
+
+def flock_waiters(path: str) -> int:
+    """How many are blocked waiting for a lock on ``path`` (the kernel's ``/proc/locks``)."""
+    inode = os.stat(path).st_ino
+    return sum(
+        1
+        for line in Path("/proc/locks").read_text().splitlines()
+        if "->" in line and line.split()[-3].endswith(f":{inode}")
+    )
+
+
+def test_threads_of_one_process_queue_before_the_flock_and_each_gets_it_in_turn(tmp_path):
+    """A second thread's writer waits in the process (not on the ``flock``) while the first
+    holds the lock, takes it the moment the first commits, and nobody else is let in meanwhile:
+    the ``flock`` is held throughout, by one of them at a time."""
+    import threading
+
+    database = tmp_path / "queue.db"
+    lock = f"{database}-writer.lock"
+    first = sqlite3.connect(database, factory=SqliteConnection, check_same_thread=False)
+    second = sqlite3.connect(database, factory=SqliteConnection, check_same_thread=False)
+    for connection in (first, second):
+        connection.writer_lock_path = lock
+    first.take_writer_lock()
+    second_has_it = threading.Event()
+
+    def take() -> None:
+        second.take_writer_lock()
+        second_has_it.set()
+
+    waiter = threading.Thread(target=take)
+    waiter.start()
+    assert not second_has_it.wait(0.3)  # queued while the first holds it
+    assert flock_waiters(lock) == 0  # in the process's queue, not among the flock's waiters
+    first.commit()
+    assert second_has_it.wait(30)
+    other = os.open(lock, os.O_RDWR)
+    try:
+        with pytest.raises(BlockingIOError):  # held across processes by the second now
+            fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        second.rollback()
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free now
+    finally:
+        os.close(other)
+    waiter.join()
+    first.close()
+    second.close()
+
+
+def test_a_failed_flock_gives_the_process_lock_back(tmp_path, monkeypatch):
+    database = tmp_path / "fail.db"
+    connection = sqlite3.connect(database, factory=SqliteConnection)
+    connection.writer_lock_path = f"{database}-writer.lock"
+
+    def interrupted(fd: int, operation: int) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fcntl, "flock", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        connection.take_writer_lock()
+    monkeypatch.undo()
+    connection.take_writer_lock()  # not stuck behind the failed attempt
+    connection.rollback()
+    connection.close()

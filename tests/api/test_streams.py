@@ -8,6 +8,7 @@ from __future__ import annotations
 import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 import requests
@@ -235,3 +236,55 @@ def test_a_head_of_a_stream_is_answered_and_not_held(servers, api):
     answer = requests.head(url, headers=bearer(table["table_token"]), timeout=10)
     assert answer.status_code == 200
     assert answer.headers["Content-Type"].startswith("text/event-stream")
+
+
+def test_a_worker_holds_no_more_streams_than_its_bound(app, api):
+    """``WEB_STREAMS_PER_WORKER``: past it, a stream of any token is refused (429) and the
+    worker still answers requests; a place comes free when a stream goes."""
+    tables = [api.table(), api.table()]
+    third = api.table()
+    with Gunicorn(
+        app.config["SQLALCHEMY_DATABASE_URI"], workers=1, WEB_STREAMS_PER_WORKER="2"
+    ) as server:
+        streams = [open_stream(server, table) for table in tables]
+        assert all(s.next().event == "ready" for s in streams)
+        refused = requests.get(
+            f"{server.url}/api/v1/tables/{third['id']}/events",
+            headers=bearer(third["table_token"]),  # a token of its own: the worker's bound
+            timeout=10,
+        )
+        assert refused.status_code == 429
+        assert refused.json()["type"].endswith("too-many-streams")
+        assert "Retry-After" in refused.headers
+        answer = requests.get(
+            f"{server.url}/api/v1/tables/{tables[0]['id']}",
+            headers=bearer(tables[0]["table_token"]),
+            timeout=10,
+        )
+        assert answer.status_code == 200
+        streams.pop().close()
+        reopened = None
+        for _ in range(50):
+            reopened = Stream(
+                f"{server.url}/api/v1/tables/{tables[1]['id']}/events",
+                bearer(tables[1]["table_token"]),
+            )
+            if reopened.response.status_code == 200:
+                break
+            reopened.close()
+            time.sleep(0.1)  # until the worker has seen the closed one go (bounded above)
+        assert reopened is not None and reopened.response.status_code == 200
+        for stream in [*streams, reopened]:
+            stream.close()
+
+
+def test_each_worker_listens_on_a_socket_of_its_own(servers):
+    """``reuse_port`` (gunicorn.conf.py): the kernel spreads connections over one listening
+    socket per worker, none held by the arbiter."""
+    first, _ = servers
+    listening = [
+        line.split()
+        for line in Path("/proc/net/tcp").read_text().splitlines()[1:]
+        if int(line.split()[1].rsplit(":", 1)[1], 16) == first.port and line.split()[3] == "0A"
+    ]
+    assert len(listening) == first.workers == 2
