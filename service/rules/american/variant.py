@@ -132,7 +132,12 @@ _FORMS: Final[dict[str, Mapping[str, Any]]] = {
         ],
     ),
     "partner": partner_form(
-        shown_when=[{"contract": _CALLING}], required_when=[{"given": ["called"]}]
+        shown_when=[{"contract": _CALLING}],
+        required_when=[
+            {"contract": ["simple"]},
+            {"contract": ["forcee_simple"], "players": [4, 5]},
+            {"given": ["called"]},
+        ],
     ),
     "tout_after_five": {
         "title": "Tout after five",

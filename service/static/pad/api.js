@@ -18,34 +18,32 @@ export class ProblemError extends Error {
     this.problem = p;
   }
 
-  /** The detail and each bad field in words ("Tout after five: …", not "hand.tout_after_five"). */
-  lines() {
+  /** The detail and each bad field in words ("Tout after five: …", not "hand.tout_after_five");
+   *  `handField(name)` words a hand's field (its game's description), null for one it lacks. */
+  lines(handField = () => null) {
     const fields = Object.entries(this.problem.errors || {});
     const out = fields.length ? [] : [words(this.problem.detail || this.message)];
     for (const [field, messages] of fields) {
-      out.push(`${fieldWords(field)}${words([].concat(messages).join(' '))}`);
+      out.push(`${fieldWords(field, handField)}${words([].concat(messages).join(' '))}`);
     }
     return [...new Set(out)];
   }
 }
 
-// The fields of a hand and of a table's setup as a player reads them in a refusal ("tout after
-// five"); a field not named here is read as the API spells it, its underscores as spaces.
+// A table's setup and the parts of a hand's fields (a card's rank, an error's seat) as a player
+// reads them in a refusal; a hand's fields are worded by their game's description (the caller's
+// `handField`); a field named nowhere is read as the API spells it, its underscores as spaces.
 const FIELDS = {
-  kind: t('kind'), contract: t('contract'), trump: t('trump'), declarer: t('declarer'), called: t('called'),
-  rank: t('rank'), suit: t('suit'), partner: t('partner'), tricks: t('tricks'), tout_after_five: t('tout after five'),
-  matadores: t('matadores'), side: t('side'), lower: t('lower'), seat: t('seat'), forced: t('forced'),
-  giver: t('giver'), stopped_after_five: t('stopped after five'), continued_after_five: t('continued after five'),
-  tout_announced: t('tout announced'), matadors_together: t('matadors together'), soloist: t('soloist'),
-  soloist_points: t('soloist points'), defender_points: t('defender points'), last_trick: t('last trick'),
+  rank: t('rank'), suit: t('suit'), side: t('side'), lower: t('lower'), seat: t('seat'),
   name: t('name'), variant: t('variant'), seats: t('seats'), first_dealer: t('first dealer'), options: t('options'),
 };
 
 /** "hand.errors.1.seat" → "Error 2, seat: " (nothing for the whole hand). */
-function fieldWords(path) {
+function fieldWords(path, handField) {
   const parts = String(path).split(/[.[\]]+/).filter((p) => p && !['hand', 'json', 'body', '_schema'].includes(p));
   if (!parts.length) return '';
-  const named = parts.map((p) => (/^\d+$/.test(p) ? num(Number(p) + 1) : FIELDS[p] || p.replaceAll('_', ' ')));
+  const word = (p, i) => (i === 0 && handField(p)) || FIELDS[p] || p.replaceAll('_', ' ');
+  const named = parts.map((p, i) => (/^\d+$/.test(p) ? num(Number(p) + 1) : word(p, i)));
   if (parts[0] === 'errors' && /^\d+$/.test(parts[1] || '')) {
     named.splice(0, 2, t('error {number}', { number: Number(parts[1]) + 1 }) + (parts.length > 2 ? ',' : ''));
   } else if (parts[0] === 'matadores' && parts.length > 1) named[0] += ',';

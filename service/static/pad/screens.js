@@ -2,9 +2,11 @@
 // share the table (link and QR code), settle up and close.
 
 import { api, NetworkError, ProblemError } from './api.js';
-import { h, clear, signed, suitLabel, suitName, title, toast } from './dom.js';
-import { handForm, settlementView } from './hand.js';
-import { contractTitle, couleurOf, couleurSettled, describeHand, errorWord, kindWord, nextHand, seatName } from './model.js';
+import { h, clear, signed, suitLabel, toast } from './dom.js';
+import { handForm } from './hand.js';
+import { describeHand, fieldWords, recordChanges } from './hand-words.js';
+import { couleurOf, couleurSettled, nextHand, seatName } from './model.js';
+import { settlementView } from './settlement.js';
 import { money, rateWords, settingsPanel } from './table-settings.js';
 import { enqueue, entriesFor } from './outbox.js';
 import { qrSvg } from './qr.js';
@@ -54,52 +56,6 @@ export function renderNewHand(root, ctx, app) {
 }
 
 // --- corrections ------------------------------------------------------------------------------
-// The words of a hand record's fields and values in the list of changes ("Tricks: 6 → 5"). An
-// unknown name is shown as it is written (title()), in English.
-const FIELDS = {
-  kind: t('Kind'), contract: t('Contract'), trump: t('Trump'), declarer: t('Declarer'), partner: t('Partner'),
-  called: t('Called'), tricks: t('Tricks'), seat: t('Seat'), soloist: t('Soloist'), last_trick: t('Last trick'),
-  soloist_points: t('Soloist points'), defender_points: t('Defender points'), matadores: t('Matadores'),
-  errors: t('Errors'), tout_after_five: t('Tout after five'), stopped_after_five: t('Stopped after five'),
-  continued_after_five: t('Continued after five'), tout_announced: t('Tout announced'),
-  matadors_together: t('Matadors together'), forced: t('Forced'), giver: t('Giver'),
-};
-const RANKS = { ace: t('ace'), king: t('king') };
-
-function words(ctx, record) {
-  const out = {};
-  const r = record || {};
-  const seat = (x) => (x === null || x === undefined ? '—' : seatName(ctx, x));
-  out.kind = kindWord(r.kind || 'played');
-  for (const [key, value] of Object.entries(r)) {
-    // An answer tags its record with the table's variant: not a field of the hand.
-    if (key === 'kind' || key === 'variant' || value === null || value === false) continue;
-    if (key === 'contract') out[key] = contractTitle(ctx.variant, value);
-    else if (key === 'called') {
-      const card = { rank: RANKS[value.rank] || value.rank, suit: suitName(value.suit) };
-      out[key] = t('{rank} of {suit}', card);
-    } else if (key === 'matadores') {
-      const held = { lower: value.lower };
-      out[key] = value.side === 'declarers' ? t('declarers, {lower} lower', held)
-        : value.side === 'defenders' ? t('defenders, {lower} lower', held) : `${value.side}, ${value.lower} lower`;
-    } else if (key === 'errors') {
-      const error = (e) => ({ error: errorWord(e.kind), name: seat(e.seat) });
-      if (value.length) out[key] = value.map((e) => t('{error} by {name}', error(e))).join('; ');
-    } else if (['declarer', 'partner', 'seat', 'soloist', 'last_trick', 'giver'].includes(key)) out[key] = seat(value);
-    else if (key === 'trump') out[key] = suitLabel(value);
-    else out[key] = value === true ? t('yes') : typeof value === 'number' ? num(value) : String(value);
-  }
-  return out;
-}
-
-/** The lines "Tricks: 6 → 5" between two hand records. */
-function recordChanges(ctx, before, after) {
-  const a = words(ctx, before);
-  const b = words(ctx, after);
-  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
-  return keys.filter((k) => a[k] !== b[k]).map((k) => `${FIELDS[k] || title(k)}: ${a[k] ?? '—'} → ${b[k] ?? '—'}`);
-}
-
 export function renderEdit(root, ctx, app, number) {
   const hand = ctx.hands.find((x) => x.number === number);
   if (!hand) {
@@ -156,7 +112,7 @@ export async function tableAfter(ctx, box, dryRun) {
     return data.table || data;
   } catch (error) {
     clear(box, h('p.notice.error', { role: 'alert' }, error instanceof NetworkError ? t('No connection: a correction needs the network.')
-      : error instanceof ProblemError ? error.lines().join(' ') : String(error)));
+      : error instanceof ProblemError ? error.lines((name) => fieldWords(ctx.variant, name)).join(' ') : String(error)));
     return false;
   }
 }

@@ -7,7 +7,8 @@ const SHELL = [
   '/pad/app.js', '/pad/api.js', '/pad/dom.js', '/pad/hand.js', '/pad/model.js', '/pad/outbox.js',
   '/pad/qr.js', '/pad/screens.js', '/pad/start.js', '/pad/store.js', '/pad/table.js',
   '/pad/club.css', '/pad/league.js', '/pad/league-admin.js', '/pad/i18n.js', '/pad/lang-de.js',
-  '/pad/lang-es.js', '/pad/table-settings.js', '/pad/live.js',
+  '/pad/lang-es.js', '/pad/table-settings.js', '/pad/live.js', '/pad/hand-fields.js', '/pad/hand-words.js',
+  '/pad/settlement.js',
 ];
 
 self.addEventListener('install', (event) => {

@@ -3,12 +3,16 @@
 // explanations, each hand with Correct and Void.
 
 import { api, ProblemError } from './api.js';
-import { SUITS, h, append, clear, signed, sr, suitLabel, toast } from './dom.js';
+import { h, append, clear, signed, sr, suitLabel, toast } from './dom.js';
 import { lang, t, tn, tx, num } from './i18n.js';
-import { settlementView, summaryLine } from './hand.js';
+import { playersOf } from './hand-fields.js';
 import {
-  contractTitle, countedAs, couleurOf, couleurSettled, describeHand, kindWord, loadHands, nextHand, refresh, seatName, sheetRows, shortHand, shortName,
+  contractTitle, countedContract, describeHand, fieldWords, kindTitle, shortHand, trumpOf,
+} from './hand-words.js';
+import {
+  couleurOf, couleurSettled, loadHands, nextHand, refresh, seatName, sheetRows, shortName,
 } from './model.js';
+import { settlementView, summaryLine } from './settlement.js';
 import { store } from './store.js';
 import { discard, entriesFor, renumber } from './outbox.js';
 import { settleUpView, tableAfter } from './screens.js';
@@ -142,8 +146,7 @@ function sheet(ctx, app) {
     const more = h('tr.more', { hidden: !open }, h('td', { colSpan: cols }));
     const fill = () => { if (!more.firstChild.firstChild) more.firstChild.append(handDetails(ctx, app, hand)); };
     if (open) fill();
-    const r = hand.hand || {};
-    const who = r.declarer ?? r.soloist;
+    const { who } = playersOf(ctx.variant, hand.hand || {});
     const toggle = h('button.what', { type: 'button', 'aria-expanded': String(open), onclick: () => {
       const now = more.hidden;
       more.hidden = !now;
@@ -168,11 +171,11 @@ function sheet(ctx, app) {
 /** "S♥", "ES♠": the initials of what the hand counted as (more letters where two are alike), the trump. */
 function handGlyph(ctx, hand) {
   const r = hand.hand || {};
-  const kind = r.kind || 'played';
-  if (kind !== 'played') return `${kindWord(kind).slice(0, 3)}.`;
-  const contract = countedAs(ctx, hand) || r.contract;
-  const trump = r.trump ? SUITS[r.trump] : '';
-  if (!contract) return trump || initials(t('No trump'));
+  const kind = ctx.variant && ctx.variant.hand_kinds ? r.kind || ctx.variant.hand_kinds[0].name : null;
+  if (kind && kind !== ctx.variant.hand_kinds[0].name) return `${kindTitle(ctx.variant, kind).slice(0, 3)}.`;
+  const contract = countedContract(ctx, hand);
+  const { field, symbol: trump } = trumpOf(ctx.variant, r);
+  if (!contract) return trump || initials((field && field.none_title) || t('No trump'));
   const titles = ((ctx.variant && ctx.variant.contracts) || []).map((c) => contractTitle(ctx.variant, c.name));
   const mine = contractTitle(ctx.variant, contract);
   const tries = (x) => [initials(x), x.slice(0, 2), x.slice(0, 3)];
@@ -353,7 +356,8 @@ export async function write(ctx, app, request, done) {
       toast(t('The table changed on another phone meanwhile. Check and try again.'), 'error');
       app.update();
     } else {
-      toast(error instanceof ProblemError ? error.lines().join(' ') : t('No connection: corrections need the network.'), 'error');
+      toast(error instanceof ProblemError ? error.lines((name) => fieldWords(ctx.variant, name)).join(' ')
+        : t('No connection: corrections need the network.'), 'error');
     }
     return false;
   }
