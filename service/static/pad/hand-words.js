@@ -89,7 +89,8 @@ function recordWords(ctx, record) {
   for (const [name, value] of Object.entries(r)) {
     const f = fieldNamed(variant, name);
     // An answer tags its record with the table's variant: not a field of the hand.
-    if (!f || name === 'kind' || value === null || value === false) continue;
+    if (!f || name === 'kind' || value === null) continue;
+    if (value === false && widgetOf(f, variant) === 'flag') continue; // a flag not set
     if (Array.isArray(value) && !value.length) continue;
     out[name] = valueWords(ctx, variant, f, value);
   }
