@@ -19,11 +19,13 @@ const MORE = new Set(['flag', 'matadores', 'errors']);
 export function forTable(variant, options) {
   const values = optionValues(variant, options);
   const deck = (variant.decks || []).find((d) => d.cards === values.deck);
-  const contracts = (variant.contracts || []).filter((c) => !c.option || values[c.option])
+  const contracts = (variant.contracts || [])
+    .filter((c) => !c.option || values[c.option])
     .map((c) => (deck ? { ...c, target: deck.target } : c));
   if (!deck) return { ...variant, contracts };
-  const handFields = variant.hand_fields.map((f) => (f.max_by_deck
-    ? { ...f, max: f.max_by_deck[String(deck.cards)] ?? f.max } : f));
+  const handFields = variant.hand_fields.map((f) =>
+    f.max_by_deck ? { ...f, max: f.max_by_deck[String(deck.cards)] ?? f.max } : f,
+  );
   return { ...variant, contracts, tricks: deck.tricks, hand_fields: handFields };
 }
 
@@ -63,7 +65,8 @@ export function widgetOf(f, variant) {
   if (f.type === 'boolean') return f.required ? 'yesno' : 'flag';
   if (f.type === 'integer' && f.seat) return 'seat';
   if (f.type === 'integer') return f.max !== undefined && f.max <= 16 ? 'count' : 'points';
-  if (f.type === 'string' && allowed.length && allowed.every((a) => suits.includes(a))) return 'suit';
+  if (f.type === 'string' && allowed.length && allowed.every((a) => suits.includes(a)))
+    return 'suit';
   if (f.type === 'string' && allowed.length) return 'choice';
   if (f.type === 'object' && f.fields && f.fields.rank && f.fields.suit) return 'card';
   if (f.type === 'object' && f.fields && f.fields.side) return 'matadores';
@@ -237,8 +240,10 @@ export function valuesFrom(variant, fields, record) {
       v.kind = value || (allowed.includes(f.field.default) ? f.field.default : allowed[0]);
     } else if (f.widget === 'card') {
       v[f.name] = value ? { ...value } : { rank: cardRanks(f, variant, v)[0] || null, suit: null };
-    } else if (f.widget === 'matadores') v[f.name] = value ? { ...value } : { side: null, lower: 0 };
-    else if (f.widget === 'errors') v[f.name] = (value || []).map((/** @type {any} */ e) => ({ ...e }));
+    } else if (f.widget === 'matadores')
+      v[f.name] = value ? { ...value } : { side: null, lower: 0 };
+    else if (f.widget === 'errors')
+      v[f.name] = (value || []).map((/** @type {any} */ e) => ({ ...e }));
     else if (f.widget === 'flag') v[f.name] = value === true;
     else if (value === undefined) v[f.name] = null;
     else v[f.name] = value === null ? NONE : value;
@@ -263,7 +268,10 @@ export function recordOf(form) {
   const rec = {};
   for (const f of form.fields) {
     const value = form.values[f.name];
-    if (f.widget === 'kind') { rec.kind = value; continue; }
+    if (f.widget === 'kind') {
+      rec.kind = value;
+      continue;
+    }
     if (!isShown(f, form)) continue;
     if (f.widget === 'card') {
       if (value.suit) rec[f.name] = { rank: value.rank, suit: value.suit };
@@ -309,8 +317,15 @@ export function playersOf(variant, record) {
   const partnerField = variant
     ? allFields(variant).find((f) => f.own_card_of && whoField && f.own_card_of === whoField.name)
     : null;
-  const partner = partnerField && typeof record[partnerField.name] === 'number' ? record[partnerField.name] : null;
-  return { who, partner: partner === who ? null : partner, ownCard: partner !== null && partner === who };
+  const partner =
+    partnerField && typeof record[partnerField.name] === 'number'
+      ? record[partnerField.name]
+      : null;
+  return {
+    who,
+    partner: partner === who ? null : partner,
+    ownCard: partner !== null && partner === who,
+  };
 }
 
 /**

@@ -4,7 +4,16 @@
 
 import { SUITS, suitLabel, suitName, title } from './dom.js';
 import { num, t, tn } from './i18n.js';
-import { NONE, allFields, countedAs, fieldNamed, fieldTitle, kindOf, playersOf, widgetOf } from './hand-fields.js';
+import {
+  NONE,
+  allFields,
+  countedAs,
+  fieldNamed,
+  fieldTitle,
+  kindOf,
+  playersOf,
+  widgetOf,
+} from './hand-fields.js';
 import { seatName, shortName } from './model.js';
 
 /**
@@ -14,7 +23,11 @@ import { seatName, shortName } from './model.js';
  */
 export function kindTitle(variant, kind) {
   const described = ((variant && variant.hand_kinds) || []).find((k) => k.name === kind);
-  return described && described.title ? described.title : kind === 'played' ? t('Played') : title(kind);
+  return described && described.title
+    ? described.title
+    : kind === 'played'
+      ? t('Played')
+      : title(kind);
 }
 
 /**
@@ -64,15 +77,24 @@ function valueWords(ctx, variant, f, value) {
   if (widget === 'seat') return seatName(ctx, value);
   if (widget === 'suit') return suitLabel(value);
   if (widget === 'card') {
-    return t('{rank} of {suit}', { rank: CALLED_RANKS[value.rank] || value.rank, suit: suitName(value.suit) });
+    return t('{rank} of {suit}', {
+      rank: CALLED_RANKS[value.rank] || value.rank,
+      suit: suitName(value.suit),
+    });
   }
   if (widget === 'matadores') {
     const held = { lower: value.lower };
-    return value.side === 'declarers' ? t('declarers, {lower} lower', held)
-      : value.side === 'defenders' ? t('defenders, {lower} lower', held) : `${value.side}, ${value.lower}`;
+    return value.side === 'declarers'
+      ? t('declarers, {lower} lower', held)
+      : value.side === 'defenders'
+        ? t('defenders, {lower} lower', held)
+        : `${value.side}, ${value.lower}`;
   }
   if (widget === 'errors') {
-    return value.map((e) => t('{error} by {name}', { error: errorTitle(variant, e.kind), name: seatName(ctx, e.seat) }))
+    return value
+      .map((e) =>
+        t('{error} by {name}', { error: errorTitle(variant, e.kind), name: seatName(ctx, e.seat) }),
+      )
       .join('; ');
   }
   if (value === true) return t('yes');
@@ -106,10 +128,12 @@ export function recordChanges(ctx, before, after) {
   const a = recordWords(ctx, before);
   const b = recordWords(ctx, after);
   const names = [...new Set([...Object.keys(a), ...Object.keys(b)])];
-  return names.filter((name) => a[name] !== b[name]).map((name) => {
-    const f = fieldNamed(ctx.variant, name);
-    return `${f ? fieldTitle(f) : title(name)}: ${a[name] ?? '—'} → ${b[name] ?? '—'}`;
-  });
+  return names
+    .filter((name) => a[name] !== b[name])
+    .map((name) => {
+      const f = fieldNamed(ctx.variant, name);
+      return `${f ? fieldTitle(f) : title(name)}: ${a[name] ?? '—'} → ${b[name] ?? '—'}`;
+    });
 }
 
 /**
@@ -134,7 +158,9 @@ function gameWords(variant, r) {
  * @param {Record<string, any>} r
  */
 export function trumpOf(variant, r) {
-  const field = variant ? allFields(variant).find((f) => widgetOf(f, variant) === 'suit') || null : null;
+  const field = variant
+    ? allFields(variant).find((f) => widgetOf(f, variant) === 'suit') || null
+    : null;
   const suit = field ? r[field.name] : undefined;
   return { field, symbol: typeof suit === 'string' && suit in SUITS ? SUITS[suit] : '' };
 }
@@ -150,7 +176,9 @@ function otherKind(ctx, r, name) {
   if (!kind || !variant.hand_kinds || kind.name === variant.hand_kinds[0].name) return null;
   const seats = (kind.hand_fields || []).filter((f) => f.seat && typeof r[f.name] === 'number');
   const words = kindTitle(variant, kind.name);
-  return seats.length ? t('{kind}: {name}', { kind: words, name: seats.map((f) => name(ctx, r[f.name])).join(', ') }) : words;
+  return seats.length
+    ? t('{kind}: {name}', { kind: words, name: seats.map((f) => name(ctx, r[f.name])).join(', ') })
+    : words;
 }
 
 /** "Solo ♥ · Anna · 6 tricks", or "Misdeal", "Forfeit: Bob". */
@@ -164,24 +192,42 @@ export function describeHand(ctx, record) {
   const named = new Set();
   if (who !== null) {
     const name = seatName(ctx, who);
-    parts.push(ownCard ? t('{name} (own card)', { name }) : partner === null ? name
-      : t('{name} & {partner}', { name, partner: seatName(ctx, partner) }));
+    parts.push(
+      ownCard
+        ? t('{name} (own card)', { name })
+        : partner === null
+          ? name
+          : t('{name} & {partner}', { name, partner: seatName(ctx, partner) }),
+    );
   }
   for (const f of variant ? allFields(variant) : []) {
     const value = record[f.name];
     const widget = widgetOf(f, variant);
     if (value === null || value === undefined || value === false || value === NONE) continue;
     if (['kind', 'contract', 'suit'].includes(widget || '')) continue;
-    if (f.seat && (named.has(value) || value === who || value === partner || f.own_card_of)) continue;
+    if (f.seat && (named.has(value) || value === who || value === partner || f.own_card_of))
+      continue;
     if (f.seat) named.add(value);
     if (widget === 'card') {
       const rank = CALLED_RANKS[value.rank] || value.rank;
       parts.push(t('called {rank} {suit}', { rank, suit: SUITS[value.suit] }));
-    } else if (widget === 'count' && f.starts_at === 'target') parts.push(tn(value, '{n} trick', '{n} tricks'));
+    } else if (widget === 'count' && f.starts_at === 'target')
+      parts.push(tn(value, '{n} trick', '{n} tricks'));
     else if (widget === 'matadores') {
-      parts.push(t('matadores {side} +{lower}', { side: SIDES[value.side] || value.side, lower: value.lower }));
+      parts.push(
+        t('matadores {side} +{lower}', {
+          side: SIDES[value.side] || value.side,
+          lower: value.lower,
+        }),
+      );
     } else if (widget === 'errors') {
-      for (const e of value) parts.push(t('{error} by {name}', { error: errorTitle(variant, e.kind), name: seatName(ctx, e.seat) }));
+      for (const e of value)
+        parts.push(
+          t('{error} by {name}', {
+            error: errorTitle(variant, e.kind),
+            name: seatName(ctx, e.seat),
+          }),
+        );
     } else if (widget === 'flag' || value === true) parts.push(fieldTitle(f));
     else parts.push(`${fieldTitle(f)}: ${valueWords(ctx, variant, f, value)}`);
   }
@@ -198,10 +244,15 @@ export function shortHand(ctx, hand) {
   let people = '';
   if (who !== null) {
     const name = shortName(ctx, who);
-    people = partner !== null ? ' ' + t('{name} & {partner}', { name, partner: shortName(ctx, partner) }) : ` ${name}`;
+    people =
+      partner !== null
+        ? ' ' + t('{name} & {partner}', { name, partner: shortName(ctx, partner) })
+        : ` ${name}`;
   }
   const counted = countedAs(variant, r);
-  const as = counted ? ' (' + t('counted as {contract}', { contract: contractTitle(variant, counted) }) + ')' : '';
+  const as = counted
+    ? ' (' + t('counted as {contract}', { contract: contractTitle(variant, counted) }) + ')'
+    : '';
   const line = `${gameWords(variant, r)}${people}${as}`;
   const result = hand.status === 'void' ? 'void' : hand.settlement && hand.settlement.result;
   if (result === 'won') return t('{hand}, won', { hand: line });
@@ -215,5 +266,7 @@ export function shortHand(ctx, hand) {
 export function countedContract(ctx, hand) {
   const r = hand.hand || {};
   const contracts = (ctx.variant && ctx.variant.contracts) || [];
-  return countedAs(ctx.variant, r) || r.contract || (contracts.length === 1 ? contracts[0].name : null);
+  return (
+    countedAs(ctx.variant, r) || r.contract || (contracts.length === 1 ? contracts[0].name : null)
+  );
 }

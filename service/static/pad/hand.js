@@ -6,18 +6,31 @@ import { api, NetworkError, ProblemError } from './api.js';
 import { h, clear, plain, signed, suitName, suitSpan, title } from './dom.js';
 import { num, t, tn } from './i18n.js';
 import {
-  NONE, cardRanks, everyRank, forTable, formFields, isGiven, isRequired, isShown, missingOf, optionValues,
-  recordOf, targetOf, valuesFrom,
+  NONE,
+  cardRanks,
+  everyRank,
+  forTable,
+  formFields,
+  isGiven,
+  isRequired,
+  isShown,
+  missingOf,
+  optionValues,
+  recordOf,
+  targetOf,
+  valuesFrom,
 } from './hand-fields.js';
 import { errorTitle, fieldWords, kindTitle } from './hand-words.js';
 import { resultWord, seatName, shortName, stateBefore, variantOptions } from './model.js';
 import { settlementView } from './settlement.js';
 import { store } from './store.js';
 
-const toSave = (/** @type {string[]} */ missing) => t('To save: {missing}.', { missing: missing.join(', ') });
+const toSave = (/** @type {string[]} */ missing) =>
+  t('To save: {missing}.', { missing: missing.join(', ') });
 
 /** What the form asks for while a field is missing: the description's prompt, else its title. */
-const promptOf = (/** @type {FormField} */ f) => f.field.prompt || t('set {field}', { field: f.title });
+const promptOf = (/** @type {FormField} */ f) =>
+  f.field.prompt || t('set {field}', { field: f.title });
 
 const HELD_BY = { declarers: t('Held by declarers'), defenders: t('Held by defenders') };
 
@@ -31,16 +44,27 @@ function group(label, ...children) {
 function chosenGroup(label, chosen, ...children) {
   const out = h('span.chosen');
   const el = h('fieldset.group', h('legend', label, out), ...children);
-  el.sync = () => { const c = chosen(); out.textContent = c ? `: ${c}` : ''; };
+  el.sync = () => {
+    const c = chosen();
+    out.textContent = c ? `: ${c}` : '';
+  };
   return el;
 }
 
 /** A row of big toggle buttons, one choice at a time. */
 function choiceRow(options, isOn, choose, extraClass = '') {
   const buttons = options.map((o) => {
-    const b = h(`button.choice${extraClass}`, { type: 'button', 'aria-pressed': isOn ? 'false' : null,
-      'aria-label': o.aria || null, 'data-value': o.value, onclick: () => choose(o.value) },
-    o.content || o.label);
+    const b = h(
+      `button.choice${extraClass}`,
+      {
+        type: 'button',
+        'aria-pressed': isOn ? 'false' : null,
+        'aria-label': o.aria || null,
+        'data-value': o.value,
+        onclick: () => choose(o.value),
+      },
+      o.content || o.label,
+    );
     b.sync = () => {
       if (isOn) b.setAttribute('aria-pressed', String(isOn(o.value)));
       b.disabled = o.disabled ? o.disabled() : false;
@@ -56,10 +80,24 @@ function choiceRow(options, isOn, choose, extraClass = '') {
 function stepper(label, get, set, min, max, hint) {
   const out = h('output.count', { 'aria-live': 'polite' });
   const top = () => (typeof max === 'function' ? max() : max);
-  const less = h('button.step', { type: 'button', 'aria-label': t('{label}: one less', { label }),
-    onclick: () => set(Math.max(min, (get() ?? min) - 1)) }, '−');
-  const more = h('button.step', { type: 'button', 'aria-label': t('{label}: one more', { label }),
-    onclick: () => set(Math.min(top(), (get() ?? min) + 1)) }, '+');
+  const less = h(
+    'button.step',
+    {
+      type: 'button',
+      'aria-label': t('{label}: one less', { label }),
+      onclick: () => set(Math.max(min, (get() ?? min) - 1)),
+    },
+    '−',
+  );
+  const more = h(
+    'button.step',
+    {
+      type: 'button',
+      'aria-label': t('{label}: one more', { label }),
+      onclick: () => set(Math.min(top(), (get() ?? min) + 1)),
+    },
+    '+',
+  );
   const note = h('span.hint');
   const el = h('div.stepper', less, out, more, note);
   el.sync = () => {
@@ -78,8 +116,12 @@ function stepper(label, get, set, min, max, hint) {
 const WIDGETS = {
   kind(f, env) {
     const { form } = env;
-    const row = choiceRow((f.field.allowed || []).map((k) => ({ value: k, label: kindTitle(form.variant, k) })),
-      (x) => form.values.kind === x, (x) => env.set('kind', x), ' small');
+    const row = choiceRow(
+      (f.field.allowed || []).map((k) => ({ value: k, label: kindTitle(form.variant, k) })),
+      (x) => form.values.kind === x,
+      (x) => env.set('kind', x),
+      ' small',
+    );
     row.classList.add('fill'); // a row of words: each as wide as it is, wrapped whole
     env.syncs.push(row.sync);
     return h('div.group.kinds', { role: 'group', 'aria-label': f.title }, row);
@@ -87,8 +129,15 @@ const WIDGETS = {
 
   contract(f, env) {
     const { form } = env;
-    const row = choiceRow((form.variant.contracts || []).map((c) => ({ value: c.name, label: c.title || title(c.name) })),
-      (x) => form.values.contract === x, (x) => env.set('contract', x), ' contract');
+    const row = choiceRow(
+      (form.variant.contracts || []).map((c) => ({
+        value: c.name,
+        label: c.title || title(c.name),
+      })),
+      (x) => form.values.contract === x,
+      (x) => env.set('contract', x),
+      ' contract',
+    );
     row.classList.add('fill'); // "Grossfrage" on one line, not broken inside the word
     env.syncs.push(row.sync);
     return group(f.title, row);
@@ -96,9 +145,17 @@ const WIDGETS = {
 
   suit(f, env) {
     const { form } = env;
-    const options = (f.field.allowed || []).map((s) => ({ value: s, content: [suitSpan(s), h('span.word', suitName(s))] }));
+    const options = (f.field.allowed || []).map((s) => ({
+      value: s,
+      content: [suitSpan(s), h('span.word', suitName(s))],
+    }));
     if (f.field.nullable) options.push({ value: NONE, label: f.field.none_title || t('None') });
-    const row = choiceRow(options, (x) => form.values[f.name] === x, (x) => env.set(f.name, x), ' suitbtn');
+    const row = choiceRow(
+      options,
+      (x) => form.values[f.name] === x,
+      (x) => env.set(f.name, x),
+      ' suitbtn',
+    );
     env.syncs.push(row.sync);
     return group(f.title, row);
   },
@@ -107,7 +164,11 @@ const WIDGETS = {
     const { form } = env;
     const options = (f.field.allowed || []).map((a) => ({ value: a, label: title(a) }));
     if (f.field.nullable) options.push({ value: NONE, label: f.field.none_title || t('None') });
-    const row = choiceRow(options, (x) => form.values[f.name] === x, (x) => env.set(f.name, x));
+    const row = choiceRow(
+      options,
+      (x) => form.values[f.name] === x,
+      (x) => env.set(f.name, x),
+    );
     env.syncs.push(row.sync);
     return group(f.title, row);
   },
@@ -119,19 +180,32 @@ const WIDGETS = {
     // The short name shows, the full name is read out (it starts with the short one).
     const options = ctx.table.seats.map((s) => {
       const short = shortName(ctx, s.seat);
-      return { value: s.seat, content: h('span.short.fit', short), aria: short === s.name ? null : s.name };
+      return {
+        value: s.seat,
+        content: h('span.short.fit', short),
+        aria: short === s.name ? null : s.name,
+      };
     });
     // An empty choice ("Alone", "Nobody") where the description names one, or the field is never
     // required; it hides while the field is required.
     if (f.field.nullable && (f.field.none_title || !f.field.required_when)) {
-      options.push({ value: NONE, label: f.field.none_title || t('Nobody'), hidden: () => isRequired(f, form) });
+      options.push({
+        value: NONE,
+        label: f.field.none_title || t('Nobody'),
+        hidden: () => isRequired(f, form),
+      });
     }
     const isOn = (x) => (x === NONE ? v[f.name] === NONE || v[f.name] === null : v[f.name] === x);
     const row = choiceRow(options, isOn, (x) => env.set(f.name, x), ' seat');
-    const el = chosenGroup(f.title, () => (typeof v[f.name] === 'number' ? seatName(ctx, v[f.name]) : null), row);
+    const el = chosenGroup(
+      f.title,
+      () => (typeof v[f.name] === 'number' ? seatName(ctx, v[f.name]) : null),
+      row,
+    );
     env.syncs.push(el.sync, row.sync);
     if (own) {
-      for (const b of row.querySelectorAll('button')) if (b.dataset.value !== NONE) b.append(h('span.own', ' ' + t('(own card)')));
+      for (const b of row.querySelectorAll('button'))
+        if (b.dataset.value !== NONE) b.append(h('span.own', ' ' + t('(own card)')));
       env.syncs.push(() => {
         for (const b of row.querySelectorAll('button')) {
           if (b.dataset.value === NONE) continue;
@@ -149,8 +223,15 @@ const WIDGETS = {
     const { form } = env;
     const v = form.values;
     const card = () => v[f.name];
-    const ranks = choiceRow(everyRank(f, form.variant).map((r) => ({ value: r, label: rankWord(r) })),
-      (x) => card().rank === x, (x) => { card().rank = x; env.changed(); }, ' small');
+    const ranks = choiceRow(
+      everyRank(f, form.variant).map((r) => ({ value: r, label: rankWord(r) })),
+      (x) => card().rank === x,
+      (x) => {
+        card().rank = x;
+        env.changed();
+      },
+      ' small',
+    );
     env.syncs.push(() => {
       const allowed = cardRanks(f, form.variant, v);
       if (!allowed.includes(card().rank)) card().rank = allowed[0];
@@ -158,14 +239,20 @@ const WIDGETS = {
       ranks.hidden = allowed.length < 2;
     });
     const notSuit = f.field.not_suit_of; // a called card is never of the trump
-    const suits = choiceRow(((f.field.fields && f.field.fields.suit) || []).map((s) => ({ value: s,
-      content: [suitSpan(s), h('span.word', suitName(s))], disabled: () => !!notSuit && s === v[notSuit] })),
-    (x) => card().suit === x,
-    (x) => {
-      // Tapped again while the card may stay empty: no card.
-      card().suit = card().suit === x && !isRequired(f, form) ? null : x;
-      env.changed();
-    }, ' suitbtn');
+    const suits = choiceRow(
+      ((f.field.fields && f.field.fields.suit) || []).map((s) => ({
+        value: s,
+        content: [suitSpan(s), h('span.word', suitName(s))],
+        disabled: () => !!notSuit && s === v[notSuit],
+      })),
+      (x) => card().suit === x,
+      (x) => {
+        // Tapped again while the card may stay empty: no card.
+        card().suit = card().suit === x && !isRequired(f, form) ? null : x;
+        env.changed();
+      },
+      ' suitbtn',
+    );
     ranks.classList.add('ranks');
     env.syncs.push(ranks.sync, suits.sync);
     return group(f.title, suits, ranks);
@@ -173,8 +260,14 @@ const WIDGETS = {
 
   count(f, env) {
     const { form } = env;
-    const s = stepper(f.title, () => form.values[f.name], (x) => env.set(f.name, x, true), f.field.min ?? 0,
-      f.field.max ?? 99, () => env.hint(f));
+    const s = stepper(
+      f.title,
+      () => form.values[f.name],
+      (x) => env.set(f.name, x, true),
+      f.field.min ?? 0,
+      f.field.max ?? 99,
+      () => env.hint(f),
+    );
     env.syncs.push(s.sync);
     return group(f.title, s);
   },
@@ -186,36 +279,72 @@ const WIDGETS = {
     const min = f.field.min ?? 0;
     const max = f.field.max ?? 9999;
     const label = f.title;
-    const input = h('input.num', { type: 'number', inputmode: 'numeric', min, max, 'aria-label': label,
-      oninput: () => { v[f.name] = input.value === '' ? null : Number(input.value); env.changed(); } });
+    const input = h('input.num', {
+      type: 'number',
+      inputmode: 'numeric',
+      min,
+      max,
+      'aria-label': label,
+      oninput: () => {
+        v[f.name] = input.value === '' ? null : Number(input.value);
+        env.changed();
+      },
+    });
     // From empty, the first tap lands near half the points: +10 → 70, −1 → 65 of 134.
     const up = Math.floor(max / 20) * 10;
     const down = Math.floor(max / 2) - 1;
-    const by = (d) => h('button.step.small', { type: 'button',
-      'aria-label': d > 0 ? t('{label}: plus {step}', { label, step: d }) : t('{label}: minus {step}', { label, step: -d }),
-      onclick: () => {
-        const from = typeof v[f.name] === 'number' ? v[f.name] : d > 0 ? up : down;
-        v[f.name] = Math.min(max, Math.max(min, from + d));
-        env.changed();
-      } },
-    `${d > 0 ? '+' : '−'}${Math.abs(d)}`);
-    env.syncs.push(() => { if (document.activeElement !== input) input.value = v[f.name] ?? ''; });
-    return group(label, h('div.points', by(-10), by(-1), input, by(1), by(10)),
-      f.field.description ? h('p.hint', plain(f.field.description)) : null);
+    const by = (d) =>
+      h(
+        'button.step.small',
+        {
+          type: 'button',
+          'aria-label':
+            d > 0
+              ? t('{label}: plus {step}', { label, step: d })
+              : t('{label}: minus {step}', { label, step: -d }),
+          onclick: () => {
+            const from = typeof v[f.name] === 'number' ? v[f.name] : d > 0 ? up : down;
+            v[f.name] = Math.min(max, Math.max(min, from + d));
+            env.changed();
+          },
+        },
+        `${d > 0 ? '+' : '−'}${Math.abs(d)}`,
+      );
+    env.syncs.push(() => {
+      if (document.activeElement !== input) input.value = v[f.name] ?? '';
+    });
+    return group(
+      label,
+      h('div.points', by(-10), by(-1), input, by(1), by(10)),
+      f.field.description ? h('p.hint', plain(f.field.description)) : null,
+    );
   },
 
   flag(f, env) {
     const { form } = env;
-    const b = h('button.choice.toggle', { type: 'button', 'aria-pressed': 'false',
-      onclick: () => env.set(f.name, !form.values[f.name]) }, f.title);
+    const b = h(
+      'button.choice.toggle',
+      {
+        type: 'button',
+        'aria-pressed': 'false',
+        onclick: () => env.set(f.name, !form.values[f.name]),
+      },
+      f.title,
+    );
     env.syncs.push(() => b.setAttribute('aria-pressed', String(!!form.values[f.name])));
     return h('div.group', b);
   },
 
   yesno(f, env) {
     const { form } = env;
-    const row = choiceRow([{ value: 'yes', label: t('Yes') }, { value: 'no', label: t('No') }],
-      (x) => form.values[f.name] === (x === 'yes'), (x) => env.set(f.name, x === 'yes'));
+    const row = choiceRow(
+      [
+        { value: 'yes', label: t('Yes') },
+        { value: 'no', label: t('No') },
+      ],
+      (x) => form.values[f.name] === (x === 'yes'),
+      (x) => env.set(f.name, x === 'yes'),
+    );
     env.syncs.push(row.sync);
     return group(f.title, row);
   },
@@ -225,21 +354,54 @@ const WIDGETS = {
     const { variant, players } = form;
     const held = () => form.values[f.name];
     const sides = (variant.matadores && variant.matadores.sides) || f.field.fields.side || [];
+    // The most lower matadores, by the player count and the trump (the game's suit field).
+    const suitField = form.fields.find((x) => x.widget === 'suit');
     const maxLower = () => {
-      const most = variant.matadores && variant.matadores.max_lower && variant.matadores.max_lower[String(players)];
-      return (most && form.values.trump && most[form.values.trump]) ?? 7;
+      const most =
+        variant.matadores &&
+        variant.matadores.max_lower &&
+        variant.matadores.max_lower[String(players)];
+      const trump = suitField ? form.values[suitField.name] : null;
+      return (most && trump && most[trump]) ?? 7;
     };
-    const row = choiceRow([{ value: null, label: t('None') },
-      ...sides.map((s) => ({ value: s, label: HELD_BY[s] || title(s) }))],
-    (x) => held().side === x, (x) => { held().side = x; if (!x) held().lower = 0; env.changed(); }, ' small');
+    const row = choiceRow(
+      [
+        { value: null, label: t('None') },
+        ...sides.map((s) => ({ value: s, label: HELD_BY[s] || title(s) })),
+      ],
+      (x) => held().side === x,
+      (x) => {
+        held().side = x;
+        if (!x) held().lower = 0;
+        env.changed();
+      },
+      ' small',
+    );
     row.classList.add('fill');
-    const lower = stepper(t('Lower matadores'), () => held().lower,
-      (x) => { held().lower = x; env.changed(); }, 0, maxLower, () => t('worth {value}', { value: 1 + held().lower }));
-    const lowerBox = h('div', h('p.hint', t('Lower matadores (trumps in unbroken order from the ace down)')), lower);
-    env.syncs.push(() => {
-      lowerBox.hidden = !held().side;
-      held().lower = Math.min(held().lower, maxLower());
-    }, row.sync, lower.sync);
+    const lower = stepper(
+      t('Lower matadores'),
+      () => held().lower,
+      (x) => {
+        held().lower = x;
+        env.changed();
+      },
+      0,
+      maxLower,
+      () => t('worth {value}', { value: 1 + held().lower }),
+    );
+    const lowerBox = h(
+      'div',
+      h('p.hint', t('Lower matadores (trumps in unbroken order from the ace down)')),
+      lower,
+    );
+    env.syncs.push(
+      () => {
+        lowerBox.hidden = !held().side;
+        held().lower = Math.min(held().lower, maxLower());
+      },
+      row.sync,
+      lower.sync,
+    );
     return group(t('Matadores (Spadilla, Manilla, Basta on one side)'), row, lowerBox);
   },
 
@@ -252,34 +414,88 @@ const WIDGETS = {
     const list = () => form.values[f.name];
     let kind = kinds[0].name;
     const shown = h('ul.errors');
-    const kindRow = kinds.length > 1 ? choiceRow(kinds.map((k) => ({ value: k.name, label: errorTitle(form.variant, k.name) })),
-      (x) => kind === x, (x) => { kind = x; env.changed(); }, ' small') : null;
-    const seats = choiceRow(ctx.table.seats.map((s) => ({ value: s.seat,
-      content: h('span.short.fit', shortName(ctx, s.seat)), aria: t('Add an error by {name}', { name: s.name }) })),
-    null, (x) => { list().push({ kind, seat: x }); env.changed(); }, ' seat small');
-    if (kindRow) { kindRow.classList.add('wrap'); env.syncs.push(kindRow.sync); }
-    env.syncs.push(seats.sync, () => clear(shown, list().map((e, i) => {
-      const words = { error: errorTitle(form.variant, e.kind), name: seatName(ctx, e.seat) };
-      return h('li', t('{error} by {name}', words), ' ',
-        h('button.small.link', { type: 'button', 'aria-label': t('Remove {error} by {name}', words),
-          onclick: () => { list().splice(i, 1); env.changed(); } }, t('remove')));
-    })));
-    return group(t('Errors (in the order they happened)'), shown, kindRow, h('p.hint', t('Tap who made it to add it:')), seats);
+    const kindRow =
+      kinds.length > 1
+        ? choiceRow(
+            kinds.map((k) => ({ value: k.name, label: errorTitle(form.variant, k.name) })),
+            (x) => kind === x,
+            (x) => {
+              kind = x;
+              env.changed();
+            },
+            ' small',
+          )
+        : null;
+    const seats = choiceRow(
+      ctx.table.seats.map((s) => ({
+        value: s.seat,
+        content: h('span.short.fit', shortName(ctx, s.seat)),
+        aria: t('Add an error by {name}', { name: s.name }),
+      })),
+      null,
+      (x) => {
+        list().push({ kind, seat: x });
+        env.changed();
+      },
+      ' seat small',
+    );
+    if (kindRow) {
+      kindRow.classList.add('wrap');
+      env.syncs.push(kindRow.sync);
+    }
+    env.syncs.push(seats.sync, () =>
+      clear(
+        shown,
+        list().map((e, i) => {
+          const words = { error: errorTitle(form.variant, e.kind), name: seatName(ctx, e.seat) };
+          return h(
+            'li',
+            t('{error} by {name}', words),
+            ' ',
+            h(
+              'button.small.link',
+              {
+                type: 'button',
+                'aria-label': t('Remove {error} by {name}', words),
+                onclick: () => {
+                  list().splice(i, 1);
+                  env.changed();
+                },
+              },
+              t('remove'),
+            ),
+          );
+        }),
+      ),
+    );
+    return group(
+      t('Errors (in the order they happened)'),
+      shown,
+      kindRow,
+      h('p.hint', t('Tap who made it to add it:')),
+      seats,
+    );
   },
 };
 
 const RANKS = { ace: t('Ace'), king: t('King') };
 const rankWord = (rank) => RANKS[rank] || title(rank);
 
-/** Build the form. `opts`: {ctx, variant, number, record (edit), saveLabel, onSave(record, preview)} */
+/** Build the form.
+ *  `opts`: {ctx, variant, number, record (edit), saveLabel, onSave(record, preview)} */
 export function handForm(opts) {
   const { ctx } = opts;
   const table = ctx.table;
   const variant = forTable(opts.variant, table.options || {});
   const fields = formFields(variant);
   /** @type {FormState} */
-  const form = { variant, fields, values: valuesFrom(variant, fields, opts.record), players: table.seats.length,
-    options: optionValues(variant, table.options || {}) };
+  const form = {
+    variant,
+    fields,
+    values: valuesFrom(variant, fields, opts.record),
+    players: table.seats.length,
+    options: optionValues(variant, table.options || {}),
+  };
   const v = form.values;
   const touched = new Set(opts.record ? fields.map((f) => f.name) : []); // counts a player set
   const auto = new Set(); // required flags the form set itself (it takes them back)
@@ -288,7 +504,8 @@ export function handForm(opts) {
   let previewTimer = 0;
   const syncs = [];
 
-  const draftKey = opts.record === undefined ? `new:${ctx.id}:${opts.number}` : `edit:${ctx.id}:${opts.number}`;
+  const draftKey =
+    opts.record === undefined ? `new:${ctx.id}:${opts.number}` : `edit:${ctx.id}:${opts.number}`;
   const draft = store.draft(draftKey);
   if (draft) {
     Object.assign(v, draft.v);
@@ -300,7 +517,8 @@ export function handForm(opts) {
     follow();
     for (const s of syncs) s();
     schedulePreview();
-    if (built) store.saveDraft(draftKey, { v, touched: [...touched] }); // only what a player entered
+    // Only what a player entered is kept as a draft.
+    if (built) store.saveDraft(draftKey, { v, touched: [...touched] });
   };
 
   /** After a change: counts that start at the target follow the contract until a player sets
@@ -308,13 +526,20 @@ export function handForm(opts) {
   function follow() {
     for (const f of fields) {
       if (f.field.starts_at === 'target' && !touched.has(f.name)) v[f.name] = targetOf(variant, v);
-      if (f.widget === 'card' && f.field.not_suit_of && v[f.name].suit === v[f.field.not_suit_of]) v[f.name].suit = null;
+      if (f.widget === 'card' && f.field.not_suit_of && v[f.name].suit === v[f.field.not_suit_of])
+        v[f.name].suit = null;
     }
     for (const f of fields) {
       if (f.widget !== 'flag') continue;
       const required = isRequired(f, form);
-      if (required && !v[f.name]) { v[f.name] = true; auto.add(f.name); }
-      if (!required && auto.has(f.name)) { v[f.name] = false; auto.delete(f.name); }
+      if (required && !v[f.name]) {
+        v[f.name] = true;
+        auto.add(f.name);
+      }
+      if (!required && auto.has(f.name)) {
+        v[f.name] = false;
+        auto.delete(f.name);
+      }
     }
   }
 
@@ -331,7 +556,11 @@ export function handForm(opts) {
     const target = t('target {target}', { target: targetOf(variant, v) });
     const flags = fields.filter((x) => auto.has(x.name) && v[x.name]).map((x) => x.title);
     if (!flags.length) return target;
-    return target + ' · ' + t('all {tricks}: {flag} is set', { tricks: v[f.name], flag: flags.join(', ') });
+    return (
+      target +
+      ' · ' +
+      t('all {tricks}: {flag} is set', { tricks: v[f.name], flag: flags.join(', ') })
+    );
   };
 
   /** @type {Env} */
@@ -342,35 +571,63 @@ export function handForm(opts) {
     const el = WIDGETS[f.widget](f, env);
     if (!el) continue;
     el.dataset.field = f.name;
-    syncs.push(() => { el.hidden = !isShown(f, form); });
+    syncs.push(() => {
+      el.hidden = !isShown(f, form);
+    });
     (f.more ? more : body).push(el);
   }
 
   const moreCount = h('span.badge');
-  const moreBox = more.length ? h('details.more', h('summary', t('Matadores, errors, more'), ' ', moreCount), more) : null;
+  const moreBox = more.length
+    ? h('details.more', h('summary', t('Matadores, errors, more'), ' ', moreCount), more)
+    : null;
   syncs.push(() => {
     if (!moreBox) return;
-    const n = fields.filter((f) => f.more && isShown(f, form))
-      .reduce((sum, f) => sum + (f.widget === 'errors' ? v[f.name].length : isGiven(f.widget, v[f.name]) ? 1 : 0), 0);
+    const n = fields
+      .filter((f) => f.more && isShown(f, form))
+      .reduce(
+        (sum, f) =>
+          sum + (f.widget === 'errors' ? v[f.name].length : isGiven(f.widget, v[f.name]) ? 1 : 0),
+        0,
+      );
     moreCount.textContent = n ? tn(n, '({n} set)', '({n} set)') : '';
     moreBox.hidden = !more.some((m) => !m.hidden);
   });
 
-  const preview = h('section.preview', { 'aria-live': 'polite', 'aria-atomic': 'true', 'aria-label': t('Preview of the settlement') });
+  const preview = h('section.preview', {
+    'aria-live': 'polite',
+    'aria-atomic': 'true',
+    'aria-label': t('Preview of the settlement'),
+  });
   const status = h('p.status', { id: `save-status-${opts.number}`, 'aria-live': 'polite' });
-  const save = h('button.primary.save', { type: 'submit', 'aria-describedby': status.id }, opts.saveLabel);
+  const save = h(
+    'button.primary.save',
+    { type: 'submit', 'aria-describedby': status.id },
+    opts.saveLabel,
+  );
   const taken = h('p.notice.warn', { hidden: true, role: 'alert' });
   const missing = () => missingOf(form).map(promptOf);
 
-  const el = h('form.handform', {
-    novalidate: true,
-    onsubmit: (event) => {
-      event.preventDefault();
-      const still = missing();
-      if (still.length) { status.textContent = toSave(still); return; }
-      opts.onSave(recordOf(form), lastPreview);
+  const el = h(
+    'form.handform',
+    {
+      novalidate: true,
+      onsubmit: (event) => {
+        event.preventDefault();
+        const still = missing();
+        if (still.length) {
+          status.textContent = toSave(still);
+          return;
+        }
+        opts.onSave(recordOf(form), lastPreview);
+      },
     },
-  }, taken, body, moreBox, preview, h('div.footer', status, save));
+    taken,
+    body,
+    moreBox,
+    preview,
+    h('div.footer', status, save),
+  );
   el.discard = () => store.dropDraft(draftKey);
   el.hasDraft = !!draft;
 
@@ -394,21 +651,45 @@ export function handForm(opts) {
       return;
     }
     try {
-      const { data } = await api.preview({ variant: table.variant, players: form.players, options: variantOptions(table),
-        state: stateBefore(ctx, opts.number), hand: recordOf(form) });
+      const { data } = await api.preview({
+        variant: table.variant,
+        players: form.players,
+        options: variantOptions(table),
+        state: stateBefore(ctx, opts.number),
+        hand: recordOf(form),
+      });
       if (seq !== previewSeq) return;
       lastPreview = data;
       clear(preview, settlementView(ctx, data, { heading: t('Preview') }));
-      const scores = data.deltas.map((d, i) => `${shortName(ctx, i)} ${signed(d)}`).join(', '); // the bar stays small
-      status.textContent = data.result ? t('{result}: {scores}', { result: resultWord(data.result), scores }) : scores;
+      // Short names: the bar stays small.
+      const scores = data.deltas.map((d, i) => `${shortName(ctx, i)} ${signed(d)}`).join(', ');
+      status.textContent = data.result
+        ? t('{result}: {scores}', { result: resultWord(data.result), scores })
+        : scores;
     } catch (error) {
       if (seq !== previewSeq) return;
       if (error instanceof NetworkError) {
-        clear(preview, h('p.notice', t('Offline: no preview. The hand is kept on this phone and settled when it is sent.')));
+        clear(
+          preview,
+          h(
+            'p.notice',
+            t('Offline: no preview. The hand is kept on this phone and settled when it is sent.'),
+          ),
+        );
         status.textContent = t('Offline — the hand will be sent when the connection returns.');
       } else if (error instanceof ProblemError) {
-        clear(preview, h('div.notice.error', { role: 'alert' }, h('strong', t('This hand breaks a rule:')),
-          h('ul', error.lines((name) => fieldWords(variant, name)).map((line) => h('li', line)))));
+        clear(
+          preview,
+          h(
+            'div.notice.error',
+            { role: 'alert' },
+            h('strong', t('This hand breaks a rule:')),
+            h(
+              'ul',
+              error.lines((name) => fieldWords(variant, name)).map((line) => h('li', line)),
+            ),
+          ),
+        );
         status.textContent = t('Fix the hand to save it.');
       }
     }
@@ -419,8 +700,10 @@ export function handForm(opts) {
     const clash = opts.record === undefined && next > opts.number;
     taken.hidden = !clash;
     if (clash) {
-      taken.textContent = t('Hand {number} was just recorded on another phone. Saving will show both versions.',
-        { number: opts.number });
+      taken.textContent = t(
+        'Hand {number} was just recorded on another phone. Saving will show both versions.',
+        { number: opts.number },
+      );
     }
   };
   el.values = v;

@@ -14,15 +14,18 @@ let variantsPromise = null;
 /** Every variant's description (GET /api/v1/variants), kept for offline use. */
 export function loadVariants() {
   if (!variantsPromise) {
-    variantsPromise = api.variants().then(({ data }) => {
-      store.saveVariants(data);
-      return data;
-    }).catch((error) => {
-      variantsPromise = null;
-      const cached = store.variants();
-      if (cached) return cached;
-      throw error;
-    });
+    variantsPromise = api
+      .variants()
+      .then(({ data }) => {
+        store.saveVariants(data);
+        return data;
+      })
+      .catch((error) => {
+        variantsPromise = null;
+        const cached = store.variants();
+        if (cached) return cached;
+        throw error;
+      });
   }
   return variantsPromise;
 }
@@ -67,8 +70,11 @@ export function tableContext(id) {
 
 /** Fetch the table if it changed (If-None-Match); on a change fetch its hands. True if changed. */
 export async function refresh(ctx, force = false) {
-  const { status, data, headers } = await api.table(ctx.id, ctx.token || ctx.adminToken,
-    force ? null : ctx.etag);
+  const { status, data, headers } = await api.table(
+    ctx.id,
+    ctx.token || ctx.adminToken,
+    force ? null : ctx.etag,
+  );
   if (status === 304) return false;
   await loadHands(ctx, data);
   ctx.etag = headers.get('ETag');
@@ -90,8 +96,13 @@ export async function loadHands(ctx, table) {
 function setTable(ctx, table, hands = ctx.hands) {
   ctx.table = table;
   ctx.hands = hands;
-  store.saveTable({ id: ctx.id, name: table.name, club_id: table.club_id, variant: table.variant,
-    status: table.status });
+  store.saveTable({
+    id: ctx.id,
+    name: table.name,
+    club_id: table.club_id,
+    variant: table.variant,
+    status: table.status,
+  });
   store.saveCache(ctx.id, { table, hands });
 }
 
@@ -112,7 +123,8 @@ export function isNetwork(error) {
 export function seatName(ctx, party) {
   if (party === 'pool') return t('pool');
   const seat = ctx.table && ctx.table.seats[party];
-  return seat ? seat.name : t('seat {number}', { number: party + 1 }); // numbered from 1, as the setup shows them
+  // Numbered from 1, as the setup shows them.
+  return seat ? seat.name : t('seat {number}', { number: party + 1 });
 }
 
 const RESULTS = { won: t('Won'), lost: t('Lost'), drawn: t('Drawn') };
@@ -157,8 +169,12 @@ export function stateBefore(ctx, number) {
 const REASONS = { stake: t('stake'), game: t('game'), stamm: t('stamm'), bete: t('bête') };
 
 export function describeTransfer(ctx, transfer) {
-  return t('{from} → {to}: {chips} ({reason})', { from: seatName(ctx, transfer.from), to: seatName(ctx, transfer.to),
-    chips: transfer.chips, reason: REASONS[transfer.reason] || plain(transfer.reason) });
+  return t('{from} → {to}: {chips} ({reason})', {
+    from: seatName(ctx, transfer.from),
+    to: seatName(ctx, transfer.to),
+    chips: transfer.chips,
+    reason: REASONS[transfer.reason] || plain(transfer.reason),
+  });
 }
 
 /** The seats' short names (first names, longer where two look alike). */
@@ -174,7 +190,9 @@ export function shortName(ctx, party) {
 
 /** The couleur: the service's, or Spanish Solo's fixed colour (an option). */
 export function couleurOf(table) {
-  return table.couleur || (table.variant === 'spanish' && table.options && table.options.couleur) || null;
+  return (
+    table.couleur || (table.variant === 'spanish' && table.options && table.options.couleur) || null
+  );
 }
 
 /** Whether the couleur can no longer change (fixed, or set by the first game won). */
@@ -182,7 +200,9 @@ export function couleurSettled(ctx) {
   const tb = ctx.table;
   const o = tb.options || {};
   if (tb.variant === 'american' && o.couleur_policy === 'first_won') {
-    return ctx.hands.some((x) => x.status !== 'void' && x.settlement && x.settlement.result === 'won');
+    return ctx.hands.some(
+      (x) => x.status !== 'void' && x.settlement && x.settlement.result === 'won',
+    );
   }
   if (tb.variant === 'german' && o.preferred_suit === 'first_won') return !!tb.couleur;
   return true;
@@ -196,7 +216,9 @@ export function sheetRows(ctx) {
   return ctx.hands.map((hand) => {
     const s = hand.status === 'void' ? null : hand.settlement;
     const deltas = s ? s.deltas : new Array(n).fill(0);
-    deltas.forEach((d, i) => { running[i] += d; });
+    deltas.forEach((d, i) => {
+      running[i] += d;
+    });
     if (s && s.pool) pool = s.pool.after;
     return { hand, deltas, balances: [...running], pool };
   });

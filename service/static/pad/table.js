@@ -2,36 +2,24 @@
 // in the outbox (and any conflict, with both versions); the history with transfers and
 // explanations, each hand with Correct and Void.
 
-import { api, ProblemError } from './api.js';
+import { api } from './api.js';
 import { h, append, clear, signed, sr, suitLabel, toast } from './dom.js';
 import { lang, t, tn, tx, num } from './i18n.js';
 import { playersOf } from './hand-fields.js';
 import {
-  contractTitle, countedContract, describeHand, fieldWords, kindTitle, shortHand, trumpOf,
+  contractTitle, countedContract, describeHand, kindTitle, shortHand, trumpOf,
 } from './hand-words.js';
 import {
-  couleurOf, couleurSettled, loadHands, nextHand, refresh, seatName, sheetRows, shortName,
+  couleurOf, couleurSettled, nextHand, seatName, sheetRows, shortName,
 } from './model.js';
 import { settlementView, summaryLine } from './settlement.js';
 import { store } from './store.js';
 import { discard, entriesFor, renumber } from './outbox.js';
-import { settleUpView, tableAfter } from './screens.js';
+import { settleUpView } from './settle-up-view.js';
+import { tableAfter, write, writeToken } from './writes.js';
 
 export function nextNumber(ctx) {
   return nextHand(ctx, entriesFor(ctx.id)).number;
-}
-
-/** "Anna +24 → +16, Bob …": what a correction or a void changed in the balances. */
-function balanceChanges(before, after) {
-  const lines = after.seats.map((s, i) => {
-    const was = before.seats.find((x) => x.player_id === s.player_id) || before.seats[i];
-    const old = was ? was.balance : 0;
-    return old === s.balance ? null : `${s.name} ${signed(old)} → ${signed(s.balance)}`;
-  }).filter(Boolean);
-  const moved = lines.length ? lines.join(', ') : t('no balance changed');
-  if (after.pool === null || after.pool === undefined) return moved;
-  return after.pool === before.pool ? t('{changes}; the pool stays at {pool}', { changes: moved, pool: after.pool })
-    : t('{changes}; pool {before} → {after}', { changes: moved, before: before.pool, after: after.pool });
 }
 
 /** Closed, or its session over: no next deal. */
@@ -330,37 +318,6 @@ function dealerMoves(ctx, hand, after) {
 async function restore(ctx, app, hand) {
   await write(ctx, app, () => api.correct(ctx.id, writeToken(ctx), hand.number, hand.hand, ctx.table.version),
     t('Hand {number} is restored', { number: hand.number }));
-}
-
-/** The token for corrections: the table token, or the club's admin token once it is closed. */
-export function writeToken(ctx) {
-  return ctx.table.status === 'closed' && ctx.adminToken ? ctx.adminToken : ctx.token || ctx.adminToken;
-}
-
-/** Run a correction (PUT/DELETE), reload the hands, say what changed in the balances. */
-export async function write(ctx, app, request, done) {
-  const before = ctx.table;
-  try {
-    const { data } = await request();
-    const table = data.table || data; // re-seating answers with the table itself
-    await loadHands(ctx, table);
-    ctx.etag = `"${table.version}"`;
-    const said = { done, changes: balanceChanges(before, table) };
-    ctx.ui.notice = t('{done}. Balances: {changes}.', said);
-    app.go(`#table=${encodeURIComponent(ctx.id)}`);
-    app.update();
-    return true;
-  } catch (error) {
-    if (error instanceof ProblemError && error.status === 412) {
-      await refresh(ctx, true).catch(() => {});
-      toast(t('The table changed on another phone meanwhile. Check and try again.'), 'error');
-      app.update();
-    } else {
-      toast(error instanceof ProblemError ? error.lines((name) => fieldWords(ctx.variant, name)).join(' ')
-        : t('No connection: corrections need the network.'), 'error');
-    }
-    return false;
-  }
 }
 
 /** The table screen. Its parts are redrawn only when what they show has changed, so that a poll
