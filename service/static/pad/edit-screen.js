@@ -59,9 +59,14 @@ export function renderEdit(root, ctx, app, number) {
       },
       t('Save the correction'),
     );
+    // The corrected hand's settlement: the form's preview at once, then the dry run's own.
+    const corrected = h('div');
+    const showSettlement = (s) =>
+      clear(corrected, settlementView(ctx, s, { heading: t('The corrected hand') }));
+    if (preview) showSettlement(preview);
     box.append(
       after,
-      preview ? settlementView(ctx, preview, { heading: t('The corrected hand') }) : null,
+      corrected,
       h(
         'div.buttons',
         save,
@@ -82,8 +87,13 @@ export function renderEdit(root, ctx, app, number) {
     screen.append(box);
     box.querySelector('h2').tabIndex = -1;
     box.querySelector('h2').focus();
-    const ok = await tableAfter(ctx, after, () =>
-      api.correct(ctx.id, writeToken(ctx), number, record, ctx.table.version, true),
+    const ok = await tableAfter(
+      ctx,
+      after,
+      () => api.correct(ctx.id, writeToken(ctx), number, record, ctx.table.version, true),
+      (answer) => {
+        if (answer.settlement) showSettlement(answer.settlement);
+      },
     );
     save.disabled = !ok;
   }

@@ -520,4 +520,5 @@ export default {
   "Yes": "Ja",
   "No": "Nein",
   "{kind}: {name}": "{kind}: {name}",
+  "{field}: write an amount such as {example}.": "{field}: Bitte einen Betrag wie {example} eingeben.",
 };

@@ -520,4 +520,5 @@ export default {
   "Yes": "Sí",
   "No": "No",
   "{kind}: {name}": "{kind}: {name}",
+  "{field}: write an amount such as {example}.": "{field}: escribe un importe como {example}.",
 };

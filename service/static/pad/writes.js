@@ -65,11 +65,14 @@ export async function write(ctx, app, request, done) {
 }
 
 /** Fill `box` with what the whole table becomes (a dry run): every balance and the pool, now and
- *  after, later hands settled again. The table after, or false when the service refused or
- *  cannot be reached. */
-export async function tableAfter(ctx, box, dryRun) {
+ *  after, later hands settled again; `onAnswer` gets the dry run's whole answer (a corrected
+ *  hand's settlement). The table after, or false when the service refused or cannot be reached.
+ *  @param {any} ctx @param {HTMLElement} box @param {() => Promise<any>} dryRun
+ *  @param {(data: any) => void} [onAnswer] */
+export async function tableAfter(ctx, box, dryRun, onAnswer = (_data) => {}) {
   try {
     const { data } = await dryRun(); // a hand's answer carries the table; re-seating's is the table
+    onAnswer(data);
     clear(
       box,
       compareTable(ctx, ctx.table, data.table || data, t('What the table becomes')),
