@@ -86,8 +86,13 @@ bench-capacity: install
 	$(PY) -m bench.capacity
 
 # ruff's checks and formatting over the code, and mypy (strict; what it checks is in
-# pyproject.toml's [tool.mypy]).
-lint: install
-	$(VENV)/bin/ruff check service tests bench
-	$(VENV)/bin/ruff format --check service tests bench
+# pyproject.toml's [tool.mypy]); the pad's JavaScript: tsc --checkJs over its JSDoc types
+# (tools/jscheck/tsconfig.json; TypeScript comes with the contract tools) and the Python's line
+# length (tools/jscheck/line_length.py).
+lint: install contract-tools
+	$(VENV)/bin/ruff check service tests bench tools/jscheck
+	$(VENV)/bin/ruff format --check service tests bench tools/jscheck
 	$(VENV)/bin/mypy
+	$(VENV)/bin/mypy --strict tools/jscheck/line_length.py
+	tools/contract/node_modules/.bin/tsc -p tools/jscheck/tsconfig.json
+	$(PY) tools/jscheck/line_length.py

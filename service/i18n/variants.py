@@ -16,9 +16,12 @@ from typing import Any, Final
 
 from .marks import N_
 
-TEXT_KEYS: Final = frozenset({"title", "description", "scoring", "payments", "trump", "lower"})
+TEXT_KEYS: Final = frozenset(
+    {"title", "prompt", "none_title", "description", "scoring", "payments", "trump", "lower"}
+)
 """The keys whose string values are human text (``trump`` is Solo 66's "a suit", ``lower`` the
-text of American Solo's matadores field); every other value is a name or a number."""
+text of American Solo's matadores field, ``prompt`` and ``none_title`` a hand field's words in a
+form); every other value is a name or a number."""
 
 TEXTS: Final = (
     # American Solo.
@@ -122,28 +125,41 @@ TEXTS: Final = (
     N_("the colour: games with it as trump score double"),
     N_("the session ends after this many hands (null: no limit)"),
     N_("the session ends when a total exceeds this (null: no limit)"),
-    # The hand fields' titles (the words of the pad's form).
+    # The hand fields' titles, prompts and empty choices (the words of the pad's form).
     N_("Kind of hand"),
     N_("Contract"),
+    N_("choose the contract"),
     N_("Trump"),
+    N_("choose the trump"),
     N_("Declarer"),
-    N_("Tricks"),
+    N_("tap the declarer"),
+    N_("Tricks taken"),
     N_("Called card"),
-    N_("Partner"),
-    N_("Played on for all eight"),
+    N_("choose the called card"),
+    N_("Partner (holds the called card)"),
+    N_("tap the partner"),
+    N_("Alone"),
+    N_("Tout after five"),
     N_("Matadores"),
     N_("Errors"),
     N_("Forced"),
     N_("Giver of the ace"),
+    N_("Nobody"),
     N_("Stopped after five"),
     N_("Went on after five"),
     N_("Tout announced"),
     N_("Asked for the partner"),
     N_("Matadors together"),
     N_("Soloist"),
-    N_("Soloist's card points"),
-    N_("Defenders' card points"),
-    N_("Last trick"),
+    N_("tap the soloist"),
+    N_("Soloist’s card points"),
+    N_("set soloist points"),
+    N_("Defenders’ card points"),
+    N_("Last trick taken by"),
+    N_("tap who took the last trick"),
+    N_("Who forfeits"),
+    N_("tap who forfeits"),
+    N_("the seat that passed holding Spadilla and Basta: he pays a bête"),
     # The preview's state.
     N_("the seat that deals the hand"),
     N_("chips in the pool before the hand"),

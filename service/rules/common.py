@@ -427,10 +427,57 @@ def errors_field() -> dict[str, Any]:
 def with_forms(
     fields: list[dict[str, Any]], forms: Mapping[str, Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
-    """The hand fields of a ``describe()``, each with what a form needs of it from ``forms``:
-    its ``title`` (words in the catalogs), and ``shown_when`` / ``required_when``: a list of
-    conditions, any of which holds (absent: always shown; required as ``required`` says).
-    A condition maps a fact of the hand or the table to the values it may take:
-    ``contract``, ``kind``, ``players``, ``tricks``, ``trump`` (``[null]``: no trump), or
-    ``given`` (the fields that are filled in) and ``option`` (``{name: [values]}``)."""
+    """The hand fields of a ``describe()``, each with what a form needs of it from ``forms``
+    (the pad builds its hand form from these alone, in the order of the fields):
+
+    - ``title``: the field's name for a player; ``prompt``: what a form asks for while the field
+      is missing ("tap the declarer"); ``none_title``: the choice that leaves a nullable field
+      empty ("Alone", "No trump"). All three are words in the catalogs.
+    - ``shown_when`` / ``required_when``: a list of conditions, any of which holds (absent:
+      always shown; required as ``required`` says). A condition maps a fact of the hand or the
+      table to the values it may take: ``contract``, ``kind``, ``players``, ``tricks``,
+      ``trump`` (``[null]``: no trump), ``given`` (the fields that are filled in), ``unset``
+      (the fields that are not) and ``option`` (``{name: [values]}``). A boolean that is
+      required is required *true*: a form sets it itself while its condition holds.
+    - ``starts_at``: ``"target"``: a new hand starts at the contract's target (tricks).
+    - ``not_suit_of``: the field (a card) is never of the suit that field names (the trump).
+    - ``own_card_of``: the field (a seat) may be that field's seat: the declarer holds his own
+      called card, and the game is played alone.
+    """
     return [{**field, **forms.get(field["name"], {})} for field in fields]
+
+
+CONTRACT_FORM: Final[Mapping[str, Any]] = {"title": "Contract", "prompt": "choose the contract"}
+TRUMP_FORM: Final[Mapping[str, Any]] = {"title": "Trump", "prompt": "choose the trump"}
+DECLARER_FORM: Final[Mapping[str, Any]] = {"title": "Declarer", "prompt": "tap the declarer"}
+TRICKS_FORM: Final[Mapping[str, Any]] = {"title": "Tricks taken", "starts_at": "target"}
+KIND_FORM: Final[Mapping[str, Any]] = {"title": "Kind of hand"}
+ERRORS_FORM: Final[Mapping[str, Any]] = {"title": "Errors"}
+
+
+def called_form(
+    shown_when: list[dict[str, Any]], required_when: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The form of a partner game's ``called`` card: never of the trump suit."""
+    return {
+        "title": "Called card",
+        "prompt": "choose the called card",
+        "not_suit_of": "trump",
+        "shown_when": shown_when,
+        "required_when": required_when,
+    }
+
+
+def partner_form(
+    shown_when: list[dict[str, Any]], required_when: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The form of a partner game's ``partner``: the holder of the called card, who may be the
+    declarer himself (then he plays alone)."""
+    return {
+        "title": "Partner (holds the called card)",
+        "prompt": "tap the partner",
+        "none_title": "Alone",
+        "own_card_of": "declarer",
+        "shown_when": shown_when,
+        "required_when": required_when,
+    }

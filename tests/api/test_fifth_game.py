@@ -11,19 +11,16 @@ from typing import Any
 
 import pytest
 
-from service import rules
-from service.api import variants as variants_api
-from tests.fifth_game import DUEL
+from tests import fifth_game
 
 IMPORT_URL = "/api/v1/clubs/import"
 
 
 @pytest.fixture
 def duel(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setitem(rules.VARIANTS, DUEL.name, DUEL)
-    variants_api._answer.cache_clear()  # GET /variants is dumped once per process
+    fifth_game.register(monkeypatch)
     yield
-    variants_api._answer.cache_clear()
+    fifth_game.forget()
 
 
 def _club_with_a_duel_table(client: Any) -> dict[str, Any]:

@@ -51,6 +51,18 @@ def network(service: tuple[str, Network]) -> Iterator[Network]:
 
 
 @pytest.fixture
+def fifth_game(service: tuple[str, Network], monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The running service with the made-up fifth game of ``tests/fifth_game`` registered (it
+    serves from this process: ``GET /variants`` answers with it until the test ends); its name."""
+    from tests import fifth_game as game
+
+    game.register(monkeypatch)
+    yield game.DUEL.name
+    monkeypatch.undo()
+    game.forget()
+
+
+@pytest.fixture
 def api(base_url: str) -> Iterator[Api]:
     client = Api(base_url)
     yield client

@@ -175,12 +175,12 @@ def test_eight_tricks_set_tout_after_five_and_say_so(phones: Any, api: Api) -> N
     more = page.get_by_role("button", name="Tricks taken: one more")
     for _ in range(3):
         more.click()
-    assert "tout after five is set" in page.locator('[data-field="tricks"] .hint').inner_text()
+    assert "Tout after five is set" in page.locator('[data-field="tricks"] .hint').inner_text()
     toggle = page.locator('[data-field="tout_after_five"] button')
     expect(toggle).to_have_attribute("aria-pressed", "true")
     page.locator("details.more summary").click()
     # Its name is its words, not the box drawn before them.
-    expect(toggle).to_have_accessible_name("Tout after five (played on for all 8)")
+    expect(toggle).to_have_accessible_name("Tout after five")
     wait_preview(page)
     page.locator("button.save").click()
     wait_recorded(page, 1)

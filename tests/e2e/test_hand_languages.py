@@ -71,8 +71,12 @@ def test_a_german_solo_from_the_form_to_the_sheet(phones: Any, api: Api) -> None
 
 def test_a_spanish_solo66_hand_without_trump(phones: Any, api: Api) -> None:
     page, _ = open_form(phones, api, "es", "solo66", 5)
-    assert legends(page)[:3] == ["Triunfo", "Solista", "Puntos del solista"]
+    # The soloist and his points follow the trump (the game's description): shown once a
+    # suit is chosen, and not for a game without trump.
+    assert legends(page) == ["Triunfo"]
     expect(page.locator(suit_button("trump", "clubs"))).to_have_text("♣tréboles")
+    page.locator(suit_button("trump", "clubs")).click()
+    assert legends(page)[:3] == ["Triunfo", "Solista", "Puntos del solista"]
     page.get_by_role("button", name="Sin triunfo").click()
     expect(page.locator('[data-field="soloist"]')).to_be_hidden()
     assert legends(page)[:2] == ["Triunfo", "Última baza de"]

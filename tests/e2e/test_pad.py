@@ -149,7 +149,7 @@ def test_create_record_correct_void_and_settle(phones: Any, api: Api) -> None:
     expect(page.locator(".preview .result")).to_contain_text("Lost")
     page.get_by_role("button", name="Review the change").click()
     confirm = page.locator("section.confirm")
-    assert "Tricks: 5 → 4" in confirm.locator("ul.changes").inner_text()
+    assert "Tricks taken: 5 → 4" in confirm.locator("ul.changes").inner_text()
     assert "Lost" in confirm.locator(".settlement .result").inner_text()
     confirm.get_by_role("button", name="Save the correction").click()
     page.locator("p.notice.ok").wait_for()

@@ -136,7 +136,7 @@ def test_a_correction_names_the_giver(phones: Any, api: Api) -> None:
     page.locator(seat_button("giver", "Carla")).click()
     page.get_by_role("button", name="Review the change").click()
     expect(page.locator("ul.changes")).to_have_text(
-        "Giver: Anna-Katharina Berger → Carla Moser-Lindqvist"
+        "Giver of the ace: Anna-Katharina Berger → Carla Moser-Lindqvist"
     )
 
 

@@ -88,8 +88,23 @@ def test_a_point_table_opened_on_the_pad_counts_for_its_season_and_settles_in_mo
     for name in NAMES:
         page.locator(f'button.player:has-text("{name}")').click()
     page.locator("details.money summary").click()
-    page.get_by_label(w("Money per point ({currency})", currency="€")).fill("0.05")
-    page.get_by_label(w("Table fee per player ({currency})", currency="€")).fill("1.5")
+    per_point = page.get_by_label(w("Money per point ({currency})", currency="€"))
+    fee_field = page.get_by_label(w("Table fee per player ({currency})", currency="€"))
+    # An amount that is none is refused before anything is sent, naming its field.
+    per_point.fill("0,0,5")
+    page.get_by_role("button", name=w("Open the table")).click()
+    expect(page.locator("#toast")).to_contain_text(
+        w(
+            "{field}: write an amount such as {example}.",
+            field=w("Money per point ({currency})", currency="€"),
+            example="0,05",
+        )
+    )
+    expect(per_point).to_have_attribute("aria-invalid", "true")
+    assert page.evaluate("localStorage.getItem('solo-pad:tables')") in (None, "{}")
+    # The language's decimal comma (the keyboard's point is read too).
+    per_point.fill("0,05")
+    fee_field.fill("1.5")
     assert_fits(page, f"the new-table form at {width} px")
     if width == 360:
         shoot(page, f"money-new-table-{language}")
@@ -147,3 +162,16 @@ def test_a_point_table_opened_on_the_pad_counts_for_its_season_and_settles_in_mo
     printed = page.locator(".printonly ul.deltas.money .num")
     expect(printed).to_have_count(4)
     assert printed.all_text_contents() == amounts
+
+    # The rate as the language writes it, in the table's settings.
+    page.goto(f"/#table={table['id']}&go=settle")
+    settings = page.locator(".screen.settle details.settings")
+    settings.wait_for()
+    if settings.get_attribute("open") is None:  # it stays open once opened on this phone
+        settings.locator("summary").click()
+    expect(settings.get_by_label(w("Money per point ({currency})", currency="€"))).to_have_value(
+        "0,05"
+    )
+    expect(
+        settings.get_by_label(w("Table fee per player ({currency})", currency="€"))
+    ).to_have_value("1,5")

@@ -185,3 +185,20 @@ class Duel(DealerRotationVariant):
 
 
 DUEL = Duel()
+
+
+def register(monkeypatch: Any) -> None:
+    """Register Duel in ``rules.VARIANTS`` for one test (``monkeypatch`` takes it back), and
+    forget the ``GET /variants`` answer dumped without it (once per process and language)."""
+    from service import rules
+    from service.api import variants as variants_api
+
+    monkeypatch.setitem(rules.VARIANTS, DUEL.name, DUEL)
+    variants_api._answer.cache_clear()
+
+
+def forget() -> None:
+    """After a test: the next ``GET /variants`` is dumped again, without Duel."""
+    from service.api import variants as variants_api
+
+    variants_api._answer.cache_clear()

@@ -7,7 +7,20 @@ from collections.abc import Mapping
 from typing import Any, Final, Literal
 
 from ..base import SUITS, LeagueHand, Result, Settlement, Suit, Variant
-from ..common import EIGHT_TRICKS, partner_game_league_hand, seat_in, with_forms
+from ..common import (
+    CONTRACT_FORM,
+    DECLARER_FORM,
+    EIGHT_TRICKS,
+    ERRORS_FORM,
+    KIND_FORM,
+    TRICKS_FORM,
+    TRUMP_FORM,
+    called_form,
+    partner_form,
+    partner_game_league_hand,
+    seat_in,
+    with_forms,
+)
 from . import parse
 from .model import (
     CONTRACT_RULES,
@@ -104,32 +117,35 @@ _STATE_FIELDS: Final[list[dict[str, Any]]] = [
 
 
 _CALLING = ["simple", "forcee_simple", "forcee_partout", "tout"]
-_FORMS: Final[dict[str, dict[str, Any]]] = {
-    "kind": {"title": "Kind of hand"},
-    "contract": {"title": "Contract"},
-    "trump": {"title": "Trump"},
-    "declarer": {"title": "Declarer"},
-    "tricks": {"title": "Tricks"},
-    "called": {
-        "title": "Called card",
-        "shown_when": [{"contract": _CALLING}],
-        "required_when": [
+_FORMS: Final[dict[str, Mapping[str, Any]]] = {
+    "kind": KIND_FORM,
+    "contract": CONTRACT_FORM,
+    "trump": TRUMP_FORM,
+    "declarer": DECLARER_FORM,
+    "tricks": TRICKS_FORM,
+    "called": called_form(
+        shown_when=[{"contract": _CALLING}],
+        required_when=[
             {"contract": ["simple"]},
             {"contract": ["forcee_simple"], "players": [4, 5]},
+            {"given": ["partner"]},
         ],
-    },
-    "partner": {
-        "title": "Partner",
-        "shown_when": [{"contract": _CALLING}],
-        "required_when": [{"given": ["called"]}],
-    },
+    ),
+    "partner": partner_form(
+        shown_when=[{"contract": _CALLING}],
+        required_when=[
+            {"contract": ["simple"]},
+            {"contract": ["forcee_simple"], "players": [4, 5]},
+            {"given": ["called"]},
+        ],
+    ),
     "tout_after_five": {
-        "title": "Played on for all eight",
+        "title": "Tout after five",
         "shown_when": [{"contract": ["simple", "forcee_simple", "forcee_partout", "solo"]}],
         "required_when": [{"tricks": [TRICKS]}],
     },
     "matadores": {"title": "Matadores"},
-    "errors": {"title": "Errors"},
+    "errors": ERRORS_FORM,
 }
 """What the pad's form needs of each hand field (``common.with_forms``): a forfeit's only
 field is its ``seat`` (``hand_kinds``)."""
@@ -146,6 +162,14 @@ def _seat_field(name: str, description: str, required: bool = True) -> dict[str,
         "nullable": not required,
         "description": description,
     }
+
+
+_FORFEIT_SEAT: Final[Mapping[str, Any]] = {
+    **_seat_field("seat", "the seat that passed holding Spadilla and Basta: he pays a bête"),
+    "title": "Who forfeits",
+    "prompt": "tap who forfeits",
+}
+"""A forfeit's one field (its hand kind's ``hand_fields``, described as a played hand's)."""
 
 
 def _hand_fields() -> list[dict[str, Any]]:
@@ -175,14 +199,6 @@ def _hand_fields() -> list[dict[str, Any]]:
         },
         _seat_field("declarer", "the seat that bid (or was forced to play)"),
         {
-            "name": "tricks",
-            "type": "integer",
-            "required": True,
-            "min": 0,
-            "max": TRICKS,
-            "description": "tricks taken by the declaring side",
-        },
-        {
             "name": "called",
             "type": "object",
             "required": False,
@@ -196,6 +212,14 @@ def _hand_fields() -> list[dict[str, Any]]:
             "the holder of the called card (the declarer himself if he holds it: then a lone game)",
             required=False,
         ),
+        {
+            "name": "tricks",
+            "type": "integer",
+            "required": True,
+            "min": 0,
+            "max": TRICKS,
+            "description": "tricks taken by the declaring side",
+        },
         {
             "name": "tout_after_five",
             "type": "boolean",
@@ -309,6 +333,11 @@ class AmericanVariant(Variant):
                     "in_couleur": rule.in_couleur,
                     "target": rule.target,
                     "calls_partner": rule.call.value,
+                    **(
+                        {"own_card_ranks_as": Contract.SOLO.value}
+                        if contract in (Contract.SIMPLE, Contract.FORCEE_SIMPLE)
+                        else {}
+                    ),
                     "description": rule.description,
                 }
                 for contract, rule in CONTRACT_RULES.items()
@@ -318,6 +347,7 @@ class AmericanVariant(Variant):
                     "name": HandKind.PLAYED.value,
                     "title": "Played",
                     "fields": list(PLAYED_FIELDS),
+                    "deal_passes": True,
                     "description": "a game was bid and played (or decided by an error)",
                 },
                 {
@@ -325,6 +355,8 @@ class AmericanVariant(Variant):
                     "title": "Forfeit",
                     "fields": ["seat"],
                     "seat_fields": ["seat"],
+                    "hand_fields": [_FORFEIT_SEAT],
+                    "deal_passes": False,
                     "description": "seat passed holding Spadilla and Basta: he pays a bête and "
                     "the same dealer deals again",
                 },
@@ -332,6 +364,7 @@ class AmericanVariant(Variant):
                     "name": HandKind.MISDEAL.value,
                     "title": "Misdeal",
                     "fields": [],
+                    "deal_passes": False,
                     "description": "a fresh deal: only the stake moves, the same dealer deals "
                     "again",
                 },

@@ -8,11 +8,19 @@ from typing import Any, Final, Literal
 
 from ..base import SUITS, LeagueHand, Result, Settlement
 from ..common import (
+    CONTRACT_FORM,
     DEALER_STATE_FIELD,
+    DECLARER_FORM,
+    ERRORS_FORM,
+    KIND_FORM,
     TRICKS,
+    TRICKS_FORM,
+    TRUMP_FORM,
     DealerRotationVariant,
+    called_form,
     check_dealer_fits,
     errors_field,
+    partner_form,
     partner_game_league_hand,
     played_kind_field,
     seat_field,
@@ -44,32 +52,40 @@ from .model import (
     GermanState,
 )
 
-_FORMS: Final[dict[str, dict[str, Any]]] = {
-    "kind": {"title": "Kind of hand"},
-    "contract": {"title": "Contract"},
-    "trump": {"title": "Trump"},
-    "declarer": {"title": "Declarer"},
-    "called": {
-        "title": "Called card",
-        "shown_when": [{"contract": [*PARTNER_CONTRACTS, "mediateur"]}],
-        "required_when": [{"contract": list(PARTNER_CONTRACTS)}],
+_EVERY_TRICK: Final = [
+    {"tricks": [tricks], "option": {"deck": [cards]}, "unset": ["tout_announced"]}
+    for cards, (tricks, _) in DECKS.items()
+]
+"""Every trick taken, no tout announced: the party went on after five (the rules require it)."""
+
+_FORMS: Final[dict[str, Mapping[str, Any]]] = {
+    "kind": KIND_FORM,
+    "contract": CONTRACT_FORM,
+    "trump": TRUMP_FORM,
+    "declarer": DECLARER_FORM,
+    "called": called_form(
+        shown_when=[{"contract": [*PARTNER_CONTRACTS, "mediateur"]}],
+        required_when=[{"contract": list(PARTNER_CONTRACTS)}],
+    ),
+    "partner": partner_form(
+        shown_when=[{"contract": list(PARTNER_CONTRACTS)}],
+        required_when=[{"contract": list(PARTNER_CONTRACTS)}],
+    ),
+    "giver": {
+        "title": "Giver of the ace",
+        "none_title": "Nobody",
+        "shown_when": [{"contract": ["mediateur"]}],
     },
-    "partner": {
-        "title": "Partner",
-        "shown_when": [{"contract": list(PARTNER_CONTRACTS)}],
-        "required_when": [{"contract": list(PARTNER_CONTRACTS)}],
-    },
-    "giver": {"title": "Giver of the ace", "shown_when": [{"contract": ["mediateur"]}]},
-    "tricks": {"title": "Tricks"},
+    "tricks": TRICKS_FORM,
     "stopped_after_five": {"title": "Stopped after five"},
-    "continued_after_five": {"title": "Went on after five"},
+    "continued_after_five": {"title": "Went on after five", "required_when": _EVERY_TRICK},
     "tout_announced": {"title": "Tout announced"},
     "asked_partner": {
         "title": "Asked for the partner",
         "shown_when": [{"contract": list(ASKED_PARTNER_CONTRACTS)}],
     },
     "matadors_together": {"title": "Matadors together"},
-    "errors": {"title": "Errors"},
+    "errors": ERRORS_FORM,
 }
 """What the pad's form needs of each hand field (``common.with_forms``)."""
 

@@ -9,6 +9,8 @@ from typing import Any, Final, Literal
 from ..base import NO_DECLARER, SUITS, LeagueHand, Result, Settlement
 from ..common import (
     DEALER_STATE_FIELD,
+    KIND_FORM,
+    TRUMP_FORM,
     DealerRotationVariant,
     DealerState,
     check_dealer_fits,
@@ -33,18 +35,25 @@ from .model import (
 )
 
 _WITH_TRUMP = [{"given": ["trump"]}]
-_FORMS: Final[dict[str, dict[str, Any]]] = {
-    "kind": {"title": "Kind of hand"},
-    "trump": {"title": "Trump"},
-    "soloist": {"title": "Soloist", "shown_when": _WITH_TRUMP, "required_when": _WITH_TRUMP},
-    "soloist_points": {
-        "title": "Soloist's card points",
+_FORMS: Final[dict[str, Mapping[str, Any]]] = {
+    "kind": KIND_FORM,
+    "trump": {**TRUMP_FORM, "none_title": "No trump"},
+    "soloist": {
+        "title": "Soloist",
+        "prompt": "tap the soloist",
         "shown_when": _WITH_TRUMP,
         "required_when": _WITH_TRUMP,
     },
-    "defender_points": {"title": "Defenders' card points", "shown_when": _WITH_TRUMP},
+    "soloist_points": {
+        "title": "Soloist’s card points",
+        "prompt": "set soloist points",
+        "shown_when": _WITH_TRUMP,
+        "required_when": _WITH_TRUMP,
+    },
+    "defender_points": {"title": "Defenders’ card points", "shown_when": _WITH_TRUMP},
     "last_trick": {
-        "title": "Last trick",
+        "title": "Last trick taken by",
+        "prompt": "tap who took the last trick",
         "shown_when": [{"trump": [None]}],
         "required_when": [{"trump": [None]}],
     },

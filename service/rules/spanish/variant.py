@@ -8,14 +8,22 @@ from typing import Any, Final, Literal
 
 from ..base import SUITS, LeagueHand, Result, SessionOutcome, Settlement, Step
 from ..common import (
+    CONTRACT_FORM,
     DEALER_STATE_FIELD,
+    DECLARER_FORM,
     EIGHT_TRICKS,
+    ERRORS_FORM,
+    KIND_FORM,
     TRICKS,
+    TRICKS_FORM,
+    TRUMP_FORM,
     DealerRotationVariant,
     DealerState,
+    called_form,
     check_dealer_fits,
     errors_field,
     parse_dealer_state,
+    partner_form,
     partner_game_league_hand,
     played_kind_field,
     seat_field,
@@ -39,24 +47,20 @@ from .model import (
     SpanishOptions,
 )
 
-_FORMS: Final[dict[str, dict[str, Any]]] = {
-    "kind": {"title": "Kind of hand"},
-    "contract": {"title": "Contract"},
-    "trump": {"title": "Trump"},
-    "declarer": {"title": "Declarer"},
-    "called": {
-        "title": "Called card",
-        "shown_when": [{"contract": ["simple"]}],
-        "required_when": [{"contract": ["simple"]}],
-    },
-    "partner": {
-        "title": "Partner",
-        "shown_when": [{"contract": ["simple"]}],
-        "required_when": [{"contract": ["simple"]}],
-    },
-    "tricks": {"title": "Tricks"},
+_FORMS: Final[dict[str, Mapping[str, Any]]] = {
+    "kind": KIND_FORM,
+    "contract": CONTRACT_FORM,
+    "trump": TRUMP_FORM,
+    "declarer": DECLARER_FORM,
+    "called": called_form(
+        shown_when=[{"contract": ["simple"]}], required_when=[{"contract": ["simple"]}]
+    ),
+    "partner": partner_form(
+        shown_when=[{"contract": ["simple"]}], required_when=[{"contract": ["simple"]}]
+    ),
+    "tricks": TRICKS_FORM,
     "forced": {"title": "Forced", "shown_when": [{"contract": ["simple"]}]},
-    "errors": {"title": "Errors"},
+    "errors": ERRORS_FORM,
 }
 """What the pad's form needs of each hand field (``common.with_forms``)."""
 

@@ -18,48 +18,66 @@ export class ProblemError extends Error {
     this.problem = p;
   }
 
-  /** The detail and each bad field in words ("Tout after five: …", not "hand.tout_after_five"). */
-  lines() {
+  /** The detail and each bad field in words ("Tout after five: …", not "hand.tout_after_five");
+   *  `handField(name)` words a hand's field (its game's description), null for one it lacks. */
+  lines(handField = () => null) {
     const fields = Object.entries(this.problem.errors || {});
     const out = fields.length ? [] : [words(this.problem.detail || this.message)];
     for (const [field, messages] of fields) {
-      out.push(`${fieldWords(field)}${words([].concat(messages).join(' '))}`);
+      out.push(`${fieldWords(field, handField)}${words([].concat(messages).join(' '))}`);
     }
     return [...new Set(out)];
   }
 }
 
-// The fields of a hand and of a table's setup as a player reads them in a refusal ("tout after
-// five"); a field not named here is read as the API spells it, its underscores as spaces.
+// A table's setup and the parts of a hand's fields (a card's rank, an error's seat) as a player
+// reads them in a refusal; a hand's fields are worded by their game's description (the caller's
+// `handField`); a field named nowhere is read as the API spells it, its underscores as spaces.
 const FIELDS = {
-  kind: t('kind'), contract: t('contract'), trump: t('trump'), declarer: t('declarer'), called: t('called'),
-  rank: t('rank'), suit: t('suit'), partner: t('partner'), tricks: t('tricks'), tout_after_five: t('tout after five'),
-  matadores: t('matadores'), side: t('side'), lower: t('lower'), seat: t('seat'), forced: t('forced'),
-  giver: t('giver'), stopped_after_five: t('stopped after five'), continued_after_five: t('continued after five'),
-  tout_announced: t('tout announced'), matadors_together: t('matadors together'), soloist: t('soloist'),
-  soloist_points: t('soloist points'), defender_points: t('defender points'), last_trick: t('last trick'),
-  name: t('name'), variant: t('variant'), seats: t('seats'), first_dealer: t('first dealer'), options: t('options'),
+  rank: t('rank'),
+  suit: t('suit'),
+  side: t('side'),
+  lower: t('lower'),
+  seat: t('seat'),
+  name: t('name'),
+  variant: t('variant'),
+  seats: t('seats'),
+  first_dealer: t('first dealer'),
+  options: t('options'),
 };
 
 /** "hand.errors.1.seat" → "Error 2, seat: " (nothing for the whole hand). */
-function fieldWords(path) {
-  const parts = String(path).split(/[.[\]]+/).filter((p) => p && !['hand', 'json', 'body', '_schema'].includes(p));
+function fieldWords(path, handField) {
+  const parts = String(path)
+    .split(/[.[\]]+/)
+    .filter((p) => p && !['hand', 'json', 'body', '_schema'].includes(p));
   if (!parts.length) return '';
-  const named = parts.map((p) => (/^\d+$/.test(p) ? num(Number(p) + 1) : FIELDS[p] || p.replaceAll('_', ' ')));
+  const word = (p, i) => (i === 0 && handField(p)) || FIELDS[p] || p.replaceAll('_', ' ');
+  const named = parts.map((p, i) => (/^\d+$/.test(p) ? num(Number(p) + 1) : word(p, i)));
   if (parts[0] === 'errors' && /^\d+$/.test(parts[1] || '')) {
-    named.splice(0, 2, t('error {number}', { number: Number(parts[1]) + 1 }) + (parts.length > 2 ? ',' : ''));
+    named.splice(
+      0,
+      2,
+      t('error {number}', { number: Number(parts[1]) + 1 }) + (parts.length > 2 ? ',' : ''),
+    );
   } else if (parts[0] === 'matadores' && parts.length > 1) named[0] += ',';
   const text = named.join(' ');
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}: `;
 }
 
 function words(text) {
-  return String(text).replace(/\bbete\b/g, 'bête').replace(/\b([a-z]+)_([a-z_]+)\b/g, (m) => m.replaceAll('_', ' '));
+  return String(text)
+    .replace(/\bbete\b/g, 'bête')
+    .replace(/\b([a-z]+)_([a-z_]+)\b/g, (m) => m.replaceAll('_', ' '));
 }
 
-/** One request. Resolves {status, data, headers}; a 304 has data null. */
+/** One request. Resolves {status, data, headers}; a 304 has data null.
+ *  @param {string} method @param {string} path
+ *  @param {{token?: string|null, body?: any, headers?: Record<string, string>}} [request] */
 export async function call(method, path, { token, body, headers } = {}) {
-  // The API words explanations and refusals in the page's language (the browser would send its own).
+  // The API words explanations and refusals in the page's language (the browser would send
+  // its own).
+  /** @type {Record<string, string>} */
   const sent = { Accept: 'application/json', 'Accept-Language': lang, ...(headers || {}) };
   if (token) sent.Authorization = `Bearer ${token}`;
   if (body !== undefined) sent['Content-Type'] = 'application/json';
@@ -79,12 +97,18 @@ export async function call(method, path, { token, body, headers } = {}) {
   }
   let data = null;
   if (text) {
-    try { data = JSON.parse(text); } catch { data = text; }
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = text;
+    }
   }
   if (response.status === 304) return { status: 304, data: null, headers: response.headers };
   if (!response.ok) {
     if (response.status >= 500 && (!data || typeof data !== 'object')) {
-      throw new NetworkError(t('The server answered {status}', { status: String(response.status) }));
+      throw new NetworkError(
+        t('The server answered {status}', { status: String(response.status) }),
+      );
     }
     throw new ProblemError(response.status, data);
   }
@@ -97,34 +121,52 @@ export const api = {
   createClub: (name) => call('POST', '/clubs', { body: { name } }),
   club: (id, token) => call('GET', `/clubs/${enc(id)}`, { token }),
   players: (id, token) => call('GET', `/clubs/${enc(id)}/players`, { token }),
-  addPlayer: (id, token, name) => call('POST', `/clubs/${enc(id)}/players`, { token, body: { name } }),
+  addPlayer: (id, token, name) =>
+    call('POST', `/clubs/${enc(id)}/players`, { token, body: { name } }),
   createTable: (token, body) => call('POST', '/tables', { token, body }),
-  table: (id, token, etag) => call('GET', `/tables/${enc(id)}`, {
-    token, headers: etag ? { 'If-None-Match': etag } : {},
-  }),
-  hands: (id, token, page, size) => call('GET', `/tables/${enc(id)}/hands?page=${page}&page_size=${size}`, { token }),
+  table: (id, token, etag) =>
+    call('GET', `/tables/${enc(id)}`, {
+      token,
+      headers: etag ? { 'If-None-Match': etag } : {},
+    }),
+  hands: (id, token, page, size) =>
+    call('GET', `/tables/${enc(id)}/hands?page=${page}&page_size=${size}`, { token }),
   hand: (id, token, n) => call('GET', `/tables/${enc(id)}/hands/${n}`, { token }),
   streamTicket: (id, token) => call('POST', `/tables/${enc(id)}/events/tickets`, { token }),
-  record: (id, token, body, key) => call('POST', `/tables/${enc(id)}/hands`, {
-    token, body, headers: { 'Idempotency-Key': key },
-  }),
+  record: (id, token, body, key) =>
+    call('POST', `/tables/${enc(id)}/hands`, {
+      token,
+      body,
+      headers: { 'Idempotency-Key': key },
+    }),
   // dry: the same request answered with what the table would become, nothing stored.
-  correct: (id, token, n, body, version, dry) => call('PUT', `/tables/${enc(id)}/hands/${n}${dry ? DRY : ''}`, {
-    token, body, headers: { 'If-Match': `"${version}"` },
-  }),
-  voidHand: (id, token, n, version, dry) => call('DELETE', `/tables/${enc(id)}/hands/${n}${dry ? DRY : ''}`, {
-    token, headers: { 'If-Match': `"${version}"` },
-  }),
-  reseat: (id, token, body, version, dry) => call('PUT', `/tables/${enc(id)}/seating${dry ? DRY : ''}`, {
-    token, body, headers: { 'If-Match': `"${version}"` },
-  }),
+  correct: (id, token, n, body, version, dry) =>
+    call('PUT', `/tables/${enc(id)}/hands/${n}${dry ? DRY : ''}`, {
+      token,
+      body,
+      headers: { 'If-Match': `"${version}"` },
+    }),
+  voidHand: (id, token, n, version, dry) =>
+    call('DELETE', `/tables/${enc(id)}/hands/${n}${dry ? DRY : ''}`, {
+      token,
+      headers: { 'If-Match': `"${version}"` },
+    }),
+  reseat: (id, token, body, version, dry) =>
+    call('PUT', `/tables/${enc(id)}/seating${dry ? DRY : ''}`, {
+      token,
+      body,
+      headers: { 'If-Match': `"${version}"` },
+    }),
   close: (id, token) => call('POST', `/tables/${enc(id)}/close`, { token }),
   settleUp: (id, token) => call('GET', `/tables/${enc(id)}/settle-up`, { token }),
   seasons: (clubId, token) => call('GET', `/clubs/${enc(clubId)}/seasons`, { token }),
   // The table's settings ({season_id}, {rate}), guarded by the version the phone showed.
-  updateTable: (id, token, body, version) => call('PATCH', `/tables/${enc(id)}`, {
-    token, body, headers: { 'If-Match': `"${version}"` },
-  }),
+  updateTable: (id, token, body, version) =>
+    call('PATCH', `/tables/${enc(id)}`, {
+      token,
+      body,
+      headers: { 'If-Match': `"${version}"` },
+    }),
 };
 
 const DRY = '?dry_run=true';

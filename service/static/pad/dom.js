@@ -3,7 +3,12 @@
 import { num, t } from './i18n.js';
 
 export const SUITS = { clubs: '♣', spades: '♠', hearts: '♥', diamonds: '♦' };
-const SUIT_NAMES = { clubs: t('clubs'), spades: t('spades'), hearts: t('hearts'), diamonds: t('diamonds') };
+const SUIT_NAMES = {
+  clubs: t('clubs'),
+  spades: t('spades'),
+  hearts: t('hearts'),
+  diamonds: t('diamonds'),
+};
 
 /** A suit's name in the page's language ("hearts", "Herz", "corazones"). */
 export function suitName(suit) {
@@ -71,7 +76,12 @@ export function toast(text, kind = 'info') {
   el.className = `toast ${kind}`;
   el.textContent = text;
   el.hidden = false;
-  toastTimer = setTimeout(() => { el.hidden = true; }, kind === 'error' ? 8000 : 3500);
+  toastTimer = setTimeout(
+    () => {
+      el.hidden = true;
+    },
+    kind === 'error' ? 8000 : 3500,
+  );
 }
 
 /** A random key for Idempotency-Key (crypto.randomUUID needs a secure context; this does not). */
@@ -86,11 +96,13 @@ export function focusHeading(root) {
   const heading = root.querySelector('h1, h2');
   if (!heading) return;
   heading.tabIndex = -1;
-  requestAnimationFrame(() => setTimeout(() => {
-    if (!heading.isConnected) return;
-    heading.focus({ preventScroll: true });
-    window.scrollTo(0, 0);
-  }));
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      if (!heading.isConnected) return;
+      heading.focus({ preventScroll: true });
+      window.scrollTo(0, 0);
+    }),
+  );
 }
 
 /** Text for screen readers only. */
@@ -100,7 +112,9 @@ export function sr(...text) {
 
 /** The service's words as a player writes them ("bete" → "bête"). */
 export function plain(text) {
-  return String(text).replace(/\bbete(s?)\b/g, 'bête$1').replace(/\bBete(s?)\b/g, 'Bête$1');
+  return String(text)
+    .replace(/\bbete(s?)\b/g, 'bête$1')
+    .replace(/\bBete(s?)\b/g, 'Bête$1');
 }
 
 /** Short forms of the seats' names: the first name, or as much more of the name as tells two
@@ -129,8 +143,18 @@ export function fitNames() {
     wide.forEach((el) => el.classList.add('fit1'));
     wide.filter(tooWide).forEach((el) => el.classList.replace('fit1', 'fit2'));
   };
-  const later = () => { if (!queued) { queued = true; requestAnimationFrame(fit); } };
+  const later = () => {
+    if (!queued) {
+      queued = true;
+      requestAnimationFrame(fit);
+    }
+  };
   new MutationObserver(later).observe(document.body, { childList: true, subtree: true });
   addEventListener('resize', later);
   later();
+}
+
+/** The link back to table `id`'s screen, at the top of each of its other screens. */
+export function backToTable(id) {
+  return h('a.button.back', { href: `#table=${encodeURIComponent(id)}` }, t('← Table'));
 }

@@ -12,7 +12,11 @@ const KEY = 'solo-pad:lang';
 
 function choose() {
   let picked = null;
-  try { picked = localStorage.getItem(KEY); } catch { /* storage off: the browser decides */ }
+  try {
+    picked = localStorage.getItem(KEY);
+  } catch {
+    /* storage off: the browser decides */
+  }
   if (picked in LANGUAGES) return picked;
   for (const tag of navigator.languages || [navigator.language || '']) {
     const base = String(tag).split('-')[0].toLowerCase();
@@ -29,7 +33,11 @@ document.documentElement.lang = lang;
 
 /** Remember `code` as this phone's language and start the page again in it. */
 export function setLanguage(code) {
-  try { localStorage.setItem(KEY, code); } catch { /* not remembered; still switched below */ }
+  try {
+    localStorage.setItem(KEY, code);
+  } catch {
+    /* not remembered; still switched below */
+  }
   location.reload();
 }
 
@@ -61,7 +69,10 @@ export function t(text, values) {
 export function tn(n, one, other, values) {
   const entry = catalog[one];
   const category = plurals.select(n);
-  const text = entry && typeof entry === 'object' ? entry[category] || entry.other : english(category === 'one' ? one : other);
+  const text =
+    entry && typeof entry === 'object'
+      ? entry[category] || entry.other
+      : english(category === 'one' ? one : other);
   return fill(text, { ...values, n });
 }
 
@@ -77,7 +88,11 @@ export function tx(text, values) {
   });
 }
 
-const dayFormat = new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'short', day: 'numeric' });
+const dayFormat = new Intl.DateTimeFormat(lang, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+});
 
 /** A date ("2. Dez. 2026"), '' for none. */
 export const day = (iso) => (iso ? dayFormat.format(new Date(iso)) : '');
@@ -90,8 +105,9 @@ const picker = document.getElementById('lang');
 if (picker) {
   picker.setAttribute('aria-label', t('Language'));
   for (const [code, name] of Object.entries(LANGUAGES)) {
-    picker.append(new Option(name, code, code === lang, code === lang));
-    picker.lastChild.lang = code;
+    const option = new Option(name, code, code === lang, code === lang);
+    option.lang = code;
+    picker.append(option);
   }
   picker.addEventListener('change', () => setLanguage(picker.value));
 }

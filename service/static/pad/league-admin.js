@@ -8,7 +8,7 @@ import { h, append, clear, toast } from './dom.js';
 import { loadVariants } from './model.js';
 import { qrSvg } from './qr.js';
 import { store } from './store.js';
-import { download, enc, field, link, problemText, twoStep } from './league.js';
+import { download, enc, field, link, problemText, twoStep } from './club-shared.js';
 import { day, lang, t, tn } from './i18n.js';
 
 async function attempt(action) {

@@ -3,15 +3,16 @@
 // with the admin token this phone keeps, or with the club's read-only token from a viewer link
 // (#league=<id>&viewer=<token>, kept here and dropped from the address at once).
 
-import { call, ProblemError } from './api.js';
 import { h, append, clear, signed, toast } from './dom.js';
+import { call } from './api.js';
 import { variantTitle } from './model.js';
+import {
+  download, enc, field, get, isRevoked, link, problemText, renderRevoked, twoStep,
+} from './club-shared.js';
 import { store } from './store.js';
 import { t, tn, tx, num, day, lang } from './i18n.js';
 
-export const enc = encodeURIComponent;
 const VIEWERS = 'solo-pad:viewers';
-const REVOKED = 'urn:solo:problem:token-revoked';
 // A noticeboard reads again every 20 polls of a table (60 s by default).
 const refreshMs = () => 20 * (Number(document.documentElement.dataset.pollMs) || 3000);
 let refreshTimer = 0;
@@ -40,59 +41,6 @@ export function saveViewer(id, token) {
   const all = viewers();
   if (token) all[id] = token; else delete all[id];
   localStorage.setItem(VIEWERS, JSON.stringify(all));
-}
-
-/** The address of a club-area screen. */
-export function link(id, params = {}) {
-  const q = new URLSearchParams({ league: id });
-  for (const [k, v] of Object.entries(params)) if (v !== '' && v !== null && v !== undefined) q.set(k, v);
-  return `#${q}`;
-}
-
-export const get = (path, token) => call('GET', path, { token }).then((r) => r.data);
-
-export function problemText(error) {
-  return error instanceof ProblemError ? error.lines().join(' ') : t('No connection: try again when online.');
-}
-
-export function isRevoked(error) {
-  return error instanceof ProblemError && error.problem.type === REVOKED;
-}
-
-/** A button that asks once more before it acts (no confirm(): a dialog hides the table). */
-export function twoStep(label, again, action, cls = '.small') {
-  let armed = false;
-  const button = h(`button${cls}`, { type: 'button', onclick: async () => {
-    if (!armed) { armed = true; button.textContent = again; button.classList.add('danger'); return; }
-    button.disabled = true;
-    try { await action(); } catch (error) { toast(problemText(error), 'error'); }
-    armed = false;
-    button.disabled = false;
-    button.textContent = label;
-    button.classList.remove('danger');
-  } }, label);
-  return button;
-}
-
-export function download(name, type, text) {
-  const a = h('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
-}
-
-export function field(label, input) {
-  input.id = `l-${Math.random().toString(36).slice(2, 9)}`;
-  return h('div.field', h('label', { htmlFor: input.id }, label), input);
-}
-
-/** What a phone shows when the link it holds was revoked (or for any other refusal). */
-export function renderRevoked(root, error, tableId) {
-  clear(root, h('div.screen.revoked', h('h1', t('This link no longer works')),
-    h('p.notice.error', error.message),
-    h('div.buttons', tableId ? h('button', { type: 'button', onclick: () => { store.forgetTable(tableId); location.hash = '#'; } },
-      t('Forget this table on this phone')) : null, h('a.button', { href: '#' }, t('Start')))));
 }
 
 // the screen
@@ -150,7 +98,7 @@ function result(table) {
 async function tablesView(ctx, body) {
   const page = Math.max(1, Number(ctx.p.get('page')) || 1);
   const status = ctx.p.get('status') || '';
-  const q = new URLSearchParams({ page, page_size: 20 });
+  const q = new URLSearchParams({ page: String(page), page_size: '20' });
   if (status) q.set('status', status);
   const { data, headers } = await call('GET', `/clubs/${enc(ctx.id)}/tables?${q}`, { token: ctx.token });
   const total = (JSON.parse(headers.get('X-Pagination') || 'null') || { total: data.length }).total;

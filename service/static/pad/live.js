@@ -28,7 +28,16 @@ export function follow(tableId, token, onChange) {
   if (follower && follower.id === tableId) return;
   stop();
   if (!tableId || !token || typeof EventSource === 'undefined') return;
-  follower = { id: tableId, token, onChange, source: null, live: false, lastId: null, retries: 0, timer: 0 };
+  follower = {
+    id: tableId,
+    token,
+    onChange,
+    source: null,
+    live: false,
+    lastId: null,
+    retries: 0,
+    timer: 0,
+  };
   setLive(follower, false);
   open(follower);
 }
@@ -53,11 +62,17 @@ async function open(f) {
   if (follower !== f) return;
   const source = new EventSource(url);
   f.source = source;
-  f.timer = setTimeout(() => { if (!f.live) again(f); }, READY_MS);
+  f.timer = setTimeout(() => {
+    if (!f.live) again(f);
+  }, READY_MS);
   const heard = (event, version) => {
     if (follower !== f) return;
     if (event.lastEventId) f.lastId = event.lastEventId;
-    if (!f.live) { setLive(f, true); f.retries = 0; clearTimeout(f.timer); }
+    if (!f.live) {
+      setLive(f, true);
+      f.retries = 0;
+      clearTimeout(f.timer);
+    }
     f.onChange(version);
   };
   source.addEventListener('ready', (event) => heard(event, parse(event).version));
@@ -74,7 +89,10 @@ async function open(f) {
 
 function again(f) {
   if (follower !== f) return;
-  if (f.source) { f.source.close(); f.source = null; }
+  if (f.source) {
+    f.source.close();
+    f.source = null;
+  }
   setLive(f, false);
   clearTimeout(f.timer);
   const wait = RETRY_MS[Math.min(f.retries, RETRY_MS.length - 1)];
@@ -83,5 +101,9 @@ function again(f) {
 }
 
 function parse(event) {
-  try { return JSON.parse(event.data) || {}; } catch { return {}; }
+  try {
+    return JSON.parse(event.data) || {};
+  } catch {
+    return {};
+  }
 }

@@ -4,10 +4,14 @@
 import { t } from './i18n.js';
 
 // Level M: error correction codewords per block and number of blocks, versions 1..40.
-const ECC_PER_BLOCK = [10, 16, 26, 18, 24, 16, 18, 22, 22, 26, 30, 22, 22, 24, 24, 28, 28, 26, 26,
-  26, 26, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28];
-const BLOCKS = [1, 1, 1, 2, 2, 4, 4, 4, 5, 5, 5, 8, 9, 9, 10, 10, 11, 13, 14, 16, 17, 17, 18, 20,
-  21, 23, 25, 26, 28, 29, 31, 33, 35, 37, 38, 40, 43, 45, 47, 49];
+const ECC_PER_BLOCK = [
+  10, 16, 26, 18, 24, 16, 18, 22, 22, 26, 30, 22, 22, 24, 24, 28, 28, 26, 26, 26, 26, 28, 28, 28,
+  28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28, 28,
+];
+const BLOCKS = [
+  1, 1, 1, 2, 2, 4, 4, 4, 5, 5, 5, 8, 9, 9, 10, 10, 11, 13, 14, 16, 17, 17, 18, 20, 21, 23, 25, 26,
+  28, 29, 31, 33, 35, 37, 38, 40, 43, 45, 47, 49,
+];
 const FORMAT_M = 0; // the two format bits of level M
 
 function rawModules(ver) {
@@ -53,7 +57,9 @@ function rsRemainder(data, divisor) {
   for (const b of data) {
     const factor = b ^ result.shift();
     result.push(0);
-    divisor.forEach((coef, i) => { result[i] ^= gfMul(coef, factor); });
+    divisor.forEach((coef, i) => {
+      result[i] ^= gfMul(coef, factor);
+    });
   }
   return result;
 }
@@ -112,7 +118,8 @@ function alignmentPositions(ver) {
 
 function bch(value, bits, poly, total) {
   let rem = value;
-  for (let i = 0; i < total - bits; i += 1) rem = (rem << 1) ^ ((rem >>> (total - bits - 1)) * poly);
+  for (let i = 0; i < total - bits; i += 1)
+    rem = (rem << 1) ^ ((rem >>> (total - bits - 1)) * poly);
   return (value << (total - bits)) | rem;
 }
 
@@ -135,7 +142,11 @@ function drawFunctionPatterns(m, ver) {
     m.set(6, i, i % 2 === 0);
     m.set(i, 6, i % 2 === 0);
   }
-  for (const [cx, cy] of [[3, 3], [size - 4, 3], [3, size - 4]]) {
+  for (const [cx, cy] of [
+    [3, 3],
+    [size - 4, 3],
+    [3, size - 4],
+  ]) {
     for (let dy = -4; dy <= 4; dy += 1) {
       for (let dx = -4; dx <= 4; dx += 1) {
         const x = cx + dx;
@@ -147,14 +158,16 @@ function drawFunctionPatterns(m, ver) {
   }
   const align = alignmentPositions(ver);
   const last = align.length - 1;
-  align.forEach((cx, i) => align.forEach((cy, j) => {
-    if ((i === 0 && j === 0) || (i === 0 && j === last) || (i === last && j === 0)) return;
-    for (let dy = -2; dy <= 2; dy += 1) {
-      for (let dx = -2; dx <= 2; dx += 1) {
-        m.set(cx + dx, cy + dy, Math.max(Math.abs(dx), Math.abs(dy)) !== 1);
+  align.forEach((cx, i) =>
+    align.forEach((cy, j) => {
+      if ((i === 0 && j === 0) || (i === 0 && j === last) || (i === last && j === 0)) return;
+      for (let dy = -2; dy <= 2; dy += 1) {
+        for (let dx = -2; dx <= 2; dx += 1) {
+          m.set(cx + dx, cy + dy, Math.max(Math.abs(dx), Math.abs(dy)) !== 1);
+        }
       }
-    }
-  }));
+    }),
+  );
   drawFormat(m, 0);
   if (ver >= 7) {
     const bits = bch(ver, 6, 0x1f25, 18);
@@ -234,15 +247,22 @@ function penalty(m) {
     for (const run of line.match(/0{5,}|1{5,}/g) || []) score += run.length - 2;
     const padded = `0000${line}0000`;
     for (const pattern of FINDER_LIKE) {
-      for (let at = padded.indexOf(pattern); at >= 0; at = padded.indexOf(pattern, at + 1)) score += 40;
+      for (let at = padded.indexOf(pattern); at >= 0; at = padded.indexOf(pattern, at + 1))
+        score += 40;
     }
   }
   let darkCount = 0;
   for (let y = 0; y < size; y += 1) {
     for (let x = 0; x < size; x += 1) {
       if (dark[y][x]) darkCount += 1;
-      if (x < size - 1 && y < size - 1 && dark[y][x] === dark[y][x + 1]
-        && dark[y][x] === dark[y + 1][x] && dark[y][x] === dark[y + 1][x + 1]) score += 3;
+      if (
+        x < size - 1 &&
+        y < size - 1 &&
+        dark[y][x] === dark[y][x + 1] &&
+        dark[y][x] === dark[y + 1][x] &&
+        dark[y][x] === dark[y + 1][x + 1]
+      )
+        score += 3;
     }
   }
   const total = size * size;
@@ -287,14 +307,16 @@ export function qrSvg(text, label) {
   svg.setAttribute('shape-rendering', 'crispEdges');
   svg.classList.add('qr');
   const bg = document.createElementNS(ns, 'rect');
-  bg.setAttribute('width', n);
-  bg.setAttribute('height', n);
+  bg.setAttribute('width', String(n));
+  bg.setAttribute('height', String(n));
   bg.setAttribute('fill', '#fff');
   const path = document.createElementNS(ns, 'path');
   let d = '';
-  rows.forEach((row, y) => row.forEach((dark, x) => {
-    if (dark) d += `M${x + 4} ${y + 4}h1v1h-1z`;
-  }));
+  rows.forEach((row, y) =>
+    row.forEach((dark, x) => {
+      if (dark) d += `M${x + 4} ${y + 4}h1v1h-1z`;
+    }),
+  );
   path.setAttribute('d', d);
   path.setAttribute('fill', '#000');
   svg.append(bg, path);

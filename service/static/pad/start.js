@@ -257,6 +257,11 @@ async function newTableForm(club, app) {
       toast(t('Pick {counts} players.', { counts }), 'error');
       return;
     }
+    const problem = rate && rate.problem();
+    if (problem) {
+      toast(problem, 'error');
+      return;
+    }
     submit.disabled = true;
     try {
       const { data } = await api.createTable(club.token, { club_id: club.id, name: name.value.trim() || t('Table'),

@@ -2,32 +2,24 @@
 // in the outbox (and any conflict, with both versions); the history with transfers and
 // explanations, each hand with Correct and Void.
 
-import { api, ProblemError } from './api.js';
-import { SUITS, h, append, clear, signed, sr, suitLabel, toast } from './dom.js';
+import { api } from './api.js';
+import { h, append, clear, signed, sr, suitLabel, toast } from './dom.js';
 import { lang, t, tn, tx, num } from './i18n.js';
-import { settlementView, summaryLine } from './hand.js';
+import { playersOf } from './hand-fields.js';
 import {
-  contractTitle, countedAs, couleurOf, couleurSettled, describeHand, kindWord, loadHands, nextHand, refresh, seatName, sheetRows, shortHand, shortName,
+  contractTitle, countedContract, describeHand, kindTitle, shortHand, trumpOf,
+} from './hand-words.js';
+import {
+  couleurOf, couleurSettled, nextHand, seatName, sheetRows, shortName,
 } from './model.js';
+import { settlementView, summaryLine } from './settlement.js';
 import { store } from './store.js';
 import { discard, entriesFor, renumber } from './outbox.js';
-import { settleUpView, tableAfter } from './screens.js';
+import { settleUpView } from './settle-up-view.js';
+import { tableAfter, write, writeToken } from './writes.js';
 
 export function nextNumber(ctx) {
   return nextHand(ctx, entriesFor(ctx.id)).number;
-}
-
-/** "Anna +24 → +16, Bob …": what a correction or a void changed in the balances. */
-function balanceChanges(before, after) {
-  const lines = after.seats.map((s, i) => {
-    const was = before.seats.find((x) => x.player_id === s.player_id) || before.seats[i];
-    const old = was ? was.balance : 0;
-    return old === s.balance ? null : `${s.name} ${signed(old)} → ${signed(s.balance)}`;
-  }).filter(Boolean);
-  const moved = lines.length ? lines.join(', ') : t('no balance changed');
-  if (after.pool === null || after.pool === undefined) return moved;
-  return after.pool === before.pool ? t('{changes}; the pool stays at {pool}', { changes: moved, pool: after.pool })
-    : t('{changes}; pool {before} → {after}', { changes: moved, before: before.pool, after: after.pool });
 }
 
 /** Closed, or its session over: no next deal. */
@@ -142,8 +134,7 @@ function sheet(ctx, app) {
     const more = h('tr.more', { hidden: !open }, h('td', { colSpan: cols }));
     const fill = () => { if (!more.firstChild.firstChild) more.firstChild.append(handDetails(ctx, app, hand)); };
     if (open) fill();
-    const r = hand.hand || {};
-    const who = r.declarer ?? r.soloist;
+    const { who } = playersOf(ctx.variant, hand.hand || {});
     const toggle = h('button.what', { type: 'button', 'aria-expanded': String(open), onclick: () => {
       const now = more.hidden;
       more.hidden = !now;
@@ -168,11 +159,11 @@ function sheet(ctx, app) {
 /** "S♥", "ES♠": the initials of what the hand counted as (more letters where two are alike), the trump. */
 function handGlyph(ctx, hand) {
   const r = hand.hand || {};
-  const kind = r.kind || 'played';
-  if (kind !== 'played') return `${kindWord(kind).slice(0, 3)}.`;
-  const contract = countedAs(ctx, hand) || r.contract;
-  const trump = r.trump ? SUITS[r.trump] : '';
-  if (!contract) return trump || initials(t('No trump'));
+  const kind = ctx.variant && ctx.variant.hand_kinds ? r.kind || ctx.variant.hand_kinds[0].name : null;
+  if (kind && kind !== ctx.variant.hand_kinds[0].name) return `${kindTitle(ctx.variant, kind).slice(0, 3)}.`;
+  const contract = countedContract(ctx, hand);
+  const { field, symbol: trump } = trumpOf(ctx.variant, r);
+  if (!contract) return trump || initials((field && field.none_title) || t('No trump'));
   const titles = ((ctx.variant && ctx.variant.contracts) || []).map((c) => contractTitle(ctx.variant, c.name));
   const mine = contractTitle(ctx.variant, contract);
   const tries = (x) => [initials(x), x.slice(0, 2), x.slice(0, 3)];
@@ -327,36 +318,6 @@ function dealerMoves(ctx, hand, after) {
 async function restore(ctx, app, hand) {
   await write(ctx, app, () => api.correct(ctx.id, writeToken(ctx), hand.number, hand.hand, ctx.table.version),
     t('Hand {number} is restored', { number: hand.number }));
-}
-
-/** The token for corrections: the table token, or the club's admin token once it is closed. */
-export function writeToken(ctx) {
-  return ctx.table.status === 'closed' && ctx.adminToken ? ctx.adminToken : ctx.token || ctx.adminToken;
-}
-
-/** Run a correction (PUT/DELETE), reload the hands, say what changed in the balances. */
-export async function write(ctx, app, request, done) {
-  const before = ctx.table;
-  try {
-    const { data } = await request();
-    const table = data.table || data; // re-seating answers with the table itself
-    await loadHands(ctx, table);
-    ctx.etag = `"${table.version}"`;
-    const said = { done, changes: balanceChanges(before, table) };
-    ctx.ui.notice = t('{done}. Balances: {changes}.', said);
-    app.go(`#table=${encodeURIComponent(ctx.id)}`);
-    app.update();
-    return true;
-  } catch (error) {
-    if (error instanceof ProblemError && error.status === 412) {
-      await refresh(ctx, true).catch(() => {});
-      toast(t('The table changed on another phone meanwhile. Check and try again.'), 'error');
-      app.update();
-    } else {
-      toast(error instanceof ProblemError ? error.lines().join(' ') : t('No connection: corrections need the network.'), 'error');
-    }
-    return false;
-  }
 }
 
 /** The table screen. Its parts are redrawn only when what they show has changed, so that a poll

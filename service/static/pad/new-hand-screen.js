@@ -1,0 +1,90 @@
+// Record a hand: the hand form for the next deal, who deals it, and the hands still waiting
+// in the outbox before it.
+
+import { backToTable, h, clear, suitLabel } from './dom.js';
+import { handForm } from './hand.js';
+import { t, tn } from './i18n.js';
+import { couleurOf, couleurSettled, nextHand, seatName } from './model.js';
+import { enqueue, entriesFor } from './outbox.js';
+
+export function renderNewHand(root, ctx, app) {
+  const tb = ctx.table;
+  if (tb.status === 'closed' || (tb.session && tb.session.over)) {
+    clear(
+      root,
+      h(
+        'div.screen',
+        backToTable(ctx.id),
+        h('h1', t('No more hands')),
+        h('p', t('This table is closed or its session is over.')),
+      ),
+    );
+    return null;
+  }
+  // Offline with hands waiting, the deal follows them; pool and couleur wait for the server.
+  const queued = entriesFor(ctx.id);
+  const next = nextHand(ctx, queued);
+  const number = next.number;
+  const tableLink = `#table=${encodeURIComponent(ctx.id)}`;
+  const form = handForm({
+    ctx,
+    variant: ctx.variant,
+    number,
+    saveLabel: t('Save hand {number}', { number }),
+    onSave: (record) => {
+      enqueue(ctx.id, number, record);
+      form.discard();
+      app.go(tableLink);
+      app.flush();
+    },
+  });
+  const name = seatName(ctx, next.dealer);
+  const deals = next.stakeDue
+    ? t('{name} deals and stakes', { name })
+    : t('{name} deals', { name });
+  const suit = suitLabel(couleurOf(tb));
+  const word =
+    tb.variant === 'german' ? t('preferred suit {suit}', { suit }) : t('couleur {suit}', { suit });
+  const couleur = !couleurOf(tb) || !(next.known || couleurSettled(ctx)) ? '' : ` · ${word}`;
+  const n = queued.length;
+  const known = {
+    known: !tb.couleur
+      ? t('the pool and the balances')
+      : tb.variant === 'german'
+        ? t('the pool, the preferred suit and the balances')
+        : t('the pool, the couleur and the balances'),
+  };
+  const waiting = !n
+    ? null
+    : h(
+        'p.notice',
+        tn(
+          n,
+          '{n} hand waits to be sent: {known} are known once it is recorded.',
+          '{n} hands wait to be sent: {known} are known once they are recorded.',
+          known,
+        ),
+      );
+  const discard = h(
+    'button.small.link',
+    {
+      type: 'button',
+      onclick: () => {
+        form.discard();
+        app.go(tableLink);
+      },
+    },
+    t('Discard'),
+  );
+  clear(
+    root,
+    h(
+      'div.screen.record',
+      h('div.titlebar', backToTable(ctx.id), h('h1', t('Hand {number}', { number })), discard),
+      h('p.hint', { 'data-next': 'dealer' }, deals + couleur),
+      waiting,
+      form,
+    ),
+  );
+  return { update: () => form.refreshTaken() };
+}

@@ -1,0 +1,140 @@
+"""The pad's ES modules (``service/static/pad/*.js``) and what each may import, read from their
+``import`` lines (nothing is run): no import circle, static or dynamic; each module in one layer
+of ``PAD_LAYERS`` and importing only from lower ones; the form's field logic pure; and no
+game's hand field named in the pad outside what the game's description gives.
+
+``docs/architecture.md`` explains the layers: a new screen goes in ``screens`` (one module
+each, imported by ``app.js`` only), a new part of screens in ``parts``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from service.api.pages import PAD_DIR
+
+# Each layer, lowest first; a module may import modules of the layers below its own only.
+PAD_LAYERS: dict[str, set[str]] = {
+    # The words and the page's language (it loads one catalog, lang-*.js, by itself).
+    "words": {"i18n.js"},
+    # Building blocks with no notion of a table: elements, storage, the API, QR codes, and
+    # the hand form's field logic read from a game's description (pure).
+    "blocks": {"dom.js", "store.js", "api.js", "qr.js", "hand-fields.js"},
+    # A table and a club as this phone knows them, and the parts screens are made of.
+    "model": {"model.js", "outbox.js", "live.js", "club-shared.js"},
+    # A hand, a settlement and a table's settings in words.
+    "wording": {"hand-words.js", "settlement.js", "table-settings.js"},
+    # The parts screens are made of: the hand form, the settle-up, the writes, the club's admin.
+    "parts": {"hand.js", "settle-up-view.js", "writes.js", "league-admin.js"},
+    # One module per screen.
+    "screens": {
+        "start.js",
+        "table.js",
+        "new-hand-screen.js",
+        "edit-screen.js",
+        "seating-screen.js",
+        "share-screen.js",
+        "settle-screen.js",
+        "league.js",
+    },
+    # The router: routes, following a table, the outbox, the service worker.
+    "app": {"app.js"},
+}
+PURE = {"hand-fields.js"}
+"""Modules that import nothing (a game's description in, answers out)."""
+NOT_MODULES = {"sw.js"}
+"""The service worker: a script of its own, loaded by the browser, importing nothing."""
+
+IMPORT = re.compile(
+    r"""^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"](\./[\w.-]+)['"]"""
+    r"""|^\s*import\s*['"](\./[\w.-]+)['"]"""
+    r"""|\bimport\(\s*['"](\./[\w.-]+)['"]\s*\)""",
+    re.MULTILINE,
+)
+DYNAMIC_CATALOG = re.compile(r"import\(`\./lang-\$\{\w+\}\.js`\)")
+
+
+def _modules() -> list[str]:
+    return sorted(p.name for p in PAD_DIR.glob("*.js") if not p.name.startswith("lang-"))
+
+
+def imports_of(name: str) -> list[str]:
+    """The pad modules ``name`` imports (statically or dynamically), in order."""
+    source = (PAD_DIR / name).read_text()
+    return [next(g for g in m.groups() if g)[2:] for m in IMPORT.finditer(source)]
+
+
+def _layer_of() -> dict[str, int]:
+    return {m: i for i, mods in enumerate(PAD_LAYERS.values()) for m in mods}
+
+
+def test_every_module_has_a_layer() -> None:
+    placed = _layer_of()
+    missing = [m for m in _modules() if m not in placed and m not in NOT_MODULES]
+    assert not missing, f"put each in a layer of PAD_LAYERS: {missing}"
+    gone = sorted(set(placed) - set(_modules()))
+    assert not gone, f"PAD_LAYERS names modules that do not exist: {gone}"
+
+
+def test_the_import_lines_are_read() -> None:
+    """The reader finds multi-line, dynamic and catalog imports (so the checks below bite)."""
+    assert "i18n.js" in imports_of("hand.js")
+    assert "hand-fields.js" in imports_of("hand.js")  # a multi-line import
+    assert "league.js" in imports_of("app.js")  # a dynamic import
+    assert DYNAMIC_CATALOG.search((PAD_DIR / "i18n.js").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(set(_modules()) - NOT_MODULES))
+def test_a_module_imports_only_lower_layers(name: str) -> None:
+    layer = _layer_of()
+    layers = list(PAD_LAYERS)
+    for target in imports_of(name):
+        assert (PAD_DIR / target).is_file(), f"{name} imports a missing {target}"
+        assert layer[target] < layer[name], (
+            f"{name} ({layers[layer[name]]}) imports {target} ({layers[layer[target]]}): "
+            "a module imports only from the layers below its own"
+        )
+
+
+def test_no_import_circle() -> None:
+    """Follows every import (dynamic ones too) from each module: none comes back to itself."""
+    graph = {m: imports_of(m) for m in _modules()}
+
+    def visit(node: str, path: list[str]) -> None:
+        assert node not in path, "import circle: " + " → ".join([*path, node])
+        for target in graph.get(node, []):
+            visit(target, [*path, node])
+
+    for start in graph:
+        visit(start, [])
+
+
+def test_the_field_logic_is_pure_and_the_worker_imports_nothing() -> None:
+    for name in PURE | NOT_MODULES:
+        assert imports_of(name) == [], name
+
+
+def test_no_games_hand_fields_in_the_pads_code() -> None:
+    """The pad builds its forms and words from ``GET /variants``: no game's own hand field or
+    contract is named in its code (the generic shape of a record, ``kind`` and ``contract``,
+    and the widget names aside)."""
+    from service.rules import VARIANTS
+
+    # A record's generic shape, the widgets' names, and the description's own `tricks` (per
+    # hand, with the table's deck).
+    generic = {"kind", "contract", "errors", "matadores", "seat", "game", "tricks"}
+    names: set[str] = set()
+    for variant in VARIANTS.values():
+        described = variant.describe()
+        names.update(f["name"] for f in described["hand_fields"])
+        names.update(c["name"] for c in described["contracts"])
+    names -= generic
+    found = []
+    for name in _modules():
+        code = re.sub(r"//[^\n]*|/\*.*?\*/", "", (PAD_DIR / name).read_text(), flags=re.S)
+        for field in sorted(names):
+            if re.search(rf"""(['"]){re.escape(field)}\1|\.{re.escape(field)}\b""", code):
+                found.append(f"{name}: {field}")
+    assert not found, found

@@ -1,0 +1,110 @@
+// The shapes the pad's JavaScript passes around, for `tsc --checkJs` (make lint): the game
+// descriptions of GET /api/v1/variants and the hand form's state. Kept here, not in the pad's
+// files, so that the phones do not download them. Global: the pad's JSDoc names them directly.
+
+/** A fact of a hand or a table mapped to the values it may take (`shown_when`, `required_when`). */
+type Condition = Record<string, any>;
+
+/** One of a game's hand fields (`hand_fields`), with what a form needs of it. */
+interface Field {
+  name: string;
+  type?: string;
+  title?: string;
+  prompt?: string;
+  none_title?: string;
+  description?: string;
+  required?: boolean;
+  nullable?: boolean;
+  seat?: boolean;
+  min?: number;
+  max?: number;
+  max_by_deck?: Record<string, number>;
+  allowed?: string[];
+  fields?: Record<string, any>;
+  item_seat?: string;
+  default?: any;
+  shown_when?: Condition[];
+  required_when?: Condition[];
+  starts_at?: string;
+  not_suit_of?: string;
+  own_card_of?: string;
+}
+
+/** A kind of hand (American Solo: played, forfeit, misdeal). */
+interface HandKind {
+  name: string;
+  title?: string;
+  fields: string[];
+  deal_passes?: boolean;
+  hand_fields?: Field[];
+}
+
+interface Contract {
+  name: string;
+  title?: string;
+  target?: number;
+  calls_partner?: string;
+  called_ranks?: string[];
+  option?: string;
+  own_card_ranks_as?: string;
+}
+
+/** A game as GET /api/v1/variants describes it. */
+interface Variant {
+  name: string;
+  title: string;
+  units?: string;
+  players: number[];
+  suits?: string[];
+  tricks?: number;
+  contracts?: Contract[];
+  hand_fields: Field[];
+  hand_kinds?: HandKind[] | null;
+  error_kinds?: { name: string; title?: string }[];
+  options?: { name: string; default?: any }[];
+  decks?: { cards: number; tricks: number; target: number }[] | null;
+  matadores?: any;
+  state_fields?: { name: string }[];
+}
+
+/** A field of the hand form: its description and the widget that fills it in. */
+interface FormField {
+  name: string;
+  field: Field;
+  widget: string;
+  title: string;
+  more: boolean;
+}
+
+type Values = Record<string, any>;
+
+/** The hand form's state: the fields, the values entered so far and the table's facts. */
+interface FormState {
+  variant: Variant;
+  fields: FormField[];
+  values: Values;
+  players: number;
+  options: Record<string, any>;
+}
+
+/** What each widget of the hand form gets (hand.js). */
+interface Env {
+  form: FormState;
+  ctx: any;
+  set: (name: string, value: any, byHand?: boolean) => void;
+  changed: () => void;
+  syncs: (() => void)[];
+  hint: (f: FormField) => string;
+}
+
+/** An element the pad redraws from its state (`sync`), with what a screen adds to it. */
+interface HTMLElement {
+  sync?: () => void;
+  [more: string]: any;
+}
+interface Element {
+  [more: string]: any;
+}
+interface Event {
+  [more: string]: any;
+}
