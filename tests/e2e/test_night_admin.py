@@ -35,6 +35,7 @@ WORDS = {
         "over": "Der Abend ist vorbei",
         "settle_up": "Abrechnung in Geld",
         "who_pays": "Wer zahlt wem",
+        "presence_saved": "Gespeichert: Die nächste Auslosung",
     },
     "es": {
         "start": "Empezar la noche",
@@ -46,6 +47,7 @@ WORDS = {
         "over": "La noche ha terminado",
         "settle_up": "Liquidación en dinero",
         "who_pays": "Quién paga a quién",
+        "presence_saved": "Guardado: el próximo sorteo",
     },
 }
 RUNS = [("de", {"width": 360, "height": 780}), ("es", {"width": 800, "height": 1000})]
@@ -174,6 +176,8 @@ def test_a_whole_club_night(browser, base_url, api, phones, language, viewport) 
     late = admin.locator(f'form.presence input[value="{players[9]["id"]}"]')
     late.check()
     admin.locator("form.presence button[type=submit]").click()
+    # The draw waits for the presence to be saved (its answer rewrites the notice).
+    expect(admin.locator(".notice")).to_contain_text(words["presence_saved"], timeout=BOUND_MS)
     expect(late).to_be_checked(timeout=BOUND_MS)
     admin.locator("section.draw button.primary").click()
     expect(admin.locator(".notice")).to_contain_text(words["pending"], timeout=BOUND_MS)
