@@ -21,6 +21,7 @@ from sqlalchemy import select
 from ..extensions import db
 from ..i18n.marks import N_
 from ..persistence.columns import rfc3339, utcnow
+from ..persistence.nights import ClubNightChangeRow
 from ..persistence.table_keeping import TableChangeRow
 from . import league
 from .auth import Principal, require_table_access
@@ -95,6 +96,18 @@ def change_settings(
     return table_view(table)
 
 
+def change_view(row: TableChangeRow | ClubNightChangeRow) -> dict[str, Any]:
+    """One row of a table's or a club night's history of settings, as the API answers it."""
+    return {
+        "setting": row.setting,
+        "before": row.before,
+        "after": row.after,
+        "changed_at": rfc3339(row.changed_at),
+        "changed_by": {"token_id": row.token_id, "kind": row.token_kind, "imported": row.imported},
+        "version": row.version,
+    }
+
+
 def settings_history(principal: Principal, table_id: str) -> dict[str, Any]:
     """Every change of the table's season or rate, oldest first."""
     table = read_table(principal, table_id)
@@ -105,19 +118,5 @@ def settings_history(principal: Principal, table_id: str) -> dict[str, Any]:
     )
     return {
         "table_id": table.id,
-        "changes": [
-            {
-                "setting": row.setting,
-                "before": row.before,
-                "after": row.after,
-                "changed_at": rfc3339(row.changed_at),
-                "changed_by": {
-                    "token_id": row.token_id,
-                    "kind": row.token_kind,
-                    "imported": row.imported,
-                },
-                "version": row.version,
-            }
-            for row in rows
-        ],
+        "changes": [change_view(row) for row in rows],
     }

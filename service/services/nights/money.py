@@ -19,13 +19,13 @@ from sqlalchemy import select
 
 from ... import rules
 from ...extensions import db
-from ...persistence.columns import rfc3339, utcnow
+from ...persistence.columns import utcnow
 from ...persistence.nights import ClubNightChangeRow, ClubNightRow
 from ...persistence.table_keeping import TableRow
 from ...rules.money import TableMoney, settle_in_money, settle_night_in_money
 from .. import league
 from ..auth import Principal
-from ..table_settings import change_settings
+from ..table_settings import change_settings, change_view
 from ..tables import club_currency, parse_rate, rate_of, rate_view, settle_up_view, store_rate
 from .nights import lock_night, night_players, night_tables, night_view, readable_night
 
@@ -80,21 +80,7 @@ def night_history(principal: Principal, night_id: str) -> dict[str, Any]:
     )
     return {
         "night_id": night.id,
-        "changes": [
-            {
-                "setting": row.setting,
-                "before": row.before,
-                "after": row.after,
-                "changed_at": rfc3339(row.changed_at),
-                "changed_by": {
-                    "token_id": row.token_id,
-                    "kind": row.token_kind,
-                    "imported": row.imported,
-                },
-                "version": row.version,
-            }
-            for row in rows
-        ],
+        "changes": [change_view(row) for row in rows],
     }
 
 
