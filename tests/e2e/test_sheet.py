@@ -5,6 +5,7 @@ correction, and a finished session or a closed table shown as such."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from .support import Api, seat_button, table_url
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 NAMES = ("Anna-Katharina Berger", "Bernd Huber", "Carla Moser-Lindqvist", "Dieter Schmidt")
+WORDED_SEATS = re.compile(r"\b(?:[Ss]eats?|Platz|[Aa]sientos?) \d")
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 
 
@@ -152,6 +154,9 @@ def test_a_finished_session_names_its_winner_and_offers_no_next_hand(phones: Any
     page, table = opened(phones, api, [SOLO], variant="spanish", target_hands=1)
     notice = page.locator('[data-session="over"]')
     expect(notice).to_contain_text("Winner: Bernd Huber")
+    # the service's reason names seats; the pad reads the players' names into it
+    expect(notice).to_contain_text("Bernd Huber won with the highest total")
+    assert not WORDED_SEATS.search(notice.inner_text()), notice.inner_text()
     expect(page.locator("#new-hand")).to_have_count(0)
     expect(page.locator('[data-fact="deals next"]')).to_have_count(0)
     expect(page.locator('[data-fact="couleur"]')).to_have_text("♣ clubs")  # the colour, shown
@@ -159,6 +164,12 @@ def test_a_finished_session_names_its_winner_and_offers_no_next_hand(phones: Any
     api._call("POST", f"/tables/{table['id']}/close", table["table_token"])
     page.reload()
     expect(page.locator('[data-session="over"]')).to_contain_text("final balances")
+    spanish = phones()
+    spanish.context.add_init_script("localStorage.setItem('solo-pad:lang', 'es')")
+    spanish.page.goto(table_url("", table))
+    notice = spanish.page.locator('[data-session="over"]')
+    expect(notice).to_contain_text("Bernd Huber")
+    assert not WORDED_SEATS.search(notice.inner_text()), notice.inner_text()
 
 
 def test_a_closed_table_shows_its_final_state(phones: Any, api: Api) -> None:
