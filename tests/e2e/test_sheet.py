@@ -198,3 +198,29 @@ def test_a_german_solo_player_page_shows_no_betes_or_stamms(phones: Any, api: Ap
     stats = page.locator("dl.stats").first
     expect(stats).to_contain_text("Solos won")
     assert "Bêtes paid" not in stats.inner_text() and "Stamms drawn" not in stats.inner_text()
+
+
+def test_a_german_solo_season_shows_no_betes_or_stamms_columns(phones: Any, api: Api) -> None:
+    first = api.table_setup(NAMES, variant="german")
+    club, token = first["club_id"], first["admin_token"]
+    season = api._call(
+        "POST", f"/clubs/{club}/seasons", token, json={"name": "Winter", "variant": "german"}
+    )
+    players = [seat["player_id"] for seat in first["seats"]]
+    json = {"club_id": club, "name": "Friday", "variant": "german", "seats": players}
+    table = api._call("POST", "/tables", token, json={**json, "season_id": season["id"]})
+    api.record(table, SOLO)
+    page = phones().page
+    page.goto("/")
+    entry = {"id": club, "name": "E2E club", "token": token}
+    page.evaluate(
+        "([id, entry]) => localStorage.setItem('solo-pad:clubs', JSON.stringify({[id]: entry}))",
+        [club, entry],
+    )
+    page.goto(f"/#league={club}&view=standings")
+    heads = page.locator("table.standings thead th button")
+    expect(heads.first).to_be_visible()
+    names = [heads.nth(i).get_attribute("aria-label") for i in range(heads.count())]
+    assert "Solos" in names and "Touts" in names, names
+    assert "Bêtes" not in names and "Stamms" not in names, names
+
