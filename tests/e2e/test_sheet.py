@@ -224,3 +224,21 @@ def test_a_german_solo_season_shows_no_betes_or_stamms_columns(phones: Any, api:
     assert "Solos" in names and "Touts" in names, names
     assert "Bêtes" not in names and "Stamms" not in names, names
 
+
+def test_a_players_net_per_100_hands_has_a_real_minus_sign(phones: Any, api: Api) -> None:
+    table = api.table_setup(NAMES)
+    api.record(table, SOLO)  # Bernd's solo: Anna-Katharina pays
+    club, token = table["club_id"], table["admin_token"]
+    player = table["seats"][0]["player_id"]
+    career = api._call("GET", f"/players/{player}/stats", token)["career"][0]
+    assert career["net_per_100_hands"] < 0, career
+    page = phones().page
+    page.goto("/")
+    entry = {"id": club, "name": "E2E club", "token": token}
+    page.evaluate(
+        "([id, entry]) => localStorage.setItem('solo-pad:clubs', JSON.stringify({[id]: entry}))",
+        [club, entry],
+    )
+    page.goto(f"/#league={club}&view=player&player={player}")
+    value = page.locator("dl.stats").first.locator("div", has_text="Net / 100 hands").locator("dd")
+    expect(value).to_have_text(re.compile("^\u2212\\d"))

@@ -239,7 +239,7 @@ function statList(record) {
     let v = record[key];
     if (v === null) v = '–';
     else if (key === 'win_rate') v = `${num(Math.round(v * 100))} %`;
-    else if (key === 'net') v = signed(v);
+    else if (key === 'net' || key === 'net_per_100_hands') v = signed(v); // a real minus sign
     else v = num(v);
     return h('div', h('dt', label), h('dd', v));
   }));
