@@ -128,8 +128,21 @@ def test_a_correction_names_the_giver(phones: Any, api: Api) -> None:
         "giver": 0,
         "tricks": 5,
     }
-    page, _ = opened(phones, api, [mediateur], variant="german", mediateur=True)
+    page, table = opened(phones, api, [mediateur], variant="german", mediateur=True)
     page.locator('.sheet .hand[data-number="1"] button.what').click()
+    # the demanded ace is worded as demanded, of the player who gave it
+    details = page.locator('.sheet .hand[data-number="1"] .body > p').first
+    expect(details).to_contain_text("demanded ace ♣ from Anna-Katharina Berger")
+    for language, words in (
+        ("de", "verlangt: Ass ♣ von Anna-Katharina Berger"),
+        ("es", "pide el as ♣ a Anna-Katharina Berger"),
+    ):
+        phone = phones()
+        phone.context.add_init_script(f"localStorage.setItem('solo-pad:lang', '{language}')")
+        phone.page.goto(table_url("", table))
+        phone.page.locator('.sheet .hand[data-number="1"] button.what').click()
+        there = phone.page.locator('.sheet .hand[data-number="1"] .body > p').first
+        expect(there).to_contain_text(words)
     page.get_by_role("button", name="Correct hand 1").click()
     # the demanded ace is part of the form (and kept)
     expect(page.locator('[data-field="called"] button[data-value="clubs"]')).to_have_attribute(

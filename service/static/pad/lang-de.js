@@ -80,6 +80,8 @@ export default {
   "Game": "Spiel",
   "{name} & {partner}": "{name} & {partner}",
   "called {rank} {suit}": "gerufen: {rank} {suit}",
+  "demanded {rank} {suit} from {name}": "verlangt: {rank} {suit} von {name}",
+  "demanded {rank} {suit}": "verlangt: {rank} {suit}",
   "{n} trick": {"one": "{n} Stich", "other": "{n} Stiche"},
   "matadores {side} +{lower}": "Matadore bei {side} +{lower}",
   "stake": "Einsatz",

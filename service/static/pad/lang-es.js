@@ -80,6 +80,8 @@ export default {
   "Game": "Juego",
   "{name} & {partner}": "{name} y {partner}",
   "called {rank} {suit}": "llama al {rank} {suit}",
+  "demanded {rank} {suit} from {name}": "pide el {rank} {suit} a {name}",
+  "demanded {rank} {suit}": "pide el {rank} {suit}",
   "{n} trick": {"one": "{n} baza", "many": "{n} bazas", "other": "{n} bazas"},
   "matadores {side} +{lower}": "matadores de {side} +{lower}",
   "stake": "puesta",
