@@ -443,6 +443,8 @@ def with_forms(
     - ``not_suit_of``: the field (a card) is never of the suit that field names (the trump).
     - ``own_card_of``: the field (a seat) may be that field's seat: the declarer holds his own
       called card, and the game is played alone.
+    - ``gives``: the field (a seat) gave the card that field names: while the field is shown,
+      that card was demanded of it (German Solo's mediateur: the ace demanded, and its giver).
     """
     return [{**field, **forms.get(field["name"], {})} for field in fields]
 

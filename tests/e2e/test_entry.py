@@ -157,13 +157,37 @@ def test_offline_the_next_hand_follows_the_queued_ones(
     expect(page.locator("[data-next=dealer]")).to_have_text(
         "Bernd Huber deals and stakes · couleur ♣ clubs"
     )
-    assert "2 hands wait to be sent" in page.locator(".record > .notice").inner_text()
+    # the default couleur is fixed: only the pool and the balances wait for the hands
+    expect(page.locator(".record > .notice")).to_have_text(
+        "2 hands wait to be sent: the pool and the balances are known once they are recorded."
+    )
     page.get_by_role("link", name="← Table").click()
     go_online(phone.context, network)
     wait_recorded(page, 2)
     assert api.table(table)["dealer"] == 1  # what the pad said offline
     expect(page.locator('dd[data-fact="deals next"]')).to_have_text("Bernd Huber")
     expect(page.locator('dd[data-fact="pool"]')).to_have_text(str(api.table(table)["pool"]))
+
+
+def test_offline_a_game_without_a_pool_waits_only_for_the_balances(
+    phones: Any, api: Api, network: Network
+) -> None:
+    """Solo 66 has no pool and no couleur: the notice (here in Spanish) names the balances."""
+    names = (*NAMES[:4], "Eva Weiß")
+    page, _, phone = open_table(phones, api, names, variant="solo66")
+    phone.context.add_init_script("localStorage.setItem('solo-pad:lang', 'es')")
+    page.reload()
+    page.locator("#new-hand").wait_for()
+    go_offline(phone.context, network)
+    page.locator("#new-hand").click()
+    page.get_by_role("button", name="Sin triunfo").click()
+    page.locator(seat_button("last_trick", "Eva")).click()
+    page.locator("button.save").click()
+    page.locator('.card.pending[data-outbox="1"]').wait_for()
+    page.locator("#new-hand").click()
+    expect(page.locator(".record > .notice")).to_have_text(
+        "1 mano espera envío: los saldos se sabrán cuando se anote."
+    )
 
 
 def test_eight_tricks_set_tout_after_five_and_say_so(phones: Any, api: Api) -> None:

@@ -5,6 +5,7 @@ correction, and a finished session or a closed table shown as such."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from .support import Api, seat_button, table_url
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 NAMES = ("Anna-Katharina Berger", "Bernd Huber", "Carla Moser-Lindqvist", "Dieter Schmidt")
+WORDED_SEATS = re.compile(r"\b(?:[Ss]eats?|Platz|[Aa]sientos?) \d")
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 
 
@@ -126,8 +128,21 @@ def test_a_correction_names_the_giver(phones: Any, api: Api) -> None:
         "giver": 0,
         "tricks": 5,
     }
-    page, _ = opened(phones, api, [mediateur], variant="german", mediateur=True)
+    page, table = opened(phones, api, [mediateur], variant="german", mediateur=True)
     page.locator('.sheet .hand[data-number="1"] button.what').click()
+    # the demanded ace is worded as demanded, of the player who gave it
+    details = page.locator('.sheet .hand[data-number="1"] .body > p').first
+    expect(details).to_contain_text("demanded ace ♣ from Anna-Katharina Berger")
+    for language, words in (
+        ("de", "verlangt: Ass ♣ von Anna-Katharina Berger"),
+        ("es", "pide el as ♣ a Anna-Katharina Berger"),
+    ):
+        phone = phones()
+        phone.context.add_init_script(f"localStorage.setItem('solo-pad:lang', '{language}')")
+        phone.page.goto(table_url("", table))
+        phone.page.locator('.sheet .hand[data-number="1"] button.what').click()
+        there = phone.page.locator('.sheet .hand[data-number="1"] .body > p').first
+        expect(there).to_contain_text(words)
     page.get_by_role("button", name="Correct hand 1").click()
     # the demanded ace is part of the form (and kept)
     expect(page.locator('[data-field="called"] button[data-value="clubs"]')).to_have_attribute(
@@ -152,6 +167,9 @@ def test_a_finished_session_names_its_winner_and_offers_no_next_hand(phones: Any
     page, table = opened(phones, api, [SOLO], variant="spanish", target_hands=1)
     notice = page.locator('[data-session="over"]')
     expect(notice).to_contain_text("Winner: Bernd Huber")
+    # the service's reason names seats; the pad reads the players' names into it
+    expect(notice).to_contain_text("Bernd Huber won with the highest total")
+    assert not WORDED_SEATS.search(notice.inner_text()), notice.inner_text()
     expect(page.locator("#new-hand")).to_have_count(0)
     expect(page.locator('[data-fact="deals next"]')).to_have_count(0)
     expect(page.locator('[data-fact="couleur"]')).to_have_text("♣ clubs")  # the colour, shown
@@ -159,6 +177,12 @@ def test_a_finished_session_names_its_winner_and_offers_no_next_hand(phones: Any
     api._call("POST", f"/tables/{table['id']}/close", table["table_token"])
     page.reload()
     expect(page.locator('[data-session="over"]')).to_contain_text("final balances")
+    spanish = phones()
+    spanish.context.add_init_script("localStorage.setItem('solo-pad:lang', 'es')")
+    spanish.page.goto(table_url("", table))
+    notice = spanish.page.locator('[data-session="over"]')
+    expect(notice).to_contain_text("Bernd Huber")
+    assert not WORDED_SEATS.search(notice.inner_text()), notice.inner_text()
 
 
 def test_a_closed_table_shows_its_final_state(phones: Any, api: Api) -> None:
@@ -187,3 +211,47 @@ def test_a_german_solo_player_page_shows_no_betes_or_stamms(phones: Any, api: Ap
     stats = page.locator("dl.stats").first
     expect(stats).to_contain_text("Solos won")
     assert "Bêtes paid" not in stats.inner_text() and "Stamms drawn" not in stats.inner_text()
+
+
+def test_a_german_solo_season_shows_no_betes_or_stamms_columns(phones: Any, api: Api) -> None:
+    first = api.table_setup(NAMES, variant="german")
+    club, token = first["club_id"], first["admin_token"]
+    season = api._call(
+        "POST", f"/clubs/{club}/seasons", token, json={"name": "Winter", "variant": "german"}
+    )
+    players = [seat["player_id"] for seat in first["seats"]]
+    json = {"club_id": club, "name": "Friday", "variant": "german", "seats": players}
+    table = api._call("POST", "/tables", token, json={**json, "season_id": season["id"]})
+    api.record(table, SOLO)
+    page = phones().page
+    page.goto("/")
+    entry = {"id": club, "name": "E2E club", "token": token}
+    page.evaluate(
+        "([id, entry]) => localStorage.setItem('solo-pad:clubs', JSON.stringify({[id]: entry}))",
+        [club, entry],
+    )
+    page.goto(f"/#league={club}&view=standings")
+    heads = page.locator("table.standings thead th button")
+    expect(heads.first).to_be_visible()
+    names = [heads.nth(i).get_attribute("aria-label") for i in range(heads.count())]
+    assert "Solos" in names and "Touts" in names, names
+    assert "Bêtes" not in names and "Stamms" not in names, names
+
+
+def test_a_players_net_per_100_hands_has_a_real_minus_sign(phones: Any, api: Api) -> None:
+    table = api.table_setup(NAMES)
+    api.record(table, SOLO)  # Bernd's solo: Anna-Katharina pays
+    club, token = table["club_id"], table["admin_token"]
+    player = table["seats"][0]["player_id"]
+    career = api._call("GET", f"/players/{player}/stats", token)["career"][0]
+    assert career["net_per_100_hands"] < 0, career
+    page = phones().page
+    page.goto("/")
+    entry = {"id": club, "name": "E2E club", "token": token}
+    page.evaluate(
+        "([id, entry]) => localStorage.setItem('solo-pad:clubs', JSON.stringify({[id]: entry}))",
+        [club, entry],
+    )
+    page.goto(f"/#league={club}&view=player&player={player}")
+    value = page.locator("dl.stats").first.locator("div", has_text="Net / 100 hands").locator("dd")
+    expect(value).to_have_text(re.compile("^\u2212\\d"))

@@ -40,8 +40,11 @@ def test_every_field_has_a_title_and_conditions_on_real_facts(name: str) -> None
         assert isinstance(field.get("title"), str) and field["title"], (name, field["name"])
         for key in WORDS:
             assert isinstance(field.get(key, ""), str), (name, field["name"], key)
-        for key in ("not_suit_of", "own_card_of"):
+        for key in ("not_suit_of", "own_card_of", "gives"):
             assert field.get(key, "trump") in fields, (name, field["name"], key)
+        if "gives" in field:  # a seat that gave a card (a mediateur's ace)
+            given = next(f for f in _all_fields(described) if f["name"] == field["gives"])
+            assert field.get("seat") and "fields" in given, (name, field["name"])
         for key in ("shown_when", "required_when"):
             for condition in field.get(key, []):
                 assert set(condition) <= CONDITION_KEYS, (name, field["name"], condition)

@@ -28,6 +28,7 @@ interface Field {
   starts_at?: string;
   not_suit_of?: string;
   own_card_of?: string;
+  gives?: string;
 }
 
 /** A kind of hand (American Solo: played, forfeit, misdeal). */

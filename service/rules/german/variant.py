@@ -75,6 +75,7 @@ _FORMS: Final[dict[str, Mapping[str, Any]]] = {
         "title": "Giver of the ace",
         "none_title": "Nobody",
         "shown_when": [{"contract": ["mediateur"]}],
+        "gives": "called",
     },
     "tricks": TRICKS_FORM,
     "stopped_after_five": {"title": "Stopped after five"},

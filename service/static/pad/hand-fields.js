@@ -169,6 +169,23 @@ export function isShown(f, form) {
 }
 
 /**
+ * Whether a stored hand `record` of a table with `players` seats and `options` shows the
+ * field named `name` (its conditions read from the record, as its correction's form would).
+ * @param {Variant} variant
+ * @param {Record<string, any>} record
+ * @param {string} name
+ * @param {number} players
+ * @param {Record<string, any>} options
+ */
+export function recordShows(variant, record, name, players, options) {
+  const fields = formFields(variant);
+  const f = fields.find((x) => x.name === name);
+  if (!f) return false;
+  const values = valuesFrom(variant, fields, record);
+  return isShown(f, { variant, fields, values, players, options: optionValues(variant, options) });
+}
+
+/**
  * Whether field `f` must be filled in (a required boolean: must be true) for the values so far.
  * @param {FormField} f
  * @param {FormState} form

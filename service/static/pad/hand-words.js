@@ -10,8 +10,10 @@ import {
   countedAs,
   fieldNamed,
   fieldTitle,
+  isGiven,
   kindOf,
   playersOf,
+  recordShows,
   widgetOf,
 } from './hand-fields.js';
 import { seatName, shortName } from './model.js';
@@ -200,18 +202,18 @@ export function describeHand(ctx, record) {
           : t('{name} & {partner}', { name, partner: seatName(ctx, partner) }),
     );
   }
-  for (const f of variant ? allFields(variant) : []) {
+  const fields = variant ? allFields(variant) : [];
+  for (const f of fields) {
     const value = record[f.name];
     const widget = widgetOf(f, variant);
     if (value === null || value === undefined || value === false || value === NONE) continue;
     if (['kind', 'contract', 'suit'].includes(widget || '')) continue;
     if (f.seat && (named.has(value) || value === who || value === partner || f.own_card_of))
       continue;
+    if (f.gives && isGiven('card', record[f.gives])) continue; // worded with the card it gave
     if (f.seat) named.add(value);
-    if (widget === 'card') {
-      const rank = CALLED_RANKS[value.rank] || value.rank;
-      parts.push(t('called {rank} {suit}', { rank, suit: SUITS[value.suit] }));
-    } else if (widget === 'count' && f.starts_at === 'target')
+    if (widget === 'card') parts.push(cardWords(ctx, record, f, fields));
+    else if (widget === 'count' && f.starts_at === 'target')
       parts.push(tn(value, '{n} trick', '{n} tricks'));
     else if (widget === 'matadores') {
       parts.push(
@@ -232,6 +234,26 @@ export function describeHand(ctx, record) {
     else parts.push(`${fieldTitle(f)}: ${valueWords(ctx, variant, f, value)}`);
   }
   return parts.join(' · ');
+}
+
+/**
+ * A card of a hand in words: called ("called ace ♠"), or demanded of the seat that gave it
+ * while the game's description says a seat gives it ("demanded ace ♠ from Anna", a mediateur).
+ * @param {Field} f
+ * @param {Field[]} fields
+ */
+function cardWords(ctx, record, f, fields) {
+  const value = record[f.name];
+  const card = { rank: CALLED_RANKS[value.rank] || value.rank, suit: SUITS[value.suit] };
+  const giver = fields.find((g) => g.gives === f.name);
+  const demanded =
+    giver &&
+    recordShows(ctx.variant, record, giver.name, ctx.table.seats.length, ctx.table.options || {});
+  if (!giver || !demanded) return t('called {rank} {suit}', card);
+  const seat = record[giver.name];
+  return typeof seat === 'number'
+    ? t('demanded {rank} {suit} from {name}', { ...card, name: seatName(ctx, seat) })
+    : t('demanded {rank} {suit}', card);
 }
 
 /** "Solo ♥ Bernd, won", "Forfeit: Bob", "Misdeal": one line of the score sheet. */

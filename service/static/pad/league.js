@@ -24,6 +24,10 @@ const COLUMNS = [['rank', t('Rank'), '#'], ['name', t('Player')], ['net', t('Net
   ['lost', t('Lost|hands'), t('Lost|head')],
   ['solos_won', t('Solos')], ['touts_won', t('Touts')], ['betes_paid', t('Bêtes')], ['stamms_drawn', t('Stamms')],
   ['errors', t('Errors'), t('Err.')], ['rating', t('Rating'), t('Rating|head')]];
+// What a game's standings and player pages leave out: bêtes and stamms are American Solo's
+// only; Solo 66 has no tout.
+const NOT_IN = { spanish: ['betes_paid', 'stamms_drawn'], german: ['betes_paid', 'stamms_drawn'],
+  solo66: ['betes_paid', 'stamms_drawn', 'touts_won'] };
 // The API's units, in words.
 const UNITS = { chips: t('chips'), points: t('points') };
 const units = (u) => UNITS[u] || u;
@@ -146,7 +150,10 @@ function cell(key, row) {
   return num(v);
 }
 
-export function standingsTable(ctx, rows, sort) {
+/** A season's standings, sortable by each column; only the columns its game (`variant`) has. */
+export function standingsTable(ctx, rows, sort, variant) {
+  const left = NOT_IN[variant] || [];
+  const columns = COLUMNS.filter(([key]) => !left.includes(key));
   const sorted = [...rows].sort((a, b) => {
     const x = a[sort.key] ?? -Infinity;
     const y = b[sort.key] ?? -Infinity;
@@ -154,13 +161,13 @@ export function standingsTable(ctx, rows, sort) {
     return (sort.up ? order : -order) || a.rank - b.rank;
   });
   const table = h('table.standings', h('caption', t('Standings')),
-    h('thead', h('tr', COLUMNS.map(([key, label, short]) => h('th', {
+    h('thead', h('tr', columns.map(([key, label, short]) => h('th', {
       scope: 'col', 'aria-sort': key === sort.key ? (sort.up ? 'ascending' : 'descending') : null,
     }, h('button.sort', { type: 'button', title: t('Sort by {column}', { column: lang === 'de' ? label : label.toLowerCase() }), 'aria-label': label, onclick: () => {
       const up = key === sort.key ? !sort.up : key === 'rank' || key === 'name';
-      table.replaceWith(standingsTable(ctx, rows, { key, up }));
+      table.replaceWith(standingsTable(ctx, rows, { key, up }, variant));
     } }, short || label))))),
-    h('tbody', sorted.map((row) => h('tr', COLUMNS.map(([key, label]) => (key === 'name'
+    h('tbody', sorted.map((row) => h('tr', columns.map(([key, label]) => (key === 'name'
       ? h('th', { scope: 'row', 'data-label': label }, h('a', { href: link(ctx.id, { view: 'player', player: row.player_id }) }, row.name))
       : h(`td.c-${key}`, { 'data-label': label }, cell(key, row))))))));
   return table;
@@ -199,7 +206,7 @@ async function standingsView(ctx, body) {
     min.value && tn(least, 'at least {n} hand', 'at least {n} hands')].filter(Boolean).join(', ');
   body.append(h('p.hint.period', [season.name, units(data.units), period].filter(Boolean).join(' · ')));
   if (!data.rows.length) body.append(h('p', t('No hands counted yet.')));
-  else body.append(h('div.standings-box', standingsTable(ctx, data.rows, { key: 'rank', up: true })));
+  else body.append(h('div.standings-box', standingsTable(ctx, data.rows, { key: 'rank', up: true }, season.variant)));
   body.append(h('div.buttons.noprint', h('button.small', { type: 'button', onclick: async () => {
     try {
       const csv = await call('GET', path.replace('/standings?', '/standings.csv?'), { token: ctx.token, headers: { Accept: 'text/csv' } });
@@ -226,17 +233,13 @@ const STATS = { sittings: t('Sittings'), hands: t('Hands'), net: t('Net'), net_p
   declared: t('Declared'), won: t('Won|hands'), lost: t('Lost|hands'), win_rate: t('Win rate'), solos_won: t('Solos won'),
   touts_won: t('Touts won'), betes_paid: t('Bêtes paid'), stamms_drawn: t('Stamms drawn'), errors: t('Errors') };
 
-// Bêtes and stamms are American Solo's only; Solo 66 has no tout.
-const NOT_IN = { spanish: ['betes_paid', 'stamms_drawn'], german: ['betes_paid', 'stamms_drawn'],
-  solo66: ['betes_paid', 'stamms_drawn', 'touts_won'] };
-
 function statList(record) {
   const left = NOT_IN[record.variant] || [];
   return h('dl.stats', Object.entries(STATS).filter(([key]) => !left.includes(key)).map(([key, label]) => {
     let v = record[key];
     if (v === null) v = '–';
     else if (key === 'win_rate') v = `${num(Math.round(v * 100))} %`;
-    else if (key === 'net') v = signed(v);
+    else if (key === 'net' || key === 'net_per_100_hands') v = signed(v); // a real minus sign
     else v = num(v);
     return h('div', h('dt', label), h('dd', v));
   }));

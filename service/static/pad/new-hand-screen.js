@@ -47,13 +47,7 @@ export function renderNewHand(root, ctx, app) {
     tb.variant === 'german' ? t('preferred suit {suit}', { suit }) : t('couleur {suit}', { suit });
   const couleur = !couleurOf(tb) || !(next.known || couleurSettled(ctx)) ? '' : ` · ${word}`;
   const n = queued.length;
-  const known = {
-    known: !tb.couleur
-      ? t('the pool and the balances')
-      : tb.variant === 'german'
-        ? t('the pool, the preferred suit and the balances')
-        : t('the pool, the couleur and the balances'),
-  };
+  const known = { known: stillUnknown(ctx) };
   const waiting = !n
     ? null
     : h(
@@ -87,4 +81,20 @@ export function renderNewHand(root, ctx, app) {
     ),
   );
   return { update: () => form.refreshTaken() };
+}
+
+/** What the hands waiting to be sent still decide, in words: the pool only for a game that has
+ *  one, the couleur (German Solo's preferred suit) only while it can still change (the game's
+ *  description names both among a table's state), and always the balances. */
+function stillUnknown(ctx) {
+  const state = new Set(((ctx.variant && ctx.variant.state_fields) || []).map((f) => f.name));
+  const pool = state.has('pool');
+  const couleur = state.has('couleur') && !couleurSettled(ctx);
+  if (!couleur) return pool ? t('the pool and the balances') : t('the balances');
+  if (ctx.table.variant === 'german') {
+    return pool
+      ? t('the pool, the preferred suit and the balances')
+      : t('the preferred suit and the balances');
+  }
+  return pool ? t('the pool, the couleur and the balances') : t('the couleur and the balances');
 }

@@ -80,8 +80,9 @@ export function settlementView(ctx, s, { heading } = {}) {
   return h('div.settlement', items);
 }
 
-/** The rules say "seat 2" or "Seats 1, 3 and 4" (numbered from 1); the table knows their names. */
-function withNames(ctx, line) {
+/** The rules say "seat 2" or "Seats 1, 3 and 4" (numbered from 1); the table knows their names.
+ *  Every line the service words (a hand's explanation, a session's reason) goes through it. */
+export function withNames(ctx, line) {
   return plain(line).replace(
     /\b(?:[Ss]eats?|Platz|[Aa]sientos?) (\d(?:(?:, | and | und | y )\d)*)\b/g,
     (_, list) => list.replace(/\d/g, (n) => seatName(ctx, Number(n) - 1)),

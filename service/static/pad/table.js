@@ -12,7 +12,7 @@ import {
 import {
   couleurOf, couleurSettled, nextHand, seatName, sheetRows, shortName,
 } from './model.js';
-import { settlementView, summaryLine } from './settlement.js';
+import { settlementView, summaryLine, withNames } from './settlement.js';
 import { store } from './store.js';
 import { discard, entriesFor, renumber } from './outbox.js';
 import { settleUpView } from './settle-up-view.js';
@@ -48,14 +48,15 @@ function facts(ctx) {
   return h('dl.facts', items.map(([k, label, val]) => h('div', h('dt', label), h('dd.fit', { 'data-fact': k }, val))));
 }
 
-/** A session at its end: who won ("Gewonnen hat …" fits anyone) and why. */
+/** A session at its end: who won ("Gewonnen hat …" fits anyone) and why (the service's reason
+ *  names seats, "asiento 1 y asiento 3"; the players read their names). */
 function ended(ctx) {
   const tb = ctx.table;
   const names = tb.session.winners.map((i) => seatName(ctx, i));
   const all = new Intl.ListFormat(lang, { type: 'conjunction' }).format(names);
   return h('p.notice.ok', { 'data-session': 'over' },
     names.length ? [h('strong', names.length > 1 ? t('Winners: {names}', { names: all }) : t('Winner: {names}', { names: all })), ' · '] : null,
-    t('The session is over: {reason}', { reason: tb.session.reason }),
+    t('The session is over: {reason}', { reason: withNames(ctx, tb.session.reason) }),
     tb.status === 'closed' ? [' ', t('This table is closed: these are its final balances.')] : null);
 }
 
