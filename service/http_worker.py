@@ -44,6 +44,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -62,6 +63,8 @@ BUFFERED_BODY_MAX = 64 * 1024 + 1024
 SOCKET_TIMEOUT = 30.0
 _CONTENT_LENGTH = re.compile(rb"\r\ncontent-length[ \t]*:[ \t]*(\d{1,12})[ \t]*\r\n", re.I)
 _CHUNKED = re.compile(rb"\r\ntransfer-encoding[ \t]*:", re.I)
+# A stream's opening, told by its request line (``service/api/live.py``'s paths).
+_STREAM_OPENING = re.compile(rb"GET /api/v1/(?:tables|clubs)/[^/?# ]+/events[ ?]")
 # What the app finds its worker's stream hub under in a request's environ.
 STREAMS_ENVIRON_KEY = "solo.streams"
 # The key every stream of the worker counts against (``StreamHub.reserve``).
@@ -99,6 +102,18 @@ def streams_per_worker(worker_connections: int) -> int:
             f"({worker_connections}): {bound}"
         )
     return bound
+
+
+def stream_opening_threads() -> int:
+    """Threads of a worker that open streams (env ``WEB_STREAM_OPENING_THREADS``, default 1):
+    apart from the request threads (``WEB_THREADS``), so that thousands of phones opening
+    their streams at once (a restart, a power cut at a club night) queue there, and never
+    ahead of a hand being recorded."""
+    raw = os.environ.get("WEB_STREAM_OPENING_THREADS", "")
+    count = int(raw) if raw.strip() else 1
+    if not 1 <= count <= 64:
+        raise ValueError(f"WEB_STREAM_OPENING_THREADS must be from 1 to 64: {count}")
+    return count
 
 
 def raise_open_files_limit(wanted: int) -> None:
@@ -413,6 +428,7 @@ class BufferingThreadWorker(ThreadWorker):  # type: ignore[misc]
         )
         self.buffering = not cfg.is_ssl and cfg.http_protocols == ["h1"]
         self.hub = StreamHub(self)
+        self.opening_pool: ThreadPoolExecutor | None = None
 
     def init_process(self) -> None:
         """gthread's, with the interpreter's thread switch interval set first (above) and the
@@ -421,7 +437,29 @@ class BufferingThreadWorker(ThreadWorker):  # type: ignore[misc]
         # A socket per connection (streams included), and files, the database's and the
         # log's, beside them.
         raise_open_files_limit(int(self.cfg.worker_connections) + OPEN_FILES_BESIDE_CONNECTIONS)
+        self.opening_pool = ThreadPoolExecutor(
+            max_workers=stream_opening_threads(), thread_name_prefix="stream-opening"
+        )
         super().init_process()
+
+    def run(self) -> None:
+        try:
+            super().run()
+        finally:
+            if self.opening_pool is not None:
+                self.opening_pool.shutdown(wait=False)
+
+    def enqueue_req(self, conn: Any, opening: bool = False) -> None:
+        """gthread's, with a stream's opening given to the worker's opening threads
+        (``stream_opening_threads``) instead of its request threads."""
+        if not opening or self.opening_pool is None:
+            super().enqueue_req(conn)
+            return
+        conn.init()
+        future = self.opening_pool.submit(self.handle, conn)
+        future.add_done_callback(
+            lambda done: self.method_queue.defer(self.finish_request, conn, done)
+        )
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
@@ -509,8 +547,9 @@ class BufferingThreadWorker(ThreadWorker):  # type: ignore[misc]
             return
         self.stop_gathering(conn)
         conn.data_ready = True  # gthread's own wait for a first byte is over
+        opening = _STREAM_OPENING.match(conn.buffered) is not None
         conn.hand_over_buffered()  # a kept-alive connection has its parser already
-        self.enqueue_req(conn)
+        self.enqueue_req(conn, opening)
 
     def stop_gathering(self, conn: BufferedConn) -> None:
         with contextlib.suppress(KeyError, ValueError, OSError):

@@ -31,9 +31,6 @@ blp = Blueprint("live", __name__, url_prefix="/api/v1", description="Live change
 
 EVENT_STREAM = "text/event-stream"
 STREAMS_ENVIRON_KEY = "solo.streams"  # http_worker.STREAMS_ENVIRON_KEY (the server's side)
-# Streams one worker holds per token and per client address (a club's Wi-Fi is one address).
-DEFAULT_STREAMS_PER_TOKEN = 16
-DEFAULT_STREAMS_PER_ADDRESS = 256
 # How long a stream's opening waits for this worker's feed to listen (its first stream only).
 FEED_READY_SECONDS = 5.0
 _MAX_EVENT_ID = 2**31 - 1
@@ -98,10 +95,10 @@ def _stream(query: dict[str, Any], table_id: str | None, club_id: str | None) ->
             keys = hub.reserve(
                 {
                     f"token:{who.token_id}": int(
-                        config.get("LIVE_STREAMS_PER_TOKEN", DEFAULT_STREAMS_PER_TOKEN)
+                        config.get("LIVE_STREAMS_PER_TOKEN", live.DEFAULT_STREAMS_PER_TOKEN)
                     ),
                     f"address:{client_address(request.environ)}": int(
-                        config.get("LIVE_STREAMS_PER_ADDRESS", DEFAULT_STREAMS_PER_ADDRESS)
+                        config.get("LIVE_STREAMS_PER_ADDRESS", live.DEFAULT_STREAMS_PER_ADDRESS)
                     ),
                 }
             )

@@ -35,9 +35,13 @@ from .locking import get_table
 from .outbox import club_changes, events_after, last_seq
 
 TICKET_SECONDS = 60
+# Streams one worker holds per token and per client address (a club's Wi-Fi is one address).
+DEFAULT_STREAMS_PER_TOKEN = 16
+DEFAULT_STREAMS_PER_ADDRESS = 256
 MAX_BACKLOG = 500
 # How long a client waits before reconnecting (the stream's ``retry:``), in milliseconds.
 RETRY_MS = 2000
+RETRY = f"retry: {RETRY_MS}\n\n".encode()
 _TICKET_SALT = "solo stream ticket"
 _WWW_INVALID = {"WWW-Authenticate": 'Bearer realm="solo", error="invalid_token"'}
 
@@ -97,11 +101,9 @@ def open_stream(target: Followed, after: int | None) -> StreamOpening:
     event ``after``. The club's last number is read before its events: anything committed
     later has a higher number and comes after (the feed sends it)."""
     club_last = last_seq(target.club_id)
-    retry = f"retry: {RETRY_MS}\n\n".encode()
     db.session.rollback()  # a fresh snapshot for the events (SQLite keeps the read's)
     if after is None:
-        ready = {"version": target.version, "table_id": target.table_id, "after": club_last}
-        return StreamOpening(target, retry + named_frame("ready", club_last, ready), club_last)
+        return StreamOpening(target, ready_opening(target, club_last), club_last)
     events = (
         []
         if after > club_last
@@ -109,11 +111,22 @@ def open_stream(target: Followed, after: int | None) -> StreamOpening:
     )
     if after > club_last or len(events) > MAX_BACKLOG:
         reason = "unknown-id" if after > club_last else "too-far-behind"
-        reload = {"reason": reason, "after": club_last, "table_id": target.table_id}
-        return StreamOpening(target, retry + named_frame("reload", club_last, reload), club_last)
+        return StreamOpening(target, reload_opening(target, club_last, reason), club_last)
     frames = b"".join(event_frame(e) for e in events)
     last = max([club_last, *(e["id"] for e in events)])
-    return StreamOpening(target, retry + frames, last)
+    return StreamOpening(target, RETRY + frames, last)
+
+
+def ready_opening(target: Followed, club_last: int) -> bytes:
+    """A fresh stream's first bytes: its ``ready`` event, after the club's event ``club_last``."""
+    ready = {"version": target.version, "table_id": target.table_id, "after": club_last}
+    return RETRY + named_frame("ready", club_last, ready)
+
+
+def reload_opening(target: Followed, club_last: int, reason: str) -> bytes:
+    """The first bytes of a stream that cannot resume where it asked: fetch the state again."""
+    reload = {"reason": reason, "after": club_last, "table_id": target.table_id}
+    return RETRY + named_frame("reload", club_last, reload)
 
 
 def _serializer(token_hash: str) -> URLSafeTimedSerializer:
@@ -135,22 +148,33 @@ def mint_ticket(principal: Principal, target: Followed, path: str) -> dict[str, 
     }
 
 
+def ticket_token_id(ticket: str) -> str | None:
+    """The id of the token a ticket names (None: not a ticket's shape); the rest is checked
+    by ``ticket_opens``."""
+    token_id, _, signed = ticket.partition(".")
+    return token_id[:64] if token_id and signed else None
+
+
+def ticket_opens(ticket: str, token_hash: str, path: str) -> bool:
+    """Whether the ticket, signed with the stored digest of the token it names, is unexpired
+    and bound to the stream at ``path`` (the token's row was read by ``ticket_token_id``)."""
+    signed = ticket.partition(".")[2]
+    try:
+        bound = _serializer(token_hash).loads(signed, max_age=TICKET_SECONDS)
+    except BadSignature:
+        return False
+    return bool(bound == path)
+
+
 def ticket_principal(ticket: str, path: str) -> Principal:
     """Whom a ticket for the stream at ``path`` speaks for."""
-    token_id, _, signed = ticket.partition(".")
-    row = db.session.get(TokenRow, token_id[:64]) if token_id and signed else None
-    invalid = StreamTicketInvalid(
-        N_("This stream ticket is expired or not for this stream; mint another."),
-        headers=_WWW_INVALID,
-    )
-    if row is None or row.revoked_at is not None:
-        raise invalid
-    try:
-        bound = _serializer(row.token_hash).loads(signed, max_age=TICKET_SECONDS)
-    except BadSignature:
-        raise invalid from None
-    if bound != path:
-        raise invalid
+    token_id = ticket_token_id(ticket)
+    row = db.session.get(TokenRow, token_id) if token_id else None
+    if row is None or row.revoked_at is not None or not ticket_opens(ticket, row.token_hash, path):
+        raise StreamTicketInvalid(
+            N_("This stream ticket is expired or not for this stream; mint another."),
+            headers=_WWW_INVALID,
+        )
     return Principal(row.id, row.kind, row.club_id, row.table_id)
 
 

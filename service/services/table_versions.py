@@ -68,9 +68,25 @@ class TokenFactsRow(NamedTuple):
     last_used_at: Any
 
 
+@lru_cache(maxsize=32)
+def statement_sql(
+    statement: Any, dialect: Dialect
+) -> tuple[str, tuple[str, ...] | None, dict[str, Any]]:
+    """A module-level query in the driver's own SQL: the SQL, its parameters' names in order
+    when they are positional (None: by name), and the values bound in the query itself (a
+    ``LIMIT``'s)."""
+    compiled = statement.compile(dialect=dialect)
+    order = tuple(compiled.positiontup or ()) if compiled.positional else None
+    return str(compiled), order, dict(compiled.params)
+
+
 def _fetch(cursor: Any, sql_of: Any, dialect: Dialect, name: str, value: str) -> Any:
     sql, positional = sql_of(dialect)
-    cursor.execute(sql, (value,) if positional else {name: value})
+    return _fetch_rows(cursor, sql, (value,) if positional else {name: value})
+
+
+def _fetch_rows(cursor: Any, sql: str, parameters: Any) -> Any:
+    cursor.execute(sql, parameters)
     found = cursor.fetchall()  # to the end: SQLite keeps no read transaction open after it
     cursor.close()
     return found[0] if found else None
@@ -144,15 +160,28 @@ class PinnedVersionReader:
         found = self._fetch_one(token_sql, "token_hash", token_hash)
         return None if found is None else TokenFactsRow(*found)
 
+    def read_one(self, statement: Any, **parameters: Any) -> Any:
+        """The first row of a module-level ``statement`` (compiled once per dialect) with
+        ``parameters``, as the driver gives it (no SQLAlchemy types applied); None if there is
+        none or the read failed, as ``read_token``."""
+        sql, order, bound = statement_sql(statement, self.engine.dialect)
+        values = {**bound, **parameters}
+        arguments = values if order is None else tuple(values[name] for name in order)
+        return self._on_connection(lambda cursor: _fetch_rows(cursor, sql, arguments))
+
     def _fetch_one(self, sql_of: Any, name: str, value: str) -> Any:
         """The first row of ``sql_of``'s query for ``value``, on this thread's pinned
         connection; None if there is none, or if the read failed (its connection dropped)."""
+        dialect = self.engine.dialect
+        return self._on_connection(lambda cursor: _fetch(cursor, sql_of, dialect, name, value))
+
+    def _on_connection(self, read: Any) -> Any:
         ident = threading.get_ident()
         connection = self._connections.get(ident)
         try:
             if connection is None:
                 connection = self._connect(ident)
-            return _fetch(connection.cursor(), sql_of, self.engine.dialect, name, value)
+            return read(connection.cursor())
         except Exception:  # the full request path will answer, and report any error
             log.warning("pinned read failed; dropping its connection", exc_info=True)
             self._drop(ident)
