@@ -104,3 +104,28 @@ def test_with_the_stream_blocked_the_pad_falls_back_to_polling(
     assert blocked, "the pad tried the stream"
     assert second.locator("html").get_attribute("data-following") == "polling"
     assert polls, "and then polled"
+
+
+def test_reconnections_wait_a_random_while_that_grows_with_each_failure(
+    two_phones: tuple[Phone, Phone], server: Gunicorn
+) -> None:
+    """After a restart every phone loses its stream at once: each waits a random while before
+    reconnecting (up to a bound that doubles per failure, 1 s to 30 s), not one fixed pause."""
+    page = two_phones[0].page
+    page.goto(f"{server.url}/")
+    bounds = page.evaluate(
+        """async () => {
+            const { retryDelay } = await import('/pad/live.js');
+            return [0, 1, 3, 5, 50].map((n) => [retryDelay(n, () => 0),
+                                                 retryDelay(n, () => 0.999999)]);
+        }"""
+    )
+    assert bounds == [[250, 1249], [250, 2249], [250, 8249], [250, 30249], [250, 30249]]
+    spread = page.evaluate(
+        """async () => {
+            const { retryDelay } = await import('/pad/live.js');
+            return Array.from({ length: 200 }, () => retryDelay(0));
+        }"""
+    )
+    assert all(250 <= wait < 1250 for wait in spread)
+    assert len(set(spread)) > 100  # spread over the second, not one instant

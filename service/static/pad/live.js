@@ -8,7 +8,19 @@
 import { api } from './api.js';
 
 const READY_MS = 5000; // a stream that says nothing this long after opening is not held
-const RETRY_MS = [1000, 2000, 5000, 10000, 30000];
+// Reconnecting: a random wait up to a bound that doubles with each failure in a row (from 1 s
+// to 30 s), and at least a quarter second. After a restart or a power cut every phone of a club
+// night loses its stream at once; the same fixed pause would bring them all back in the same
+// instant, each with its ticket and its stream to open. Spread, they come back a few at a time.
+const RETRY_BASE_MS = 1000;
+const RETRY_MAX_MS = 30000;
+const RETRY_MIN_MS = 250;
+
+/** The wait before reconnection number `retries` (0 for the first): "full jitter". */
+export function retryDelay(retries, random = Math.random) {
+  const bound = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.min(retries, 16));
+  return RETRY_MIN_MS + Math.floor(random() * bound);
+}
 
 let follower = null; // { id, token, onChange, source, live, lastId, retries, timer }
 
@@ -80,10 +92,10 @@ async function open(f) {
   source.addEventListener('message', (event) => heard(event, parse(event).version));
   source.addEventListener('error', () => {
     if (follower !== f) return;
-    setLive(f, false); // polled meanwhile
-    // CONNECTING: the browser reconnects by itself (Last-Event-ID). CLOSED: the ticket ran
-    // out, or the server refused: a new ticket, after a pause.
-    if (source.readyState === EventSource.CLOSED) again(f);
+    // The browser would reconnect by itself after the server's fixed `retry:` (every phone at
+    // the same moment), with a ticket that may have run out: this pad reconnects instead, with
+    // a new ticket after a jittered pause (`again`), resuming after its last event (`after`).
+    again(f); // polled meanwhile
   });
 }
 
@@ -95,7 +107,7 @@ function again(f) {
   }
   setLive(f, false);
   clearTimeout(f.timer);
-  const wait = RETRY_MS[Math.min(f.retries, RETRY_MS.length - 1)];
+  const wait = retryDelay(f.retries);
   f.retries += 1;
   f.timer = setTimeout(() => open(f), wait);
 }
