@@ -1,0 +1,228 @@
+"""Our writes against a peer's: I Hate Money 7.2.1 adding bills, interleaved in one run.
+
+    python3 -m venv /tmp/ihm-venv && /tmp/ihm-venv/bin/pip install ihatemoney==7.2.1 gunicorn
+    .venv/bin/python -m bench.peer_writes [--peer-venv /tmp/ihm-venv] [--seconds 8] [--rounds 4]
+
+The peer is installed from PyPI into a virtualenv of its own (never into the project's, and
+none of its code is kept here). Three servers on SQLite, each in its own temporary directory,
+2 gunicorn workers each, all driven by wrk (2 threads, 16 kept-alive connections, as
+bench/http.py and bench/writes.py):
+
+  ours-sync  the service under gunicorn's sync workers: the baseline of this run
+  ours       the service as ``make serve`` runs it (gunicorn.conf.py: the threaded worker)
+  peer       I Hate Money 7.2.1 under gunicorn's sync workers, with its own default settings
+             (SQLite's default journal), adding a bill (``POST /api/projects/{id}/bills``,
+             a form: date, what, payer, payed_for ×4, amount) with the project's bearer token
+             (the API's cheapest way in: a signed token, no password hash per request)
+
+Ours records a random valid hand (``POST /api/v1/tables/{id}/hands``, JSON, with an
+Idempotency-Key, over 50 tables) as the score pad sends it. The servers are started side by
+side and warmed up, then rounds go ours-sync, ours, peer, ours-sync, … (one loaded at a time)
+so that what else the machine does weighs on all alike. Printed: each round's writes a second
+and p50/p99, and per round the ratios ours/peer and ours-sync/peer, with their medians against
+the target (≥ 3.5× the peer's writes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import itertools
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlencode
+
+import requests
+
+from bench.http import SERVICE_ENV, prepare, run_wrk, scenarios, script
+from tests.support import Gunicorn
+
+TARGET = 3.5
+PEER = "ihatemoney==7.2.1"
+PEER_MEMBERS = ["Anna", "Ben", "Cleo", "Dora"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def peer_server(venv: Path, tmp: Path) -> Iterator[str]:
+    """I Hate Money under gunicorn (2 sync workers) on an SQLite file in ``tmp``; its URL."""
+    settings = tmp / "ihatemoney.cfg"
+    settings.write_text(
+        f'SQLALCHEMY_DATABASE_URI = "sqlite:///{tmp / "ihatemoney.db"}"\n'
+        'SECRET_KEY = "bench-peer-writes"\n'
+        "ACTIVATE_DEMO_PROJECT = False\n"
+        "SESSION_COOKIE_SECURE = False\n"
+    )
+    (tmp / "gunicorn.conf.py").write_text("")  # not ours: gunicorn's defaults
+    env = {**os.environ, "IHATEMONEY_SETTINGS_FILE_PATH": str(settings)}
+    # Its app migrates its database when made: once here, not by two workers racing.
+    subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "from ihatemoney.run import create_app; create_app()"],
+        cwd=tmp,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    port = free_port()
+    log = (tmp / "peer.log").open("wb")
+    process = subprocess.Popen(
+        [str(venv / "bin" / "gunicorn"), "--workers", "2", "--bind", f"127.0.0.1:{port}"]
+        + ["ihatemoney.wsgi:application"],
+        cwd=tmp,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                sys.exit("the peer exited: " + (tmp / "peer.log").read_text())
+            try:
+                requests.get(f"{url}/api/currencies", timeout=2)
+                break
+            except requests.RequestException:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        log.close()
+
+
+def peer_script(url: str, rng: random.Random) -> str:
+    """A project with four members, and the wrk script that adds bills to it."""
+    project = {
+        "name": "bench",
+        "id": "bench",
+        "password": "bench-secret",
+        "contact_email": "bench@example.com",
+        "default_currency": "XXX",
+    }
+    made = requests.post(f"{url}/api/projects", data=project, timeout=30)
+    made.raise_for_status()
+    auth = ("bench", "bench-secret")
+    members = []
+    for name in PEER_MEMBERS:
+        added = requests.post(
+            f"{url}/api/projects/bench/members", data={"name": name}, auth=auth, timeout=30
+        )
+        added.raise_for_status()
+        members.append(int(added.json()))
+    token = requests.get(f"{url}/api/projects/bench/token", auth=auth, timeout=30)
+    token.raise_for_status()
+    bills = [
+        urlencode(
+            {
+                "date": "2026-12-03",
+                "what": f"round {n}",
+                "payer": rng.choice(members),
+                "payed_for": members,
+                "amount": f"{rng.randrange(100, 10000) / 100:.2f}",
+                "original_currency": "XXX",
+            },
+            doseq=True,
+        )
+        for n in range(200)
+    ]
+    headers = {
+        "Authorization": f"Bearer {token.json()['token']}",
+        "Content-Type": "application/x-www-form-urlencoded",
+    }
+    sample = requests.post(
+        f"{url}/api/projects/bench/bills", data=bills[0], headers=headers, timeout=30
+    )
+    if sample.status_code != 201:
+        sys.exit(f"the peer refused a bill: {sample.status_code} {sample.text}")
+    return script("POST", ["/api/projects/bench/bills"], [headers], bills)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--peer-venv", type=Path, default=Path("/tmp/ihm-venv"))
+    parser.add_argument("--seconds", type=int, default=8)
+    parser.add_argument("--rounds", type=int, default=4)
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is needed: apt-get install wrk")
+    if not (args.peer_venv / "bin" / "gunicorn").exists():
+        sys.exit(f"no peer at {args.peer_venv}: install {PEER} and gunicorn there (see above)")
+    tmp = Path(tempfile.mkdtemp(prefix="bench-peer-"))
+    (tmp / "peer").mkdir()
+    url, tables = prepare(None, tmp)
+    data = scenarios(tables, random.Random(11))
+    paths = [f"/api/v1/tables/{t['id']}/hands" for t in tables]
+    ours_lua = script("POST", paths, data["auth"], data["hands"], keyed=True)
+    print(
+        f"{time.strftime('%Y-%m-%d %H:%M %Z')}, {os.cpu_count()} cores, load average before: "
+        f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} (other programs share the machine)"
+    )
+    print(
+        f"writes on SQLite, wrk -t2 -c16, {args.seconds} s a round, 2 workers each: ours "
+        f"(a hand) under sync workers and the threaded worker, the peer ({PEER}, a bill)"
+    )
+    print(f"{'round':>5} {'server':>9} {'writes/s':>9} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6}")
+    rates: dict[str, list[float]] = {"ours-sync": [], "ours": [], "peer": []}
+    with contextlib.ExitStack() as servers:
+        targets = {
+            "ours-sync": (
+                servers.enter_context(
+                    Gunicorn(url, workers=2, **SERVICE_ENV, GUNICORN_CMD_ARGS="--worker-class sync")
+                ).url,
+                ours_lua,
+            ),
+            "ours": (servers.enter_context(Gunicorn(url, workers=2, **SERVICE_ENV)).url, ours_lua),
+        }
+        peer_url = servers.enter_context(peer_server(args.peer_venv, tmp / "peer"))
+        targets["peer"] = (peer_url, peer_script(peer_url, random.Random(12)))
+        for target, lua in targets.values():  # each worker's first requests load the app
+            run_wrk(target, lua, 1)
+        for round_number, name in itertools.product(range(1, args.rounds + 1), targets):
+            target, lua = targets[name]
+            figures = run_wrk(target, lua, args.seconds)
+            rates[name].append(figures["rps"])
+            print(
+                f"{round_number:>5} {name:>9} {figures['rps']:9.0f} "
+                f"{figures['p50_us'] / 1000:7.2f} {figures['p99_us'] / 1000:7.2f} "
+                f"{figures['errors'] + figures['bad']:6d}",
+                flush=True,
+            )
+    shutil.rmtree(tmp, ignore_errors=True)
+    print(
+        "median writes/s: "
+        + ", ".join(f"{name} {statistics.median(rate):.0f}" for name, rate in rates.items())
+    )
+    for name in ("ours", "ours-sync"):
+        ratios = [o / p for o, p in zip(rates[name], rates["peer"], strict=True)]
+        median = statistics.median(ratios)
+        print(
+            f"{name}/peer per round: {', '.join(f'{r:.2f}' for r in ratios)}; median "
+            f"{median:.2f} (target ≥ {TARGET:g}: {'ok' if median >= TARGET else 'MISS'})"
+        )
+    ours = [t / s for t, s in zip(rates["ours"], rates["ours-sync"], strict=True)]
+    print(
+        f"ours/ours-sync per round: {', '.join(f'{r:.2f}' for r in ours)}; median "
+        f"{statistics.median(ours):.2f}"
+    )
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
