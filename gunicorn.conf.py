@@ -53,6 +53,10 @@ worker_connections = int(os.environ.get("WEB_CONNECTIONS", "1000"))
 # after any reset); and SO_REUSEPORT lets another process of the same user bind the same
 # port beside us, where one shared socket would refuse it. WEB_REUSE_PORT=0: one shared socket.
 reuse_port = os.environ.get("WEB_REUSE_PORT", "1") != "0"
+# Connections the kernel queues on a listening socket before the worker accepts them (capped
+# by net.core.somaxconn): after a restart every phone of a club night connects at once, and a
+# queue that overflows drops their SYNs, which their kernels send again only 1, 3, 7… s later.
+backlog = int(os.environ.get("WEB_BACKLOG", "4096"))
 # An idle kept-alive connection is closed after this long; phones poll every few seconds.
 keepalive = 5
 # A worker whose event loop has not reported for this long is replaced. Request work is

@@ -106,6 +106,7 @@ class Step:
     deliveries: list[tuple[float, float]] = field(default_factory=list)  # (at, ms)
     phones_in_at: float | None = None  # every phone has its first answer / ready event
     dropped: int = 0
+    lost: dict[str, int] = field(default_factory=dict)  # the streams not held, by how
     reloads: int = 0
     rss_before_kib: int = 0
     rss_after_kib: int = 0
@@ -337,10 +338,17 @@ class StreamHolder:
             await asyncio.sleep(0.2)
         self.control.recv()  # stop
         dropped = sum(1 for p in phones if p is None or p.lost)
+        how = {
+            "never connected": sum(1 for p in phones if p is None),
+            "refused (not 200)": self.refused,
+            "closed before ready": sum(1 for p in phones if p and p.lost and not p.ready),
+            "closed after ready": sum(1 for p in phones if p and p.lost and p.ready),
+            "open, never ready": sum(1 for p in phones if p and not p.lost and not p.ready),
+        }
         for phone in phones:
             if phone is not None and phone.transport is not None:
                 phone.transport.close()
-        self.control.send(("done", dropped + self.refused, self.reloads, self.arrivals))
+        self.control.send(("done", dropped + self.refused, self.reloads, self.arrivals, how))
 
 
 def hold_streams(
@@ -477,8 +485,10 @@ async def run_step(
         message = control.recv()
         if message[0] == "in":
             message = control.recv()
-        _done, dropped, reloads, arrivals = message
+        _done, dropped, reloads, arrivals, how = message
         step.dropped += dropped
+        for kind, count in how.items():
+            step.lost[kind] = step.lost.get(kind, 0) + count
         step.reloads += reloads
         seen.arrivals += arrivals
         process.join()
@@ -577,6 +587,8 @@ def make_tables(api: ApiClient, count: int, per_club: int) -> list[dict[str, Any
 def report(step: Step, ceiling: float) -> bool:
     held, f = step.verdict()
     drain = "never" if step.drain_seconds is None else f"{step.drain_seconds:.0f} s"
+    if step.phones_in_at is not None:
+        drain += f" (all phones in after {step.phones_in_at:.0f} s)"
     memory = ""
     if step.mode == "streams" and step.rss_after_kib:
         streams = step.tables * PHONES
@@ -588,6 +600,11 @@ def report(step: Step, ceiling: float) -> bool:
             f" streams per worker "
             f"{'/'.join(map(str, step.streams_per_worker))}"
         )
+    lost = (
+        " (" + ", ".join(f"{kind} {n}" for kind, n in step.lost.items() if n) + ")"
+        if step.dropped
+        else ""
+    )
     delivery = (
         f"delivery p50 {f['delivery_p50']:.0f} ms p99 {f['delivery_p99']:.0f} ms "
         f"({f['deliveries']})"
@@ -597,7 +614,7 @@ def report(step: Step, ceiling: float) -> bool:
         f"{step.step_seconds:.0f} s: {f['rps']:,.0f} req/s ({f['rps'] / ceiling:.2f}× the echo's "
         f"ceiling), p50 {f['p50']:.1f} ms, p99 {f['p99']:.1f} ms, writes p99 "
         f"{f['writes_p99']:.1f} ms ({f['writes']}), {delivery}; statuses {f['statuses']}, "
-        f"dropped {step.dropped}, reloads {step.reloads}{memory}; load "
+        f"dropped {step.dropped}{lost}, reloads {step.reloads}{memory}; load "
         f"{' '.join(f'{x:.2f}' for x in step.load)} → {'held' if held else 'DID NOT HOLD'}",
         flush=True,
     )

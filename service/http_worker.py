@@ -86,6 +86,8 @@ HEARTBEAT = b": heartbeat\n\n"
 # default stays CPython's.
 DEFAULT_SWITCH_INTERVAL_MS = 5.0
 OPEN_FILES_BESIDE_CONNECTIONS = 256
+# Connections accepted in one turn of the loop at most (the rest wait for the next turn).
+ACCEPT_BATCH = 64
 
 
 def streams_per_worker(worker_connections: int) -> int:
@@ -496,14 +498,25 @@ class BufferingThreadWorker(ThreadWorker):  # type: ignore[misc]
         return None
 
     def accept(self, listener: Any) -> None:
+        """Every connection waiting on the socket (up to ``ACCEPT_BATCH``, and within the
+        worker's connections), not gthread's one per turn of the loop: after a restart
+        thousands of phones connect at once, and one a turn left most of them in the kernel's
+        queue until it overflowed (their retries come seconds later)."""
         if not self.buffering:
             super().accept(listener)
             return None
+        for _ in range(ACCEPT_BATCH):
+            if self.nr_conns >= self.worker_connections or not self.accept_one(listener):
+                return None
+        return None
+
+    def accept_one(self, listener: Any) -> bool:
+        """Accept a connection and start gathering its request; False when none waits."""
         try:
             client, address = listener.accept()
         except OSError as error:
             if error.errno in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
-                return None
+                return False
             raise
         self.nr_conns += 1
         timeout = struct.pack("ll", int(SOCKET_TIMEOUT), 0)
@@ -511,7 +524,7 @@ class BufferingThreadWorker(ThreadWorker):  # type: ignore[misc]
         client.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, timeout)
         conn = BufferedConn(self.cfg, client, address, listener.getsockname())
         self.gather(conn)
-        return None
+        return True
 
     def on_client_socket_readable(self, conn: Any, client: Any) -> None:
         """A kept-alive connection's next request: gathered like a new one's."""
