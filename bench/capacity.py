@@ -686,6 +686,11 @@ def main() -> None:
                     )
                 )
                 log = service.output()
+            late = sum(
+                int(n) for n in re.findall(r"closed (\d+) connection\(s\) whose request", log)
+            )
+            if late:
+                print(f"         (the workers closed {late} connection(s) whose request was late)")
             replaced = log.count("Booting worker") - WORKERS
             if replaced > 0:  # the workers' losses show in the figures; this says why
                 print(

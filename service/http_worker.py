@@ -34,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import random
 import re
 import resource
 import selectors
@@ -300,7 +301,12 @@ class StreamHub:
 
     def adopt(self, conn: Any, hold: Hold) -> None:
         """In the loop: keep the connection, and send what it missed since ``last_id``."""
-        stream = HeldStream(conn, hold, last_write=time.monotonic())
+        # Its first heartbeat comes after a random half to whole interval: the streams of a
+        # cold start, opened within seconds of each other, would otherwise all be due in the
+        # same turn of the loop (10,000 sends at once, every 15 s), and keep so.
+        spread = random.uniform(0, self.heartbeat / 2)
+        stream = HeldStream(conn, hold, last_write=time.monotonic() - spread)
+        conn.parser = None  # a stream reads no more requests: its parser's buffers go
         conn.sock.setblocking(False)
         self.streams.add(stream)
         topics = self._by_channel.setdefault(hold.channel, {})
@@ -382,10 +388,11 @@ class StreamHub:
 
     def beat(self, now: float) -> None:
         """A heartbeat comment to every stream silent for ``heartbeat`` seconds (looked for
-        once a second at most: the loop comes here after every batch of events)."""
+        four times a second at most: the loop comes here after every batch of events; a few
+        at a time, as their first ones were spread by ``adopt``)."""
         if now < self._next_beat:
             return
-        self._next_beat = now + min(1.0, self.heartbeat / 2)
+        self._next_beat = now + min(0.25, self.heartbeat / 4)
         for channel, at in list(self._recent_at.items()):
             if now - at > RECENT_SECONDS and channel not in self._by_channel:
                 del self._recent_at[channel], self._recent[channel]
@@ -584,8 +591,16 @@ class BufferingThreadWorker(ThreadWorker):  # type: ignore[misc]
             linger = now + STOP_KEEPALIVE_LINGER
             for conn in self.gathering:  # the same cap for all: the order stays
                 conn.deadline = min(conn.deadline, linger)
+        late = 0
         while self.gathering and self.gathering[0].deadline <= now:
             conn = self.gathering[0]
             self.stop_gathering(conn)
             self.nr_conns -= 1
             conn.close()
+            late += 1
+        if late and self.alive:
+            self.log.warning(
+                "closed %d connection(s) whose request was not in within %g s",
+                late,
+                REQUEST_READ_TIMEOUT,
+            )
