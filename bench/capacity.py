@@ -274,6 +274,7 @@ class StreamPhone(asyncio.Protocol):
     def connection_made(self, transport: Any) -> None:
         self.transport = transport
         transport.write(self.request)
+        self.holder.last_sent = time.monotonic()
 
     def data_received(self, data: bytes) -> None:
         if not self.ready:
@@ -309,6 +310,7 @@ class StreamHolder:
         self.refused = 0
         self.reloads = 0
         self.arrivals: list[tuple[str, int, float]] = []
+        self.last_sent = 0.0  # when the last phone sent its request (this process's clock)
 
     def phone_ready(self) -> None:
         self.ready += 1
@@ -344,6 +346,9 @@ class StreamHolder:
             "closed before ready": sum(1 for p in phones if p and p.lost and not p.ready),
             "closed after ready": sum(1 for p in phones if p and p.lost and p.ready),
             "open, never ready": sum(1 for p in phones if p and not p.lost and not p.ready),
+            # (seconds from the start to this load process's last request sent: a load
+            # process busy with thousands of connections may send late, not the server)
+            "last request sent after s": round(self.last_sent - start),
         }
         for phone in phones:
             if phone is not None and phone.transport is not None:
@@ -488,7 +493,8 @@ async def run_step(
         _done, dropped, reloads, arrivals, how = message
         step.dropped += dropped
         for kind, count in how.items():
-            step.lost[kind] = step.lost.get(kind, 0) + count
+            merge = max if kind.endswith(" s") else (lambda a, b: a + b)
+            step.lost[kind] = merge(step.lost.get(kind, 0), count)
         step.reloads += reloads
         seen.arrivals += arrivals
         process.join()
