@@ -65,7 +65,7 @@ SOCKET_TIMEOUT = 30.0
 _CONTENT_LENGTH = re.compile(rb"\r\ncontent-length[ \t]*:[ \t]*(\d{1,12})[ \t]*\r\n", re.I)
 _CHUNKED = re.compile(rb"\r\ntransfer-encoding[ \t]*:", re.I)
 # A stream's opening, told by its request line (``service/api/live.py``'s paths).
-_STREAM_OPENING = re.compile(rb"GET /api/v1/(?:tables|clubs)/[^/?# ]+/events[ ?]")
+STREAM_OPENING = re.compile(rb"GET /api/v1/(?:tables|clubs)/[^/?# ]+/events[ ?]")
 # What the app finds its worker's stream hub under in a request's environ.
 STREAMS_ENVIRON_KEY = "solo.streams"
 # The key every stream of the worker counts against (``StreamHub.reserve``).
@@ -567,7 +567,7 @@ class BufferingThreadWorker(ThreadWorker):  # type: ignore[misc]
             return
         self.stop_gathering(conn)
         conn.data_ready = True  # gthread's own wait for a first byte is over
-        opening = _STREAM_OPENING.match(conn.buffered) is not None
+        opening = STREAM_OPENING.match(conn.buffered) is not None
         conn.hand_over_buffered()  # a kept-alive connection has its parser already
         self.enqueue_req(conn, opening)
 

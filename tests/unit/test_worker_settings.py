@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from service.http_worker import streams_per_worker, switch_interval
+from service.http_worker import (
+    STREAM_OPENING,
+    stream_opening_threads,
+    streams_per_worker,
+    switch_interval,
+)
 
 
 def test_streams_per_worker_leaves_a_quarter_of_the_connections_by_default(monkeypatch):
@@ -33,3 +38,32 @@ def test_a_switch_interval_out_of_range_stops_the_start(monkeypatch, millisecond
     monkeypatch.setenv("WEB_SWITCH_INTERVAL_MS", milliseconds)
     with pytest.raises(ValueError, match="WEB_SWITCH_INTERVAL_MS"):
         switch_interval()
+
+
+def test_one_thread_opens_streams_unless_set(monkeypatch):
+    monkeypatch.delenv("WEB_STREAM_OPENING_THREADS", raising=False)
+    assert stream_opening_threads() == 1
+    monkeypatch.setenv("WEB_STREAM_OPENING_THREADS", "3")
+    assert stream_opening_threads() == 3
+    for bad in ("0", "65"):
+        monkeypatch.setenv("WEB_STREAM_OPENING_THREADS", bad)
+        with pytest.raises(ValueError, match="WEB_STREAM_OPENING_THREADS"):
+            stream_opening_threads()
+
+
+@pytest.mark.parametrize(
+    ("request_line", "opening"),
+    [
+        (b"GET /api/v1/tables/abc/events HTTP/1.1\r\n", True),
+        (b"GET /api/v1/tables/abc/events?ticket=x.y HTTP/1.1\r\n", True),
+        (b"GET /api/v1/clubs/abc/events HTTP/1.1\r\n", True),
+        (b"POST /api/v1/tables/abc/events/tickets HTTP/1.1\r\n", False),
+        (b"GET /api/v1/tables/abc/events/tickets HTTP/1.1\r\n", False),
+        (b"HEAD /api/v1/tables/abc/events HTTP/1.1\r\n", False),
+        (b"POST /api/v1/tables/abc/hands HTTP/1.1\r\n", False),
+        (b"GET /api/v1/tables/abc HTTP/1.1\r\n", False),
+    ],
+)
+def test_the_loop_tells_a_streams_opening_by_its_request_line(request_line, opening):
+    """Openings go to the worker's opening thread, everything else to the request threads."""
+    assert (STREAM_OPENING.match(request_line) is not None) is opening
