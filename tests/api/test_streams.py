@@ -288,3 +288,37 @@ def test_each_worker_listens_on_a_socket_of_its_own(servers):
         if int(line.split()[1].rsplit(":", 1)[1], 16) == first.port and line.split()[3] == "0A"
     ]
     assert len(listening) == first.workers == 2
+
+
+def test_a_stream_opens_while_the_only_request_thread_waits_to_write(app, api):
+    """A stream's opening takes no request thread: with the worker's one request thread held
+    by a hand waiting for SQLite's writer lock (taken here, from outside), a stream still
+    opens on the worker's opening thread; the hand goes through once the lock is let go."""
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    if not url.startswith("sqlite"):
+        pytest.skip("SQLite's writer lock, held from outside")
+    import fcntl
+    import os
+
+    from tests.api.test_sqlite_durability import flock_waiters
+
+    lock = f"{url.removeprefix('sqlite:///')}-writer.lock"
+    table = api.table()
+    with Gunicorn(url, workers=1, WEB_THREADS="1") as server, ThreadPoolExecutor(1) as pool:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            pending = pool.submit(record, server, table)
+            deadline = time.monotonic() + 30
+            while flock_waiters(lock) == 0 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert flock_waiters(lock) == 1, "the hand waits for the writer lock"
+            stream = open_stream(server, table)
+            assert stream.next().event == "ready"
+            assert not pending.done()
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+        assert pending.result(timeout=30)["number"] == 1
+        assert stream.changes(1)[0]["data"]["hand"] == 1
+        stream.close()
