@@ -111,6 +111,7 @@ def test_the_openings_it_makes_are_flasks_own(
     flask_calls.count = 0
     cases = [
         (path, auth),  # fresh: its ready event
+        (path, {**auth, "Accept-Language": "de-DE,de;q=0.9"}),  # (its Content-Language)
         (f"{path}?ticket={ticket}", {}),  # a ticket instead of the token
         (f"{path}?ticket={ticket}&after=2", {}),  # resumed, nothing of its table missed
         (path, {**auth, "Last-Event-ID": "3"}),
