@@ -17,12 +17,13 @@ from service.api.pages import PAD_DIR
 
 # Each layer, lowest first; a module may import modules of the layers below its own only.
 PAD_LAYERS: dict[str, set[str]] = {
+    # The view library (html`` templates, render): lit-html, vendored as published.
+    "library": {"lit-html.js"},
     # The words and the page's language (it loads one catalog, lang-*.js, by itself).
     "words": {"i18n.js"},
     # Building blocks with no notion of a table: elements, storage, the API, QR codes, and
     # the hand form's field logic read from a game's description (pure).
-    # lit-html.js: the view library (html`` templates, render), vendored as published.
-    "blocks": {"lit-html.js", "dom.js", "store.js", "api.js", "qr.js", "hand-fields.js"},
+    "blocks": {"dom.js", "store.js", "api.js", "qr.js", "hand-fields.js"},
     # A table and a club as this phone knows them, and the parts screens are made of.
     "model": {"model.js", "outbox.js", "live.js", "club-shared.js"},
     # A hand, a settlement and a table's settings in words.

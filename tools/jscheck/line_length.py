@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PAD = ROOT / "service" / "static" / "pad"
 VENDORED = {"lit-html.js"}
-NOT_YET_WRAPPED = {"league.js", "league-admin.js", "start.js", "table.js"}
+NOT_YET_WRAPPED = {"league.js", "league-admin.js", "start.js"}
 ONE_STRING = re.compile(r"""^\s*(['"`])(?:\\.|(?!\1).)*\1[,)\s]*$""")
 
 

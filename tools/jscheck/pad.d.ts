@@ -88,19 +88,25 @@ interface FormState {
   options: Record<string, any>;
 }
 
-/** What each widget of the hand form gets (hand.js). */
-interface Env {
+/** What each widget of the hand form gets (hand.js): the form, the table's seats in words,
+ *  and how to change the values (each change draws the form again). */
+interface FormUi {
   form: FormState;
-  ctx: any;
+  table: {
+    seats: { seat: number; name: string }[];
+    seatName: (seat: number) => string;
+    shortName: (seat: number) => string;
+  };
   set: (name: string, value: any, byHand?: boolean) => void;
   changed: () => void;
-  syncs: (() => void)[];
   hint: (f: FormField) => string;
+  shown: (f: FormField) => boolean;
+  errorKind: (f: FormField, first: string) => string;
+  setErrorKind: (f: FormField, kind: string) => void;
 }
 
-/** An element the pad redraws from its state (`sync`), with what a screen adds to it. */
+/** An element with what a screen of the club's (start.js, league.js) adds to it. */
 interface HTMLElement {
-  sync?: () => void;
   [more: string]: any;
 }
 interface Element {

@@ -1,5 +1,6 @@
 // One open table as this phone knows it: the table, its hands, its variant; loading, polling
-// with If-None-Match, and the words for a hand and a transfer.
+// with If-None-Match, and the words for a hand and a transfer. A table's context is changed
+// here only (the screens read it; what they show besides is their own state, app.js).
 
 import { api, NetworkError } from './api.js';
 import { store } from './store.js';
@@ -56,7 +57,6 @@ export function tableContext(id) {
       hands: cached ? cached.hands : [],
       etag: null, // always fetch the hands once per page load
       variant: null,
-      ui: { open: new Set() },
     };
     contexts.set(id, ctx);
   }
@@ -106,10 +106,40 @@ function setTable(ctx, table, hands = ctx.hands) {
   store.saveCache(ctx.id, { table, hands });
 }
 
+/** The table as a change of its settings (or closing it) answered: kept, its hands and its
+ *  version read again on the next poll. */
+export function tookTable(ctx, table) {
+  setTable(ctx, table);
+  ctx.etag = null;
+}
+
+/** After a correction, a void or a re-seating answered with the table: its hands fetched. */
+export async function tookWrite(ctx, table) {
+  await loadHands(ctx, table);
+  ctx.etag = `"${table.version}"`;
+}
+
+/** Others wrote too: the table is fetched again, not asked for with If-None-Match. */
+export function forgetVersion(ctx) {
+  ctx.etag = null;
+}
+
+/** The table's game description, once (GET /variants; a bare one when it cannot be had). */
+export async function loadVariant(ctx) {
+  if (ctx.variant) return;
+  const name = ctx.table.variant;
+  ctx.variant = (await variantNamed(name).catch(() => null)) || {
+    name,
+    title: name,
+    contracts: [],
+    options: [],
+  };
+}
+
 /** After a write answered with {number, …, table}: merge the hand, keep the new table. */
 export function mergeHand(ctx, answer) {
   const { table, ...hand } = answer;
-  const hands = ctx.hands.filter((h) => h.number !== hand.number);
+  const hands = ctx.hands.filter((x) => x.number !== hand.number);
   hands.push(hand);
   hands.sort((a, b) => a.number - b.number);
   setTable(ctx, table, hands);
@@ -153,7 +183,7 @@ export function stateBefore(ctx, number) {
     stakeDue = dealPasses(ctx.variant, hand.hand); // a new dealer stakes; a redeal does not
     if (s.result === 'won') firstWon = true;
   }
-  const current = hands.find((h) => h.number === number);
+  const current = hands.find((x) => x.number === number);
   const isNext = !current;
   state.dealer = isNext ? table.dealer : current.dealer;
   if (table.pool !== null && table.pool !== undefined) state.pool = isNext ? table.pool : pool;
