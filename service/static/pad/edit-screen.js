@@ -30,11 +30,7 @@ async function confirm(ctx, app, record, preview) {
   const { number } = app.state();
   const confirming = { record, settlement: preview, answer: null };
   app.setState({ confirming });
-  const heading = document.getElementById('confirm-h');
-  if (heading) {
-    heading.tabIndex = -1;
-    heading.focus();
-  }
+  document.getElementById('confirm-h')?.focus();
   const dryRun = () =>
     api.correct(ctx.id, writeToken(ctx), number, record, ctx.table.version, true);
   const answer = await tableAfter(ctx, dryRun);
@@ -56,7 +52,7 @@ function confirmation(ctx, state, app) {
   };
   const corrected = t('The corrected hand');
   return html`<section class="confirm" role="region" aria-labelledby="confirm-h">
-    <h2 id="confirm-h">${t('Change hand {number}?', { number })}</h2>
+    <h2 id="confirm-h" tabindex="-1">${t('Change hand {number}?', { number })}</h2>
     ${changes.length
       ? html`<ul class="changes">
           ${changes.map((c) => html`<li>${c}</li>`)}

@@ -1,6 +1,8 @@
 // The hand form: one widget per field of the game's description (GET /api/v1/variants, read by
 // hand-fields.js), shown and required as the description's conditions say, with a live
-// preview of the settlement. No game is known here by name.
+// preview of the settlement. No game is known here by name. Each widget is a function of the
+// field and the form's values returning a template; the form is drawn again (lit-html render)
+// after every change.
 
 import { api, NetworkError, ProblemError } from './api.js';
 import { SUITS, plain, signed, suitName, title } from './dom.js';
@@ -416,16 +418,16 @@ const rankWord = (rank) => RANKS[rank] || title(rank);
  *  Returns {element, discard(), hasDraft, redraw()} (redraw: after the table changed). */
 export function handForm(opts) {
   const { ctx } = opts;
-  const tableNow = ctx.table;
-  const variant = forTable(opts.variant, tableNow.options || {});
+  const seated = ctx.table; // the table as the form opened: its seats, game and options
+  const variant = forTable(opts.variant, seated.options || {});
   const fields = formFields(variant);
   /** @type {FormState} */
   const form = {
     variant,
     fields,
     values: valuesFrom(variant, fields, opts.record),
-    players: tableNow.seats.length,
-    options: optionValues(variant, tableNow.options || {}),
+    players: seated.seats.length,
+    options: optionValues(variant, seated.options || {}),
   };
   const v = form.values;
   const touched = new Set(opts.record ? fields.map((f) => f.name) : []); // counts a player set
@@ -509,7 +511,7 @@ export function handForm(opts) {
   const ui = {
     form,
     table: {
-      seats: tableNow.seats,
+      seats: seated.seats,
       seatName: (seat) => seatName(ctx, seat),
       shortName: (seat) => shortName(ctx, seat),
     },
@@ -605,9 +607,9 @@ export function handForm(opts) {
     }
     try {
       const { data } = await api.preview({
-        variant: tableNow.variant,
+        variant: seated.variant,
         players: form.players,
-        options: variantOptions(tableNow),
+        options: variantOptions(seated),
         state: stateBefore(ctx, opts.number),
         hand: recordOf(form),
       });
