@@ -4,7 +4,7 @@
 import { backToTable, h, clear, suitLabel } from './dom.js';
 import { handForm } from './hand.js';
 import { t, tn } from './i18n.js';
-import { couleurOf, couleurSettled, nextHand, seatName } from './model.js';
+import { couleurOf, couleurSettled, doubledWords, nextHand, seatName } from './model.js';
 import { enqueue, entriesFor } from './outbox.js';
 
 export function renderNewHand(root, ctx, app) {
@@ -42,10 +42,8 @@ export function renderNewHand(root, ctx, app) {
   const deals = next.stakeDue
     ? t('{name} deals and stakes', { name })
     : t('{name} deals', { name });
-  const suit = suitLabel(couleurOf(tb));
-  const word =
-    tb.variant === 'german' ? t('preferred suit {suit}', { suit }) : t('couleur {suit}', { suit });
-  const couleur = !couleurOf(tb) || !(next.known || couleurSettled(ctx)) ? '' : ` · ${word}`;
+  const word = doubledWords(ctx).of(suitLabel(couleurOf(ctx)));
+  const couleur = !couleurOf(ctx) || !(next.known || couleurSettled(ctx)) ? '' : ` · ${word}`;
   const n = queued.length;
   const known = { known: stillUnknown(ctx) };
   const waiting = !n
@@ -91,10 +89,6 @@ function stillUnknown(ctx) {
   const pool = state.has('pool');
   const couleur = state.has('couleur') && !couleurSettled(ctx);
   if (!couleur) return pool ? t('the pool and the balances') : t('the balances');
-  if (ctx.table.variant === 'german') {
-    return pool
-      ? t('the pool, the preferred suit and the balances')
-      : t('the preferred suit and the balances');
-  }
-  return pool ? t('the pool, the couleur and the balances') : t('the couleur and the balances');
+  const doubled = doubledWords(ctx);
+  return pool ? doubled.unknownWithPool : doubled.unknown;
 }

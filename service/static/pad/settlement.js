@@ -3,7 +3,7 @@
 
 import { h, plain, signed } from './dom.js';
 import { t, tn } from './i18n.js';
-import { describeTransfer, resultWord, seatName } from './model.js';
+import { describeTransfer, doubledWords, resultWord, seatName } from './model.js';
 
 function worth(ctx, s) {
   if (s.value === null || s.value === undefined) return '';
@@ -36,9 +36,7 @@ export function settlementView(ctx, s, { heading } = {}) {
       h(
         'p.result',
         h('strong', resultWord(s.result)),
-        s.in_couleur
-          ? ' · ' + (ctx.table.variant === 'german' ? t('in the preferred suit') : t('in couleur'))
-          : '',
+        s.in_couleur ? ` · ${doubledWords(ctx).in}` : '',
         w ? ` · ${w}` : '',
       ),
     );

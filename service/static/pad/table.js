@@ -10,7 +10,7 @@ import {
   contractTitle, countedContract, describeHand, kindTitle, shortHand, trumpOf,
 } from './hand-words.js';
 import {
-  couleurOf, couleurSettled, nextHand, seatName, sheetRows, shortName,
+  couleurOf, couleurSettled, doubledWords, nextHand, seatName, sheetRows, shortName,
 } from './model.js';
 import { settlementView, summaryLine, withNames } from './settlement.js';
 import { store } from './store.js';
@@ -33,10 +33,11 @@ function facts(ctx) {
   const unknown = t('not known yet');
   const items = []; // [the fact's English name (data-fact, for tests and styles), its label, its value]
   if (tb.pool !== null && tb.pool !== undefined) items.push(['pool', t('Pool'), next.known ? num(tb.pool) : unknown]);
-  const couleur = couleurOf(tb);
+  const couleur = couleurOf(ctx);
   if (couleur) {
     const known = next.known || couleurSettled(ctx);
-    items.push([tb.variant === 'german' ? 'preferred suit' : 'couleur', suitWord(tb), known ? suitLabel(couleur) : unknown]);
+    const doubled = doubledWords(ctx); // the couleur, or what the game calls it
+    items.push([doubled.key, doubled.title, known ? suitLabel(couleur) : unknown]);
   }
   if (!done) items.push(['deals next', t('Deals next'), dealer]);
   if (!done && next.stakeDue !== null && next.stakeDue !== undefined) {
@@ -58,11 +59,6 @@ function ended(ctx) {
     names.length ? [h('strong', names.length > 1 ? t('Winners: {names}', { names: all }) : t('Winner: {names}', { names: all })), ' · '] : null,
     t('The session is over: {reason}', { reason: withNames(ctx, tb.session.reason) }),
     tb.status === 'closed' ? [' ', t('This table is closed: these are its final balances.')] : null);
-}
-
-/** German Solo calls its doubled suit the preferred suit; the others, the couleur. */
-export function suitWord(table) {
-  return table.variant === 'german' ? t('Preferred suit') : t('Couleur');
 }
 
 /** The unit of a table's balances, as a word ("chips", "points"). */
