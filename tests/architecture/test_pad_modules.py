@@ -21,7 +21,8 @@ PAD_LAYERS: dict[str, set[str]] = {
     "words": {"i18n.js"},
     # Building blocks with no notion of a table: elements, storage, the API, QR codes, and
     # the hand form's field logic read from a game's description (pure).
-    "blocks": {"dom.js", "store.js", "api.js", "qr.js", "hand-fields.js"},
+    # lit-html.js: the view library (html`` templates, render), vendored as published.
+    "blocks": {"lit-html.js", "dom.js", "store.js", "api.js", "qr.js", "hand-fields.js"},
     # A table and a club as this phone knows them, and the parts screens are made of.
     "model": {"model.js", "outbox.js", "live.js", "club-shared.js"},
     # A hand, a settlement and a table's settings in words.

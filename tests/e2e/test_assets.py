@@ -25,14 +25,17 @@ from tests.support import migrated_app
 # together (docs/pad.md): de sent 71,078 bytes then, with the club screens.
 BUDGET = 240 * 1024
 SENT_BUDGET = 72 * 1024
-# Everything, the club's screens too (a phone that opens them all): docs/pad.md.
-CLUB_BUDGET = 256 * 1024
-CLUB_SENT_BUDGET = 78 * 1024
+# Everything, the club's screens too (a phone that opens them all): docs/pad.md. Raised from 256
+# and 78 KiB for the view library, lit-html (7,309 bytes, 2,937 sent); uncompressed also by the
+# 2,336 bytes (es) the pad had grown past 256 KiB before it (docs/pad.md, 2026-12-03).
+CLUB_BUDGET = 266 * 1024
+CLUB_SENT_BUDGET = 78 * 1024 + 2_937
 STATIC_IMPORT = re.compile(
     r"""^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]\./([\w.-]+)['"]|^\s*import\s*['"]\./([\w.-]+)['"]""",
     re.MULTILINE,
 )
 LANGUAGES = ("en", "de", "es")
+VIEW_LIBRARY = "lit-html.js"  # lit-html 3.3.3 as published on npm (BSD-3-Clause), unchanged
 CSP_DIRECTIVES = (
     "default-src 'self'",
     "img-src 'self' data:",
@@ -124,6 +127,9 @@ def test_no_inline_script_style_or_handler_and_no_eval() -> None:
     assert not re.search(r"\son[a-z]+=", html), "inline event handler"
     for path in PAD_DIR.glob("*.js"):
         source = path.read_text()
+        # lit-html (vendored) sets a <template>'s innerHTML from the static strings of the pad's
+        # own html`` templates; the values bound into them become text and attributes, never HTML.
+        allowed = {"innerHTML"} if path.name == VIEW_LIBRARY else set()
         for banned in (
             "eval(",
             "new Function",
@@ -133,7 +139,7 @@ def test_no_inline_script_style_or_handler_and_no_eval() -> None:
             ".style.",
             "document.write",
         ):
-            assert banned not in source, f"{path.name} uses {banned}"
+            assert banned in allowed or banned not in source, f"{path.name} uses {banned}"
 
 
 def test_the_service_worker_caches_every_file_of_the_shell() -> None:
