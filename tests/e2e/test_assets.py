@@ -23,13 +23,17 @@ from tests.support import migrated_app
 # club's admin is opened. Uncompressed, and as sent (Brotli). Raised from 224 and 64 KiB when
 # the money settle-up, the compact sheet, the live stream and the webhooks' admin card arrived
 # together (docs/pad.md): de sent 71,078 bytes then, with the club screens.
-BUDGET = 240 * 1024
-SENT_BUDGET = 72 * 1024
+# Raised from 240 and 72 KiB when the start screen (imported by app.js) came to be drawn with
+# lit-html, which a table's phone then loads too (docs/pad.md, 2026-12-03).
+BUDGET = 242 * 1024
+SENT_BUDGET = 73 * 1024
 # Everything, the club's screens too (a phone that opens them all): docs/pad.md. Raised from 256
 # and 78 KiB for the view library, lit-html (7,309 bytes, 2,937 sent); uncompressed also by the
-# 2,336 bytes (es) the pad had grown past 256 KiB before it (docs/pad.md, 2026-12-03).
-CLUB_BUDGET = 266 * 1024
-CLUB_SENT_BUDGET = 78 * 1024 + 2_937
+# 2,336 bytes (es) the pad had grown past 256 KiB before it (docs/pad.md, 2026-12-03); then from
+# 266 and 78 KiB + 2,937 bytes when the club's screens were drawn with it (their templates and
+# wrapping: about 15 KB, 4 KB sent).
+CLUB_BUDGET = 281 * 1024
+CLUB_SENT_BUDGET = 85 * 1024
 STATIC_IMPORT = re.compile(
     r"""^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]\./([\w.-]+)['"]|^\s*import\s*['"]\./([\w.-]+)['"]""",
     re.MULTILINE,
