@@ -316,8 +316,8 @@ function standingsView(screen, { seasons, season, filters, path, standings }) {
       <div class="row3">${field('lg-from', words.from, dateInput('from'))}${field('lg-to', words.to,
         dateInput('to'))}${field('lg-min', words.min, min)}</div>
       <button class="small" type="submit">${words.show}</button></form>
-    <p class="hint period">${[season.name, units(standings.units), period].filter(Boolean)
-      .join(' · ')}</p>
+    <p class="hint period">${[season.name, variantTitle(season.variant), units(standings.units),
+      period].filter(Boolean).join(' · ')}</p>
     ${standings.rows.length ? html`<div class="standings-box">${standingsTable(screen,
       standings.rows, season.variant)}</div>` : html`<p>${words.none}</p>`}
     <div class="buttons noprint"><button class="small" type="button" @click=${csv}>${words.csv}
