@@ -283,7 +283,8 @@ function seatsPart(screen) {
       screen.draw();
     } catch (error) { toast(problemText(error), 'error'); }
   };
-  const typed = (event) => { setup.newName = event.target.value; };
+  // Drawn as typed: so that emptying it after an add is a change the drawing makes.
+  const typed = (event) => { setup.newName = event.target.value; screen.draw(); };
   const words = {
     how: t(
       '{game} is played by {counts}. Tap the players in the order they sit (the deal passes to the left).',
