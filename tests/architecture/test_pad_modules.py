@@ -121,7 +121,9 @@ def test_the_field_logic_is_pure_and_the_worker_imports_nothing() -> None:
 def test_no_games_hand_fields_in_the_pads_code() -> None:
     """The pad builds its forms and words from ``GET /variants``: no game's own hand field or
     contract is named in its code (the generic shape of a record, ``kind`` and ``contract``,
-    and the widget names aside)."""
+    and the widget names aside), nor a game itself (what differs between games, its doubled
+    suit, its league statistics, the one a new table starts with, comes from its
+    description)."""
     from service.rules import VARIANTS
 
     # A record's generic shape, the widgets' names, and the description's own `tricks` (per
@@ -132,6 +134,7 @@ def test_no_games_hand_fields_in_the_pads_code() -> None:
         described = variant.describe()
         names.update(f["name"] for f in described["hand_fields"])
         names.update(c["name"] for c in described["contracts"])
+        names.add(variant.name)
     names -= generic
     found = []
     for name in _modules():

@@ -22,16 +22,21 @@ from tests.support import migrated_app
 # screens (league.js, league-admin.js) are imported on demand, when a noticeboard or the
 # club's admin is opened. Uncompressed, and as sent (Brotli). Raised from 224 and 64 KiB when
 # the money settle-up, the compact sheet, the live stream and the webhooks' admin card arrived
-# together (docs/pad.md): de sent 71,078 bytes then, with the club screens. Raised from 240 and
-# 72 KiB by exactly what the view library costs (lit-html.js: 7,309 bytes, 2,937 sent).
-BUDGET = 240 * 1024 + 7_309
-SENT_BUDGET = 72 * 1024 + 2_937
+# together (docs/pad.md): de sent 71,078 bytes then, with the club screens.
+# Raised from 240 and 72 KiB when the start screen (imported by app.js) came to be drawn with
+# lit-html, which a table's phone then loads too (docs/pad.md, 2026-12-03).
+# Raised from 242 and 73 KiB when the table's screens came to be drawn with lit-html (their
+# templates, table.js wrapped to 100 characters: about 8.9 KB, 3.2 KB sent; docs/pad.md).
+BUDGET = 251 * 1024
+SENT_BUDGET = 76 * 1024
 # Everything, the club's screens too (a phone that opens them all): docs/pad.md. Raised from 256
-# and 78 KiB when the table's screens came to be drawn by lit-html: the library (7,309 bytes,
-# 2,937 sent), the screens as templates (about 9 KB, 3 KB sent: table.js wrapped to 100
-# characters too) and the 2,336 bytes (es) main was already over 256 KiB by (docs/pad.md).
-CLUB_BUDGET = 276 * 1024
-CLUB_SENT_BUDGET = 84 * 1024
+# and 78 KiB for the view library, lit-html (7,309 bytes, 2,937 sent); uncompressed also by the
+# 2,336 bytes (es) the pad had grown past 256 KiB before it (docs/pad.md, 2026-12-03); then from
+# 266 and 78 KiB + 2,937 bytes when the club's screens were drawn with it (their templates and
+# wrapping: about 15 KB, 4 KB sent); then from 281 and 85 KiB when the table's screens were
+# (about 8.9 KB, 3.2 KB sent).
+CLUB_BUDGET = 290 * 1024
+CLUB_SENT_BUDGET = 88 * 1024
 STATIC_IMPORT = re.compile(
     r"""^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]\./([\w.-]+)['"]|^\s*import\s*['"]\./([\w.-]+)['"]""",
     re.MULTILINE,

@@ -66,6 +66,15 @@ interface Variant {
   decks?: { cards: number; tricks: number; target: number }[] | null;
   matadores?: any;
   state_fields?: { name: string }[];
+  /** The league statistics the game has (its standings' and player pages' counters). */
+  statistics?: string[];
+  /** The suit worth double: its word (a message id), the option naming a fixed one, and the
+   *  options with which it becomes the trump of the first game won. */
+  doubled_suit?: {
+    word: string;
+    fixed_option: string | null;
+    first_won_when: Record<string, string[]> | null;
+  } | null;
 }
 
 /** A field of the hand form: its description and the widget that fills it in. */

@@ -5,7 +5,7 @@ import { backToTable, suitLabel } from './dom.js';
 import { handForm } from './hand.js';
 import { t, tn } from './i18n.js';
 import { html, nothing } from './lit-html.js';
-import { couleurOf, couleurSettled, nextHand, seatName } from './model.js';
+import { couleurOf, couleurSettled, doubledWords, nextHand, seatName } from './model.js';
 import { enqueue, entriesFor } from './outbox.js';
 
 const over = (table) => table.status === 'closed' || !!(table.session && table.session.over);
@@ -36,12 +36,8 @@ export function openNewHand(ctx, state, app) {
   const deals = next.stakeDue
     ? t('{name} deals and stakes', { name })
     : t('{name} deals', { name });
-  const suit = suitLabel(couleurOf(table));
-  const word =
-    table.variant === 'german'
-      ? t('preferred suit {suit}', { suit })
-      : t('couleur {suit}', { suit });
-  const couleur = !couleurOf(table) || !(next.known || couleurSettled(ctx)) ? '' : ` · ${word}`;
+  const word = doubledWords(ctx).of(suitLabel(couleurOf(ctx)));
+  const couleur = !couleurOf(ctx) || !(next.known || couleurSettled(ctx)) ? '' : ` · ${word}`;
   const n = queued.length;
   const waiting = n
     ? tn(
@@ -86,10 +82,6 @@ function stillUnknown(ctx) {
   const pool = state.has('pool');
   const couleur = state.has('couleur') && !couleurSettled(ctx);
   if (!couleur) return pool ? t('the pool and the balances') : t('the balances');
-  if (ctx.table.variant === 'german') {
-    return pool
-      ? t('the pool, the preferred suit and the balances')
-      : t('the preferred suit and the balances');
-  }
-  return pool ? t('the pool, the couleur and the balances') : t('the couleur and the balances');
+  const doubled = doubledWords(ctx);
+  return pool ? doubled.unknownWithPool : doubled.unknown;
 }

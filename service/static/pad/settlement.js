@@ -4,7 +4,7 @@
 import { plain, signed } from './dom.js';
 import { html, nothing } from './lit-html.js';
 import { t, tn } from './i18n.js';
-import { describeTransfer, resultWord, seatName } from './model.js';
+import { describeTransfer, doubledWords, resultWord, seatName } from './model.js';
 
 function worth(ctx, s) {
   if (s.value === null || s.value === undefined) return '';
@@ -32,13 +32,10 @@ const poolMove = (s) => ({ before: s.pool.before, after: s.pool.after });
  *  @param {any} ctx @param {any} s @param {{heading?: string}} [how] */
 export function settlementView(ctx, s, { heading } = {}) {
   const w = worth(ctx, s);
-  const inCouleur =
-    ctx.table.variant === 'german' ? t('in the preferred suit') : t('in couleur');
+  const doubled = s.in_couleur ? ` · ${doubledWords(ctx).in}` : '';
   const result = s.result
     ? html`<p class="result"
-        ><strong>${resultWord(s.result)}</strong>${s.in_couleur ? ' · ' + inCouleur : ''}${w
-          ? ` · ${w}`
-          : ''}</p
+        ><strong>${resultWord(s.result)}</strong>${doubled}${w ? ` · ${w}` : ''}</p
       >`
     : nothing;
   const sign = (d) => (d > 0 ? 'plus' : d < 0 ? 'minus' : '');

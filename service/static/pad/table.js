@@ -17,7 +17,15 @@ import {
   trumpOf,
 } from './hand-words.js';
 import { html, nothing, svg } from './lit-html.js';
-import { couleurOf, couleurSettled, nextHand, seatName, sheetRows, shortName } from './model.js';
+import {
+  couleurOf,
+  couleurSettled,
+  doubledWords,
+  nextHand,
+  seatName,
+  sheetRows,
+  shortName,
+} from './model.js';
 import { settlementView, summaryLine, withNames } from './settlement.js';
 import { store } from './store.js';
 import { discard, entriesFor, renumber } from './outbox.js';
@@ -41,11 +49,11 @@ function facts(ctx) {
   // [the fact's English name (data-fact, for tests and styles), its label, its value]
   const items = [];
   if (hasPool(table)) items.push(['pool', t('Pool'), next.known ? num(table.pool) : unknown]);
-  const couleur = couleurOf(table);
+  const couleur = couleurOf(ctx);
   if (couleur) {
     const known = next.known || couleurSettled(ctx);
-    const name = table.variant === 'german' ? 'preferred suit' : 'couleur';
-    items.push([name, suitWord(table), known ? suitLabel(couleur) : unknown]);
+    const doubled = doubledWords(ctx); // the couleur, or what the game calls it
+    items.push([doubled.key, doubled.title, known ? suitLabel(couleur) : unknown]);
   }
   if (!done) items.push(['deals next', t('Deals next'), seatName(ctx, next.dealer)]);
   if (!done && next.stakeDue !== null && next.stakeDue !== undefined) {
@@ -76,11 +84,6 @@ function ended(ctx) {
       : nothing}${t('The session is over: {reason}', { reason })}${table.status === 'closed'
       ? ` ${closed}`
       : nothing}</p>`;
-}
-
-/** German Solo calls its doubled suit the preferred suit; the others, the couleur. */
-export function suitWord(table) {
-  return table.variant === 'german' ? t('Preferred suit') : t('Couleur');
 }
 
 /** The unit of a table's balances, as a word ("chips", "points"). */
