@@ -366,20 +366,34 @@ def change_presence(
     return night_view(night)
 
 
+# What the admin may do instead of waiting, in the words of the admin screen's button beside
+# the refusal (an API client reads `early: true` in the problem type's documentation).
+_PENDING = {
+    "draw": N_(
+        "Table %(table)s of series %(series)s has played %(played)s of %(hands)s hands: let "
+        "the tables finish, or end the series now anyway."
+    ),
+    "close": N_(
+        "Table %(table)s of series %(series)s has played %(played)s of %(hands)s hands: let "
+        "the tables finish, or close the night anyway."
+    ),
+}
+
+
 def _pending(
-    night: ClubNightRow, open_tables: Sequence[tuple[ClubNightTableRow, TableRow]]
+    night: ClubNightRow,
+    open_tables: Sequence[tuple[ClubNightTableRow, TableRow]],
+    action: str,
 ) -> None:
-    """NightTablesPending while a table has not played the hands of its series."""
+    """NightTablesPending while a table has not played the hands of its series (``action``:
+    ``draw`` or ``close``, what the refusal offers to do anyway)."""
     if night.hands_per_series is None:
         return
     short = [(link, t) for link, t in open_tables if t.hands_played < night.hands_per_series]
     if short:
         link, table = short[0]
         raise NightTablesPending(
-            N_(
-                "Table %(table)s of series %(series)s has played %(played)s of %(hands)s "
-                "hands: let the tables finish, or send early: true to end the series now."
-            ),
+            _PENDING[action],
             values={
                 "table": link.number,
                 "series": link.series,
@@ -419,7 +433,7 @@ def draw_series(
     earlier = night_tables(night.id)
     still_open = [(link, t) for link, t in earlier if t.status == "open"]
     if not early:
-        _pending(night, still_open)
+        _pending(night, still_open, "draw")
     variant = rules.get_variant(night.variant)
     present = [p for row, p in night_players(night.id) if row.present]
     for player in present:
@@ -477,7 +491,7 @@ def close_night(principal: Principal, night_id: str, early: bool = False) -> dic
     night = lock_night(principal, night_id)
     still_open = [(link, t) for link, t in night_tables(night.id) if t.status == "open"]
     if not early:
-        _pending(night, still_open)
+        _pending(night, still_open, "close")
     _close_tables(principal, still_open)
     night.status = "closed"
     night.closed_at = utcnow()
