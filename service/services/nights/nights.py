@@ -29,6 +29,7 @@ from ..auth import Principal, issue_token, new_id, require_club_admin, revoke_to
 from ..clubs import get_club
 from ..errors import Conflict, Forbidden, NameTaken, NotFound, TableClosed, conflict_on_duplicate
 from ..locking import begin_write
+from ..outbox import record_change
 
 
 class NightClosed(Conflict):
@@ -311,6 +312,7 @@ def start_night(
     db.session.add_all(
         ClubNightPlayerRow(night_id=night.id, player_id=p.id, present=True) for p in present
     )
+    record_change(club_id, "night.started", night=night.id)
     with _new_names_taken():
         db.session.commit()
     return night_view(night)
@@ -362,6 +364,7 @@ def change_presence(
             "arrived", "a night seats at most %(most)s players", most=MAX_NIGHT_PLAYERS
         )
     night.version += 1
+    record_change(night.club_id, "night.changed", night=night.id, changed="presence")
     db.session.commit()
     return night_view(night)
 
@@ -479,6 +482,7 @@ def draw_series(
             )
         )
     night.version += 1
+    record_change(night.club_id, "night.series_drawn", night=night.id, series=number)
     db.session.commit()
     # This draw's series, by its number: another draw may have committed the next one since.
     series = next(s for s in _series_views(night) if s["number"] == number)
@@ -496,6 +500,7 @@ def close_night(principal: Principal, night_id: str, early: bool = False) -> dic
     night.status = "closed"
     night.closed_at = utcnow()
     night.version += 1
+    record_change(night.club_id, "night.closed", night=night.id)
     db.session.commit()
     return night_view(night)
 
