@@ -94,6 +94,19 @@ class StreamQuerySchema(Schema):
     )
 
 
+class StreamHeadersSchema(Schema):
+    """The stream's request headers, for the document (``api/live.py`` reads and checks
+    ``Last-Event-ID`` itself, to name it in a refusal as the header it is)."""
+
+    last_event_id = fields.String(
+        data_key="Last-Event-ID",
+        metadata={
+            "description": "Resume after this event (what `EventSource` sends when it reconnects).",
+            "pattern": "^[0-9]{1,10}$",
+        },
+    )
+
+
 class StreamTicketSchema(Schema):
     ticket = fields.String(required=True)
     url = fields.String(
