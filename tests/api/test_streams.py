@@ -189,6 +189,41 @@ def test_held_streams_cost_no_thread_and_are_bounded_per_token(app, api):
             stream.close()
 
 
+def test_streams_are_bounded_per_address_whatever_the_token(app, api):
+    """Three streams from one address, each with a token of its own: the fourth, with a fresh
+    token again, is refused; another address is not (the bound is the address's)."""
+    club = api.club()
+    tables = [api.table(club=club) for _ in range(4)]
+    with Gunicorn(
+        app.config["SQLALCHEMY_DATABASE_URI"], workers=1, SOLO_LIVE_STREAMS_PER_ADDRESS="3"
+    ) as server:
+        streams = [open_stream(server, table) for table in tables[:3]]
+        assert all(s.next().event == "ready" for s in streams)
+        refused = requests.get(
+            f"{server.url}/api/v1/tables/{tables[3]['id']}/events",
+            headers=bearer(tables[3]["table_token"]),
+            timeout=10,
+        )
+        assert refused.status_code == 429
+        assert refused.json()["type"].endswith("too-many-streams")
+        assert refused.headers["Retry-After"]
+        # The same request from another loopback address is held.
+        other = socket.create_connection(
+            ("127.0.0.1", server.port), timeout=10, source_address=("127.0.0.2", 0)
+        )
+        try:
+            other.sendall(
+                f"GET /api/v1/tables/{tables[3]['id']}/events HTTP/1.1\r\n"
+                f"Host: 127.0.0.1\r\nAuthorization: Bearer {tables[3]['table_token']}\r\n"
+                "\r\n".encode()
+            )
+            assert other.recv(64).startswith(b"HTTP/1.1 200")
+        finally:
+            other.close()
+        for stream in streams:
+            stream.close()
+
+
 def test_a_client_that_goes_away_is_let_go(servers, api):
     """A stream's socket closed by the client: the worker notices (no write error later)."""
     first, _ = servers
