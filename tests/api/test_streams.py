@@ -104,6 +104,40 @@ def test_the_events_of_another_instance_reach_a_club_stream_in_order(servers, ap
     stream.close()
 
 
+def test_two_instances_behind_nginx_deliver_each_others_events(servers, api, tmp_path_factory):
+    """deploy/nginx.conf in front of the two instances, on this run's database (SQLite too):
+    streams opened through it (spread over both) hear the hands written on either instance at
+    once (nginx does not buffer them), and one resumed through it misses nothing."""
+    import os
+    import shutil
+
+    from tests.api.test_league_server import Nginx, _missing
+
+    binary = shutil.which("nginx") or (
+        "/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None
+    )
+    if binary is None:
+        _missing("nginx is not installed (apt-get install nginx-light)")
+    first, second = servers
+    table = api.table()
+    upstreams = [f"127.0.0.1:{first.port}", f"127.0.0.1:{second.port}"]
+    with Nginx(binary, tmp_path_factory.mktemp("nginx"), upstreams) as proxy:
+        url = f"{proxy.url}/api/v1/tables/{table['id']}/events"
+        streams = [Stream(url, bearer(table["table_token"])) for _ in range(4)]
+        assert all(s.next().event == "ready" for s in streams)
+        for number, server in ((1, first), (2, second)):
+            record(server, table)
+            heard = [s.changes(1)[0] for s in streams]
+            assert {e["data"]["hand"] for e in heard} == {number}
+        last = heard[0]["id"]
+        for stream in streams:
+            stream.close()
+        record(second, table)
+        resumed = Stream(url, {**bearer(table["table_token"]), "Last-Event-ID": str(last)})
+        assert [e["data"]["hand"] for e in resumed.changes(1)] == [3]
+        resumed.close()
+
+
 def test_a_table_stream_sends_only_its_table(servers, api):
     first, _ = servers
     club = api.club()
