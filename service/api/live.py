@@ -19,6 +19,7 @@ from ..rules import RuleViolation
 from ..schemas.live import (
     ChangesPageSchema,
     ChangesQuerySchema,
+    StreamHeadersSchema,
     StreamQuerySchema,
     StreamTicketSchema,
 )
@@ -60,13 +61,6 @@ STREAM_RESPONSES = {
     "403": {"$ref": "#/components/responses/FORBIDDEN"},
     "404": {"$ref": "#/components/responses/NOT_FOUND"},
     "429": {"$ref": "#/components/responses/TOO_MANY_REQUESTS"},
-}
-LAST_EVENT_ID = {
-    "in": "header",
-    "name": "Last-Event-ID",
-    "required": False,
-    "schema": {"type": "string", "pattern": "^[0-9]{1,10}$"},
-    "description": "Resume after this event (what `EventSource` sends when it reconnects).",
 }
 TICKET_AUTH: list[dict[str, list[str]]] = [*BEARER, {}]
 
@@ -144,9 +138,12 @@ class Changes(MethodView):
 
 @blp.route("/tables/<string:table_id>/events")
 class TableEvents(MethodView):
+    # Documented as arguments (not ``doc(parameters=…)``, whose list would replace the
+    # query's): ``ticket``, ``after`` and ``Last-Event-ID`` all reach the document.
     @blp.arguments(StreamQuerySchema(), location="query")
-    @blp.doc(responses=STREAM_RESPONSES, parameters=[LAST_EVENT_ID], security=TICKET_AUTH)
-    def get(self, query: dict[str, Any], table_id: str) -> Response:
+    @blp.arguments(StreamHeadersSchema(), location="headers")
+    @blp.doc(responses=STREAM_RESPONSES, security=TICKET_AUTH)
+    def get(self, query: dict[str, Any], _headers: dict[str, Any], table_id: str) -> Response:
         """Follow the table's changes as server-sent events (any token that may read it, or
         a stream ticket of one in `ticket`)."""
         return _stream(query, table_id, None)
@@ -154,9 +151,12 @@ class TableEvents(MethodView):
 
 @blp.route("/clubs/<string:club_id>/events")
 class ClubEvents(MethodView):
+    # Documented as arguments (not ``doc(parameters=…)``, whose list would replace the
+    # query's): ``ticket``, ``after`` and ``Last-Event-ID`` all reach the document.
     @blp.arguments(StreamQuerySchema(), location="query")
-    @blp.doc(responses=STREAM_RESPONSES, parameters=[LAST_EVENT_ID], security=TICKET_AUTH)
-    def get(self, query: dict[str, Any], club_id: str) -> Response:
+    @blp.arguments(StreamHeadersSchema(), location="headers")
+    @blp.doc(responses=STREAM_RESPONSES, security=TICKET_AUTH)
+    def get(self, query: dict[str, Any], _headers: dict[str, Any], club_id: str) -> Response:
         """Follow every change of the club as server-sent events (admin or read-only token,
         or a stream ticket of one in `ticket`)."""
         return _stream(query, None, club_id)

@@ -86,7 +86,11 @@ def _mimetype(name: str) -> str:
 
 def read_pad(directory: Path) -> PadVersion:
     """The folder's files, their version, and the naming files rewritten to it."""
-    contents = {p.name: p.read_bytes() for p in sorted(directory.iterdir()) if p.is_file()}
+    contents = {
+        p.name: p.read_bytes()
+        for p in sorted(directory.iterdir())
+        if p.is_file() and p.suffix in MIMETYPES  # not lit-html.d.ts: types for tsc, not phones
+    }
     digest = hashlib.sha256()
     for name, data in contents.items():
         digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())

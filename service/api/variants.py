@@ -41,6 +41,26 @@ class VariantSchema(Schema):
     )
     hand_fields = fields.List(fields.Dict(), required=True)
     error_kinds = fields.List(fields.Dict(), required=True)
+    statistics = fields.List(
+        fields.String(metadata={"enum": list(rules.LEAGUE_STATISTICS)}),
+        required=True,
+        metadata={
+            "description": "The league statistics the game has, of those a season's standings "
+            "and a player's page count (Solo 66 has no `touts_won`; only American Solo has "
+            "`betes_paid` and `stamms_drawn`): a client shows only these."
+        },
+    )
+    doubled_suit = fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "The suit whose games are worth double (null: none). `word`: what "
+            "the game calls it, a message id of the pad's catalogs (`Couleur`, `Preferred "
+            "suit`); `fixed_option`: the option that names it where the table's `couleur` "
+            "does not (Spanish Solo's colour), else null; `first_won_when`: the options "
+            "(`{name: [values]}`) with which it becomes the trump of the first game won, "
+            "settled only from then, else null."
+        },
+    )
     tricks = fields.Integer(allow_none=True)
     hand_kinds = fields.List(fields.Dict(), allow_none=True)
     called_ranks = fields.List(fields.String(), allow_none=True)

@@ -8,10 +8,8 @@ already keep every balance current (``services.nights.standings``).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import (
-    JSON,
     Boolean,
     CheckConstraint,
     DateTime,
@@ -20,12 +18,11 @@ from sqlalchemy import (
     Index,
     Integer,
     String,
-    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import Model
-from .columns import CURRENCY_LEN, ID_LEN, NAME_MAX, utcnow
+from .columns import CURRENCY_LEN, ID_LEN, NAME_MAX, SettingChangeColumns, utcnow
 
 __all__ = [
     "ClubNightRow",
@@ -151,7 +148,7 @@ class ClubNightTableRow(Model):
     )
 
 
-class ClubNightChangeRow(Model):
+class ClubNightChangeRow(SettingChangeColumns, Model):
     """A change of a night's rate after it started, before and after (JSON: a rate object or
     null), when, by which token, and the night version it made (0 when imported), as a
     table's ``TableChangeRow``. Never updated or deleted."""
@@ -160,15 +157,6 @@ class ClubNightChangeRow(Model):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     night_id: Mapped[str] = mapped_column(ForeignKey("club_nights.id", ondelete="CASCADE"))
-    changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    token_id: Mapped[str] = mapped_column(String(ID_LEN))
-    token_kind: Mapped[str] = mapped_column(String(8))
-    setting: Mapped[str] = mapped_column(String(16))
-    before: Mapped[Any] = mapped_column(JSON, nullable=True)
-    after: Mapped[Any] = mapped_column(JSON, nullable=True)
-    version: Mapped[int] = mapped_column(Integer)
-    # Read from an imported file: token_id is the file's word, naming no token here.
-    imported: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (
         CheckConstraint("setting IN ('rate')", name="setting_known"),

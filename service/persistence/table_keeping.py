@@ -23,7 +23,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import Model
-from .columns import CURRENCY_LEN, ID_LEN, NAME_MAX, utcnow
+from .columns import CURRENCY_LEN, ID_LEN, NAME_MAX, SettingChangeColumns, utcnow
 
 
 class ClubRow(Model):
@@ -266,7 +266,7 @@ class SeatingChangeRow(Model):
     )
 
 
-class TableChangeRow(Model):
+class TableChangeRow(SettingChangeColumns, Model):
     """A change of a table's settings after it was opened: its season or its rate, before and
     after (JSON: a season id or null; a rate object or null), when, by which token, and the
     table version it made (0 when imported). Never updated or deleted."""
@@ -275,15 +275,6 @@ class TableChangeRow(Model):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     table_id: Mapped[str] = mapped_column(ForeignKey("score_tables.id", ondelete="CASCADE"))
-    changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    token_id: Mapped[str] = mapped_column(String(ID_LEN))
-    token_kind: Mapped[str] = mapped_column(String(8))
-    setting: Mapped[str] = mapped_column(String(16))
-    before: Mapped[Any] = mapped_column(JSON, nullable=True)
-    after: Mapped[Any] = mapped_column(JSON, nullable=True)
-    version: Mapped[int] = mapped_column(Integer)
-    # Read from an imported file: token_id is the file's word, naming no token here.
-    imported: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (
         CheckConstraint("setting IN ('season', 'rate')", name="setting_known"),

@@ -19,6 +19,7 @@ from typing import Any
 
 from .american import AMERICAN
 from .base import (
+    LEAGUE_STATISTICS,
     POOL,
     Phrase,
     Reason,
@@ -36,6 +37,7 @@ from .spanish import SPANISH
 VARIANTS: dict[str, Variant] = {v.name: v for v in (AMERICAN, SPANISH, GERMAN, SOLO66)}
 
 __all__ = [
+    "LEAGUE_STATISTICS",
     "POOL",
     "Phrase",
     "Reason",

@@ -257,6 +257,30 @@ class LeagueHand:
 
 NO_DECLARER: LeagueHand = LeagueHand(None, (), None, None, False, ())
 
+LEAGUE_STATISTICS: tuple[str, ...] = (
+    "hands",
+    "net",
+    "declared",
+    "won",
+    "lost",
+    "solos_won",
+    "touts_won",
+    "betes_paid",
+    "stamms_drawn",
+    "errors",
+)
+"""What the league counts of every hand, in its order (the standings' and a player's page's
+counters): a variant's ``describe()`` lists under ``statistics`` those its game has (Solo 66
+has no tout; only American Solo pays bêtes and draws stamms), and a client shows only these."""
+
+
+def league_statistics(*lacking: str) -> list[str]:
+    """The ``statistics`` of a ``describe()``: every league statistic but those ``lacking``."""
+    unknown = set(lacking) - set(LEAGUE_STATISTICS)
+    if unknown:
+        raise ValueError(f"not league statistics: {sorted(unknown)}")
+    return [name for name in LEAGUE_STATISTICS if name not in lacking]
+
 
 class Variant(abc.ABC):
     """One game of the Solo family. A new variant is one package beside the others (``model``,

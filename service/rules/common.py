@@ -399,6 +399,30 @@ def partner_game_league_hand(
     return LeagueHand(declarer, side, contract, result, tout, errors, solo=contract == "solo")
 
 
+def doubled_suit(
+    word: str,
+    *,
+    fixed_option: str | None = None,
+    first_won_when: Mapping[str, list[str]] | None = None,
+) -> dict[str, Any]:
+    """The ``doubled_suit`` of a ``describe()``: the suit whose games are worth double, as a
+    client shows it (a game without one says ``None``).
+
+    - ``word``: what the game calls it, a message id of the pad's catalogs ("Couleur", German
+      Solo's "Preferred suit"): the pad has its phrases ("in couleur", "couleur ♥") for each.
+    - ``fixed_option``: the option naming it where it never changes and the table's state does
+      not carry it (Spanish Solo's colour); null: it is the table's ``couleur``.
+    - ``first_won_when``: the options (``{name: [values]}``) with which it becomes the trump of
+      the first game won, so that it is settled only once a game is won (until then a hand
+      waiting to be sent may change it); null: settled from the start.
+    """
+    return {
+        "word": word,
+        "fixed_option": fixed_option,
+        "first_won_when": dict(first_won_when) if first_won_when else None,
+    }
+
+
 def played_kind_field() -> dict[str, Any]:
     """The hand field ``kind`` of a ``describe()`` for a game that records played hands only."""
     return {

@@ -326,13 +326,37 @@ def preview_schemas() -> dict[str, type[Schema]]:
                     metadata={
                         "description": "The table state before the hand, with the keys "
                         f"{_state_keys(variant)} (`state_fields` of `GET /api/v1/variants`); "
-                        "omitted keys are a fresh table's, any other is refused."
+                        "omitted keys are a fresh table's, any other is refused.",
+                        "properties": _state_properties(variant),
+                        "additionalProperties": False,
                     },
                 ),
                 "hand": hand,
             },
         )
     return out
+
+
+def _state_properties(variant: str) -> dict[str, dict[str, Any]]:
+    """Each key of a variant's state as a JSON Schema, from its ``state_fields``."""
+    properties = {}
+    for spec in rules.VARIANTS[variant].describe()["state_fields"]:
+        prop: dict[str, Any] = {"description": spec["description"]}
+        if "allowed" in spec:
+            prop["enum"] = list(spec["allowed"])
+        if spec.get("nullable"):
+            prop["type"] = [spec["type"], "null"]
+            if "enum" in prop:
+                prop["enum"].append(None)
+        else:
+            prop["type"] = spec["type"]
+        if spec.get("seat"):
+            prop["minimum"] = 0
+        for bound, keyword in (("min", "minimum"), ("max", "maximum")):
+            if bound in spec:
+                prop[keyword] = spec[bound]
+        properties[spec["name"]] = prop
+    return properties
 
 
 def _state_keys(variant: str) -> str:

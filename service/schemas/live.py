@@ -2,19 +2,7 @@
 
 from marshmallow import Schema, fields, validate
 
-from ..services.outbox import DEFAULT_PAGE, MAX_PAGE
-
-EVENT_TYPES = [
-    "table.opened",
-    "hand.recorded",
-    "hand.corrected",
-    "hand.voided",
-    "table.reseated",
-    "table.closed",
-    "season.created",
-    "player.renamed",
-    "webhook.disabled",
-]
+from ..services.outbox import DEFAULT_PAGE, EVENT_TYPES, MAX_PAGE
 
 
 class ChangesQuerySchema(Schema):
@@ -38,6 +26,11 @@ class ChangesQuerySchema(Schema):
 class EventLinksSchema(Schema):
     table = fields.String(metadata={"description": "The table, to fetch it as it is now."})
     hand = fields.String(metadata={"description": "The hand the event is about."})
+    night = fields.String(metadata={"description": "The club night the event is about."})
+    standings = fields.String(
+        metadata={"description": "The club night's standings and money, as they are now."}
+    )
+    season = fields.String(metadata={"description": "The season the event is about."})
 
 
 class EventSchema(Schema):
@@ -48,7 +41,17 @@ class EventSchema(Schema):
             "`id:` of the streams, their `Last-Event-ID`, the `after` of `/changes`."
         },
     )
-    type = fields.String(required=True, metadata={"enum": EVENT_TYPES})
+    # A string, not an enum: new types come within v1 (docs/api.md), and a client generated
+    # with an enum would fail on the first one it does not know instead of skipping it.
+    type = fields.String(
+        required=True,
+        metadata={
+            "description": "The kind of change, today one of "
+            + ", ".join(f"`{kind}`" for kind in EVENT_TYPES)
+            + ". More may come within v1: skip a type you do not know (or fetch its `links`).",
+            "examples": ["hand.recorded"],
+        },
+    )
     club_id = fields.String(required=True)
     table_id = fields.String(required=True, allow_none=True)
     version = fields.Integer(
@@ -60,7 +63,9 @@ class EventSchema(Schema):
         required=True,
         metadata={
             "description": "What changed: `hand` (its number), `resettled` (how many hands "
-            "were settled again), `season`, `player` (their ids)."
+            "were settled again), `settings` (which of a table's: `season`, `rate`), `season`, "
+            "`player`, `night` (their ids), `series` (a night's, its number), `changed` (what of "
+            "a night: `presence`, `rate`)."
         },
     )
     links = fields.Nested(EventLinksSchema, required=True)
@@ -95,6 +100,19 @@ class StreamQuerySchema(Schema):
         metadata={
             "description": "Resume after this event id (as `Last-Event-ID`, which wins): "
             "for a new `EventSource` that cannot set that header."
+        },
+    )
+
+
+class StreamHeadersSchema(Schema):
+    """The stream's request headers, for the document (``api/live.py`` reads and checks
+    ``Last-Event-ID`` itself, to name it in a refusal as the header it is)."""
+
+    last_event_id = fields.String(
+        data_key="Last-Event-ID",
+        metadata={
+            "description": "Resume after this event (what `EventSource` sends when it reconnects).",
+            "pattern": "^[0-9]{1,10}$",
         },
     )
 

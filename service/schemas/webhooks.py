@@ -5,7 +5,8 @@ from marshmallow import Schema, fields, validate, validates_schema
 from marshmallow.exceptions import ValidationError
 
 from ..persistence.webhooks import DESCRIPTION_MAX, URL_MAX
-from ..services.webhooks.subscriptions import ALL_EVENTS, EVENT_TYPES, MAX_LOG_PAGE
+from ..services.outbox import EVENT_TYPES
+from ..services.webhooks.subscriptions import ALL_EVENTS, MAX_LOG_PAGE
 
 DATE_TIME = {"format": "date-time"}
 _TYPES = [*EVENT_TYPES, ALL_EVENTS]

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from itsdangerous import BadSignature, URLSafeTimedSerializer
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from ..extensions import db
 from ..i18n.marks import N_
@@ -166,14 +166,37 @@ def ticket_opens(ticket: str, token_hash: str, path: str) -> bool:
     return bool(bound == path)
 
 
+def _invalid(detail: str) -> StreamTicketInvalid:
+    return StreamTicketInvalid(detail, headers=_WWW_INVALID, values={"seconds": TICKET_SECONDS})
+
+
 def ticket_principal(ticket: str, path: str) -> Principal:
-    """Whom a ticket for the stream at ``path`` speaks for."""
-    token_id = ticket_token_id(ticket)
-    row = db.session.get(TokenRow, token_id) if token_id else None
-    if row is None or row.revoked_at is not None or not ticket_opens(ticket, row.token_hash, path):
-        raise StreamTicketInvalid(
-            N_("This stream ticket is expired or not for this stream; mint another."),
-            headers=_WWW_INVALID,
+    """Whom a ticket for the stream at ``path`` speaks for. Each refusal says what to do: a
+    client that kept a ticket too long mints another, one that opened another stream's URL
+    opens the ticket's own."""
+    token_id, _, signed = ticket.partition(".")
+    row = db.session.get(TokenRow, token_id[:64]) if token_id and signed else None
+    mint = N_(
+        "This is not a stream ticket of this service: mint one with POST …/events/tickets "
+        "and open the url it answers."
+    )
+    if row is None:
+        raise _invalid(mint)
+    try:
+        bound = _serializer(row.token_hash).loads(signed, max_age=TICKET_SECONDS)
+    except SignatureExpired:
+        raise _invalid(
+            N_("This stream ticket has expired (a ticket lasts %(seconds)s s): mint another.")
+        ) from None
+    except BadSignature:
+        raise _invalid(mint) from None
+    if row.revoked_at is not None:
+        raise _invalid(
+            N_("The token this stream ticket was minted with is revoked: the ticket is too.")
+        )
+    if bound != path:
+        raise _invalid(
+            N_("This stream ticket opens another stream: open the url it was minted with.")
         )
     return Principal(row.id, row.kind, row.club_id, row.table_id)
 

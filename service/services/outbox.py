@@ -24,6 +24,24 @@ from ..persistence.columns import rfc3339, utcnow
 from ..persistence.outbox import ChangeCursorRow, ChangeEventRow
 
 CHANNEL = "club_changes"
+EVENT_TYPES = (
+    "table.opened",
+    "hand.recorded",
+    "hand.corrected",
+    "hand.voided",
+    "table.reseated",
+    "table.settings_changed",
+    "table.closed",
+    "season.created",
+    "player.renamed",
+    "night.started",
+    "night.changed",
+    "night.series_drawn",
+    "night.closed",
+    "webhook.disabled",
+)
+"""Every ``kind`` that ``record_change`` writes (a test reads the calls and checks it): what a
+webhook may subscribe to and the events' documented ``type``."""
 # What one page of ``/changes`` holds at most, and by default.
 MAX_PAGE = 500
 DEFAULT_PAGE = 100
@@ -92,6 +110,13 @@ def event_view(row: Any) -> dict[str, Any]:
         hand = row.data.get("hand")
         if isinstance(hand, int):
             links["hand"] = f"/api/v1/tables/{row.table_id}/hands/{hand}"
+    night = row.data.get("night")
+    if isinstance(night, str):
+        links["night"] = f"/api/v1/nights/{night}"
+        links["standings"] = f"/api/v1/nights/{night}/standings"
+    season = row.data.get("season")
+    if isinstance(season, str):
+        links["season"] = f"/api/v1/seasons/{season}"
     return {
         "id": row.seq,
         "type": row.kind,

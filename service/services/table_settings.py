@@ -28,6 +28,7 @@ from .auth import Principal, require_table_access
 from .errors import Forbidden
 from .hands import check_version
 from .locking import lock_table
+from .outbox import record_change
 from .tables import (
     club_currency,
     parse_rate,
@@ -91,6 +92,13 @@ def change_settings(
                     version=table.version,
                 )
             )
+        record_change(
+            table.club_id,
+            "table.settings_changed",
+            table.id,
+            table.version,
+            settings=[setting for setting, _, _ in changes],
+        )
     if commit:
         db.session.commit()
     return table_view(table)

@@ -167,3 +167,113 @@ def test_every_answered_change_is_one_event_and_nothing_else_is(api, client, ste
     versions = [e["version"] for e in events]
     assert versions == sorted(set(versions))
     assert versions[-1] == api.get_table(table)["version"]
+
+
+def test_a_tables_settings_and_a_club_night_are_events_of_the_club(api, client):
+    """A table's season or rate (its version moves: a phone following it redraws), and each
+    step of a club night (started, presence, rate, series drawn, closed, with its results'
+    link) reach the feed, the streams and the webhooks like the hands do."""
+    club = api.club()
+    admin = api.auth(club["admin_token"])
+    season = client.post(
+        f"/api/v1/clubs/{club['id']}/seasons",
+        json={"name": "Winter", "variant": "american"},
+        headers=admin,
+    ).json
+    table = api.table(club=club)
+    moved = client.patch(
+        f"/api/v1/tables/{table['id']}",
+        json={"season_id": season["id"], "rate": {"cents": 5, "per": 1}},
+        headers=admin,
+    )
+    assert moved.status_code == 200, moved.json
+    same = client.patch(
+        f"/api/v1/tables/{table['id']}", json={"season_id": season["id"]}, headers=admin
+    )
+    assert same.status_code == 200  # nothing changed: no event
+
+    players = api.players(club, 5)
+    nights = f"/api/v1/clubs/{club['id']}/nights"
+    body = {"name": "Tuesday", "variant": "american", "players": players[:4], "series": 2}
+    night = client.post(nights, json=body, headers=admin).json
+    url = f"/api/v1/nights/{night['id']}"
+    drawn = client.post(f"{url}/series", json={"seed": 3}, headers=admin).json
+    arrived = client.patch(f"{url}/presence", json={"arrived": [players[4]]}, headers=admin)
+    assert arrived.status_code == 200, arrived.json
+    priced = client.patch(url, json={"rate": {"cents": 2, "per": 1}}, headers=admin)
+    assert priced.status_code == 200, priced.json
+    assert client.post(f"{url}/close", json={}, headers=admin).status_code == 200
+
+    events = all_events(api, club)
+    night_table = drawn["tables"][0]["table_id"]
+    assert [(e["type"], e["table_id"], e["data"]) for e in events[2:]] == [
+        ("table.settings_changed", table["id"], {"settings": ["season", "rate"]}),
+        ("night.started", None, {"night": night["id"]}),
+        ("table.opened", night_table, {}),
+        ("night.series_drawn", None, {"night": night["id"], "series": 1}),
+        ("night.changed", None, {"night": night["id"], "changed": "presence"}),
+        ("table.settings_changed", night_table, {"settings": ["rate"]}),
+        ("night.changed", None, {"night": night["id"], "changed": "rate"}),
+        ("table.closed", night_table, {}),
+        ("night.closed", None, {"night": night["id"]}),
+    ]
+    assert [e["type"] for e in events[:2]] == ["season.created", "table.opened"]
+    assert events[0]["links"] == {"season": f"/api/v1/seasons/{season['id']}"}
+    settings = events[2]
+    assert settings["version"] == api.get_table(table)["version"]
+    assert events[-1]["links"] == {"night": url, "standings": f"{url}/standings"}
+    for event in events:
+        for link in event["links"].values():
+            assert client.get(link, headers=admin).status_code == 200, link
+
+
+def test_every_kind_the_service_writes_is_a_documented_event_type():
+    """``outbox.EVENT_TYPES`` (what a webhook subscribes to, the events' `type` enum) is
+    exactly the kinds the service's ``record_change`` calls write."""
+    import ast
+    from pathlib import Path
+
+    from service.services.outbox import EVENT_TYPES
+
+    written = set()
+    for path in (Path(__file__).parents[2] / "service").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", getattr(node.func, "attr", None)) == "record_change"
+            ):
+                kind = node.args[1]
+                # A literal, or one of two (``"hand.voided" if … else "hand.corrected"``).
+                kinds = [kind.body, kind.orelse] if isinstance(kind, ast.IfExp) else [kind]
+                for one in kinds:
+                    assert isinstance(one, ast.Constant), f"{path}: a kind that is not a literal"
+                    written.add(one.value)
+    assert written == set(EVENT_TYPES)
+    documented = (Path(__file__).parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    assert [kind for kind in EVENT_TYPES if f"`{kind}`" not in documented] == []
+
+
+def test_a_change_and_its_event_commit_together_or_not_at_all(api, client, monkeypatch):
+    """The outbox is written in the change's own transaction: when the request fails after
+    the event was written and before the commit, neither the hand nor its event is kept (and
+    a change never commits without its event: the event comes before the commit)."""
+    from service.services.hands import recording
+
+    club = api.club()
+    table = api.table(club=club)
+    written = []
+
+    def then_fail(*args, **kwargs):
+        recording_change(*args, **kwargs)
+        written.append(args[1])
+        raise RuntimeError("the machine stops between the event and the commit")
+
+    recording_change = recording.record_change
+    monkeypatch.setattr(recording, "record_change", then_fail)
+    failed = api.record(table, SOLO)
+    assert failed.status_code == 500 and written == ["hand.recorded"]
+    monkeypatch.undo()
+    assert api.get_table(table)["hands_played"] == 0
+    assert [e["type"] for e in all_events(api, club)] == ["table.opened"]
+    assert api.record(table, SOLO).status_code == 201  # the same hand, now kept with its event
+    assert [e["type"] for e in all_events(api, club)] == ["table.opened", "hand.recorded"]

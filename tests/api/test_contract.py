@@ -7,6 +7,7 @@ document and the answers themselves.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -332,3 +333,83 @@ def test_a_german_mediateur_is_typed_and_recorded(document, api):
     table = api.table(variant="german", options={"mediateur": True})
     answer = api.record(table, hand)
     assert answer.status_code == 201, answer.json
+
+
+def test_each_previews_state_is_described_with_the_keys_its_variant_takes(document, client):
+    """The preview's `state` is typed per variant from its `state_fields`: the keys it takes,
+    each value's type, and no other key (the service refuses another, naming it)."""
+    preview = _validator(document, "PreviewRequest")
+    for name, variant in rules.VARIANTS.items():
+        component, request = next(
+            (component, schema)
+            for component, schema in document["components"]["schemas"].items()
+            if schema.get("properties", {}).get("variant", {}).get("enum") == [name]
+            and "state" in schema["properties"]
+        )
+        state = request["properties"]["state"]
+        of_variant = _validator(document, component)
+        fields = variant.describe()["state_fields"]
+        assert list(state["properties"]) == [f["name"] for f in fields], name
+        assert state["additionalProperties"] is False
+        # A null is the document's only where the service takes it.
+        players = min(variant.describe()["players"])
+        example = next(e["hand"] for e in DATA["hands"] if e["variant"] == name)
+        assert of_variant.is_valid({"variant": name, "players": players, "hand": example})
+        for field in fields:
+            nulled = {"variant": name, "players": players, "state": {field["name"]: None}}
+            taken = of_variant.is_valid({**nulled, "hand": example})
+            try:
+                variant.parse_state({field["name"]: None}, players, variant.parse_options({}))
+            except rules.RuleViolation:
+                assert not taken, (name, field["name"])
+            else:
+                assert taken, (name, field["name"])
+    spanish = {"variant": "spanish", "players": 4, "state": {"pool": 3}, "hand": SOLO}
+    assert list(preview.iter_errors(spanish))
+    answer = client.post("/api/v1/settlements/preview", json=spanish)
+    assert answer.status_code == 422 and "state.pool" in answer.json["errors"]
+    # What the document allows, the service takes: every example's state (above) and these.
+    for body in (
+        {"variant": "american", "players": 4, "state": {"couleur": "hearts", "pool": 6}},
+        {"variant": "german", "players": 4, "state": {"couleur": None, "dealer": 3}},
+    ):
+        preview.validate({**body, "hand": SOLO})
+        answer = client.post("/api/v1/settlements/preview", json={**body, "hand": SOLO})
+        assert answer.status_code == 200, answer.json
+
+
+def test_every_parameter_a_view_reads_is_in_the_document(app, document):
+    """Each query and header field of a view's ``arguments`` schemas is a parameter of its
+    operation: a ``doc(parameters=…)`` list replaces the one flask-smorest makes of them, so
+    a field can silently leave the document (the streams' `ticket` and `after` did)."""
+    from flask_smorest.utils import resolve_schema_instance
+
+    missing = []
+    for rule in app.url_map.iter_rules():
+        view_class = getattr(app.view_functions[rule.endpoint], "view_class", None)
+        if view_class is None:
+            continue
+        path = re.sub(r"<(?:[^:>]+:)?(\w+)>", r"{\1}", rule.rule)
+        for method in rule.methods - {"HEAD", "OPTIONS"}:
+            view = getattr(view_class, method.lower(), None)
+            arguments = getattr(view, "_apidoc", {}).get("arguments", {})
+            for argument in arguments.get("parameters", []):
+                if argument["in"] not in ("query", "header"):
+                    continue
+                operation = document["paths"][path][method.lower()]
+                named = {(p["in"], p["name"]) for p in operation.get("parameters", [])}
+                schema = resolve_schema_instance(argument["schema"])
+                for name, field in schema.fields.items():
+                    if (argument["in"], field.data_key or name) not in named:
+                        missing.append(f"{method} {path}: {field.data_key or name}")
+    assert missing == []
+
+
+def test_an_events_type_is_an_open_string_naming_todays_types(document):
+    """New event types come within v1: `Event.type` is a string (a generated enum would make
+    an older client fail on the first new type), and its description names every type."""
+    from service.services.outbox import EVENT_TYPES
+
+    kind = document["components"]["schemas"]["Event"]["properties"]["type"]
+    assert kind["type"] == "string" and "enum" not in kind
+    assert [t for t in EVENT_TYPES if f"`{t}`" not in kind["description"]] == []

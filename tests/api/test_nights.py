@@ -216,6 +216,8 @@ def test_the_standings_follow_the_hands_and_break_ties_by_series_won(club):
     pending = club.draw(night)
     assert pending.status_code == 409
     assert pending.json["type"] == "urn:solo:problem:night-tables-pending"
+    assert pending.json["detail"].endswith("let the tables finish, or end the series now anyway.")
+    assert "early" not in pending.json["detail"]
     club.record(first["tables"][1]["table_id"], LOST_SOLO)
     second = club.drawn(night, seed=6)
     for t in second["tables"]:
@@ -243,6 +245,13 @@ def test_closing_waits_for_the_tables_unless_early_and_closes_them(club):
     refused = club.client.post(url, json={}, headers=club.admin)
     assert refused.status_code == 409, refused.json
     assert "1 of 2" in refused.json["detail"]
+    # Said in the admin's words, as the button beside it on the admin screen (the API's
+    # `early: true` is the problem type's documentation), in every language.
+    assert refused.json["detail"].endswith("or close the night anyway.")
+    german = club.client.post(url, json={}, headers={**club.admin, "Accept-Language": "de"})
+    assert german.json["detail"].endswith("den Spieleabend trotzdem schließen.")
+    spanish = club.client.post(url, json={}, headers={**club.admin, "Accept-Language": "es"})
+    assert spanish.json["detail"].endswith("cierra la noche de todos modos.")
     closed = club.client.post(url, json={"early": True}, headers=club.admin)
     assert closed.status_code == 200 and closed.json["status"] == "closed"
     shown = club.client.get(f"/api/v1/tables/{table_id}", headers=club.admin).json

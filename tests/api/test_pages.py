@@ -160,6 +160,10 @@ def test_the_page_names_the_pad_files_under_their_version_kept_for_good(client):
     assert client.get(f"/pad/{'0' * 12}/missing.js").status_code == 404
     assert client.get(f"/pad/{version}/missing.js").status_code == 404
     assert client.get(f"/pad/{version}/../api/pages.py").status_code == 404
+    # The view library's types (lit-html.d.ts) are for the type checker, not for phones.
+    assert (PAD_DIR / "lit-html.d.ts").is_file()
+    assert client.get(f"/pad/{version}/lit-html.d.ts").status_code == 404
+    assert client.get("/pad/lit-html.d.ts").status_code == 404
     # The page itself is revalidated: a 304 for its ETag.
     again = client.get("/", headers={"If-None-Match": page.headers["ETag"]})
     assert again.status_code == 304 and again.data == b""

@@ -86,3 +86,43 @@ def test_the_old_hand_itself_is_corrected_only_to_a_record_of_todays_rules(api, 
     assert "hand.tout_after_five" in refused.json["errors"]
     taken = client.put(url, json={**EIGHT_WITHOUT_FLAG, "tout_after_five": True}, headers=headers)
     assert taken.status_code == 200, taken.json
+
+
+def test_re_seating_settles_the_old_hand_as_taken(api, client, app):
+    table = _table_with_an_old_hand(api, app)
+    seats = [s["player_id"] for s in api.get_table(table)["seats"]]
+    reseated = client.put(
+        f"/api/v1/tables/{table['id']}/seating",
+        json={"seats": seats[::-1], "first_dealer": 0},
+        headers=api.auth(table["admin_token"]),
+    )
+    assert reseated.status_code == 200, reseated.json
+    assert reseated.json["resettled"] == 3
+    # Renumbered with the seats (declarer 3 is now seat 0), and otherwise as it was stored.
+    assert _record_of(app, table["id"], 2) == {
+        **EIGHT_WITHOUT_FLAG,
+        "declarer": 0,
+        "errors": [{"kind": "revoke", "seat": 0}],
+    }
+    _balances_and_pool_sum_to_zero(api, table)
+
+
+def test_a_backup_holding_the_old_hand_is_imported(api, client, app):
+    table = _table_with_an_old_hand(api, app)
+    admin = api.auth(table["admin_token"])
+    before = api.get_table(table)
+    document = client.get(f"/api/v1/clubs/{before['club_id']}/export", headers=admin)
+    assert document.status_code == 200, document.json
+    imported = client.post("/api/v1/clubs/import", json=document.json)
+    assert imported.status_code == 201, imported.json
+    new_id = imported.json["ids"]["tables"][table["id"]]
+    shown = client.get(
+        f"/api/v1/tables/{new_id}",
+        headers=api.auth(imported.json["admin_token"]),
+    ).json
+    assert [s["balance"] for s in shown["seats"]] == [s["balance"] for s in before["seats"]]
+    assert shown["pool"] == before["pool"]
+    # The import writes each record as the rules read it: the flag it must have had, added.
+    taken = _record_of(app, new_id, 2)
+    assert taken["tout_after_five"] is True
+    assert {key: taken[key] for key in EIGHT_WITHOUT_FLAG} == EIGHT_WITHOUT_FLAG

@@ -92,16 +92,21 @@ def test_a_ticket_opens_its_stream_only_for_a_minute_and_only_while_its_token_li
     assert minted.json["url"] == f"{url}?ticket={ticket}" and minted.json["expires_in"] == 60
     assert table["table_token"] not in ticket
     assert client.get(minted.json["url"]).status_code == 200
-    for wrong in (
-        f"/api/v1/tables/{other['id']}/events?ticket={ticket}",  # another stream
-        f"{url}?ticket={ticket[:-2]}xx",  # forged
-        f"{url}?ticket=nothing",
+    # Each refusal says what went wrong and what to do.
+    for wrong, said in (
+        (f"/api/v1/tables/{other['id']}/events?ticket={ticket}", "opens another stream"),
+        (f"{url}?ticket={ticket[:-2]}xx", "not a stream ticket"),  # forged
+        (f"{url}?ticket=nothing", "not a stream ticket"),
     ):
         refused = client.get(wrong)
         assert refused.status_code == 401, wrong
         assert refused.json["type"].endswith("stream-ticket-invalid")
+        assert said in refused.json["detail"], refused.json
     monkeypatch.setattr(live, "TICKET_SECONDS", -1)  # every ticket is past its minute
-    assert client.get(minted.json["url"]).status_code == 401
+    expired = client.get(minted.json["url"])
+    assert expired.status_code == 401 and "has expired" in expired.json["detail"]
+    german = client.get(minted.json["url"], headers={"Accept-Language": "de"})
+    assert german.json["detail"].startswith("Dieses Stream-Ticket ist abgelaufen")
     monkeypatch.undo()
     # A ticket of a revoked token opens nothing.
     viewer = client.post(
@@ -117,7 +122,9 @@ def test_a_ticket_opens_its_stream_only_for_a_minute_and_only_while_its_token_li
         headers=api.auth(club["admin_token"]),
     )
     assert revoked.status_code in (200, 204), revoked.json
-    assert client.get(club_ticket["url"]).status_code == 401
+    after_revocation = client.get(club_ticket["url"])
+    assert after_revocation.status_code == 401
+    assert "revoked" in after_revocation.json["detail"]
     # A table's token mints no ticket for another table.
     assert (
         client.post(

@@ -104,6 +104,40 @@ def test_the_events_of_another_instance_reach_a_club_stream_in_order(servers, ap
     stream.close()
 
 
+def test_two_instances_behind_nginx_deliver_each_others_events(servers, api, tmp_path_factory):
+    """deploy/nginx.conf in front of the two instances, on this run's database (SQLite too):
+    streams opened through it (spread over both) hear the hands written on either instance at
+    once (nginx does not buffer them), and one resumed through it misses nothing."""
+    import os
+    import shutil
+
+    from tests.api.test_league_server import Nginx, _missing
+
+    binary = shutil.which("nginx") or (
+        "/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None
+    )
+    if binary is None:
+        _missing("nginx is not installed (apt-get install nginx-light)")
+    first, second = servers
+    table = api.table()
+    upstreams = [f"127.0.0.1:{first.port}", f"127.0.0.1:{second.port}"]
+    with Nginx(binary, tmp_path_factory.mktemp("nginx"), upstreams) as proxy:
+        url = f"{proxy.url}/api/v1/tables/{table['id']}/events"
+        streams = [Stream(url, bearer(table["table_token"])) for _ in range(4)]
+        assert all(s.next().event == "ready" for s in streams)
+        for number, server in ((1, first), (2, second)):
+            record(server, table)
+            heard = [s.changes(1)[0] for s in streams]
+            assert {e["data"]["hand"] for e in heard} == {number}
+        last = heard[0]["id"]
+        for stream in streams:
+            stream.close()
+        record(second, table)
+        resumed = Stream(url, {**bearer(table["table_token"]), "Last-Event-ID": str(last)})
+        assert [e["data"]["hand"] for e in resumed.changes(1)] == [3]
+        resumed.close()
+
+
 def test_a_table_stream_sends_only_its_table(servers, api):
     first, _ = servers
     club = api.club()
@@ -186,6 +220,41 @@ def test_held_streams_cost_no_thread_and_are_bounded_per_token(app, api):
             time.sleep(0.1)  # until the worker has seen the closed one go (bounded above)
         assert reopened is not None and reopened.response.status_code == 200
         for stream in [*streams, reopened]:
+            stream.close()
+
+
+def test_streams_are_bounded_per_address_whatever_the_token(app, api):
+    """Three streams from one address, each with a token of its own: the fourth, with a fresh
+    token again, is refused; another address is not (the bound is the address's)."""
+    club = api.club()
+    tables = [api.table(club=club) for _ in range(4)]
+    with Gunicorn(
+        app.config["SQLALCHEMY_DATABASE_URI"], workers=1, SOLO_LIVE_STREAMS_PER_ADDRESS="3"
+    ) as server:
+        streams = [open_stream(server, table) for table in tables[:3]]
+        assert all(s.next().event == "ready" for s in streams)
+        refused = requests.get(
+            f"{server.url}/api/v1/tables/{tables[3]['id']}/events",
+            headers=bearer(tables[3]["table_token"]),
+            timeout=10,
+        )
+        assert refused.status_code == 429
+        assert refused.json()["type"].endswith("too-many-streams")
+        assert refused.headers["Retry-After"]
+        # The same request from another loopback address is held.
+        other = socket.create_connection(
+            ("127.0.0.1", server.port), timeout=10, source_address=("127.0.0.2", 0)
+        )
+        try:
+            other.sendall(
+                f"GET /api/v1/tables/{tables[3]['id']}/events HTTP/1.1\r\n"
+                f"Host: 127.0.0.1\r\nAuthorization: Bearer {tables[3]['table_token']}\r\n"
+                "\r\n".encode()
+            )
+            assert other.recv(64).startswith(b"HTTP/1.1 200")
+        finally:
+            other.close()
+        for stream in streams:
             stream.close()
 
 

@@ -17,6 +17,8 @@ from service.api.pages import PAD_DIR
 
 # Each layer, lowest first; a module may import modules of the layers below its own only.
 PAD_LAYERS: dict[str, set[str]] = {
+    # The view library (html`` templates, render): lit-html, vendored as published.
+    "library": {"lit-html.js"},
     # The words and the page's language (it loads one catalog, lang-*.js, by itself).
     "words": {"i18n.js"},
     # Building blocks with no notion of a table: elements, storage, the API, QR codes, and
@@ -119,7 +121,9 @@ def test_the_field_logic_is_pure_and_the_worker_imports_nothing() -> None:
 def test_no_games_hand_fields_in_the_pads_code() -> None:
     """The pad builds its forms and words from ``GET /variants``: no game's own hand field or
     contract is named in its code (the generic shape of a record, ``kind`` and ``contract``,
-    and the widget names aside)."""
+    and the widget names aside), nor a game itself (what differs between games, its doubled
+    suit, its league statistics, the one a new table starts with, comes from its
+    description)."""
     from service.rules import VARIANTS
 
     # A record's generic shape, the widgets' names, and the description's own `tricks` (per
@@ -130,6 +134,7 @@ def test_no_games_hand_fields_in_the_pads_code() -> None:
         described = variant.describe()
         names.update(f["name"] for f in described["hand_fields"])
         names.update(c["name"] for c in described["contracts"])
+        names.add(variant.name)
     names -= generic
     found = []
     for name in _modules():

@@ -256,3 +256,111 @@ def test_an_evening_through_the_generated_client_alone(generated, app):
     new_table = imported.ids.tables[table.id]
     again = _ok(get_table.sync_detailed(new_table, client=restored), 200)
     assert [s.balance for s in again.seats] == balances
+
+
+def _operation(group: str, name: str) -> Any:
+    return importlib.import_module(f"{PACKAGE}.api.{group}.{name}")
+
+
+def test_a_program_follows_a_club_through_the_generated_client(generated, app):
+    """As a league bot would: a read-only token, the club's feed paged by its cursor, a
+    stream ticket and the stream it opens (read as lines, as docs/api.md shows: a generated
+    call cannot hold a stream), a webhook subscribed to every event, and the problems a
+    program meets (a bad cursor, a bad ticket, a refused URL) read as typed problems."""
+    models = _module("models")
+    app.config["WEBHOOK_ALLOWED_NETWORKS"] = []  # the service's default: no private address
+    club = _ok(
+        _operation("clubs", "create_club").sync_detailed(
+            client=_client(app), body=models.ClubCreate(name="Liga")
+        ),
+        201,
+    )
+    admin = _client(app, club.admin_token)
+    seats = [
+        _ok(
+            _operation("players", "add_player").sync_detailed(
+                club.id, client=admin, body=models.PlayerCreate(name=name)
+            ),
+            201,
+        ).id
+        for name in ("Ada", "Ben", "Cy", "Dee")
+    ]
+    table = _ok(
+        _operation("tables", "open_table").sync_detailed(
+            client=admin,
+            body=models.TableCreate.from_dict(
+                {"club_id": club.id, "name": "T", "variant": "american", "seats": seats}
+            ),
+        ),
+        201,
+    )
+    phone = _client(app, table.table_token)
+    for hand in HANDS[:3]:
+        _ok(
+            _operation("hands", "record_hand").sync_detailed(
+                table.id, client=phone, body=_hand_model(models, hand)
+            ),
+            201,
+        )
+    bot_token = _ok(
+        _operation("clubs", "create_named_viewer_token").sync_detailed(
+            club.id, client=admin, body=models.ViewerTokenCreate(name="league bot")
+        ),
+        201,
+    ).token
+    bot = _client(app, bot_token)
+
+    # The feed, two events a page, by its cursor.
+    changes = _operation("live", "list_club_changes")
+    seen, after = [], 0
+    while True:
+        page = _ok(changes.sync_detailed(club.id, client=bot, after=after, limit=2), 200)
+        seen += [(event.id, event.type_) for event in page.events]  # a string: types grow
+        after = page.cursor
+        if not page.more:
+            break
+    assert seen == [(1, "table.opened")] + [(n, "hand.recorded") for n in (2, 3, 4)]
+
+    # A ticket for the club's stream, and the stream from event 2 on (this WSGI server
+    # answers what the stream has and ends it; a real one goes on).
+    ticket = _ok(
+        _operation("live", "mint_club_stream_ticket").sync_detailed(club.id, client=bot), 201
+    )
+    transport = httpx.WSGITransport(app=app)
+    with httpx.Client(transport=transport, base_url="http://solo.test") as http:
+        lines = http.get(f"{ticket.url}&after=2").text.splitlines()
+    assert [line for line in lines if line.startswith("id: ")] == ["id: 3", "id: 4"]
+
+    # Every event, by webhook: the answer shows the secret once.
+    hook = _ok(
+        _operation("webhooks", "create_webhook").sync_detailed(
+            club.id,
+            client=admin,
+            body=models.WebhookCreate(
+                url="https://bot.example.org/solo",
+                event_types=[models.WebhookCreateEventTypesItem("*")],
+            ),
+        ),
+        201,
+    )
+    assert hook.secret.startswith("whsec_") and hook.delivered_through == 4
+
+    # The problems: typed, each naming what is wrong.
+    bad_cursor = _ok(changes.sync_detailed(club.id, client=bot, after=-1), 422)
+    assert isinstance(bad_cursor, models.Problem)
+    assert list(bad_cursor.errors.additional_properties) == ["query.after"]
+    stream = _operation("live", "stream_club_events")
+    anonymous = _client(app)
+    refused = stream.sync_detailed(club.id, client=anonymous, ticket="not-a-ticket")
+    problem = _ok(refused, 401)
+    assert problem.type_ == "urn:solo:problem:stream-ticket-invalid"
+    assert "not a stream ticket" in problem.detail
+    private = _operation("webhooks", "create_webhook").sync_detailed(
+        club.id,
+        client=admin,
+        body=models.WebhookCreate(
+            url="http://10.1.2.3/hook", event_types=[models.WebhookCreateEventTypesItem("*")]
+        ),
+    )
+    problem = _ok(private, 422)
+    assert list(problem.errors.additional_properties) == ["url"]

@@ -170,11 +170,16 @@ def signed(text: str) -> int:
     return int(text)
 
 
+# A balance's number as shown: its text, not the unit read to screen readers (a span of its own).
+BALANCE_TEXT = (
+    "els => els.map(e => [...e.childNodes].filter(n => n.nodeType === Node.TEXT_NODE)"
+    ".map(n => n.textContent).join(''))"
+)
+
+
 def shown_balances(page: Any) -> list[int]:
     """The seats' balances as shown (the number, without the unit read to screen readers)."""
-    texts = page.eval_on_selector_all(
-        "ol.seats .balance", "els => els.map(e => e.firstChild.textContent)"
-    )
+    texts = page.eval_on_selector_all("ol.seats .balance", BALANCE_TEXT)
     return [signed(t) for t in texts]
 
 

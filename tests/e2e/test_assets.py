@@ -23,16 +23,26 @@ from tests.support import migrated_app
 # club's admin is opened. Uncompressed, and as sent (Brotli). Raised from 224 and 64 KiB when
 # the money settle-up, the compact sheet, the live stream and the webhooks' admin card arrived
 # together (docs/pad.md): de sent 71,078 bytes then, with the club screens.
-BUDGET = 240 * 1024
-SENT_BUDGET = 72 * 1024
-# Everything, the club's screens too (a phone that opens them all): docs/pad.md.
-CLUB_BUDGET = 256 * 1024
-CLUB_SENT_BUDGET = 78 * 1024
+# Raised from 240 and 72 KiB when the start screen (imported by app.js) came to be drawn with
+# lit-html, which a table's phone then loads too (docs/pad.md, 2026-12-03).
+# Raised from 242 and 73 KiB when the table's screens came to be drawn with lit-html (their
+# templates, table.js wrapped to 100 characters: about 8.9 KB, 3.2 KB sent; docs/pad.md).
+BUDGET = 251 * 1024
+SENT_BUDGET = 76 * 1024
+# Everything, the club's screens too (a phone that opens them all): docs/pad.md. Raised from 256
+# and 78 KiB for the view library, lit-html (7,309 bytes, 2,937 sent); uncompressed also by the
+# 2,336 bytes (es) the pad had grown past 256 KiB before it (docs/pad.md, 2026-12-03); then from
+# 266 and 78 KiB + 2,937 bytes when the club's screens were drawn with it (their templates and
+# wrapping: about 15 KB, 4 KB sent); then from 281 and 85 KiB when the table's screens were
+# (about 8.9 KB, 3.2 KB sent).
+CLUB_BUDGET = 290 * 1024
+CLUB_SENT_BUDGET = 88 * 1024
 STATIC_IMPORT = re.compile(
     r"""^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]\./([\w.-]+)['"]|^\s*import\s*['"]\./([\w.-]+)['"]""",
     re.MULTILINE,
 )
 LANGUAGES = ("en", "de", "es")
+VIEW_LIBRARY = "lit-html.js"  # lit-html 3.3.3 as published on npm (BSD-3-Clause), unchanged
 CSP_DIRECTIVES = (
     "default-src 'self'",
     "img-src 'self' data:",
@@ -124,6 +134,9 @@ def test_no_inline_script_style_or_handler_and_no_eval() -> None:
     assert not re.search(r"\son[a-z]+=", html), "inline event handler"
     for path in PAD_DIR.glob("*.js"):
         source = path.read_text()
+        # lit-html (vendored) sets a <template>'s innerHTML from the static strings of the pad's
+        # own html`` templates; the values bound into them become text and attributes, never HTML.
+        allowed = {"innerHTML"} if path.name == VIEW_LIBRARY else set()
         for banned in (
             "eval(",
             "new Function",
@@ -133,7 +146,7 @@ def test_no_inline_script_style_or_handler_and_no_eval() -> None:
             ".style.",
             "document.write",
         ):
-            assert banned not in source, f"{path.name} uses {banned}"
+            assert banned in allowed or banned not in source, f"{path.name} uses {banned}"
 
 
 def test_the_service_worker_caches_every_file_of_the_shell() -> None:

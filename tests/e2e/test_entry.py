@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from service.i18n import gettext
+
 from .support import (
     Api,
     Network,
@@ -390,3 +392,38 @@ def test_a_void_shows_the_whole_table_first_and_the_chart_follows(phones: Any, a
     assert notice.startswith("Hand 1 is void. Balances:") and "pool" in notice
     expect(page.locator('.sheet .hand[data-number="1"]')).to_have_class(re.compile(r"\bvoid\b"))
     assert page.locator("svg.balchart polyline.l").first.get_attribute("points") != before
+
+
+@pytest.mark.parametrize("language", ["en", "de", "es"])
+def test_a_refused_hand_in_the_outbox_names_its_field_in_the_players_words(
+    phones: Any, api: Api, network: Network, language: str
+) -> None:
+    """A hand kept on the phone that the service refuses (here one changed in the phone's
+    storage to name a fifth seat at a table of four) waits with the refusal: its field by its
+    title in the game's description, in the page's language ("Spieler: …"), not as the API
+    names it ("declarer: …")."""
+    page, table, phone = open_table(phones, api)
+    phone.context.add_init_script(f"localStorage.setItem('solo-pad:lang', '{language}')")
+    page.reload()
+    page.locator("#new-hand").wait_for()
+    go_offline(phone.context, network)
+    page.locator("#new-hand").click()
+    page.locator('button.contract[data-value="solo"]').click()
+    page.locator(suit_button("trump", "hearts")).click()
+    page.locator(seat_button("declarer", "Bernd")).click()
+    page.locator("button.save").click()
+    page.locator('.card.pending[data-outbox="1"]').wait_for()
+    page.evaluate(
+        """() => {
+            const outbox = JSON.parse(localStorage.getItem('solo-pad:outbox'));
+            outbox[0].body.declarer = 4;
+            localStorage.setItem('solo-pad:outbox', JSON.stringify(outbox));
+        }"""
+    )
+    go_online(phone.context, network)
+    page.reload()
+    refusal = page.locator('.card.error[data-outbox="1"] li')
+    expect(refusal).to_have_count(1)
+    title = gettext("Declarer", language)
+    expect(refusal).to_have_text(re.compile(rf"^{re.escape(title)}: \S"))
+    assert api.hands(table) == []

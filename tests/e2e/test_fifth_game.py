@@ -76,3 +76,54 @@ def test_the_fifth_game_is_recorded_and_corrected_on_the_pad(
     assert shown_balances(page) == [-3, 3, 0]
     corrected = api.hands(table)[0]
     assert (corrected["revision"], corrected["hand"]["won"]) == (2, False)
+
+
+def test_the_fifth_games_standings_show_the_statistics_it_declares(
+    phones: Any, api: Api, fifth_game: str
+) -> None:
+    """Duel's description lists its league statistics (no solo, tout, bête or stamm): its
+    season's standings and a player's page show those, and nothing of the other games."""
+    club = api._call("POST", "/clubs", json={"name": "Duel club"})
+    token = club["admin_token"]
+    seats = [
+        api._call("POST", f"/clubs/{club['id']}/players", token, json={"name": n})["id"]
+        for n in NAMES
+    ]
+    season = api._call(
+        "POST",
+        f"/clubs/{club['id']}/seasons",
+        token,
+        json={"name": "Duels 2026", "variant": fifth_game},
+    )
+    table = api._call(
+        "POST",
+        "/tables",
+        token,
+        json={
+            "club_id": club["id"],
+            "name": "Duels",
+            "variant": fifth_game,
+            "seats": seats,
+            "season_id": season["id"],
+        },
+    )
+    api.record(table, {"challenger": 0, "opponent": 1, "won": True})
+    page = phones().page
+    page.goto("/")
+    page.evaluate(
+        "([id, entry]) => localStorage.setItem('solo-pad:clubs', JSON.stringify({[id]: entry}))",
+        [club["id"], {"id": club["id"], "name": club["name"], "token": token}],
+    )
+    page.goto(f"/#league={club['id']}&view=standings")
+    heads = page.locator("table.standings thead button.sort")
+    expect(heads).to_have_count(9)
+    labels = [heads.nth(i).get_attribute("aria-label") for i in range(heads.count())]
+    assert labels == [
+        "Rank", "Player", "Net", "Hands", "Declared", "Won", "Lost", "Errors", "Rating",
+    ]  # fmt: skip
+    page.locator("table.standings tbody th a", has_text=NAMES[0]).click()
+    stats = page.locator("section.card dl.stats").first
+    expect(stats.locator("dt")).to_have_text(
+        ["Sittings", "Hands", "Net", "Net / 100 hands", "Declared", "Won", "Lost", "Win rate",
+         "Errors"]
+    )  # fmt: skip

@@ -28,7 +28,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .support import Api, Network, go_offline, go_online, table_url, wait_preview
+from .support import (
+    BALANCE_TEXT,
+    Api,
+    Network,
+    go_offline,
+    go_online,
+    table_url,
+    wait_preview,
+)
 from .test_league import club_scene
 from .words import Words, number
 
@@ -220,9 +228,7 @@ def main_flows(page: Any, api: Api, language: str) -> None:
 
     # The balances and the sheet.
     state = api.table(table)
-    balances = page.eval_on_selector_all(
-        "ol.seats .balance", "els => els.map(e => e.firstChild.textContent)"
-    )
+    balances = page.eval_on_selector_all("ol.seats .balance", BALANCE_TEXT)
     assert balances == [shown_number(language, s["balance"]) for s in state["seats"]]
     details = open_hand(page, 1).locator(".settlement")
     expect(details.locator(".explanation")).to_contain_text(NAMES[1])
@@ -668,9 +674,7 @@ def test_dates_numbers_and_plurals_the_languages_way(phones: Any, api: Api, lang
     state = api.table(table)
     assert state["pool"] >= 10_000
     expect(page.locator('dd[data-fact="pool"]')).to_have_text(number(language, state["pool"]))
-    balances = page.eval_on_selector_all(
-        "ol.seats .balance", "els => els.map(e => e.firstChild.textContent)"
-    )
+    balances = page.eval_on_selector_all("ol.seats .balance", BALANCE_TEXT)
     assert balances == [shown_number(language, s["balance"]) for s in state["seats"]]
 
 

@@ -46,6 +46,7 @@ def create_table_in_the_page(page: Any) -> dict[str, Any]:
         page.get_by_label("New player’s name").fill(name)
         page.locator(".addplayer button").click()
         page.locator(f'button.player:has-text("{name}")[aria-pressed="true"]').wait_for()
+        expect(page.get_by_label("New player’s name")).to_have_value("")  # ready for the next
     page.get_by_label("Table name").fill("Thursday")
     page.locator("details.options summary").click()
     assert page.get_by_label("Stake", exact=True).input_value() == "2"

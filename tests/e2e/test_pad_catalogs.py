@@ -5,8 +5,9 @@ The texts are what the code gives ``t()``, ``tx()`` and ``tn()`` (read by Babel'
 extractor, as a gettext tool would) and the elements of ``index.html`` marked ``data-t``. For
 each language a text missing, empty, with other ``{placeholders}`` than its English, a count
 without a text for each of the language's plural categories (CLDR, from Babel), a key twice or a
-key no code uses fails. So does a call whose text the extractor cannot read (a variable, or a
-call inside a template literal), which would otherwise go unchecked.
+key no code uses fails. So does a call whose text the extractor cannot read (a variable),
+which would otherwise go unchecked. Calls inside a template literal's ``${…}`` are read (the
+screens are lit-html templates, ``html`…```).
 """
 
 from __future__ import annotations
@@ -34,7 +35,9 @@ def _code() -> list[Path]:
 
 def _extracted(path: Path) -> list[tuple[int, str | tuple[str, str]]]:
     with path.open("rb") as source:
-        found = extract("javascript", source, KEYWORDS, options={"template_string": True})
+        # The views are lit-html templates: the calls inside their ${…} are read too.
+        options = {"template_string": True, "parse_template_string": True}
+        found = extract("javascript", source, KEYWORDS, options=options)
         return [(line, message) for line, message, _comments, _context in found]
 
 

@@ -24,6 +24,7 @@ from service.rules.base import (
     Settlement,
     Step,
     Transfer,
+    league_statistics,
 )
 from service.rules.common import (
     DEALER_STATE_FIELD,
@@ -181,6 +182,9 @@ class Duel(DealerRotationVariant):
                     "description": "chips the loser pays",
                 },
             ],
+            "doubled_suit": None,
+            # A duel is never a solo nor a tout, and pays no bête and draws no stamm.
+            "statistics": league_statistics("solos_won", "touts_won", "betes_paid", "stamms_drawn"),
         }
 
 

@@ -57,6 +57,25 @@ def test_the_worked_examples_cover_all_three_variants() -> None:
     assert {e["variant"] for e in EXAMPLES} == set(VARIANTS)
 
 
+def test_every_example_of_the_file_is_run_here_or_with_the_american_ones() -> None:
+    """Each worked hand is run by this module or by test_american_examples (which takes the
+    American hands and every table sequence): an example of another game would be run by
+    neither, so it fails here."""
+    examples = json.loads(DATA.read_text())
+    assert {e["variant"] for e in examples["hands"]} <= {*VARIANTS, "american"}
+    assert {t["variant"] for t in examples["tables"]} <= {"american"}
+
+
+RULEBOOK = DATA.parents[2].parent / "shared" / "rules" / "examples" / "settlements.json"
+
+
+@pytest.mark.skipif(not RULEBOOK.exists(), reason="no rulebook (shared/) beside the repository")
+def test_the_examples_are_the_rulebooks_own_copy() -> None:
+    """tests/data/settlements.json is the rulebook's examples, byte for byte: a new Decision's
+    examples are copied in, not left behind."""
+    assert DATA.read_bytes() == RULEBOOK.read_bytes()
+
+
 @pytest.mark.parametrize("example", EXAMPLES, ids=example_id)
 def test_each_worked_example_settles_exactly_as_expected_through_its_module(
     example: dict[str, Any],

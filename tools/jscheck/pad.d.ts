@@ -66,6 +66,15 @@ interface Variant {
   decks?: { cards: number; tricks: number; target: number }[] | null;
   matadores?: any;
   state_fields?: { name: string }[];
+  /** The league statistics the game has (its standings' and player pages' counters). */
+  statistics?: string[];
+  /** The suit worth double: its word (a message id), the option naming a fixed one, and the
+   *  options with which it becomes the trump of the first game won. */
+  doubled_suit?: {
+    word: string;
+    fixed_option: string | null;
+    first_won_when: Record<string, string[]> | null;
+  } | null;
 }
 
 /** A field of the hand form: its description and the widget that fills it in. */
@@ -88,19 +97,25 @@ interface FormState {
   options: Record<string, any>;
 }
 
-/** What each widget of the hand form gets (hand.js). */
-interface Env {
+/** What each widget of the hand form gets (hand.js): the form, the table's seats in words,
+ *  and how to change the values (each change draws the form again). */
+interface FormUi {
   form: FormState;
-  ctx: any;
+  table: {
+    seats: { seat: number; name: string }[];
+    seatName: (seat: number) => string;
+    shortName: (seat: number) => string;
+  };
   set: (name: string, value: any, byHand?: boolean) => void;
   changed: () => void;
-  syncs: (() => void)[];
   hint: (f: FormField) => string;
+  shown: (f: FormField) => boolean;
+  errorKind: (f: FormField, first: string) => string;
+  setErrorKind: (f: FormField, kind: string) => void;
 }
 
-/** An element the pad redraws from its state (`sync`), with what a screen adds to it. */
+/** An element with what a screen of the club's (start.js, league.js) adds to it. */
 interface HTMLElement {
-  sync?: () => void;
   [more: string]: any;
 }
 interface Element {

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from ..base import SUITS, LeagueHand, Result, Settlement, Suit, Variant
+from ..base import SUITS, LeagueHand, Result, Settlement, Suit, Variant, league_statistics
 from ..common import (
     CONTRACT_FORM,
     DECLARER_FORM,
@@ -16,6 +16,7 @@ from ..common import (
     TRICKS_FORM,
     TRUMP_FORM,
     called_form,
+    doubled_suit,
     partner_form,
     partner_game_league_hand,
     seat_in,
@@ -32,6 +33,7 @@ from .model import (
     AmericanOptions,
     AmericanState,
     Contract,
+    CouleurPolicy,
     ErrorKind,
     ForfeitHand,
     HandKind,
@@ -390,6 +392,10 @@ class AmericanVariant(Variant):
             },
             "options": options,
             "suits": list(SUITS),
+            "doubled_suit": doubled_suit(
+                "Couleur", first_won_when={"couleur_policy": [CouleurPolicy.FIRST_WON.value]}
+            ),
+            "statistics": league_statistics(),
         }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from ..base import SUITS, LeagueHand, Result, Settlement
+from ..base import SUITS, LeagueHand, Result, Settlement, league_statistics
 from ..common import (
     CONTRACT_FORM,
     DEALER_STATE_FIELD,
@@ -19,6 +19,7 @@ from ..common import (
     DealerRotationVariant,
     called_form,
     check_dealer_fits,
+    doubled_suit,
     errors_field,
     partner_form,
     partner_game_league_hand,
@@ -353,6 +354,10 @@ class GermanSolo(DealerRotationVariant):
                     "tricks, target 4, tout all 6",
                 },
             ],
+            "doubled_suit": doubled_suit(
+                "Preferred suit", first_won_when={"preferred_suit": [FIRST_WON]}
+            ),
+            "statistics": league_statistics("betes_paid", "stamms_drawn"),
         }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from ..base import NO_DECLARER, SUITS, LeagueHand, Result, Settlement
+from ..base import NO_DECLARER, SUITS, LeagueHand, Result, Settlement, league_statistics
 from ..common import (
     DEALER_STATE_FIELD,
     KIND_FORM,
@@ -201,6 +201,8 @@ class Solo66(DealerRotationVariant):
                     "description": "chips each loser pays each winner",
                 },
             ],
+            "doubled_suit": None,
+            "statistics": league_statistics("touts_won", "betes_paid", "stamms_drawn"),
         }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from ..base import SUITS, LeagueHand, Result, SessionOutcome, Settlement, Step
+from ..base import SUITS, LeagueHand, Result, SessionOutcome, Settlement, Step, league_statistics
 from ..common import (
     CONTRACT_FORM,
     DEALER_STATE_FIELD,
@@ -21,6 +21,7 @@ from ..common import (
     DealerState,
     called_form,
     check_dealer_fits,
+    doubled_suit,
     errors_field,
     parse_dealer_state,
     partner_form,
@@ -262,6 +263,8 @@ class SpanishSolo(DealerRotationVariant):
                     "description": "the session ends when a total exceeds this (null: no limit)",
                 },
             ],
+            "doubled_suit": doubled_suit("Couleur", fixed_option="couleur"),
+            "statistics": league_statistics("betes_paid", "stamms_drawn"),
         }
 
 

@@ -305,9 +305,13 @@ def _resettle_from(
         if table_rules.has_pool:
             table.pool = int(last.state_after["pool"])
     table.version += 1
-    kind = "hand.voided" if status == "void" else "hand.corrected"
     record_change(
-        table.club_id, kind, table.id, table.version, hand=changed.number, resettled=len(pending)
+        table.club_id,
+        "hand.voided" if status == "void" else "hand.corrected",
+        table.id,
+        table.version,
+        hand=changed.number,
+        resettled=len(pending),
     )
     return len(pending)
 

@@ -20,22 +20,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...rules.base import LeagueHand
+from ...rules.base import LEAGUE_STATISTICS, LeagueHand
 
-# Kept in step with ``persistence.league.COUNTERS`` (a unit test checks it); ``sittings`` is not a
-# property of one hand, so it is not here.
-HAND_COUNTERS: tuple[str, ...] = (
-    "hands",
-    "net",
-    "declared",
-    "won",
-    "lost",
-    "solos_won",
-    "touts_won",
-    "betes_paid",
-    "stamms_drawn",
-    "errors",
-)
+# The rules' own list (each variant's ``statistics`` names some of them), kept in step with
+# ``persistence.league.COUNTERS`` (a unit test checks it); ``sittings`` is not a property of one
+# hand, so it is not here.
+HAND_COUNTERS: tuple[str, ...] = LEAGUE_STATISTICS
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from ...persistence.table_keeping import TableRow
 from ...rules.money import TableMoney, settle_in_money, settle_night_in_money
 from .. import league
 from ..auth import Principal
+from ..outbox import record_change
 from ..table_settings import change_settings, change_view
 from ..tables import club_currency, parse_rate, rate_of, rate_view, settle_up_view, store_rate
 from .nights import lock_night, night_players, night_tables, night_view, readable_night
@@ -66,6 +67,7 @@ def change_rate(
             version=night.version,
         )
     )
+    record_change(night.club_id, "night.changed", night=night.id, changed="rate")
     db.session.commit()
     return night_view(night)
 

@@ -29,6 +29,7 @@ from ..auth import Principal, issue_token, new_id, require_club_admin, revoke_to
 from ..clubs import get_club
 from ..errors import Conflict, Forbidden, NameTaken, NotFound, TableClosed, conflict_on_duplicate
 from ..locking import begin_write
+from ..outbox import record_change
 
 
 class NightClosed(Conflict):
@@ -311,6 +312,7 @@ def start_night(
     db.session.add_all(
         ClubNightPlayerRow(night_id=night.id, player_id=p.id, present=True) for p in present
     )
+    record_change(club_id, "night.started", night=night.id)
     with _new_names_taken():
         db.session.commit()
     return night_view(night)
@@ -362,24 +364,39 @@ def change_presence(
             "arrived", "a night seats at most %(most)s players", most=MAX_NIGHT_PLAYERS
         )
     night.version += 1
+    record_change(night.club_id, "night.changed", night=night.id, changed="presence")
     db.session.commit()
     return night_view(night)
 
 
+# What the admin may do instead of waiting, in the words of the admin screen's button beside
+# the refusal (an API client reads `early: true` in the problem type's documentation).
+_PENDING = {
+    "draw": N_(
+        "Table %(table)s of series %(series)s has played %(played)s of %(hands)s hands: let "
+        "the tables finish, or end the series now anyway."
+    ),
+    "close": N_(
+        "Table %(table)s of series %(series)s has played %(played)s of %(hands)s hands: let "
+        "the tables finish, or close the night anyway."
+    ),
+}
+
+
 def _pending(
-    night: ClubNightRow, open_tables: Sequence[tuple[ClubNightTableRow, TableRow]]
+    night: ClubNightRow,
+    open_tables: Sequence[tuple[ClubNightTableRow, TableRow]],
+    action: str,
 ) -> None:
-    """NightTablesPending while a table has not played the hands of its series."""
+    """NightTablesPending while a table has not played the hands of its series (``action``:
+    ``draw`` or ``close``, what the refusal offers to do anyway)."""
     if night.hands_per_series is None:
         return
     short = [(link, t) for link, t in open_tables if t.hands_played < night.hands_per_series]
     if short:
         link, table = short[0]
         raise NightTablesPending(
-            N_(
-                "Table %(table)s of series %(series)s has played %(played)s of %(hands)s "
-                "hands: let the tables finish, or send early: true to end the series now."
-            ),
+            _PENDING[action],
             values={
                 "table": link.number,
                 "series": link.series,
@@ -419,7 +436,7 @@ def draw_series(
     earlier = night_tables(night.id)
     still_open = [(link, t) for link, t in earlier if t.status == "open"]
     if not early:
-        _pending(night, still_open)
+        _pending(night, still_open, "draw")
     variant = rules.get_variant(night.variant)
     present = [p for row, p in night_players(night.id) if row.present]
     for player in present:
@@ -465,6 +482,7 @@ def draw_series(
             )
         )
     night.version += 1
+    record_change(night.club_id, "night.series_drawn", night=night.id, series=number)
     db.session.commit()
     # This draw's series, by its number: another draw may have committed the next one since.
     series = next(s for s in _series_views(night) if s["number"] == number)
@@ -477,11 +495,12 @@ def close_night(principal: Principal, night_id: str, early: bool = False) -> dic
     night = lock_night(principal, night_id)
     still_open = [(link, t) for link, t in night_tables(night.id) if t.status == "open"]
     if not early:
-        _pending(night, still_open)
+        _pending(night, still_open, "close")
     _close_tables(principal, still_open)
     night.status = "closed"
     night.closed_at = utcnow()
     night.version += 1
+    record_change(night.club_id, "night.closed", night=night.id)
     db.session.commit()
     return night_view(night)
 

@@ -31,18 +31,8 @@ from ..errors import Conflict, NotFound
 from ..outbox import last_seq
 from .addresses import AddressRefused, IpNetwork, check_subscribed_url
 
-# What a subscription may ask for: every kind the outbox writes, and ``*`` for all of them.
-EVENT_TYPES = (
-    "hand.recorded",
-    "hand.corrected",
-    "hand.voided",
-    "table.opened",
-    "table.closed",
-    "table.reseated",
-    "season.created",
-    "player.renamed",
-    "webhook.disabled",
-)
+# What a subscription may ask for: every kind the outbox writes (``outbox.EVENT_TYPES``), and
+# ``*`` for all of them.
 ALL_EVENTS = "*"
 # A bound on what one club can pile up.
 MAX_SUBSCRIPTIONS = 20

@@ -97,18 +97,42 @@ function say(text, kind = 'info') {
   notice.hidden = !text || (Array.isArray(text) && !text.length);
 }
 
-/** Run `action`; a refusal is shown with its own words (and `then` offers a way on). */
-async function attempt(action, then) {
+let newest = 0; // the number of the admin's latest action
+
+/** The notice of a new action: from now on it alone speaks, and what an earlier action says
+ * when its answer comes late is dropped. `tell(text, kind)` answers whether it was shown. */
+function notifier() {
+  const mine = ++newest;
+  return (text, kind) => {
+    if (mine !== newest) return false;
+    say(text, kind);
+    return true;
+  };
+}
+
+/** Run `action(tell)` with the `buttons` that started it disabled until its answer is in (a
+ * second tap sends nothing twice). A refusal is shown with its own words and `then` offers a
+ * way on, unless a later action has spoken since. */
+async function attempt(action, then, buttons = []) {
+  const tell = notifier();
+  const held = [].concat(buttons).filter(Boolean);
+  for (const button of held) button.disabled = true;
   try {
-    await action();
+    await action(tell);
   } catch (error) {
     if (error instanceof Problem) {
-      say(error.lines(), 'error');
-      if (then) then(error);
+      if (tell(error.lines(), 'error') && then) then(error);
     } else {
-      say(t('offline'), 'error');
+      tell(t('offline'), 'error');
     }
+  } finally {
+    for (const button of held) button.disabled = false;
   }
+}
+
+/** The button that submitted a form (its submit button where the browser does not say). */
+function submitter(event) {
+  return event.submitter || event.currentTarget.querySelector('button[type=submit]');
 }
 
 function variantTitle(name) {
@@ -205,10 +229,10 @@ function startForm() {
       try {
         chosenRate = rate.value();
       } catch (error) {
-        say(error.message, 'error');
+        notifier()(error.message, 'error');
         return;
       }
-      attempt(async () => {
+      attempt(async (tell) => {
         const { data } = await call('POST', `/clubs/${encodeURIComponent(clubId)}/nights`, { body: {
           name: name.value.trim(),
           variant: game.value,
@@ -219,9 +243,9 @@ function startForm() {
           season_id: season.value || null,
           rate: chosenRate,
         } });
-        say('');
+        tell('');
         location.hash = hashOf(data.id); // the hashchange shows the night
-      });
+      }, null, submitter(event));
     },
   }, h('h2', {}, t('start')), field(t('name'), name), field(t('game'), game), people,
   field(t('new_players'), newcomers),
@@ -263,14 +287,14 @@ function summary(night) {
       try {
         rate = fields.value();
       } catch (error) {
-        say(error.message, 'error');
+        notifier()(error.message, 'error');
         return;
       }
-      attempt(async () => {
+      attempt(async (tell) => {
         await call('PATCH', `/nights/${night.id}`, { body: { rate } });
-        say(t('rate_saved'));
+        tell(t('rate_saved'));
         await showNight(night.id, true);
-      });
+      }, null, submitter(event));
     },
   }, fields.rows.filter(Boolean), h('button', { type: 'submit' }, t('save_rate')));
   section.append(h('details', {}, h('summary', {}, t('change_rate')), form));
@@ -290,11 +314,11 @@ function presence(night) {
       const arrived = rows.filter((r, i) => boxes[i].checked && !r.present).map((r) => r.id);
       const left = rows.filter((r, i) => !boxes[i].checked && r.present && r.ofNight).map((r) => r.id);
       const names = newcomers.value.split('\n').map((line) => line.trim()).filter(Boolean);
-      attempt(async () => {
+      attempt(async (tell) => {
         await call('PATCH', `/nights/${night.id}/presence`, { body: { arrived, left, new_players: names } });
-        say(t('presence_saved'));
+        tell(t('presence_saved'));
         await showNight(night.id, true);
-      });
+      }, null, submitter(event));
     },
   }, h('h2', {}, t('presence')), h('p.hint', {}, t('presence_hint')),
   h('div.players', {}, rows.map((r, i) => h('label.player', {}, boxes[i], h('span.name', {}, r.name)))),
@@ -305,18 +329,18 @@ function drawCard(night) {
   if (night.status !== 'open') return null;
   if (!night.next_series) return h('section.card', {}, h('p', {}, t('all_drawn')));
   const seed = h('input', { type: 'number', min: 0, inputMode: 'numeric' });
-  const draw = (early) => attempt(async () => {
+  const draw = (early, button) => attempt(async (tell) => {
     const body = { early, ...(seed.value === '' ? {} : { seed: Number(seed.value) }) };
     const { data } = await call('POST', `/nights/${night.id}/series`, { body });
     await makeLinks(night.id, data.number, false);
-    say(t('drawn', { number: data.number, seed: data.seed }));
+    tell(t('drawn', { number: data.number, seed: data.seed }));
     await showNight(night.id, true);
   }, (refusal) => {
     if (refusal.problem.type === 'urn:solo:problem:night-tables-pending') {
-      notice.append(' ', h('button', { type: 'button', onclick: () => draw(true) }, t('end_anyway')));
+      notice.append(' ', h('button', { type: 'button', onclick: (event) => draw(true, event.currentTarget) }, t('end_anyway')));
     }
-  });
-  return h('section.card.draw', {}, h('button.primary', { type: 'button', onclick: () => draw(false) },
+  }, button);
+  return h('section.card.draw', {}, h('button.primary', { type: 'button', onclick: (event) => draw(false, event.currentTarget) },
     t('draw', { number: night.next_series })), h('details', {}, h('summary', {}, t('seed')), seed));
 }
 
@@ -346,18 +370,19 @@ function seriesCard(night, series) {
   const section = h('section.card.series', { 'data-series': series.number }, h('h2', {}, t('series', { number: series.number })),
     h('p.seed', {}, t('seed_shown', { seed: series.seed })), actions, cards);
   if (open && !stored) {
-    section.append(h('button', { type: 'button', onclick: () => attempt(async () => {
+    section.append(h('button', { type: 'button', onclick: (event) => attempt(async (tell) => {
       await makeLinks(night.id, series.number, false);
+      tell('');
       await showNight(night.id, true);
     }, (refusal) => {
       if (refusal.problem.type === 'urn:solo:problem:night-cards-in-use') {
-        notice.append(' ', h('button', { type: 'button', onclick: () => attempt(async () => {
+        notice.append(' ', h('button', { type: 'button', onclick: (again) => attempt(async (tell) => {
           await makeLinks(night.id, series.number, true);
-          say('');
+          tell('');
           await showNight(night.id, true);
-        }) }, t('links_again')));
+        }, null, again.currentTarget) }, t('links_again')));
       }
-    }) }, t('links')));
+    }, event.currentTarget) }, t('links')));
   }
   if (!viewer) section.append(h('p.hint', {}, t('screen_hint')));
   return section;
@@ -393,16 +418,16 @@ function moneyCard(money) {
 
 function closeCard(night) {
   if (night.status !== 'open') return h('section.card', {}, h('p', {}, t('closed_done')));
-  const close = (early) => attempt(async () => {
+  const close = (early, button) => attempt(async (tell) => {
     await call('POST', `/nights/${night.id}/close`, { body: { early } });
-    say(t('closed_done'));
+    tell(t('closed_done'));
     await showNight(night.id, true);
   }, (refusal) => {
     if (refusal.problem.type === 'urn:solo:problem:night-tables-pending') {
-      notice.append(' ', h('button', { type: 'button', onclick: () => close(true) }, t('close_anyway')));
+      notice.append(' ', h('button', { type: 'button', onclick: (event) => close(true, event.currentTarget) }, t('close_anyway')));
     }
-  });
-  return h('section.card.close', {}, h('button.danger', { type: 'button', onclick: () => close(false) }, t('close')));
+  }, button);
+  return h('section.card.close', {}, h('button.danger', { type: 'button', onclick: (event) => close(false, event.currentTarget) }, t('close')));
 }
 
 let timer = null;

@@ -1,53 +1,105 @@
 // The score pad: routes (the URL fragment), following the open table (its stream, live.js, or
 // polling with If-None-Match where it cannot be held), the outbox, the service worker. A shared
 // link is `/#table=<id>&token=<token>`: the fragment never reaches a server.
+//
+// A table's screens are drawn from state: the table as this phone knows it (model.js's context,
+// changed only by model.js) and the screen's own state (what is open, a dry run's answer), which
+// a screen changes only through `app.setState(patch)`; each change draws the screen again
+// (lit-html `render`, which changes only what differs).
 
 import { NetworkError } from './api.js';
 import { t, tn } from './i18n.js';
-import { h, clear, fitNames, focusHeading, toast } from './dom.js';
+import { fitNames, focusHeading, toast } from './dom.js';
+import { html, render } from './lit-html.js';
 import {
+  forgetVersion,
   isNetwork,
+  loadVariant,
   loadVariants,
   mergeHand,
   refresh,
   tableContext,
-  variantNamed,
 } from './model.js';
 import { isRevoked, renderRevoked } from './club-shared.js';
 import { follow, isLive, stop as stopFollowing } from './live.js';
 import { flush, onOutboxChange } from './outbox.js';
-import { renderEdit } from './edit-screen.js';
-import { renderNewHand } from './new-hand-screen.js';
-import { renderSeating } from './seating-screen.js';
-import { renderSettle } from './settle-screen.js';
-import { renderShare } from './share-screen.js';
+import { editView, openEdit } from './edit-screen.js';
+import { newHandView, openNewHand } from './new-hand-screen.js';
+import { openSeating, seatingView } from './seating-screen.js';
+import { loadSettle, settleView } from './settle-screen.js';
+import { shareView } from './share-screen.js';
 import { openClub, renderStart } from './start.js';
 import { store } from './store.js';
-import { renderTable } from './table.js';
+import { loadTable, tableView } from './table.js';
+
+/** A table's screens: `view(ctx, state, app)` draws it; `open` sets up its state once, `load`
+ *  reads what it shows besides the table, when it opens and after every change of the table. */
+const SCREENS = {
+  table: { view: tableView, load: loadTable },
+  new: { view: newHandView, open: openNewHand, load: (_ctx, state) => state.form?.redraw() },
+  edit: { view: editView, open: openEdit },
+  share: { view: shareView },
+  settle: { view: settleView, load: loadSettle },
+  seating: { view: seatingView, open: openSeating },
+};
 
 const POLL_MS = Number(document.documentElement.dataset.pollMs) || 3000;
-const root = document.getElementById('app');
+let root = document.getElementById('app');
 const line = document.getElementById('line');
-let current = null; // {ctx, screen, view}
+/** The open table's screen: {ctx, name, screen, state, app (the screen's own)}, or null. */
+let current = null;
+const openRows = new Map(); // each table's open rows of the sheet, kept while the page lives
 let online = navigator.onLine;
 let routeSeq = 0;
+let arriving = null; // the state `app.go` gives the next screen (a correction's notice)
 
 function params() {
   return new URLSearchParams(location.hash.slice(1));
 }
 
+/** Each route starts on a new, empty <main>: lit-html keeps what it drew in the element it draws
+ *  into, and the screens of their own (start, the club's) clear it their way. */
+function freshRoot() {
+  const next = /** @type {HTMLElement} */ (root.cloneNode(false));
+  root.replaceWith(next);
+  root = next;
+  return next;
+}
+
+function draw() {
+  if (current) render(current.screen.view(current.ctx, current.state, current.app), root);
+}
+
+/** The open screen's app: `state()` and `setState(patch)` act on this screen only (an answer
+ *  that arrives after the screen was left changes nothing). */
+function screenApp(state) {
+  return {
+    ...app,
+    state: () => state,
+    setState(patch) {
+      if (!current || current.state !== state) return;
+      Object.assign(state, patch);
+      if (patch.open) openRows.set(current.ctx.id, patch.open);
+      draw();
+    },
+  };
+}
+
 const app = {
-  go(hash) {
+  /** To `hash`; `state`: what the next screen starts with (the notice of a correction). */
+  go(hash, state = null) {
+    arriving = state;
     if (location.hash === hash || (hash === '#' && !location.hash)) route();
     else location.hash = hash;
   },
+  /** The table changed (or the outbox): the open screen is drawn again. */
   update() {
     if (!current) {
       route();
       return;
     }
-    if (current.view && current.view.update) current.view.update();
-    else if (current.screen === 'settle' || current.screen === 'share') route(false);
+    if (current.screen.load) current.screen.load(current.ctx, current.state, current.app);
+    draw();
   },
   flush: () =>
     flushOutbox().then(
@@ -88,15 +140,26 @@ async function flushOutbox() {
     const ctx = tableContext(entry.table);
     const known = ctx.hands.length;
     mergeHand(ctx, answer);
-    if (known + 1 !== answer.table.hands_recorded) ctx.etag = null; // others wrote too: reload
+    if (known + 1 !== answer.table.hands_recorded) forgetVersion(ctx); // others wrote too
     toast(t('Hand {number} recorded.', { number: answer.number }));
   });
   if (outcome === 'offline') throw new NetworkError(t('The hands wait for the network'));
 }
 
+/** A screen of the pad without a table: a heading, a line, the way back to the start. */
+function plainScreen(heading, text) {
+  return html`<div class="screen">
+    <h1>${heading}</h1>
+    <p>${text}</p>
+    <a class="button" href="#">${t('Start')}</a>
+  </div>`;
+}
+
 async function route(focus = true) {
   const seq = ++routeSeq;
   const stale = () => seq !== routeSeq;
+  const given = arriving;
+  arriving = null;
   const p = params();
   if (p.get('table') && p.get('token')) {
     store.saveTable({ id: p.get('table'), token: p.get('token') });
@@ -122,28 +185,23 @@ async function route(focus = true) {
   if (p.get('league')) {
     current = null;
     const { renderLeague } = await import('./league.js'); // the club's screens: not a table's
-    await renderLeague(root, p, app);
-    if (focus) focusHeading(root);
+    const into = freshRoot();
+    await renderLeague(into, p, app);
+    if (focus) focusHeading(into);
     return;
   }
   if (!id) {
     current = null;
-    await renderStart(root, app);
-    if (focus) focusHeading(root);
+    const into = freshRoot();
+    await renderStart(into, app);
+    if (focus) focusHeading(into);
     return;
   }
   const ctx = tableContext(id);
   if (!ctx.token && !ctx.adminToken) {
-    clear(
-      root,
-      h(
-        'div.screen',
-        h('h1', t('No token for this table')),
-        h('p', t('Open the table with the link or QR code from a phone that has it.')),
-        h('a.button', { href: '#' }, t('Start')),
-      ),
-    );
     current = null;
+    const text = t('Open the table with the link or QR code from a phone that has it.');
+    render(plainScreen(t('No token for this table'), text), freshRoot());
     return;
   }
   if (!ctx.table || ctx.etag === null) {
@@ -152,47 +210,32 @@ async function route(focus = true) {
     } catch (error) {
       if (isRevoked(error)) {
         current = null;
-        renderRevoked(root, error, id);
+        renderRevoked(freshRoot(), error, id);
         return;
       }
       if (!ctx.table) {
-        clear(
-          root,
-          h(
-            'div.screen',
-            h('h1', t('Table not available')),
-            h(
-              'p',
-              isNetwork(error)
-                ? t('No connection, and this phone has no copy of the table yet.')
-                : error.message,
-            ),
-            h('a.button', { href: '#' }, t('Start')),
-          ),
-        );
+        const text = isNetwork(error)
+          ? t('No connection, and this phone has no copy of the table yet.')
+          : error.message;
+        render(plainScreen(t('Table not available'), text), freshRoot());
         return;
       }
       if (isNetwork(error)) setOnline(false);
     }
   }
-  if (!ctx.variant) {
-    ctx.variant = (await variantNamed(ctx.table.variant).catch(() => null)) || {
-      name: ctx.table.variant,
-      title: ctx.table.variant,
-      contracts: [],
-      options: [],
-    };
-  }
+  await loadVariant(ctx);
   if (stale()) return;
-  const screen = p.get('go') || 'table';
-  let view = null;
-  if (screen === 'new') view = renderNewHand(root, ctx, app);
-  else if (screen === 'edit') view = renderEdit(root, ctx, app, Number(p.get('n')));
-  else if (screen === 'share') view = renderShare(root, ctx);
-  else if (screen === 'settle') view = renderSettle(root, ctx, app);
-  else if (screen === 'seating') view = renderSeating(root, ctx, app);
-  else view = renderTable(root, ctx, app);
-  current = { ctx, screen, view };
+  const name = SCREENS[p.get('go')] ? p.get('go') : 'table';
+  const screen = SCREENS[name];
+  /** @type {Record<string, any>} */
+  const state = { ...given };
+  if (name === 'table') state.open = openRows.get(id) || new Set();
+  if (name === 'edit') state.number = Number(p.get('n'));
+  current = { ctx, name, screen, state, app: screenApp(state) };
+  freshRoot();
+  if (screen.open) screen.open(ctx, state, current.app);
+  if (screen.load) screen.load(ctx, state, current.app);
+  draw();
   follow(ctx.id, ctx.token || ctx.adminToken, (version) => followed(ctx, version));
   if (focus) focusHeading(root);
 }
@@ -209,7 +252,7 @@ function followed(ctx, version) {
       if (isRevoked(error) && current && current.ctx === ctx) {
         current = null;
         stopFollowing();
-        renderRevoked(root, error, ctx.id);
+        renderRevoked(freshRoot(), error, ctx.id);
       }
     },
   );
@@ -235,7 +278,7 @@ async function tick() {
         note(error);
         if (isRevoked(error) && current && current.ctx === ctx) {
           current = null;
-          renderRevoked(root, error, ctx.id);
+          renderRevoked(freshRoot(), error, ctx.id);
         }
       },
     );
@@ -246,7 +289,7 @@ async function tick() {
 
 onOutboxChange(() => {
   setOnline(online);
-  if (current && current.screen === 'table') app.update();
+  if (current && current.name === 'table') app.update();
 });
 window.addEventListener('hashchange', () => route());
 window.addEventListener('online', () => {

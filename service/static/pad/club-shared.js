@@ -1,9 +1,10 @@
 // What the club screens (league.js, league-admin.js) and the app share: a club-area link, a
 // read of the API, a refusal in words, a revoked link and its screen, a two-step button, a
-// download and a labelled field. Imports no screen.
+// download and a labelled field (lit-html templates). Imports no screen.
 
 import { call, ProblemError } from './api.js';
 import { h, clear, toast } from './dom.js';
+import { html, nothing } from './lit-html.js';
 import { t } from './i18n.js';
 import { store } from './store.js';
 
@@ -30,35 +31,33 @@ export function isRevoked(error) {
   return error instanceof ProblemError && error.problem.type === REVOKED;
 }
 
-/** A button that asks once more before it acts (no confirm(): a dialog hides the table). */
-export function twoStep(label, again, action, cls = '.small') {
-  let armed = false;
-  const button = h(
-    `button${cls}`,
-    {
-      type: 'button',
-      onclick: async () => {
-        if (!armed) {
-          armed = true;
-          button.textContent = again;
-          button.classList.add('danger');
-          return;
-        }
-        button.disabled = true;
-        try {
-          await action();
-        } catch (error) {
-          toast(problemText(error), 'error');
-        }
-        armed = false;
-        button.disabled = false;
-        button.textContent = label;
-        button.classList.remove('danger');
-      },
-    },
-    label,
-  );
-  return button;
+/** A button that asks once more before it acts (no confirm(): a dialog hides the table), drawn
+ *  from its screen's state: `screen.armed` names the one button asking again, `screen.busy` the
+ *  one whose action runs; `screen.draw()` draws the screen again.
+ *  @param {{armed: string|null, busy: string|null, draw: () => void}} screen
+ *  @param {string} key @param {string} label @param {string} again
+ *  @param {() => Promise<any>|any} action */
+export function twoStep(screen, key, label, again, action) {
+  const armed = screen.armed === key;
+  const click = async () => {
+    if (!armed) {
+      screen.armed = key;
+      screen.draw();
+      return;
+    }
+    screen.armed = null;
+    screen.busy = key;
+    screen.draw();
+    try {
+      await action();
+    } catch (error) {
+      toast(problemText(error), 'error');
+    }
+    screen.busy = null;
+    screen.draw();
+  };
+  return html`<button type="button" class=${armed ? 'small danger' : 'small'}
+    ?disabled=${screen.busy === key} @click=${click}>${armed ? again : label}</button>`;
 }
 
 export function download(name, type, text) {
@@ -69,9 +68,10 @@ export function download(name, type, text) {
   setTimeout(() => URL.revokeObjectURL(a.href), 10000);
 }
 
-export function field(label, input) {
-  input.id = `l-${Math.random().toString(36).slice(2, 9)}`;
-  return h('div.field', h('label', { htmlFor: input.id }, label), input);
+/** A labelled control: `id` names the control (unique on the page). */
+export function field(id, label, control, hint = null) {
+  return html`<div class="field"><label for=${id}>${label}</label>${control}${
+    hint ? html`<p class="hint">${hint}</p>` : nothing}</div>`;
 }
 
 /** What a phone shows when the link it holds was revoked (or for any other refusal). */

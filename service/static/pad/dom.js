@@ -1,6 +1,7 @@
 // Small DOM helpers: no framework, no inline handlers (the page runs under a strict CSP).
 
 import { num, t } from './i18n.js';
+import { html } from './lit-html.js';
 
 export const SUITS = { clubs: '♣', spades: '♠', hearts: '♥', diamonds: '♦' };
 const SUIT_NAMES = {
@@ -58,10 +59,6 @@ export function suitLabel(suit) {
   return suit ? `${SUITS[suit] || ''} ${suitName(suit)}` : t('no trump');
 }
 
-export function suitSpan(suit) {
-  return h(`span.suit.s-${suit}`, { 'aria-hidden': 'true' }, SUITS[suit] || '');
-}
-
 export function title(name) {
   const s = String(name).replaceAll('_', ' ');
   return s.charAt(0).toUpperCase() + s.slice(1);
@@ -106,8 +103,8 @@ export function focusHeading(root) {
 }
 
 /** Text for screen readers only. */
-export function sr(...text) {
-  return h('span.sr', ...text);
+export function sr(text) {
+  return html`<span class="sr">${text}</span>`;
 }
 
 /** The service's words as a player writes them ("bete" → "bête"). */
@@ -156,5 +153,6 @@ export function fitNames() {
 
 /** The link back to table `id`'s screen, at the top of each of its other screens. */
 export function backToTable(id) {
-  return h('a.button.back', { href: `#table=${encodeURIComponent(id)}` }, t('← Table'));
+  const href = `#table=${encodeURIComponent(id)}`;
+  return html`<a class="button back" href=${href}>${t('← Table')}</a>`;
 }

@@ -76,7 +76,8 @@ export function tn(n, one, other, values) {
   return fill(text, { ...values, n });
 }
 
-/** Like `t`, for a text with elements in it: the pieces (strings and Nodes) to give to h(). */
+/** Like `t`, for a text with elements in it: the pieces (strings, and the values that are
+ *  templates or Nodes, kept as they are) to put in a template. */
 export function tx(text, values) {
   const entry = catalog[text];
   const parts = (typeof entry === 'string' ? entry : english(text)).split(/(\{\w+\})/);
@@ -84,7 +85,8 @@ export function tx(text, values) {
     const name = /^\{(\w+)\}$/.exec(part)?.[1];
     if (!name || !values || !(name in values)) return part;
     const value = values[name];
-    return value instanceof Node ? value : typeof value === 'number' ? num(value) : String(value);
+    if (typeof value === 'object' && value !== null) return value; // a template or a Node
+    return typeof value === 'number' ? num(value) : String(value);
   });
 }
 

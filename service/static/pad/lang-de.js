@@ -436,7 +436,6 @@ export default {
   "Rating after each closed sitting (mu − 3·sigma)": "Wertung nach jeder geschlossenen Runde (μ − 3σ)",
   "Choose a season to see the rating over time.": "Eine Saison wählen, um den Verlauf der Wertung zu sehen.",
   "{title}: {n} value, from {low} to {high}, last {last}.": {"one": "{title}: {n} Wert, von {low} bis {high}, zuletzt {last}.", "other": "{title}: {n} Werte, von {low} bis {high}, zuletzt {last}."},
-  "{title}: nothing yet.": "{title}: noch nichts.",
   "Nothing to draw yet.": "Noch nichts zu zeichnen.",
   "The numbers": "Die Zahlen",
   "Running the club needs its admin token.": "Den Club führen kann nur, wer seinen Admin-Schlüssel hat.",

@@ -436,7 +436,6 @@ export default {
   "Rating after each closed sitting (mu − 3·sigma)": "Valoración tras cada sesión cerrada (μ − 3σ)",
   "Choose a season to see the rating over time.": "Elige una temporada para ver la evolución de la valoración.",
   "{title}: {n} value, from {low} to {high}, last {last}.": {"one": "{title}: {n} valor, de {low} a {high}, el último {last}.", "many": "{title}: {n} valores, de {low} a {high}, el último {last}.", "other": "{title}: {n} valores, de {low} a {high}, el último {last}."},
-  "{title}: nothing yet.": "{title}: aún nada.",
   "Nothing to draw yet.": "Aún no hay nada que dibujar.",
   "The numbers": "Las cifras",
   "Running the club needs its admin token.": "Para gestionar el club hace falta su clave de administración.",

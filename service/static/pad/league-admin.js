@@ -1,10 +1,13 @@
 // Running the club with its admin token: players (add, rename, retire, bring back), a new
 // season, export and import, rotating the admin token, the read-only link with its QR code,
 // the club's webhooks (added with their secret shown once, failing or turned off, deleted).
-// Loaded by league.js only on a phone that keeps the club's admin token.
+// Loaded by league.js only on a phone that keeps the club's admin token; drawn, as that screen,
+// from its state (`screen`): what is being renamed, the import's outcome, the secret just made.
+// (The texts are worded before each template: the catalogs' extractor reads none inside one.)
 
+import { html, nothing } from './lit-html.js';
 import { call } from './api.js';
-import { h, append, clear, toast } from './dom.js';
+import { toast } from './dom.js';
 import { loadVariants } from './model.js';
 import { qrSvg } from './qr.js';
 import { store } from './store.js';
@@ -15,172 +18,291 @@ async function attempt(action) {
   try { return await action(); } catch (error) { toast(problemText(error), 'error'); return null; }
 }
 
-const nameInput = (value = '') => h('input', { type: 'text', maxLength: 80, autocomplete: 'off', value });
+/** A form's text input `name`, trimmed. */
+const typed = (event, name) => event.target.elements.namedItem(name).value.trim();
 
-export function player(ctx, p) {
-  const box = h('span.tools');
+const nameInput = (id, value = '') => html`<input id=${id} name="name" type="text" maxlength="80"
+  autocomplete="off" .value=${value}>`;
+
+// players
+
+export function playerTools(screen, p) {
   const patch = (body, done) => attempt(async () => {
-    await call('PATCH', `/players/${enc(p.id)}`, { token: ctx.token, body });
+    await call('PATCH', `/players/${enc(p.id)}`, { token: screen.token, body });
     toast(done);
-    ctx.again();
+    screen.renaming = null;
+    await screen.reload();
   });
-  const rename = h('button.small', { type: 'button', onclick: () => {
-    const input = nameInput(p.name);
-    clear(box, h('form.inline', { onsubmit: (event) => { event.preventDefault(); patch({ name: input.value.trim() }, t('Renamed to {name}.', { name: input.value.trim() })); } },
-      field(t('New name for {name}', { name: p.name }), input), h('button.small', { type: 'submit' }, t('Save'))));
-    input.focus();
-  } }, t('Rename'));
-  const retire = p.retired
-    ? h('button.small', { type: 'button', onclick: () => patch({ retired: false }, t('{name} is back.', { name: p.name })) }, t('Bring back'))
-    : twoStep(t('Retire'), t('Retire? Tap again'), () => patch({ retired: true }, t('{name} retired: the history stays.', { name: p.name })));
-  return append(box, [rename, retire]);
-}
-
-export function addPlayer(ctx) {
-  const input = nameInput();
-  return h('form.card', { onsubmit: (event) => {
-    event.preventDefault();
-    if (!input.value.trim()) { input.focus(); return; }
-    attempt(async () => {
-      await call('POST', `/clubs/${enc(ctx.id)}/players`, { token: ctx.token, body: { name: input.value.trim() } });
-      toast(t('{name} added.', { name: input.value.trim() }));
-      ctx.again();
-    });
-  } }, h('h3', t('Add a player')), field(t('Name'), input), h('button.small', { type: 'submit' }, t('Add')));
-}
-
-async function seasonForm(ctx) {
-  const name = nameInput(t('Season {year}', { year: String(new Date().getFullYear()) })); // 2026, not 2.026
-  const variant = h('select', (await loadVariants().catch(() => [{ name: 'american', title: 'American Solo' }]))
-    .map((v) => h('option', { value: v.name }, v.title)));
-  const starts = h('input', { type: 'date' });
-  const ends = h('input', { type: 'date' });
-  return h('form.card', { onsubmit: (event) => {
-    event.preventDefault();
-    attempt(async () => {
-      const { data } = await call('POST', `/clubs/${enc(ctx.id)}/seasons`, { token: ctx.token, body: {
-        name: name.value.trim(), variant: variant.value, starts_on: starts.value || null, ends_on: ends.value || null } });
-      toast(t('Season {name} started.', { name: data.name }));
-      ctx.app.go(link(ctx.id, { view: 'standings', season: data.id }));
-    });
-  } }, h('h3', t('New season')), field(t('Name'), name), field(t('Game|variant'), variant),
-  h('div.row3', field(t('Starts on'), starts), field(t('Ends on'), ends)), h('button.small', { type: 'submit' }, t('Start the season')));
-}
-
-function backup(ctx) {
-  const file = h('input', { type: 'file', accept: 'application/json,.json' });
-  const outcome = h('div', { role: 'status' });
-  const exporter = h('button.small', { type: 'button', onclick: () => attempt(async () => {
-    const { data } = await call('GET', `/clubs/${enc(ctx.id)}/export`, { token: ctx.token });
-    download(t('club-{name}.json', { name: ctx.club.name }), 'application/json', JSON.stringify(data));
-  }) }, t('Download the export'));
-  const importer = h('form', { onsubmit: async (event) => {
-    event.preventDefault();
-    if (!file.files.length) { file.focus(); return; }
-    let body;
-    try { body = JSON.parse(await file.files[0].text()); } catch {
-      clear(outcome, h('p.notice.error', t('The file is not complete JSON (truncated?). Nothing was imported.')));
-      return;
-    }
-    try {
-      const { data } = await call('POST', '/clubs/import', { body });
-      store.saveClub({ id: data.id, name: data.name, token: data.admin_token });
-      store.useClub(ctx.id);
-      const n = data.imported;
-      const counts = [tn(n.players, '{n} player', '{n} players'), tn(n.seasons, '{n} season', '{n} seasons'),
-        tn(n.tables, '{n} table', '{n} tables'), tn(n.hands, '{n} hand', '{n} hands')].join(', ');
-      clear(outcome, h('p.notice.ok', t('Imported as a new club “{name}”: {counts}. This phone keeps its admin token.', { name: data.name, counts })),
-        h('a.button.small', { href: link(data.id) }, t('Open the imported club')));
-    } catch (error) { clear(outcome, h('p.notice.error', t('Nothing was imported: {problem}', { problem: problemText(error) }))); }
-  } }, field(t('Club file to import (a new club is made)'), file), h('button.small', { type: 'submit' }, t('Import')));
-  return h('section.card', h('h3', t('Export and import')), h('p.hint', t('The export holds every player, season, table and hand with its history.')),
-    h('div.buttons', exporter), importer, outcome);
-}
-
-function viewerLink(ctx, token) {
-  return `${location.origin}/${link(ctx.id, { viewer: token })}`;
-}
-
-function tokens(ctx) {
-  const club = store.clubs()[ctx.id];
-  const url = club.viewer && viewerLink(ctx, club.viewer);
-  const shown = url ? [h('div.qrbox.small', qrSvg(url, t('QR code of the read-only link to the club'))),
-    h('input.sharelink', { type: 'text', readOnly: true, value: url, 'aria-label': t('Read-only link to the club') })]
-    : h('p.hint', t('No read-only link made on this phone yet.'));
-  const make = twoStep(club.viewer ? t('Make a new read-only link') : t('Make the read-only link'), t('The old link stops working. Tap again'), async () => {
-    const { data } = await call('POST', `/clubs/${enc(ctx.id)}/viewer-token`, { token: ctx.token });
-    store.saveClub({ ...store.clubs()[ctx.id], viewer: data.token });
-    toast(t('Read-only link made.'));
-    ctx.again();
-  });
-  const rotate = twoStep(t('Rotate the admin token'), t('Other phones lose the admin token. Tap again'), async () => {
-    const { data } = await call('POST', `/clubs/${enc(ctx.id)}/admin-token`, { token: ctx.token });
-    store.saveClub({ ...store.clubs()[ctx.id], token: data.token, fresh: true });
-    toast(t('New admin token kept on this phone: the old one no longer works.'));
-    ctx.again();
-  });
-  return h('section.card', h('h3', t('Links and tokens')),
-    h('p', t('A read-only link shows the standings, tables and players (for a noticeboard or a TV) and changes nothing.')),
-    shown, h('div.buttons', make), h('p.hint', t('Rotate the admin token if it may have leaked: this phone keeps the new one, every other phone must open the club again.')),
-    h('div.buttons', rotate));
-}
-
-function hookState(hook) {
-  if (!hook.enabled) {
-    return h('p.notice.error', hook.failing_since
-      ? t('Turned off on {day}: it failed from {since} on.', { day: day(hook.disabled_at), since: day(hook.failing_since) })
-      : t('Turned off on {day}.', { day: day(hook.disabled_at) }));
+  if (screen.renaming === p.id) {
+    const save = (event) => {
+      event.preventDefault();
+      const name = typed(event, 'name');
+      patch({ name }, t('Renamed to {name}.', { name }));
+    };
+    const words = { label: t('New name for {name}', { name: p.name }), save: t('Save') };
+    return html`<span class="tools"><form class="inline" @submit=${save}>${field(`rename-${p.id}`,
+      words.label, nameInput(`rename-${p.id}`, p.name))}<button class="small"
+      type="submit">${words.save}</button></form></span>`;
   }
-  if (hook.failing_since) return h('p.notice.error', t('Failing since {day}; retried.', { day: day(hook.failing_since) }));
-  return h('p.hint', t('Delivering'));
+  const rename = () => {
+    screen.renaming = p.id;
+    screen.draw();
+    document.getElementById(`rename-${p.id}`)?.focus();
+  };
+  const words = { rename: t('Rename'), back: t('Bring back'),
+    isBack: t('{name} is back.', { name: p.name }) };
+  const retire = p.retired
+    ? html`<button class="small" type="button"
+      @click=${() => patch({ retired: false }, words.isBack)}>${words.back}</button>`
+    : twoStep(screen, `retire:${p.id}`, t('Retire'), t('Retire? Tap again'), () => patch(
+      { retired: true }, t('{name} retired: the history stays.', { name: p.name })));
+  return html`<span class="tools"><button class="small" type="button"
+    @click=${rename}>${words.rename}</button>${retire}</span>`;
 }
 
-// The secret of the webhook just added, for the next drawing of the card only (shown once).
-let madeSecret = null;
-
-async function webhooks(ctx) {
-  const path = `/clubs/${enc(ctx.id)}/webhooks`;
-  const hooks = (await attempt(() => call('GET', path, { token: ctx.token })))?.data || [];
-  const shown = madeSecret ? [h('p.notice.ok', t('Webhook added. Its signing secret, shown this once only: copy it into the receiving program.')),
-    h('input.sharelink', { type: 'text', readOnly: true, value: madeSecret, 'aria-label': t('Signing secret') })] : [];
-  madeSecret = null;
-  const list = hooks.length ? h('ul.webhooks', hooks.map((hook) => {
-    const at = `${path}/${enc(hook.id)}`;
-    const on = !hook.enabled && h('button.small', { type: 'button', onclick: () => attempt(async () => {
-      await call('PATCH', at, { token: ctx.token, body: { enabled: true } });
-      toast(t('Webhook turned back on: it sends what it missed.'));
-      ctx.again();
-    }) }, t('Turn back on'));
-    const remove = twoStep(t('Delete'), t('Delete the webhook? Tap again'), () => attempt(async () => {
-      await call('DELETE', at, { token: ctx.token });
-      toast(t('Webhook deleted.'));
-      ctx.again();
-    }));
-    return h('li', h('input.sharelink', { type: 'text', readOnly: true, value: hook.url, 'aria-label': t('Webhook URL') }),
-      hookState(hook), h('div.buttons', on, remove));
-  })) : h('p.hint', t('No webhook yet.'));
-  const url = h('input', { type: 'url', maxLength: 2000, autocomplete: 'off', placeholder: 'https://' });
-  const add = h('form', { onsubmit: (event) => {
+export function addPlayer(screen) {
+  const add = (event) => {
     event.preventDefault();
-    if (!url.value.trim()) { url.focus(); return; }
+    const name = typed(event, 'name');
+    if (!name) { event.target.elements.namedItem('name').focus(); return; }
     attempt(async () => {
-      const { data } = await call('POST', path, { token: ctx.token, body: { url: url.value.trim(), event_types: ['*'] } });
-      madeSecret = data.secret;
-      ctx.again();
+      const path = `/clubs/${enc(screen.id)}/players`;
+      await call('POST', path, { token: screen.token, body: { name } });
+      toast(t('{name} added.', { name }));
+      event.target.reset();
+      await screen.reload();
     });
-  } }, field(t('URL to send every change to'), url), h('button.small', { type: 'submit' }, t('Add the webhook')));
-  return h('section.card', h('h3', t('Webhooks')),
-    h('p.hint', t('Programs of the club are sent every change as it happens, signed (see the API guide).')),
-    list, ...shown, add);
+  };
+  const words = { title: t('Add a player'), name: t('Name'), add: t('Add') };
+  return html`<form class="card" @submit=${add}><h3>${words.title}</h3>
+    ${field('new-player', words.name, nameInput('new-player'))}
+    <button class="small" type="submit">${words.add}</button></form>`;
+}
+
+// running the club
+
+/** What the admin's screen reads: the games (for a new season) and the club's webhooks. */
+export async function loadManage(screen) {
+  const path = `/clubs/${enc(screen.id)}/webhooks`;
+  const [variants, hooks] = await Promise.all([loadVariants().catch(() => null),
+    attempt(() => call('GET', path, { token: screen.token }))]);
+  return { variants, hooks: hooks ? hooks.data : [] };
+}
+
+export function manage(screen, data) {
+  const words = { title: t('Run the club'),
+    hint: t(
+      'Players are added, renamed and retired under Players; sittings are closed, and their links revoked, under Tables.',
+    ) };
+  return html`<h2>${words.title}</h2>${nightLink(screen)}${seasonForm(screen, data.variants)}
+    ${backup(screen)}${tokens(screen)}${webhooks(screen, data.hooks)}
+    <p class="hint">${words.hint}</p>`;
 }
 
 // The club night's admin screen is a page of its own (service/static/nights/admin.js).
-function nightLink(ctx) {
-  return h('section.card', h('h3', t('Club night')), h('p.hint', t('Start a club night of several tables, draw its series, follow its standings and money.')),
-    h('a.button', { href: `/clubs/${enc(ctx.id)}/night-admin?lang=${lang}` }, t('Open the club night screen')));
+function nightLink(screen) {
+  const words = { title: t('Club night'),
+    hint: t(
+      'Start a club night of several tables, draw its series, follow its standings and money.',
+    ),
+    open: t('Open the club night screen') };
+  return html`<section class="card"><h3>${words.title}</h3><p class="hint">${words.hint}</p>
+    <a class="button" href="/clubs/${enc(screen.id)}/night-admin?lang=${lang}">${words.open}</a>
+    </section>`;
 }
 
-export async function manage(ctx, body) {
-  body.append(h('h2', t('Run the club')), nightLink(ctx), await seasonForm(ctx), backup(ctx), tokens(ctx), await webhooks(ctx),
-    h('p.hint', t('Players are added, renamed and retired under Players; sittings are closed, and their links revoked, under Tables.')));
+/** A new season of one of the games (the first the service lists is offered first). */
+function seasonForm(screen, variants) {
+  const words = { title: t('New season'), name: t('Name'), game: t('Game|variant'),
+    starts: t('Starts on'), ends: t('Ends on'), start: t('Start the season'),
+    offline: t('No connection: try again when online.') };
+  if (!variants) {
+    return html`<section class="card"><h3>${words.title}</h3>
+      <p class="notice error">${words.offline}</p></section>`;
+  }
+  const start = (event) => {
+    event.preventDefault();
+    const value = (name) => event.target.elements.namedItem(name).value;
+    attempt(async () => {
+      const { data } = await call('POST', `/clubs/${enc(screen.id)}/seasons`, { token: screen.token,
+        body: { name: typed(event, 'name'), variant: value('variant'),
+          starts_on: value('starts') || null, ends_on: value('ends') || null } });
+      toast(t('Season {name} started.', { name: data.name }));
+      screen.app.go(link(screen.id, { view: 'standings', season: data.id }));
+    });
+  };
+  const year = t('Season {year}', { year: String(new Date().getFullYear()) }); // 2026, not 2.026
+  const games = html`<select id="season-game" name="variant">${variants.map((v) => html`
+    <option value=${v.name}>${v.title}</option>`)}</select>`;
+  const dateInput = (name) => html`<input id="season-${name}" name=${name} type="date">`;
+  return html`<form class="card" @submit=${start}><h3>${words.title}</h3>
+    ${field('season-name', words.name, nameInput('season-name', year))}
+    ${field('season-game', words.game, games)}
+    <div class="row3">${field('season-starts', words.starts, dateInput('starts'))}${field(
+      'season-ends', words.ends, dateInput('ends'))}</div>
+    <button class="small" type="submit">${words.start}</button></form>`;
+}
+
+// export and import
+
+async function importClub(screen, event) {
+  event.preventDefault();
+  const file = event.target.elements.namedItem('file');
+  if (!file.files.length) { file.focus(); return; }
+  const said = (outcome) => { screen.imported = outcome; screen.draw(); };
+  let body;
+  try { body = JSON.parse(await file.files[0].text()); } catch {
+    said({ problem: t('The file is not complete JSON (truncated?). Nothing was imported.') });
+    return;
+  }
+  try {
+    const { data } = await call('POST', '/clubs/import', { body });
+    store.saveClub({ id: data.id, name: data.name, token: data.admin_token });
+    store.useClub(screen.id);
+    const n = data.imported;
+    const counts = [tn(n.players, '{n} player', '{n} players'),
+      tn(n.seasons, '{n} season', '{n} seasons'),
+      tn(n.tables, '{n} table', '{n} tables'), tn(n.hands, '{n} hand', '{n} hands')].join(', ');
+    said({ done: t('Imported as a new club “{name}”: {counts}. This phone keeps its admin token.',
+      { name: data.name, counts }), id: data.id });
+  } catch (error) {
+    said({ problem: t('Nothing was imported: {problem}', { problem: problemText(error) }) });
+  }
+}
+
+function backup(screen) {
+  const exporter = () => attempt(async () => {
+    const { data } = await call('GET', `/clubs/${enc(screen.id)}/export`, { token: screen.token });
+    const name = t('club-{name}.json', { name: screen.club.name });
+    download(name, 'application/json', JSON.stringify(data));
+  });
+  const words = { title: t('Export and import'),
+    hint: t('The export holds every player, season, table and hand with its history.'),
+    download: t('Download the export'), file: t('Club file to import (a new club is made)'),
+    import: t('Import'), open: t('Open the imported club') };
+  const outcome = screen.imported || {};
+  const file = html`<input id="import-file" name="file" type="file"
+    accept="application/json,.json">`;
+  return html`<section class="card"><h3>${words.title}</h3><p class="hint">${words.hint}</p>
+    <div class="buttons"><button class="small" type="button" @click=${exporter}>${words.download}
+    </button></div>
+    <form @submit=${(event) => importClub(screen, event)}>${field('import-file', words.file, file)}
+      <button class="small" type="submit">${words.import}</button></form>
+    <div role="status">${outcome.problem ? html`<p class="notice error">${outcome.problem}</p>`
+      : nothing}${outcome.done ? html`<p class="notice ok">${outcome.done}</p><a
+      class="button small" href=${link(outcome.id)}>${words.open}</a>` : nothing}</div>
+    </section>`;
+}
+
+// links and tokens
+
+function tokens(screen) {
+  const club = store.clubs()[screen.id];
+  const url = club.viewer && `${location.origin}/${link(screen.id, { viewer: club.viewer })}`;
+  const words = { title: t('Links and tokens'),
+    about: t(
+      'A read-only link shows the standings, tables and players (for a noticeboard or a TV) and changes nothing.',
+    ),
+    link: t('Read-only link to the club'), qr: t('QR code of the read-only link to the club'),
+    none: t('No read-only link made on this phone yet.'),
+    rotate: t(
+      'Rotate the admin token if it may have leaked: this phone keeps the new one, every other phone must open the club again.',
+    ) };
+  const shown = url
+    ? html`<div class="qrbox small">${qrSvg(url, words.qr)}</div>
+      <input class="sharelink" type="text" readonly .value=${url} aria-label=${words.link}>`
+    : html`<p class="hint">${words.none}</p>`;
+  const make = twoStep(screen, 'viewer', club.viewer ? t('Make a new read-only link')
+    : t('Make the read-only link'), t('The old link stops working. Tap again'), async () => {
+    const path = `/clubs/${enc(screen.id)}/viewer-token`;
+    const { data } = await call('POST', path, { token: screen.token });
+    store.saveClub({ ...store.clubs()[screen.id], viewer: data.token });
+    toast(t('Read-only link made.'));
+  });
+  const rotate = twoStep(screen, 'admin-token', t('Rotate the admin token'),
+    t('Other phones lose the admin token. Tap again'), async () => {
+      const path = `/clubs/${enc(screen.id)}/admin-token`;
+      const { data } = await call('POST', path, { token: screen.token });
+      store.saveClub({ ...store.clubs()[screen.id], token: data.token, fresh: true });
+      screen.token = data.token;
+      toast(t('New admin token kept on this phone: the old one no longer works.'));
+    });
+  return html`<section class="card"><h3>${words.title}</h3><p>${words.about}</p>${shown}
+    <div class="buttons">${make}</div><p class="hint">${words.rotate}</p>
+    <div class="buttons">${rotate}</div></section>`;
+}
+
+// webhooks
+
+function hookState(hook) {
+  if (!hook.enabled) {
+    const off = hook.failing_since
+      ? t('Turned off on {day}: it failed from {since} on.',
+        { day: day(hook.disabled_at), since: day(hook.failing_since) })
+      : t('Turned off on {day}.', { day: day(hook.disabled_at) });
+    return html`<p class="notice error">${off}</p>`;
+  }
+  if (hook.failing_since) {
+    const failing = t('Failing since {day}; retried.', { day: day(hook.failing_since) });
+    return html`<p class="notice error">${failing}</p>`;
+  }
+  const delivering = t('Delivering');
+  return html`<p class="hint">${delivering}</p>`;
+}
+
+function hookItem(screen, path, hook) {
+  const at = `${path}/${enc(hook.id)}`;
+  const turnOn = () => attempt(async () => {
+    await call('PATCH', at, { token: screen.token, body: { enabled: true } });
+    screen.madeSecret = null;
+    toast(t('Webhook turned back on: it sends what it missed.'));
+    await screen.reload();
+  });
+  const remove = twoStep(screen, `hook:${hook.id}`, t('Delete'), t('Delete the webhook? Tap again'),
+    async () => {
+      await call('DELETE', at, { token: screen.token });
+      screen.madeSecret = null;
+      toast(t('Webhook deleted.'));
+      await screen.reload();
+    });
+  const words = { url: t('Webhook URL'), on: t('Turn back on') };
+  return html`<li><input class="sharelink" type="text" readonly .value=${hook.url}
+    aria-label=${words.url}>${hookState(hook)}<div class="buttons">${hook.enabled ? nothing
+    : html`<button class="small" type="button" @click=${turnOn}>${words.on}</button>`}${remove}
+    </div></li>`;
+}
+
+function webhooks(screen, hooks) {
+  const path = `/clubs/${enc(screen.id)}/webhooks`;
+  const add = (event) => {
+    event.preventDefault();
+    const url = typed(event, 'url');
+    if (!url) { event.target.elements.namedItem('url').focus(); return; }
+    attempt(async () => {
+      const { data } = await call('POST', path, { token: screen.token,
+        body: { url, event_types: ['*'] } });
+      event.target.reset();
+      screen.madeSecret = data.secret; // shown until the next change of the webhooks
+      await screen.reload();
+    });
+  };
+  const words = { title: t('Webhooks'),
+    hint: t(
+      'Programs of the club are sent every change as it happens, signed (see the API guide).',
+    ),
+    none: t('No webhook yet.'),
+    made: t(
+      'Webhook added. Its signing secret, shown this once only: copy it into the receiving program.',
+    ),
+    secret: t('Signing secret'), url: t('URL to send every change to'), add: t('Add the webhook') };
+  const secret = screen.madeSecret ? html`<p class="notice ok">${words.made}</p>
+    <input class="sharelink" type="text" readonly .value=${screen.madeSecret}
+      aria-label=${words.secret}>` : nothing;
+  const url = html`<input id="hook-url" name="url" type="url" maxlength="2000" autocomplete="off"
+    placeholder="https://">`;
+  return html`<section class="card"><h3>${words.title}</h3><p class="hint">${words.hint}</p>
+    ${hooks.length ? html`<ul class="webhooks">${hooks.map((hook) => hookItem(screen, path, hook))}
+      </ul>` : html`<p class="hint">${words.none}</p>`}${secret}
+    <form @submit=${add}>${field('hook-url', words.url, url)}<button class="small"
+      type="submit">${words.add}</button></form></section>`;
 }

@@ -2,37 +2,50 @@
 // page with two charts, and, with the admin token, running the club (league-admin.js). It reads
 // with the admin token this phone keeps, or with the club's read-only token from a viewer link
 // (#league=<id>&viewer=<token>, kept here and dropped from the address at once).
+//
+// Drawn from its state with lit-html: a view loads what it shows into `screen.data`, and every
+// change (a sort, a two-step button asking again, an answer) sets the state and draws again.
+// (The texts are worded before each template: the catalogs' extractor reads none inside one.)
 
-import { h, append, clear, signed, toast } from './dom.js';
+import { html, nothing, render, svg } from './lit-html.js';
+import { signed, toast } from './dom.js';
 import { call } from './api.js';
-import { variantTitle } from './model.js';
+import { loadVariants, variantTitle } from './model.js';
 import {
   download, enc, field, get, isRevoked, link, problemText, renderRevoked, twoStep,
 } from './club-shared.js';
 import { store } from './store.js';
-import { t, tn, tx, num, day, lang } from './i18n.js';
+import { t, tn, num, day, lang } from './i18n.js';
 
 const VIEWERS = 'solo-pad:viewers';
 // A noticeboard reads again every 20 polls of a table (60 s by default).
 const refreshMs = () => 20 * (Number(document.documentElement.dataset.pollMs) || 3000);
 let refreshTimer = 0;
-// Column heads a language may abbreviate carry the context |head ('Hands|head': "Sp."), and counts of
-// hands won or lost |hands (Spanish "Ganadas"; one hand's result is "Ganada"): see i18n.js.
-// [key, label (a phone's card, the sort button's name), short label in the table head]
-const COLUMNS = [['rank', t('Rank'), '#'], ['name', t('Player')], ['net', t('Net')], ['hands', t('Hands'), t('Hands|head')],
-  ['declared', t('Declared'), t('Decl.')], ['won', t('Won|hands'), t('Won|head')],
-  ['lost', t('Lost|hands'), t('Lost|head')],
-  ['solos_won', t('Solos')], ['touts_won', t('Touts')], ['betes_paid', t('Bêtes')], ['stamms_drawn', t('Stamms')],
-  ['errors', t('Errors'), t('Err.')], ['rating', t('Rating'), t('Rating|head')]];
-// What a game's standings and player pages leave out: bêtes and stamms are American Solo's
-// only; Solo 66 has no tout.
-const NOT_IN = { spanish: ['betes_paid', 'stamms_drawn'], german: ['betes_paid', 'stamms_drawn'],
-  solo66: ['betes_paid', 'stamms_drawn', 'touts_won'] };
+// Column heads a language may abbreviate carry the context |head ('Hands|head': "Sp."), and
+// counts of hands won or lost |hands (Spanish "Ganadas"; one hand's result is "Ganada"): see
+// i18n.js. [key, label (a phone's card, the sort button's name), short label in the table head]
+const COLUMNS = [['rank', t('Rank'), '#'], ['name', t('Player')], ['net', t('Net')],
+  ['hands', t('Hands'), t('Hands|head')], ['declared', t('Declared'), t('Decl.')],
+  ['won', t('Won|hands'), t('Won|head')], ['lost', t('Lost|hands'), t('Lost|head')],
+  ['solos_won', t('Solos')], ['touts_won', t('Touts')], ['betes_paid', t('Bêtes')],
+  ['stamms_drawn', t('Stamms')], ['errors', t('Errors'), t('Err.')],
+  ['rating', t('Rating'), t('Rating|head')]];
+const STATS = { sittings: t('Sittings'), hands: t('Hands'), net: t('Net'),
+  net_per_100_hands: t('Net / 100 hands'), declared: t('Declared'), won: t('Won|hands'),
+  lost: t('Lost|hands'), win_rate: t('Win rate'), solos_won: t('Solos won'),
+  touts_won: t('Touts won'), betes_paid: t('Bêtes paid'), stamms_drawn: t('Stamms drawn'),
+  errors: t('Errors') };
+// The statistics the league counts of each hand: shown only for a game whose description lists
+// it (`statistics`: Solo 66 has no tout, only American Solo bêtes and stamms); the rest (rank,
+// rating, sittings, and what follows from the counts) every game has.
+const COUNTED = new Set(['hands', 'net', 'declared', 'won', 'lost', 'solos_won', 'touts_won',
+  'betes_paid', 'stamms_drawn', 'errors']);
 // The API's units, in words.
 const UNITS = { chips: t('chips'), points: t('points') };
 const units = (u) => UNITS[u] || u;
 // A rating, two decimals, with a real minus sign.
-const decimals = new Intl.NumberFormat(lang, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const decimals = new Intl.NumberFormat(lang,
+  { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const fixed2 = (v) => decimals.format(v).replace('-', '−');
 // A calendar date of the API ("2026-03-01"), read in local time (not as UTC midnight).
 const date = (iso) => (iso ? day(`${iso}T00:00`) : '');
@@ -47,6 +60,13 @@ export function saveViewer(id, token) {
   localStorage.setItem(VIEWERS, JSON.stringify(all));
 }
 
+/** Whether a game (its description, among `variants`) has league statistic `key`; every one
+ *  for a game this phone has no description of. */
+function hasStatistic(variants, name, key) {
+  const variant = variants.find((v) => v.name === name);
+  return !COUNTED.has(key) || !variant || !variant.statistics || variant.statistics.includes(key);
+}
+
 // the screen
 
 export async function renderLeague(root, p, app) {
@@ -57,87 +77,143 @@ export async function renderLeague(root, p, app) {
   }
   const admin = store.clubs()[id];
   const token = (admin && admin.token) || viewers()[id];
+  const host = document.createElement('div'); // this screen's own: lit-html draws into it
+  root.replaceChildren(host);
   if (!token) {
-    clear(root, h('div.screen', h('h1', t('No token for this club')),
-      h('p', t('Open the club with its admin token on the start screen, or with its read-only link or QR code.')),
-      h('a.button', { href: '#' }, t('Start'))));
+    const words = [t('No token for this club'),
+      t(
+        'Open the club with its admin token on the start screen, or with its read-only link or QR code.',
+      ),
+      t('Start')];
+    render(html`<div class="screen"><h1>${words[0]}</h1><p>${words[1]}</p>
+      <a class="button" href="#">${words[2]}</a></div>`, host);
     return;
   }
   const view = VIEWS[p.get('view')] ? p.get('view') : 'tables';
+  const screen = {
+    id, token, admin: !!(admin && admin.token), p, app, view,
+    club: null, data: null, variants: [], problem: null, armed: null, busy: null,
+    sort: { key: 'rank', up: true },
+    draw: () => { if (host.isConnected) render(leagueScreen(screen), host); },
+    /** Read the view's data again (after a change) and draw it. */
+    reload: () => load(screen, root),
+  };
   clearTimeout(refreshTimer);
-  if (!(admin && admin.token)) { // a noticeboard: what it shows stays current
+  if (!screen.admin) { // a noticeboard: what it shows stays current
     const here = location.hash;
-    refreshTimer = setTimeout(() => {
-      if (location.hash === here) renderLeague(root, new URLSearchParams(here.slice(1)), app);
-    }, refreshMs());
+    const again = () => {
+      if (location.hash !== here || !host.isConnected) return;
+      load(screen, root).finally(() => { refreshTimer = setTimeout(again, refreshMs()); });
+    };
+    refreshTimer = setTimeout(again, refreshMs());
   }
-  const ctx = { id, token, admin: !!(admin && admin.token), p, app, again: () => renderLeague(root, new URLSearchParams(location.hash.slice(1)), app) };
-  const screen = h('div.screen.league');
-  clear(root, screen);
+  screen.draw();
+  await load(screen, root);
+}
+
+async function load(screen, root) {
   try {
-    ctx.club = await get(`/clubs/${enc(id)}`, token);
-    const tabs = [['tables', t('Tables')], ['standings', t('Standings')], ['players', t('Players')]];
-    if (ctx.admin) tabs.push(['manage', t('Manage')]);
-    screen.append(h('h1', ctx.club.name),
-      h('nav.tabs', { 'aria-label': t('Club') }, tabs.map(([v, label]) => h('a.button.small', {
-        href: link(id, { view: v }), 'aria-current': v === view || (view === 'player' && v === 'players') ? 'page' : null,
-      }, label))));
-    const body = h('div');
-    screen.append(body);
-    await VIEWS[view](ctx, body);
+    const [club, variants] = await Promise.all([get(`/clubs/${enc(screen.id)}`, screen.token),
+      loadVariants().catch(() => [])]);
+    screen.club = club;
+    screen.variants = variants;
+    if (screen.admin && NEEDS_ADMIN.has(screen.view)) {
+      screen.tools = await import('./league-admin.js');
+    }
+    screen.data = await VIEWS[screen.view].load(screen);
+    screen.problem = null;
   } catch (error) {
-    if (isRevoked(error) && !ctx.admin) saveViewer(id, null);
+    if (isRevoked(error) && !screen.admin) saveViewer(screen.id, null);
     if (isRevoked(error)) { renderRevoked(root, error); return; }
-    screen.append(h('p.notice.error', problemText(error)));
+    screen.problem = problemText(error);
   }
+  screen.draw();
+}
+
+function leagueScreen(screen) {
+  const { id, view } = screen;
+  const tabs = [['tables', t('Tables')], ['standings', t('Standings')], ['players', t('Players')]];
+  if (screen.admin) tabs.push(['manage', t('Manage')]);
+  const current = (v) => (v === view || (view === 'player' && v === 'players') ? 'page' : nothing);
+  const clubWord = t('Club');
+  const body = screen.data ? VIEWS[view].draw(screen, screen.data) : nothing;
+  return html`<div class="screen league">
+    ${screen.club ? html`<h1>${screen.club.name}</h1>
+      <nav class="tabs" aria-label=${clubWord}>${tabs.map(([v, label]) => html`<a
+        class="button small" href=${link(id, { view: v })}
+        aria-current=${current(v)}>${label}</a>`)}</nav>` : nothing}
+    <div>${body}</div>
+    ${screen.problem ? html`<p class="notice error">${screen.problem}</p>` : nothing}
+  </div>`;
 }
 
 // tables
 
-function result(table) {
-  return h('ol.result', table.players.map((p, i) => h('li', h('span.who', p.name),
-    h('span.balance', signed(table.balances[i])))));
-}
+const PAGE_SIZE = 20;
 
-async function tablesView(ctx, body) {
-  const page = Math.max(1, Number(ctx.p.get('page')) || 1);
-  const status = ctx.p.get('status') || '';
-  const q = new URLSearchParams({ page: String(page), page_size: '20' });
+async function loadTables(screen) {
+  const page = Math.max(1, Number(screen.p.get('page')) || 1);
+  const status = screen.p.get('status') || '';
+  const q = new URLSearchParams({ page: String(page), page_size: String(PAGE_SIZE) });
   if (status) q.set('status', status);
-  const { data, headers } = await call('GET', `/clubs/${enc(ctx.id)}/tables?${q}`, { token: ctx.token });
+  const path = `/clubs/${enc(screen.id)}/tables?${q}`;
+  const { data, headers } = await call('GET', path, { token: screen.token });
   const total = (JSON.parse(headers.get('X-Pagination') || 'null') || { total: data.length }).total;
-  const filter = h('select', { onchange: () => ctx.app.go(link(ctx.id, { view: 'tables', status: filter.value })) },
-    [['', t('Open and closed')], ['open', t('Open')], ['closed', t('Closed')]].map(([v, label]) => h('option', { value: v, selected: v === status }, label)));
-  body.append(h('h2', t('Tables')), field(t('Show'), filter));
-  if (!data.length) body.append(h('p', t('No tables yet.')));
-  body.append(h('ul.sittings', data.map((table) => h('li.card', { 'data-table': table.id },
-    h('h3', table.name), h('p.hint', tn(table.hands, '{date} · {variant} · {n} hand', '{date} · {variant} · {n} hands',
-      { date: day(table.created_at), variant: variantTitle(table.variant) }), ' · ',
-    h(`span.status.${table.status}`, table.status === 'open' ? t('open') : t('closed {date}', { date: day(table.closed_at) }))),
-    result(table), ctx.admin ? tableActions(ctx, table) : null))));
-  const pages = Math.max(1, Math.ceil(total / 20));
-  const to = (n, label) => n >= 1 && n <= pages && h('a.button.small', { href: link(ctx.id, { view: 'tables', status, page: n }) }, label);
-  if (pages > 1) body.append(h('p.buttons', to(page - 1, t('Newer')), h('span.hint', t('Page {page} of {pages}', { page, pages })), to(page + 1, t('Older'))));
+  return { tables: data, page, status, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)) };
 }
 
-function tableActions(ctx, table) {
+function tablesView(screen, { tables, page, status, pages }) {
+  const filter = (event) => screen.app.go(link(screen.id,
+    { view: 'tables', status: event.target.value }));
+  const choices = [['', t('Open and closed')], ['open', t('Open')], ['closed', t('Closed')]];
+  const words = { title: t('Tables'), show: t('Show'), none: t('No tables yet.'),
+    newer: t('Newer'), older: t('Older'), page: t('Page {page} of {pages}', { page, pages }) };
+  const to = (n, label) => (n >= 1 && n <= pages ? html`<a class="button small"
+    href=${link(screen.id, { view: 'tables', status, page: n })}>${label}</a>` : nothing);
+  const select = html`<select id="lg-status" @change=${filter}>${choices.map(([v, label]) => html`
+    <option value=${v} ?selected=${v === status}>${label}</option>`)}</select>`;
+  return html`<h2>${words.title}</h2>${field('lg-status', words.show, select)}
+    ${tables.length ? nothing : html`<p>${words.none}</p>`}
+    <ul class="sittings">${tables.map((table) => tableCard(screen, table))}</ul>
+    ${pages > 1 ? html`<p class="buttons">${to(page - 1, words.newer)}<span
+      class="hint">${words.page}</span>${to(page + 1, words.older)}</p>` : nothing}`;
+}
+
+function tableCard(screen, table) {
+  const facts = tn(table.hands, '{date} · {variant} · {n} hand', '{date} · {variant} · {n} hands',
+    { date: day(table.created_at), variant: variantTitle(table.variant) });
+  const status = table.status === 'open'
+    ? t('open') : t('closed {date}', { date: day(table.closed_at) });
+  return html`<li class="card" data-table=${table.id}><h3>${table.name}</h3>
+    <p class="hint">${facts} · <span class="status ${table.status}">${status}</span></p>
+    <ol class="result">${table.players.map((p, i) => html`<li><span class="who">${p.name}</span>
+      <span class="balance">${signed(table.balances[i])}</span></li>`)}</ol>
+    ${screen.admin ? tableActions(screen, table) : nothing}</li>`;
+}
+
+function tableActions(screen, table) {
   const path = `/tables/${enc(table.id)}`;
   const { id, name } = table;
   // The table screen finds the club's admin token through the table's club_id.
-  const remember = () => store.saveTable({ id, name, club_id: ctx.id, variant: table.variant, status: table.status });
+  const remember = () => store.saveTable({ id, name, club_id: screen.id, variant: table.variant,
+    status: table.status });
   // Its visible word is "Open"; the table's name, for screen readers, tells the cards' links apart.
-  return h('div.buttons', h('a.button.small', { href: `#table=${enc(id)}`, onclick: remember },
-    tx('Open {table}', { table: h('span.sr', name) })),
-  table.status === 'open' ? twoStep(t('Close the sitting'), t('Close “{name}”? Tap again', { name }), async () => {
-    await call('POST', `${path}/close`, { token: ctx.token });
-    toast(t('{name} closed.', { name }));
-    ctx.again();
-  }) : null,
-  twoStep(t('Revoke its link'), t('Revoke: the shared link stops working. Tap again'), async () => {
-    await call('DELETE', `${path}/token`, { token: ctx.token });
-    if (store.table(id)) store.saveTable({ id, token: null }); // this phone reads it as admin
-    toast(t('The link to {name} no longer works.', { name }));
-  }));
+  const [before, after] = t('Open {table}').split('{table}');
+  const close = twoStep(screen, `close:${id}`, t('Close the sitting'),
+    t('Close “{name}”? Tap again', { name }), async () => {
+      await call('POST', `${path}/close`, { token: screen.token });
+      toast(t('{name} closed.', { name }));
+      await screen.reload();
+    });
+  const revoke = twoStep(screen, `revoke:${id}`, t('Revoke its link'),
+    t('Revoke: the shared link stops working. Tap again'), async () => {
+      await call('DELETE', `${path}/token`, { token: screen.token });
+      if (store.table(id)) store.saveTable({ id, token: null }); // this phone reads it as admin
+      toast(t('The link to {name} no longer works.', { name }));
+    });
+  return html`<div class="buttons"><a class="button small" href="#table=${enc(id)}"
+    @click=${remember}>${before}<span class="sr">${name}</span>${after}</a>
+    ${table.status === 'open' ? close : nothing}${revoke}</div>`;
 }
 
 // standings
@@ -151,185 +227,238 @@ function cell(key, row) {
 }
 
 /** A season's standings, sortable by each column; only the columns its game (`variant`) has. */
-export function standingsTable(ctx, rows, sort, variant) {
-  const left = NOT_IN[variant] || [];
-  const columns = COLUMNS.filter(([key]) => !left.includes(key));
+function standingsTable(screen, rows, variant) {
+  const { sort } = screen;
+  const columns = COLUMNS.filter(([key]) => hasStatistic(screen.variants, variant, key));
   const sorted = [...rows].sort((a, b) => {
     const x = a[sort.key] ?? -Infinity;
     const y = b[sort.key] ?? -Infinity;
     const order = typeof x === 'string' ? x.localeCompare(y) : x - y;
     return (sort.up ? order : -order) || a.rank - b.rank;
   });
-  const table = h('table.standings', h('caption', t('Standings')),
-    h('thead', h('tr', columns.map(([key, label, short]) => h('th', {
-      scope: 'col', 'aria-sort': key === sort.key ? (sort.up ? 'ascending' : 'descending') : null,
-    }, h('button.sort', { type: 'button', title: t('Sort by {column}', { column: lang === 'de' ? label : label.toLowerCase() }), 'aria-label': label, onclick: () => {
-      const up = key === sort.key ? !sort.up : key === 'rank' || key === 'name';
-      table.replaceWith(standingsTable(ctx, rows, { key, up }, variant));
-    } }, short || label))))),
-    h('tbody', sorted.map((row) => h('tr', columns.map(([key, label]) => (key === 'name'
-      ? h('th', { scope: 'row', 'data-label': label }, h('a', { href: link(ctx.id, { view: 'player', player: row.player_id }) }, row.name))
-      : h(`td.c-${key}`, { 'data-label': label }, cell(key, row))))))));
-  return table;
+  const sortBy = (key) => () => {
+    screen.sort = { key, up: key === sort.key ? !sort.up : key === 'rank' || key === 'name' };
+    screen.draw();
+  };
+  const order = (key) => (key === sort.key ? (sort.up ? 'ascending' : 'descending') : nothing);
+  const caption = t('Standings');
+  const heads = columns.map(([key, label, short]) => {
+    const by = t('Sort by {column}', { column: lang === 'de' ? label : label.toLowerCase() });
+    return html`<th scope="col" aria-sort=${order(key)}><button class="sort" type="button"
+      title=${by} aria-label=${label} @click=${sortBy(key)}>${short || label}</button></th>`;
+  });
+  const line = (row) => columns.map(([key, label]) => (key === 'name'
+    ? html`<th scope="row" data-label=${label}><a href=${link(screen.id,
+      { view: 'player', player: row.player_id })}>${row.name}</a></th>`
+    : html`<td class="c-${key}" data-label=${label}>${cell(key, row)}</td>`));
+  return html`<table class="standings"><caption>${caption}</caption>
+    <thead><tr>${heads}</tr></thead>
+    <tbody>${sorted.map((row) => html`<tr>${line(row)}</tr>`)}</tbody></table>`;
 }
 
-async function standingsView(ctx, body) {
-  const seasons = await get(`/clubs/${enc(ctx.id)}/seasons`, ctx.token);
-  body.append(h('h2', t('Standings')));
-  if (!seasons.length) {
-    append(body, [h('p', t('No season yet.')), ctx.admin && h('a.button', { href: link(ctx.id, { view: 'manage' }) }, t('Start a season'))]);
-    return;
-  }
-  const p = ctx.p;
+async function loadStandings(screen) {
+  const seasons = await get(`/clubs/${enc(screen.id)}/seasons`, screen.token);
+  if (!seasons.length) return { seasons };
+  const p = screen.p;
   const season = seasons.find((s) => s.id === p.get('season')) || seasons[0];
-  const pick = h('select', seasons.map((s) => h('option', { value: s.id, selected: s === season }, s.starts_on || s.ends_on
-    ? t('{season} ({variant}, {start} to {end})', { season: s.name, variant: variantTitle(s.variant), start: date(s.starts_on) || '…', end: date(s.ends_on) || '…' })
-    : t('{season} ({variant})', { season: s.name, variant: variantTitle(s.variant) }))));
-  const from = h('input', { type: 'date', value: p.get('from') || '' });
-  const to = h('input', { type: 'date', value: p.get('to') || '' });
-  const min = h('input', { type: 'number', min: 0, inputmode: 'numeric', value: p.get('min') || '' });
-  const go = (event) => {
-    if (event) event.preventDefault();
-    ctx.app.go(link(ctx.id, { view: 'standings', season: pick.value, from: from.value, to: to.value, min: min.value }));
-  };
-  pick.addEventListener('change', go);
-  body.append(h('form.filters', { onsubmit: go }, field(t('Season'), pick), h('div.row3', field(t('From'), from), field(t('To'), to), field(t('Min. hands'), min)),
-    h('button.small', { type: 'submit' }, t('Show'))));
+  const filters = { from: p.get('from') || '', to: p.get('to') || '', min: p.get('min') || '' };
   const q = new URLSearchParams();
-  if (from.value) q.set('from', from.value);
-  if (to.value) q.set('to', to.value);
-  if (min.value) q.set('min_hands', min.value);
+  if (filters.from) q.set('from', filters.from);
+  if (filters.to) q.set('to', filters.to);
+  if (filters.min) q.set('min_hands', filters.min);
   const path = `/seasons/${enc(season.id)}/standings?${q}`;
-  const data = await get(path, ctx.token);
-  const least = Number(min.value);
-  const period = [from.value && t('from {date}', { date: date(from.value) }), to.value && t('to {date}', { date: date(to.value) }),
-    min.value && tn(least, 'at least {n} hand', 'at least {n} hands')].filter(Boolean).join(', ');
-  body.append(h('p.hint.period', [season.name, units(data.units), period].filter(Boolean).join(' · ')));
-  if (!data.rows.length) body.append(h('p', t('No hands counted yet.')));
-  else body.append(h('div.standings-box', standingsTable(ctx, data.rows, { key: 'rank', up: true }, season.variant)));
-  body.append(h('div.buttons.noprint', h('button.small', { type: 'button', onclick: async () => {
+  return { seasons, season, filters, path, standings: await get(path, screen.token) };
+}
+
+function seasonName(s) {
+  const variant = variantTitle(s.variant);
+  return s.starts_on || s.ends_on
+    ? t('{season} ({variant}, {start} to {end})',
+      { season: s.name, variant, start: date(s.starts_on) || '…', end: date(s.ends_on) || '…' })
+    : t('{season} ({variant})', { season: s.name, variant });
+}
+
+function standingsView(screen, { seasons, season, filters, path, standings }) {
+  const title = t('Standings');
+  if (!seasons.length) {
+    const words = [t('No season yet.'), t('Start a season')];
+    return html`<h2>${title}</h2><p>${words[0]}</p>${screen.admin ? html`<a class="button"
+      href=${link(screen.id, { view: 'manage' })}>${words[1]}</a>` : nothing}`;
+  }
+  const go = (event) => {
+    event.preventDefault();
+    const form = event.target.closest('form');
+    const value = (name) => form.elements.namedItem(name).value;
+    screen.app.go(link(screen.id, { view: 'standings', season: value('season'),
+      from: value('from'), to: value('to'), min: value('min') }));
+  };
+  const least = Number(filters.min);
+  const period = [filters.from && t('from {date}', { date: date(filters.from) }),
+    filters.to && t('to {date}', { date: date(filters.to) }),
+    filters.min && tn(least, 'at least {n} hand', 'at least {n} hands')].filter(Boolean).join(', ');
+  const words = { season: t('Season'), from: t('From'), to: t('To'), min: t('Min. hands'),
+    show: t('Show'), none: t('No hands counted yet.'), csv: t('Download CSV'), print: t('Print') };
+  const csv = async () => {
     try {
-      const csv = await call('GET', path.replace('/standings?', '/standings.csv?'), { token: ctx.token, headers: { Accept: 'text/csv' } });
-      download(t('standings-{season}.csv', { season: season.name }), 'text/csv', csv.data);
+      const answer = await call('GET', path.replace('/standings?', '/standings.csv?'),
+        { token: screen.token, headers: { Accept: 'text/csv' } });
+      download(t('standings-{season}.csv', { season: season.name }), 'text/csv', answer.data);
     } catch (error) { toast(problemText(error), 'error'); }
-  } }, t('Download CSV')), h('button.small', { type: 'button', onclick: () => window.print() }, t('Print'))));
+  };
+  const pick = html`<select id="lg-season" name="season" @change=${go}>${seasons.map((s) => html`
+    <option value=${s.id} ?selected=${s === season}>${seasonName(s)}</option>`)}</select>`;
+  const dateInput = (name) => html`<input id="lg-${name}" name=${name} type="date"
+    .value=${filters[name]}>`;
+  const min = html`<input id="lg-min" name="min" type="number" min="0" inputmode="numeric"
+    .value=${filters.min}>`;
+  return html`<h2>${title}</h2>
+    <form class="filters" @submit=${go}>${field('lg-season', words.season, pick)}
+      <div class="row3">${field('lg-from', words.from, dateInput('from'))}${field('lg-to', words.to,
+        dateInput('to'))}${field('lg-min', words.min, min)}</div>
+      <button class="small" type="submit">${words.show}</button></form>
+    <p class="hint period">${[season.name, variantTitle(season.variant), units(standings.units),
+      period].filter(Boolean).join(' · ')}</p>
+    ${standings.rows.length ? html`<div class="standings-box">${standingsTable(screen,
+      standings.rows, season.variant)}</div>` : html`<p>${words.none}</p>`}
+    <div class="buttons noprint"><button class="small" type="button" @click=${csv}>${words.csv}
+      </button><button class="small" type="button" @click=${() => window.print()}>${words.print}
+      </button></div>`;
 }
 
 // players
 
-async function playersView(ctx, body) {
-  const players = await get(`/clubs/${enc(ctx.id)}/players?include_retired=true`, ctx.token);
-  body.append(h('h2', t('Players')));
-  const list = h('ul.players');
-  for (const p of players) {
-    list.append(h('li', { 'data-player': p.id }, h('a', { href: link(ctx.id, { view: 'player', player: p.id }) }, p.name),
-      p.retired ? h('span.hint', ' ', t('(retired)')) : null, ctx.admin ? ctx.adminTools.player(ctx, p) : null));
-  }
-  body.append(list);
-  if (ctx.admin) body.append(ctx.adminTools.addPlayer(ctx));
+async function loadPlayers(screen) {
+  const path = `/clubs/${enc(screen.id)}/players?include_retired=true`;
+  return { players: await get(path, screen.token) };
 }
 
-const STATS = { sittings: t('Sittings'), hands: t('Hands'), net: t('Net'), net_per_100_hands: t('Net / 100 hands'),
-  declared: t('Declared'), won: t('Won|hands'), lost: t('Lost|hands'), win_rate: t('Win rate'), solos_won: t('Solos won'),
-  touts_won: t('Touts won'), betes_paid: t('Bêtes paid'), stamms_drawn: t('Stamms drawn'), errors: t('Errors') };
+function playersView(screen, { players }) {
+  const words = { title: t('Players'), retired: t('(retired)') };
+  const tools = screen.admin && screen.tools;
+  return html`<h2>${words.title}</h2>
+    <ul class="players">${players.map((p) => html`<li data-player=${p.id}><a
+      href=${link(screen.id, { view: 'player', player: p.id })}>${p.name}</a>${p.retired
+      ? html`<span class="hint"> ${words.retired}</span>` : nothing}${tools
+      ? tools.playerTools(screen, p) : nothing}</li>`)}</ul>
+    ${tools ? tools.addPlayer(screen) : nothing}`;
+}
 
-function statList(record) {
-  const left = NOT_IN[record.variant] || [];
-  return h('dl.stats', Object.entries(STATS).filter(([key]) => !left.includes(key)).map(([key, label]) => {
+function statList(screen, record) {
+  const shown = Object.entries(STATS)
+    .filter(([key]) => hasStatistic(screen.variants, record.variant, key));
+  return html`<dl class="stats">${shown.map(([key, label]) => {
     let v = record[key];
     if (v === null) v = '–';
     else if (key === 'win_rate') v = `${num(Math.round(v * 100))} %`;
     else if (key === 'net' || key === 'net_per_100_hands') v = signed(v); // a real minus sign
     else v = num(v);
-    return h('div', h('dt', label), h('dd', v));
-  }));
+    return html`<div><dt>${label}</dt><dd>${v}</dd></div>`;
+  })}</dl>`;
 }
 
-async function playerView(ctx, body) {
-  const id = ctx.p.get('player');
-  const [stats, { sittings }] = await Promise.all([get(`/players/${enc(id)}/stats`, ctx.token),
-    get(`/players/${enc(id)}/sittings`, ctx.token)]);
-  const charts = h('div');
-  body.append(h('h2', stats.name), charts);
-  if (!stats.career.length) body.append(h('p', t('No hands played yet.')));
-  for (const c of stats.career) body.append(h('section.card', h('h3', t('Career: {variant} ({units})', { variant: variantTitle(c.variant), units: units(c.units) })), statList(c)));
-  for (const s of stats.seasons) {
-    body.append(h('section.card', h('h3', t('{season}: rating {rating}', { season: s.name, rating: s.rating === null ? '–' : fixed2(s.rating) })), statList(s)));
-  }
-  if (!sittings.length) return;
-  const seasons = stats.seasons.map((s) => [s.season_id, s.name]);
+async function loadPlayer(screen) {
+  const id = screen.p.get('player');
+  const [stats, { sittings }] = await Promise.all([get(`/players/${enc(id)}/stats`, screen.token),
+    get(`/players/${enc(id)}/sittings`, screen.token)]);
+  return { id, stats, sittings };
+}
+
+function playerView(screen, { id, stats, sittings }) {
+  const none = t('No hands played yet.');
+  const career = stats.career.map((c) => [t('Career: {variant} ({units})',
+    { variant: variantTitle(c.variant), units: units(c.units) }), c]);
+  const seasons = stats.seasons.map((s) => [t('{season}: rating {rating}',
+    { season: s.name, rating: s.rating === null ? '–' : fixed2(s.rating) }), s]);
+  return html`<h2>${stats.name}</h2>
+    ${sittings.length ? charts(screen, id, stats, sittings) : nothing}
+    ${stats.career.length ? nothing : html`<p>${none}</p>`}
+    ${[...career, ...seasons].map(([heading, record]) => html`<section class="card">
+      <h3>${heading}</h3>${statList(screen, record)}</section>`)}`;
+}
+
+function charts(screen, id, stats, sittings) {
   const latest = [...sittings].reverse().find((s) => s.season_id);
-  const chosen = ctx.p.get('season') ?? (latest ? latest.season_id : '');
-  const pick = h('select', { onchange: () => ctx.app.go(link(ctx.id, { view: 'player', player: id, season: pick.value || 'all' })) },
-    h('option', { value: '' }, t('All sittings')), seasons.map(([sid, name]) => h('option', { value: sid, selected: sid === chosen }, name)));
+  const chosen = screen.p.get('season') ?? (latest ? latest.season_id : '');
+  const pick = (event) => screen.app.go(link(screen.id,
+    { view: 'player', player: id, season: event.target.value || 'all' }));
   const shown = sittings.filter((s) => !chosen || chosen === 'all' || s.season_id === chosen);
-  const points = shown.map((s) => ({ label: `${day(s.created_at)} ${s.table_name}`, value: s.net }));
-  const rated = shown.filter((s) => s.rating !== null)
-    .map((s) => ({ label: t('after {date} {table}', { date: day(s.closed_at), table: s.table_name }), value: s.rating }));
-  charts.append(h('section.charts', h('h3', t('Over time')), field(t('Sittings of'), pick),
-    chart(t('Net at each sitting'), points, 'bars'),
-    chosen && chosen !== 'all' ? chart(t('Rating after each closed sitting (mu − 3·sigma)'), rated, 'line')
-      : h('p.hint', t('Choose a season to see the rating over time.'))));
+  const points = shown.map((s) => ({ label: `${day(s.created_at)} ${s.table_name}`,
+    value: s.net }));
+  const rated = shown.filter((s) => s.rating !== null).map((s) => ({
+    label: t('after {date} {table}', { date: day(s.closed_at), table: s.table_name }),
+    value: s.rating }));
+  const words = { title: t('Over time'), of: t('Sittings of'), all: t('All sittings'),
+    net: t('Net at each sitting'), rating: t('Rating after each closed sitting (mu − 3·sigma)'),
+    choose: t('Choose a season to see the rating over time.') };
+  const select = html`<select id="lg-sittings" @change=${pick}>
+    <option value="">${words.all}</option>
+    ${stats.seasons.map((s) => html`<option value=${s.season_id}
+      ?selected=${s.season_id === chosen}>${s.name}</option>`)}</select>`;
+  return html`<section class="charts"><h3>${words.title}</h3>
+    ${field('lg-sittings', words.of, select)}
+    ${chart(words.net, points, 'bars')}
+    ${chosen && chosen !== 'all' ? chart(words.rating, rated, 'line')
+      : html`<p class="hint">${words.choose}</p>`}</section>`;
 }
 
 // charts (SVG drawn here; each with its numbers as text)
-
-const SVG = 'http://www.w3.org/2000/svg';
-
-function svg(tag, attrs) {
-  const el = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  return el;
-}
 
 export function chart(title, points, kind) {
   const fmt = (v) => (kind === 'line' ? fixed2(v) : signed(v));
   const values = points.map((p) => p.value);
   const count = points.length;
-  const summary = count
-    ? tn(count, '{title}: {n} value, from {low} to {high}, last {last}.', '{title}: {n} values, from {low} to {high}, last {last}.',
-      { title, low: fmt(Math.min(...values)), high: fmt(Math.max(...values)), last: fmt(values[count - 1]) })
-    : t('{title}: nothing yet.', { title });
-  const figure = h('figure.lchart', h('figcaption', title));
-  if (!points.length) return append(figure, [h('p.hint', t('Nothing to draw yet.'))]);
+  if (!count) {
+    const empty = t('Nothing to draw yet.');
+    return html`<figure class="lchart"><figcaption>${title}</figcaption>
+      <p class="hint">${empty}</p></figure>`;
+  }
+  const summary = tn(count, '{title}: {n} value, from {low} to {high}, last {last}.',
+    '{title}: {n} values, from {low} to {high}, last {last}.', { title,
+      low: fmt(Math.min(...values)), high: fmt(Math.max(...values)),
+      last: fmt(values[count - 1]) });
   const W = 320;
   const H = 140;
   const top = Math.max(...values, kind === 'bars' ? 0 : -Infinity);
   const bottom = Math.min(...values, kind === 'bars' ? 0 : Infinity);
   const span = top - bottom || 1;
   const y = (v) => 8 + ((top - v) / span) * (H - 16);
-  const step = W / points.length;
-  const pic = svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': summary, class: `plot ${kind}` });
-  pic.append(svg('line', { x1: 0, x2: W, y1: y(kind === 'bars' ? 0 : bottom), y2: y(kind === 'bars' ? 0 : bottom), class: 'axis' }));
-  if (kind === 'bars') {
-    points.forEach((p, i) => pic.append(svg('rect', {
-      x: i * step + step * 0.15, width: Math.max(1, step * 0.7), y: Math.min(y(p.value), y(0)),
-      height: Math.max(1, Math.abs(y(p.value) - y(0))), class: p.value < 0 ? 'neg' : 'pos',
-    })));
-  } else {
-    const xy = points.map((p, i) => `${(i + 0.5) * step},${y(p.value)}`);
-    pic.append(svg('polyline', { points: xy.join(' '), class: 'trend' }));
-    xy.forEach((c) => { const [cx, cy] = c.split(','); pic.append(svg('circle', { cx, cy, r: 3, class: 'dot' })); });
-  }
-  const label = (text, yy) => { const tick = svg('text', { x: 2, y: yy, class: 'tick' }); tick.textContent = text; pic.append(tick); };
-  label(fmt(top), 12);
-  label(fmt(bottom), H - 2);
-  return append(figure, [pic, h('p.hint', summary),
-    h('details', h('summary', t('The numbers')), h('ol.numbers', points.map((p) => h('li', `${p.label}: ${fmt(p.value)}`))))]);
+  const step = W / count;
+  const base = y(kind === 'bars' ? 0 : bottom);
+  const marks = kind === 'bars'
+    ? points.map((p, i) => svg`<rect x=${i * step + step * 0.15} width=${Math.max(1, step * 0.7)}
+        y=${Math.min(y(p.value), y(0))} height=${Math.max(1, Math.abs(y(p.value) - y(0)))}
+        class=${p.value < 0 ? 'neg' : 'pos'}></rect>`)
+    : [svg`<polyline class="trend"
+        points=${points.map((p, i) => `${(i + 0.5) * step},${y(p.value)}`).join(' ')}></polyline>`,
+      ...points.map((p, i) => svg`<circle cx=${(i + 0.5) * step} cy=${y(p.value)} r="3"
+        class="dot"></circle>`)];
+  const numbers = t('The numbers');
+  return html`<figure class="lchart"><figcaption>${title}</figcaption>
+    <svg viewBox="0 0 ${W} ${H}" role="img" aria-label=${summary} class="plot ${kind}">
+      <line x1="0" x2=${W} y1=${base} y2=${base} class="axis"></line>${marks}
+      <text x="2" y="12" class="tick">${fmt(top)}</text>
+      <text x="2" y=${H - 2} class="tick">${fmt(bottom)}</text></svg>
+    <p class="hint">${summary}</p>
+    <details><summary>${numbers}</summary><ol class="numbers">${points.map((p) => html`
+      <li>${p.label}: ${fmt(p.value)}</li>`)}</ol></details></figure>`;
 }
 
+// The views: what each loads, and how it is drawn from that.
 const VIEWS = {
-  tables: tablesView,
-  standings: standingsView,
-  players: async (ctx, body) => { await withAdmin(ctx); return playersView(ctx, body); },
-  player: playerView,
-  manage: async (ctx, body) => {
-    if (!ctx.admin) { body.append(h('p', t('Running the club needs its admin token.'))); return; }
-    await withAdmin(ctx);
-    await ctx.adminTools.manage(ctx, body);
+  tables: { load: loadTables, draw: tablesView },
+  standings: { load: loadStandings, draw: standingsView },
+  players: { load: loadPlayers, draw: playersView },
+  player: { load: loadPlayer, draw: playerView },
+  manage: {
+    load: (screen) => (screen.admin ? screen.tools.loadManage(screen) : {}),
+    draw: (screen, data) => {
+      if (!screen.admin) {
+        const words = t('Running the club needs its admin token.');
+        return html`<p>${words}</p>`;
+      }
+      return screen.tools.manage(screen, data);
+    },
   },
 };
-
-async function withAdmin(ctx) {
-  if (ctx.admin) ctx.adminTools = await import('./league-admin.js');
-}
+// The views that bring the admin's tools (league-admin.js, loaded on such a phone only).
+const NEEDS_ADMIN = new Set(['players', 'manage']);

@@ -1,5 +1,6 @@
 // One open table as this phone knows it: the table, its hands, its variant; loading, polling
-// with If-None-Match, and the words for a hand and a transfer.
+// with If-None-Match, and the words for a hand and a transfer. A table's context is changed
+// here only (the screens read it; what they show besides is their own state, app.js).
 
 import { api, NetworkError } from './api.js';
 import { store } from './store.js';
@@ -56,7 +57,6 @@ export function tableContext(id) {
       hands: cached ? cached.hands : [],
       etag: null, // always fetch the hands once per page load
       variant: null,
-      ui: { open: new Set() },
     };
     contexts.set(id, ctx);
   }
@@ -106,10 +106,40 @@ function setTable(ctx, table, hands = ctx.hands) {
   store.saveCache(ctx.id, { table, hands });
 }
 
+/** The table as a change of its settings (or closing it) answered: kept, its hands and its
+ *  version read again on the next poll. */
+export function tookTable(ctx, table) {
+  setTable(ctx, table);
+  ctx.etag = null;
+}
+
+/** After a correction, a void or a re-seating answered with the table: its hands fetched. */
+export async function tookWrite(ctx, table) {
+  await loadHands(ctx, table);
+  ctx.etag = `"${table.version}"`;
+}
+
+/** Others wrote too: the table is fetched again, not asked for with If-None-Match. */
+export function forgetVersion(ctx) {
+  ctx.etag = null;
+}
+
+/** The table's game description, once (GET /variants; a bare one when it cannot be had). */
+export async function loadVariant(ctx) {
+  if (ctx.variant) return;
+  const name = ctx.table.variant;
+  ctx.variant = (await variantNamed(name).catch(() => null)) || {
+    name,
+    title: name,
+    contracts: [],
+    options: [],
+  };
+}
+
 /** After a write answered with {number, …, table}: merge the hand, keep the new table. */
 export function mergeHand(ctx, answer) {
   const { table, ...hand } = answer;
-  const hands = ctx.hands.filter((h) => h.number !== hand.number);
+  const hands = ctx.hands.filter((x) => x.number !== hand.number);
   hands.push(hand);
   hands.sort((a, b) => a.number - b.number);
   setTable(ctx, table, hands);
@@ -153,7 +183,7 @@ export function stateBefore(ctx, number) {
     stakeDue = dealPasses(ctx.variant, hand.hand); // a new dealer stakes; a redeal does not
     if (s.result === 'won') firstWon = true;
   }
-  const current = hands.find((h) => h.number === number);
+  const current = hands.find((x) => x.number === number);
   const isNext = !current;
   state.dealer = isNext ? table.dealer : current.dealer;
   if (table.pool !== null && table.pool !== undefined) state.pool = isNext ? table.pool : pool;
@@ -188,24 +218,53 @@ export function shortName(ctx, party) {
   return ctx.shorts[party] ?? seatName(ctx, party);
 }
 
-/** The couleur: the service's, or Spanish Solo's fixed colour (an option). */
-export function couleurOf(table) {
-  return (
-    table.couleur || (table.variant === 'spanish' && table.options && table.options.couleur) || null
-  );
+// The words of a game's doubled suit, by the message id its description names
+// (`doubled_suit.word`): American and Spanish Solo's couleur, German Solo's preferred suit.
+const DOUBLED_WORDS = {
+  Couleur: {
+    title: t('Couleur'),
+    of: (suit) => t('couleur {suit}', { suit }),
+    in: t('in couleur'),
+    unknown: t('the couleur and the balances'),
+    unknownWithPool: t('the pool, the couleur and the balances'),
+  },
+  'Preferred suit': {
+    title: t('Preferred suit'),
+    of: (suit) => t('preferred suit {suit}', { suit }),
+    in: t('in the preferred suit'),
+    unknown: t('the preferred suit and the balances'),
+    unknownWithPool: t('the pool, the preferred suit and the balances'),
+  },
+};
+
+/** The doubled suit's words for the table's game (`key`: its English name, for tests and
+ *  styles); the couleur's for a game whose description names none the pad knows. */
+export function doubledWords(ctx) {
+  const doubled = ctx.variant && ctx.variant.doubled_suit;
+  const word = doubled && doubled.word in DOUBLED_WORDS ? doubled.word : 'Couleur';
+  return { key: word.toLowerCase(), ...DOUBLED_WORDS[word] };
 }
 
-/** Whether the couleur can no longer change (fixed, or set by the first game won). */
+/** The doubled suit in force: the table's, or the option naming one that never changes
+ *  (the game's description says which: Spanish Solo's colour). */
+export function couleurOf(ctx) {
+  const { table, variant } = ctx;
+  const option = variant && variant.doubled_suit && variant.doubled_suit.fixed_option;
+  return table.couleur || (option && table.options && table.options[option]) || null;
+}
+
+/** Whether the doubled suit can no longer change: fixed from the start, or, with the options
+ *  that make it the trump of the first game won (the description's `first_won_when`), once a
+ *  game is won. */
 export function couleurSettled(ctx) {
-  const tb = ctx.table;
-  const o = tb.options || {};
-  if (tb.variant === 'american' && o.couleur_policy === 'first_won') {
-    return ctx.hands.some(
-      (x) => x.status !== 'void' && x.settlement && x.settlement.result === 'won',
-    );
-  }
-  if (tb.variant === 'german' && o.preferred_suit === 'first_won') return !!tb.couleur;
-  return true;
+  const options = ctx.table.options || {};
+  const when = (ctx.variant && ctx.variant.doubled_suit && ctx.variant.doubled_suit.first_won_when)
+    || {};
+  const changes = Object.entries(when).some(([name, values]) => values.includes(options[name]));
+  if (!changes) return true;
+  return ctx.hands.some(
+    (x) => x.status !== 'void' && x.settlement && x.settlement.result === 'won',
+  );
 }
 
 /** The score sheet: per hand its deltas, the running balances and the pool after it. */

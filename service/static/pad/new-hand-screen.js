@@ -1,26 +1,20 @@
 // Record a hand: the hand form for the next deal, who deals it, and the hands still waiting
 // in the outbox before it.
 
-import { backToTable, h, clear, suitLabel } from './dom.js';
+import { backToTable, suitLabel } from './dom.js';
 import { handForm } from './hand.js';
 import { t, tn } from './i18n.js';
-import { couleurOf, couleurSettled, nextHand, seatName } from './model.js';
+import { html, nothing } from './lit-html.js';
+import { couleurOf, couleurSettled, doubledWords, nextHand, seatName } from './model.js';
 import { enqueue, entriesFor } from './outbox.js';
 
-export function renderNewHand(root, ctx, app) {
-  const tb = ctx.table;
-  if (tb.status === 'closed' || (tb.session && tb.session.over)) {
-    clear(
-      root,
-      h(
-        'div.screen',
-        backToTable(ctx.id),
-        h('h1', t('No more hands')),
-        h('p', t('This table is closed or its session is over.')),
-      ),
-    );
-    return null;
-  }
+const over = (table) => table.status === 'closed' || !!(table.session && table.session.over);
+
+/** The screen's state: the hand form for the next deal and the words about that deal, both as
+ *  they were when the screen opened (a hand recorded elsewhere meanwhile shows in the form). */
+export function openNewHand(ctx, state, app) {
+  const table = ctx.table;
+  if (over(table)) return;
   // Offline with hands waiting, the deal follows them; pool and couleur wait for the server.
   const queued = entriesFor(ctx.id);
   const next = nextHand(ctx, queued);
@@ -42,45 +36,42 @@ export function renderNewHand(root, ctx, app) {
   const deals = next.stakeDue
     ? t('{name} deals and stakes', { name })
     : t('{name} deals', { name });
-  const suit = suitLabel(couleurOf(tb));
-  const word =
-    tb.variant === 'german' ? t('preferred suit {suit}', { suit }) : t('couleur {suit}', { suit });
-  const couleur = !couleurOf(tb) || !(next.known || couleurSettled(ctx)) ? '' : ` · ${word}`;
+  const word = doubledWords(ctx).of(suitLabel(couleurOf(ctx)));
+  const couleur = !couleurOf(ctx) || !(next.known || couleurSettled(ctx)) ? '' : ` · ${word}`;
   const n = queued.length;
-  const known = { known: stillUnknown(ctx) };
-  const waiting = !n
-    ? null
-    : h(
-        'p.notice',
-        tn(
-          n,
-          '{n} hand waits to be sent: {known} are known once it is recorded.',
-          '{n} hands wait to be sent: {known} are known once they are recorded.',
-          known,
-        ),
-      );
-  const discard = h(
-    'button.small.link',
-    {
-      type: 'button',
-      onclick: () => {
-        form.discard();
-        app.go(tableLink);
-      },
-    },
-    t('Discard'),
-  );
-  clear(
-    root,
-    h(
-      'div.screen.record',
-      h('div.titlebar', backToTable(ctx.id), h('h1', t('Hand {number}', { number })), discard),
-      h('p.hint', { 'data-next': 'dealer' }, deals + couleur),
-      waiting,
-      form,
-    ),
-  );
-  return { update: () => form.refreshTaken() };
+  const waiting = n
+    ? tn(
+        n,
+        '{n} hand waits to be sent: {known} are known once it is recorded.',
+        '{n} hands wait to be sent: {known} are known once they are recorded.',
+        { known: stillUnknown(ctx) },
+      )
+    : null;
+  Object.assign(state, { form, number, deal: deals + couleur, waiting });
+}
+
+export function newHandView(ctx, state, app) {
+  if (!state.form) {
+    return html`<div class="screen">
+      ${backToTable(ctx.id)}
+      <h1>${t('No more hands')}</h1>
+      <p>${t('This table is closed or its session is over.')}</p>
+    </div>`;
+  }
+  const { form, number, deal, waiting } = state;
+  const discard = () => {
+    form.discard();
+    app.go(`#table=${encodeURIComponent(ctx.id)}`);
+  };
+  return html`<div class="screen record">
+    <div class="titlebar">
+      ${backToTable(ctx.id)}
+      <h1>${t('Hand {number}', { number })}</h1>
+      <button type="button" class="small link" @click=${discard}>${t('Discard')}</button>
+    </div>
+    <p class="hint" data-next="dealer">${deal}</p>
+    ${waiting ? html`<p class="notice">${waiting}</p>` : nothing} ${form.element}
+  </div>`;
 }
 
 /** What the hands waiting to be sent still decide, in words: the pool only for a game that has
@@ -91,10 +82,6 @@ function stillUnknown(ctx) {
   const pool = state.has('pool');
   const couleur = state.has('couleur') && !couleurSettled(ctx);
   if (!couleur) return pool ? t('the pool and the balances') : t('the balances');
-  if (ctx.table.variant === 'german') {
-    return pool
-      ? t('the pool, the preferred suit and the balances')
-      : t('the preferred suit and the balances');
-  }
-  return pool ? t('the pool, the couleur and the balances') : t('the couleur and the balances');
+  const doubled = doubledWords(ctx);
+  return pool ? doubled.unknownWithPool : doubled.unknown;
 }

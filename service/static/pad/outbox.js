@@ -6,6 +6,7 @@
 
 import { api, NetworkError } from './api.js';
 import { randomKey } from './dom.js';
+import { fieldNamed, fieldTitle } from './hand-fields.js';
 import { store } from './store.js';
 
 const listeners = new Set();
@@ -90,6 +91,18 @@ async function sendAll(tokenFor, onRecorded) {
   }
 }
 
+/** A refused hand's problem in words, each field by its title in the description of its
+ *  table's game as this phone keeps it ("Declarer: …", "Alleinspieler: …"; not the API's
+ *  "declarer"), in the page's language. */
+function refusal(error, tableId) {
+  const known = store.table(tableId);
+  const variant = (store.variants() || []).find((v) => known && v.name === known.variant);
+  return error.lines((name) => {
+    const field = fieldNamed(variant || null, name);
+    return field ? fieldTitle(field) : null;
+  });
+}
+
 async function send(entry, token, onRecorded) {
   update(entry.key, { state: 'sending' });
   changed({ entry });
@@ -106,7 +119,7 @@ async function send(entry, token, onRecorded) {
       changed({ entry });
       return 'offline';
     }
-    const patch = { state: 'failed', problem: error.lines() };
+    const patch = { state: 'failed', problem: refusal(error, entry.table) };
     if (error.status === 409) {
       try {
         const { data: table } = await api.table(entry.table, token);

@@ -1,7 +1,8 @@
 // The settle-up as the service answers it: who pays whom (in chips, points or money), the
 // pool's share-out and each seat's net.
 
-import { h, signed } from './dom.js';
+import { signed } from './dom.js';
+import { html, nothing } from './lit-html.js';
 import { num, t, tn, tx } from './i18n.js';
 import { seatName } from './model.js';
 import { money, rateWords } from './table-settings.js';
@@ -13,13 +14,15 @@ function amount(units, n) {
     : tn(n, '{n} chip', '{n} chips');
 }
 
+const strong = (text) => html`<strong>${text}</strong>`;
+
 /** The values of "{payer} pays {payee} {amount}". */
 function payment(ctx, unit, x) {
   return {
-    payer: h('strong', party(ctx, x.from)),
-    payee: h('strong', party(ctx, x.to)),
+    payer: strong(party(ctx, x.from)),
+    payee: strong(party(ctx, x.to)),
     amount: amount(unit, x.amount),
-    club: h('strong', party(ctx, 'pool')),
+    club: strong(party(ctx, 'pool')),
   };
 }
 
@@ -36,50 +39,38 @@ function moneyView(ctx, data) {
   const m = data.money;
   const c = m.currency;
   const values = (x) => ({
-    payer: h('strong', party(ctx, x.from)),
-    payee: h('strong', party(ctx, x.to)),
+    payer: strong(party(ctx, x.from)),
+    payee: strong(party(ctx, x.to)),
     amount: money(x.cents, c),
-    club: h('strong', party(ctx, 'pool')),
+    club: strong(party(ctx, 'pool')),
   });
   const fee = m.fees.length ? m.fees[0].cents : 0;
-  return [
-    h('h2', m.transfers.length ? t('Who pays whom') : t('Nobody pays anybody')),
-    h(
-      'ul.payments.money',
-      m.transfers.map((x) => h('li', pays(values(x), x))),
-    ),
-    fee
-      ? h(
-          'p',
-          t('Each player also pays the club {amount} for the table.', { amount: money(fee, c) }),
-        )
-      : null,
-    h(
-      'ul.deltas.money',
-      m.net.map((n) =>
-        h(
-          'li',
-          h('span.name', party(ctx, n.party)),
-          h('span.num', (n.cents > 0 ? '+' : '') + money(n.cents, c)),
-        ),
-      ),
-    ),
-    h(
-      'p.hint',
-      [
-        t('Plays for {rate}.', { rate: rateWords(m.rate, data.units) }),
-        data.units === 'points'
-          ? t('Settling the scores') +
-            ': ' +
-            (m.rate.point_settlement === 'average'
-              ? t('Against the average')
-              : t('Pairwise difference')) +
-            '.'
-          : '',
-        t('Rounded down to the cent; the cents left over go to the largest remainders.'),
-      ].join(' '),
-    ),
+  const settling =
+    m.rate.point_settlement === 'average' ? t('Against the average') : t('Pairwise difference');
+  const how = [
+    t('Plays for {rate}.', { rate: rateWords(m.rate, data.units) }),
+    data.units === 'points' ? t('Settling the scores') + ': ' + settling + '.' : '',
+    t('Rounded down to the cent; the cents left over go to the largest remainders.'),
   ];
+  return html`<h2>${m.transfers.length ? t('Who pays whom') : t('Nobody pays anybody')}</h2>
+    <ul class="payments money">
+      ${m.transfers.map((x) => html`<li>${pays(values(x), x)}</li>`)}
+    </ul>
+    ${fee
+      ? html`<p>${t('Each player also pays the club {amount} for the table.', {
+          amount: money(fee, c),
+        })}</p>`
+      : nothing}
+    <ul class="deltas money">
+      ${m.net.map(
+        (n) =>
+          html`<li
+            ><span class="name">${party(ctx, n.party)}</span
+            ><span class="num">${(n.cents > 0 ? '+' : '') + money(n.cents, c)}</span></li
+          >`,
+      )}
+    </ul>
+    <p class="hint">${how.join(' ')}</p>`;
 }
 
 export function settleUpView(ctx, data) {
@@ -89,31 +80,32 @@ export function settleUpView(ctx, data) {
     shares: data.pool_shares.map((s) => `${seatName(ctx, s.to)} ${num(s.chips)}`).join(', '),
   };
   const inMoney = !!data.money;
-  return h(
-    'div.settleup',
-    inMoney
-      ? moneyView(ctx, data)
-      : [
-          h('h2', data.transfers.length ? t('Who pays whom') : t('Nobody pays anybody')),
-          h(
-            'ul.payments',
-            data.transfers.map((x) => h('li', pays(payment(ctx, unit, x), x))),
-          ),
-        ],
-    data.pool_shares.length
-      ? h('p', t('The pool ({pool}) is shared out: {shares}.', shares))
-      : null,
-    data.pool_at_close === 'carry'
-      ? h('p', t('The pool ({pool}) stays with the club for its next table.', { pool: data.pool }))
-      : null,
-    h(inMoney ? 'h3' : 'h2', unit === 'points' ? t('Final score') : t('Net')),
-    h(
-      'ul.deltas',
-      data.net.map((n) =>
-        h('li', h('span.name.fit', party(ctx, n.party)), h('span.num', signed(n.amount))),
-      ),
-    ),
-  );
+  const inChips = () =>
+    html`<h2>${data.transfers.length ? t('Who pays whom') : t('Nobody pays anybody')}</h2>
+      <ul class="payments">
+        ${data.transfers.map((x) => html`<li>${pays(payment(ctx, unit, x), x)}</li>`)}
+      </ul>`;
+  const netWord = unit === 'points' ? t('Final score') : t('Net');
+  const stays = t('The pool ({pool}) stays with the club for its next table.', {
+    pool: data.pool,
+  });
+  return html`<div class="settleup">
+    ${inMoney ? moneyView(ctx, data) : inChips()}
+    ${data.pool_shares.length
+      ? html`<p>${t('The pool ({pool}) is shared out: {shares}.', shares)}</p>`
+      : nothing}
+    ${data.pool_at_close === 'carry' ? html`<p>${stays}</p>` : nothing}
+    ${inMoney ? html`<h3>${netWord}</h3>` : html`<h2>${netWord}</h2>`}
+    <ul class="deltas">
+      ${data.net.map(
+        (n) =>
+          html`<li
+            ><span class="name fit">${party(ctx, n.party)}</span
+            ><span class="num">${signed(n.amount)}</span></li
+          >`,
+      )}
+    </ul>
+  </div>`;
 }
 function party(ctx, p) {
   return p === 'pool' ? t('the club (pool)') : seatName(ctx, p);

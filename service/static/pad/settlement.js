@@ -1,9 +1,10 @@
 // A hand's settlement as the service answers it (a preview, a recorded hand): its result, what
 // each seat moved, the transfers and the explanation, with the players' names.
 
-import { h, plain, signed } from './dom.js';
+import { plain, signed } from './dom.js';
+import { html, nothing } from './lit-html.js';
 import { t, tn } from './i18n.js';
-import { describeTransfer, resultWord, seatName } from './model.js';
+import { describeTransfer, doubledWords, resultWord, seatName } from './model.js';
 
 function worth(ctx, s) {
   if (s.value === null || s.value === undefined) return '';
@@ -25,59 +26,41 @@ export function summaryLine(ctx, s) {
     : t('{result}: {scores}', { result, scores });
 }
 
+const poolMove = (s) => ({ before: s.pool.before, after: s.pool.after });
+
 /** A settlement: result, deltas per seat, transfers and the explanation lines.
  *  @param {any} ctx @param {any} s @param {{heading?: string}} [how] */
 export function settlementView(ctx, s, { heading } = {}) {
-  const items = [];
-  if (heading) items.push(h('h2', heading));
-  if (s.result) {
-    const w = worth(ctx, s);
-    items.push(
-      h(
-        'p.result',
-        h('strong', resultWord(s.result)),
-        s.in_couleur
-          ? ' · ' + (ctx.table.variant === 'german' ? t('in the preferred suit') : t('in couleur'))
-          : '',
-        w ? ` · ${w}` : '',
-      ),
-    );
-  }
-  items.push(
-    h(
-      'ul.deltas',
-      s.deltas.map((d, i) =>
-        h(
-          `li${d > 0 ? '.plus' : d < 0 ? '.minus' : ''}`,
-          h('span.name', seatName(ctx, i)),
-          h('span.num', signed(d)),
-        ),
-      ),
-    ),
-  );
-  if (s.transfers.length) {
-    items.push(
-      h(
-        'ul.transfers',
-        { 'aria-label': t('Transfers') },
-        s.transfers.map((x) => h('li', describeTransfer(ctx, x))),
-      ),
-    );
-  }
-  if (s.pool)
-    items.push(
-      h('p.hint', t('Pool {before} → {after}', { before: s.pool.before, after: s.pool.after })),
-    );
-  if (s.explanation.length) {
-    items.push(
-      h(
-        'ul.explanation',
-        { 'aria-label': t('Explanation') },
-        s.explanation.map((line) => h('li', withNames(ctx, line))),
-      ),
-    );
-  }
-  return h('div.settlement', items);
+  const w = worth(ctx, s);
+  const doubled = s.in_couleur ? ` · ${doubledWords(ctx).in}` : '';
+  const result = s.result
+    ? html`<p class="result"
+        ><strong>${resultWord(s.result)}</strong>${doubled}${w ? ` · ${w}` : ''}</p
+      >`
+    : nothing;
+  const sign = (d) => (d > 0 ? 'plus' : d < 0 ? 'minus' : '');
+  return html`<div class="settlement">
+    ${heading ? html`<h2>${heading}</h2>` : nothing} ${result}
+    <ul class="deltas">
+      ${s.deltas.map(
+        (d, i) =>
+          html`<li class=${sign(d) || nothing}
+            ><span class="name">${seatName(ctx, i)}</span><span class="num">${signed(d)}</span></li
+          >`,
+      )}
+    </ul>
+    ${s.transfers.length
+      ? html`<ul class="transfers" aria-label=${t('Transfers')}>
+          ${s.transfers.map((x) => html`<li>${describeTransfer(ctx, x)}</li>`)}
+        </ul>`
+      : nothing}
+    ${s.pool ? html`<p class="hint">${t('Pool {before} → {after}', poolMove(s))}</p>` : nothing}
+    ${s.explanation.length
+      ? html`<ul class="explanation" aria-label=${t('Explanation')}>
+          ${s.explanation.map((line) => html`<li>${withNames(ctx, line)}</li>`)}
+        </ul>`
+      : nothing}
+  </div>`;
 }
 
 /** The rules say "seat 2" or "Seats 1, 3 and 4" (numbered from 1); the table knows their names.

@@ -1,38 +1,48 @@
 // The start screen: create a club (first use) or open one with its admin token; open a table
-// (players picked in the order they sit, variant, options with their defaults, first dealer);
+// (players picked in the order they sit, game, options with their defaults, first dealer);
 // the tables this phone knows.
+//
+// Drawn from its state with lit-html: the new table's setup (`setup`) holds what was picked so
+// far, each tap sets it and draws again, and it is kept as a draft until the table is opened.
+// (The texts are worded before each template: the catalogs' extractor reads none inside one.)
 
+import { html, nothing, render } from './lit-html.js';
 import { api, ProblemError } from './api.js';
-import { h, clear, plain, title, toast } from './dom.js';
+import { plain, title, toast } from './dom.js';
 import { lang, num, t } from './i18n.js';
 import { loadVariants } from './model.js';
 import { qrSvg } from './qr.js';
 import { store } from './store.js';
-import { defaultSeason, rateFields, seasonSelect } from './table-settings.js';
+import { defaultSeason, rateFields } from './table-settings.js';
 
 function problemText(error) {
-  return error instanceof ProblemError ? error.lines().join(' ') : t('No connection: try again when online.');
+  return error instanceof ProblemError
+    ? error.lines().join(' ')
+    : t('No connection: try again when online.');
 }
 
-function field(label, input, hint) {
-  const id = `f-${Math.random().toString(36).slice(2, 9)}`;
-  input.id = id;
-  return h('div.field', h('label', { htmlFor: id }, label), input, hint ? h('p.hint', hint) : null);
+/** A labelled control; `id` names the control (unique on the page). */
+function field(id, label, control, hint = null) {
+  return html`<div class="field"><label for=${id}>${label}</label>${control}${
+    hint ? html`<p class="hint">${hint}</p>` : nothing}</div>`;
 }
 
 // Options in a player's words: labels, values and help (the service's help names its values).
 const LABELS = {
-  couleur_policy: t('How the couleur changes'), bete_on_lost_solo: t('Bête on a lost solo'), matadores: t('Matadores count for'),
-  incidental_tout: t('Tout after five is worth'), target_hands: t('End after this many hands'), target_score: t('End at this score'),
+  couleur_policy: t('How the couleur changes'), bete_on_lost_solo: t('Bête on a lost solo'),
+  matadores: t('Matadores count for'), incidental_tout: t('Tout after five is worth'),
+  target_hands: t('End after this many hands'), target_score: t('End at this score'),
   pool_at_close: t('The pool at the end'), starting_pool: t('Starting pool'),
-  stake: t('Stake'), stamm: t('Stamm'), couleur: t('Couleur'), preferred_suit: t('Preferred suit'), mediateur: t('Mediateur'),
-  deck: t('Deck'),
+  stake: t('Stake'), stamm: t('Stamm'), couleur: t('Couleur'), preferred_suit: t('Preferred suit'),
+  mediateur: t('Mediateur'), deck: t('Deck'),
 };
 const VALUES = {
-  fixed: t('Fixed'), first_won: t('Trump of the first game won'), any: t('Every lost solo'), couleur_only: t('Only in couleur'),
-  either_side: t('Either side'), declaring_side: t('The declaring side only'), double: t('Double'),
-  literal: t('Twice in suit, four in couleur'), split: t('Shared among the players'), carry: t('Kept by the club'),
-  clubs: t('Clubs'), spades: t('Spades'), hearts: t('Hearts'), diamonds: t('Diamonds'),
+  fixed: t('Fixed'), first_won: t('Trump of the first game won'), any: t('Every lost solo'),
+  couleur_only: t('Only in couleur'), either_side: t('Either side'),
+  declaring_side: t('The declaring side only'), double: t('Double'),
+  literal: t('Twice in suit, four in couleur'), split: t('Shared among the players'),
+  carry: t('Kept by the club'), clubs: t('Clubs'), spades: t('Spades'), hearts: t('Hearts'),
+  diamonds: t('Diamonds'),
 };
 const QUOTES = { de: ['„', '“'], es: ['«', '»'] }[lang] || ['“', '”'];
 const valueWords = (a) => VALUES[a] || plain(title(a));
@@ -41,13 +51,15 @@ const valueWords = (a) => VALUES[a] || plain(title(a));
  *  "(null: no limit)" goes: it names the empty choice instead. */
 function help(option) {
   const text = plain(option.description || '').replace(/\s*\(null: [^)]*\)/, '');
-  return text.replace(/(^|; )([a-z0-9_]+): /g, (m, sep, value) => ((option.allowed || []).includes(value)
-    ? `${sep}${QUOTES[0]}${valueWords(value)}${QUOTES[1]}: ` : m));
+  return text.replace(/(^|; )([a-z0-9_]+): /g, (m, sep, value) => (
+    (option.allowed || []).includes(value) ? `${sep}${QUOTES[0]}${valueWords(value)}${QUOTES[1]}: `
+      : m));
 }
 
 // The empty choice of a nullable option, in the pad's words (the service's help says it too:
 // "(null: no limit)").
-const EMPTY = { target_hands: t('No limit'), target_score: t('No limit'), preferred_suit: t('None') };
+const EMPTY = { target_hands: t('No limit'), target_score: t('No limit'),
+  preferred_suit: t('None') };
 
 function emptyWords(option) {
   if (option.name in EMPTY) return EMPTY[option.name];
@@ -55,19 +67,38 @@ function emptyWords(option) {
   return m ? m[1].charAt(0).toUpperCase() + m[1].slice(1) : t('None');
 }
 
+// A table of a game that keeps a pool (its description's state has one) says what becomes of it
+// at the end, and may start with a pool the club kept: the table's own options, not the game's.
+const POOL_OPTIONS = [
+  { name: 'pool_at_close', type: 'string', default: 'split', allowed: ['split', 'carry'],
+    help: t(
+      'Default: shared among the players when the table closes; or kept by the club for its next table.',
+    ) },
+  { name: 'starting_pool', type: 'integer', default: 0, min: 0,
+    help: t(
+      'Default: 0. A pool the club kept from an earlier table (only when the club keeps the pool).',
+    ) },
+];
+const keepsPool = (variant) => (variant.state_fields || []).some((f) => f.name === 'pool');
+/** The options a table of `variant` is opened with: the game's, and the pool's where it has one. */
+const optionsOf = (variant) => [...variant.options, ...(keepsPool(variant) ? POOL_OPTIONS : [])];
+
 /** "3 or 4 or 5" (as it always read in English), "3, 4 oder 5", "3, 4 o 5". */
 function eitherCount(counts) {
-  return lang === 'en' ? counts.join(' or ') : new Intl.ListFormat(lang, { type: 'disjunction' }).format(counts.map(num));
+  return lang === 'en' ? counts.join(' or ')
+    : new Intl.ListFormat(lang, { type: 'disjunction' }).format(counts.map(num));
 }
 
 /** Today for a table's default name: 2026-12-02 in English; the date as the language writes it
  *  by hand otherwise (2.12.2026, 2/12/2026). */
 function today() {
-  return lang === 'en' ? new Date().toISOString().slice(0, 10) : new Date().toLocaleDateString(lang);
+  return lang === 'en'
+    ? new Date().toISOString().slice(0, 10) : new Date().toLocaleDateString(lang);
 }
 
 function clubLink(club) {
-  return `${location.origin}/#club=${encodeURIComponent(club.id)}&key=${encodeURIComponent(club.token)}`;
+  const enc = encodeURIComponent;
+  return `${location.origin}/#club=${enc(club.id)}&key=${enc(club.token)}`;
 }
 
 /** Store a club opened from a link or a form, after checking its token. */
@@ -77,230 +108,328 @@ export async function openClub(id, token) {
   return data;
 }
 
+// the clubs
+
 function clubForms(app) {
-  const name = h('input', { type: 'text', required: true, maxLength: 100, autocomplete: 'off' });
-  const create = h('form.card', { onsubmit: async (event) => {
+  const create = async (event) => {
     event.preventDefault();
-    if (!name.value.trim()) { name.focus(); return; }
+    const input = event.target.elements.namedItem('club-name');
+    if (!input.value.trim()) { input.focus(); return; }
     try {
-      const { data } = await api.createClub(name.value.trim());
+      const { data } = await api.createClub(input.value.trim());
       store.saveClub({ id: data.id, name: data.name, token: data.admin_token, fresh: true });
       app.update();
     } catch (error) { toast(problemText(error), 'error'); }
-  } }, h('h2', t('Create a club')), field(t('Club name'), name), h('button.primary', { type: 'submit' }, t('Create the club')));
-
-  const id = h('input', { type: 'text', autocomplete: 'off' });
-  const token = h('input', { type: 'password', autocomplete: 'off' });
-  const open = h('details.card', h('summary', t('Open a club with its admin token')),
-    h('form', { onsubmit: async (event) => {
-      event.preventDefault();
-      try {
-        await openClub(id.value.trim(), token.value.trim());
-        app.update();
-      } catch (error) { toast(problemText(error), 'error'); }
-    } }, field(t('Club id'), id), field(t('Admin token'), token), h('button', { type: 'submit' }, t('Open the club'))));
-  return [create, open];
+  };
+  const open = async (event) => {
+    event.preventDefault();
+    const value = (name) => event.target.elements.namedItem(name).value.trim();
+    try {
+      await openClub(value('club-id'), value('admin-token'));
+      app.update();
+    } catch (error) { toast(problemText(error), 'error'); }
+  };
+  const words = { create: t('Create a club'), name: t('Club name'), make: t('Create the club'),
+    open: t('Open a club with its admin token'), id: t('Club id'), token: t('Admin token'),
+    openIt: t('Open the club') };
+  return html`<form class="card" @submit=${create}><h2>${words.create}</h2>${field('club-name',
+    words.name, html`<input id="club-name" name="club-name" type="text" required maxlength="100"
+      autocomplete="off">`)}<button class="primary" type="submit">${words.make}</button></form>
+    <details class="card"><summary>${words.open}</summary><form @submit=${open}>
+      ${field('club-id', words.id, html`<input id="club-id" name="club-id" type="text"
+        autocomplete="off">`)}
+      ${field('admin-token', words.token, html`<input id="admin-token" name="admin-token"
+        type="password" autocomplete="off">`)}
+      <button type="submit">${words.openIt}</button></form></details>`;
 }
 
-function clubCard(club, app) {
+function clubCard(club, fresh, app) {
   const clubs = Object.values(store.clubs());
-  const switcher = clubs.length > 1 ? h('select', { 'aria-label': t('Club'), onchange: (event) => { store.useClub(event.target.value); app.update(); } },
-    clubs.map((c) => h('option', { value: c.id, selected: c.id === club.id }, c.name))) : null;
-  const key = h('details.card', { open: !!club.fresh },
-    h('summary', t('The club’s admin token')),
-    h('p', t('This phone keeps the admin token. It is shown here only: keep it somewhere safe too. With it, another phone can open the club:')),
-    h('p', h('code.token', club.token)),
-    h('div.qrbox.small', qrSvg(clubLink(club), t('QR code of the link that opens the club'))));
-  if (club.fresh) store.saveClub({ ...club, fresh: false });
-  return h('section.card', h('h2', t('Club: {name}', { name: club.name })), switcher,
-    h('a.button', { href: `#league=${encodeURIComponent(club.id)}` }, t('Tables, standings and players')), key);
+  const use = (event) => { store.useClub(event.target.value); app.update(); };
+  const words = { club: t('Club'), name: t('Club: {name}', { name: club.name }),
+    tables: t('Tables, standings and players'), token: t('The club’s admin token'),
+    keep: t(
+      'This phone keeps the admin token. It is shown here only: keep it somewhere safe too. With it, another phone can open the club:',
+    ),
+    qr: t('QR code of the link that opens the club') };
+  return html`<section class="card"><h2>${words.name}</h2>
+    ${clubs.length > 1 ? html`<select aria-label=${words.club} @change=${use}>${clubs.map(
+      (c) => html`<option value=${c.id} ?selected=${c.id === club.id}>${c.name}</option>`,
+    )}</select>` : nothing}
+    <a class="button" href="#league=${encodeURIComponent(club.id)}">${words.tables}</a>
+    <details class="card" ?open=${fresh}><summary>${words.token}</summary><p>${words.keep}</p>
+      <p><code class="token">${club.token}</code></p>
+      <div class="qrbox small">${qrSvg(clubLink(club), words.qr)}</div></details></section>`;
 }
 
-async function newTableForm(club, app) {
-  const box = h('section.card.newtable', h('h2', t('New table')), h('p.hint', t('Loading players…')));
-  let variants;
-  let players;
-  let seasons;
-  let currency;
-  try {
-    let clubData;
-    [variants, { data: players }, { data: seasons }, { data: clubData }] = await Promise.all([loadVariants(),
-      api.players(club.id, club.token), api.seasons(club.id, club.token), api.club(club.id, club.token)]);
-    currency = clubData.currency || 'EUR';
-  } catch (error) {
-    clear(box, h('h2', t('New table')), h('p.notice.error', problemText(error)));
-    return box;
-  }
-  // What was set up so far survives a reload, until the table is opened.
+// a new table
+
+/** What a new table's setup starts from: the draft kept on this phone, else the first game the
+ *  service lists, today's name, no players. */
+async function loadSetup(club) {
+  const [variants, { data: players }, { data: seasons }, { data: clubData }] = await Promise.all([
+    loadVariants(), api.players(club.id, club.token), api.seasons(club.id, club.token),
+    api.club(club.id, club.token)]);
   const draftKey = `setup:${club.id}`;
   const draft = store.draft(draftKey) || {};
   const chosen = (draft.chosen || []).filter((id) => players.some((p) => p.id === id));
-  let variant = variants.find((v) => v.name === (draft.variant || 'american')) || variants[0];
-  let firstDealer = Math.min(draft.firstDealer || 0, Math.max(0, chosen.length - 1));
-  let kept = draft.options || {};
-  // The season: as picked (an id, or '' for none), else the game's one open season.
-  let season = draft.season;
-  let rate = null;
-  const name = h('input', { type: 'text', value: draft.name || t('Table {date}', { date: today() }), maxLength: 100 });
-  const keep = () => {
-    if (optionInputs.size) kept = Object.fromEntries([...optionInputs].map(([k, { input }]) => [k, input.value]));
-    store.saveDraft(draftKey, { name: name.value, variant: variant.name, chosen, firstDealer, options: kept, season });
+  const setup = {
+    club, draftKey, variants, players, seasons, currency: clubData.currency || 'EUR',
+    variant: variants.find((v) => v.name === draft.variant) || variants[0],
+    chosen,
+    firstDealer: Math.min(draft.firstDealer || 0, Math.max(0, chosen.length - 1)),
+    values: draft.options || {}, // each option's value as its control holds it (text)
+    // The season: as picked (an id, or '' for none), else the game's one open season.
+    season: draft.season,
+    name: draft.name || t('Table {date}', { date: today() }),
+    newName: '',
+    rate: null,
+    sending: false,
   };
-  name.addEventListener('input', keep);
-  const variantSelect = h('select', { onchange: () => {
-    variant = variants.find((v) => v.name === variantSelect.value);
-    kept = {};
-    season = undefined;
-    draw();
-  } },
-    variants.map((v) => h('option', { value: v.name, selected: v === variant }, v.title)));
-  const seatsBox = h('div');
-  const dealerBox = h('div');
-  const optionsBox = h('div');
-  const seasonBox = h('div');
-  const moneyBox = h('div');
-  const newPlayer = h('input', { type: 'text', maxLength: 100, autocomplete: 'off', placeholder: t('Name') });
-  const add = h('button', { type: 'button', onclick: async () => {
-    const n = newPlayer.value.trim();
-    if (!n) { newPlayer.focus(); return; }
+  fitSetup(setup);
+  return setup;
+}
+
+/** After a change of game: its season, and money fields in its units (what was typed stays
+ *  while the units do). */
+function fitSetup(setup) {
+  const { variant } = setup;
+  const ofGame = setup.seasons.filter((x) => x.variant === variant.name);
+  if (setup.season === undefined || (setup.season && !ofGame.some((x) => x.id === setup.season))) {
+    setup.season = defaultSeason(ofGame) || '';
+  }
+  if (!setup.rate || setup.rate.units !== variant.units) {
+    setup.rate = { ...rateFields(variant.units, setup.currency, null), units: variant.units };
+  }
+}
+
+/** Keep what was set up so far: it survives a reload, until the table is opened. */
+function keep(setup) {
+  const { draftKey, name, variant, chosen, firstDealer, values, season } = setup;
+  store.saveDraft(draftKey,
+    { name, variant: variant.name, chosen, firstDealer, options: values, season });
+}
+
+/** The value an option's control holds: as set up, else its default. */
+function controlValue(setup, o) {
+  if (o.name in setup.values) return String(setup.values[o.name]);
+  return o.default === null || o.default === undefined ? '' : String(o.default);
+}
+
+/** The options that differ from their defaults, as the API takes them. */
+function chosenOptions(setup) {
+  const out = {};
+  for (const o of optionsOf(setup.variant)) {
+    if (!(o.name in setup.values)) continue;
+    let value = setup.values[o.name];
+    if (o.type === 'integer') value = value === '' ? null : Number(value);
+    else if (o.type === 'boolean') value = value === 'true' || value === true;
+    else if (value === '') value = null;
+    if (value !== (o.default ?? null)) out[o.name] = value;
+  }
+  return out;
+}
+
+function optionControl(screen, o) {
+  const setup = screen.setup;
+  const id = `option-${o.name}`;
+  const value = controlValue(setup, o);
+  const set = (event) => { setup.values[o.name] = event.target.value; keep(setup); };
+  if (o.type === 'integer' && !o.allowed) {
+    const none = o.nullable ? emptyWords(o) : nothing;
+    return html`<input id=${id} type="number" inputmode="numeric" min=${o.min ?? nothing}
+      max=${o.max ?? nothing} placeholder=${none} .value=${value} @change=${set}>`;
+  }
+  const words = { yes: t('yes'), no: t('no') };
+  const choices = o.type === 'boolean'
+    ? [['false', words.no], ['true', words.yes]]
+    : [...(o.nullable ? [''] : []), ...(o.allowed || [])].map(String)
+      .map((a) => [a, a === '' ? emptyWords(o) : valueWords(a)]);
+  return html`<select id=${id} @change=${set}>${choices.map(([v, label]) => html`
+    <option value=${v} ?selected=${v === value}>${label}</option>`)}</select>`;
+}
+
+function optionRow(screen, o) {
+  const words = { yes: t('yes'), no: t('no') };
+  let shown;
+  if (o.default === null || o.default === undefined) shown = emptyWords(o);
+  else if (o.type === 'boolean') shown = o.default ? words.yes : words.no;
+  else shown = o.allowed ? valueWords(o.default) : num(o.default);
+  const hint = o.help || t('Default: {value}. {help}', { value: shown, help: help(o) });
+  return field(`option-${o.name}`, LABELS[o.name] || plain(title(o.name)), optionControl(screen, o),
+    hint);
+}
+
+function seatsPart(screen) {
+  const setup = screen.setup;
+  const { variant, chosen, players } = setup;
+  const played = { game: variant.title, counts: eitherCount(variant.players) };
+  const toggle = (id) => () => {
+    const at = chosen.indexOf(id);
+    if (at >= 0) chosen.splice(at, 1); else chosen.push(id);
+    setup.firstDealer = Math.min(setup.firstDealer, Math.max(0, chosen.length - 1));
+    keep(setup);
+    screen.draw();
+  };
+  const add = async () => {
+    const name = setup.newName.trim();
+    if (!name) { document.getElementById('new-player')?.focus(); return; }
     try {
-      const { data } = await api.addPlayer(club.id, club.token, n);
+      const { data } = await api.addPlayer(setup.club.id, setup.club.token, name);
       players.push(data);
       chosen.push(data.id);
-      newPlayer.value = '';
-      draw();
+      setup.newName = '';
+      keep(setup);
+      screen.draw();
     } catch (error) { toast(problemText(error), 'error'); }
-  } }, t('Add'));
-  const optionInputs = new Map();
-
-  function draw() {
-    const played = { game: variant.title, counts: eitherCount(variant.players) };
-    clear(seatsBox,
-      h('p.hint', t('{game} is played by {counts}. Tap the players in the order they sit (the deal passes to the left).', played)),
-      h('div.row.wrap', { role: 'group', 'aria-label': t('Players') }, players.map((p) => {
-        const at = chosen.indexOf(p.id);
-        return h('button.choice.player', { type: 'button', 'aria-pressed': String(at >= 0), onclick: () => {
-          if (at >= 0) chosen.splice(at, 1); else chosen.push(p.id);
-          firstDealer = Math.min(firstDealer, Math.max(0, chosen.length - 1));
-          draw();
-        } }, at >= 0 ? h('span.badge', { 'aria-label': t('seat {number}', { number: at + 1 }) }, num(at + 1)) : null, ` ${p.name}`);
-      })),
-      h('div.row.addplayer', newPlayer, add));
-    newPlayer.setAttribute('aria-label', t('New player’s name'));
-    const names = chosen.map((id) => players.find((p) => p.id === id).name);
-    clear(dealerBox, names.length ? h('fieldset.group', h('legend', t('First dealer')),
-      h('div.row.wrap', names.map((n, i) => h('button.choice.small', { type: 'button', 'aria-pressed': String(i === firstDealer),
-        onclick: () => { firstDealer = i; draw(); } }, n)))) : null);
-    const open = optionsBox.querySelector('details[open]') !== null;
-    optionInputs.clear();
-    const rows = variant.options.map((o) => {
-      let input;
-      const words = o.default === null || o.default === undefined ? emptyWords(o)
-        : o.type === 'boolean' ? (o.default ? t('yes') : t('no')) : o.allowed ? valueWords(o.default) : num(o.default);
-      if (o.type === 'integer' && !o.allowed) {
-        input = h('input', { type: 'number', inputmode: 'numeric', min: o.min, max: o.max,
-          value: o.default === null || o.default === undefined ? '' : o.default, placeholder: o.nullable ? emptyWords(o) : null });
-      } else if (o.type === 'boolean') {
-        input = h('select', [false, true].map((b) => h('option', { value: String(b), selected: b === o.default }, b ? t('yes') : t('no'))));
-      } else {
-        const allowed = [...(o.nullable ? [''] : []), ...(o.allowed || [])].map(String);
-        input = h('select', allowed.map((a) => h('option', { value: a, selected: a === String(o.default ?? '') },
-          a === '' ? emptyWords(o) : valueWords(a))));
-      }
-      if (o.name in kept) input.value = kept[o.name];
-      input.addEventListener('change', keep);
-      optionInputs.set(o.name, { input, option: o });
-      const shown = { value: words, help: help(o) };
-      return field(LABELS[o.name] || plain(title(o.name)), input, t('Default: {value}. {help}', shown));
-    });
-    if (variant.name === 'american') {
-      const pool = h('select', ['split', 'carry'].map((a) => h('option', { value: a }, valueWords(a))));
-      optionInputs.set('pool_at_close', { input: pool, option: { name: 'pool_at_close', default: 'split', allowed: ['split'] } });
-      rows.push(field(LABELS.pool_at_close, pool, t('Default: shared among the players when the table closes; or kept by the club for its next table.')));
-      const start = h('input', { type: 'number', inputmode: 'numeric', min: 0, value: 0 });
-      optionInputs.set('starting_pool', { input: start, option: { name: 'starting_pool', type: 'integer', default: 0 } });
-      rows.push(field(LABELS.starting_pool, start, t('Default: 0. A pool the club kept from an earlier table (only when the club keeps the pool).')));
-      for (const key of ['pool_at_close', 'starting_pool']) if (key in kept) optionInputs.get(key).input.value = kept[key];
-      pool.addEventListener('change', keep);
-      start.addEventListener('change', keep);
-    }
-    clear(optionsBox, h('details.options', { open }, h('summary', t('Options (defaults shown)')), rows));
-    const ofGame = seasons.filter((x) => x.variant === variant.name);
-    if (season === undefined || (season && !ofGame.some((x) => x.id === season))) season = defaultSeason(ofGame) || '';
-    const pick = seasonSelect(ofGame, season || null, () => { season = pick.value; keep(); });
-    clear(seasonBox, ofGame.length ? field(t('Counts for the season'), pick) : null);
-    if (!rate || rate.units !== variant.units) { // what was typed stays while the units do
-      const moneyOpen = moneyBox.querySelector('details[open]') !== null;
-      rate = { ...rateFields(variant.units, currency, null), units: variant.units };
-      clear(moneyBox, h('details.money', { open: moneyOpen }, h('summary', t('Playing for money')), rate.rows));
-    }
-    keep();
-  }
-
-  function options() {
-    const out = {};
-    for (const [key, { input, option }] of optionInputs) {
-      let value = input.value;
-      if (option.type === 'integer') value = value === '' ? null : Number(value);
-      else if (option.type === 'boolean') value = value === 'true';
-      else if (value === '') value = null;
-      if (value !== (option.default ?? null)) out[key] = value;
-    }
-    return out;
-  }
-
-  const submit = h('button.primary.big', { type: 'submit' }, t('Open the table'));
-  const form = h('form', { onsubmit: async (event) => {
-    event.preventDefault();
-    if (!variant.players.includes(chosen.length)) {
-      const counts = eitherCount(variant.players);
-      toast(t('Pick {counts} players.', { counts }), 'error');
-      return;
-    }
-    const problem = rate && rate.problem();
-    if (problem) {
-      toast(problem, 'error');
-      return;
-    }
-    submit.disabled = true;
-    try {
-      const { data } = await api.createTable(club.token, { club_id: club.id, name: name.value.trim() || t('Table'),
-        variant: variant.name, seats: chosen, first_dealer: firstDealer, options: options(),
-        season_id: season || null, rate: rate.value() });
-      store.saveTable({ id: data.id, token: data.table_token, name: data.name, club_id: club.id,
-        variant: data.variant, status: data.status });
-      store.dropDraft(draftKey);
-      app.go(`#table=${encodeURIComponent(data.id)}`);
-    } catch (error) {
-      submit.disabled = false;
-      toast(problemText(error), 'error');
-    }
-  } }, field(t('Table name'), name), field(t('Game|variant'), variantSelect), seasonBox, seatsBox, dealerBox, optionsBox, moneyBox, submit);
-  clear(box, h('h2', t('New table')), form);
-  draw();
-  return box;
+  };
+  // Drawn as typed: so that emptying it after an add is a change the drawing makes.
+  const typed = (event) => { setup.newName = event.target.value; screen.draw(); };
+  const words = {
+    how: t(
+      '{game} is played by {counts}. Tap the players in the order they sit (the deal passes to the left).',
+      played,
+    ),
+    players: t('Players'), name: t('Name'), label: t('New player’s name'), add: t('Add'),
+    dealer: t('First dealer'),
+  };
+  const seatWords = chosen.map((_, at) => t('seat {number}', { number: at + 1 }));
+  const names = chosen.map((id) => players.find((p) => p.id === id).name);
+  const dealer = (i) => () => { setup.firstDealer = i; keep(setup); screen.draw(); };
+  return html`<div><p class="hint">${words.how}</p>
+    <div class="row wrap" role="group" aria-label=${words.players}>${players.map((p) => {
+      const at = chosen.indexOf(p.id);
+      return html`<button type="button" class="choice player" aria-pressed=${String(at >= 0)}
+        @click=${toggle(p.id)}>${at >= 0 ? html`<span class="badge"
+        aria-label=${seatWords[at]}>${num(at + 1)}</span>` : nothing} ${p.name}</button>`;
+    })}</div>
+    <div class="row addplayer"><input id="new-player" type="text" maxlength="100" autocomplete="off"
+      placeholder=${words.name} aria-label=${words.label} .value=${setup.newName} @input=${typed}>
+      <button type="button" @click=${add}>${words.add}</button></div></div>
+    <div>${names.length ? html`<fieldset class="group"><legend>${words.dealer}</legend>
+      <div class="row wrap">${names.map((n, i) => html`<button type="button" class="choice small"
+        aria-pressed=${String(i === setup.firstDealer)} @click=${dealer(i)}>${n}</button>`)}</div>
+      </fieldset>` : nothing}</div>`;
 }
+
+function newTable(screen) {
+  const setup = screen.setup;
+  const words = { title: t('New table'), loading: t('Loading players…'), name: t('Table name'),
+    game: t('Game|variant'), options: t('Options (defaults shown)'), money: t('Playing for money'),
+    season: t('Counts for the season'), noSeason: t('No season'), open: t('Open the table') };
+  if (!setup || setup.problem) {
+    return html`<section class="card newtable"><h2>${words.title}</h2>${setup
+      ? html`<p class="notice error">${setup.problem}</p>`
+      : html`<p class="hint">${words.loading}</p>`}</section>`;
+  }
+  const { variant } = setup;
+  const pickGame = (event) => {
+    setup.variant = setup.variants.find((v) => v.name === event.target.value);
+    setup.values = {};
+    setup.season = undefined;
+    fitSetup(setup);
+    keep(setup);
+    screen.draw();
+  };
+  const named = (event) => { setup.name = event.target.value; keep(setup); };
+  const pickSeason = (event) => { setup.season = event.target.value; keep(setup); };
+  const ofGame = setup.seasons.filter((x) => x.variant === variant.name);
+  const games = html`<select id="table-game" @change=${pickGame}>${setup.variants.map((v) => html`
+    <option value=${v.name} ?selected=${v === variant}>${v.title}</option>`)}</select>`;
+  const seasons = html`<select id="table-season" @change=${pickSeason}>
+    <option value="">${words.noSeason}</option>${ofGame.map((s) => html`<option value=${s.id}
+      ?selected=${s.id === setup.season}>${s.name}</option>`)}</select>`;
+  const name = html`<input id="table-name" type="text" maxlength="100" .value=${setup.name}
+    @input=${named}>`;
+  return html`<section class="card newtable"><h2>${words.title}</h2>
+    <form @submit=${(event) => openTable(screen, event)}>${field('table-name', words.name, name)}
+      ${field('table-game', words.game, games)}
+      <div>${ofGame.length ? field('table-season', words.season, seasons) : nothing}</div>
+      ${seatsPart(screen)}
+      <div><details class="options"><summary>${words.options}</summary>${optionsOf(variant)
+        .map((o) => optionRow(screen, o))}</details></div>
+      <div><details class="money"><summary>${words.money}</summary>${setup.rate.rows}</details>
+      </div>
+      <button class="primary big" type="submit" ?disabled=${setup.sending}>${words.open}</button>
+    </form></section>`;
+}
+
+async function openTable(screen, event) {
+  event.preventDefault();
+  const setup = screen.setup;
+  const { variant, chosen, club, rate } = setup;
+  if (!variant.players.includes(chosen.length)) {
+    const counts = eitherCount(variant.players);
+    toast(t('Pick {counts} players.', { counts }), 'error');
+    return;
+  }
+  const problem = rate.problem();
+  if (problem) {
+    toast(problem, 'error');
+    return;
+  }
+  setup.sending = true;
+  screen.draw();
+  try {
+    const { data } = await api.createTable(club.token, { club_id: club.id,
+      name: setup.name.trim() || t('Table'), variant: variant.name, seats: chosen,
+      first_dealer: setup.firstDealer, options: chosenOptions(setup),
+      season_id: setup.season || null, rate: rate.value() });
+    store.saveTable({ id: data.id, token: data.table_token, name: data.name, club_id: club.id,
+      variant: data.variant, status: data.status });
+    store.dropDraft(setup.draftKey);
+    screen.app.go(`#table=${encodeURIComponent(data.id)}`);
+  } catch (error) {
+    setup.sending = false;
+    screen.draw();
+    toast(problemText(error), 'error');
+  }
+}
+
+// the screen
 
 function knownTables() {
   const tables = Object.values(store.tables()).sort((a, b) => (b.seen || 0) - (a.seen || 0));
-  if (!tables.length) return null;
-  return h('section.card', h('h2', t('Tables on this phone')),
-    h('ul.tables', tables.map((entry) => h('li', h('a.button', { href: `#table=${encodeURIComponent(entry.id)}` },
-      entry.status === 'closed' ? t('{name} (closed)', { name: entry.name || entry.id }) : entry.name || entry.id)))));
+  if (!tables.length) return nothing;
+  const words = { title: t('Tables on this phone') };
+  const named = (entry) => (entry.status === 'closed'
+    ? t('{name} (closed)', { name: entry.name || entry.id }) : entry.name || entry.id);
+  return html`<section class="card"><h2>${words.title}</h2><ul class="tables">${tables.map(
+    (entry) => html`<li><a class="button"
+      href="#table=${encodeURIComponent(entry.id)}">${named(entry)}</a></li>`,
+  )}</ul></section>`;
+}
+
+function startScreen(screen) {
+  const { club, app } = screen;
+  const words = { title: t('Solo score pad'),
+    about: t(
+      'Keep the score of a Solo table: record each hand in a few taps, every phone at the table sees it.',
+    ),
+    another: t('Another club') };
+  return html`<div class="screen start"><h1>${words.title}</h1><p class="hint">${words.about}</p>
+    ${knownTables()}
+    ${club ? html`${newTable(screen)}${clubCard(club, screen.fresh, app)}
+      <details class="card"><summary>${words.another}</summary>${clubForms(app)}</details>`
+      : clubForms(app)}</div>`;
 }
 
 export async function renderStart(root, app) {
   const club = store.currentClub();
-  const screen = h('div.screen.start', h('h1', t('Solo score pad')),
-    h('p.hint', t('Keep the score of a Solo table: record each hand in a few taps, every phone at the table sees it.')));
-  clear(root, screen);
-  screen.append(...[knownTables()].filter(Boolean));
-  if (club) {
-    const form = newTableForm(club, app);
-    screen.append(clubCard(club, app)); // drawn now: it stores that the club is no longer fresh
-    screen.insertBefore(await form, screen.lastChild);
-    screen.append(h('details.card', h('summary', t('Another club')), ...clubForms(app)));
-  } else {
-    screen.append(...clubForms(app));
+  const host = document.createElement('div'); // this screen's own: lit-html draws into it
+  root.replaceChildren(host);
+  const screen = {
+    club, app, setup: null,
+    fresh: !!(club && club.fresh), // its admin token shown open, this once
+    draw: () => { if (host.isConnected) render(startScreen(screen), host); },
+  };
+  if (club && club.fresh) store.saveClub({ ...club, fresh: false });
+  screen.draw();
+  if (!club) return;
+  try {
+    screen.setup = await loadSetup(club);
+  } catch (error) {
+    screen.setup = { problem: problemText(error) };
   }
+  screen.draw();
 }

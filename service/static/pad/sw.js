@@ -21,6 +21,7 @@ const SHELL = [
   '/pad/lang-es.js',
   '/pad/league-admin.js',
   '/pad/league.js',
+  '/pad/lit-html.js',
   '/pad/live.js',
   '/pad/model.js',
   '/pad/new-hand-screen.js',

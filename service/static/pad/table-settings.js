@@ -1,8 +1,10 @@
 // A table's season and rate (docs/league.md), and money as the language writes it ("−3,00 €").
 
 import { api, ProblemError } from './api.js';
-import { h, clear, toast } from './dom.js';
+import { h, toast } from './dom.js';
 import { lang, t } from './i18n.js';
+import { html, nothing } from './lit-html.js';
+import { tookTable } from './model.js';
 
 const formats = {};
 const format = (c, digits) => {
@@ -138,88 +140,93 @@ export function rateFields(units, c, rate, sendCurrency = true) {
   };
 }
 
-/** The season (admin token only) and the rate (a table's phones too, while it is open). */
-export function settingsPanel(ctx, changed) {
-  const tb = ctx.table;
-  const seasonRow = h('div');
-  const rateBox = h('div');
+/** A setting is absolute, not based on the hands: guarded by the version just read. */
+function saveSettings(ctx, app, body) {
   const token = ctx.adminToken || ctx.token;
-  // A setting is absolute, not based on the hands: guarded by the version just read.
-  const save = (body) =>
-    api
-      .table(ctx.id, token)
-      .then(({ data }) => api.updateTable(ctx.id, token, body, data.version))
-      .then(
-        ({ data }) => {
-          ctx.table = data;
-          ctx.etag = null;
-          changed();
-        },
-        (error) =>
-          toast(
-            error instanceof ProblemError ? error.lines().join(' ') : t('No connection.'),
-            'error',
-          ),
-      );
-  if (ctx.adminToken) {
-    api.seasons(tb.club_id, ctx.adminToken).then(
+  return api
+    .table(ctx.id, token)
+    .then(({ data }) => api.updateTable(ctx.id, token, body, data.version))
+    .then(
       ({ data }) => {
-        const select = seasonSelect(
-          data.filter((s) => s.variant === tb.variant),
-          tb.season_id,
-          () => save({ season_id: select.value || null }),
-        );
-        clear(seasonRow, field(t('Counts for the season'), select));
+        tookTable(ctx, data);
+        app.update();
+      },
+      (error) =>
+        toast(
+          error instanceof ProblemError ? error.lines().join(' ') : t('No connection.'),
+          'error',
+        ),
+    );
+}
+
+/** What the settings show besides the table, read when the screen opens and when the table
+ *  changed (`state.settings`, for that table): the season's field (with the club's seasons of
+ *  the game: admin token only) and the rate's (in the rate's currency, else the club's). */
+export function loadSettings(ctx, app) {
+  const table = ctx.table;
+  const { settings } = app.state();
+  if (settings && settings.table === table) return;
+  app.setState({ settings: { table, seasonRow: null, rate: null } });
+  const update = (patch) => {
+    const now = app.state().settings;
+    if (now && now.table === table) app.setState({ settings: { ...now, ...patch } });
+  };
+  if (ctx.adminToken) {
+    api.seasons(table.club_id, ctx.adminToken).then(
+      ({ data }) => {
+        const seasons = data.filter((s) => s.variant === table.variant);
+        const chosen = (event) => saveSettings(ctx, app, { season_id: event.target.value || null });
+        const select = seasonSelect(seasons, table.season_id, chosen);
+        update({ seasonRow: field(t('Counts for the season'), select) });
       },
       () => {},
     );
   }
-  const currency = tb.rate
-    ? Promise.resolve(tb.rate.currency)
+  const currency = table.rate
+    ? Promise.resolve(table.rate.currency)
     : ctx.adminToken
-      ? api.club(tb.club_id, ctx.adminToken).then(
+      ? api.club(table.club_id, ctx.adminToken).then(
           ({ data }) => data.currency,
           () => null,
         )
       : Promise.resolve(null);
   currency.then((code) => {
-    const rate = rateFields(tb.units, code || 'EUR', tb.rate, !!code);
-    const may = tb.status === 'open' || !!ctx.adminToken;
+    const rate = rateFields(table.units, code || 'EUR', table.rate, !!code);
+    const may = table.status === 'open' || !!ctx.adminToken;
     for (const input of rate.inputs) input.disabled = !may;
-    const submit = (event) => {
-      event.preventDefault();
-      const problem = rate.problem();
-      if (problem) toast(problem, 'error');
-      else save({ rate: rate.value() });
-    };
-    clear(
-      rateBox,
-      h(
-        'form',
-        { onsubmit: submit },
-        h(
-          'p',
-          tb.rate
-            ? t('Plays for {rate}.', { rate: rateWords(tb.rate, tb.units) })
-            : t('Not for money'),
-        ),
-        rate.rows,
-        may && h('button', { type: 'submit' }, t('Save the rate')),
-      ),
-    );
+    update({ rate });
   });
+}
+
+/** The season (admin token only) and the rate (a table's phones too, while it is open). */
+export function settingsView(ctx, state, app) {
+  const table = ctx.table;
+  const { seasonRow, rate } = state.settings || {};
+  const submit = (event) => {
+    event.preventDefault();
+    const problem = rate.problem();
+    if (problem) toast(problem, 'error');
+    else saveSettings(ctx, app, { rate: rate.value() });
+  };
+  const may = table.status === 'open' || !!ctx.adminToken;
+  const plays = table.rate
+    ? t('Plays for {rate}.', { rate: rateWords(table.rate, table.units) })
+    : t('Not for money');
+  const rateForm = rate
+    ? html`<form @submit=${submit}>
+        <p>${plays}</p>
+        ${rate.rows}
+        ${may ? html`<button type="submit">${t('Save the rate')}</button>` : nothing}
+      </form>`
+    : nothing;
   // Open stays open when the screen is drawn again (a hand recorded on another phone).
-  const panel = h(
-    'details.card.settings',
-    {
-      open: !!ctx.ui.settingsOpen,
-      ontoggle: () => {
-        ctx.ui.settingsOpen = panel.open;
-      },
-    },
-    h('summary', t('Season and money')),
-    seasonRow,
-    rateBox,
-  );
-  return panel;
+  const toggled = (event) => {
+    const { open } = event.target;
+    if (open !== !!state.settingsOpen) app.setState({ settingsOpen: open });
+  };
+  return html`<details class="card settings" ?open=${!!state.settingsOpen} @toggle=${toggled}>
+    <summary>${t('Season and money')}</summary>
+    <div>${seasonRow || nothing}</div>
+    <div>${rateForm}</div>
+  </details>`;
 }

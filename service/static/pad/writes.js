@@ -2,10 +2,11 @@
 // asked first as a dry run, then the write and what it changed in the balances.
 
 import { NetworkError, ProblemError } from './api.js';
-import { clear, h, signed, toast } from './dom.js';
+import { signed, toast } from './dom.js';
+import { html, nothing } from './lit-html.js';
 import { fieldWords } from './hand-words.js';
 import { num, t } from './i18n.js';
-import { loadHands, refresh } from './model.js';
+import { refresh, tookWrite } from './model.js';
 
 /** "Anna +24 → +16, Bob …": what a correction or a void changed in the balances. */
 function balanceChanges(before, after) {
@@ -40,12 +41,11 @@ export async function write(ctx, app, request, done) {
   try {
     const { data } = await request();
     const table = data.table || data; // re-seating answers with the table itself
-    await loadHands(ctx, table);
-    ctx.etag = `"${table.version}"`;
+    await tookWrite(ctx, table);
     const said = { done, changes: balanceChanges(before, table) };
-    ctx.ui.notice = t('{done}. Balances: {changes}.', said);
-    app.go(`#table=${encodeURIComponent(ctx.id)}`);
-    app.update();
+    app.go(`#table=${encodeURIComponent(ctx.id)}`, {
+      notice: t('{done}. Balances: {changes}.', said),
+    });
     return true;
   } catch (error) {
     if (error instanceof ProblemError && error.status === 412) {
@@ -64,72 +64,62 @@ export async function write(ctx, app, request, done) {
   }
 }
 
-/** Fill `box` with what the whole table becomes (a dry run): every balance and the pool, now and
- *  after, later hands settled again; `onAnswer` gets the dry run's whole answer (a corrected
- *  hand's settlement). The table after, or false when the service refused or cannot be reached.
- *  @param {any} ctx @param {HTMLElement} box @param {() => Promise<any>} dryRun
- *  @param {(data: any) => void} [onAnswer] */
-export async function tableAfter(ctx, box, dryRun, onAnswer = (_data) => {}) {
+/** What the whole table becomes (a dry run): `{data, table}` (`data`: the dry run's whole
+ *  answer, with a corrected hand's settlement), or `{problem}` (the words) when the service
+ *  refused or cannot be reached.
+ *  @param {any} ctx @param {() => Promise<any>} dryRun */
+export async function tableAfter(ctx, dryRun) {
   try {
     const { data } = await dryRun(); // a hand's answer carries the table; re-seating's is the table
-    onAnswer(data);
-    clear(
-      box,
-      compareTable(ctx, ctx.table, data.table || data, t('What the table becomes')),
-      data.resettled
-        ? h('p.hint', t('Hands settled again: {hands}.', { hands: data.resettled }))
-        : null,
-    );
-    return data.table || data;
+    return { data, table: data.table || data };
   } catch (error) {
-    clear(
-      box,
-      h(
-        'p.notice.error',
-        { role: 'alert' },
-        error instanceof NetworkError
-          ? t('No connection: a correction needs the network.')
-          : error instanceof ProblemError
-            ? error.lines((name) => fieldWords(ctx.variant, name)).join(' ')
-            : String(error),
-      ),
-    );
-    return false;
+    const problem =
+      error instanceof NetworkError
+        ? t('No connection: a correction needs the network.')
+        : error instanceof ProblemError
+          ? error.lines((name) => fieldWords(ctx.variant, name)).join(' ')
+          : String(error);
+    return { problem };
   }
 }
 
-function compareTable(ctx, before, after, caption) {
+/** A dry run's answer in words: every balance and the pool, now and after, the hands settled
+ *  again; while it is asked (`answer` undefined), that it is. */
+export function tableAfterView(ctx, answer) {
+  if (!answer) return html`<p class="hint">${t('Asking the service what the table becomes…')}</p>`;
+  if (answer.problem) return html`<p class="notice error" role="alert">${answer.problem}</p>`;
+  const { resettled } = answer.data;
+  const again = t('Hands settled again: {hands}.', { hands: resettled });
+  return html`${compareTable(ctx.table, answer.table, t('What the table becomes'))}
+    ${resettled ? html`<p class="hint">${again}</p>` : nothing}`;
+}
+
+function compareTable(before, after, caption) {
+  const row = (name, was, now, change, rowClass = '') =>
+    html`<tr class=${rowClass || nothing}>
+      <th scope="row">${name}</th>
+      <td>${was}</td>
+      <td>${now}</td>
+      <td>${change}</td>
+    </tr>`;
   const rows = after.seats.map((s, i) => {
     const old = before.seats.find((x) => x.player_id === s.player_id) || before.seats[i];
-    return h(
-      'tr',
-      h('th', { scope: 'row' }, s.name),
-      h('td', signed(old.balance)),
-      h('td', signed(s.balance)),
-      h('td', signed(s.balance - old.balance)),
-    );
+    return row(s.name, signed(old.balance), signed(s.balance), signed(s.balance - old.balance));
   });
   if (after.pool !== null && after.pool !== undefined) {
-    rows.push(
-      h(
-        'tr.pool',
-        h('th', { scope: 'row' }, t('Pool')),
-        h('td', num(before.pool)),
-        h('td', num(after.pool)),
-        h('td', signed(after.pool - before.pool)),
-      ),
-    );
+    const change = signed(after.pool - before.pool);
+    rows.push(row(t('Pool'), num(before.pool), num(after.pool), change, 'pool'));
   }
-  return h(
-    'table.compare',
-    h('caption', caption),
-    h(
-      'thead',
-      h(
-        'tr',
-        ['', t('Now'), t('After'), t('Change')].map((x) => h('th', { scope: 'col' }, x)),
-      ),
-    ),
-    h('tbody', rows),
-  );
+  const heads = ['', t('Now'), t('After'), t('Change')];
+  return html`<table class="compare">
+    <caption>${caption}</caption>
+    <thead>
+      <tr>
+        ${heads.map((x) => html`<th scope="col">${x}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}
+    </tbody>
+  </table>`;
 }
