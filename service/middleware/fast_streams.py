@@ -38,7 +38,14 @@ from ..i18n import language_headers, negotiate
 from ..persistence.outbox import ChangeCursorRow, ChangeEventRow
 from ..persistence.table_keeping import TokenRow
 from ..services import live
-from ..services.auth import Principal, digest_of, live_principal, may_read_table, use_is_due
+from ..services.auth import (
+    TOKEN_COLUMNS,
+    Principal,
+    digest_of,
+    live_principal,
+    may_read_table,
+    use_is_due,
+)
 from ..services.live_feed import feed_for
 from ..services.table_versions import PinnedVersionReader, TokenFactsRow, can_pin
 from .limits import EXTENSION as LIMITS_EXTENSION
@@ -52,15 +59,7 @@ _MAX_TICKET = 512  # schemas.live.StreamQuerySchema's bound
 
 _cursors = ChangeCursorRow.__table__.c
 _events = ChangeEventRow.__table__.c
-TOKEN_BY_ID = select(
-    TokenRow.id,
-    TokenRow.kind,
-    TokenRow.club_id,
-    TokenRow.table_id,
-    TokenRow.token_hash,
-    TokenRow.revoked_at,
-    TokenRow.last_used_at,
-).where(TokenRow.id == bindparam("token_id"))
+TOKEN_BY_ID = select(*TOKEN_COLUMNS).where(TokenRow.id == bindparam("token_id"))
 CLUB_LAST = select(func.coalesce(func.max(_cursors.last_seq), 0)).where(
     _cursors.club_id == bindparam("club_id")
 )

@@ -44,7 +44,7 @@ _REVOKED = {
 }
 # The columns that decide who a token is: the request path and the polls answered before
 # Flask (``table_versions.PinnedVersionReader.read_token``) read the same ones.
-TOKEN_QUERY = select(
+TOKEN_COLUMNS = (
     TokenRow.id,
     TokenRow.kind,
     TokenRow.club_id,
@@ -52,7 +52,8 @@ TOKEN_QUERY = select(
     TokenRow.token_hash,
     TokenRow.revoked_at,
     TokenRow.last_used_at,
-).where(TokenRow.token_hash == bindparam("token_hash"))
+)
+TOKEN_QUERY = select(*TOKEN_COLUMNS).where(TokenRow.token_hash == bindparam("token_hash"))
 
 
 @dataclass(frozen=True, slots=True)
