@@ -1,20 +1,25 @@
 """Each variant's hand record as a typed schema of its own, for the OpenAPI document.
 
-The schemas are built from what each variant says of its hand record (``describe()``'s
-``hand_fields``, ``error_kinds`` and ``matadores``), so a contract or field the rules gain is
-documented without a second list to keep in step. They describe; the rules check: a hand goes
-to its variant's ``parse_hand``, which refuses with the field's JSON path
-(``hand.matadores.lower``) whatever these schemas would refuse, and more (the rules' relations
-between fields). ``tests/api/test_contract.py`` holds every example hand of the rulebook valid
-under its variant's schema here.
+The schemas are built from the registered variants alone (``rules.VARIANTS``): each one's
+``type_name``, and what its ``describe()`` says of its records (``hand_kinds``, ``hand_fields``,
+``error_kinds``, ``contracts``), so a game, a kind of record or a field the rules gain is typed
+without a line here; no game's name or field name is written in this module. They describe;
+the rules check: a hand goes to its variant's ``parse_hand``, which refuses with the field's
+JSON path whatever these schemas would refuse, and more (the rules' relations between fields).
+``tests/api/test_contract.py`` holds every example hand of the rulebook valid under its
+variant's schema here; ``tests/api/test_fifth_game.py`` has a game registered from tests typed.
 
-Component names (as ``openapi.yaml`` and generated clients show them):
+Component names (as ``openapi.yaml`` and generated clients show them), ``<V>`` a variant's
+``type_name`` and ``<K>``/``<F>`` a kind's or field's name in CamelCase:
 
-- ``AmericanPlayedHand``, ``AmericanForfeit``, ``AmericanMisdeal`` (American Solo's three kinds
-  of record, together ``AmericanHand``), ``SpanishHand``, ``GermanHand``, ``Solo66Hand``;
+- ``<V>Hand``: the record of a variant of one kind; of a variant of several, the ``oneOf`` of
+  ``<V><K>Hand`` (its default kind) and ``<V><K>`` (each other kind), told apart by ``kind``;
 - each with ``…Create`` beside it: the same record plus ``expected_number``, the body of
   ``recordHand``;
-- the nested objects: ``<Variant>CalledCard``, ``AmericanMatadores``, ``<Variant>HandError``.
+- by a field's shape: ``Suit`` (a string of the suits), ``<V>Contract`` (a string of the
+  variant's contracts), ``<V><F>Card`` and ``<V><F>Rank`` (an object of a rank and a suit),
+  ``<V><F>`` (an object that describes its ``members``), ``<V>HandError`` and ``<V>ErrorKind``
+  (a list whose items each name a seat: the variant's error records).
 """
 
 from __future__ import annotations
@@ -58,7 +63,7 @@ def _schema(name: str, members: Mapping[str, fields.Field[Any]]) -> type[Schema]
 
 
 def _camel(name: str) -> str:
-    """A described name as part of a schema's name (``called`` → ``Called``)."""
+    """A described name as part of a schema's name (``first_move`` → ``FirstMove``)."""
     return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
 
 
@@ -131,7 +136,7 @@ def _field(
     if default is not None:
         # Said in words, not as `default`: generators (openapi-typescript) take a property
         # with a default for one always present, which a request's optional field is not.
-        worded = isinstance(default, str) and spec["type"] != "string"  # "134 - soloist_points"
+        worded = isinstance(default, str) and spec["type"] != "string"  # a formula
         shown = default if worded else json.dumps(default)
         meta["description"] = meta.get("description", "") + f" (default: {shown})"
     common: dict[str, Any] = {
@@ -223,7 +228,7 @@ def _kind_tag(kind: Kind) -> fields.Field[Any]:
 def _record_names(variant: rules.Variant) -> dict[str, str]:
     """The component name of each kind of a variant's records: ``<Variant>Hand`` for a variant
     of one kind; for one of several, ``<Variant><Kind>Hand`` for its default kind and
-    ``<Variant><Kind>`` for each other (``AmericanPlayedHand``, ``AmericanForfeit``)."""
+    ``<Variant><Kind>`` for each other."""
     kinds = _kinds(variant.describe())
     title = variant.type_name
     if len(kinds) == 1:
@@ -287,12 +292,12 @@ def ref(name: str) -> dict[str, str]:
 
 def unions() -> dict[str, dict[str, Any]]:
     """The union components: the record of each variant of several kinds (one of its kinds,
-    told apart by ``kind``: ``AmericanHand``), and a table's record (one variant's, told apart
+    told apart by ``kind``: ``<V>Hand``), and a table's record (one variant's, told apart
     by ``variant``).
 
     Both are ``oneOf`` with a ``discriminator`` whose ``mapping`` names every member, so a
-    generated client picks the member by the tag and never by trying them in turn (a plain
-    solo is a valid American, Spanish and German record alike: only the tag tells them
+    generated client picks the member by the tag and never by trying them in turn (one
+    record may be valid under several variants' schemas alike: only the tag tells them
     apart). The tags stay optional in requests, as before they existed: the table's variant
     decides, and a played hand is the default kind (docs/api.md, "Hand bodies")."""
     out: dict[str, dict[str, Any]] = {}
@@ -329,12 +334,12 @@ def unions() -> dict[str, dict[str, Any]]:
 
 
 def _article(title: str) -> str:
-    return "An" if title[:1].lower() in "aeiou" else "A"
+    return "An" if title[:1].casefold() in "aeiou" else "A"
 
 
 def _listed(titles: list[str]) -> str:
-    """``["Played", "Forfeit", "Misdeal"]`` → "a played hand, a forfeit or a misdeal"."""
-    words = [f"{_article(t).lower()} {t.lower()}" for t in titles]
+    """The kinds' titles in a sentence: ``["Won", "Void"]`` → "a won hand or a void"."""
+    words = [f"{_article(t).casefold()} {t.casefold()}" for t in titles]
     if words:
         words[0] += " hand"
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
