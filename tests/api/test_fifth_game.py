@@ -179,12 +179,18 @@ def test_a_club_of_the_fifth_game_goes_through_its_export_and_import(client, due
     ]
 
 
-def test_the_openapi_document_types_the_fifth_games_hands(duel, tmp_path):
+def test_the_openapi_document_types_the_fifth_games_hands(duel, tmp_path, monkeypatch):
     """A document built with Duel registered has its record, ``…Create`` and preview request
     as components, in the unions' ``oneOf`` and discriminator mappings, and bounds its hands
     as the rules describe them (the session's app built its document before Duel came)."""
     import jsonschema_rs
 
+    from service.api import api as shared_api
+
+    # The one flask-smorest Api serves the document of the app it last joined: the session's
+    # app gets its own back after this test.
+    for per_app in ("spec", "_app", "config"):
+        monkeypatch.setattr(shared_api, per_app, getattr(shared_api, per_app))
     app = make_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/d.db"})
     document = app.test_client().get("/openapi.json").json
     schemas = document["components"]["schemas"]
