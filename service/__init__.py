@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
     security.bound_path_strings(app)  # before any route is added
     config.load(app, test_config)
+    # apispec's to_dict() merges the document into the spec's options, nested dicts included:
+    # each app gets its own copy, or one app's components would be served in the next app's
+    # document (a process that builds several apps: tests).
+    app.config["API_SPEC_OPTIONS"] = copy.deepcopy(app.config.get("API_SPEC_OPTIONS", {}))
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's key order
     os.makedirs(app.instance_path, exist_ok=True)
 

@@ -61,6 +61,11 @@ TEXTS: Final = (
         "the side holding all three higher matadores, and its lower ones (a lone "
         "declarer holds at most 5 lower ones)"
     ),
+    N_("The side holding Spadilla, Manilla and Basta."),
+    N_(
+        "How many lower matadores follow unbroken (the most depends on the trump suit and the "
+        "players)."
+    ),
     N_("errors as {kind, seat} in the order they happened; kind is one of error_kinds"),
     N_("Revoke"),
     N_("a revoke, or a renege when not entitled (R15, R16): the offender's side loses"),

@@ -298,6 +298,12 @@ class Variant(abc.ABC):
     units: Literal["chips", "points"]
     player_counts: tuple[int, ...]
 
+    @property
+    def type_name(self) -> str:
+        """The variant's name as typed schemas spell it (``solo66`` → ``Solo66``,
+        ``AmericanPlayedHand``, ``Solo66Hand`` in ``openapi.yaml``): the name in CamelCase."""
+        return "".join(part[:1].upper() + part[1:] for part in self.name.split("_"))
+
     def check_players(self, players: object) -> int:
         if type(players) is not int or players not in self.player_counts:
             allowed = ", ".join(str(n) for n in self.player_counts)

@@ -1,26 +1,32 @@
 """Each variant's hand record as a typed schema of its own, for the OpenAPI document.
 
-The schemas are built from what each variant says of its hand record (``describe()``'s
-``hand_fields``, ``error_kinds`` and ``matadores``), so a contract or field the rules gain is
-documented without a second list to keep in step. They describe; the rules check: a hand goes
-to its variant's ``parse_hand``, which refuses with the field's JSON path
-(``hand.matadores.lower``) whatever these schemas would refuse, and more (the rules' relations
-between fields). ``tests/api/test_contract.py`` holds every example hand of the rulebook valid
-under its variant's schema here.
+The schemas are built from the registered variants alone (``rules.VARIANTS``): each one's
+``type_name``, and what its ``describe()`` says of its records (``hand_kinds``, ``hand_fields``,
+``error_kinds``, ``contracts``), so a game, a kind of record or a field the rules gain is typed
+without a line here; no game's name or field name is written in this module. They describe;
+the rules check: a hand goes to its variant's ``parse_hand``, which refuses with the field's
+JSON path whatever these schemas would refuse, and more (the rules' relations between fields).
+``tests/api/test_contract.py`` holds every example hand of the rulebook valid under its
+variant's schema here; ``tests/api/test_fifth_game.py`` has a game registered from tests typed.
 
-Component names (as ``openapi.yaml`` and generated clients show them):
+Component names (as ``openapi.yaml`` and generated clients show them), ``<V>`` a variant's
+``type_name`` and ``<K>``/``<F>`` a kind's or field's name in CamelCase:
 
-- ``AmericanPlayedHand``, ``AmericanForfeit``, ``AmericanMisdeal`` (American Solo's three kinds
-  of record, together ``AmericanHand``), ``SpanishHand``, ``GermanHand``, ``Solo66Hand``;
+- ``<V>Hand``: the record of a variant of one kind; of a variant of several, the ``oneOf`` of
+  ``<V><K>Hand`` (its default kind) and ``<V><K>`` (each other kind), told apart by ``kind``;
 - each with ``…Create`` beside it: the same record plus ``expected_number``, the body of
   ``recordHand``;
-- the nested objects: ``<Variant>CalledCard``, ``AmericanMatadores``, ``<Variant>HandError``.
+- by a field's shape: ``Suit`` (a string of the suits), ``<V>Contract`` (a string of the
+  variant's contracts), ``<V><F>Card`` and ``<V><F>Rank`` (an object of a rank and a suit),
+  ``<V><F>`` (an object that describes its ``members``), ``<V>HandError`` and ``<V>ErrorKind``
+  (a list whose items each name a seat: the variant's error records).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -29,10 +35,12 @@ from marshmallow import RAISE, Schema, fields, validate
 from .. import rules
 from ..rules.base import SUITS
 
-# The variants' names as the document spells its schemas (``solo66`` → ``Solo66``).
-TITLES = {"american": "American", "spanish": "Spanish", "german": "German", "solo66": "Solo66"}
 MAX_SEAT = 4
 """The highest seat of any table (five players)."""
+
+KIND = "kind"
+"""The member that tells a variant's kinds of record apart (``describe()``'s ``hand_kinds``);
+a variant with none describes only its default kind, and this field with it."""
 
 EXPECTED_NUMBER = {
     "description": "The number this hand should get; 409 (`hand-number-taken`, with "
@@ -54,6 +62,11 @@ def _schema(name: str, members: Mapping[str, fields.Field[Any]]) -> type[Schema]
     return ClosedSchema.from_dict(dict(members), name=name)
 
 
+def _camel(name: str) -> str:
+    """A described name as part of a schema's name (``first_move`` → ``FirstMove``)."""
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+
 def _max(field: Mapping[str, Any]) -> int | None:
     if "max" in field:
         return int(field["max"])
@@ -62,28 +75,83 @@ def _max(field: Mapping[str, Any]) -> int | None:
     return None
 
 
-def _field(title: str, spec: Mapping[str, Any], described: Mapping[str, Any]) -> fields.Field[Any]:
-    """The marshmallow field of one entry of a variant's ``hand_fields``."""
+def _is_card(spec: Mapping[str, Any]) -> bool:
+    """An object of a rank and a suit is a card (as the pad reads it, too)."""
+    members = spec.get("fields")
+    return isinstance(members, Mapping) and {"rank", "suit"} <= set(members)
+
+
+def _card(prefix: str, spec: Mapping[str, Any]) -> type[Schema]:
+    """A card field's object: ``<prefix>Card``, its ranks the enum ``<prefix>Rank``."""
+    return _schema(
+        f"{prefix}Card",
+        {
+            "rank": fields.String(
+                required=True,
+                validate=validate.OneOf(spec["fields"]["rank"]),
+                metadata={"enum_component": f"{prefix}Rank"},
+            ),
+            "suit": fields.String(
+                required=True,
+                validate=validate.OneOf(spec["fields"]["suit"]),
+                metadata={"enum_component": "Suit"},
+            ),
+        },
+    )
+
+
+def _error_list_item(title: str, spec: Mapping[str, Any], described: Mapping[str, Any]) -> Any:
+    """The items of a list whose items each name a seat (``item_seat``): the family's error
+    records, ``{kind, <seat>}`` with the variant's ``error_kinds``."""
+    kinds = [k["name"] for k in described["error_kinds"]]
+    return _schema(
+        f"{title}HandError",
+        {
+            KIND: fields.String(
+                required=True,
+                validate=validate.OneOf(kinds),
+                metadata={"enum_component": f"{title}ErrorKind"},
+            ),
+            spec["item_seat"]: fields.Integer(
+                required=True,
+                strict=True,
+                validate=validate.Range(min=0, max=MAX_SEAT),
+                metadata={"description": "The seat that made the error."},
+            ),
+        },
+    )
+
+
+def _field(
+    title: str, spec: Mapping[str, Any], described: Mapping[str, Any], top: bool = True
+) -> fields.Field[Any]:
+    """The marshmallow field of one entry of a variant's ``hand_fields`` (or, ``top`` false,
+    of one of an object field's ``members``), by its described type and shape."""
     name = spec["name"]
     nullable = bool(spec.get("nullable", False))
-    meta: dict[str, Any] = {"description": spec.get("description", "")}
+    meta: dict[str, Any] = {}
+    if top or "description" in spec:
+        meta["description"] = spec.get("description", "")
     default = spec.get("default")
     if default is not None:
         # Said in words, not as `default`: generators (openapi-typescript) take a property
         # with a default for one always present, which a request's optional field is not.
-        worded = isinstance(default, str) and spec["type"] != "string"  # "134 - soloist_points"
-        meta["description"] += f" (default: {default if worded else json.dumps(default)})"
+        worded = isinstance(default, str) and spec["type"] != "string"  # a formula
+        shown = default if worded else json.dumps(default)
+        meta["description"] = meta.get("description", "") + f" (default: {shown})"
     common: dict[str, Any] = {
         "required": bool(spec.get("required", False)),
-        "allow_none": nullable,
         "metadata": meta,
     }
+    if top:
+        common["allow_none"] = nullable
     kind = spec["type"]
     if kind == "string":
         allowed = spec.get("allowed")
+        contracts = [c["name"] for c in described.get("contracts", ())]
         if allowed and list(allowed) == list(SUITS):
             meta["enum_component"] = "Suit"
-        elif name == "contract":
+        elif top and allowed and list(allowed) == contracts:
             meta["enum_component"] = f"{title}Contract"
         return fields.String(
             validate=validate.OneOf(allowed) if allowed else validate.Length(max=32), **common
@@ -93,67 +161,15 @@ def _field(title: str, spec: Mapping[str, Any], described: Mapping[str, Any]) ->
         return fields.Integer(strict=True, validate=validate.Range(min=low, max=high), **common)
     if kind == "boolean":
         return fields.Boolean(**common)
-    if kind == "object" and name == "called":
-        card = _schema(
-            f"{title}CalledCard",
-            {
-                "rank": fields.String(
-                    required=True,
-                    validate=validate.OneOf(spec["fields"]["rank"]),
-                    metadata={"enum_component": f"{title}CalledRank"},
-                ),
-                "suit": fields.String(
-                    required=True,
-                    validate=validate.OneOf(spec["fields"]["suit"]),
-                    metadata={"enum_component": "Suit"},
-                ),
-            },
-        )
-        return fields.Nested(card, **common)
-    if kind == "object" and name == "matadores":
-        matadores = described["matadores"]
-        most = max(n for by_suit in matadores["max_lower"].values() for n in by_suit.values())
-        side = _schema(
-            f"{title}Matadores",
-            {
-                "side": fields.String(
-                    required=True,
-                    validate=validate.OneOf(matadores["sides"]),
-                    metadata={"description": "The side holding Spadilla, Manilla and Basta."},
-                ),
-                "lower": fields.Integer(
-                    required=True,
-                    strict=True,
-                    validate=validate.Range(min=0, max=most),
-                    metadata={
-                        "description": "How many lower matadores follow "
-                        "unbroken (the most depends on the "
-                        "trump suit and the players)."
-                    },
-                ),
-            },
-        )
-        return fields.Nested(side, **common)
-    if kind == "array" and name == "errors":
-        kinds = [k["name"] for k in described["error_kinds"]]
-        error = _schema(
-            f"{title}HandError",
-            {
-                "kind": fields.String(
-                    required=True,
-                    validate=validate.OneOf(kinds),
-                    metadata={"enum_component": f"{title}ErrorKind"},
-                ),
-                "seat": fields.Integer(
-                    required=True,
-                    strict=True,
-                    validate=validate.Range(min=0, max=MAX_SEAT),
-                    metadata={"description": "The seat that made the error."},
-                ),
-            },
-        )
+    if kind == "object" and _is_card(spec):
+        return fields.Nested(_card(f"{title}{_camel(name)}", spec), **common)
+    if kind == "object" and "members" in spec:
+        members = {m["name"]: _field(title, m, described, top=False) for m in spec["members"]}
+        return fields.Nested(_schema(f"{title}{_camel(name)}", members), **common)
+    if kind == "array" and "item_seat" in spec:
+        item = _error_list_item(title, spec, described)
         common["validate"] = validate.Length(max=int(spec.get("max_items", 16)))
-        return fields.List(fields.Nested(error), **common)
+        return fields.List(fields.Nested(item), **common)
     raise ValueError(f"{title}: no schema for hand field {name!r} of type {kind!r}")
 
 
@@ -170,74 +186,102 @@ def _variant_tag(variant: str) -> fields.Field[Any]:
     )
 
 
-def _played_members(variant: str) -> dict[str, fields.Field[Any]]:
-    described = rules.VARIANTS[variant].describe()
-    title = TITLES[variant]
-    members: dict[str, fields.Field[Any]] = {"variant": _variant_tag(variant)}
-    for spec in described["hand_fields"]:
-        if spec["name"] == "kind":
-            # American Solo's forfeit and misdeal have schemas of their own.
-            members["kind"] = fields.String(
-                validate=validate.OneOf(["played"]),
-                metadata={"description": "Only `played` here (the default)."},
-            )
-        else:
-            members[spec["name"]] = _field(title, spec, described)
-    return members
+@dataclass(frozen=True)
+class Kind:
+    """One kind of record of a variant: its ``kind`` and the hand fields it takes."""
+
+    name: str
+    default: bool
+    specs: tuple[Mapping[str, Any], ...]
+
+
+def _kinds(described: Mapping[str, Any]) -> list[Kind]:
+    """A variant's kinds of record, its default kind (the ``kind`` field's default) first."""
+    hand_fields = [f for f in described["hand_fields"] if f["name"] != KIND]
+    tag: Mapping[str, Any] = next((f for f in described["hand_fields"] if f["name"] == KIND), {})
+    default = tag.get("default")
+    described_kinds = described.get("hand_kinds") or ()
+    if not described_kinds:
+        # Without a ``kind`` field a record is a played hand, as the rules read it too
+        # (``rules.common.require_kind_played``).
+        return [Kind(str(default or "played"), True, tuple(hand_fields))]
+    kinds = []
+    for kind in described_kinds:
+        own = {f["name"]: f for f in kind.get("hand_fields", ())}
+        taken = set(kind["fields"])
+        # In the order of the hand fields (the kind's list orders a form's prompts).
+        specs = [f for f in hand_fields if f["name"] in taken and f["name"] not in own]
+        specs += [own[n] for n in kind["fields"] if n in own]
+        kinds.append(Kind(kind["name"], kind["name"] == default, tuple(specs)))
+    return sorted(kinds, key=lambda k: not k.default)
+
+
+def _kind_tag(kind: Kind) -> fields.Field[Any]:
+    if kind.default:
+        return fields.String(
+            validate=validate.OneOf([kind.name]),
+            metadata={"description": f"Only `{kind.name}` here (the default)."},
+        )
+    return fields.String(required=True, validate=validate.OneOf([kind.name]))
+
+
+def _record_names(variant: rules.Variant) -> dict[str, str]:
+    """The component name of each kind of a variant's records: ``<Variant>Hand`` for a variant
+    of one kind; for one of several, ``<Variant><Kind>Hand`` for its default kind and
+    ``<Variant><Kind>`` for each other."""
+    kinds = _kinds(variant.describe())
+    title = variant.type_name
+    if len(kinds) == 1:
+        return {kinds[0].name: f"{title}Hand"}
+    return {
+        k.name: f"{title}{_camel(k.name)}Hand" if k.default else f"{title}{_camel(k.name)}"
+        for k in kinds
+    }
+
+
+def _has_kinds(variant: rules.Variant) -> bool:
+    return len(_record_names(variant)) > 1
 
 
 def _with_expected_number(members: Mapping[str, fields.Field[Any]]) -> dict[str, fields.Field[Any]]:
     return {**members, "expected_number": fields.Integer(strict=True, metadata=EXPECTED_NUMBER)}
 
 
-def _american_others() -> dict[str, dict[str, fields.Field[Any]]]:
-    seat = fields.Integer(
-        required=True,
-        strict=True,
-        validate=validate.Range(min=0, max=MAX_SEAT),
-        metadata={"description": "The seat that pays the bête."},
-    )
-    return {
-        "AmericanForfeit": {
-            "variant": _variant_tag("american"),
-            "kind": fields.String(required=True, validate=validate.OneOf(["forfeit"])),
-            "seat": seat,
-        },
-        "AmericanMisdeal": {
-            "variant": _variant_tag("american"),
-            "kind": fields.String(required=True, validate=validate.OneOf(["misdeal"])),
-        },
-    }
+def hand_schemas() -> dict[str, type[Schema]]:
+    """Every hand record schema by its component name, ``…Create`` ones included (each pair
+    shares its nested schemas, so each nested one is one component): the default kinds of all
+    variants first, then the others. The same classes for as long as the registered variants
+    stay the same (a test may register one more)."""
+    return _hand_schemas(tuple(rules.VARIANTS.values()))
 
 
 @cache
-def hand_schemas() -> dict[str, type[Schema]]:
-    """Every hand record schema by its component name, ``…Create`` ones included (each pair
-    shares its nested schemas, so each nested one is one component)."""
-    members: dict[str, dict[str, fields.Field[Any]]] = {}
-    for variant, title in TITLES.items():
-        name = f"{title}PlayedHand" if variant == "american" else f"{title}Hand"
-        members[name] = _played_members(variant)
-    members.update(_american_others())
+def _hand_schemas(variants: tuple[rules.Variant, ...]) -> dict[str, type[Schema]]:
+    records: list[tuple[int, str, dict[str, fields.Field[Any]]]] = []
+    for variant in variants:
+        described = variant.describe()
+        names = _record_names(variant)
+        for kind in _kinds(described):
+            members: dict[str, fields.Field[Any]] = {
+                "variant": _variant_tag(variant.name),
+                KIND: _kind_tag(kind),
+            }
+            for spec in kind.specs:
+                members[spec["name"]] = _field(variant.type_name, spec, described)
+            records.append((0 if kind.default else 1, names[kind.name], members))
     out: dict[str, type[Schema]] = {}
-    for name, fields_ in members.items():
+    for _, name, fields_ in sorted(records, key=lambda record: record[0]):
         out[name] = _schema(name, fields_)
         out[f"{name}Create"] = _schema(f"{name}Create", _with_expected_number(fields_))
     return out
 
 
 def variant_hand_names(create: bool = False) -> dict[str, list[str]]:
-    """The component names of each variant's records (American Solo has three kinds)."""
+    """The component names of each variant's records (one per kind, the default first)."""
     suffix = "Create" if create else ""
     return {
-        "american": [
-            f"AmericanPlayedHand{suffix}",
-            f"AmericanForfeit{suffix}",
-            f"AmericanMisdeal{suffix}",
-        ],
-        "spanish": [f"SpanishHand{suffix}"],
-        "german": [f"GermanHand{suffix}"],
-        "solo66": [f"Solo66Hand{suffix}"],
+        name: [f"{n}{suffix}" for n in _record_names(variant).values()]
+        for name, variant in rules.VARIANTS.items()
     }
 
 
@@ -247,34 +291,35 @@ def ref(name: str) -> dict[str, str]:
 
 
 def unions() -> dict[str, dict[str, Any]]:
-    """The union components: American Solo's record (one of its three kinds, told apart by
-    ``kind``), and a table's record (one variant's, told apart by ``variant``).
+    """The union components: the record of each variant of several kinds (one of its kinds,
+    told apart by ``kind``: ``<V>Hand``), and a table's record (one variant's, told apart
+    by ``variant``).
 
     Both are ``oneOf`` with a ``discriminator`` whose ``mapping`` names every member, so a
-    generated client picks the member by the tag and never by trying them in turn (a plain
-    solo is a valid American, Spanish and German record alike: only the tag tells them
+    generated client picks the member by the tag and never by trying them in turn (one
+    record may be valid under several variants' schemas alike: only the tag tells them
     apart). The tags stay optional in requests, as before they existed: the table's variant
     decides, and a played hand is the default kind (docs/api.md, "Hand bodies")."""
     out: dict[str, dict[str, Any]] = {}
     for suffix in ("", "Create"):
-        names = variant_hand_names(create=bool(suffix))
-        out[f"AmericanHand{suffix}"] = {
-            "description": "An American Solo record: a played hand, a forfeit or a misdeal, "
-            "told apart by `kind`.",
-            "oneOf": [ref(n) for n in names["american"]],
-            "discriminator": {
-                "propertyName": "kind",
-                "mapping": {
-                    kind: ref(name)["$ref"]
-                    for kind, name in zip(
-                        ("played", "forfeit", "misdeal"), names["american"], strict=True
-                    )
+        members: dict[str, str] = {}
+        for name, variant in rules.VARIANTS.items():
+            kinds = {kind: f"{n}{suffix}" for kind, n in _record_names(variant).items()}
+            if len(kinds) == 1:
+                members[name] = next(iter(kinds.values()))
+                continue
+            titles = [k["title"] for k in variant.describe()["hand_kinds"]]
+            union = f"{variant.type_name}Hand{suffix}"
+            out[union] = {
+                "description": f"{_article(variant.title)} {variant.title} record: "
+                f"{_listed(titles)}, told apart by `{KIND}`.",
+                "oneOf": [ref(n) for n in kinds.values()],
+                "discriminator": {
+                    "propertyName": KIND,
+                    "mapping": {kind: ref(n)["$ref"] for kind, n in kinds.items()},
                 },
-            },
-        }
-        members = {"american": f"AmericanHand{suffix}"} | {
-            v: names[v][0] for v in ("spanish", "german", "solo66")
-        }
+            }
+            members[name] = union
         out[f"HandRecord{suffix}"] = {
             "description": "A hand record of the table's variant, told apart by `variant` (a "
             "record of another variant is refused, 422, naming the field)."
@@ -288,27 +333,44 @@ def unions() -> dict[str, dict[str, Any]]:
     return out
 
 
-@cache
+def _article(title: str) -> str:
+    return "An" if title[:1].casefold() in "aeiou" else "A"
+
+
+def _listed(titles: list[str]) -> str:
+    """The kinds' titles in a sentence: ``["Won", "Void"]`` → "a won hand or a void"."""
+    words = [f"{_article(t).casefold()} {t.casefold()}" for t in titles]
+    if words:
+        words[0] += " hand"
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
 def preview_schemas() -> dict[str, type[Schema]]:
     """One preview request per variant; ``PreviewRequest`` is their ``oneOf`` by ``variant``."""
+    return _preview_schemas(tuple(rules.VARIANTS.values()))
+
+
+@cache
+def _preview_schemas(variants: tuple[rules.Variant, ...]) -> dict[str, type[Schema]]:
     from .settlements import bounded_dict
 
     out: dict[str, type[Schema]] = {}
-    schemas = hand_schemas()
-    for variant, title in TITLES.items():
-        players = rules.VARIANTS[variant].describe()["players"]
-        if variant == "american":
+    schemas = _hand_schemas(variants)
+    for variant in variants:
+        players = variant.describe()["players"]
+        record = f"{variant.type_name}Hand"
+        if _has_kinds(variant):
             hand: fields.Field[Any] = fields.Raw(
                 required=True,
-                metadata={"allOf": [ref("AmericanHand")], "description": "The hand record."},
+                metadata={"allOf": [ref(record)], "description": "The hand record."},
             )
         else:
-            hand = fields.Nested(schemas[f"{title}Hand"], required=True)
-        name = f"{title}PreviewRequest"
+            hand = fields.Nested(schemas[record], required=True)
+        name = f"{variant.type_name}PreviewRequest"
         out[name] = _schema(
             name,
             {
-                "variant": fields.String(required=True, validate=validate.OneOf([variant])),
+                "variant": fields.String(required=True, validate=validate.OneOf([variant.name])),
                 "players": fields.Integer(
                     required=True,
                     strict=True,
@@ -325,9 +387,9 @@ def preview_schemas() -> dict[str, type[Schema]]:
                     allow_none=True,
                     metadata={
                         "description": "The table state before the hand, with the keys "
-                        f"{_state_keys(variant)} (`state_fields` of `GET /api/v1/variants`); "
+                        f"{_state_keys(variant.name)} (`state_fields` of `GET /api/v1/variants`); "
                         "omitted keys are a fresh table's, any other is refused.",
-                        "properties": _state_properties(variant),
+                        "properties": _state_properties(variant.name),
                         "additionalProperties": False,
                     },
                 ),
@@ -367,7 +429,7 @@ def _state_keys(variant: str) -> str:
 
 def preview_request() -> dict[str, Any]:
     """The ``PreviewRequest`` component: one request per variant, told apart by ``variant``."""
-    names = {variant: f"{title}PreviewRequest" for variant, title in TITLES.items()}
+    names = {name: f"{v.type_name}PreviewRequest" for name, v in rules.VARIANTS.items()}
     return {
         "description": "A hand to settle at a given table state, storing nothing.",
         "oneOf": [ref(n) for n in names.values()],

@@ -1,8 +1,8 @@
 """The proof that a game owns its rules end to end: *Duel*, a made-up fifth game written in
 ``tests/fifth_game`` only, registered in ``rules.VARIANTS`` for these tests, is served by
 ``GET /variants``, kept at a table (opened, recorded, corrected, voided, re-seated), counted
-in the league's standings and carried by a club's export and import, with nothing of the
-service changed for it."""
+in the league's standings and carried by a club's export and import, and typed in the OpenAPI
+document, with nothing of the service changed for it."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests import fifth_game
+from tests.support import make_app
 
 IMPORT_URL = "/api/v1/clubs/import"
 
@@ -176,3 +177,54 @@ def test_a_club_of_the_fifth_game_goes_through_its_export_and_import(client, due
         (1, 1, 0),
         (1, 1, 3),
     ]
+
+
+def test_the_openapi_document_types_the_fifth_games_hands(duel, tmp_path, monkeypatch):
+    """A document built with Duel registered has its record, ``…Create`` and preview request
+    as components, in the unions' ``oneOf`` and discriminator mappings, and bounds its hands
+    as the rules describe them (the session's app built its document before Duel came)."""
+    import jsonschema_rs
+
+    from service.api import api as shared_api
+
+    # The one flask-smorest Api serves the document of the app it last joined: the session's
+    # app gets its own back after this test.
+    for per_app in ("spec", "_app", "config"):
+        monkeypatch.setattr(shared_api, per_app, getattr(shared_api, per_app))
+    app = make_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/d.db"})
+    document = app.test_client().get("/openapi.json").json
+    schemas = document["components"]["schemas"]
+
+    for union, member in (
+        ("HandRecord", "DuelHand"),
+        ("HandRecordCreate", "DuelHandCreate"),
+        ("PreviewRequest", "DuelPreviewRequest"),
+    ):
+        reference = f"#/components/schemas/{member}"
+        assert {"$ref": reference} in schemas[union]["oneOf"], union
+        assert schemas[union]["discriminator"]["mapping"]["duel"] == reference, union
+    hand = schemas["DuelHand"]
+    assert set(hand["properties"]) == {"variant", "kind", "challenger", "opponent", "won", "errors"}
+    assert set(hand["required"]) == {"challenger", "opponent", "won"}
+    assert hand["additionalProperties"] is False
+    assert schemas["DuelErrorKind"]["enum"] == ["revoke"]
+
+    def validator(name: str) -> Any:
+        schema = {"$ref": f"#/components/schemas/{name}", "components": document["components"]}
+        return jsonschema_rs.Draft202012Validator(schema)
+
+    good = {"challenger": 0, "opponent": 2, "won": True, "errors": [{"kind": "revoke", "seat": 1}]}
+    validator("DuelHand").validate(good)
+    validator("HandRecordCreate").validate({**good, "variant": "duel", "expected_number": 1})
+    validator("PreviewRequest").validate({"variant": "duel", "players": 3, "hand": good})
+    for bad in (
+        {**good, "challenger": 4},
+        {**good, "won": "yes"},
+        {**good, "errors": [{"kind": "renege", "seat": 1}]},
+        {**good, "contract": "solo"},
+        {"challenger": 0, "opponent": 2},
+    ):
+        assert list(validator("DuelHand").iter_errors(bad)), bad
+    assert list(
+        validator("PreviewRequest").iter_errors({"variant": "duel", "players": 5, "hand": good})
+    )

@@ -236,6 +236,30 @@ def _hand_fields() -> list[dict[str, Any]]:
             "required": False,
             "nullable": True,
             "fields": {"side": [s.value for s in Side], "lower": "integer from 0 (see matadores)"},
+            # The same two members as typed schemas read them (the bounds per trump suit and
+            # players are in ``describe()["matadores"]``; the rules check those).
+            "members": [
+                {
+                    "name": "side",
+                    "type": "string",
+                    "required": True,
+                    "allowed": [s.value for s in Side],
+                    "description": "The side holding Spadilla, Manilla and Basta.",
+                },
+                {
+                    "name": "lower",
+                    "type": "integer",
+                    "required": True,
+                    "min": 0,
+                    "max": max(
+                        max_lower_matadores(suit, players)
+                        for suit in Suit
+                        for players in PLAYER_COUNTS
+                    ),
+                    "description": "How many lower matadores follow unbroken (the most depends "
+                    "on the trump suit and the players).",
+                },
+            ],
             "description": "the side holding all three higher matadores, and its lower ones (a "
             "lone declarer holds at most 5 lower ones)",
         },
