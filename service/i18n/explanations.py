@@ -112,7 +112,7 @@ MESSAGES: Final[dict[str, str | tuple[str, str]]] = {
     "american.decided_by_error": N_("on seat %(seat)s's %(error)s"),
     "american.error_decides": N_("Seat %(seat)s %(error)s: the %(losers)s the game"),
     "american.error_decides_bete": N_(
-        "Seat %(seat)s %(error)s: the %(losers)s the game, and he pays a bête"
+        "Seat %(seat)s %(error)s: the %(losers)s the game, and that player pays a bête"
     ),
     "american.decided_by_tricks": Nn_("with %(tricks)s trick", "with %(tricks)s tricks"),
     "american.result": N_("%(contract)s %(where)s %(result)s %(decider)s: %(payments)s"),

@@ -39,7 +39,10 @@ TEXTS: Final = (
     N_("Played"),
     N_("a game was bid and played (or decided by an error)"),
     N_("Forfeit"),
-    N_("seat passed holding Spadilla and Basta: he pays a bête and the same dealer deals again"),
+    N_(
+        "seat passed holding Spadilla and Basta: that player pays a bête and the same dealer deals "
+        "again"
+    ),
     N_("Misdeal"),
     N_("a fresh deal: only the stake moves, the same dealer deals again"),
     N_("played, or forfeit (with only seat) or misdeal (nothing else)"),
@@ -73,7 +76,7 @@ TEXTS: Final = (
     N_(
         "a lead out of turn (R10, R11): in a lone game a defender's makes the defenders "
         "lose and the soloist's costs nothing; in a partner game the offender's side "
-        "loses and he pays a bête"
+        "loses and the offender pays a bête"
     ),
     N_("Play out of turn"),
     N_("a card played out of turn: as a lead out of turn"),
@@ -164,7 +167,7 @@ TEXTS: Final = (
     N_("tap who took the last trick"),
     N_("Who forfeits"),
     N_("tap who forfeits"),
-    N_("the seat that passed holding Spadilla and Basta: he pays a bête"),
+    N_("the seat that passed holding Spadilla and Basta: that player pays a bête"),
     # The preview's state.
     N_("the seat that deals the hand"),
     N_("chips in the pool before the hand"),

@@ -71,7 +71,7 @@ _ERROR_DESCRIPTIONS: dict[ErrorKind, str] = {
     "loses",
     ErrorKind.LEAD_OUT_OF_TURN: "a lead out of turn (R10, R11): in a lone game a defender's "
     "makes the defenders lose and the soloist's costs nothing; in a "
-    "partner game the offender's side loses and he pays a bête",
+    "partner game the offender's side loses and the offender pays a bête",
     ErrorKind.PLAY_OUT_OF_TURN: "a card played out of turn: as a lead out of turn",
     ErrorKind.EXPOSED_CARD: "an exposed card: as a lead out of turn",
     ErrorKind.UNANNOUNCED_VOID: "the caller of a partner game called the ace of a suit he holds "
@@ -167,7 +167,9 @@ def _seat_field(name: str, description: str, required: bool = True) -> dict[str,
 
 
 _FORFEIT_SEAT: Final[Mapping[str, Any]] = {
-    **_seat_field("seat", "the seat that passed holding Spadilla and Basta: he pays a bête"),
+    **_seat_field(
+        "seat", "the seat that passed holding Spadilla and Basta: that player pays a bête"
+    ),
     "title": "Who forfeits",
     "prompt": "tap who forfeits",
 }
@@ -383,8 +385,8 @@ class AmericanVariant(Variant):
                     "seat_fields": ["seat"],
                     "hand_fields": [_FORFEIT_SEAT],
                     "deal_passes": False,
-                    "description": "seat passed holding Spadilla and Basta: he pays a bête and "
-                    "the same dealer deals again",
+                    "description": "seat passed holding Spadilla and Basta: that player pays a "
+                    "bête and the same dealer deals again",
                 },
                 {
                     "name": HandKind.MISDEAL.value,
