@@ -3,8 +3,8 @@
 // download and a labelled field (lit-html templates). Imports no screen.
 
 import { call, ProblemError } from './api.js';
-import { h, clear, toast } from './dom.js';
-import { html, nothing } from './lit-html.js';
+import { toast } from './dom.js';
+import { html, nothing, render } from './lit-html.js';
 import { t } from './i18n.js';
 import { store } from './store.js';
 
@@ -60,8 +60,11 @@ export function twoStep(screen, key, label, again, action) {
     ?disabled=${screen.busy === key} @click=${click}>${armed ? again : label}</button>`;
 }
 
+/** Saves `text` as the file `name`: a link that is clicked once, never part of a screen. */
 export function download(name, type, text) {
-  const a = h('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([text], { type }));
+  a.download = name;
   document.body.append(a);
   a.click();
   a.remove();
@@ -74,31 +77,18 @@ export function field(id, label, control, hint = null) {
     hint ? html`<p class="hint">${hint}</p>` : nothing}</div>`;
 }
 
-/** What a phone shows when the link it holds was revoked (or for any other refusal). */
+/** What a phone shows when the link it holds was revoked (or for any other refusal), drawn
+ *  into `root` in place of its screen. */
 export function renderRevoked(root, error, tableId) {
-  clear(
-    root,
-    h(
-      'div.screen.revoked',
-      h('h1', t('This link no longer works')),
-      h('p.notice.error', error.message),
-      h(
-        'div.buttons',
-        tableId
-          ? h(
-              'button',
-              {
-                type: 'button',
-                onclick: () => {
-                  store.forgetTable(tableId);
-                  location.hash = '#';
-                },
-              },
-              t('Forget this table on this phone'),
-            )
-          : null,
-        h('a.button', { href: '#' }, t('Start')),
-      ),
-    ),
-  );
+  const words = { title: t('This link no longer works'),
+    forget: t('Forget this table on this phone'), start: t('Start') };
+  const forget = () => {
+    store.forgetTable(tableId);
+    location.hash = '#';
+  };
+  render(html`<div class="screen revoked"><h1>${words.title}</h1>
+    <p class="notice error">${error.message}</p>
+    <div class="buttons">${tableId ? html`<button type="button"
+      @click=${forget}>${words.forget}</button>` : nothing}<a class="button"
+      href="#">${words.start}</a></div></div>`, root);
 }

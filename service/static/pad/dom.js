@@ -1,4 +1,5 @@
-// Small DOM helpers: no framework, no inline handlers (the page runs under a strict CSP).
+// What the screens share besides their templates: suits and numbers in words, the toast, the
+// heading's focus, names that fit. No inline handlers (the page runs under a strict CSP).
 
 import { num, t } from './i18n.js';
 import { html } from './lit-html.js';
@@ -14,39 +15,6 @@ const SUIT_NAMES = {
 /** A suit's name in the page's language ("hearts", "Herz", "corazones"). */
 export function suitName(suit) {
   return SUIT_NAMES[suit] || String(suit);
-}
-
-/** h('button.big', {onclick, 'aria-pressed': 'true'}, 'text', child) → an element. */
-export function h(spec, attrs, ...children) {
-  const [tag, ...classes] = spec.split('.');
-  const el = document.createElement(tag || 'div');
-  if (classes.length) el.className = classes.join(' ');
-  if (attrs && (typeof attrs !== 'object' || attrs instanceof Node || Array.isArray(attrs))) {
-    children.unshift(attrs);
-    attrs = null;
-  }
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
-    else if (key === 'class') el.className += (el.className ? ' ' : '') + value;
-    else if (key in el && !key.includes('-') && key !== 'list' && key !== 'form') el[key] = value;
-    else el.setAttribute(key, value === true ? '' : String(value));
-  }
-  append(el, children);
-  return el;
-}
-
-export function append(el, children) {
-  for (const child of children.flat(Infinity)) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return el;
-}
-
-export function clear(el, ...children) {
-  el.replaceChildren();
-  return append(el, children);
 }
 
 /** +3, −2, 0 with a real minus sign (read as "minus" by screen readers). */

@@ -2,6 +2,7 @@
 // written for this page so that the table token in a share link never leaves the phone.
 
 import { t } from './i18n.js';
+import { html } from './lit-html.js';
 
 // Level M: error correction codewords per block and number of blocks, versions 1..40.
 const ECC_PER_BLOCK = [
@@ -295,30 +296,17 @@ export function encode(text, mask = null) {
   return best.rows;
 }
 
-/** An <svg> of the QR symbol of `text`, with a four-module quiet zone. */
+/** An <svg> of the QR symbol of `text`, with a four-module quiet zone (a lit-html template). */
 export function qrSvg(text, label) {
   const rows = encode(text);
   const n = rows.length + 8;
-  const ns = 'http://www.w3.org/2000/svg';
-  const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${n} ${n}`);
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', label || t('QR code'));
-  svg.setAttribute('shape-rendering', 'crispEdges');
-  svg.classList.add('qr');
-  const bg = document.createElementNS(ns, 'rect');
-  bg.setAttribute('width', String(n));
-  bg.setAttribute('height', String(n));
-  bg.setAttribute('fill', '#fff');
-  const path = document.createElementNS(ns, 'path');
   let d = '';
   rows.forEach((row, y) =>
     row.forEach((dark, x) => {
       if (dark) d += `M${x + 4} ${y + 4}h1v1h-1z`;
     }),
   );
-  path.setAttribute('d', d);
-  path.setAttribute('fill', '#000');
-  svg.append(bg, path);
-  return svg;
+  return html`<svg viewBox=${`0 0 ${n} ${n}`} role="img" aria-label=${label || t('QR code')}
+    shape-rendering="crispEdges" class="qr"><rect width=${n} height=${n} fill="#fff"></rect><path
+    d=${d} fill="#000"></path></svg>`;
 }

@@ -348,8 +348,8 @@ function newTable(screen) {
       ${seatsPart(screen)}
       <div><details class="options"><summary>${words.options}</summary>${optionsOf(variant)
         .map((o) => optionRow(screen, o))}</details></div>
-      <div><details class="money"><summary>${words.money}</summary>${setup.rate.rows}</details>
-      </div>
+      <div><details class="money"><summary>${words.money}</summary>${
+        setup.rate.rows(false, screen.draw)}</details></div>
       <button class="primary big" type="submit" ?disabled=${setup.sending}>${words.open}</button>
     </form></section>`;
 }
@@ -364,6 +364,7 @@ async function openTable(screen, event) {
     return;
   }
   const problem = rate.problem();
+  screen.draw(); // the amount refused, or none, marked
   if (problem) {
     toast(problem, 'error');
     return;

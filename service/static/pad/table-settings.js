@@ -1,7 +1,8 @@
 // A table's season and rate (docs/league.md), and money as the language writes it ("−3,00 €").
 
 import { api, ProblemError } from './api.js';
-import { h, toast } from './dom.js';
+import { field } from './club-shared.js';
+import { toast } from './dom.js';
 import { lang, t } from './i18n.js';
 import { html, nothing } from './lit-html.js';
 import { tookTable } from './model.js';
@@ -34,18 +35,11 @@ export function rateWords(rate, units) {
     : t('{amount} per chip', { amount });
 }
 
-function field(label, input) {
-  input.id = `s-${Math.random().toString(36).slice(2, 9)}`;
-  return h('div.field', h('label', { htmlFor: input.id }, label), input);
-}
-
-export function seasonSelect(seasons, chosen, onchange) {
-  return h(
-    'select',
-    { onchange },
-    h('option', { value: '' }, t('No season')),
-    seasons.map((s) => h('option', { value: s.id, selected: s.id === chosen }, s.name)),
-  );
+/** The select of a table's season: "No season" and the club's seasons of the game. */
+function seasonSelect(id, seasons, chosen, onchange) {
+  const none = t('No season');
+  return html`<select id=${id} @change=${onchange}><option value="">${none}</option>${seasons.map(
+    (s) => html`<option value=${s.id} ?selected=${s.id === chosen}>${s.name}</option>`)}</select>`;
 }
 
 /** The one season open today, if only one is. */
@@ -68,65 +62,71 @@ export function readAmount(text) {
   return /^(\d+([.,]\d*)?|[.,]\d+)$/.test(typed) ? Number(typed.replace(',', '.')) : NaN;
 }
 
-/** `value()`: the API's `rate` (null: none); without `sendCurrency`, the club's currency.
- *  `problem()`: the words for an amount that is not one (naming its field), else null. */
+/** The money fields of a table (its rate) as state: what is typed in each (text, kept while
+ *  the screen lives) and which amount was refused. `rows(disabled, draw)`: their templates
+ *  (`draw()` draws the screen again after a change of the point settlement).
+ *  `problem()`: the words for an amount that is not one (naming its field; the field is marked
+ *  invalid: draw the screen again), else null. `value()`: the API's `rate` (null: none);
+ *  without `sendCurrency`, the club's currency. */
 export function rateFields(units, c, rate, sendCurrency = true) {
   const d = minor(c);
   const symbol = format(c)
     .formatToParts(0)
     .find((p) => p.type === 'currency').value;
-  const number = (value) =>
-    h('input', {
-      type: 'text',
-      inputmode: 'decimal',
-      autocomplete: 'off',
-      value: value === '' ? '' : decimal.format(value),
-    });
-  const amount = number(rate ? rate.cents / rate.per / 10 ** d : '');
-  amount.placeholder = t('Not for money');
-  const fee = number(rate && rate.table_fee_cents ? rate.table_fee_cents / 10 ** d : '');
-  const settlement =
-    units === 'points'
-      ? h(
-          'select',
-          h('option', { value: 'pairs' }, t('Pairwise difference')),
-          h(
-            'option',
-            { value: 'average', selected: rate?.point_settlement === 'average' },
-            t('Against the average'),
-          ),
-        )
-      : null;
-  const amountLabel =
-    units === 'points'
-      ? t('Money per point ({currency})', { currency: symbol })
-      : t('Money per chip ({currency})', { currency: symbol });
-  const feeLabel = t('Table fee per player ({currency})', { currency: symbol });
+  const shown = (value) => (value === '' ? '' : decimal.format(value));
+  const id = `s-${Math.random().toString(36).slice(2, 9)}`; // the fields' ids: unique on a page
+  const words = {
+    amount:
+      units === 'points'
+        ? t('Money per point ({currency})', { currency: symbol })
+        : t('Money per chip ({currency})', { currency: symbol }),
+    fee: t('Table fee per player ({currency})', { currency: symbol }),
+    none: t('Not for money'),
+    settling: t('Settling the scores'),
+    pairs: t('Pairwise difference'),
+    average: t('Against the average'),
+  };
+  const typed = {
+    amount: shown(rate ? rate.cents / rate.per / 10 ** d : ''),
+    fee: shown(rate && rate.table_fee_cents ? rate.table_fee_cents / 10 ** d : ''),
+    settlement: units === 'points' ? rate?.point_settlement || 'pairs' : null,
+  };
+  /** @type {Record<string, boolean>} (absent: not checked yet) */
+  const invalid = {};
+  const number = (name, disabled, placeholder = nothing) => html`<input id=${`${id}-${name}`}
+    type="text" inputmode="decimal" autocomplete="off" placeholder=${placeholder}
+    aria-invalid=${name in invalid ? String(invalid[name]) : nothing} ?disabled=${disabled}
+    .value=${typed[name]} @input=${(event) => { typed[name] = event.target.value; }}>`;
   return {
-    inputs: [amount, fee, settlement].filter(Boolean),
-    rows: [
-      field(amountLabel, amount),
-      field(feeLabel, fee),
-      settlement && field(t('Settling the scores'), settlement),
-    ],
+    rows(disabled = false, draw = () => {}) {
+      const settle = (event) => {
+        typed.settlement = event.target.value;
+        draw();
+      };
+      const amount = field(`${id}-amount`, words.amount, number('amount', disabled, words.none));
+      const fee = field(`${id}-fee`, words.fee, number('fee', disabled));
+      if (!typed.settlement) return html`${amount}${fee}`;
+      // (A template of its own: fields of other units are new inputs, not these with old text.)
+      const settlement = html`<select id=${`${id}-settlement`} ?disabled=${disabled}
+        @change=${settle}><option value="pairs">${words.pairs}</option><option value="average"
+        ?selected=${typed.settlement === 'average'}>${words.average}</option></select>`;
+      return html`${amount}${fee}${field(`${id}-settlement`, words.settling, settlement)}`;
+    },
     problem() {
-      for (const [input, label] of [
-        [amount, amountLabel],
-        [fee, feeLabel],
-      ]) {
-        const bad = Number.isNaN(readAmount(input.value));
-        input.setAttribute('aria-invalid', String(bad));
+      for (const name of ['amount', 'fee']) {
+        const bad = Number.isNaN(readAmount(typed[name]));
+        invalid[name] = bad;
         if (bad)
           return t('{field}: write an amount such as {example}.', {
-            field: label,
+            field: words[name],
             example: decimal.format(0.05),
           });
       }
       return null;
     },
     value() {
-      const feeCents = Math.round((readAmount(fee.value) || 0) * 10 ** d);
-      const perUnit = readAmount(amount.value);
+      const feeCents = Math.round((readAmount(typed.fee) || 0) * 10 ** d);
+      const perUnit = readAmount(typed.amount);
       if (perUnit === null && !feeCents) return null;
       // per: the smallest power of ten that makes the cents whole
       const cents = (perUnit || 0) * 10 ** d;
@@ -134,7 +134,7 @@ export function rateFields(units, c, rate, sendCurrency = true) {
         [1, 10, 100, 1000].find((p) => Math.abs(Math.round(cents * p) - cents * p) < 1e-6) || 1000;
       const out = { cents: Math.round(cents * per), per, table_fee_cents: feeCents };
       if (sendCurrency) out.currency = c;
-      if (settlement) out.point_settlement = settlement.value;
+      if (typed.settlement) out.point_settlement = typed.settlement;
       return out;
     },
   };
@@ -166,7 +166,7 @@ export function loadSettings(ctx, app) {
   const table = ctx.table;
   const { settings } = app.state();
   if (settings && settings.table === table) return;
-  app.setState({ settings: { table, seasonRow: null, rate: null } });
+  app.setState({ settings: { table, seasons: null, rate: null } });
   const update = (patch) => {
     const now = app.state().settings;
     if (now && now.table === table) app.setState({ settings: { ...now, ...patch } });
@@ -174,10 +174,7 @@ export function loadSettings(ctx, app) {
   if (ctx.adminToken) {
     api.seasons(table.club_id, ctx.adminToken).then(
       ({ data }) => {
-        const seasons = data.filter((s) => s.variant === table.variant);
-        const chosen = (event) => saveSettings(ctx, app, { season_id: event.target.value || null });
-        const select = seasonSelect(seasons, table.season_id, chosen);
-        update({ seasonRow: field(t('Counts for the season'), select) });
+        update({ seasons: data.filter((s) => s.variant === table.variant) });
       },
       () => {},
     );
@@ -191,23 +188,27 @@ export function loadSettings(ctx, app) {
         )
       : Promise.resolve(null);
   currency.then((code) => {
-    const rate = rateFields(table.units, code || 'EUR', table.rate, !!code);
-    const may = table.status === 'open' || !!ctx.adminToken;
-    for (const input of rate.inputs) input.disabled = !may;
-    update({ rate });
+    update({ rate: rateFields(table.units, code || 'EUR', table.rate, !!code) });
   });
 }
 
 /** The season (admin token only) and the rate (a table's phones too, while it is open). */
 export function settingsView(ctx, state, app) {
   const table = ctx.table;
-  const { seasonRow, rate } = state.settings || {};
+  const { seasons, rate } = state.settings || {};
+  const redraw = () => app.setState({});
   const submit = (event) => {
     event.preventDefault();
     const problem = rate.problem();
+    redraw(); // the amount refused, or none, marked
     if (problem) toast(problem, 'error');
     else saveSettings(ctx, app, { rate: rate.value() });
   };
+  const chosen = (event) => saveSettings(ctx, app, { season_id: event.target.value || null });
+  const seasonRow = seasons
+    ? field('settings-season', t('Counts for the season'),
+      seasonSelect('settings-season', seasons, table.season_id, chosen))
+    : nothing;
   const may = table.status === 'open' || !!ctx.adminToken;
   const plays = table.rate
     ? t('Plays for {rate}.', { rate: rateWords(table.rate, table.units) })
@@ -215,7 +216,7 @@ export function settingsView(ctx, state, app) {
   const rateForm = rate
     ? html`<form @submit=${submit}>
         <p>${plays}</p>
-        ${rate.rows}
+        ${rate.rows(!may, redraw)}
         ${may ? html`<button type="submit">${t('Save the rate')}</button>` : nothing}
       </form>`
     : nothing;
@@ -226,7 +227,7 @@ export function settingsView(ctx, state, app) {
   };
   return html`<details class="card settings" ?open=${!!state.settingsOpen} @toggle=${toggled}>
     <summary>${t('Season and money')}</summary>
-    <div>${seasonRow || nothing}</div>
+    <div>${seasonRow}</div>
     <div>${rateForm}</div>
   </details>`;
 }
