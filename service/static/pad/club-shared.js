@@ -77,18 +77,23 @@ export function field(id, label, control, hint = null) {
     hint ? html`<p class="hint">${hint}</p>` : nothing}</div>`;
 }
 
-/** What a phone shows when the link it holds was revoked (or for any other refusal), drawn
- *  into `root` in place of its screen. */
-export function renderRevoked(root, error, tableId) {
+/** What a phone shows when the link it holds was revoked (or for any other refusal); with a
+ *  table's id, a button that forgets that table. */
+export function revokedView(error, tableId = null) {
   const words = { title: t('This link no longer works'),
     forget: t('Forget this table on this phone'), start: t('Start') };
   const forget = () => {
     store.forgetTable(tableId);
     location.hash = '#';
   };
-  render(html`<div class="screen revoked"><h1>${words.title}</h1>
+  return html`<div class="screen revoked"><h1>${words.title}</h1>
     <p class="notice error">${error.message}</p>
     <div class="buttons">${tableId ? html`<button type="button"
       @click=${forget}>${words.forget}</button>` : nothing}<a class="button"
-      href="#">${words.start}</a></div></div>`, root);
+      href="#">${words.start}</a></div></div>`;
+}
+
+/** The revoked link's screen drawn into `root` (a table's route's fresh <main>). */
+export function renderRevoked(root, error, tableId) {
+  render(revokedView(error, tableId), root);
 }

@@ -12,7 +12,7 @@ import { signed, toast } from './dom.js';
 import { call } from './api.js';
 import { loadVariants, variantTitle } from './model.js';
 import {
-  download, enc, field, get, isRevoked, link, problemText, renderRevoked, twoStep,
+  download, enc, field, get, isRevoked, link, problemText, revokedView, twoStep,
 } from './club-shared.js';
 import { store } from './store.js';
 import { t, tn, num, day, lang } from './i18n.js';
@@ -92,26 +92,26 @@ export async function renderLeague(root, p, app) {
   const view = VIEWS[p.get('view')] ? p.get('view') : 'tables';
   const screen = {
     id, token, admin: !!(admin && admin.token), p, app, view,
-    club: null, data: null, variants: [], problem: null, armed: null, busy: null,
+    club: null, data: null, variants: [], problem: null, armed: null, busy: null, revoked: null,
     sort: { key: 'rank', up: true },
     draw: () => { if (host.isConnected) render(leagueScreen(screen), host); },
     /** Read the view's data again (after a change) and draw it. */
-    reload: () => load(screen, root),
+    reload: () => load(screen),
   };
   clearTimeout(refreshTimer);
   if (!screen.admin) { // a noticeboard: what it shows stays current
     const here = location.hash;
     const again = () => {
-      if (location.hash !== here || !host.isConnected) return;
-      load(screen, root).finally(() => { refreshTimer = setTimeout(again, refreshMs()); });
+      if (location.hash !== here || !host.isConnected || screen.revoked) return;
+      load(screen).finally(() => { refreshTimer = setTimeout(again, refreshMs()); });
     };
     refreshTimer = setTimeout(again, refreshMs());
   }
   screen.draw();
-  await load(screen, root);
+  await load(screen);
 }
 
-async function load(screen, root) {
+async function load(screen) {
   try {
     const [club, variants] = await Promise.all([get(`/clubs/${enc(screen.id)}`, screen.token),
       loadVariants().catch(() => [])]);
@@ -124,13 +124,14 @@ async function load(screen, root) {
     screen.problem = null;
   } catch (error) {
     if (isRevoked(error) && !screen.admin) saveViewer(screen.id, null);
-    if (isRevoked(error)) { renderRevoked(root, error); return; }
+    if (isRevoked(error)) screen.revoked = error; // drawn in place of the club's screen
     screen.problem = problemText(error);
   }
   screen.draw();
 }
 
 function leagueScreen(screen) {
+  if (screen.revoked) return revokedView(screen.revoked);
   const { id, view } = screen;
   const tabs = [['tables', t('Tables')], ['standings', t('Standings')], ['players', t('Players')]];
   if (screen.admin) tabs.push(['manage', t('Manage')]);
