@@ -20,7 +20,7 @@ import {
   refresh,
   tableContext,
 } from './model.js';
-import { isRevoked, renderRevoked } from './club-shared.js';
+import { isRevoked, revokedView } from './club-shared.js';
 import { follow, isLive, stop as stopFollowing } from './live.js';
 import { flush, onOutboxChange } from './outbox.js';
 import { editView, openEdit } from './edit-screen.js';
@@ -210,7 +210,7 @@ async function route(focus = true) {
     } catch (error) {
       if (isRevoked(error)) {
         current = null;
-        renderRevoked(freshRoot(), error, id);
+        render(revokedView(error, id), freshRoot());
         return;
       }
       if (!ctx.table) {
@@ -252,7 +252,7 @@ function followed(ctx, version) {
       if (isRevoked(error) && current && current.ctx === ctx) {
         current = null;
         stopFollowing();
-        renderRevoked(freshRoot(), error, ctx.id);
+        render(revokedView(error, ctx.id), freshRoot());
       }
     },
   );
@@ -278,7 +278,7 @@ async function tick() {
         note(error);
         if (isRevoked(error) && current && current.ctx === ctx) {
           current = null;
-          renderRevoked(freshRoot(), error, ctx.id);
+          render(revokedView(error, ctx.id), freshRoot());
         }
       },
     );

@@ -4,7 +4,7 @@
 
 import { call, ProblemError } from './api.js';
 import { toast } from './dom.js';
-import { html, nothing, render } from './lit-html.js';
+import { html, nothing } from './lit-html.js';
 import { t } from './i18n.js';
 import { store } from './store.js';
 
@@ -91,9 +91,4 @@ export function revokedView(error, tableId = null) {
     <div class="buttons">${tableId ? html`<button type="button"
       @click=${forget}>${words.forget}</button>` : nothing}<a class="button"
       href="#">${words.start}</a></div></div>`;
-}
-
-/** The revoked link's screen drawn into `root` (a table's route's fresh <main>). */
-export function renderRevoked(root, error, tableId) {
-  render(revokedView(error, tableId), root);
 }
