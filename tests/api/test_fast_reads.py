@@ -14,7 +14,7 @@ from flask import Flask
 from service.extensions import db
 from service.middleware.fast_reads import FastTableReads
 from service.middleware.security import ACCESS_LOGGER
-from tests.support import ApiClient, make_app, migrated_app, wipe, wsgi_layer
+from tests.support import ApiClient, CallsPastLayer, make_app, migrated_app, wipe, wsgi_layer
 
 SOLO_WON = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 # Headers that differ between any two answers, whoever makes them.
@@ -23,24 +23,6 @@ VARYING = {"x-request-id", "date"}
 
 def fast_reads_of(app: Flask) -> FastTableReads:
     return wsgi_layer(app, FastTableReads)
-
-
-class FlaskCalls:
-    """Counts the requests that got past the fast reads to Flask."""
-
-    def __init__(self, app: Flask) -> None:
-        self.fast = fast_reads_of(app)
-        self.inner = self.fast.app
-        self.count = 0
-
-        def counted(environ: dict[str, Any], start_response: Any) -> Any:
-            self.count += 1
-            return self.inner(environ, start_response)
-
-        self.fast.app = counted
-
-    def restore(self) -> None:
-        self.fast.app = self.inner
 
 
 @pytest.fixture
@@ -56,8 +38,8 @@ def twin(app: Flask) -> Iterator[Flask]:
 
 
 @pytest.fixture
-def flask_calls(app: Flask) -> Iterator[FlaskCalls]:
-    calls = FlaskCalls(app)
+def flask_calls(app: Flask) -> Iterator[CallsPastLayer]:
+    calls = CallsPastLayer(app, FastTableReads)
     yield calls
     calls.restore()
 
@@ -74,7 +56,7 @@ def test_a_twin_without_fast_reads_has_none(twin: Flask) -> None:
 
 
 def test_every_poll_gets_the_answer_flask_gives(
-    app: Flask, twin: Flask, api: ApiClient, flask_calls: FlaskCalls
+    app: Flask, twin: Flask, api: ApiClient, flask_calls: CallsPastLayer
 ) -> None:
     club = api.club()
     table = api.table(club=club)
@@ -115,7 +97,9 @@ def test_every_poll_gets_the_answer_flask_gives(
         )
 
 
-def test_the_polls_it_can_answer_never_reach_flask(api: ApiClient, flask_calls: FlaskCalls) -> None:
+def test_the_polls_it_can_answer_never_reach_flask(
+    api: ApiClient, flask_calls: CallsPastLayer
+) -> None:
     table = api.table()
     api.record(table, SOLO_WON)
     path = f"/api/v1/tables/{table['id']}"
@@ -136,7 +120,7 @@ def test_the_polls_it_can_answer_never_reach_flask(api: ApiClient, flask_calls: 
 
 
 def test_a_write_elsewhere_is_seen_by_the_next_poll(
-    app: Flask, api: ApiClient, flask_calls: FlaskCalls
+    app: Flask, api: ApiClient, flask_calls: CallsPastLayer
 ) -> None:
     table = api.table()
     path = f"/api/v1/tables/{table['id']}"
@@ -161,7 +145,7 @@ def test_a_write_elsewhere_is_seen_by_the_next_poll(
 
 
 def test_fast_answers_carry_the_headers_and_the_access_line(
-    api: ApiClient, caplog: Any, flask_calls: FlaskCalls
+    api: ApiClient, caplog: Any, flask_calls: CallsPastLayer
 ) -> None:
     table = api.table()
     path = f"/api/v1/tables/{table['id']}"
@@ -181,7 +165,7 @@ def test_fast_answers_carry_the_headers_and_the_access_line(
 
 
 def test_a_failing_connection_is_dropped_and_flask_answers(
-    app: Flask, api: ApiClient, flask_calls: FlaskCalls
+    app: Flask, api: ApiClient, flask_calls: CallsPastLayer
 ) -> None:
     table = api.table()
     path = f"/api/v1/tables/{table['id']}"
@@ -200,7 +184,7 @@ def test_a_failing_connection_is_dropped_and_flask_answers(
 
 
 def test_disposing_the_engine_closes_the_pinned_connections(
-    app: Flask, api: ApiClient, flask_calls: FlaskCalls
+    app: Flask, api: ApiClient, flask_calls: CallsPastLayer
 ) -> None:
     table = api.table()
     path = f"/api/v1/tables/{table['id']}"
@@ -237,7 +221,7 @@ def test_an_address_out_of_token_checks_is_refused_by_flask(tmp_path: Any) -> No
 
 
 def test_a_read_only_tokens_polls_are_answered_here_once_its_use_is_noted(
-    api: ApiClient, flask_calls: FlaskCalls
+    api: ApiClient, flask_calls: CallsPastLayer
 ) -> None:
     """A viewer token reads every table of its club here too; its first poll goes to Flask,
     which notes its use, and the next polls within the minute need no write."""

@@ -12,7 +12,7 @@ from flask import Flask
 
 from service.middleware.fast_streams import FastStreamOpenings
 from tests.api.test_league import SOLO
-from tests.support import ApiClient, make_app, wsgi_layer
+from tests.support import ApiClient, CallsPastLayer, make_app, wsgi_layer
 
 # Headers that differ between any two answers, whoever makes them; the fast path gives no
 # RateLimit headers (as the fast polls).
@@ -45,24 +45,6 @@ class RecordingHub:
         pass
 
 
-class FlaskCalls:
-    """Counts the openings that got past the fast path to Flask."""
-
-    def __init__(self, app: Flask) -> None:
-        self.fast = wsgi_layer(app, FastStreamOpenings)
-        self.inner = self.fast.app
-        self.count = 0
-
-        def counted(environ: dict[str, Any], start_response: Any) -> Any:
-            self.count += 1
-            return self.inner(environ, start_response)
-
-        self.fast.app = counted
-
-    def restore(self) -> None:
-        self.fast.app = self.inner
-
-
 @pytest.fixture
 def twin(app: Flask) -> Iterator[Flask]:
     """The same service on the same database with the fast openings off."""
@@ -76,8 +58,8 @@ def twin(app: Flask) -> Iterator[Flask]:
 
 
 @pytest.fixture
-def flask_calls(app: Flask) -> Iterator[FlaskCalls]:
-    calls = FlaskCalls(app)
+def flask_calls(app: Flask) -> Iterator[CallsPastLayer]:
+    calls = CallsPastLayer(app, FastStreamOpenings)
     yield calls
     calls.restore()
 
@@ -98,7 +80,7 @@ def test_a_twin_without_fast_streams_has_none(twin: Flask) -> None:
 
 
 def test_the_openings_it_makes_are_flasks_own(
-    app: Flask, twin: Flask, api: ApiClient, flask_calls: FlaskCalls
+    app: Flask, twin: Flask, api: ApiClient, flask_calls: CallsPastLayer
 ) -> None:
     club = api.club()
     table = api.table(club=club)
@@ -126,7 +108,7 @@ def test_the_openings_it_makes_are_flasks_own(
 
 
 def test_what_it_cannot_open_goes_to_flask(
-    app: Flask, twin: Flask, api: ApiClient, flask_calls: FlaskCalls
+    app: Flask, twin: Flask, api: ApiClient, flask_calls: CallsPastLayer
 ) -> None:
     table = api.table()
     other = api.table()
@@ -153,7 +135,7 @@ def test_what_it_cannot_open_goes_to_flask(
 
 
 def test_a_revoked_tokens_ticket_opens_nothing(
-    app: Flask, twin: Flask, api: ApiClient, flask_calls: FlaskCalls
+    app: Flask, twin: Flask, api: ApiClient, flask_calls: CallsPastLayer
 ) -> None:
     table = api.table()
     auth = api.auth(table["table_token"])
