@@ -15,8 +15,8 @@ from flask import Flask
 
 from service.i18n import negotiate
 from service.middleware.fast_preview import PREVIEW_PATH
-from tests.api.test_fast_reads import FlaskCalls
-from tests.support import ApiClient, make_app
+from service.middleware.fast_reads import FastTableReads
+from tests.support import ApiClient, CallsPastLayer, make_app
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 GERMAN_SOLO = {"contract": "solo", "trump": "hearts", "declarer": 0, "tricks": 5}
@@ -142,7 +142,7 @@ def test_a_table_poll_answered_before_flask_keeps_the_readers_language(
     api.record(table, SOLO)
     path = f"/api/v1/tables/{table['id']}"
     token = api.auth(table["table_token"])
-    calls = FlaskCalls(app)
+    calls = CallsPastLayer(app, FastTableReads)
     try:
         for language in ("en", "de", "en", "de", "es"):  # each rendered by Flask once, then here
             response = app.test_client().get(path, headers={**token, "Accept-Language": language})
