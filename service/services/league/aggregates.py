@@ -8,8 +8,7 @@ from datetime import UTC, date
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import bindparam, select, update
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import TextClause, bindparam, select, text, update
 
 from ...extensions import db
 from ...persistence.league import (
@@ -69,7 +68,7 @@ def _upsert_adding(
     connection = db.session.connection()
     columns = tuple(rows[0])
     upsert, insert_zeros = _multi_row_statements(
-        model, tuple(keys), tuple(counters), columns, len(rows), connection.dialect.name
+        model, tuple(keys), tuple(counters), columns, len(rows)
     )
     # All rows in one statement each (not an executemany: on PostgreSQL that would be one
     # round trip per row, see database.never_pipelined); its parameters named per row.
@@ -95,30 +94,39 @@ def _multi_row_statements(
     counters: tuple[str, ...],
     columns: tuple[str, ...],
     rows: int,
-    dialect: str,
-) -> tuple[Any, Any]:
+) -> tuple[TextClause, TextClause]:
     """The upsert and the insert of zero rows of ``_upsert_adding`` for ``rows`` rows of
-    ``columns`` (parameters ``{column}_{row}``), built once per shape: a hand has a row per
-    player, so a few shapes serve every hand."""
+    ``columns`` (parameters ``{column}_{row}``, typed as their columns), built once per shape:
+    a hand has a row per player, so a few shapes serve every hand.
+
+    Written as SQL text, in the form SQLite and PostgreSQL share (``INSERT … VALUES (…), (…)
+    ON CONFLICT (keys) DO …``), because SQLAlchemy does not cache the compilation of a Core
+    insert of several ``VALUES`` rows (it has no cache key): built as a construct, each
+    upsert was compiled again on every hand, inside the writer lock, 1.5 ms of a hand's 2 ms
+    there (docs/performance.md). A ``text()`` is cached like any other statement;
+    tests/api/test_statement_cache.py checks that recording, correcting and voiding compile
+    nothing after their first time."""
     table = model.__table__
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    adding = insert(table).values(
-        [{c: bindparam(f"{c}_{i}") for c in columns} for i in range(rows)]
-    )
-    upsert = adding.on_conflict_do_update(
-        index_elements=list(keys), set_={c: table.c[c] + adding.excluded[c] for c in counters}
+    names = ", ".join(columns)
+    values = ", ".join("(" + ", ".join(f":{c}_{i}" for c in columns) + ")" for i in range(rows))
+    conflict = f"ON CONFLICT ({', '.join(keys)})"
+    adding = ", ".join(f"{c} = {table.name}.{c} + excluded.{c}" for c in counters)
+    upsert = f"INSERT INTO {table.name} ({names}) VALUES {values} {conflict} DO UPDATE SET {adding}"
+    zero_rows = ", ".join(
+        "(" + ", ".join([*(f":{k}_{i}" for k in keys), *("0" for _ in counters)]) + ")"
+        for i in range(rows)
     )
     insert_zeros = (
-        insert(table)
-        .values(
-            [
-                {**{k: bindparam(f"{k}_{i}") for k in keys}, **dict.fromkeys(counters, 0)}
-                for i in range(rows)
-            ]
-        )
-        .on_conflict_do_nothing(index_elements=list(keys))
+        f"INSERT INTO {table.name} ({', '.join((*keys, *counters))}) VALUES {zero_rows} "
+        f"{conflict} DO NOTHING"
     )
-    return upsert, insert_zeros
+
+    def typed(sql: str, named: Sequence[str]) -> TextClause:
+        return text(sql).bindparams(
+            *(bindparam(f"{c}_{i}", type_=table.c[c].type) for i in range(rows) for c in named)
+        )
+
+    return typed(upsert, columns), typed(insert_zeros, keys)
 
 
 @lru_cache(maxsize=32)
