@@ -56,7 +56,11 @@ def own_called(hand: dict[str, Any]) -> str | None:
     return str(called["rank"])
 
 
-@given(played_hands, st.sampled_from(("simple", "forcee_partout", "tout")), st.data())
+@given(
+    played_hands,
+    st.sampled_from(("simple", "forcee_simple", "forcee_partout", "tout")),
+    st.data(),
+)
 def test_a_lone_declarer_holding_his_own_called_card_has_fewer_cards_for_lower_matadores(
     case: tuple[int, dict[str, Any]], contract: str, data: st.DataObject
 ) -> None:
