@@ -450,7 +450,7 @@ def corrupt_hand(draw: Draw, players: int) -> Any:
     elif problem == "lower_beside_own_called_card":
         rank = draw(st.sampled_from(("ace", "king")))
         hand.update(
-            contract=draw(st.sampled_from(("simple", "forcee_partout", "tout"))),
+            contract=draw(st.sampled_from(("simple", "forcee_simple", "forcee_partout", "tout"))),
             called={"rank": rank, "suit": off_trump},
             partner=declarer,
         )

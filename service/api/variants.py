@@ -36,7 +36,8 @@ class VariantSchema(Schema):
         required=True,
         metadata={
             "description": "The keys of a table state (a preview's `state`), each with its "
-            "type and a fresh table's value."
+            "type and a fresh table's value; `amount_option`: the option that says what a due "
+            "stake costs."
         },
     )
     hand_fields = fields.List(fields.Dict(), required=True)

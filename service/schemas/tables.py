@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from marshmallow import INCLUDE, Schema, fields, validate
+from marshmallow import INCLUDE, Schema, fields, post_load, validate
 
 from ..i18n import current_language, explain_session
 from . import VARIANT
@@ -197,29 +197,18 @@ class TableCreatedSchema(TableSchema):
 
 
 class HandBodySchema(Schema):
-    """A hand record of the table's variant; the rules check every field."""
+    """A hand record of the table's variant, taken as the client wrote it: the rules check every
+    field (its shape in the document is the variant's typed record, ``schemas/hands.py``), so
+    this names none of a game's fields."""
 
     class Meta:
         unknown = INCLUDE
 
-    kind = fields.Raw(metadata={"type": "string", "enum": ["played", "forfeit", "misdeal"]})
-    contract = fields.Raw(metadata={"type": "string", "maxLength": 32})
-    # The contract lets these four be null or absent (allow_none documents the null).
-    trump = fields.Raw(allow_none=True, metadata={"type": "string", "maxLength": 32})
-    declarer = fields.Raw(metadata={"type": "integer"})
-    partner = fields.Raw(allow_none=True, metadata={"type": "integer"})
-    giver = fields.Raw(
-        allow_none=True,
-        metadata={
-            "type": "integer",
-            "description": "German Solo's mediateur: the opponent who gave the ace.",
-        },
-    )
-    called = fields.Raw(allow_none=True, metadata={"type": "object", "maxProperties": 2})
-    tricks = fields.Raw(metadata={"type": "integer", "minimum": 0, "maximum": 8})
-    matadores = fields.Raw(allow_none=True, metadata={"type": "object", "maxProperties": 2})
-    errors = fields.Raw(metadata={"type": "array", "maxItems": 16})
-    seat = fields.Raw(metadata={"type": "integer"})
+    @post_load(pass_original=True)
+    def _as_written(self, loaded: dict[str, Any], original: Any, **kwargs: Any) -> dict[str, Any]:
+        # An included key comes out in no fixed order; the record keeps the client's, with
+        # the values this schema's own fields (``expected_number``) loaded.
+        return {**original, **loaded}
 
 
 class HandCreateSchema(HandBodySchema):

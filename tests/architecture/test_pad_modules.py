@@ -125,15 +125,24 @@ def test_no_games_hand_fields_in_the_pads_code() -> None:
     suit, its league statistics, the one a new table starts with, comes from its
     description)."""
     from service.rules import VARIANTS
+    from service.rules.base import Reason
+    from service.schemas.tables import TableSchema
 
     # A record's generic shape, the widgets' names, and the description's own `tricks` (per
     # hand, with the table's deck).
     generic = {"kind", "contract", "errors", "matadores", "seat", "game", "tricks"}
+    # A game's options are named by its description too (the option of a contract, of the
+    # doubled suit, of a due stake's amount), but for the keys of every table's answer
+    # (`couleur`), the options every table with a pool has (services/tables.py) and the
+    # reasons of a settlement's transfers (`stake`, `stamm`).
+    tables = set(TableSchema().fields) | {"starting_pool", "pool_at_close"}
+    tables |= {reason.value for reason in Reason}
     names: set[str] = set()
     for variant in VARIANTS.values():
         described = variant.describe()
         names.update(f["name"] for f in described["hand_fields"])
         names.update(c["name"] for c in described["contracts"])
+        names.update(o["name"] for o in described["options"] if o["name"] not in tables)
         names.add(variant.name)
     names -= generic
     found = []
@@ -142,4 +151,22 @@ def test_no_games_hand_fields_in_the_pads_code() -> None:
         for field in sorted(names):
             if re.search(rf"""(['"]){re.escape(field)}\1|\.{re.escape(field)}\b""", code):
                 found.append(f"{name}: {field}")
+    assert not found, found
+
+
+def test_a_tables_options_are_read_only_by_the_names_its_game_describes() -> None:
+    """A table's options are the game's: the pad reads one only by a name the description
+    gives it (a contract's ``option``, ``doubled_suit.fixed_option``, a state field's
+    ``amount_option``), never as ``options.<name>`` written in its code, but for those every
+    table with a pool has (services/tables.py)."""
+    from service.rules import VARIANTS
+
+    own = {"starting_pool", "pool_at_close"}
+    names = {o["name"] for v in VARIANTS.values() for o in v.describe()["options"]} - own
+    found = []
+    for name in _modules():
+        code = re.sub(r"//[^\n]*|/\*.*?\*/", "", (PAD_DIR / name).read_text(), flags=re.S)
+        for option in sorted(names):
+            if re.search(rf"""\boptions\)?\.{option}\b|\boptions\[(['"]){option}\1\]""", code):
+                found.append(f"{name}: options.{option}")
     assert not found, found

@@ -133,12 +133,15 @@ def test_new_table_comes_before_the_token_on_a_first_visit(phones: Any) -> None:
 def test_offline_the_next_hand_follows_the_queued_ones(
     phones: Any, api: Api, network: Network
 ) -> None:
-    page, table, phone = open_table(phones, api)
+    page, table, phone = open_table(phones, api, stake=3)
+    # The stake's amount is the option the game's description names for it.
+    expect(page.locator('dd[data-fact="stake"]')).to_have_text("3 due")
     go_offline(phone.context, network)
     page.locator("#new-hand").click()
     page.locator('[data-field="kind"] button[data-value="misdeal"]').click()
     page.locator("button.save").click()  # a misdeal: the same dealer deals again
     page.locator('.card.pending[data-outbox="1"]').wait_for()
+    expect(page.locator('dd[data-fact="stake"]')).to_have_text("paid (redeal)")
     # A screen is drawn after the click returns: expect() waits for it, a bare read would not.
     expect(page.locator('dd[data-fact="deals next"]')).to_have_text("Anna-Katharina Berger")
     page.locator("#new-hand").click()

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from service.rules.american import AMERICAN
 from service.rules.base import RuleViolation
-from tests.strategies import american_hands, max_lower, most_lower_dealt
+from tests.strategies import american_cases, american_hands, max_lower, most_lower_dealt
 
 played_hands = st.sampled_from((3, 4, 5)).flatmap(
     lambda n: st.tuples(st.just(n), american_hands(n).filter(lambda h: "contract" in h))
@@ -56,7 +56,11 @@ def own_called(hand: dict[str, Any]) -> str | None:
     return str(called["rank"])
 
 
-@given(played_hands, st.sampled_from(("simple", "forcee_partout", "tout")), st.data())
+@given(
+    played_hands,
+    st.sampled_from(("simple", "forcee_simple", "forcee_partout", "tout")),
+    st.data(),
+)
 def test_a_lone_declarer_holding_his_own_called_card_has_fewer_cards_for_lower_matadores(
     case: tuple[int, dict[str, Any]], contract: str, data: st.DataObject
 ) -> None:
@@ -162,3 +166,39 @@ def test_the_rulebooks_impossible_matadores_are_refused_naming_the_field(
     hand: dict[str, Any], field: str
 ) -> None:
     assert refused_field(4, hand) == field
+
+
+@given(american_cases(), st.sampled_from(("simple", "forcee_simple")))
+def test_a_game_whose_called_ace_is_the_callers_own_settles_as_a_solo(
+    case: tuple[int, dict[str, Any], dict[str, Any], dict[str, Any]], contract: str
+) -> None:
+    """The rulebook's "ranks in value as a solo", for a simple and (its Decision) for a forcée
+    simple: value, payments, stamm, bêtes and the next state are a solo's."""
+    players, options, state, valid = case
+    if "contract" not in valid:
+        return
+    off_trump = next(s for s in SUITS if s != valid["trump"])
+    solo: dict[str, Any] = {
+        key: valid[key] for key in ("trump", "declarer", "tricks") if key in valid
+    }
+    solo["contract"] = "solo"
+    solo["tout_after_five"] = valid["tricks"] == 8 or (
+        bool(valid.get("tout_after_five")) and valid["tricks"] >= 5
+    )
+    solo["errors"] = [e for e in valid.get("errors", []) if e["kind"] != "unannounced_void"]
+    held = valid.get("matadores")
+    if held and not (held["side"] == "defenders" and contract == "forcee_simple"):
+        solo["matadores"] = {**held, "lower": min(held["lower"], 4)}
+    own = {**solo, "contract": contract, "called": {"rank": "ace", "suit": off_trump}}
+    own["partner"] = valid["declarer"]
+    opts = AMERICAN.parse_options(options)
+    at = AMERICAN.parse_state(state, players, opts)
+    as_own = AMERICAN.settle(players, opts, at, AMERICAN.parse_hand(own, players, opts))
+    as_solo = AMERICAN.settle(players, opts, at, AMERICAN.parse_hand(solo, players, opts))
+    assert (as_own.value, as_own.result, as_own.transfers, as_own.deltas) == (
+        as_solo.value,
+        as_solo.result,
+        as_solo.transfers,
+        as_solo.deltas,
+    )
+    assert as_own.state_after == as_solo.state_after

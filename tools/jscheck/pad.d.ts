@@ -65,7 +65,8 @@ interface Variant {
   options?: { name: string; default?: any }[];
   decks?: { cards: number; tricks: number; target: number }[] | null;
   matadores?: any;
-  state_fields?: { name: string }[];
+  /** A preview's state keys; `amount_option`: the option saying what a due stake costs. */
+  state_fields?: { name: string; amount_option?: string }[];
   /** The league statistics the game has (its standings' and player pages' counters). */
   statistics?: string[];
   /** The suit worth double: its word (a message id), the option naming a fixed one, and the

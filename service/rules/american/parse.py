@@ -310,7 +310,9 @@ def parse_hand(raw: object, players: int, stored: bool = False) -> AmericanHand:
     ``stored``: the record is one the service took earlier, read as the rules read it then:
     eight tricks without ``tout_after_five`` (stored before that Decision) are an incidental
     tout, as the Decision says they must have been, and matadores stored before the
-    "no deal gives them" Decision are settled as recorded. Every other check still holds."""
+    Decisions on what a deal can give (a lone declarer's five lower at most, and fewer beside
+    his own called card; the defenders' in a forcée or a King call) are settled as recorded,
+    within what a side of the suit's trumps can hold. Every other check still holds."""
     if type(raw) is not dict:
         if not isinstance(raw, Mapping):
             raise RuleViolation(
@@ -446,16 +448,16 @@ def _played(raw: dict[str, Any], n: int, stored: bool = False) -> PlayedHand:
                 most=most,
                 lower=_shown(matadores.lower),
             )
-        if lone and matadores.side is _DECLARERS and matadores.lower > LONE_MAX_LOWER:
-            raise RuleViolation(
-                "hand.matadores.lower",
-                "a lone declarer holds %(cards)s cards: the three higher "
-                "matadores and at most %(most)s lower ones, not %(lower)s",
-                cards=TRICKS,
-                most=LONE_MAX_LOWER,
-                lower=_shown(matadores.lower),
-            )
-        if not stored:
+        if not stored:  # what a deal gives: Decisions later than some stored hands
+            if lone and matadores.side is _DECLARERS and matadores.lower > LONE_MAX_LOWER:
+                raise RuleViolation(
+                    "hand.matadores.lower",
+                    "a lone declarer holds %(cards)s cards: the three higher "
+                    "matadores and at most %(most)s lower ones, not %(lower)s",
+                    cards=TRICKS,
+                    most=LONE_MAX_LOWER,
+                    lower=_shown(matadores.lower),
+                )
             _check_matadores_dealt(contract, declarer, called, partner, matadores)
     if errors:
         for i, error in enumerate(errors):

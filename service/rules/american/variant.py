@@ -106,6 +106,7 @@ _STATE_FIELDS: Final[list[dict[str, Any]]] = [
         "name": "stake_due",
         "type": "boolean",
         "default": True,
+        "amount_option": "stake",
         "description": "the dealer has not yet staked for this turn of dealing",
     },
     {

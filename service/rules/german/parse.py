@@ -104,9 +104,15 @@ def parse_state(raw: object, players: int, options: GermanOptions) -> GermanStat
     )
 
 
-def parse_hand(raw: object, n: int, options: GermanOptions) -> GermanHand:
+def parse_hand(raw: object, n: int, options: GermanOptions, stored: bool = False) -> GermanHand:
     """A complete, rule-checked hand record (see the package docstring for every check);
-    ``n`` is the number of players, already checked."""
+    ``n`` is the number of players, already checked.
+
+    ``stored``: the record is one the service took earlier, read as the rules read it then
+    (``_check_tricks_and_flags``): all the tricks without a flag (stored before that Decision)
+    went on after the first five, as the Decision says they must have; a stop recorded with
+    more tricks than the target (stored before "a party that stopped took exactly the
+    target") is settled as recorded. Every other check still holds."""
     obj = as_object(raw, "hand")
     reject_unknown(obj, HAND_FIELDS, "hand")
     require_kind_played(get(obj, "kind"), "hand.kind", TITLE)
@@ -182,7 +188,7 @@ def parse_hand(raw: object, n: int, options: GermanOptions) -> GermanHand:
 
     if asked_partner:
         _check_asked_partner(contract, tricks, flags, options)
-    _check_tricks_and_flags(tricks, flags, options)
+    _check_tricks_and_flags(tricks, flags, options, stored)
     return GermanHand(
         contract,
         trump,
@@ -224,9 +230,15 @@ def _check_asked_partner(
         )
 
 
-def _check_tricks_and_flags(tricks: int, flags: Mapping[str, bool], options: GermanOptions) -> None:
+def _check_tricks_and_flags(
+    tricks: int, flags: dict[str, bool], options: GermanOptions, stored: bool = False
+) -> None:
     """At most one flag; stopping took exactly the target; going on needed the first target
-    tricks; all tricks were only taken by a party that played for all (rulebook **Decision**)."""
+    tricks; all tricks were only taken by a party that played for all (rulebook **Decision**).
+
+    A ``stored`` record meets the checks of the rules that took it: a stop needed the first
+    target tricks (not exactly them), and all the tricks with no flag set are read as
+    ``continued_after_five`` (``flags`` is changed so)."""
     raised = [f for f in TOUT_FLAGS if flags[f]]
     if len(raised) > 1:
         raise RuleViolation(
@@ -236,7 +248,9 @@ def _check_tricks_and_flags(tricks: int, flags: Mapping[str, bool], options: Ger
         )
     target, every = options.target, options.tricks
     first = Phrase("five") if target == 5 else Phrase("four")
-    if flags["stopped_after_five"] and tricks != target:
+    if stored and not raised and tricks == every:
+        flags["continued_after_five"] = True  # a party that took all the tricks went on
+    if flags["stopped_after_five"] and (tricks < target if stored else tricks != target):
         raise RuleViolation(
             "hand.stopped_after_five",
             "a party that stopped after the first %(first)s tricks took exactly "
@@ -253,7 +267,9 @@ def _check_tricks_and_flags(tricks: int, flags: Mapping[str, bool], options: Ger
             first=first,
             target=target,
         )
-    if tricks == every and not (flags["continued_after_five"] or flags["tout_announced"]):
+    went_on = flags["continued_after_five"] or flags["tout_announced"]
+    # A stop stored with all the tricks is settled as recorded, as a stop.
+    if tricks == every and not went_on and not (stored and flags["stopped_after_five"]):
         raise RuleViolation(
             "hand.continued_after_five",
             "a party that took all %(every)s tricks went on after the first "

@@ -121,6 +121,14 @@ class GermanSolo(DealerRotationVariant):
         """A complete, rule-checked hand record (see the package docstring for every check)."""
         return parse.parse_hand(raw, self.check_players(players), self._options(options))
 
+    def read_stored_hand(self, record: object, players: int, options: Any) -> GermanHand:
+        """A stored record: all the tricks stored with no flag went on after the first five,
+        and a stop stored with more tricks than the target is settled as recorded
+        (``parse.parse_hand``'s ``stored``)."""
+        return parse.parse_hand(
+            record, self.check_players(players), self._options(options), stored=True
+        )
+
     def _hand(self, hand: object, players: int, options: GermanOptions) -> GermanHand:
         return hand if isinstance(hand, GermanHand) else self.parse_hand(hand, players, options)
 

@@ -12,13 +12,13 @@ const MORE = new Set(['flag', 'matadores', 'errors']);
 
 /**
  * The variant as a table with `options` plays it: contracts behind an option it did not set
- * left out, and its deck's tricks and target.
+ * left out, and its deck's tricks and target (the deck with the table's `tricks`).
  * @param {Variant} variant
  * @param {Record<string, any>} options
  */
-export function forTable(variant, options) {
+export function forTable(variant, options, figures = null) {
   const values = optionValues(variant, options);
-  const deck = (variant.decks || []).find((d) => d.cards === values.deck);
+  const deck = (variant.decks || []).find((d) => figures && d.tricks === figures.per_hand);
   const contracts = (variant.contracts || [])
     .filter((c) => !c.option || values[c.option])
     .map((c) => (deck ? { ...c, target: deck.target } : c));

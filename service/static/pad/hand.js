@@ -419,7 +419,7 @@ const rankWord = (rank) => RANKS[rank] || title(rank);
 export function handForm(opts) {
   const { ctx } = opts;
   const seated = ctx.table; // the table as the form opened: its seats, game and options
-  const variant = forTable(opts.variant, seated.options || {});
+  const variant = forTable(opts.variant, seated.options || {}, seated.tricks);
   const fields = formFields(variant);
   /** @type {FormState} */
   const form = {

@@ -173,7 +173,7 @@ export function stateBefore(ctx, number) {
   let stakeDue = true;
   let firstWon = false;
   let pool = (table.options && table.options.starting_pool) || 0;
-  let couleur = (table.options && table.options.couleur) || null;
+  let couleur = null;
   for (const hand of hands) {
     if (hand.number >= number) break;
     const s = hand.settlement;
@@ -187,7 +187,7 @@ export function stateBefore(ctx, number) {
   const isNext = !current;
   state.dealer = isNext ? table.dealer : current.dealer;
   if (table.pool !== null && table.pool !== undefined) state.pool = isNext ? table.pool : pool;
-  if (table.couleur) state.couleur = isNext ? table.couleur : couleur;
+  if (table.couleur && (isNext || couleur)) state.couleur = isNext ? table.couleur : couleur;
   if (table.stake_due !== null && table.stake_due !== undefined) {
     state.stake_due = isNext ? table.stake_due : stakeDue;
   }

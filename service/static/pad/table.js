@@ -7,7 +7,7 @@
 import { api } from './api.js';
 import { signed, sr, suitLabel, toast } from './dom.js';
 import { lang, t, tn, tx, num } from './i18n.js';
-import { playersOf } from './hand-fields.js';
+import { optionValues, playersOf } from './hand-fields.js';
 import {
   contractTitle,
   countedContract,
@@ -36,6 +36,12 @@ export function nextNumber(ctx) {
   return nextHand(ctx, entriesFor(ctx.id)).number;
 }
 
+/** A due stake's amount: the option a state field names (`amount_option`). */
+function stakeOf({ table, variant }) {
+  const due = (variant.state_fields || []).find((f) => f.amount_option);
+  return due ? (optionValues(variant, table.options)[due.amount_option] ?? '') : '';
+}
+
 /** Closed, or its session over: no next deal. */
 const finished = (table) => table.status === 'closed' || !!(table.session && table.session.over);
 const hasPool = (table) => table.pool !== null && table.pool !== undefined;
@@ -57,7 +63,7 @@ function facts(ctx) {
   }
   if (!done) items.push(['deals next', t('Deals next'), seatName(ctx, next.dealer)]);
   if (!done && next.stakeDue !== null && next.stakeDue !== undefined) {
-    const due = { stake: (table.options && table.options.stake) ?? '' };
+    const due = { stake: stakeOf(ctx) };
     items.push(['stake', t('Stake'), next.stakeDue ? t('{stake} due', due) : t('paid (redeal)')]);
   }
   items.push(['hands', t('Hands'), num(table.hands_played)]);
