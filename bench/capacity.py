@@ -103,6 +103,9 @@ class Step:
     step_seconds: float
     # (due, latency ms, is a write, status) of every request; status 0: failed
     requests: list[tuple[float, float, bool, int]] = field(default_factory=list)
+    # (due, ms) of every request: how late the load generator's own loop got round to sending
+    # it, counted in its latency too (the load is open); what of a latency is not the server's
+    lags: list[tuple[float, float]] = field(default_factory=list)
     deliveries: list[tuple[float, float]] = field(default_factory=list)  # (at, ms)
     phones_in_at: float | None = None  # every phone has its first answer / ready event
     dropped: int = 0
@@ -137,6 +140,10 @@ class Step:
         requests = [r for r in self.requests if begin <= r[0] < end]
         deliveries = [ms for at, ms in self.deliveries if begin <= at < end]
         return requests, deliveries
+
+    def steady_lags(self) -> list[float]:
+        begin = self.drain_seconds or 0.0
+        return [ms for due, ms in self.lags if begin <= due < begin + self.step_seconds]
 
     def verdict(self) -> tuple[bool, dict[str, Any]]:
         requests, deliveries = self.steady()
@@ -405,6 +412,7 @@ async def run_step(
         at: float, method: str, path: str, headers: dict[str, str], body: bytes = b""
     ) -> tuple[int, dict[str, str]] | None:
         await asyncio.sleep(max(0.0, at - loop.time()))
+        step.lags.append((at - start, (loop.time() - at) * 1000))
         try:
             status, answer, _ = await pool.request(method, path, headers, body)
         except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
@@ -615,12 +623,16 @@ def report(step: Step, ceiling: float) -> bool:
         f"delivery p50 {f['delivery_p50']:.0f} ms p99 {f['delivery_p99']:.0f} ms "
         f"({f['deliveries']})"
     )
+    lags = step.steady_lags()
+    lag = f"; the load generator sent late by p50 {percentile(lags, 0.5):.1f} ms, p99 " + (
+        f"{percentile(lags, 0.99):.1f} ms"
+    )
     print(
         f"{step.mode:>8} {step.tables:>6} tables: drained after {drain}; steady "
         f"{step.step_seconds:.0f} s: {f['rps']:,.0f} req/s ({f['rps'] / ceiling:.2f}× the echo's "
         f"ceiling), p50 {f['p50']:.1f} ms, p99 {f['p99']:.1f} ms, writes p99 "
         f"{f['writes_p99']:.1f} ms ({f['writes']}), {delivery}; statuses {f['statuses']}, "
-        f"dropped {step.dropped}{lost}, reloads {step.reloads}{memory}; load "
+        f"dropped {step.dropped}{lost}, reloads {step.reloads}{memory}{lag}; load "
         f"{' '.join(f'{x:.2f}' for x in step.load)} → {'held' if held else 'DID NOT HOLD'}",
         flush=True,
     )
