@@ -282,7 +282,7 @@ export default {
   "Close the table": "Tisch schließen",
   "Settle up": "Abrechnen",
   "Final: the table is closed.": "Endgültig: Der Tisch ist geschlossen.",
-  "If the table closed now:": "Würde der Tisch jetzt geschlossen:",
+  "If the table closed now:": "Wenn der Tisch jetzt geschlossen würde:",
   "No connection: the settle-up needs the network.": "Keine Verbindung: Die Abrechnung braucht das Netz.",
 
   // --- table.js ---
