@@ -174,4 +174,4 @@ def test_a_point_table_opened_on_the_pad_counts_for_its_season_and_settles_in_mo
     )
     expect(
         settings.get_by_label(w("Table fee per player ({currency})", currency="€"))
-    ).to_have_value("1,5")
+    ).to_have_value("1,50")  # whole cents, with the currency's digits

@@ -74,6 +74,7 @@ export function rateFields(units, c, rate, sendCurrency = true) {
     .formatToParts(0)
     .find((p) => p.type === 'currency').value;
   const shown = (value) => (value === '' ? '' : decimal.format(value));
+  const cents = new Intl.NumberFormat(lang, { useGrouping: false, minimumFractionDigits: d });
   const id = `s-${Math.random().toString(36).slice(2, 9)}`; // the fields' ids: unique on a page
   const words = {
     amount:
@@ -88,7 +89,8 @@ export function rateFields(units, c, rate, sendCurrency = true) {
   };
   const typed = {
     amount: shown(rate ? rate.cents / rate.per / 10 ** d : ''),
-    fee: shown(rate && rate.table_fee_cents ? rate.table_fee_cents / 10 ** d : ''),
+    // the fee is whole cents: written with the currency's digits ("1,50", not "1,5")
+    fee: rate && rate.table_fee_cents ? cents.format(rate.table_fee_cents / 10 ** d) : '',
     settlement: units === 'points' ? rate?.point_settlement || 'pairs' : null,
   };
   /** @type {Record<string, boolean>} (absent: not checked yet) */
