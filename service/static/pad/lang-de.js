@@ -511,6 +511,8 @@ export default {
   "Settling the scores": "Abrechnung der Punkte",
   "Pairwise difference": "Paarweise Differenz",
   "Against the average": "Gegen den Durchschnitt",
+  "Every pair of players settles the difference between their scores.": "Jede Person begleicht mit jeder anderen am Tisch die Differenz ihrer Punkte.",
+  "Each player settles the difference between their score and the table's average.": "Jede Person begleicht die Differenz zwischen ihren Punkten und dem Durchschnitt des Tisches.",
   "Not for money": "Nicht um Geld",
   "Season and money": "Saison und Geld",
   "Counts for the season": "Zählt für die Saison",

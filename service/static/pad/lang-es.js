@@ -511,6 +511,8 @@ export default {
   "Settling the scores": "Cómo se liquidan los puntos",
   "Pairwise difference": "Diferencia por parejas",
   "Against the average": "Contra la media",
+  "Every pair of players settles the difference between their scores.": "Cada persona salda con cada una de las demás la diferencia entre sus puntos.",
+  "Each player settles the difference between their score and the table's average.": "Cada persona salda la diferencia entre sus puntos y la media de la mesa.",
   "Not for money": "Sin dinero",
   "Season and money": "Temporada y dinero",
   "Counts for the season": "Cuenta para la temporada",

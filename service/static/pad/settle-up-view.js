@@ -45,11 +45,14 @@ function moneyView(ctx, data) {
     club: strong(party(ctx, 'pool')),
   });
   const fee = m.fees.length ? m.fees[0].cents : 0;
+  // A whole sentence each, never a label and a choice glued together ("…: Paarweise Differenz.")
   const settling =
-    m.rate.point_settlement === 'average' ? t('Against the average') : t('Pairwise difference');
+    m.rate.point_settlement === 'average'
+      ? t("Each player settles the difference between their score and the table's average.")
+      : t('Every pair of players settles the difference between their scores.');
   const how = [
     t('Plays for {rate}.', { rate: rateWords(m.rate, data.units) }),
-    data.units === 'points' ? t('Settling the scores') + ': ' + settling + '.' : '',
+    data.units === 'points' ? settling : '',
     t('Rounded down to the cent; the cents left over go to the largest remainders.'),
   ];
   return html`<h2>${m.transfers.length ? t('Who pays whom') : t('Nobody pays anybody')}</h2>
