@@ -10,6 +10,8 @@ server's catalogs (``service/i18n/locales``) and of the pad's (``service/static/
 - An explanation step says what happened at a seat whose number the pad replaces by the player's
   name, so it must read for a woman as for a man: no pronoun or role noun that has a gender
   ("Platz 2 gibt als Nächster" reads "Maximiliane gibt als Nächster"; "juega solo" for Inmaculada).
+- A player named in a text is not called by a masculine noun ("einen Spieler namens
+  Maximiliane …", "un jugador llamado Inmaculada …"): "jemanden namens", "alguien llamado".
 
 docs/i18n.md names the words and the rules these come from.
 """
@@ -48,6 +50,15 @@ GENDERED = {
         r"|Der Geber|der Solist|Der Solist|den Solisten|dem Solisten)\b"
     ),
     "es": re.compile(r"\b(él|juega solo|cada uno|el que da|El que da|el solista|El solista)\b"),
+}
+
+# A person named in a text (a club's player, by name) called by a masculine noun: "einen
+# Spieler namens Maximiliane Lüdenscheidt", "un jugador llamado Inmaculada …".
+NAMED_AS_A_MAN = {
+    "de": re.compile(
+        r"\b(?:ein|einen|einem|der|den|dem|des) Spielers? (?:namens )?(?:%\(name|\{name)"
+    ),
+    "es": re.compile(r"\b(?:un|el|al|del) jugador (?:llamado )?(?:%\(name|\{name)"),
 }
 
 
@@ -135,6 +146,16 @@ def test_an_explanation_fits_any_player(language: str) -> None:
     assert not found, "a word with a gender beside a seat the pad names:\n" + "\n".join(found)
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_player_named_is_named_in_words_that_fit_anyone(language: str) -> None:
+    found = [
+        f"{where}: {text!r}"
+        for _key, where, text in every_text(language)
+        if NAMED_AS_A_MAN[language].search(text)
+    ]
+    assert not found, "a player named with a masculine noun:\n" + "\n".join(found)
+
+
 def test_the_checks_catch_what_the_issue_saw() -> None:
     """The faults issue 26 found in the catalogs fail these checks (so a check that can never
     fail would show here)."""
@@ -150,6 +171,9 @@ def test_the_checks_catch_what_the_issue_saw() -> None:
     assert GENDERED["de"].search("nachdem er das Ass gab")
     assert GENDERED["es"].search("asiento 2 juega solo")
     assert not GENDERED["es"].search("asiento 2 juega a solas; solo cuenta el color")
+    assert NAMED_AS_A_MAN["de"].search("Der Club hat schon einen Spieler namens %(name)s.")
+    assert NAMED_AS_A_MAN["es"].search("El club ya tiene un jugador llamado %(name)s.")
+    assert not NAMED_AS_A_MAN["de"].search("Der Club hat schon jemanden namens %(name)s.")
 
 
 LONE_REVOKE = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
