@@ -11,7 +11,8 @@ server's catalogs (``service/i18n/locales``) and of the pad's (``service/static/
   name, so it must read for a woman as for a man: no pronoun or role noun that has a gender
   ("Platz 2 gibt als Nächster" reads "Maximiliane gibt als Nächster"; "juega solo" for Inmaculada).
 - A player named in a text is not called by a masculine noun ("einen Spieler namens
-  Maximiliane …", "un jugador llamado Inmaculada …"): "jemanden namens", "alguien llamado".
+  Maximiliane …", "un jugador llamado Inmaculada …", "Geber: Maximiliane …"): "jemanden
+  namens", "alguien llamado", "Gegeben hat Maximiliane …".
 
 docs/i18n.md names the words and the rules these come from.
 """
@@ -53,12 +54,16 @@ GENDERED = {
 }
 
 # A person named in a text (a club's player, by name) called by a masculine noun: "einen
-# Spieler namens Maximiliane Lüdenscheidt", "un jugador llamado Inmaculada …".
+# Spieler namens Maximiliane Lüdenscheidt", "un jugador llamado Inmaculada …", "Geber: Anna …".
 NAMED_AS_A_MAN = {
     "de": re.compile(
         r"\b(?:ein|einen|einem|der|den|dem|des) Spielers? (?:namens )?(?:%\(name|\{name)"
+        r"|\b(?:Geber|Spieler|Partner|Gewinner|Verlierer|Solist|Gegner): (?:%\(name|\{name)"
     ),
-    "es": re.compile(r"\b(?:un|el|al|del) jugador (?:llamado )?(?:%\(name|\{name)"),
+    "es": re.compile(
+        r"\b(?:un|el|al|del) jugador (?:llamado )?(?:%\(name|\{name)"
+        r"|\b(?:[Rr]epartidor|[Jj]ugador|[Gg]anador|[Pp]erdedor|[Cc]ompañero): (?:%\(name|\{name)"
+    ),
 }
 
 
@@ -174,6 +179,8 @@ def test_the_checks_catch_what_the_issue_saw() -> None:
     assert NAMED_AS_A_MAN["de"].search("Der Club hat schon einen Spieler namens %(name)s.")
     assert NAMED_AS_A_MAN["es"].search("El club ya tiene un jugador llamado %(name)s.")
     assert not NAMED_AS_A_MAN["de"].search("Der Club hat schon jemanden namens %(name)s.")
+    assert NAMED_AS_A_MAN["de"].search("Geber: {name} · korrigiert")
+    assert not NAMED_AS_A_MAN["de"].search("Gegeben hat {name} · korrigiert")
 
 
 LONE_REVOKE = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
