@@ -141,7 +141,7 @@ def test_a_point_table_opened_on_the_pad_counts_for_its_season_and_settles_in_mo
     fee = w("Each player also pays the club {amount} for the table.", amount="1,50\u00a0€")
     expect(screen.locator(".settleup")).to_contain_text(fee)
     # How the points were settled, in a sentence of its own (not "…: Paarweise Differenz.")
-    pairs = w("Every pair of players settles the difference between their scores.")
+    pairs = w("Each pair settles the difference of their scores.")
     expect(screen.locator(".settleup")).to_contain_text(pairs)
     page.locator("details.settings summary").click()
     page.get_by_label(w("Counts for the season")).wait_for()
@@ -212,6 +212,11 @@ def test_a_closed_tables_season_is_set_on_the_pad_by_the_clubs_admin(
     linked.page.goto(f"/#table={table['id']}&token={table['table_token']}&go=settle")
     linked.page.locator(".screen.settle details.settings").wait_for()
     expect(linked.page.get_by_label(w("Counts for the season"))).to_have_count(0)
+    # Points without a rate are the result, not debts: never "Niemand zahlt etwas" alone.
+    settled = linked.page.locator(".screen.settle .settleup")
+    expect(settled.locator("h2").first).to_have_text(
+        w("Not for money: the final score is the result")
+    )
 
     phone = phones(viewport={"width": 360, "height": 780})
     phone.context.add_init_script(f"localStorage.setItem('solo-pad:lang', '{language}')")
