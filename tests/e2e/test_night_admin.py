@@ -249,6 +249,11 @@ def test_a_whole_club_night(browser, base_url, api, phones, language, viewport) 
     counted = {row["player_id"]: row["sittings"] for row in standings["rows"]}
     late = players[9]["id"]
     assert counted == {p["id"]: 1 if p["id"] == late else 2 for p in players}
+    # And on the pad's club screens, as the admin's phone shows the season's standings.
+    admin.goto(f"/#league={club['id']}&view=standings")
+    shown = admin.locator("table.standings tbody th")
+    expect(shown).to_have_count(len(players), timeout=BOUND_MS)
+    assert sorted(shown.all_inner_texts()) == sorted(row["name"] for row in standings["rows"])
 
 
 def test_axe_finds_nothing_on_the_admin_screen(browser, base_url, api) -> None:
