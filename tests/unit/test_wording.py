@@ -151,6 +151,20 @@ def test_an_explanation_fits_any_player(language: str) -> None:
     assert not found, "a word with a gender beside a seat the pad names:\n" + "\n".join(found)
 
 
+# German after a colon capitalises a sentence, and a capital "Sie" then reads as the polite "you"
+# (which the catalogs never use: they address the reader with the infinitive), not "they".
+POLITE_YOU_OR_THEY = re.compile(r"[:;] (?:Sie|Ihr|Ihre|Ihnen)\b")
+
+
+def test_german_after_a_colon_never_reads_as_the_polite_you() -> None:
+    found = [
+        f"{where}: {text!r}"
+        for _key, where, text in every_text("de")
+        if POLITE_YOU_OR_THEY.search(text)
+    ]
+    assert not found, "'Sie' after a colon (you or they?):\n" + "\n".join(found)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_player_named_is_named_in_words_that_fit_anyone(language: str) -> None:
     found = [
@@ -180,6 +194,7 @@ def test_the_checks_catch_what_the_issue_saw() -> None:
     assert NAMED_AS_A_MAN["es"].search("El club ya tiene un jugador llamado %(name)s.")
     assert not NAMED_AS_A_MAN["de"].search("Der Club hat schon jemanden namens %(name)s.")
     assert NAMED_AS_A_MAN["de"].search("Geber: {name} · korrigiert")
+    assert POLITE_YOU_OR_THEY.search("Die Tische sind geschlossen: Sie brauchen keine Links.")
     assert not NAMED_AS_A_MAN["de"].search("Gegeben hat {name} · korrigiert")
 
 
