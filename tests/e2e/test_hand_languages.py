@@ -57,7 +57,7 @@ def test_a_german_solo_from_the_form_to_the_sheet(phones: Any, api: Api) -> None
     wait_preview(page)
     expect(page.locator(".preview h2")).to_have_text("Vorschau")
     expect(page.locator(".preview p.result")).to_have_text(
-        re.compile(r"^Gewonnen · je Zahlung \d+ Chips$")
+        re.compile(r"^Gewonnen · \d+ Chips pro Zahlung$")
     )
     expect(page.locator("p.status")).to_have_text(
         re.compile(r"^Gewonnen: Anna-Katharina −\d+, Bernd \+\d+")
