@@ -165,6 +165,24 @@ def test_german_after_a_colon_never_reads_as_the_polite_you() -> None:
     assert not found, "'Sie' after a colon (you or they?):\n" + "\n".join(found)
 
 
+# One word for one thing (docs/i18n.md): the word each language keeps, and the others it saw.
+NOT_THE_WORD = {
+    "de": ("Verfall", "niedere ", "niedrigere", "Kartenpunkte", "Abgeber", "Lese-Link"),
+    "es": ("carta llamada", "apuesta", "clave de administrador", "teléfono", "juega solo"),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_one_word_for_one_thing(language: str) -> None:
+    found = [
+        f"{where}: {word!r} in {text!r}"
+        for _key, where, text in every_text(language)
+        for word in NOT_THE_WORD[language]
+        if word in text
+    ]
+    assert not found, "another word for a thing that has one:\n" + "\n".join(found)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_player_named_is_named_in_words_that_fit_anyone(language: str) -> None:
     found = [
