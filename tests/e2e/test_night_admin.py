@@ -295,6 +295,8 @@ def test_without_an_admin_token_the_screen_says_what_to_do(browser, base_url, ap
         page.goto(f"/clubs/{club['id']}/night-admin?lang=de")
         alert = page.get_by_role("alert")
         expect(alert).to_contain_text("keinen Admin-Schlüssel dieses Clubs", timeout=BOUND_MS)
+        # in the infinitive, as the German catalog addresses its reader (never "Öffne …")
+        expect(alert).to_contain_text("Den Club im Solo-Block mit seinem Admin-Schlüssel öffnen")
         expect(page.get_by_role("link", name="Zum Solo-Block")).to_have_attribute("href", "/")
     finally:
         context.close()

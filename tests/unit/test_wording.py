@@ -156,6 +156,17 @@ def test_an_explanation_fits_any_player(language: str) -> None:
 POLITE_YOU_OR_THEY = re.compile(r"[:;] (?:Sie|Ihr|Ihre|Ihnen)\b")
 
 
+# German addresses its reader with the infinitive, never "du" (docs/i18n.md).
+GERMAN_DU = re.compile(
+    r"\b(?:du|dich|dir|dein|deine|deinen|deinem|deiner|Öffne|komm|Tippe|Wähle)\b"
+)
+
+
+def test_german_never_says_du() -> None:
+    found = [f"{where}: {text!r}" for _k, where, text in every_text("de") if GERMAN_DU.search(text)]
+    assert not found, "'du' where the infinitive belongs:\n" + "\n".join(found)
+
+
 def test_german_after_a_colon_never_reads_as_the_polite_you() -> None:
     found = [
         f"{where}: {text!r}"
@@ -212,6 +223,7 @@ def test_the_checks_catch_what_the_issue_saw() -> None:
     assert NAMED_AS_A_MAN["es"].search("El club ya tiene un jugador llamado %(name)s.")
     assert not NAMED_AS_A_MAN["de"].search("Der Club hat schon jemanden namens %(name)s.")
     assert NAMED_AS_A_MAN["de"].search("Geber: {name} · korrigiert")
+    assert GERMAN_DU.search("Öffne den Club im Solo-Block und komm dann hierher zurück.")
     assert POLITE_YOU_OR_THEY.search("Die Tische sind geschlossen: Sie brauchen keine Links.")
     assert not NAMED_AS_A_MAN["de"].search("Gegeben hat {name} · korrigiert")
 
