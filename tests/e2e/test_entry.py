@@ -430,3 +430,36 @@ def test_a_refused_hand_in_the_outbox_names_its_field_in_the_players_words(
     title = gettext("Declarer", language)
     expect(refusal).to_have_text(re.compile(rf"^{re.escape(title)}: \S"))
     assert api.hands(table) == []
+
+
+@pytest.mark.parametrize("language", ["de", "es"])
+def test_a_hand_queued_while_its_table_was_closed_is_refused_and_the_state_stays_final(
+    phones: Any, api: Api, network: Network, language: str
+) -> None:
+    """A phone records a hand offline; meanwhile the table is closed (the club night's closing
+    does this to every table). Back online, the hand is refused in the service's words (a
+    capital after the German colon: a whole sentence), and the table shows its final state:
+    no "balances before the hand waiting to be sent", the pool known, nothing waits."""
+    table = api.table_setup(NAMES)
+    phone = phones(locale=language)
+    phone.context.add_init_script(f"localStorage.setItem('solo-pad:lang', '{language}')")
+    page = phone.page
+    page.goto(table_url("", table))
+    page.locator("#new-hand").wait_for()
+    go_offline(phone.context, network)
+    page.locator("#new-hand").click()
+    page.locator('button.contract[data-value="solo"]').click()
+    page.locator(suit_button("trump", "hearts")).click()
+    page.locator('[data-field="declarer"] button.choice').nth(1).click()
+    page.locator("button.save").click()
+    page.locator('.card.pending[data-outbox="1"]').wait_for()
+    api._call("POST", f"/tables/{table['id']}/close", table["admin_token"])
+    go_online(phone.context, network)
+    refused = page.locator('.card.error[data-outbox="1"]')
+    words = gettext("The table is closed: no more hands can be recorded.", language)
+    expect(refused).to_contain_text(words, timeout=30_000)
+    if language == "de":  # a whole sentence after the colon starts with a capital
+        assert "geschlossen: Es können" in words, words
+    expect(page.locator("ol.seats + p.hint")).to_have_count(0)
+    expect(page.locator('dd[data-fact="pool"]')).to_have_text(str(api.table(table)["pool"]))
+    assert api.hands(table) == []

@@ -57,7 +57,7 @@ def test_a_german_solo_from_the_form_to_the_sheet(phones: Any, api: Api) -> None
     wait_preview(page)
     expect(page.locator(".preview h2")).to_have_text("Vorschau")
     expect(page.locator(".preview p.result")).to_have_text(
-        re.compile(r"^Gewonnen · je Zahlung \d+ Chips$")
+        re.compile(r"^Gewonnen · \d+ Chips pro Zahlung$")
     )
     expect(page.locator("p.status")).to_have_text(
         re.compile(r"^Gewonnen: Anna-Katharina −\d+, Bernd \+\d+")
@@ -76,7 +76,7 @@ def test_a_spanish_solo66_hand_without_trump(phones: Any, api: Api) -> None:
     assert legends(page) == ["Triunfo"]
     expect(page.locator(suit_button("trump", "clubs"))).to_have_text("♣tréboles")
     page.locator(suit_button("trump", "clubs")).click()
-    assert legends(page)[:3] == ["Triunfo", "Solista", "Puntos del solista"]
+    assert legends(page)[:3] == ["Triunfo", "Solista", "Puntos de quien juega el solo"]
     page.get_by_role("button", name="Sin triunfo").click()
     expect(page.locator('[data-field="soloist"]')).to_be_hidden()
     assert legends(page)[:2] == ["Triunfo", "Última baza de"]

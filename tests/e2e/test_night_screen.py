@@ -222,3 +222,60 @@ def test_axe_finds_nothing_on_the_night_pages(browser, base_url, api, page_name)
         assert violations(page) == []
     finally:
         context.close()
+
+
+MEASURE = (Path(__file__).parent / "measure_fit.js").read_text()
+A4 = {"width": 794, "height": 1123}  # a printed page's width at 96 px to the inch
+LONG_NAMES = (
+    "Maximiliane von Hohenzollern-Lüdenscheidt",
+    "Bartholomäus Schwarzenberger-Oberndorfer",
+)
+
+
+@pytest.mark.parametrize("language", ["de", "es"])
+def test_the_night_pages_break_names_between_words_only(browser, base_url, api, language):
+    """The fit test's measure (measure_fit.js) over the big screen, on a TV and a projector, and
+    over the printed cards at a page's width: nothing cut or sticking out, and every player's
+    name broken only at a space or after a hyphen, never inside a word ("Lüdenscheid|t")."""
+    scene = night_scene(api)
+    club, token = scene["club"]["id"], scene["admin"]
+    players = [p["player_id"] for t in scene["series"]["tables"] for p in t["seats"]]
+    night = api._call(
+        "POST",
+        f"/clubs/{club}/nights",
+        token,
+        json={
+            "name": "Turnier der Skatfreunde Lüdenscheid",
+            "variant": "american",
+            "players": players[:8],
+            "new_players": list(LONG_NAMES),
+            "hands_per_series": 4,
+            "series": 2,
+            "rate": {"cents": 5, "per": 1, "table_fee_cents": 150},
+        },
+    )
+    series = api._call("POST", f"/nights/{night['id']}/series", token, json={"seed": 26})
+    names = [*NAMES, *LONG_NAMES]
+    found: list[str] = []
+    context = browser.new_context(viewport=TV, base_url=base_url)
+    page = context.new_page()
+    try:
+        # The cards first: they make the tables' links while no table has a hand.
+        page.set_viewport_size(A4)
+        page.goto(f"/nights/{night['id']}/cards?series=1&lang={language}#token={token}")
+        page.wait_for_selector(".card .qr svg", timeout=15_000)
+        assert page.locator(".card").count() == len(series["tables"])
+        page.emulate_media(media="print")
+        found += [f"cards, printed: {p}" for p in page.evaluate(MEASURE, names)]
+        page.emulate_media(media="screen")
+        table = series["tables"][0]["table_id"]
+        api._call("POST", f"/tables/{table}/hands", token, json=SOLO)
+        page.goto(f"/nights/{night['id']}/screen?lang={language}#token={scene['viewer']}")
+        page.wait_for_selector(".standings tbody tr", timeout=15_000)
+        page.wait_for_selector(".tables .count", timeout=15_000)
+        for size in (TV, PROJECTOR):
+            page.set_viewport_size(size)
+            found += [f"screen @{size['width']}: {p}" for p in page.evaluate(MEASURE, names)]
+    finally:
+        context.close()
+    assert found == []

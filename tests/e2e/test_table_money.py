@@ -2,7 +2,7 @@
 offers the club's one open season of the game (and "no season"), and a rate; the settle-up of a
 point game then says who pays whom in money, as the language writes money ("12,50 €",
 "−3,00 €"), never "Niemand zahlt etwas"; the table's season is changed from the settle-up
-screen, and the standings follow."""
+screen, and the standings follow; a closed table's season is set there by the club's admin."""
 
 from __future__ import annotations
 
@@ -140,6 +140,9 @@ def test_a_point_table_opened_on_the_pad_counts_for_its_season_and_settles_in_mo
     assert any(a.startswith("−") for a in amounts) and not any("-" in a for a in amounts)
     fee = w("Each player also pays the club {amount} for the table.", amount="1,50\u00a0€")
     expect(screen.locator(".settleup")).to_contain_text(fee)
+    # How the points were settled, in a sentence of its own (not "…: Paarweise Differenz.")
+    pairs = w("Each pair settles the difference of their scores.")
+    expect(screen.locator(".settleup")).to_contain_text(pairs)
     page.locator("details.settings summary").click()
     page.get_by_label(w("Counts for the season")).wait_for()
     assert_fits(page, f"the settle-up at {width} px")
@@ -174,4 +177,75 @@ def test_a_point_table_opened_on_the_pad_counts_for_its_season_and_settles_in_mo
     )
     expect(
         settings.get_by_label(w("Table fee per player ({currency})", currency="€"))
-    ).to_have_value("1,5")
+    ).to_have_value("1,50")  # whole cents, with the currency's digits
+
+
+@pytest.mark.parametrize("language", ["de", "es"])
+def test_a_closed_tables_season_is_set_on_the_pad_by_the_clubs_admin(
+    phones: Any, api: Api, language: str
+) -> None:
+    """A table played and closed without its season (the issue's "Noch keine Spiele gezählt") is
+    attached on the club admin's phone, from the settle-up screen: the season's standings then
+    count its hands and sitting, and the table's history keeps the change. A phone with only the
+    table's link is offered no season."""
+    w = Words(language)
+    club = club_with_seasons(api)
+    winter = club["seasons"]["Winterrunde"]
+    admin = club["admin_token"]
+    players = [p["id"] for p in api._call("GET", f"/clubs/{club['id']}/players", admin)]
+    table = api._call(
+        "POST",
+        "/tables",
+        admin,
+        json={"club_id": club["id"], "name": "Mesa 3", "variant": "spanish", "seats": players},
+    )
+    assert table["season_id"] is None
+    for hand in SPANISH_HANDS:
+        api.record(table, hand)
+    api._call("POST", f"/tables/{table['id']}/close", table["table_token"])
+    standings = api._call("GET", f"/seasons/{winter['id']}/standings", admin)
+    assert standings["rows"] == []
+
+    # The table's own link reads the closed table, and offers no season to change.
+    linked = phones(viewport={"width": 360, "height": 780})
+    linked.context.add_init_script(f"localStorage.setItem('solo-pad:lang', '{language}')")
+    linked.page.goto(f"/#table={table['id']}&token={table['table_token']}&go=settle")
+    linked.page.locator(".screen.settle details.settings").wait_for()
+    expect(linked.page.get_by_label(w("Counts for the season"))).to_have_count(0)
+    # Points without a rate are the result, not debts: never "Niemand zahlt etwas" alone.
+    settled = linked.page.locator(".screen.settle .settleup")
+    expect(settled.locator("h2").first).to_have_text(
+        w("Not for money: the final score is the result")
+    )
+
+    phone = phones(viewport={"width": 360, "height": 780})
+    phone.context.add_init_script(f"localStorage.setItem('solo-pad:lang', '{language}')")
+    page = phone.page
+    page.goto(f"/#club={club['id']}&key={admin}")
+    page.locator(".newtable form").wait_for()
+    # The admin finds the table among the club's tables, and opens it there.
+    page.goto(f"/#league={club['id']}&view=tables")
+    page.locator(f'a[href="#table={table["id"]}"]').click()
+    page.locator("#new-hand, p.notice").first.wait_for()
+    page.goto(f"/#table={table['id']}&go=settle")
+    settings = page.locator(".screen.settle details.settings")
+    settings.wait_for()
+    if settings.get_attribute("open") is None:
+        settings.locator("summary").click()
+    season = page.get_by_label(w("Counts for the season"))
+    expect(season).to_have_value("")
+    season.select_option(winter["id"])
+    for _ in range(150):  # a condition waited for, up to 15 s
+        if api._call("GET", f"/tables/{table['id']}", admin)["season_id"] == winter["id"]:
+            break
+        page.wait_for_timeout(100)
+    assert api._call("GET", f"/tables/{table['id']}", admin)["season_id"] == winter["id"]
+    rows = api._call("GET", f"/seasons/{winter['id']}/standings", admin)["rows"]
+    assert {r["player_id"] for r in rows} == set(players)
+    assert {r["sittings"] for r in rows} == {1}
+    assert {r["hands"] for r in rows} == {len(SPANISH_HANDS)}
+    changes = api._call("GET", f"/tables/{table['id']}/history", admin)["changes"]
+    assert [(c["setting"], c["before"], c["after"]) for c in changes] == [
+        ("season", None, winter["id"])
+    ]
+    expect(season).to_have_value(winter["id"])

@@ -10,6 +10,9 @@ server's catalogs (``service/i18n/locales``) and of the pad's (``service/static/
 - An explanation step says what happened at a seat whose number the pad replaces by the player's
   name, so it must read for a woman as for a man: no pronoun or role noun that has a gender
   ("Platz 2 gibt als Nächster" reads "Maximiliane gibt als Nächster"; "juega solo" for Inmaculada).
+- A player named in a text is not called by a masculine noun ("einen Spieler namens
+  Maximiliane …", "un jugador llamado Inmaculada …", "Geber: Maximiliane …"): "jemanden
+  namens", "alguien llamado", "Gegeben hat Maximiliane …".
 
 docs/i18n.md names the words and the rules these come from.
 """
@@ -48,6 +51,19 @@ GENDERED = {
         r"|Der Geber|der Solist|Der Solist|den Solisten|dem Solisten)\b"
     ),
     "es": re.compile(r"\b(él|juega solo|cada uno|el que da|El que da|el solista|El solista)\b"),
+}
+
+# A person named in a text (a club's player, by name) called by a masculine noun: "einen
+# Spieler namens Maximiliane Lüdenscheidt", "un jugador llamado Inmaculada …", "Geber: Anna …".
+NAMED_AS_A_MAN = {
+    "de": re.compile(
+        r"\b(?:ein|einen|einem|der|den|dem|des) Spielers? (?:namens )?(?:%\(name|\{name)"
+        r"|\b(?:Geber|Spieler|Partner|Gewinner|Verlierer|Solist|Gegner): (?:%\(name|\{name)"
+    ),
+    "es": re.compile(
+        r"\b(?:un|el|al|del) jugador (?:llamado )?(?:%\(name|\{name)"
+        r"|\b(?:[Rr]epartidor|[Jj]ugador|[Gg]anador|[Pp]erdedor|[Cc]ompañero): (?:%\(name|\{name)"
+    ),
 }
 
 
@@ -135,6 +151,59 @@ def test_an_explanation_fits_any_player(language: str) -> None:
     assert not found, "a word with a gender beside a seat the pad names:\n" + "\n".join(found)
 
 
+# German after a colon capitalises a sentence, and a capital "Sie" then reads as the polite "you"
+# (which the catalogs never use: they address the reader with the infinitive), not "they".
+POLITE_YOU_OR_THEY = re.compile(r"[:;] (?:Sie|Ihr|Ihre|Ihnen)\b")
+
+
+# German addresses its reader with the infinitive, never "du" (docs/i18n.md).
+GERMAN_DU = re.compile(
+    r"\b(?:du|dich|dir|dein|deine|deinen|deinem|deiner|Öffne|komm|Tippe|Wähle)\b"
+)
+
+
+def test_german_never_says_du() -> None:
+    found = [f"{where}: {text!r}" for _k, where, text in every_text("de") if GERMAN_DU.search(text)]
+    assert not found, "'du' where the infinitive belongs:\n" + "\n".join(found)
+
+
+def test_german_after_a_colon_never_reads_as_the_polite_you() -> None:
+    found = [
+        f"{where}: {text!r}"
+        for _key, where, text in every_text("de")
+        if POLITE_YOU_OR_THEY.search(text)
+    ]
+    assert not found, "'Sie' after a colon (you or they?):\n" + "\n".join(found)
+
+
+# One word for one thing (docs/i18n.md): the word each language keeps, and the others it saw.
+NOT_THE_WORD = {
+    "de": ("Verfall", "niedere ", "niedrigere", "Kartenpunkte", "Abgeber", "Lese-Link"),
+    "es": ("carta llamada", "apuesta", "clave de administrador", "teléfono", "juega solo"),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_one_word_for_one_thing(language: str) -> None:
+    found = [
+        f"{where}: {word!r} in {text!r}"
+        for _key, where, text in every_text(language)
+        for word in NOT_THE_WORD[language]
+        if word in text
+    ]
+    assert not found, "another word for a thing that has one:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_player_named_is_named_in_words_that_fit_anyone(language: str) -> None:
+    found = [
+        f"{where}: {text!r}"
+        for _key, where, text in every_text(language)
+        if NAMED_AS_A_MAN[language].search(text)
+    ]
+    assert not found, "a player named with a masculine noun:\n" + "\n".join(found)
+
+
 def test_the_checks_catch_what_the_issue_saw() -> None:
     """The faults issue 26 found in the catalogs fail these checks (so a check that can never
     fail would show here)."""
@@ -150,6 +219,13 @@ def test_the_checks_catch_what_the_issue_saw() -> None:
     assert GENDERED["de"].search("nachdem er das Ass gab")
     assert GENDERED["es"].search("asiento 2 juega solo")
     assert not GENDERED["es"].search("asiento 2 juega a solas; solo cuenta el color")
+    assert NAMED_AS_A_MAN["de"].search("Der Club hat schon einen Spieler namens %(name)s.")
+    assert NAMED_AS_A_MAN["es"].search("El club ya tiene un jugador llamado %(name)s.")
+    assert not NAMED_AS_A_MAN["de"].search("Der Club hat schon jemanden namens %(name)s.")
+    assert NAMED_AS_A_MAN["de"].search("Geber: {name} · korrigiert")
+    assert GERMAN_DU.search("Öffne den Club im Solo-Block und komm dann hierher zurück.")
+    assert POLITE_YOU_OR_THEY.search("Die Tische sind geschlossen: Sie brauchen keine Links.")
+    assert not NAMED_AS_A_MAN["de"].search("Gegeben hat {name} · korrigiert")
 
 
 LONE_REVOKE = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}

@@ -1,5 +1,4 @@
-// The settle-up as the service answers it: who pays whom (in chips, points or money), the
-// pool's share-out and each seat's net.
+// The settle-up: who pays whom (chips, points or money), the pool's share-out, each net.
 
 import { signed } from './dom.js';
 import { html, nothing } from './lit-html.js';
@@ -26,8 +25,7 @@ function payment(ctx, unit, x) {
   };
 }
 
-/** "Anna pays Bob 3 chips"; the club's pool in its own sentences (German and Spanish decline
- *  it). */
+/** "Anna pays Bob 3 chips"; the pool in its own sentences (German and Spanish decline it). */
 function pays(values, x) {
   if (x.to === 'pool') return tx('{payer} pays {club} {amount}', values);
   if (x.from === 'pool') return tx('{club} pays {payee} {amount}', values);
@@ -46,10 +44,12 @@ function moneyView(ctx, data) {
   });
   const fee = m.fees.length ? m.fees[0].cents : 0;
   const settling =
-    m.rate.point_settlement === 'average' ? t('Against the average') : t('Pairwise difference');
+    m.rate.point_settlement === 'average'
+      ? t("Each settles the difference from the table's average.")
+      : t('Each pair settles the difference of their scores.');
   const how = [
     t('Plays for {rate}.', { rate: rateWords(m.rate, data.units) }),
-    data.units === 'points' ? t('Settling the scores') + ': ' + settling + '.' : '',
+    data.units === 'points' ? settling : '',
     t('Rounded down to the cent; the cents left over go to the largest remainders.'),
   ];
   return html`<h2>${m.transfers.length ? t('Who pays whom') : t('Nobody pays anybody')}</h2>
@@ -90,7 +90,8 @@ export function settleUpView(ctx, data) {
     pool: data.pool,
   });
   return html`<div class="settleup">
-    ${inMoney ? moneyView(ctx, data) : inChips()}
+    ${inMoney ? moneyView(ctx, data) : unit === 'points' && !data.transfers.length
+      ? html`<h2>${t('Not for money: the final score is the result')}</h2>` : inChips()}
     ${data.pool_shares.length
       ? html`<p>${t('The pool ({pool}) is shared out: {shares}.', shares)}</p>`
       : nothing}

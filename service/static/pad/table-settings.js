@@ -62,18 +62,17 @@ export function readAmount(text) {
   return /^(\d+([.,]\d*)?|[.,]\d+)$/.test(typed) ? Number(typed.replace(',', '.')) : NaN;
 }
 
-/** The money fields of a table (its rate) as state: what is typed in each (text, kept while
- *  the screen lives) and which amount was refused. `rows(disabled, draw)`: their templates
- *  (`draw()` draws the screen again after a change of the point settlement).
- *  `problem()`: the words for an amount that is not one (naming its field; the field is marked
- *  invalid: draw the screen again), else null. `value()`: the API's `rate` (null: none);
- *  without `sendCurrency`, the club's currency. */
+/** A rate's fields as state (the text typed, the amount refused). `rows(disabled, draw)`:
+ *  their templates (`draw()` after a change of settlement); `problem()`: the words for a bad
+ *  amount (its field marked), else null; `value()`: the API's `rate` (null: none), with its
+ *  currency only if `sendCurrency`. */
 export function rateFields(units, c, rate, sendCurrency = true) {
   const d = minor(c);
   const symbol = format(c)
     .formatToParts(0)
     .find((p) => p.type === 'currency').value;
   const shown = (value) => (value === '' ? '' : decimal.format(value));
+  const cents = new Intl.NumberFormat(lang, { useGrouping: false, minimumFractionDigits: d });
   const id = `s-${Math.random().toString(36).slice(2, 9)}`; // the fields' ids: unique on a page
   const words = {
     amount:
@@ -88,7 +87,7 @@ export function rateFields(units, c, rate, sendCurrency = true) {
   };
   const typed = {
     amount: shown(rate ? rate.cents / rate.per / 10 ** d : ''),
-    fee: shown(rate && rate.table_fee_cents ? rate.table_fee_cents / 10 ** d : ''),
+    fee: rate && rate.table_fee_cents ? cents.format(rate.table_fee_cents / 10 ** d) : '',
     settlement: units === 'points' ? rate?.point_settlement || 'pairs' : null,
   };
   /** @type {Record<string, boolean>} (absent: not checked yet) */
@@ -159,9 +158,8 @@ function saveSettings(ctx, app, body) {
     );
 }
 
-/** What the settings show besides the table, read when the screen opens and when the table
- *  changed (`state.settings`, for that table): the season's field (with the club's seasons of
- *  the game: admin token only) and the rate's (in the rate's currency, else the club's). */
+/** What the settings show besides the table (`state.settings`): the club's seasons of the
+ *  game (admin token only) and the rate's fields (its currency, else the club's). */
 export function loadSettings(ctx, app) {
   const table = ctx.table;
   const { settings } = app.state();

@@ -46,11 +46,12 @@ function stakeOf({ table, variant }) {
 const finished = (table) => table.status === 'closed' || !!(table.session && table.session.over);
 const hasPool = (table) => table.pool !== null && table.pool !== undefined;
 const signClass = (n) => (n > 0 ? 'plus' : n < 0 ? 'minus' : '');
+const sendable = (ctx) => (ctx.table.status === 'closed' ? [] : entriesFor(ctx.id));
 
 function facts(ctx) {
   const table = ctx.table;
   const done = finished(table);
-  const next = nextHand(ctx, entriesFor(ctx.id));
+  const next = nextHand(ctx, sendable(ctx));
   const unknown = t('not known yet');
   // [the fact's English name (data-fact, for tests and styles), its label, its value]
   const items = [];
@@ -99,7 +100,7 @@ function unitWord(units) {
 
 function seats(ctx) {
   const table = ctx.table;
-  const waiting = entriesFor(ctx.id).length;
+  const waiting = sendable(ctx).length;
   const dealer = finished(table) ? null : table.dealer;
   const label = finished(table) ? t('Final balances') : t('Seats in playing order, with balances');
   const unit = ` ${unitWord(table.units)}`;
