@@ -34,8 +34,9 @@ SENT_BUDGET = 76 * 1024
 # 2,336 bytes (es) the pad had grown past 256 KiB before it (docs/pad.md, 2026-12-03); then from
 # 266 and 78 KiB + 2,937 bytes when the club's screens were drawn with it (their templates and
 # wrapping: about 15 KB, 4 KB sent); then from 281 and 85 KiB when the table's screens were
-# (about 8.9 KB, 3.2 KB sent).
-CLUB_BUDGET = 290 * 1024
+# (about 8.9 KB, 3.2 KB sent); then from 290 KiB when two changes that each fitted came
+# together (2026-12-04: Spanish 297,272 bytes, 312 over; sent 89,394, within it).
+CLUB_BUDGET = 291 * 1024
 CLUB_SENT_BUDGET = 88 * 1024
 STATIC_IMPORT = re.compile(
     r"""^\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"]\./([\w.-]+)['"]|^\s*import\s*['"]\./([\w.-]+)['"]""",
