@@ -11,7 +11,7 @@ import time
 import pytest
 import requests
 
-from service.http_worker import BUFFERED_BODY_MAX, request_in
+from service.http_worker import BUFFERED_BODY_MAX, REQUEST_READ_TIMEOUT, request_in
 from tests.support import Gunicorn
 
 SLOW_CONNECTIONS = 200
@@ -138,3 +138,28 @@ def test_clients_vanishing_mid_request_leave_nothing_held(app):
             response = requests.get(server.url + "/healthz", timeout=30)
             assert response.status_code == 200, round_
             assert time.monotonic() - started < 1.0
+
+
+@pytest.mark.slow
+def test_a_request_not_in_within_the_bound_is_closed_and_the_others_served(app):
+    """The worker closes, in the order they came, the connections whose request is not in
+    within REQUEST_READ_TIMEOUT, and only those: one whose request came in meanwhile (taken
+    out of the middle of those gathering) is answered, and the worker serves on."""
+    with Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], workers=1) as server:
+        opened = time.monotonic()
+        stuck = [_open_slow(server.port) for _ in range(5)]
+        finishing = _open_slow(server.port)
+        more_stuck = [_open_slow(server.port) for _ in range(5)]
+        try:
+            time.sleep(0.5)
+            finishing.sendall(b"\r\n")
+            assert _read_answer(finishing).startswith(b"HTTP/1.1 200")
+            for sock in stuck + more_stuck:
+                sock.settimeout(REQUEST_READ_TIMEOUT * 4)  # generous: a loaded machine
+                assert sock.recv(100) == b""  # closed by the worker, with no answer
+            # Never before its bound (a slow machine only closes them later).
+            assert time.monotonic() - opened >= REQUEST_READ_TIMEOUT - 0.5
+            assert requests.get(server.url + "/healthz", timeout=30).status_code == 200
+        finally:
+            for sock in [*stuck, finishing, *more_stuck]:
+                sock.close()
