@@ -40,8 +40,15 @@ control_socket_disable = True
 # once (tests/api/test_slow_clients.py, docs/scaling.md).
 worker_class = BufferingThreadWorker
 # Per worker: threads for requests (the app is thread-safe: sessions and pinned connections
-# are per thread, the version feed has its own), sockets for the rest.
-threads = int(os.environ.get("WEB_THREADS", "4"))
+# are per thread, the version feed has its own), sockets for the rest. On SQLite a request is
+# the worker's own CPU from end to end (the database is a library in the process), and a
+# worker's threads only take the GIL from each other: 2 threads recorded 1.25-1.35x the hands
+# of 4, at less CPU a hand (bench.writes --threads, docs/performance.md). On PostgreSQL a
+# thread waits on the server's round trips, and 4 keep the worker busy meanwhile.
+threads = int(
+    os.environ.get("WEB_THREADS")
+    or ("4" if os.environ.get("DATABASE_URL", "").startswith("postgres") else "2")
+)
 # (WEB_CONNECTIONS: each held stream is one of them, besides the kept-alive connections.)
 worker_connections = int(os.environ.get("WEB_CONNECTIONS", "1000"))
 # Each worker listens on a socket of its own (SO_REUSEPORT; gunicorn 27 then opens the

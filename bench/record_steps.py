@@ -4,8 +4,10 @@
 
 Records HANDS random valid American hands over 50 tables through the app (Flask test client,
 real database, durable commits, rate limits off) and, for each hand, notes when each SQL
-statement goes to the database, when the commit starts and, on SQLite, when the writer lock
-(``database.SqliteConnection``) is taken and let go and when the WAL has been synced. Prints
+statement goes to the database through SQLAlchemy, when the planned writes
+(``services/writes.py``; on SQLite straight to sqlite3) begin and end, when the commit starts
+and, on SQLite, when the writer lock (``database.SqliteConnection``) is taken and let go and
+when the WAL has been synced. Prints
 the median time between those marks and their running total, then how long a hand holds the
 writer lock. SQLite takes one writer at a time across all workers, so ``1 / lock held`` is
 the most hands a second any number of workers can record: bench/http.py's record row can come
@@ -40,6 +42,7 @@ from sqlalchemy import event  # noqa: E402
 from bench.tables import random_hand  # noqa: E402
 from service.database import SqliteConnection, execute_one_by_one  # noqa: E402
 from service.extensions import db  # noqa: E402
+from service.services.writes import BoundWrites  # noqa: E402
 from tests.support import ApiClient, migrated_app  # noqa: E402
 
 TABLES = 50
@@ -62,7 +65,8 @@ class Marks:
 
 
 def watch_writer_lock(marks: Marks) -> None:
-    """Mark the SQLite writer lock's taking and letting go (this process only)."""
+    """Mark the SQLite writer lock's taking and letting go, and the planned writes' run (this
+    process only)."""
     take, let_go = SqliteConnection.take_writer_lock, SqliteConnection.let_go_of_writer_lock
 
     def timed_take(self: SqliteConnection) -> None:
@@ -80,6 +84,14 @@ def watch_writer_lock(marks: Marks) -> None:
         sync(self)
         marks.mark("WAL synced (FULL), lock already let go")
 
+    run = BoundWrites.run
+
+    def timed_run(self: BoundWrites) -> None:
+        marks.mark("planned writes begin")
+        run(self)
+        marks.mark(f"planned writes run ({len(self.writes)} statements)")
+
+    BoundWrites.run = timed_run  # type: ignore[method-assign]
     SqliteConnection.take_writer_lock = timed_take  # type: ignore[method-assign]
     SqliteConnection.let_go_of_writer_lock = timed_let_go  # type: ignore[method-assign]
     SqliteConnection._sync_wal = timed_sync  # type: ignore[method-assign]

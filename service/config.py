@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .database import postgres_connect_args, sqlite_connect_args
+from .database import json_text, postgres_connect_args, sqlite_connect_args
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -101,4 +101,7 @@ def load(app: Any, test_config: dict[str, Any] | None) -> None:
         **server_args,
         **options.get("connect_args", {}),
     }
+    # The JSON columns' text (hands' records and settlements, stored answers) by orjson: the
+    # standard library's encoder was a sixth of recording a hand (docs/performance.md).
+    options.setdefault("json_serializer", json_text)
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -173,11 +174,8 @@ _tables = TableRow.__table__
 _seats = SeatRow.__table__
 _players = PlayerRow.__table__
 _TABLE_FIELDS = [f for f in TableState.__dataclass_fields__ if f != "seats"]
-# One row per seat, the table's columns on each. The seats' rows are locked too: on PostgreSQL
-# a statement that waited for a row lock reads each row it locked at its latest version, but
-# any other row as of the statement's start (see lock_table), so seats read without their
-# lock could be stale by the hand that held the table.
-_TABLE_AND_SEATS_FOR_UPDATE = (
+# One row per seat, the table's columns on each.
+_TABLE_AND_SEATS = (
     select(
         *(_tables.c[f] for f in _TABLE_FIELDS),
         _seats.c.seat,
@@ -189,8 +187,50 @@ _TABLE_AND_SEATS_FOR_UPDATE = (
     .join(_players, _players.c.id == _seats.c.player_id)
     .where(_tables.c.id == bindparam("table_id"))
     .order_by(_seats.c.seat)
+)
+# The seats' rows are locked too: on PostgreSQL a statement that waited for a row lock reads
+# each row it locked at its latest version, but any other row as of the statement's start (see
+# lock_table), so seats read without their lock could be stale by the hand that held the table.
+_TABLE_AND_SEATS_FOR_UPDATE = _TABLE_AND_SEATS.with_for_update(of=[_tables, _seats])
+# The same rows locked in the same order (every writer of a table locks its row and its seats'
+# in one statement, so two of them cannot deadlock), reading only the table's version.
+_VERSION_FOR_UPDATE = (
+    select(_tables.c.version)
+    .join(_seats, _seats.c.table_id == _tables.c.id)
+    .where(_tables.c.id == bindparam("table_id"))
     .with_for_update(of=[_tables, _seats])
 )
+
+
+def _table_state(rows: Sequence[Any]) -> TableState:
+    return TableState(
+        **{f: getattr(rows[0], f) for f in _TABLE_FIELDS},
+        seats=tuple(SeatState(r.seat, r.player_id, r.player_name, r.balance) for r in rows),
+    )
+
+
+def read_table_state(table_id: str) -> TableState:
+    """The table and its seats as last committed, read in one statement without taking its
+    lock: a snapshot to plan a write on (``services/writes.py``), which ``lock_if_at_version``
+    then checks is still current."""
+    rows = db.session.connection().execute(_TABLE_AND_SEATS, {"table_id": table_id}).all()
+    if not rows:
+        raise NotFound(N_("No table %(table)s."), values={"table": repr(table_id)})
+    return _table_state(rows)
+
+
+def lock_if_at_version(table_id: str, version: int) -> bool:
+    """Take the table's lock as ``lock_table_state`` does (and ``TableBusy`` as it does), and
+    tell whether the table is still at ``version``. Every change of a table moves its version,
+    so a table still at the version of a snapshot is, seats and all, what the snapshot read."""
+    _before_locking(table_id)
+    found = (
+        db.session.connection()
+        .execute(_VERSION_FOR_UPDATE, {"table_id": table_id})
+        .scalars()
+        .first()
+    )
+    return found == version
 
 
 def lock_table_state(table_id: str) -> TableState:
@@ -206,7 +246,4 @@ def lock_table_state(table_id: str) -> TableState:
         rows = connection.execute(_TABLE_AND_SEATS_FOR_UPDATE, {"table_id": table_id}).all()
     if not rows:
         raise NotFound(N_("No table %(table)s."), values={"table": repr(table_id)})
-    return TableState(
-        **{f: getattr(rows[0], f) for f in _TABLE_FIELDS},
-        seats=tuple(SeatState(r.seat, r.player_id, r.player_name, r.balance) for r in rows),
-    )
+    return _table_state(rows)

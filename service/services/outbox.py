@@ -22,6 +22,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from ..extensions import db
 from ..persistence.columns import rfc3339, utcnow
 from ..persistence.outbox import ChangeCursorRow, ChangeEventRow
+from .writes import Write, run_writes
 
 CHANNEL = "club_changes"
 EVENT_TYPES = (
@@ -87,19 +88,33 @@ def record_change(
     """Write the event ``kind`` of the club in the current transaction. ``table_id`` and
     ``version`` (the table's version after the change) for a table's change; ``data``: what
     changed, JSON values (a hand's number …)."""
-    connection = db.session.connection()
-    connection.execute(_NEXT_SEQ[connection.dialect.name], {"club": club_id})
-    connection.execute(
-        _INSERT_EVENT,
-        {
-            "club": club_id,
-            "kind": kind,
-            "table_id": table_id,
-            "version": version,
-            "data": data,
-            "created_at": utcnow(),
-        },
-    )
+    run_writes(change_writes(club_id, kind, table_id, version, **data))
+
+
+def change_writes(
+    club_id: str,
+    kind: str,
+    table_id: str | None = None,
+    version: int | None = None,
+    **data: Any,
+) -> list[Write]:
+    """The statements of ``record_change``, worked out without running them
+    (``services/writes.py``)."""
+    dialect = db.session.get_bind().dialect.name
+    return [
+        Write(_NEXT_SEQ[dialect], {"club": club_id}),
+        Write(
+            _INSERT_EVENT,
+            {
+                "club": club_id,
+                "kind": kind,
+                "table_id": table_id,
+                "version": version,
+                "data": data,
+                "created_at": utcnow(),
+            },
+        ),
+    ]
 
 
 def event_view(row: Any) -> dict[str, Any]:

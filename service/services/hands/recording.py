@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cache
 from types import SimpleNamespace
 from typing import Any
@@ -35,14 +35,15 @@ from ..errors import (
     TableClosed,
     conflict_on_duplicate,
 )
-from ..locking import TableState, lock_table_state
-from ..outbox import record_change
+from ..locking import TableState, lock_if_at_version, lock_table_state, read_table_state
+from ..outbox import change_writes
 from ..tables import TableRules, table_view
+from ..writes import BoundWrites, Write
 from .rows import (
     WriteConditions,
     check_version,
     hand_view,
-    insert_rows,
+    insert_into,
     revision_values,
     session_over,
     transfer_values,
@@ -108,19 +109,21 @@ _ADVANCE_TABLE = (
 
 def _advance_table(
     table: TableState, deltas: Sequence[int], state_after: dict[str, Any], pool: int
-) -> TableState:
-    """A hand was added: move the seats' balances and the table's counters with two Core
-    statements (``x = x + delta``), and answer the table as they left it."""
-    connection = db.session.connection()
+) -> tuple[TableState, list[Write]]:
+    """A hand was added: the table as it leaves it, and the two Core statements that move the
+    seats' balances and the table's counters (``x = x + delta``)."""
+    writes = []
     if any(deltas):
-        connection.execute(
-            _add_to_balances(len(deltas)),
-            {"of_table": table.id, **{f"delta_{seat}": d for seat, d in enumerate(deltas)}},
+        writes.append(
+            Write(
+                _add_to_balances(len(deltas)),
+                {"of_table": table.id, **{f"delta_{seat}": d for seat, d in enumerate(deltas)}},
+            )
         )
-    connection.execute(
-        _ADVANCE_TABLE, {"of_table": table.id, "new_state": state_after, "new_pool": pool}
+    writes.append(
+        Write(_ADVANCE_TABLE, {"of_table": table.id, "new_state": state_after, "new_pool": pool})
     )
-    return replace(
+    advanced = replace(
         table,
         state=state_after,
         pool=pool,
@@ -131,6 +134,7 @@ def _advance_table(
             replace(seat, balance=seat.balance + deltas[seat.seat]) for seat in table.seats
         ),
     )
+    return advanced, writes
 
 
 def _settled(table_rules: TableRules, state: Any, record: Any) -> SettledHand[None]:
@@ -150,12 +154,55 @@ def _settled(table_rules: TableRules, state: Any, record: Any) -> SettledHand[No
     return replayed.hands[0]
 
 
+@dataclass(frozen=True, slots=True)
+class _Replay:
+    """The first answer to a request with this Idempotency-Key, to be sent again."""
+
+    response: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class _Planned:
+    """A hand settled from the table at ``version``: its answer and the statements that store
+    it, run under the table's lock only while the table is still at that version."""
+
+    version: int
+    response: dict[str, Any]
+    writes: BoundWrites
+    number: int
+
+
 def record_hand(
     principal: Principal, table_id: str, body: dict[str, Any], conditions: WriteConditions
 ) -> tuple[dict[str, Any], bool]:
-    """Settle and record the next hand. Returns the answer and whether it is a replay."""
-    table = lock_table_state(table_id)
+    """Settle and record the next hand. Returns the answer and whether it is a replay.
+
+    The hand is settled and its rows worked out from the table as last committed, read
+    without the lock (``services/writes.py`` says why); then the lock is taken, and if the
+    table is still at the version read, the planned statements are all that runs under it.
+    If another write came first, the hand is planned again from the table as locked. An answer
+    that writes nothing (a refusal, a replay) stands as of the version read: the request
+    takes its place before the write that came first."""
+    table = read_table_state(table_id)
     require_table_access(principal, table)
+    plan = _plan(principal, table, body, conditions)
+    if isinstance(plan, _Planned) and not lock_if_at_version(table.id, plan.version):
+        plan = _plan(principal, lock_table_state(table_id), body, conditions)
+    if isinstance(plan, _Replay):
+        db.session.rollback()
+        return plan.response, True
+    taken = N_("Hand %(number)s was recorded by someone else.")
+    with conflict_on_duplicate(taken, values={"number": plan.number}):
+        plan.writes.run()
+        db.session.commit()
+    return plan.response, False
+
+
+def _plan(
+    principal: Principal, table: TableState, body: dict[str, Any], conditions: WriteConditions
+) -> _Planned | _Replay:
+    """The hand settled from ``table`` and its writes, or the first answer to its
+    Idempotency-Key; the refusals as errors. Writes nothing."""
     connection = db.session.connection()
     request_hash = None
     if conditions.idempotency_key is not None:
@@ -168,8 +215,7 @@ def record_hand(
                 raise IdempotencyKeyReused(
                     N_("This Idempotency-Key was already used with another body.")
                 )
-            db.session.rollback()
-            return stored.response, True
+            return _Replay(stored.response)
     if table.status != "open":
         raise TableClosed(N_("The table is closed: no more hands can be recorded."))
     check_version(table, conditions.if_match)
@@ -203,7 +249,6 @@ def record_hand(
         "recorded_at": now,
         "updated_at": now,
     }
-    taken = N_("Hand %(number)s was recorded by someone else.")
     pool = (
         settlement.pool_after
         if table_rules.has_pool and settlement.pool_after is not None
@@ -212,37 +257,34 @@ def record_hand(
     new_hand = {"of_table": table.id, "of_number": number}
     # Core statements, not ORM objects (nothing to track and flush); the transfers in one
     # multi-row INSERT on PostgreSQL (database.never_pipelined).
-    with conflict_on_duplicate(taken, values={"number": number}):
-        insert_rows(HandRow, [values])
-        connection.execute(
+    writes = [
+        Write(insert_into(HandRow.__table__), values),
+        Write(
             _INSERT_NEW_REVISION,
             revision_values(new_hand, 1, "recorded", values["record"], now, principal),
-        )
-        transfers = transfer_values(new_hand, settlement)
-        if transfers:
-            connection.execute(_INSERT_NEW_TRANSFERS, transfers)
-        league.hands_changed(
-            table, [league.HandChange(None, None, values["record"], values["settlement"])]
-        )
-        table = _advance_table(table, settlement.deltas, values["state_after"], pool)
-        record_change(table.club_id, "hand.recorded", table.id, table.version, hand=number)
-        response = {
-            **hand_view(SimpleNamespace(**values), table.variant),
-            "table": table_view(table, table_rules),
+        ),
+    ]
+    transfers = transfer_values(new_hand, settlement)
+    if transfers:
+        writes.append(Write(_INSERT_NEW_TRANSFERS, transfers))
+    writes += league.aggregate_writes(
+        table, [league.HandChange(None, None, values["record"], values["settlement"])]
+    )
+    advanced, advancing = _advance_table(table, settlement.deltas, values["state_after"], pool)
+    writes += advancing
+    writes += change_writes(table.club_id, "hand.recorded", table.id, advanced.version, hand=number)
+    response = {
+        **hand_view(SimpleNamespace(**values), table.variant),
+        "table": table_view(advanced, table_rules),
+    }
+    if conditions.idempotency_key is not None:
+        key_row = {
+            "table_id": table.id,
+            "key": conditions.idempotency_key,
+            "request_hash": request_hash,
+            "status_code": 201,
+            "response": response,
+            "created_at": now,
         }
-        if conditions.idempotency_key is not None:
-            insert_rows(
-                IdempotencyKeyRow,
-                [
-                    {
-                        "table_id": table.id,
-                        "key": conditions.idempotency_key,
-                        "request_hash": request_hash,
-                        "status_code": 201,
-                        "response": response,
-                    }
-                ],
-            )
-    with conflict_on_duplicate(taken, values={"number": number}):
-        db.session.commit()
-    return response, False
+        writes.append(Write(insert_into(IdempotencyKeyRow.__table__), key_row))
+    return _Planned(table.version, response, BoundWrites(writes), number)

@@ -108,6 +108,7 @@ def revision_values(
         "changed_at": changed_at,
         "token_id": principal.token_id,
         "token_kind": principal.kind,
+        "imported": False,
     }
 
 
@@ -115,11 +116,11 @@ def insert_rows(model: Any, rows: list[dict[str, Any]]) -> None:
     """Insert rows whose new ids nobody reads (hands being recorded, revisions, transfers,
     idempotency keys) with one Core statement: no ORM objects to build, track and flush."""
     if rows:
-        db.session.connection().execute(_insert_into(model.__table__), rows)
+        db.session.connection().execute(insert_into(model.__table__), rows)
 
 
 @cache
-def _insert_into(table: Any) -> Any:
+def insert_into(table: Any) -> Any:
     """One ``INSERT`` statement per table, built once: a new one would be compiled again, or
     at least have its cache key worked out, on every hand recorded. Inline: no ``RETURNING``
     of a new row's id, which nobody reads."""

@@ -14,7 +14,13 @@ balance at the table (equal balances share a rank); ``rating`` is ``mu - 3*sigma
 
 from __future__ import annotations
 
-from .aggregates import HandChange, hands_changed, sitting_day, sitting_moved
+from .aggregates import (
+    HandChange,
+    aggregate_writes,
+    hands_changed,
+    sitting_day,
+    sitting_moved,
+)
 from .ratings import competition_ranks, rebuild_ratings, shown_rating, sitting_closed
 from .seasons import (
     check_season_for_table,
@@ -32,6 +38,7 @@ from .stats import player_stats
 __all__ = [
     "STANDING_COLUMNS",
     "HandChange",
+    "aggregate_writes",
     "check_season_for_table",
     "competition_ranks",
     "create_season",

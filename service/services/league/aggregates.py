@@ -22,6 +22,7 @@ from ...persistence.league import (
 )
 from ...persistence.table_keeping import HandRow, TableRow
 from ..locking import SeatState, TableState
+from ..writes import Write, run_writes
 from .ratings import rebuild_ratings
 from .tally import HAND_COUNTERS, tally_hand
 
@@ -44,14 +45,15 @@ def sitting_day(table: TableRow | TableState) -> date:
     return opened.date()
 
 
-def _upsert_adding(
+def _adding(
     model: Any,
     keys: Sequence[str],
     counters: Sequence[str],
     rows: list[dict[str, Any]],
     only_additions: bool,
-) -> None:
-    """Add each row's counters to the row of its keys, creating it if missing.
+) -> list[Write]:
+    """The statements that add each row's counters to the row of its keys, creating it if
+    missing.
 
     ``only_additions``: every row is the tally of hands added (nothing taken away), so a row
     made of it alone is a valid aggregate: one ``INSERT … ON CONFLICT DO UPDATE SET x = x +
@@ -61,11 +63,10 @@ def _upsert_adding(
     it finds the conflict). Rows go in key order, so two transactions touching the same rows
     on PostgreSQL lock them in the same order and cannot deadlock."""
     if not rows:
-        return
+        return []
     rows.sort(key=lambda row: tuple(str(row[k]) for k in keys))
     # Core statements on the session's connection (same transaction): the ORM layer has
     # nothing to add to them, and every hand recorded runs two to ten of these.
-    connection = db.session.connection()
     columns = tuple(rows[0])
     upsert, insert_zeros = _multi_row_statements(
         model, tuple(keys), tuple(counters), columns, len(rows)
@@ -74,17 +75,18 @@ def _upsert_adding(
     # round trip per row, see database.never_pipelined); its parameters named per row.
     numbered = {f"{c}_{i}": row[c] for i, row in enumerate(rows) for c in columns}
     if only_additions:
-        connection.execute(upsert, numbered)
-        return
-    connection.execute(insert_zeros, numbered)
+        return [Write(upsert, numbered)]
     add = _adding_to_one_row(model, tuple(keys), tuple(counters))
-    connection.execute(
-        add,
-        [
-            {**{f"key_{k}": row[k] for k in keys}, **{f"add_{c}": row[c] for c in counters}}
-            for row in rows
-        ],
-    )
+    return [
+        Write(insert_zeros, numbered),
+        Write(
+            add,
+            [
+                {**{f"key_{k}": row[k] for k in keys}, **{f"add_{c}": row[c] for c in counters}}
+                for row in rows
+            ],
+        ),
+    ]
 
 
 @lru_cache(maxsize=256)
@@ -95,7 +97,7 @@ def _multi_row_statements(
     columns: tuple[str, ...],
     rows: int,
 ) -> tuple[TextClause, TextClause]:
-    """The upsert and the insert of zero rows of ``_upsert_adding`` for ``rows`` rows of
+    """The upsert and the insert of zero rows of ``_adding`` for ``rows`` rows of
     ``columns`` (parameters ``{column}_{row}``, typed as their columns), built once per shape:
     a hand has a row per player, so a few shapes serve every hand.
 
@@ -131,7 +133,7 @@ def _multi_row_statements(
 
 @lru_cache(maxsize=32)
 def _adding_to_one_row(model: Any, keys: tuple[str, ...], counters: tuple[str, ...]) -> Any:
-    """``UPDATE … SET x = x + :add_x WHERE key = :key_k`` of ``_upsert_adding``, built once."""
+    """``UPDATE … SET x = x + :add_x WHERE key = :key_k`` of ``_adding``, built once."""
     table = model.__table__
     return (
         update(table)
@@ -146,8 +148,37 @@ def hands_changed(table: TableRow | TableState, changes: Iterable[HandChange]) -
     Call it in the transaction of the change, before the table's own counters
     (``hands_played``, the seats' balances) move: they are read as the state before. A closed
     sitting of a season that changes has its season's ratings replayed."""
+    tally = _tally(table, list(changes))
+    run_writes(_aggregate_writes(table, tally))
+    if table.season_id is not None and table.status == "closed" and tally.deltas:
+        net = HAND_COUNTERS.index("net")
+        balances = [s.balance + tally.per_seat[s.seat][net] for s in table.seats]
+        rebuild_ratings(table.season_id, {table.id: (tally.hands_after, balances)})
+
+
+def aggregate_writes(table: TableState, changes: Iterable[HandChange]) -> list[Write]:
+    """The statements ``hands_changed`` would run for an open table, worked out without
+    running any (a hand being recorded plans its writes before it takes the lock:
+    ``services/writes.py``). A closed table's ratings are no part of it: nothing is recorded
+    at a closed table."""
+    if table.status != "open":
+        raise ValueError("aggregate_writes plans the writes of an open table only")
+    return _aggregate_writes(table, _tally(table, list(changes)))
+
+
+class _Tally(NamedTuple):
+    """What ``changes`` move, per seat (``HAND_COUNTERS``), per player, per (player, contract),
+    and the table's hands played after them."""
+
+    per_seat: list[list[int]]
+    deltas: dict[str, dict[str, int]]
+    mixes: dict[tuple[str, str], dict[str, int]]
+    only_additions: bool
+    hands_after: int
+
+
+def _tally(table: TableRow | TableState, changes: list[HandChange]) -> _Tally:
     players = table.players
-    changes = list(changes)
     from ..tables import TableRules  # tables uses the league: imported when first needed
 
     table_rules = TableRules.of(table)
@@ -187,16 +218,20 @@ def hands_changed(table: TableRow | TableState, changes: Iterable[HandChange]) -
         for (seat, contract), mix in contracts.items()
         if any(mix)
     }
+    return _Tally(per_seat, deltas, mixes, only_additions, hands_after)
 
+
+def _aggregate_writes(table: TableRow | TableState, tally: _Tally) -> list[Write]:
+    deltas, mixes, only_additions = tally.deltas, tally.mixes, tally.only_additions
     variant = table.variant
-    _upsert_adding(
+    writes = _adding(
         PlayerCareerRow,
         ("player_id", "variant"),
         COUNTERS,
         [{"player_id": p, "variant": variant, **d} for p, d in deltas.items()],
         only_additions,
     )
-    _upsert_adding(
+    writes += _adding(
         PlayerCareerContractRow,
         ("player_id", "variant", "contract"),
         CONTRACT_COUNTERS,
@@ -204,24 +239,24 @@ def hands_changed(table: TableRow | TableState, changes: Iterable[HandChange]) -
         only_additions,
     )
     if table.season_id is None:
-        return
+        return writes
     season_id = table.season_id
     day = sitting_day(table)
-    _upsert_adding(
+    writes += _adding(
         SeasonPlayerRow,
         ("season_id", "player_id"),
         COUNTERS,
         [{"season_id": season_id, "player_id": p, **d} for p, d in deltas.items()],
         only_additions,
     )
-    _upsert_adding(
+    writes += _adding(
         SeasonPlayerDayRow,
         ("season_id", "day", "player_id"),
         COUNTERS,
         [{"season_id": season_id, "day": day, "player_id": p, **d} for p, d in deltas.items()],
         only_additions,
     )
-    _upsert_adding(
+    writes += _adding(
         SeasonPlayerContractRow,
         ("season_id", "player_id", "contract"),
         CONTRACT_COUNTERS,
@@ -231,10 +266,7 @@ def hands_changed(table: TableRow | TableState, changes: Iterable[HandChange]) -
         ],
         only_additions,
     )
-    if table.status == "closed" and deltas:
-        net = HAND_COUNTERS.index("net")
-        balances = [s.balance + per_seat[s.seat][net] for s in table.seats]
-        rebuild_ratings(season_id, {table.id: (hands_after, balances)})
+    return writes
 
 
 def sitting_moved(table: TableRow, season_id: str | None) -> None:
