@@ -18,6 +18,7 @@ from ..extensions import db
 from ..i18n.marks import N_
 from ..persistence.columns import aware, utcnow
 from ..persistence.table_keeping import TokenRow
+from . import statements
 from .errors import Forbidden, Unauthorized
 
 log = logging.getLogger(__name__)
@@ -173,9 +174,10 @@ def authenticate(authorization: str | None) -> Principal:
         raise Unauthorized(
             N_("A bearer token is required."), headers={"WWW-Authenticate": 'Bearer realm="solo"'}
         )
-    # On the connection, not through the ORM session's execute: a Core query has nothing for
-    # the ORM to do, and every request with a token runs it.
-    row = db.session.connection().execute(TOKEN_QUERY, {"token_hash": digest}).first()
+    # Straight on the driver on SQLite (services/statements.py): every request with a token
+    # runs it.
+    found = statements.rows(TOKEN_QUERY, {"token_hash": digest})
+    row = found[0] if found else None
     if row is None or not hmac.compare_digest(row.token_hash, digest):
         raise Unauthorized(N_("The token is not valid."), headers=_WWW_INVALID)
     if row.revoked_at is not None:

@@ -29,6 +29,7 @@ from ..database import SqliteConnection
 from ..extensions import db
 from ..i18n.marks import N_
 from ..persistence.table_keeping import PlayerRow, SeatRow, TableRow
+from . import statements
 from .errors import NotFound
 
 
@@ -213,7 +214,7 @@ def read_table_state(table_id: str) -> TableState:
     """The table and its seats as last committed, read in one statement without taking its
     lock: a snapshot to plan a write on (``services/writes.py``), which ``lock_if_at_version``
     then checks is still current."""
-    rows = db.session.connection().execute(_TABLE_AND_SEATS, {"table_id": table_id}).all()
+    rows = statements.rows(_TABLE_AND_SEATS, {"table_id": table_id})
     if not rows:
         raise NotFound(N_("No table %(table)s."), values={"table": repr(table_id)})
     return _table_state(rows)
@@ -224,13 +225,8 @@ def lock_if_at_version(table_id: str, version: int) -> bool:
     tell whether the table is still at ``version``. Every change of a table moves its version,
     so a table still at the version of a snapshot is, seats and all, what the snapshot read."""
     _before_locking(table_id)
-    found = (
-        db.session.connection()
-        .execute(_VERSION_FOR_UPDATE, {"table_id": table_id})
-        .scalars()
-        .first()
-    )
-    return found == version
+    found = statements.rows(_VERSION_FOR_UPDATE, {"table_id": table_id})
+    return bool(found) and found[0].version == version
 
 
 def lock_table_state(table_id: str) -> TableState:

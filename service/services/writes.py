@@ -7,26 +7,20 @@ snapshot of the table read without the lock; only then does it take the lock, ch
 table is still at the version it read, and run the statements planned (``Write``), nothing
 else (``services/hands/recording.py``).
 
-``BoundWrites`` goes one step further on SQLite: each statement is compiled once per process
-and its parameters are turned into what the driver takes (JSON text, SQLite's text for a
-time) before the lock, so that under it only ``sqlite3``'s own calls run, about 10 µs a
-statement instead of the 60-120 µs that SQLAlchemy's execution of a statement (its execution
-context, the parameters' processing, the result's setup) takes in a request. On PostgreSQL,
-where a write locks only its own table's rows and a statement's cost is its round trip, the
-statements go through SQLAlchemy as every other one does (``database.never_pipelined``
-shapes them there: many rows in one ``INSERT``, no pipeline).
+``BoundWrites`` goes one step further on SQLite: the statements run on the driver
+(``services/statements.py``), their parameters bound before the lock, so that under it only
+``sqlite3``'s own calls run, about 10 µs a statement. On PostgreSQL they go through
+SQLAlchemy.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
 from typing import Any, NamedTuple
 
-from sqlalchemy import exc
-
 from ..extensions import db
+from .statements import as_sqlalchemy_error, compiled_for
 
 
 class Write(NamedTuple):
@@ -54,12 +48,12 @@ class BoundWrites:
         self.bound: list[tuple[str, Any, bool]] = []
         if self.direct:
             for write in self.writes:
-                prepared = _prepared(write.statement, _keys_of(write.parameters), dialect)
+                compiled = compiled_for(write.statement, _keys_of(write.parameters), dialect)
                 if isinstance(write.parameters, Mapping):
-                    self.bound.append((prepared.sql, prepared.arguments(write.parameters), False))
+                    self.bound.append((compiled.sql, compiled.arguments(write.parameters), False))
                 else:
-                    many = [prepared.arguments(one) for one in write.parameters]
-                    self.bound.append((prepared.sql, many, True))
+                    many = [compiled.arguments(one) for one in write.parameters]
+                    self.bound.append((compiled.sql, many, True))
 
     def run(self) -> None:
         """Run the writes in order in the session's transaction. A database error is raised as
@@ -69,8 +63,7 @@ class BoundWrites:
             for write in self.writes:
                 connection.execute(write.statement, write.parameters)
             return
-        raw = connection.connection.driver_connection
-        cursor = raw.cursor()  # type: ignore[union-attr]
+        cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
         try:
             for sql, arguments, many in self.bound:
                 try:
@@ -79,9 +72,7 @@ class BoundWrites:
                     else:
                         cursor.execute(sql, arguments)
                 except sqlite3.Error as error:
-                    raise exc.DBAPIError.instance(
-                        sql, arguments, error, sqlite3.Error, dialect=connection.dialect
-                    ) from error
+                    raise as_sqlalchemy_error(sql, arguments, error, connection.dialect) from error
         finally:
             cursor.close()
 
@@ -89,44 +80,3 @@ class BoundWrites:
 def _keys_of(parameters: Mapping[str, Any] | Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
     first = parameters if isinstance(parameters, Mapping) else parameters[0]
     return tuple(sorted(first))
-
-
-class _Prepared(NamedTuple):
-    """A statement compiled for SQLite: its SQL (``?`` placeholders), and for each placeholder
-    in order the name of its value, the value fixed in the statement if any, and how the
-    value is processed for the driver (a column type's bind processor)."""
-
-    sql: str
-    slots: tuple[tuple[str, Any, Any], ...]
-
-    def arguments(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
-        return tuple(
-            (process(v) if process is not None else v)
-            for name, fixed, process in self.slots
-            for v in (values.get(name, fixed),)
-        )
-
-
-_NOT_GIVEN = object()
-
-
-@lru_cache(maxsize=512)
-def _prepared(statement: Any, keys: tuple[str, ...], dialect: Any) -> _Prepared:
-    """``statement`` compiled once per shape of its parameters (an ``INSERT`` names the columns
-    given). Refuses a statement whose compiling leaves a value to compute in Python (a column's
-    Python default): its ``Write`` must name it."""
-    compiled = statement.compile(dialect=dialect, column_keys=list(keys))
-    if compiled.insert_prefetch or compiled.update_prefetch:
-        missing = [c.name for c in (*compiled.insert_prefetch, *compiled.update_prefetch)]
-        raise ValueError(f"a planned write must name every column it fills: {missing}")
-    if compiled.positiontup is None:
-        raise ValueError("SQLite's statements take their parameters by position")
-    slots = []
-    for name in compiled.positiontup:
-        bind = compiled.binds[name]
-        fixed = _NOT_GIVEN if bind.required or bind.callable is not None else bind.value
-        if fixed is _NOT_GIVEN and name not in keys:
-            raise ValueError(f"a planned write gives no value for {name!r}")
-        process = bind.type.dialect_impl(dialect).bind_processor(dialect)
-        slots.append((name, None if fixed is _NOT_GIVEN else fixed, process))
-    return _Prepared(compiled.string, tuple(slots))

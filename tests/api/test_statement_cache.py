@@ -15,7 +15,7 @@ from sqlalchemy import event
 from sqlalchemy.engine.default import CACHE_HIT
 
 from service.extensions import db
-from service.services.writes import _prepared
+from service.services.statements import compiled_for
 from tests.api.test_league import LOST_SOLO, SOLO, League
 
 
@@ -61,13 +61,13 @@ def test_a_tables_writes_are_compiled_once(
     league = League(api, client)
     _play(league, client)  # the first time: compiled, and kept
     compiled.seen.clear()
-    bound_before = _prepared.cache_info()
+    bound_before = compiled_for.cache_info()
     _play(league, client)
     statements = [statement for statement, _ in compiled.seen]
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         # The planned writes (the hand's rows, the league's upserts, the outbox) go straight
         # to sqlite3, each compiled once per process (services/writes.py).
-        bound_after = _prepared.cache_info()
+        bound_after = compiled_for.cache_info()
         assert bound_after.misses == bound_before.misses
         assert bound_after.hits - bound_before.hits >= 10
     else:

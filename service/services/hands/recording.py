@@ -26,7 +26,7 @@ from ...persistence.table_keeping import (
     TransferRow,
 )
 from ...rules.replay import RECORDED, HandRefused, HandToSettle, SettledHand, replay
-from .. import league
+from .. import league, statements
 from ..auth import Principal, require_table_access
 from ..errors import (
     HandNumberTaken,
@@ -203,13 +203,13 @@ def _plan(
 ) -> _Planned | _Replay:
     """The hand settled from ``table`` and its writes, or the first answer to its
     Idempotency-Key; the refusals as errors. Writes nothing."""
-    connection = db.session.connection()
     request_hash = None
     if conditions.idempotency_key is not None:
         request_hash = _request_hash(body)
-        stored = connection.execute(
+        found = statements.rows(
             _FIRST_ANSWER, {"of_table": table.id, "with_key": conditions.idempotency_key}
-        ).first()
+        )
+        stored = found[0] if found else None
         if stored is not None:
             if stored.request_hash != request_hash:
                 raise IdempotencyKeyReused(

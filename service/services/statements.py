@@ -1,0 +1,122 @@
+"""Core statements run straight on SQLite's driver, for the requests where SQLAlchemy's
+execution of a statement costs more than the statement.
+
+In a request, SQLAlchemy's execution of one statement (the session's connection, the execution
+context, the parameters' and the result's processing) took 60-300 µs on the development
+machine, where ``sqlite3`` itself takes 10-40 µs: recording a hand ran a dozen of them, much of
+it while holding the writer lock that every writer of the instance waits for
+(docs/performance.md). Here a statement is compiled once per process by SQLAlchemy, for the
+session's dialect; its parameters are bound with its columns' own bind processors (JSON to
+text, a time to SQLite's text for it) and a query's values read back with their result
+processors, exactly as SQLAlchemy would, and the statement runs on the driver's connection of
+the session, in its transaction.
+
+On PostgreSQL the same calls go through SQLAlchemy: a statement's cost there is its round trip,
+and ``database.never_pipelined`` shapes what SQLAlchemy sends (many rows in one ``INSERT``, no
+pipeline), which running on the driver would undo.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import namedtuple
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+from sqlalchemy import Dialect, exc
+
+from ..extensions import db
+
+Slot = tuple[str, Any, Callable[[Any], Any] | None]
+
+
+class Compiled(NamedTuple):
+    """A statement compiled for SQLite: its SQL (``?`` placeholders); for each placeholder in
+    order, the name of its value, the value fixed in the statement (if any) and the column
+    type's bind processor; for a query, its rows' type and each column's result processor."""
+
+    sql: str
+    slots: tuple[Slot, ...]
+    row: Any  # a namedtuple class, or None for a statement that returns no rows
+    readers: tuple[Callable[[Any], Any] | None, ...]
+
+    def arguments(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
+        """The driver's parameters for ``values`` (named as the statement's bind parameters)."""
+        return tuple(
+            (process(v) if process is not None else v)
+            for name, fixed, process in self.slots
+            for v in (values.get(name, fixed),)
+        )
+
+    def rows(self, found: list[tuple[Any, ...]]) -> list[Any]:
+        readers = self.readers
+        return [
+            self.row(*(v if r is None else r(v) for v, r in zip(one, readers, strict=True)))
+            for one in found
+        ]
+
+
+def direct() -> bool:
+    """Whether the session's statements run on the driver here (SQLite)."""
+    return bool(db.session.get_bind().dialect.name == "sqlite")
+
+
+def rows(statement: Any, parameters: Mapping[str, Any]) -> Sequence[Any]:
+    """The rows of a query, in the session's transaction: on SQLite named tuples straight from
+    the driver, elsewhere SQLAlchemy's rows (both read by attribute and by position)."""
+    connection = db.session.connection()
+    if connection.dialect.name != "sqlite":
+        return connection.execute(statement, parameters).all()
+    compiled = compiled_for(statement, tuple(sorted(parameters)), connection.dialect)
+    arguments = compiled.arguments(parameters)
+    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    try:
+        found = cursor.execute(compiled.sql, arguments).fetchall()
+    except sqlite3.Error as error:
+        raise as_sqlalchemy_error(compiled.sql, arguments, error, connection.dialect) from error
+    finally:
+        cursor.close()
+    return compiled.rows(found)
+
+
+def as_sqlalchemy_error(sql: str, arguments: Any, error: sqlite3.Error, dialect: Dialect) -> Any:
+    """The error SQLAlchemy would have raised for ``error`` (``IntegrityError``,
+    ``OperationalError`` …): what the use cases and the outages' handlers catch."""
+    return exc.DBAPIError.instance(sql, arguments, error, sqlite3.Error, dialect=dialect)
+
+
+_NOT_GIVEN = object()
+
+
+@lru_cache(maxsize=512)
+def compiled_for(statement: Any, keys: tuple[str, ...], dialect: Dialect) -> Compiled:
+    """``statement`` compiled once per shape of its parameters (an ``INSERT`` names the
+    columns given). Refuses a statement whose compiling leaves a value to compute in Python
+    (a column's Python default): nothing computes it on the way here, so the caller must give
+    it."""
+    compiled = statement.compile(dialect=dialect, column_keys=list(keys))
+    if compiled.insert_prefetch or compiled.update_prefetch:
+        missing = [c.name for c in (*compiled.insert_prefetch, *compiled.update_prefetch)]
+        raise ValueError(
+            f"a statement run on the driver must name every column it fills: {missing}"
+        )
+    if compiled.positiontup is None:
+        raise ValueError("SQLite's statements take their parameters by position")
+    slots: list[Slot] = []
+    for name in compiled.positiontup:
+        bind = compiled.binds[name]
+        fixed = _NOT_GIVEN if bind.required or bind.callable is not None else bind.value
+        if fixed is _NOT_GIVEN and name not in keys:
+            raise ValueError(f"no value given for {name!r}")
+        process = bind.type.dialect_impl(dialect).bind_processor(dialect)
+        slots.append((name, None if fixed is _NOT_GIVEN else fixed, process))
+    row: Any = None
+    readers: tuple[Callable[[Any], Any] | None, ...] = ()
+    if getattr(statement, "is_select", False):
+        columns = list(statement.selected_columns)
+        row = namedtuple("Row", [c.key for c in columns])  # type: ignore[misc,no-redef]
+        readers = tuple(
+            c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns
+        )
+    return Compiled(compiled.string, tuple(slots), row, readers)
