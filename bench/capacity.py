@@ -15,11 +15,19 @@ server settings:
   reaches a phone at its next poll.
 - **streams**: each phone holds the table's event stream (``GET /tables/{id}/events``, one
   connection each: 20,000 for 5,000 tables) and makes no other request. A hand reaches the
-  phones as an event.
+  phones as an event. A phone follows its stream as the pad does (``service/static/pad/
+  live.js``): a stream without its ``ready`` event 5 s after it was opened is given up, and a
+  stream that could not connect, was refused, given up or dropped is opened again after the
+  pad's pause, a random wait of 0.25 s plus up to a bound that doubles with each failure in a
+  row from 1 s to 30 s ("full jitter"; back to 1 s once ready), resuming after its last event.
+  Two things the pad does besides are not modelled: it mints a stream ticket (a POST) before
+  each opening, where these phones send the table's token as a bearer as a program does; and
+  while its stream is not live it polls the table every 3 s.
 
 Each step starts a fresh server (gunicorn.conf.py, 2 workers, the service's worker) and every
-phone of its tables connects at once, as after a deployment or a power cut at a club night:
-the **cold start**. It lasts until every phone has its first answer (its first poll answered,
+phone of its tables connects as after a deployment: each had its stream dropped by the
+restart at the step's start, and comes back after its first pause (0.25-1.25 s; polling: at
+once, spread over its first 3 s). That is the **cold start**. It lasts until every phone has its first answer (its first poll answered,
 its stream's ``ready`` event) and the answers are back within the limit (the first second
 from which the next 5 s of requests have a p99 of at most 100 ms); its length is the **drain
 time**, at most ``--step`` seconds. Then the **steady state** is measured for ``--step`` seconds
@@ -28,7 +36,8 @@ expiry both happen within it). Steps go through ``--tables`` until one fails; ev
 bounded in time, so the run stops by itself.
 
 A step holds when, in its steady state, no request failed or answered other than 200, 201 or
-304, no stream dropped, the p99 of all requests and of the writes alone are at most 100 ms
+304, no stream dropped once it was ready and none was left without its ``ready`` (the phones'
+reconnections during the cold start are reported, not counted against it), the p99 of all requests and of the writes alone are at most 100 ms
 and (streams) the p99 of the events' delivery is at most 250 ms, and the cold start drained.
 
 What is measured:
@@ -41,9 +50,13 @@ What is measured:
 - the workers' resident memory before the phones connect and once all are in, per stream;
 - the bare Flask app's ceiling (bench/bare_app.py under wrk) in the same run, as the baseline.
 
-The load generator is one asyncio process (a raw ``asyncio.Protocol`` per stream, a shared
-pool of kept-alive connections for requests); it shares the machine's 2 cores with the
-server and with whatever else runs: the load averages are printed. Only 127.0.0.1 is loaded.
+The load generator is one asyncio process for the requests (a shared pool of kept-alive
+connections) and, for streams, load processes holding up to ``STREAMS_PER_LOAD_PROCESS``
+streams each (a raw ``asyncio.Protocol`` per connection); they share the machine's 2 cores
+with the server and with whatever else runs: the load averages are printed, and so are, for
+the cold start, where its time went (from a connection asked for to its request sent, from
+the request to ``ready``, how late the load processes' loops woke) and the CPU the workers
+and the load processes spent until every phone was in. Only 127.0.0.1 is loaded.
 """
 
 from __future__ import annotations
@@ -117,7 +130,15 @@ class Step:
     tcp_pages_after: int = 0
     streams_per_worker: list[int] = field(default_factory=list)
     drain_seconds: float | None = None
+    # (streams) seconds from a connection asked for to its request sent; from the request to
+    # its ready (each phone's first); how late the load processes' loops woke (every 0.1 s)
+    stream_timing: tuple[list[float], list[float], list[float]] = field(
+        default_factory=lambda: ([], [], [])
+    )
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    # CPU seconds from the start until every phone was in: the workers', the load processes'
+    workers_cpu_in = 0.0
+    load_cpu_in = 0.0
 
     def drained_at(self) -> float | None:
         """The cold start's end: all phones in, then the first second from which every second's
@@ -267,104 +288,229 @@ class Seen:
         return delivered
 
 
-class StreamPhone(asyncio.Protocol):
-    """One phone holding its table's stream: notes its ``ready`` and the hands' events."""
+# The pad's reconnection (service/static/pad/live.js): a stream with no ``ready`` within
+# READY_SECONDS of its opening is given up, and any stream that fails, is refused or drops is
+# opened again after ``retry_delay`` (full jitter, doubling from 1 s to 30 s, at least 0.25 s).
+READY_SECONDS = 5.0
+RETRY_BASE_SECONDS = 1.0
+RETRY_MAX_SECONDS = 30.0
+RETRY_MIN_SECONDS = 0.25
+_EVENT_ID = re.compile(rb"(?:^|\n)id: (\d+)\n")
 
-    def __init__(self, request: bytes, holder: StreamHolder) -> None:
-        self.request = request
-        self.holder = holder
-        self.ready = False
-        self.lost = False
-        self.buffer = b""
+
+def retry_delay(retries: int, rng: random.Random) -> float:
+    """The pad's wait before its reconnection number ``retries`` (0 for the first), seconds:
+    ``live.js``'s ``retryDelay``."""
+    bound = min(RETRY_MAX_SECONDS, RETRY_BASE_SECONDS * 2 ** min(retries, 16))
+    return float(RETRY_MIN_SECONDS + rng.random() * bound)
+
+
+class StreamConnection(asyncio.Protocol):
+    """One connection of a phone's stream: hands what it reads to its phone."""
+
+    def __init__(self, phone: StreamPhone) -> None:
+        self.phone = phone
         self.transport: asyncio.Transport | None = None
+        self.buffer = b""
+        self.ready = False
 
     def connection_made(self, transport: Any) -> None:
         self.transport = transport
-        transport.write(self.request)
-        self.holder.last_sent = time.monotonic()
+        transport.write(self.phone.request())
+        self.phone.sent(self)
 
     def data_received(self, data: bytes) -> None:
         if not self.ready:
             self.buffer += data
-            if b"event: ready" not in self.buffer:
+            if b"event: ready" not in self.buffer and b"event: reload" not in self.buffer:
                 if self.buffer.startswith(b"HTTP/1.1 ") and not self.buffer.startswith(
                     b"HTTP/1.1 200"
                 ):
-                    self.holder.refused += 1  # a limit: the phone would poll instead
-                    self.transport.close()  # type: ignore[union-attr]
+                    self.phone.failed(self, "refused (not 200)")  # a limit: the pad polls
                 return
             self.ready = True
             data, self.buffer = self.buffer, b""
-            self.holder.phone_ready()
+            self.phone.is_ready(self)
+        self.phone.heard(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.phone.lost(self)
+
+
+class StreamPhone:
+    """A phone following its table's stream as the pad does (``live.js``): opened, given up
+    after ``READY_SECONDS`` without ``ready``, opened again after the pad's jittered pause when
+    it fails, is refused or drops (resuming after its last event, as the pad's ``after``)."""
+
+    def __init__(self, holder: StreamHolder, table: str, token: str) -> None:
+        self.holder = holder
+        self.table = table
+        self.token = token
+        self.retries = 0
+        self.last_id: int | None = None
+        self.connection: StreamConnection | None = None
+        self.opened_at = 0.0  # when its current connection was asked for
+        self.sent_at = 0.0  # when that connection's request went out
+        self.ready_at: float | None = None  # its first ready (this process's clock)
+        self.timer: asyncio.TimerHandle | None = None
+        self.closed = False  # the step is over: no more reconnecting
+
+    def request(self) -> bytes:
+        resume = f"Last-Event-ID: {self.last_id}\r\n" if self.last_id is not None else ""
+        return (
+            f"GET /api/v1/tables/{self.table}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Authorization: Bearer {self.token}\r\n{resume}\r\n"
+        ).encode()
+
+    def open(self) -> None:
+        """Ask for a connection (the request goes out on ``connection_made``)."""
+        if self.closed:
+            return
+        self.timer = None
+        self.opened_at = time.monotonic()
+        task = asyncio.ensure_future(self._connect())
+        self.holder.connecting.add(task)
+        task.add_done_callback(self.holder.connecting.discard)
+
+    async def _connect(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            await loop.create_connection(
+                lambda: StreamConnection(self), "127.0.0.1", self.holder.port
+            )
+        except OSError:
+            self._again("could not connect")
+
+    def sent(self, connection: StreamConnection) -> None:
+        self.connection = connection
+        now = time.monotonic()
+        self.sent_at = now
+        self.holder.note_sent(now, now - self.opened_at)
+        loop = asyncio.get_running_loop()
+        self.timer = loop.call_at(now + READY_SECONDS, self._ready_late, connection)
+
+    def _ready_late(self, connection: StreamConnection) -> None:
+        if connection is self.connection and not connection.ready:
+            self.timer = None
+            self.failed(connection, f"no ready within {READY_SECONDS:g} s")
+
+    def is_ready(self, connection: StreamConnection) -> None:
+        now = time.monotonic()
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        self.retries = 0
+        self.holder.note_ready(self, now - self.sent_at)
+
+    def heard(self, data: bytes) -> None:
+        ids = _EVENT_ID.findall(data)
+        if ids:
+            self.last_id = int(ids[-1])
         if b"event: reload" in data:
             self.holder.reloads += 1
         now = time.monotonic()
         for table, version in _VERSION.findall(data):
             self.holder.arrivals.append((table.decode(), int(version), now))
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.lost = True
+    def failed(self, connection: StreamConnection, how: str) -> None:
+        """The pad's ``again``: this connection closed, another opened after a pause."""
+        if connection is not self.connection:
+            return
+        self.connection = None
+        if connection.transport is not None:
+            connection.transport.close()
+        self._again(how)
+
+    def lost(self, connection: StreamConnection) -> None:
+        if connection is not self.connection or self.closed:
+            return
+        if connection.ready:
+            self.holder.dropped += 1  # a held stream lost: counted against the step
+            self.failed(connection, "closed after ready")
+        else:
+            self.failed(connection, "closed before ready")
+
+    def _again(self, how: str) -> None:
+        if self.closed:
+            return
+        if self.timer is not None:
+            self.timer.cancel()
+        self.holder.retried[how] += 1
+        wait = retry_delay(self.retries, self.holder.rng)
+        self.retries += 1
+        self.timer = asyncio.get_running_loop().call_later(wait, self.open)
+
+    def close(self) -> None:
+        self.closed = True
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.connection is not None and self.connection.transport is not None:
+            self.connection.transport.close()
 
 
 class StreamHolder:
     """Phones holding streams, in a process of their own (``hold_streams``): a process may
     hold fewer open files than 20,000 streams need."""
 
-    def __init__(self, control: Connection, phones: int) -> None:
+    def __init__(self, control: Connection, port: int, phones: int, seed: int) -> None:
         self.control = control
+        self.port = port
         self.phones = phones
+        self.rng = random.Random(seed)
         self.ready = 0
-        self.refused = 0
+        self.dropped = 0
         self.reloads = 0
+        self.retried: dict[str, int] = defaultdict(int)  # reconnections, by what failed
         self.arrivals: list[tuple[str, int, float]] = []
+        self.connecting: set[asyncio.Future[None]] = set()
         self.last_sent = 0.0  # when the last phone sent its request (this process's clock)
+        self.connect_seconds: list[float] = []  # asked for → request sent, per connection
+        self.ready_seconds: list[float] = []  # request sent → ready, first ready of each phone
+        self.lag_seconds: list[float] = []  # how late this process's loop woke, ten times a s
 
-    def phone_ready(self) -> None:
+    def note_sent(self, now: float, connecting: float) -> None:
+        self.last_sent = now
+        self.connect_seconds.append(connecting)
+
+    def note_ready(self, phone: StreamPhone, waited: float) -> None:
+        if phone.ready_at is not None:
+            return
+        phone.ready_at = time.monotonic()
+        self.ready_seconds.append(waited)
         self.ready += 1
         if self.ready == self.phones:
-            self.control.send(("in", time.monotonic()))
+            self.control.send(("in", time.monotonic(), time.process_time()))
 
-    async def run(self, port: int, tables: list[tuple[str, str]], start: float) -> None:
+    async def run(self, tables: list[tuple[str, str]], start: float) -> None:
         loop = asyncio.get_running_loop()
-        await asyncio.sleep(max(0.0, start - time.monotonic()))
-
-        async def connect(table: str, token: str) -> StreamPhone | None:
-            request = (
-                f"GET /api/v1/tables/{table}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                f"Authorization: Bearer {token}\r\n\r\n"
-            ).encode()
-            try:
-                _, phone = await loop.create_connection(
-                    lambda: StreamPhone(request, self), "127.0.0.1", port
-                )
-            except OSError:
-                self.refused += 1
-                return None
-            return phone
-
-        phones = await asyncio.gather(*(connect(t, k) for t, k in tables for _ in range(PHONES)))
+        phones = [StreamPhone(self, t, k) for t, k in tables for _ in range(PHONES)]
+        # The server (re)started at ``start``: every pad lost its stream then, and comes back
+        # after its first pause (``retry_delay(0)``: 0.25-1.25 s), as after a deployment.
+        for phone in phones:
+            loop.call_at(start + retry_delay(0, self.rng), phone.open)
+        due = start
         while not self.control.poll():
-            await asyncio.sleep(0.2)
+            due += 0.1
+            await asyncio.sleep(max(0.0, due - loop.time()))
+            self.lag_seconds.append(max(0.0, loop.time() - due))
         self.control.recv()  # stop
-        dropped = sum(1 for p in phones if p is None or p.lost)
+        for phone in phones:
+            phone.close()
+        open_never_ready = sum(1 for p in phones if p.ready_at is None)
         how = {
-            "never connected": sum(1 for p in phones if p is None),
-            "refused (not 200)": self.refused,
-            "closed before ready": sum(1 for p in phones if p and p.lost and not p.ready),
-            "closed after ready": sum(1 for p in phones if p and p.lost and p.ready),
-            "open, never ready": sum(1 for p in phones if p and not p.lost and not p.ready),
-            # (seconds from the start to this load process's last request sent: a load
-            # process busy with thousands of connections may send late, not the server)
+            **{f"reconnected: {kind}": n for kind, n in sorted(self.retried.items())},
+            "never ready": open_never_ready,
+            # (seconds from the start to this load process's last request sent)
             "last request sent after s": round(self.last_sent - start),
         }
-        for phone in phones:
-            if phone is not None and phone.transport is not None:
-                phone.transport.close()
-        self.control.send(("done", dropped + self.refused, self.reloads, self.arrivals, how))
+        timing = (self.connect_seconds, self.ready_seconds, self.lag_seconds)
+        self.control.send(
+            ("done", self.dropped + open_never_ready, self.reloads, self.arrivals, how, timing)
+        )
 
 
 def hold_streams(
-    control: Connection, port: int, tables: list[tuple[str, str]], start: float
+    control: Connection, port: int, tables: list[tuple[str, str]], start: float, seed: int
 ) -> None:
     """A load process's work: ``PHONES`` streams for each of ``tables`` from ``start`` (a
     ``time.monotonic()``) until told to stop; then what they saw, sent back on ``control``."""
@@ -372,8 +518,8 @@ def hold_streams(
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < needed:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(needed, hard), hard))
-    holder = StreamHolder(control, len(tables) * PHONES)
-    asyncio.run(holder.run(port, tables, start))
+    holder = StreamHolder(control, port, len(tables) * PHONES, seed)
+    asyncio.run(holder.run(tables, start))
 
 
 async def run_step(
@@ -389,6 +535,7 @@ async def run_step(
     await warm_up(port, tables[: WORKERS * 8])
     step.rss_before_kib = sum(rss_kib(pid) for pid in workers)
     step.tcp_pages_before = tcp_buffer_pages()
+    workers_cpu = sum(cpu_seconds(pid) for pid in workers)
     holders: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
     start = loop.time() + 0.5  # loop.time() is time.monotonic(): the load processes' clock
     if mode == "streams":
@@ -398,7 +545,9 @@ async def run_step(
         for first in range(0, len(tables), chunk):
             ours, theirs = context.Pipe()
             ids = [(t["id"], t["table_token"]) for t in tables[first : first + chunk]]
-            process = context.Process(target=hold_streams, args=(theirs, port, ids, start))
+            process = context.Process(
+                target=hold_streams, args=(theirs, port, ids, start, rng.randrange(2**32))
+            )
             process.start()
             holders.append((process, ours))
     seen = Seen()
@@ -475,9 +624,12 @@ async def run_step(
         await asyncio.sleep(1)
         for _process, control in holders:
             while control.poll():
-                holders_in.append(control.recv()[1])
+                _in, at, cpu = control.recv()
+                holders_in.append(at)
+                step.load_cpu_in += cpu
         if holders and len(holders_in) == len(holders) and step.phones_in_at is None:
             step.phones_in_at = max(holders_in) - start
+            step.workers_cpu_in = sum(cpu_seconds(pid) for pid in workers) - workers_cpu
         if step.phones_in_at is not None and memory_at is None:
             memory_at = loop.time() + 2  # what the workers allocated for the last ones settles
         if memory_at is not None and loop.time() >= memory_at and not step.rss_after_kib:
@@ -498,7 +650,9 @@ async def run_step(
         message = control.recv()
         if message[0] == "in":
             message = control.recv()
-        _done, dropped, reloads, arrivals, how = message
+        _done, dropped, reloads, arrivals, how, timing = message
+        for into, values in zip(step.stream_timing, timing, strict=True):
+            into.extend(values)
         step.dropped += dropped
         for kind, count in how.items():
             merge = max if kind.endswith(" s") else (lambda a, b: a + b)
@@ -539,6 +693,12 @@ def tcp_buffer_pages() -> int:
             fields = line.split()
             return int(fields[fields.index("mem") + 1])
     return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) the process ``pid`` has used, in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_kib(pid: int) -> int:
@@ -619,6 +779,26 @@ def report(step: Step, ceiling: float) -> bool:
         if step.dropped
         else ""
     )
+    if step.mode == "streams":
+        connecting, readying, lagging = step.stream_timing
+
+        def spread(values: list[float]) -> str:
+            return (
+                f"p50 {percentile(values, 0.5):.2f} s, p99 {percentile(values, 0.99):.2f} s, "
+                f"max {max(values, default=0.0):.2f} s"
+            )
+
+        retried = ", ".join(f"{kind} {n}" for kind, n in step.lost.items() if n)
+        print(
+            f"         cold start: a connection asked for → its request sent {spread(connecting)}"
+            f" ({len(connecting)}); request → ready {spread(readying)}; the load processes' "
+            f"loops woke late by {spread(lagging)}; {retried or 'no reconnection'}; CPU until "
+            f"all in: the workers {step.workers_cpu_in:.1f} s "
+            f"({step.workers_cpu_in / max(1, len(connecting)) * 1e6:,.0f} µs a request sent), "
+            f"the load processes {step.load_cpu_in:.1f} s "
+            f"({step.load_cpu_in / max(1, len(connecting)) * 1e6:,.0f} µs)",
+            flush=True,
+        )
     delivery = (
         f"delivery p50 {f['delivery_p50']:.0f} ms p99 {f['delivery_p99']:.0f} ms "
         f"({f['deliveries']})"
