@@ -305,6 +305,7 @@ RETRY_BASE_SECONDS = 1.0
 RETRY_MAX_SECONDS = 30.0
 RETRY_MIN_SECONDS = 0.25
 _EVENT_ID = re.compile(rb"(?:^|\n)id: (\d+)\n")
+IP_BIND_ADDRESS_NO_PORT = getattr(socket, "IP_BIND_ADDRESS_NO_PORT", 24)  # Linux's number
 
 
 def retry_delay(retries: int, rng: random.Random) -> float:
@@ -357,6 +358,12 @@ class StreamPhone:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setblocking(False)
         self.sock = sock
+        # From this load process's own loopback address (its port chosen on connecting): the
+        # kernel looks for a free port per source address, and tens of thousands of
+        # connections (and those given up, in TIME_WAIT) from one address made each
+        # connect() search long; phones come from many addresses anyway.
+        sock.setsockopt(socket.IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, 1)
+        sock.bind((self.holder.source, 0))
         error = sock.connect_ex(("127.0.0.1", self.holder.port))
         if error not in (0, errno.EINPROGRESS):
             self._again("could not connect")
@@ -455,9 +462,10 @@ class StreamHolder:
     """Phones holding streams, in a process of their own (``hold_streams``): a process may
     hold fewer open files than 20,000 streams need. One selector and a heap of timers."""
 
-    def __init__(self, control: Connection, port: int, phones: int, seed: int) -> None:
+    def __init__(self, control: Connection, port: int, phones: int, seed: int, source: str) -> None:
         self.control = control
         self.port = port
+        self.source = source  # the address its phones connect from (127.0.0.2, …)
         self.phones = phones
         self.rng = random.Random(seed)
         self.selector = selectors.DefaultSelector()
@@ -527,7 +535,12 @@ class StreamHolder:
 
 
 def hold_streams(
-    control: Connection, port: int, tables: list[tuple[str, str]], start: float, seed: int
+    control: Connection,
+    port: int,
+    tables: list[tuple[str, str]],
+    start: float,
+    seed: int,
+    source: str,
 ) -> None:
     """A load process's work: ``PHONES`` streams for each of ``tables`` from ``start`` (a
     ``time.monotonic()``) until told to stop; then what they saw, sent back on ``control``."""
@@ -535,7 +548,7 @@ def hold_streams(
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < needed:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(needed, hard), hard))
-    StreamHolder(control, port, len(tables) * PHONES, seed).run(tables, start)
+    StreamHolder(control, port, len(tables) * PHONES, seed, source).run(tables, start)
 
 
 async def run_step(
@@ -561,8 +574,10 @@ async def run_step(
         for first in range(0, len(tables), chunk):
             ours, theirs = context.Pipe()
             ids = [(t["id"], t["table_token"]) for t in tables[first : first + chunk]]
+            source = f"127.0.0.{2 + len(holders)}"
             process = context.Process(
-                target=hold_streams, args=(theirs, port, ids, start, rng.randrange(2**32))
+                target=hold_streams,
+                args=(theirs, port, ids, start, rng.randrange(2**32), source),
             )
             process.start()
             holders.append((process, ours))
