@@ -902,7 +902,8 @@ def main() -> None:
     print(
         f"service on {'PostgreSQL' if database else 'SQLite'}, {WORKERS} workers; a live table ="
         f" {PHONES} phones + a hand every {HAND_SECONDS:g} s; {args.tables_per_club} tables a "
-        f"club; each step: a fresh server, every phone connecting at once (cold start, at most "
+        f"club; each step: a fresh server, every phone coming back as after a restart (streams: "
+        f"reconnecting as the pad does; cold start, at most "
         f"{args.step:g} s), then {args.step:g} s of steady state"
     )
     rng = random.Random(20)
@@ -925,6 +926,9 @@ def main() -> None:
             )
             if late:
                 print(f"         (the workers closed {late} connection(s) whose request was late)")
+            skipped = sum(int(n) for n in re.findall(r"did not open (\d+) stream", log))
+            if skipped:  # (OpeningQueue: given up by their phones while they waited)
+                print(f"         (the workers skipped {skipped} opening(s) whose phone had gone)")
             replaced = log.count("Booting worker") - WORKERS
             if replaced > 0:  # the workers' losses show in the figures; this says why
                 print(
