@@ -44,8 +44,8 @@ import sys
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -89,6 +89,9 @@ DEFAULT_SWITCH_INTERVAL_MS = 5.0
 OPEN_FILES_BESIDE_CONNECTIONS = 256
 # Connections accepted in one turn of the loop at most (the rest wait for the next turn).
 ACCEPT_BATCH = 64
+# Stream openings are taken oldest first until the oldest has waited this long, then newest
+# first (``OpeningQueue``): the pad gives up a stream with no ``ready`` 5 s after opening it.
+NEWEST_FIRST_AFTER = 1.0
 
 
 def streams_per_worker(worker_connections: int) -> int:
@@ -117,6 +120,115 @@ def stream_opening_threads() -> int:
     if not 1 <= count <= 64:
         raise ValueError(f"WEB_STREAM_OPENING_THREADS must be from 1 to 64: {count}")
     return count
+
+
+def client_gone(sock: socket.socket) -> bool:
+    """Whether the client of ``sock`` (its request read already) has closed or reset the
+    connection: a look at the socket that neither waits nor takes what it finds."""
+    try:
+        return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+    except (BlockingIOError, InterruptedError):
+        return False
+    except OSError:
+        return True
+
+
+class OpeningQueue:
+    """The stream openings waiting for a worker's opening threads (``stream_opening_threads``).
+
+    After a restart thousands of phones open their streams at once, more than the threads
+    serve in the seconds a phone waits: the pad gives a stream up 5 s after opening it without
+    its ``ready``, closes it and comes back after a pause (``service/static/pad/live.js``). In
+    the order they came, every opening would be served after its phone had given it up once
+    the queue was 5 s long, and the queue would never get shorter (the phones come back).
+    So, "adaptive LIFO": the oldest opening first while the oldest has waited less than
+    ``newest_first_after`` seconds, the newest first from then on (it is served while its
+    phone still waits; the older ones wait until the queue is short again). And an opening
+    whose client has gone while it waited (``client_gone``) is not run: it is answered False,
+    which closes its connection, and costs no thread more than that look.
+
+    ``submit`` and ``take`` are safe from any thread; ``clock`` is ``time.monotonic``."""
+
+    def __init__(
+        self,
+        threads: int,
+        newest_first_after: float = NEWEST_FIRST_AFTER,
+        clock: Callable[[], float] = time.monotonic,
+        start: bool = True,
+    ) -> None:
+        self.newest_first_after = newest_first_after
+        self.clock = clock
+        self._waiting: deque[tuple[float, Future[Any], socket.socket, Callable[[], Any]]] = deque()
+        self._ready = threading.Condition()
+        self._stopped = False
+        self.skipped = 0  # openings not run: their client had gone
+        self._threads = [
+            threading.Thread(target=self._serve, name=f"stream-opening-{n}", daemon=True)
+            for n in range(threads)
+        ]
+        if start:
+            for thread in self._threads:
+                thread.start()
+
+    def submit(self, sock: socket.socket, call: Callable[[], Any]) -> Future[Any]:
+        """Run ``call`` (the opening of the request on ``sock``) on an opening thread; its
+        future has ``call``'s result, or False when the client had gone."""
+        future: Future[Any] = Future()
+        with self._ready:
+            self._waiting.append((self.clock(), future, sock, call))
+            self._ready.notify()
+        return future
+
+    def take(self) -> tuple[Future[Any], socket.socket, Callable[[], Any]] | None:
+        """The next opening to run (the policy above), or None when none waits."""
+        with self._ready:
+            return self._take()
+
+    def _take(self) -> tuple[Future[Any], socket.socket, Callable[[], Any]] | None:
+        if not self._waiting:
+            return None
+        oldest_since = self._waiting[0][0]
+        if self.clock() - oldest_since < self.newest_first_after:
+            _since, future, sock, call = self._waiting.popleft()
+        else:
+            _since, future, sock, call = self._waiting.pop()
+        return future, sock, call
+
+    def _serve(self) -> None:
+        while True:
+            with self._ready:
+                while not self._waiting and not self._stopped:
+                    self._ready.wait()
+                if self._stopped:
+                    return
+                taken = self._take()
+            assert taken is not None
+            self.run(*taken)
+
+    def run(self, future: Future[Any], sock: socket.socket, call: Callable[[], Any]) -> None:
+        """Run one opening taken from the queue (an opening thread's work)."""
+        if not future.set_running_or_notify_cancel():
+            return
+        if client_gone(sock):
+            with self._ready:
+                self.skipped += 1
+            future.set_result(False)
+            return
+        try:
+            result = call()
+        except BaseException as error:  # handed to the loop, as ThreadPoolExecutor does
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    def shutdown(self) -> None:
+        """Stop the threads once they finish what they run; what still waits is cancelled."""
+        with self._ready:
+            self._stopped = True
+            waiting, self._waiting = self._waiting, deque()
+            self._ready.notify_all()
+        for _since, future, _sock, _call in waiting:
+            future.cancel()
 
 
 def raise_open_files_limit(wanted: int) -> None:
@@ -441,7 +553,8 @@ class BufferingThreadWorker(ThreadWorker):  # type: ignore[misc]
         )
         self.buffering = not cfg.is_ssl and cfg.http_protocols == ["h1"]
         self.hub = StreamHub(self)
-        self.opening_pool: ThreadPoolExecutor | None = None
+        self.openings: OpeningQueue | None = None
+        self.skipped_told = 0  # the openings skipped (client gone) the log has been told of
 
     def init_process(self) -> None:
         """gthread's, with the interpreter's thread switch interval set first (above) and the
@@ -450,26 +563,25 @@ class BufferingThreadWorker(ThreadWorker):  # type: ignore[misc]
         # A socket per connection (streams included), and files, the database's and the
         # log's, beside them.
         raise_open_files_limit(int(self.cfg.worker_connections) + OPEN_FILES_BESIDE_CONNECTIONS)
-        self.opening_pool = ThreadPoolExecutor(
-            max_workers=stream_opening_threads(), thread_name_prefix="stream-opening"
-        )
+        self.openings = OpeningQueue(stream_opening_threads())
         super().init_process()
 
     def run(self) -> None:
         try:
             super().run()
         finally:
-            if self.opening_pool is not None:
-                self.opening_pool.shutdown(wait=False)
+            if self.openings is not None:
+                self.openings.shutdown()
 
     def enqueue_req(self, conn: Any, opening: bool = False) -> None:
         """gthread's, with a stream's opening given to the worker's opening threads
-        (``stream_opening_threads``) instead of its request threads."""
-        if not opening or self.opening_pool is None:
+        (``stream_opening_threads``, in ``OpeningQueue``'s order) instead of its request
+        threads."""
+        if not opening or self.openings is None:
             super().enqueue_req(conn)
             return
         conn.init()
-        future = self.opening_pool.submit(self.handle, conn)
+        future = self.openings.submit(conn.sock, partial(self.handle, conn))
         future.add_done_callback(
             lambda done: self.method_queue.defer(self.finish_request, conn, done)
         )
@@ -609,3 +721,10 @@ class BufferingThreadWorker(ThreadWorker):  # type: ignore[misc]
                 late,
                 REQUEST_READ_TIMEOUT,
             )
+        skipped = self.openings.skipped if self.openings is not None else 0
+        if skipped > self.skipped_told and self.alive:
+            self.log.warning(
+                "did not open %d stream(s) whose client had gone while they waited",
+                skipped - self.skipped_told,
+            )
+            self.skipped_told = skipped
