@@ -102,6 +102,13 @@ def run_migrations_online():
             without_request_timeouts(connection)
             context.run_migrations()
 
+        if connection.dialect.name == "sqlite":
+            # A migration that copies a table turns SQLite's foreign keys off around the copy,
+            # and its "ON" again is a no-op while the copy's transaction is open: the
+            # connection would go back to the pool (the app's, when the app migrates itself,
+            # as the tests do) with its foreign keys off. Now that the transaction has ended:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
+
 
 if context.is_offline_mode():
     run_migrations_offline()
