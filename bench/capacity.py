@@ -14,15 +14,20 @@ server settings:
   got), as the score pad does without a stream: 1.34 requests a second per table. A hand
   reaches a phone at its next poll.
 - **streams**: each phone holds the table's event stream (``GET /tables/{id}/events``, one
-  connection each: 20,000 for 5,000 tables) and makes no other request. A hand reaches the
-  phones as an event. A phone follows its stream as the pad does (``service/static/pad/
-  live.js``): a stream without its ``ready`` event 5 s after it was opened is given up, and a
-  stream that could not connect, was refused, given up or dropped is opened again after the
-  pad's pause, a random wait of 0.25 s plus up to a bound that doubles with each failure in a
-  row from 1 s to 30 s ("full jitter"; back to 1 s once ready), resuming after its last event.
-  Two things the pad does besides are not modelled: it mints a stream ticket (a POST) before
-  each opening, where these phones send the table's token as a bearer as a program does; and
-  while its stream is not live it polls the table every 3 s.
+  connection each: 20,000 for 5,000 tables). A hand reaches the phones as an event. A phone
+  follows its stream as the pad does (``service/static/pad/live.js`` and ``app.js``): before
+  each opening it mints a stream ticket (``POST …/events/tickets``, the table's token as a
+  bearer) and opens the ticket's url (no ``Authorization``, ``after`` its last event); a stream
+  without its ``ready`` event 5 s after it was opened is given up, and a ticket or a stream
+  that failed, was refused, given up or dropped is tried again after the pad's pause, a random
+  wait of 0.25 s plus up to a bound that doubles with each failure in a row from 1 s to 30 s
+  ("full jitter"; back to 1 s once ready). While its stream is not live (from the restart
+  until its ``ready``, and after any loss) it polls the table every 3 s on its own grid with
+  ``If-None-Match``, none while the last is unanswered (``app.js``'s ``tick``). The tickets
+  and polls of a load process's phones share its ``KEPT_ALIVE_PER_LOAD_PROCESS`` kept-alive
+  connections (as a proxy in front would); a request waiting for one counts the wait in its
+  latency. Not modelled: the pad fetches the table when an event names a version it does not
+  have (three of a table's phones per hand).
 
 Each step starts a fresh server (gunicorn.conf.py, 2 workers, the service's worker) and every
 phone of its tables connects as after a deployment: each had its stream dropped by the
@@ -56,8 +61,10 @@ connections) and, for streams, load processes holding up to ``STREAMS_PER_LOAD_P
 streams each (plain non-blocking sockets under one selector); they share the machine's 2 cores
 with the server and with whatever else runs: the load averages are printed, and so are, for
 the cold start, where its time went (from a connection asked for to its request sent, from
-the request to ``ready``, how late the load processes' loops woke) and the CPU the workers
-and the load processes spent until every phone was in. Only 127.0.0.1 is loaded.
+the request to ``ready``, how late the load processes' loops woke; the tickets and the
+not-live polls, their count, statuses and latency) and the CPU the workers and the load
+processes spent until every phone was in. The tickets and polls count with the other
+requests: in the drain, and in the steady state's verdict. Only 127.0.0.1 is loaded.
 """
 
 from __future__ import annotations
