@@ -14,15 +14,20 @@ server settings:
   got), as the score pad does without a stream: 1.34 requests a second per table. A hand
   reaches a phone at its next poll.
 - **streams**: each phone holds the table's event stream (``GET /tables/{id}/events``, one
-  connection each: 20,000 for 5,000 tables) and makes no other request. A hand reaches the
-  phones as an event. A phone follows its stream as the pad does (``service/static/pad/
-  live.js``): a stream without its ``ready`` event 5 s after it was opened is given up, and a
-  stream that could not connect, was refused, given up or dropped is opened again after the
-  pad's pause, a random wait of 0.25 s plus up to a bound that doubles with each failure in a
-  row from 1 s to 30 s ("full jitter"; back to 1 s once ready), resuming after its last event.
-  Two things the pad does besides are not modelled: it mints a stream ticket (a POST) before
-  each opening, where these phones send the table's token as a bearer as a program does; and
-  while its stream is not live it polls the table every 3 s.
+  connection each: 20,000 for 5,000 tables). A hand reaches the phones as an event. A phone
+  follows its stream as the pad does (``service/static/pad/live.js`` and ``app.js``): before
+  each opening it mints a stream ticket (``POST …/events/tickets``, the table's token as a
+  bearer) and opens the ticket's url (no ``Authorization``, ``after`` its last event); a stream
+  without its ``ready`` event 5 s after it was opened is given up, and a ticket or a stream
+  that failed, was refused, given up or dropped is tried again after the pad's pause, a random
+  wait of 0.25 s plus up to a bound that doubles with each failure in a row from 1 s to 30 s
+  ("full jitter"; back to 1 s once ready). While its stream is not live (from the restart
+  until its ``ready``, and after any loss) it polls the table every 3 s on its own grid with
+  ``If-None-Match``, none while the last is unanswered (``app.js``'s ``tick``). The tickets
+  and polls of a load process's phones share its ``KEPT_ALIVE_PER_LOAD_PROCESS`` kept-alive
+  connections (as a proxy in front would); a request waiting for one counts the wait in its
+  latency. Not modelled: the pad fetches the table when an event names a version it does not
+  have (three of a table's phones per hand).
 
 Each step starts a fresh server (gunicorn.conf.py, 2 workers, the service's worker) and every
 phone of its tables connects as after a deployment: each had its stream dropped by the
@@ -56,8 +61,10 @@ connections) and, for streams, load processes holding up to ``STREAMS_PER_LOAD_P
 streams each (plain non-blocking sockets under one selector); they share the machine's 2 cores
 with the server and with whatever else runs: the load averages are printed, and so are, for
 the cold start, where its time went (from a connection asked for to its request sent, from
-the request to ``ready``, how late the load processes' loops woke) and the CPU the workers
-and the load processes spent until every phone was in. Only 127.0.0.1 is loaded.
+the request to ``ready``, how late the load processes' loops woke; the tickets and the
+not-live polls, their count, statuses and latency) and the CPU the workers and the load
+processes spent until every phone was in. The tickets and polls count with the other
+requests: in the drain, and in the steady state's verdict. Only 127.0.0.1 is loaded.
 """
 
 from __future__ import annotations
@@ -82,7 +89,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -106,6 +113,8 @@ STREAMS_PER_WORKER = 12_000
 CONNECTIONS_PER_WORKER = STREAMS_PER_WORKER + 1_000
 # Streams a load process holds at most (a socket each: the open-files limit is per process).
 STREAMS_PER_LOAD_PROCESS = 8_000
+# The kept-alive connections a load process's phones share for their tickets and polls.
+KEPT_ALIVE_PER_LOAD_PROCESS = 48
 _VERSION = re.compile(rb'"table_id":"([^"]+)","version":(\d+)')
 
 
@@ -143,6 +152,10 @@ class Step:
         default_factory=lambda: ([], [], [])
     )
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    # (streams) the phones' tickets and not-live polls, by kind: (due, ms, status)
+    exchanges: dict[str, list[tuple[float, float, int]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
     # CPU seconds from the start until every phone was in (or the cold start's bound, at
     # ``cold_cpu_at`` s): the workers', the load processes'
     cold_cpu_at = 0.0
@@ -315,46 +328,203 @@ def retry_delay(retries: int, rng: random.Random) -> float:
     return float(RETRY_MIN_SECONDS + rng.random() * bound)
 
 
+class KeptAlive:
+    """One of a load process's kept-alive HTTP/1.1 connections for its phones' tickets and
+    polls (a browser keeps one beside its stream; a proxy in front would share a few like
+    these): a plain non-blocking socket in the holder's selector, one request at a time.
+
+    A request waits in the holder's queue until a connection is free (the wait counts in its
+    latency: the load is open). A connection the server closed while it was idle (its
+    keep-alive timeout) is opened again; a request it failed before any answer is sent once
+    more on a new one, as browsers do."""
+
+    def __init__(self, holder: StreamHolder) -> None:
+        self.holder = holder
+        self.sock: socket.socket | None = None
+        self.connected = False
+        self.current: Exchange | None = None
+        self.sent_again = False
+        self.buffer = b""
+
+    def send(self, exchange: Exchange) -> None:
+        self.current = exchange
+        self.buffer = b""
+        if self.sock is None:
+            self._connect()
+        else:
+            self._write()
+
+    def _connect(self) -> None:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        sock.setsockopt(socket.IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, 1)
+        sock.bind((self.holder.source, 0))
+        self.sock, self.connected = sock, False
+        if sock.connect_ex(("127.0.0.1", self.holder.port)) not in (0, errno.EINPROGRESS):
+            self._failed()
+            return
+        self.holder.selector.register(sock, selectors.EVENT_WRITE, self)
+
+    def _write(self) -> None:
+        assert self.sock is not None and self.current is not None
+        try:
+            self.sock.send(self.current.request)  # a few hundred bytes: an empty buffer takes them
+        except OSError:
+            self._failed()
+            return
+        self.holder.selector.modify(self.sock, selectors.EVENT_READ, self)
+
+    def on_event(self, mask: int) -> None:
+        assert self.sock is not None
+        if not self.connected:
+            if self.sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR):
+                self._failed()
+                return
+            self.connected = True
+            self._write()
+            return
+        try:
+            data = self.sock.recv(65536)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._failed()
+            return
+        if self.current is None:
+            return  # (nothing is asked of an idle connection)
+        self.buffer += data
+        head_end = self.buffer.find(b"\r\n\r\n")
+        if head_end < 0:
+            return
+        status_line, *lines = self.buffer[:head_end].decode("latin-1").split("\r\n")
+        headers = {
+            k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines)
+        }
+        body = self.buffer[head_end + 4 :]
+        if len(body) < int(headers.get("content-length", "0")):
+            return
+        exchange, self.current, self.sent_again = self.current, None, False
+        if headers.get("connection", "").lower() == "close":
+            self._close()
+        self.holder.answered(self, exchange, int(status_line.split()[1]), headers, body)
+
+    def _failed(self) -> None:
+        """The connection failed or closed: an idle one is simply closed; a request not yet
+        answered is sent once more on a new connection, then counted as failed (status 0)."""
+        fresh = not self.connected or self.sock is None
+        self._close()
+        exchange = self.current
+        if exchange is None:
+            return
+        if not self.sent_again and not fresh and not self.buffer:
+            self.sent_again = True
+            self._connect()
+            return
+        self.current, self.sent_again = None, False
+        self.holder.answered(self, exchange, 0, {}, b"")
+
+    def _close(self) -> None:
+        if self.sock is not None:
+            with contextlib.suppress(KeyError, ValueError):
+                self.holder.selector.unregister(self.sock)
+            self.sock.close()
+        self.sock, self.connected = None, False
+
+
+@dataclass
+class Exchange:
+    """A phone's request on a kept-alive connection: its kind (``ticket``, ``poll``), when it
+    was due, its bytes, and what to do with the answer (status 0: failed)."""
+
+    kind: str
+    due: float
+    request: bytes
+    then: Callable[[int, dict[str, str], bytes], None]
+
+
 class StreamPhone:
-    """A phone following its table's stream as the pad does (``live.js``): opened, given up
-    after ``READY_SECONDS`` without ``ready``, opened again after the pad's jittered pause when
-    it fails, is refused or drops (resuming after its last event, as the pad's ``after``).
+    """A phone following its table's stream as the pad does (``live.js``, ``app.js``): before
+    each opening it mints a stream ticket (``POST …/events/tickets``, its token as a bearer) and
+    opens the ticket's ``url`` (no ``Authorization``: EventSource sends none) with ``after`` its
+    last event; the stream is given up ``READY_SECONDS`` after it was opened without ``ready``,
+    and opened again (a new ticket) after the pad's jittered pause when the ticket or the stream
+    fails, is refused, given up or dropped. While its stream is not live (from the restart, or
+    a failure, until ``ready``) it polls the table every ``POLL_SECONDS`` on its own grid with
+    ``If-None-Match`` (``app.js``'s ``tick``: none while the previous poll is unanswered).
 
-    A plain non-blocking socket driven by its holder's selector (``StreamHolder``): asyncio's
-    transports cost a load process several times the CPU per connection, and a load process
-    that falls behind gives up streams whose ``ready`` is waiting unread in its socket."""
+    The stream is a plain non-blocking socket driven by its holder's selector
+    (``StreamHolder``): asyncio's transports cost a load process several times the CPU per
+    connection, and a load process that falls behind gives up streams whose ``ready`` is
+    waiting unread in its socket. Tickets and polls go on the holder's ``KeptAlive``
+    connections."""
 
-    def __init__(self, holder: StreamHolder, table: str, token: str) -> None:
+    def __init__(self, holder: StreamHolder, table: str, token: str, version: int) -> None:
         self.holder = holder
         self.table = table
         self.token = token
+        self.etag = f'"{version}"'  # the table this phone shows (it had it before the restart)
         self.retries = 0
         self.last_id: int | None = None
         self.sock: socket.socket | None = None
         self.connected = False  # its request sent
-        self.ready = False  # its current connection had its ready
+        self.ready = False  # its current connection had its ready: the stream is live
         self.buffer = b""
+        self.url = ""  # the current ticket's
         self.opened_at = 0.0  # when its current connection was asked for
         self.sent_at = 0.0  # when that connection's request went out
         self.ready_at: float | None = None  # its first ready (this process's clock)
         self.attempt = 0  # its connections so far: a timer names the one it was set for
         self.closed = False  # the step is over: no more reconnecting
+        self.poll_phase = 0.0  # its polls' grid (app.js's setInterval): phase + k × POLL_SECONDS
+        self.polls = 0  # its polling spells: a poll timer names the one it was set for
+        self.polling = False  # a poll is unanswered
 
     def request(self) -> bytes:
-        resume = f"Last-Event-ID: {self.last_id}\r\n" if self.last_id is not None else ""
-        return (
-            f"GET /api/v1/tables/{self.table}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            f"Authorization: Bearer {self.token}\r\n{resume}\r\n"
-        ).encode()
+        after = f"&after={self.last_id}" if self.last_id is not None else ""
+        return f"GET {self.url}{after} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
 
     def open(self, _attempt: int = 0) -> None:
-        """Start a connection (the request goes out once it is established); a timer's call."""
+        """Mint a ticket, then open the stream with it (``live.js``'s ``open``); a timer's
+        call."""
         if self.closed:
             return
         self.attempt += 1
+        attempt = self.attempt
+
+        def ticketed(status: int, _headers: dict[str, str], body: bytes) -> None:
+            self._ticketed(attempt, status, body)
+
+        self.holder.exchange(
+            Exchange(
+                "ticket",
+                time.monotonic(),
+                (
+                    f"POST /api/v1/tables/{self.table}/events/tickets HTTP/1.1\r\n"
+                    f"Host: 127.0.0.1\r\nAuthorization: Bearer {self.token}\r\n"
+                    "Accept: application/json\r\nContent-Length: 0\r\n\r\n"
+                ).encode(),
+                ticketed,
+            )
+        )
+
+    def _ticketed(self, attempt: int, status: int, body: bytes) -> None:
+        if self.closed or attempt != self.attempt:
+            return
+        if status != 201:
+            self._again("ticket failed" if not status else f"ticket refused ({status})")
+            return
+        self.url = json.loads(body)["url"]
+        self._connect()
+
+    def _connect(self) -> None:
+        """Start the stream's connection (its request goes out once it is established)."""
         self.opened_at = time.monotonic()
         self.connected = self.ready = False
         self.buffer = b""
+        # As the pad's READY_MS, from the EventSource's creation.
+        self.holder.later(self.opened_at + READY_SECONDS, self._ready_late, self.attempt)
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setblocking(False)
         self.sock = sock
@@ -391,10 +561,9 @@ class StreamPhone:
         self.sent_at = now
         self.holder.note_sent(now, now - self.opened_at)
         self.holder.selector.modify(self.sock, selectors.EVENT_READ, self)
-        self.holder.later(now + READY_SECONDS, self._ready_late, self.attempt)
 
     def _ready_late(self, attempt: int) -> None:
-        if attempt == self.attempt and self.connected and not self.ready:
+        if attempt == self.attempt and self.sock is not None and not self.ready:
             self._again(f"no ready within {READY_SECONDS:g} s")
 
     def _readable(self) -> None:
@@ -418,7 +587,7 @@ class StreamPhone:
                 ):
                     self._again("refused (not 200)")  # a limit: the pad polls meanwhile
                 return
-            self.ready = True
+            self.ready = True  # live: the polls stop (their timer finds it so)
             self.retries = 0
             data, self.buffer = self.buffer, b""
             self.holder.note_ready(self, time.monotonic() - self.sent_at)
@@ -433,12 +602,51 @@ class StreamPhone:
         now = time.monotonic()
         for table, version in _VERSION.findall(data):
             self.holder.arrivals.append((table.decode(), int(version), now))
+            # (the pad fetches the table it heard of: its next poll names that version)
+            self.etag = f'"{int(version)}"'
+
+    def poll_from(self, now: float) -> None:
+        """Poll on this phone's grid from ``now`` until the stream is live (a new spell)."""
+        self.polls += 1
+        ticks = math.floor((now - self.poll_phase) / POLL_SECONDS) + 1
+        self.holder.later(self.poll_phase + ticks * POLL_SECONDS, self._tick, self.polls)
+
+    def _tick(self, spell: int) -> None:
+        """``app.js``'s ``tick`` while the stream is not live: the table, with If-None-Match."""
+        if self.closed or spell != self.polls or self.ready:
+            return  # live (or stopped): no polling until the stream is lost again
+        self.holder.later(time.monotonic() + POLL_SECONDS, self._tick, spell)
+        if self.polling:
+            return  # the previous poll is still unanswered (app.js's ``ticking``)
+        self.polling = True
+        self.holder.exchange(
+            Exchange(
+                "poll",
+                time.monotonic(),
+                (
+                    f"GET /api/v1/tables/{self.table} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    f"Authorization: Bearer {self.token}\r\nAccept: application/json\r\n"
+                    f"If-None-Match: {self.etag}\r\n\r\n"
+                ).encode(),
+                self._polled,
+            )
+        )
+
+    def _polled(self, status: int, headers: dict[str, str], _body: bytes) -> None:
+        self.polling = False
+        if status == 200 and "etag" in headers:
+            self.etag = headers["etag"]
+            self.holder.arrivals.append((self.table, etag_version(self.etag), time.monotonic()))
 
     def _again(self, how: str) -> None:
-        """The pad's ``again``: this connection closed, another opened after a pause."""
+        """The pad's ``again``: this connection closed, another opened (with a new ticket)
+        after a pause; not live, so polling meanwhile."""
         self._close_socket()
         if self.closed:
             return
+        was_live, self.ready = self.ready, False
+        if was_live:
+            self.poll_from(time.monotonic())
         self.attempt += 1  # the current connection's timer, if any, no longer applies
         self.holder.retried[how] += 1
         wait = retry_delay(self.retries, self.holder.rng)
@@ -480,6 +688,33 @@ class StreamHolder:
         self.connect_seconds: list[float] = []  # asked for → request sent, per connection
         self.ready_seconds: list[float] = []  # request sent → ready, first ready of each phone
         self.lag_seconds: list[float] = []  # how late this process's loop woke, ten times a s
+        # The phones' tickets and polls: the kept-alive connections, the requests waiting for
+        # one, and (kind, due, ms, status) of each answered (status 0: failed)
+        self.idle = [KeptAlive(self) for _ in range(KEPT_ALIVE_PER_LOAD_PROCESS)]
+        self.waiting: deque[Exchange] = deque()
+        self.exchanges: list[tuple[str, float, float, int]] = []
+
+    def exchange(self, exchange: Exchange) -> None:
+        if self.idle:
+            self.idle.pop().send(exchange)
+        else:
+            self.waiting.append(exchange)
+
+    def answered(
+        self,
+        connection: KeptAlive,
+        exchange: Exchange,
+        status: int,
+        headers: dict[str, str],
+        body: bytes,
+    ) -> None:
+        now = time.monotonic()
+        self.exchanges.append((exchange.kind, exchange.due, (now - exchange.due) * 1000, status))
+        if self.waiting:
+            connection.send(self.waiting.popleft())
+        else:
+            self.idle.append(connection)
+        exchange.then(status, headers, body)
 
     def later(self, at: float, call: Callable[[int], None], argument: int) -> None:
         self.timer_count += 1
@@ -498,12 +733,15 @@ class StreamHolder:
         if self.ready == self.phones:
             self.control.send(("in", time.monotonic()))
 
-    def run(self, tables: list[tuple[str, str]], start: float) -> None:
-        phones = [StreamPhone(self, t, k) for t, k in tables for _ in range(PHONES)]
+    def run(self, tables: list[tuple[str, str, int]], start: float) -> None:
+        phones = [StreamPhone(self, t, k, v) for t, k, v in tables for _ in range(PHONES)]
         # The server (re)started at ``start``: every pad lost its stream then, and comes back
-        # after its first pause (``retry_delay(0)``: 0.25-1.25 s), as after a deployment.
+        # after its first pause (``retry_delay(0)``: 0.25-1.25 s), as after a deployment;
+        # meanwhile it polls, on the grid its page set when it was loaded (any phase).
         for phone in phones:
             self.later(start + retry_delay(0, self.rng), phone.open, 0)
+            phone.poll_phase = start + self.rng.uniform(0, POLL_SECONDS)
+            phone.poll_from(start)
         tick = start  # ten times a second: how late the loop is, and the control pipe
         while True:
             now = time.monotonic()
@@ -529,15 +767,24 @@ class StreamHolder:
             "last request sent after s": round(self.last_sent - start),
         }
         timing = (self.connect_seconds, self.ready_seconds, self.lag_seconds)
+        exchanges = [(kind, due - start, ms, status) for kind, due, ms, status in self.exchanges]
         self.control.send(
-            ("done", self.dropped + never_ready, self.reloads, self.arrivals, how, timing)
+            (
+                "done",
+                self.dropped + never_ready,
+                self.reloads,
+                self.arrivals,
+                how,
+                timing,
+                exchanges,
+            )
         )
 
 
 def hold_streams(
     control: Connection,
     port: int,
-    tables: list[tuple[str, str]],
+    tables: list[tuple[str, str, int]],
     start: float,
     seed: int,
     source: str,
@@ -573,7 +820,7 @@ async def run_step(
         chunk = math.ceil(len(tables) / processes)
         for first in range(0, len(tables), chunk):
             ours, theirs = context.Pipe()
-            ids = [(t["id"], t["table_token"]) for t in tables[first : first + chunk]]
+            ids = [(t["id"], t["table_token"], t["version"]) for t in tables[first : first + chunk]]
             source = f"127.0.0.{2 + len(holders)}"
             process = context.Process(
                 target=hold_streams,
@@ -686,7 +933,11 @@ async def run_step(
         message = control.recv()
         if message[0] == "in":
             message = control.recv()
-        _done, dropped, reloads, arrivals, how, timing = message
+        _done, dropped, reloads, arrivals, how, timing, exchanges = message
+        for kind, due, ms, status in exchanges:
+            step.exchanges[kind].append((due, ms, status))
+            # counted with the rest: the cold start drains, and the steady state holds, with them
+            step.requests.append((due, ms, False, status))
         for into, values in zip(step.stream_timing, timing, strict=True):
             into.extend(values)
         step.dropped += dropped
@@ -835,6 +1086,26 @@ def report(step: Step, ceiling: float) -> bool:
             f"({step.load_cpu_in / max(1, len(connecting)) * 1e6:,.0f} µs)",
             flush=True,
         )
+        # The pad's tickets (one per opening) and its polls while not live, in the cold start
+        # (until it drained, or the step's end) and after it (each counted in the verdict too).
+        cold_end = step.drain_seconds if step.drain_seconds is not None else math.inf
+        for kind, label in (("ticket", "tickets"), ("poll", "not-live polls")):
+            done = step.exchanges.get(kind, [])
+            cold = [e for e in done if e[0] < cold_end]
+            statuses: dict[int, int] = defaultdict(int)
+            per_second: dict[int, int] = defaultdict(int)
+            for due, _ms, status in cold:
+                statuses[status] += 1
+                per_second[int(due)] += 1
+            ms = [e[1] for e in cold]
+            print(
+                f"         cold start: {label} {len(cold):,} (at most "
+                f"{max(per_second.values(), default=0):,} in a second; statuses "
+                f"{dict(sorted(statuses.items()))}), p50 {percentile(ms, 0.5):.0f} ms, p99 "
+                f"{percentile(ms, 0.99):.0f} ms, max {max(ms, default=0.0):.0f} ms; after it: "
+                f"{len(done) - len(cold):,}",
+                flush=True,
+            )
     delivery = (
         f"delivery p50 {f['delivery_p50']:.0f} ms p99 {f['delivery_p99']:.0f} ms "
         f"({f['deliveries']})"

@@ -18,6 +18,14 @@ behind the service's worker its connection is handed to the worker's event loop
 - the stream is fresh (its ``ready`` event), resumes with nothing of its table missed (the
   ``retry:`` line alone), or names an id the club never had (``reload``).
 
+Before each opening the score pad mints a stream ticket (``POST /api/v1/tables/{id}/events/
+tickets``, its token as a bearer: EventSource cannot send one): through Flask that cost a
+thread 2-3 ms, several times the opening, and after a restart every phone mints one. The bare
+ticket request (no query, body, ``Idempotency-Key`` or ``Origin``) is answered here too: the
+address may still have tokens checked, the token is within its write limit (counted here, once:
+``RateLimits.count_token_write``), live and reaches the table; the answer is Flask's
+(``ticket_body``).
+
 Anything else — another path or query, a failed check, events to send on resuming, a HEAD,
 a cross-origin request, no worker's hub (the tests' client) — goes on to Flask unchanged, which
 answers as it always would. So this path only ever gives an answer Flask would have given
@@ -27,6 +35,7 @@ answers as it always would. So this path only ever gives an answer Flask would h
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 from urllib.parse import parse_qs
@@ -53,6 +62,7 @@ from .limits import RateLimits, client_address
 from .security import StartResponse, WsgiApp
 
 TABLE_EVENTS_PATH = re.compile(r"/api/v1/tables/([0-9a-f]{32})/events\Z")
+TABLE_TICKETS_PATH = re.compile(r"/api/v1/tables/([0-9a-f]{32})/events/tickets\Z")
 STREAMS_ENVIRON_KEY = "solo.streams"  # http_worker.STREAMS_ENVIRON_KEY
 _MAX_EVENT_ID = 2**31 - 1
 _MAX_TICKET = 512  # schemas.live.StreamQuerySchema's bound
@@ -96,6 +106,21 @@ class FastStreamOpenings:
         self.feed = feed_for(reader.engine)
 
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
+        if environ.get("REQUEST_METHOD") == "POST":
+            match = TABLE_TICKETS_PATH.match(environ.get("PATH_INFO") or "")
+            ticket = None if match is None else self.ticket(environ, match.group(1))
+            if ticket is not None:
+                start_response(
+                    "201 CREATED",
+                    [
+                        ("Content-Type", "application/json"),
+                        ("Content-Length", str(len(ticket))),
+                        ("Cache-Control", "no-store"),
+                        *self._language(environ),
+                    ],
+                )
+                return [ticket]
+            return self.app(environ, start_response)
         hub = environ.get(STREAMS_ENVIRON_KEY)
         if (
             hub is not None
@@ -152,6 +177,33 @@ class FastStreamOpenings:
         environ[_BODY] = body
         return True
 
+    def ticket(self, environ: dict[str, Any], table_id: str) -> bytes | None:
+        """The table stream's ticket (``POST …/events/tickets``, the body Flask answers), or
+        None to let Flask answer. After a restart every pad mints one before its opening: in
+        Flask (the ORM's table and token, the schema) it cost a thread 2-3 ms, several times
+        the opening itself. Only a bare request: no query, body, Idempotency-Key or Origin."""
+        if (
+            environ.get("QUERY_STRING")
+            or "HTTP_ORIGIN" in environ
+            or "HTTP_IDEMPOTENCY_KEY" in environ
+            or environ.get("CONTENT_LENGTH") not in (None, "", "0")
+            or "HTTP_TRANSFER_ENCODING" in environ
+        ):
+            return None
+        digest = digest_of(environ.get("HTTP_AUTHORIZATION"))
+        if digest is None or not self.limits.token_checks_allowed(client_address(environ)):
+            return None
+        if not self.limits.count_token_write(environ):
+            return None  # past the write limit: Flask answers the 429 (counted once, here)
+        token = self.reader.read_token(digest)
+        principal = live_principal(token, digest)
+        if principal is None or token is None or use_is_due(token):
+            return None  # unknown, revoked, a failed read, a use to note: Flask answers
+        row = self.reader.read(table_id)
+        if row is None or not may_read_table(principal, row):
+            return None
+        return ticket_body(token.id, token.token_hash, f"/api/v1/tables/{row.id}/events")
+
     def _after(self, environ: dict[str, Any], query: dict[str, list[str]]) -> int | None | bool:
         """The id to resume after (None: a fresh stream), or False for Flask to answer (a bad
         one, named there). ``Last-Event-ID`` wins over ``after``, as in Flask's view."""
@@ -205,6 +257,13 @@ class FastStreamOpenings:
 
 
 _BODY = "solo.fast_streams.body"
+
+
+def ticket_body(token_id: str, token_hash: str, path: str) -> bytes:
+    """``live.mint_ticket``'s answer as Flask's JSON gives it (the schema's order, compact, a
+    final newline), from the token's row read here instead of the ORM's."""
+    answer = live.ticket_for(token_id, token_hash, path)
+    return json.dumps(answer, separators=(",", ":")).encode() + b"\n"
 
 
 def init_app(app: Flask, engine: Any) -> None:

@@ -77,6 +77,7 @@ UNLIMITED_ENDPOINTS = frozenset({"health.healthz"})
 # The request's environ keys: the limits it was counted under, and its read count.
 COUNTED = "solo.rate_limits"
 READS_COUNTED = "solo.reads_counted"
+WRITES_COUNTED = "solo.writes_counted"  # a write counted per token before Flask (stream tickets)
 # Both make a new club (and its admin token) without a token: creating one, importing one.
 CLUB_CREATION_ENDPOINTS = ("clubs.Clubs", "league.ClubImport")
 
@@ -376,6 +377,22 @@ class RateLimits:
             done = environ[READS_COUNTED] = (counted, refusal)
         return done[1] is None
 
+    def count_token_write(self, environ: dict[str, Any]) -> bool:
+        """Count a write (POST, PUT, PATCH, DELETE) under the per-token write limit, once per
+        request: the fast stream tickets count here before they answer, and Flask's hook
+        finds the count done. Whether the request may be answered."""
+        if not self.enabled:
+            return True
+        done = environ.get(WRITES_COUNTED)
+        if done is None:
+            counted: list[_Counted] = []
+            token = bearer_token(environ.get("HTTP_AUTHORIZATION"))
+            refusal = (
+                None if token is None else self._enforce(counted, self.writes, token_key(token))
+            )
+            done = environ[WRITES_COUNTED] = (counted, refusal)
+        return done[1] is None
+
     def _count_token_read(
         self, counted: list[_Counted], environ: dict[str, Any]
     ) -> RateLimited | None:
@@ -411,7 +428,12 @@ class RateLimits:
             refusal = self._enforce(counted, self.club_creation, _client_address())
         token = bearer_token(authorization)
         if refusal is None and token is not None:
-            refusal = self._enforce(counted, self.writes, token_key(token))
+            done = request.environ.get(WRITES_COUNTED)
+            if done is None:
+                refusal = self._enforce(counted, self.writes, token_key(token))
+            else:  # counted before Flask (``count_token_write``): not twice
+                counted.extend(done[0])
+                refusal = done[1]
         if refusal is not None:
             raise refusal
 

@@ -138,7 +138,13 @@ def mint_ticket(principal: Principal, target: Followed, path: str) -> dict[str, 
     checked for ``principal`` already)."""
     row = db.session.get(TokenRow, principal.token_id)
     assert row is not None  # it authenticated this very request
-    ticket = f"{row.id}.{_serializer(row.token_hash).dumps(path)}"
+    return ticket_for(row.id, row.token_hash, path)
+
+
+def ticket_for(token_id: str, token_hash: str, path: str) -> dict[str, Any]:
+    """The ticket of the token (its id and stored hash) for the stream at ``path``, as the
+    API answers it: signed with the token's hash, so that revoking the token voids it."""
+    ticket = f"{token_id}.{_serializer(token_hash).dumps(path)}"
     expires = utcnow() + timedelta(seconds=TICKET_SECONDS)
     return {
         "ticket": ticket,

@@ -4,6 +4,7 @@ Flask. The worker's hub is stood in for by ``RecordingHub`` (the real one is the
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -12,7 +13,7 @@ from flask import Flask
 
 from service.middleware.fast_streams import FastStreamOpenings
 from tests.api.test_league import SOLO
-from tests.support import ApiClient, CallsPastLayer, make_app, wsgi_layer
+from tests.support import ApiClient, CallsPastLayer, make_app, migrated_app, wipe, wsgi_layer
 
 # Headers that differ between any two answers, whoever makes them; the fast path gives no
 # RateLimit headers (as the fast polls).
@@ -162,3 +163,96 @@ def test_a_revoked_tokens_ticket_opens_nothing(
     assert fast == opened(twin, f"{path}?ticket={ticket}", {})
     assert fast[0] == 401 and flask_calls.count == 1
     assert opened(app, path, auth)[0] == 200 and flask_calls.count == 1
+
+
+def minted(app: Flask, path: str, headers: dict[str, str], body: Any = None) -> tuple[Any, ...]:
+    """A ticket's answer: status, headers, and the body (JSON, as a list of its pairs)."""
+    response = app.test_client().post(path, headers=headers, json=body)
+    kept = sorted((k.lower(), v) for k, v in response.headers.items() if k.lower() not in VARYING)
+    return response.status_code, kept, list((response.get_json() or {}).items())
+
+
+def test_the_tickets_it_mints_are_flasks_own(
+    app: Flask, twin: Flask, api: ApiClient, flask_calls: CallsPastLayer
+) -> None:
+    """Minted here, from the token's row and the table's read here: Flask's status, headers
+    and fields in the same order; the ticket opens the stream in Flask (the twin) as Flask's
+    own does. (The tickets themselves differ by the second they were signed in, at most.)"""
+    table = api.table()
+    path = f"/api/v1/tables/{table['id']}/events"
+    flask_calls.count = 0
+    for token in (table["table_token"], table["admin_token"]):
+        for extra in ({}, {"Accept-Language": "de-DE,de;q=0.9"}):
+            headers = {**api.auth(token), **extra}
+            fast = minted(app, f"{path}/tickets", headers)
+            slow = minted(twin, f"{path}/tickets", headers)
+            assert fast[0] == slow[0] == 201 and fast[1] == slow[1]
+            assert [k for k, _ in fast[2]] == [k for k, _ in slow[2]]
+            answer = dict(fast[2])
+            assert answer["url"] == f"{path}?ticket={answer['ticket']}"
+            assert answer["expires_in"] == dict(slow[2])["expires_in"]
+            assert answer["ticket"].split(".")[0] == dict(slow[2])["ticket"].split(".")[0]
+            assert opened(twin, answer["url"], {})[0] == 200
+    assert flask_calls.count == 0
+
+
+def test_the_tickets_it_cannot_mint_go_to_flask(
+    app: Flask, twin: Flask, api: ApiClient, flask_calls: CallsPastLayer
+) -> None:
+    table = api.table()
+    other = api.table()
+    auth = api.auth(table["table_token"])
+    path = f"/api/v1/tables/{table['id']}/events/tickets"
+    flask_calls.count = 0
+    cases: list[tuple[str, dict[str, str], Any]] = [
+        (path, api.auth(other["table_token"]), None),  # another table's token: 403
+        (path, {"Authorization": "Bearer nope"}, None),  # 401
+        (path, {}, None),
+        (f"/api/v1/tables/{'0' * 32}/events/tickets", auth, None),  # no such table: 404
+        (f"{path}?x=1", auth, None),
+        (path, auth, {"a": 1}),  # a body
+        (f"/api/v1/clubs/{table['club_id']}/events/tickets", api.auth(table["admin_token"]), None),
+    ]
+    for url, headers, body in cases:
+        fast, slow = minted(app, url, headers, body), minted(twin, url, headers, body)
+        if fast[0] == 201:  # (a ticket differs by its second: its fields' names compared)
+            fast, slow = (
+                fast[:2] + ([k for k, _ in fast[2]],),
+                slow[:2] + ([k for k, _ in slow[2]],),
+            )
+        assert fast == slow, url
+    assert flask_calls.count == len(cases)
+    # With an Idempotency-Key: Flask's to keep (and to replay to its retry).
+    keyed = {**auth, "Idempotency-Key": "k1"}
+    first = minted(app, path, keyed)
+    assert first[0] == 201 and minted(app, path, keyed)[2] == first[2]
+    assert flask_calls.count == len(cases) + 2
+
+
+def test_a_ticket_minted_here_counts_once_under_the_write_limit(tmp_path: Any) -> None:
+    """Counted here before it is minted (a ticket is a POST: the per-token write limit), and
+    not again by Flask when it answers; past the limit Flask refuses it (429)."""
+    limited = migrated_app(
+        os.environ.get("TEST_DATABASE_URL"),
+        tmp_path,
+        RATELIMIT_ENABLED=True,
+        RATELIMIT_WRITES_PER_TOKEN="10 per minute",
+    )
+    try:
+        api = ApiClient(limited.test_client())
+        table = api.table()  # (its admin token's 5 writes: not the table token's)
+        path = f"/api/v1/tables/{table['id']}/events/tickets"
+        auth = api.auth(table["table_token"])
+        stranger = api.auth(api.table()["table_token"])  # counted here, refused by Flask: 403
+        calls = CallsPastLayer(limited, FastStreamOpenings)
+        assert api.client.post(path, headers=stranger).status_code == 403
+        assert [api.client.post(path, headers=auth).status_code for _ in range(10)] == [201] * 10
+        assert calls.count == 1
+        refused = api.client.post(path, headers=auth)
+        assert refused.status_code == 429 and refused.headers["Retry-After"]
+        assert calls.count == 2
+        calls.restore()
+        statuses = [api.client.post(path, headers=stranger).status_code for _ in range(10)]
+        assert statuses == [403] * 9 + [429]  # its 2nd to 10th, then refused
+    finally:
+        wipe(limited)
