@@ -1,7 +1,9 @@
 """Hands: record, correct, void; their history and the ledger.
 
-Every change runs in one transaction under the table's lock (``locking.lock_table``, or
-``lock_table_state`` for recording, which reads without the ORM and writes with Core statements).
+Every change runs in one transaction under the table's lock (``locking.lock_table``). Recording
+plans its hand from the table read without the lock (``locking.read_table_state``) and runs the
+planned statements under it while the table is still at the version read
+(``locking.lock_if_at_version``), or plans again under it (``lock_table_state``).
 Recording settles only the new hand from the table's current state, so it costs the same at
 hand 5 and at hand 500. A correction of hand k settles k and the later hands again in order,
 and stops as soon as a later hand would start from the same state as before: from there on

@@ -1,6 +1,7 @@
 """Recording the next hand: settled from the table's current state only, so it costs the same at
-hand 5 and at hand 500; its writes go in as Core statements, one per table written, an
-Idempotency-Key answering a retry with the first answer."""
+hand 5 and at hand 500; planned (settled, answered, its statements bound) from the table read
+without its lock, and only the planned statements run under the lock, one per table written
+(``services/writes.py``); an Idempotency-Key answering a retry with the first answer."""
 
 from __future__ import annotations
 
