@@ -17,7 +17,10 @@ def test_a_worker_freezes_what_it_loaded_and_not_what_it_makes_later() -> None:
         frozen = gc.get_freeze_count()
         assert frozen >= len(loaded)
         made_later = [[] for _ in range(1000)]
-        assert gc.get_freeze_count() == frozen
+        # Not frozen: the count does not grow by them. (It may shrink: a frozen object that
+        # another thread of the process lets go of leaves the permanent generation, and run
+        # after the whole suite this test freezes every object the suite left behind.)
+        assert gc.get_freeze_count() <= frozen
         assert len(made_later) == 1000
     finally:
         gc.unfreeze()
