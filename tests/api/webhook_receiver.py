@@ -1,6 +1,7 @@
 """A webhook receiver for the tests: an HTTP server on 127.0.0.1 that verifies every delivery
 with ``standardwebhooks`` (a bad signature fails the test) and keeps what it got, answering
-as its script says (a status, ``"slow"``: answering after the deliverer's read timeout)."""
+as its script says (a status, ``"slow"``: answering only after ``slow_seconds`` or when the
+receiver closes, long after the deliverer's read timeout)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ class Receiver:
         self.script: list[int | str] = []  # answers to give first, then 204
         self.delay = delay
         self.slow_seconds = slow_seconds
+        self.closing = threading.Event()  # a slow answer waits for this, at most slow_seconds
         self.received: list[dict[str, Any]] = []  # verified deliveries, in arrival order
         self.requests = 0
         self.bad_signatures = 0
@@ -60,7 +62,7 @@ class Receiver:
     def _answer(self, handler: BaseHTTPRequestHandler, body: bytes, answer: int | str) -> None:
         slow = answer == "slow"
         if slow:  # the deliverer has given up by now: what it sent is not counted
-            time.sleep(self.slow_seconds)
+            self.closing.wait(self.slow_seconds)
             answer = 204
         assert self.secret is not None
         try:
@@ -91,6 +93,7 @@ class Receiver:
             return [entry["event"]["id"] for entry in self.received]
 
     def close(self) -> None:
+        self.closing.set()
         self.server.shutdown()
         self.server.server_close()
 
