@@ -328,6 +328,17 @@ def retry_delay(retries: int, rng: random.Random) -> float:
     return float(RETRY_MIN_SECONDS + rng.random() * bound)
 
 
+def received(sock: socket.socket) -> bytes | None:
+    """What a non-blocking socket has come with: its bytes, ``b""`` once the other end closed
+    or reset it, None when nothing has come yet."""
+    try:
+        return sock.recv(65536)
+    except (BlockingIOError, InterruptedError):
+        return None
+    except OSError:
+        return b""
+
+
 class KeptAlive:
     """One of a load process's kept-alive HTTP/1.1 connections for its phones' tickets and
     polls (a browser keeps one beside its stream; a proxy in front would share a few like
@@ -383,12 +394,9 @@ class KeptAlive:
             self.connected = True
             self._write()
             return
-        try:
-            data = self.sock.recv(65536)
-        except (BlockingIOError, InterruptedError):
+        data = received(self.sock)
+        if data is None:
             return
-        except OSError:
-            data = b""
         if not data:
             self._failed()
             return
@@ -568,12 +576,9 @@ class StreamPhone:
 
     def _readable(self) -> None:
         assert self.sock is not None
-        try:
-            data = self.sock.recv(65536)
-        except (BlockingIOError, InterruptedError):
+        data = received(self.sock)
+        if data is None:
             return
-        except OSError:
-            data = b""
         if not data:
             if self.ready:
                 self.holder.dropped += 1  # a held stream lost: counted against the step

@@ -57,11 +57,6 @@ class Compiled(NamedTuple):
         ]
 
 
-def direct() -> bool:
-    """Whether the session's statements run on the driver here (SQLite)."""
-    return bool(db.session.get_bind().dialect.name == "sqlite")
-
-
 def rows(statement: Any, parameters: Mapping[str, Any]) -> Sequence[Any]:
     """The rows of a query, in the session's transaction: on SQLite named tuples straight from
     the driver, elsewhere SQLAlchemy's rows (both read by attribute and by position)."""

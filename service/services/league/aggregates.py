@@ -65,8 +65,8 @@ def _adding(
     if not rows:
         return []
     rows.sort(key=lambda row: tuple(str(row[k]) for k in keys))
-    # Core statements on the session's connection (same transaction): the ORM layer has
-    # nothing to add to them, and every hand recorded runs two to ten of these.
+    # Core statements, run in the change's transaction (``services/writes.py``): the ORM layer
+    # has nothing to add to them, and every hand recorded runs two to ten of these.
     columns = tuple(rows[0])
     upsert, insert_zeros = _multi_row_statements(
         model, tuple(keys), tuple(counters), columns, len(rows)
