@@ -6,6 +6,7 @@ from __future__ import annotations
 import html as markup
 import json
 import re
+from urllib.parse import quote
 
 import pytest
 import segno
@@ -92,6 +93,52 @@ def test_a_name_is_escaped_on_the_board(club, client):
         as_text=True
     )
     assert "&lt;b&gt;Ann&lt;/b&gt;" in html and "<b>Ann" not in html
+
+
+# A name as a club might type it, or someone would to break the pages: markup and both quotes.
+EVIL = """<script>alert("x")</script> O'Brien"""
+EVIL_SHOWN = "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; O&#39;Brien"
+
+
+def test_a_name_with_markup_and_quotes_is_escaped_on_every_page(club, client):
+    """A player's, the night's and a path's text are escaped on each page: the board as the
+    night runs and once it is over (who pays whom), the cards, and each page's shell."""
+    night = club.started(
+        name=EVIL[:80],
+        new_players=[EVIL, "B", "C", "D"],
+        rate={"cents": 5, "table_fee_cents": 150},
+    )
+    series = club.drawn(night)
+    pages = {"cards": client.post(f"/nights/{night['id']}/cards/1", headers=club.admin)}
+    club.record(series["tables"][0]["table_id"], SOLO)
+    board_url = f"/nights/{night['id']}/screen/board"
+    pages["board"] = client.get(board_url, headers=club.admin)
+    closed = client.post(
+        f"/api/v1/nights/{night['id']}/close", json={"early": True}, headers=club.admin
+    )
+    assert closed.status_code == 200
+    pages["paid"] = client.get(board_url, headers=club.admin)
+    for name, page in pages.items():
+        assert page.status_code == 200, name
+        html = page.get_data(as_text=True)
+        assert "<script" not in html and EVIL not in html, name
+        assert EVIL_SHOWN in html, name
+    # Where a name is shown: the standings, a table's seats, who pays whom, the cards' seats.
+    assert pages["board"].get_data(as_text=True).count(EVIL_SHOWN) == 3  # title, row, seats
+    assert f'<span class="who">{EVIL_SHOWN}</span>' in pages["paid"].get_data(as_text=True)
+    assert f"<li>{EVIL_SHOWN}" in pages["cards"].get_data(as_text=True)
+    # A shell puts the path's id in its data attributes: quoted, it cannot leave them.
+    bad = """"><script>alert('x')"""
+    for url in (
+        f"/nights/{quote(bad)}/screen",
+        f"/nights/{quote(bad)}/cards?series=1",
+        f"/clubs/{quote(bad)}/night-admin",
+    ):
+        page = client.get(url)
+        assert page.status_code == 200, url
+        html = page.get_data(as_text=True)
+        assert "<script>" not in html and bad not in html, url
+        assert "&#34;&gt;&lt;script&gt;alert(&#39;x&#39;)" in html, url
 
 
 def test_the_cards_give_each_table_a_new_working_link_and_its_qr_code(club, client):
