@@ -23,6 +23,7 @@ runs under the strict Content-Security-Policy (no inline script or style).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
@@ -331,93 +332,101 @@ def make_cards(night_id: str, number: int) -> Response:
     return response
 
 
-# The admin screen's words, in the server's catalogs like every other page's; its script gets
-# them in the request's language (``data-words``), placeholders as ``%(name)s``.
-ADMIN_WORDS = {
-    "title": N_("Club night"),
-    "nights": N_("The club's nights"),
-    "start": N_("Start a club night"),
-    "name": N_("Name"),
-    "game": N_("Game"),
-    "present": N_("Players present"),
-    "new_players": N_("New players, one name per line"),
-    "hands": N_("Hands per series"),
-    "until_closed": N_("Until closed"),
-    "series_count": N_("Number of series"),
-    "season": N_("Season"),
-    "no_season": N_("No season"),
-    "per_chip": N_("Money per chip (%(currency)s)"),
-    "per_point": N_("Money per point (%(currency)s)"),
-    "fee": N_("Table fee per player (%(currency)s)"),
-    "settling": N_("Settling the scores"),
-    "pairs": N_("Pairwise difference"),
-    "average": N_("Against the average"),
-    "not_for_money": N_("Not for money"),
-    "start_button": N_("Start the night"),
-    "bad_amount": N_("%(field)s: write an amount such as %(example)s."),
-    "no_token": N_(
+# The admin screen's words, in the server's catalogs like every other page's. Its script
+# (static/nights/admin.js) words them with the pad's i18n (``t('Series {number}', …)``): the
+# shell gives them in the request's language (``data-words``), keyed by their English, each
+# ``%(name)s`` written ``{name}`` as the pad writes it.
+ADMIN_WORDS = (
+    N_("Club night"),
+    N_("The club's nights"),
+    N_("Start a club night"),
+    N_("Name"),
+    N_("Game"),
+    N_("Players present"),
+    N_("New players, one name per line"),
+    N_("Hands per series"),
+    N_("Until closed"),
+    N_("Number of series"),
+    N_("Season"),
+    N_("No season"),
+    N_("Money per chip (%(currency)s)"),
+    N_("Money per point (%(currency)s)"),
+    N_("Table fee per player (%(currency)s)"),
+    N_("Settling the scores"),
+    N_("Pairwise difference"),
+    N_("Against the average"),
+    N_("Not for money"),
+    N_("Start the night"),
+    N_("%(field)s: write an amount such as %(example)s."),
+    N_(
         "This device keeps no admin token of this club. Open the club on the Solo pad with "
         "its admin link, then come back here through Club, Manage, Club night."
     ),
-    "to_pad": N_("Open the Solo pad"),
-    "open": N_("open"),
-    "closed": N_("closed"),
-    "series_of": N_("Series %(number)s of %(planned)s"),
-    "no_series": N_("No series drawn yet."),
-    "hands_each": N_("%(hands)s hands per series"),
-    "rate": N_("Plays for %(rate)s."),
-    "no_rate": N_("Not played for money."),
-    "per_chip_amount": N_("%(amount)s per chip"),
-    "per_point_amount": N_("%(amount)s per point"),
-    "fee_amount": N_("table fee %(amount)s per player"),
-    "change_rate": N_("Change the rate"),
-    "save_rate": N_("Save the rate"),
-    "rate_saved": N_("Rate saved: the night's tables on the old rate play for the new one."),
-    "presence": N_("Who is here"),
-    "presence_hint": N_(
+    N_("Open the Solo pad"),
+    N_("open"),
+    N_("closed"),
+    N_("Series %(number)s of %(planned)s"),
+    N_("No series drawn yet."),
+    N_("%(hands)s hands per series"),
+    N_("Plays for %(rate)s."),
+    N_("Not played for money."),
+    N_("%(amount)s per chip"),
+    N_("%(amount)s per point"),
+    N_("table fee %(amount)s per player"),
+    N_("Change the rate"),
+    N_("Save the rate"),
+    N_("Rate saved: the night's tables on the old rate play for the new one."),
+    N_("Who is here"),
+    N_(
         "Between series: mark a late arrival or an early leaver; the next draw seats those present."
     ),
-    "save_presence": N_("Save who is here"),
-    "presence_saved": N_("Saved: the next draw seats those present."),
-    "draw": N_("Draw series %(number)s"),
-    "seed": N_("Seed (to repeat a draw; empty: random)"),
-    "drawn": N_("Series %(number)s drawn with seed %(seed)s."),
-    "end_anyway": N_("End the series now anyway"),
-    "series": N_("Series %(number)s"),
-    "seed_shown": N_("Seed %(seed)s"),
-    "table": N_("Table %(number)s"),
-    "deals_first": N_("deals first"),
-    "links": N_("Links and QR codes of the tables"),
-    "links_again": N_("Make new links (the phones at these tables must scan again)"),
-    "print": N_("Print the table cards"),
-    "screen": N_("Big screen"),
-    "screen_hint": N_(
+    N_("Save who is here"),
+    N_("Saved: the next draw seats those present."),
+    N_("Draw series %(number)s"),
+    N_("Seed (to repeat a draw; empty: random)"),
+    N_("Series %(number)s drawn with seed %(seed)s."),
+    N_("End the series now anyway"),
+    N_("Series %(number)s"),
+    N_("Seed %(seed)s"),
+    N_("Table %(number)s"),
+    N_("deals first"),
+    N_("Links and QR codes of the tables"),
+    N_("Make new links (the phones at these tables must scan again)"),
+    N_("Print the table cards"),
+    N_("Big screen"),
+    N_(
         "The big screen opens with the club's read-only link when this device has one "
         "(Manage), else with the admin token: keep that screen to yourself."
     ),
-    "standings": N_("Standings"),
-    "rank": N_("Rank"),
-    "player": N_("Player"),
-    "short_series": N_("S%(number)s"),
-    "total": N_("Total"),
-    "money": N_("Money"),
-    "settle_up": N_("Settle-up in money"),
-    "pays": N_("%(payer)s pays %(payee)s %(amount)s"),
-    "pool": N_("the pool"),
-    "nobody_pays": N_("Nobody pays anybody."),
-    "fees": N_("Table fees, apart: %(amount)s to the club."),
-    "rounding": N_(
+    N_("Standings"),
+    N_("Rank"),
+    N_("Player"),
+    N_("S%(number)s"),
+    N_("Total"),
+    N_("Money"),
+    N_("Settle-up in money"),
+    N_("%(payer)s pays %(payee)s %(amount)s"),
+    N_("the pool"),
+    N_("Nobody pays anybody."),
+    N_("Table fees, apart: %(amount)s to the club."),
+    N_(
         "Each table is rounded down to the cent as its own settle-up shows it, the cents left "
         "over going to the largest remainders; the night adds up those amounts per player."
     ),
-    "left_out": N_("Not counted (no rate in the night's currency): %(tables)s."),
-    "close": N_("Close the night"),
-    "close_anyway": N_("Close anyway"),
-    "closed_done": N_("The night is closed: its tables are closed too."),
-    "all_drawn": N_("All series are drawn: close the night when the tables are done."),
-    "offline": N_("No connection: showing what was last loaded."),
-    "hands_played": N_("%(played)s hands"),
-}
+    N_("Not counted (no rate in the night's currency): %(tables)s."),
+    N_("Close the night"),
+    N_("Close anyway"),
+    N_("The night is closed: its tables are closed too."),
+    N_("All series are drawn: close the night when the tables are done."),
+    N_("No connection: showing what was last loaded."),
+    N_("%(played)s hands"),
+)
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def _pad_text(message: str) -> str:
+    """A message as the pad's ``t()`` takes it: ``{name}`` for each ``%(name)s``."""
+    return PLACEHOLDER.sub(r"{\1}", message)
 
 
 @bp.get("/clubs/<string:club_id>/night-admin")
@@ -425,10 +434,10 @@ def night_admin(club_id: str) -> Response:
     """The club night's admin screen (the shell; its script works with the club's admin token
     the score pad keeps on this device, or ``#token=…``)."""
     language = _language()
-    words = {key: _t(message, language) for key, message in ADMIN_WORDS.items()}
+    words = {_pad_text(m): _pad_text(_t(m, language)) for m in ADMIN_WORDS}
     return _shell(
         language,
-        words["title"],
+        _t(N_("Club night"), language),
         "admin",
         {"club": club_id, "words": json.dumps(words, ensure_ascii=False)},
         _t(N_("Loading…"), language),

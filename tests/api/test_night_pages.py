@@ -10,7 +10,10 @@ from urllib.parse import quote
 
 import pytest
 import segno
+from babel.messages.extract import extract
 
+from service.api import night_pages
+from service.api.night_pages import ASSETS as NIGHT_ASSETS
 from service.middleware.security import CONTENT_SECURITY_POLICY
 from tests.api.test_league import SOLO
 from tests.api.test_nights import Night
@@ -263,8 +266,8 @@ def test_a_night_for_money_shows_it_on_the_board_the_cards_and_when_closed_who_p
 @pytest.mark.parametrize(
     ("language", "title", "words"),
     [
-        ("de", "Spieleabend", ("Spieleabend beginnen", "Betrag pro Chip (%(currency)s)")),
-        ("es", "Noche de club", ("Empezar una noche de club", "Dinero por ficha (%(currency)s)")),
+        ("de", "Spieleabend", ("Spieleabend beginnen", "Betrag pro Chip ({currency})")),
+        ("es", "Noche de club", ("Empezar una noche de club", "Dinero por ficha ({currency})")),
     ],
 )
 def test_the_admin_screen_shell_needs_no_token_and_carries_its_words(
@@ -286,3 +289,19 @@ def test_the_admin_screen_shell_needs_no_token_and_carries_its_words(
         answer = client.get(f"/night-assets/{asset}")
         assert answer.status_code == 200
         answer.close()
+
+
+def test_the_admin_screen_words_every_text_its_script_says_and_no_other():
+    """admin.js words its texts with the pad's ``t()``, from the words the shell gives: each
+    text it says is one of them (else it would read in English on a German page), each one is
+    said, and every call's text is a literal the extraction reads (as the pad's catalogs are
+    checked: tests/e2e/test_pad_catalogs.py)."""
+    script = NIGHT_ASSETS / "admin.js"
+    with script.open("rb") as source:
+        options = {"template_string": True, "parse_template_string": True}
+        said = [m for _, m, _, _ in extract("javascript", source, {"t": (1,)}, options=options)]
+    calls = re.findall(r"(?<![\w.$])(?:t|tx|tn)\(", script.read_text())
+    assert len(calls) == len(said), "a t() whose text is not a literal the extractor reads"
+    given = {night_pages._pad_text(message) for message in night_pages.ADMIN_WORDS}
+    assert set(said) - given == set(), "said by admin.js, not given by the shell"
+    assert given - set(said) == set(), "given by the shell, said by no one"

@@ -25,8 +25,12 @@ function choose() {
   return 'en';
 }
 
-export const lang = choose();
-const catalog = lang === 'en' ? {} : (await import(`./lang-${lang}.js`)).default;
+// A page worded by the service (the club night's admin screen) gives its language and texts.
+const served = document.body?.dataset.words;
+export const lang = served ? document.documentElement.lang : choose();
+const catalog = served
+  ? JSON.parse(served)
+  : lang === 'en' ? {} : (await import(`./lang-${lang}.js`)).default;
 const plurals = new Intl.PluralRules(lang);
 const numbers = new Intl.NumberFormat(lang);
 document.documentElement.lang = lang;
