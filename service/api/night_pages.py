@@ -17,7 +17,9 @@ part that needs it:
   (``segno``).
 
 Everything is in the request's language (``?lang=en|de|es``, else ``Accept-Language``), and
-runs under the strict Content-Security-Policy (no inline script or style).
+runs under the strict Content-Security-Policy (no inline script or style). The pages are Jinja
+templates (``service/templates/nights/``, autoescaped); the views word what they show and give
+it to them as text.
 """
 
 from __future__ import annotations
