@@ -304,7 +304,7 @@ function startForm() {
     <div class="row">${field('start-hands', words.hands, html`<input id="start-hands"
       name="hands" type="number" min="1" max="200" value="8" inputmode="numeric"
       ?disabled=${state.untilClosed}>`)}<label class="check"><input type="checkbox"
-      @change=${untilClosed}>${words.untilClosed}</label></div>
+      .checked=${state.untilClosed} @change=${untilClosed}>${words.untilClosed}</label></div>
     ${field('start-series', words.series, html`<input id="start-series" name="series"
       type="number" min="1" max="20" value="2" inputmode="numeric">`)}
     ${field('start-season', words.season, html`<select id="start-season" name="season"><option
