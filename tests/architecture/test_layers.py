@@ -24,7 +24,10 @@ MAY_IMPORT: dict[str, set[str]] = {
     "i18n": {"rules"},
     "extensions": set(),
     "database": set(),
-    "http_worker": set(),  # gunicorn's worker class (gunicorn.conf.py): the server, not the app
+    # gunicorn's worker class (gunicorn.conf.py) and the event streams its loop holds: the
+    # server, not the app.
+    "stream_hub": set(),
+    "http_worker": {"stream_hub"},
     "config": {"database"},
     "persistence": {"extensions"},
     "services": {"rules", "persistence", "extensions", "database", "i18n"},
