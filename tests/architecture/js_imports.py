@@ -42,8 +42,10 @@ def code_of(path: Path) -> str:
     )
 
 
-def imports(path: Path) -> list[JsImport]:
-    """The module's imports, in order."""
+def masked(path: Path) -> tuple[str, list[str]]:
+    """The module's source without its comments and with each string replaced by its number
+    (``'7'``, in the string's own quotes), and the strings: the code, not its texts (lines kept
+    where they were)."""
     strings: list[str] = []
 
     def mask(m: re.Match[str]) -> str:
@@ -54,7 +56,12 @@ def imports(path: Path) -> list[JsImport]:
         quote = m.group(1)[0]
         return f"{quote}{len(strings) - 1}{quote}{lines}"
 
-    code = _STRING_OR_COMMENT.sub(mask, path.read_text(encoding="utf-8"))
+    return _STRING_OR_COMMENT.sub(mask, path.read_text(encoding="utf-8")), strings
+
+
+def imports(path: Path) -> list[JsImport]:
+    """The module's imports, in order."""
+    code, strings = masked(path)
     found = []
     for m in _IMPORT.finditer(code):
         line = code.count("\n", 0, m.start()) + 1
