@@ -13,7 +13,7 @@ from __future__ import annotations
 import inspect
 import logging
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -151,22 +151,16 @@ def test_the_stopping_linger_is_a_number_of_seconds() -> None:
     assert gthread.STOP_KEEPALIVE_LINGER > 0
 
 
-@pytest.fixture
-def pair() -> Iterator[tuple[socket.socket, socket.socket]]:
-    server, client = socket.socketpair()
-    yield server, client
-    server.close()
-    client.close()
-
-
-def test_a_worker_and_a_connection_have_the_attributes_used(pair) -> None:
+def test_a_worker_and_a_connection_have_the_attributes_used() -> None:
     worker = ThreadWorker(0, 1, [], None, 30, Config(), logging.getLogger(__name__))
     try:
         assert [a for a in WORKER_ATTRIBUTES if not hasattr(worker, a)] == []
     finally:
         worker.tmp.close()
-    conn = TConn(Config(), pair[0], ("127.0.0.1", 1), ("127.0.0.1", 2))
-    assert [a for a in CONNECTION_ATTRIBUTES if not hasattr(conn, a)] == []
-    assert conn.data_ready is False  # set True by the loop once a request is in
-    conn.init()
-    assert callable(conn.parser.unreader.unread)  # what BufferedConn hands the request to
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        conn = TConn(Config(), ours, ("127.0.0.1", 1), ("127.0.0.1", 2))
+        assert [a for a in CONNECTION_ATTRIBUTES if not hasattr(conn, a)] == []
+        assert conn.data_ready is False  # set True by the loop once a request is in
+        conn.init()
+        assert callable(conn.parser.unreader.unread)  # what BufferedConn hands the request to
