@@ -159,11 +159,6 @@ def games_words_in(path: Path, names: set[str], values: set[str]) -> list[str]:
     return found
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="start.js words the options and their values itself (LABELS, VALUES, EMPTY): "
-    "they are to come from the games' descriptions",
-)
 def test_no_games_hand_fields_in_the_pads_code() -> None:
     """The pad builds its forms and words from ``GET /variants``: no game's own hand field,
     contract or option is named in its code (the generic shape of a record, ``kind`` and
