@@ -1,8 +1,10 @@
 """What each of the service's ES modules (``service/static/**/*.js``) imports, read from its
 source (nothing is run): ``import … from``, ``export … from``, ``import '…'`` and ``import(…)``,
 the dynamic ones with a template (``import(`./lang-${lang}.js`)``) as the files the template
-may name. Comments are left out; a string that merely looks like an import is not told apart
-(none of ours does), and the tests that read this check it finds the imports known to exist."""
+may name. Comments are left out and strings masked, so that neither reads as an import. It is
+a reader of patterns, not a parser: a template literal nested inside another's ``${…}`` (lit-html
+views) is not told apart from the code around it, so the tests that read this also check that it
+finds the imports known to exist."""
 
 from __future__ import annotations
 
