@@ -28,8 +28,13 @@ MARK = "database"
 FIXTURE = "app"
 FIXTURE_MODULE = "tests.api.conftest"
 
-POSTGRES_URL = os.environ.get("TEST_DATABASE_URL") or None
-ON_POSTGRES = POSTGRES_URL is not None
+GIVEN_URL = os.environ.get("TEST_DATABASE_URL") or None
+ON_POSTGRES = GIVEN_URL is not None
+# pytest-xdist's workers (gw0, gw1 …) each wipe and fill a database of their own: the given
+# one's name with the worker's after it, made when first asked for.
+WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+POSTGRES_URL = f"{GIVEN_URL}_{WORKER}" if GIVEN_URL and WORKER else GIVEN_URL
+_made = False
 
 # The test being set up, run or torn down (tests/conftest.py keeps it).
 current: pytest.Item | None = None
@@ -46,7 +51,9 @@ def reaches_database(item: pytest.Item) -> bool:
         return True
     info = getattr(item, "_fixtureinfo", None)
     definitions = info.name2fixturedefs.get(FIXTURE) if info is not None else None
-    return bool(definitions) and definitions[-1].func.__module__ == FIXTURE_MODULE
+    if not definitions:
+        return False
+    return bool(definitions[-1].func.__module__ == FIXTURE_MODULE)
 
 
 def postgres_url() -> str | None:
@@ -59,4 +66,23 @@ def postgres_url() -> str | None:
             "its own (tests.support.migrated_app(None, …))",
             pytrace=False,
         )
+    _make_workers_database()
     return POSTGRES_URL
+
+
+def _make_workers_database() -> None:
+    global _made
+    if _made or not GIVEN_URL or POSTGRES_URL == GIVEN_URL:
+        return
+    import psycopg
+    from psycopg import sql
+
+    from service.config import normalize_database_url
+
+    name = POSTGRES_URL.rsplit("/", 1)[1] if POSTGRES_URL else ""
+    given = normalize_database_url(GIVEN_URL).replace("+psycopg", "")
+    with psycopg.connect(given, autocommit=True) as connection:
+        exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,))
+        if exists.fetchone() is None:
+            connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    _made = True
