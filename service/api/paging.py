@@ -34,12 +34,15 @@ PAGE_SIZE_MAX = 100
 _unbounded_schema = flask_smorest.pagination._pagination_parameters_schema_factory
 
 
-def _bounded_schema(page: int, page_size: int, max_page_size: int) -> type[ma.Schema]:
+def _bounded_schema(page: int, page_size: int, max_page_size: int) -> ma.Schema:
     """flask-smorest's ``page``/``page_size`` schema, with ``page`` bounded by ``PAGE_MAX``
-    (its own has no maximum). ``Blueprint.paginate`` makes its schema with this."""
+    (its own has no maximum). ``Blueprint.paginate`` makes its schema with this. An instance,
+    shared by every request (as the views' argument schemas are): given the class, webargs
+    made an instance of it, its fields deep-copied, for every paged request."""
     base = _unbounded_schema(page, page_size, max_page_size)
     bounded = ma.fields.Integer(load_default=page, validate=ma.validate.Range(min=1, max=PAGE_MAX))
-    return type(base.__name__, (base,), {"page": bounded})
+    bounded_class: type[ma.Schema] = type(base.__name__, (base,), {"page": bounded})
+    return bounded_class()
 
 
 flask_smorest.pagination._pagination_parameters_schema_factory = _bounded_schema
@@ -105,8 +108,7 @@ class Blueprint(flask_smorest.Blueprint):
         self, page_params: Any, result: Any, headers: Any
     ) -> tuple[Any, Any]:
         result, headers = super()._set_pagination_metadata(page_params, result, headers)
-        meta = json.loads(headers[self.PAGINATION_HEADER_NAME])
-        link = link_header(page_params.page, page_params.page_size, meta["total"])
+        link = link_header(page_params.page, page_params.page_size, page_params.item_count)
         if link is not None:
             headers["Link"] = link
         return result, headers
