@@ -11,6 +11,7 @@ gets both headers (``api/openapi.py`` adds ``Link`` wherever ``X-Pagination`` is
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 from urllib.parse import urlencode
@@ -66,6 +67,14 @@ def link_header(page: int, page_size: int, item_count: int) -> str | None:
     return ", ".join(links)
 
 
+@functools.lru_cache(maxsize=4096)
+def pagination_header(page: int, page_size: int, item_count: int) -> str:
+    """The ``X-Pagination`` value, flask-smorest's metadata as its ``Blueprint`` writes it,
+    made once per page, size and count (its schema was made and dumped on every request)."""
+    metadata = flask_smorest.Blueprint._make_pagination_metadata(page, page_size, item_count)
+    return json.dumps(metadata)
+
+
 Answer = tuple[dict[str, Any], int, dict[str, str]]
 """A view's answer with its status and headers (``Location``, ``ETag``)."""
 
@@ -107,7 +116,10 @@ class Blueprint(flask_smorest.Blueprint):
     def _set_pagination_metadata(
         self, page_params: Any, result: Any, headers: Any
     ) -> tuple[Any, Any]:
-        result, headers = super()._set_pagination_metadata(page_params, result, headers)
+        headers = {} if headers is None else headers
+        headers[self.PAGINATION_HEADER_NAME] = pagination_header(
+            page_params.page, page_params.page_size, page_params.item_count
+        )
         link = link_header(page_params.page, page_params.page_size, page_params.item_count)
         if link is not None:
             headers["Link"] = link

@@ -18,10 +18,10 @@ from flask import Flask, current_app
 
 # A body is a few hundred bytes to a few KiB: a full cache stays around a few MiB per worker.
 MAX_RENDERED_TABLES = 2048
-# A hand's rendering is about 1 KiB, kept with the row it was rendered from (about as much
-# again): a full cache holds about 400 evenings' sheets of 40 hands in one language, some
-# 20-30 MiB per worker.
-MAX_RENDERED_HANDS = 16384
+# A hand's rendering is about 1 KiB, kept with the row it was rendered from: about 3.2 KiB an
+# entry in all (traced). A full cache holds 200 sheets of 40 hands in one language, about
+# 26 MiB per worker; past that a read renders its hands again, as every read did before.
+MAX_RENDERED_HANDS = 8192
 
 
 class RenderedViews:
