@@ -33,7 +33,6 @@ hands: ≥ 5× the peer's bills list).
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import random
@@ -54,6 +53,7 @@ from bench.peer_writes import (  # noqa: E402
     FORM,
     PEER,
     add_bill,
+    peer_arguments,
     peer_bills,
     peer_project,
     peer_server,
@@ -170,15 +170,7 @@ def peers(url: str) -> dict[str, str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--peer-venv", type=Path, default=Path("/tmp/ihm-venv"))
-    parser.add_argument("--seconds", type=int, default=5)
-    parser.add_argument("--rounds", type=int, default=3)
-    args = parser.parse_args()
-    if shutil.which("wrk") is None:
-        sys.exit("wrk is needed: apt-get install wrk")
-    if not (args.peer_venv / "bin" / "gunicorn").exists():
-        sys.exit(f"no peer at {args.peer_venv}: install {PEER} and gunicorn there (see above)")
+    args = peer_arguments(__doc__.splitlines()[0], seconds=5, rounds=3)
     tmp = Path(tempfile.mkdtemp(prefix="bench-peer-reads-"))
     database, our_scripts = ours(tmp)
     print(

@@ -176,16 +176,23 @@ def peer_script(url: str, rng: random.Random) -> str:
     return script("POST", ["/api/projects/bench/bills"], [headers], bills)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def peer_arguments(description: str, seconds: int, rounds: int) -> argparse.Namespace:
+    """The command line of a bench against the peer (``--peer-venv``, ``--seconds``,
+    ``--rounds``), once wrk and the peer are known to be there."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--peer-venv", type=Path, default=Path("/tmp/ihm-venv"))
-    parser.add_argument("--seconds", type=int, default=8)
-    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--seconds", type=int, default=seconds)
+    parser.add_argument("--rounds", type=int, default=rounds)
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("wrk is needed: apt-get install wrk")
     if not (args.peer_venv / "bin" / "gunicorn").exists():
         sys.exit(f"no peer at {args.peer_venv}: install {PEER} and gunicorn there (see above)")
+    return args
+
+
+def main() -> None:
+    args = peer_arguments(__doc__.splitlines()[0], seconds=8, rounds=4)
     tmp = Path(tempfile.mkdtemp(prefix="bench-peer-"))
     (tmp / "peer").mkdir()
     url, tables = prepare(None, tmp)
