@@ -2,9 +2,10 @@
 table and of a club (server-sent events) with their tickets (docs/api.md#live-changes).
 
 A stream's answer is made here like any other; behind the service's worker
-(``service/http_worker.py``) the view then asks the worker's loop to keep the connection, and
-the thread is free. Elsewhere (another server, the tests' client) the answer ends after what it
-has, and the client reconnects with ``Last-Event-ID`` (the ``retry:`` it was given)."""
+(``service/http_worker.py``, its streams ``service/stream_hub.py``) the view then asks the
+worker's loop to keep the connection, and the thread is free. Elsewhere (another server, the
+tests' client) the answer ends after what it has, and the client reconnects with
+``Last-Event-ID`` (the ``retry:`` it was given)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ from .paging import Blueprint
 blp = Blueprint("live", __name__, url_prefix="/api/v1", description="Live changes")
 
 EVENT_STREAM = "text/event-stream"
-STREAMS_ENVIRON_KEY = "solo.streams"  # http_worker.STREAMS_ENVIRON_KEY (the server's side)
+STREAMS_ENVIRON_KEY = "solo.streams"  # stream_hub.STREAMS_ENVIRON_KEY (the server's side)
 # How long a stream's opening waits for this worker's feed to listen (its first stream only).
 FEED_READY_SECONDS = 5.0
 _MAX_EVENT_ID = 2**31 - 1

@@ -6,7 +6,7 @@ hooks, the ORM session, two queries, the answer) it took that thread for a milli
 more, and the writes queued behind them. The usual opening is answered here instead, as WSGI,
 with three short reads on a pinned connection (``table_versions.PinnedVersionReader``), and
 behind the service's worker its connection is handed to the worker's event loop
-(``http_worker.StreamHub``) like Flask's:
+(``stream_hub.StreamHub``) like Flask's:
 
 - ``GET /api/v1/tables/{id}/events`` with a bearer token (``Authorization``) or a stream ticket
   (``ticket``), and optionally ``after`` or ``Last-Event-ID``;
@@ -63,7 +63,7 @@ from .security import StartResponse, WsgiApp
 
 TABLE_EVENTS_PATH = re.compile(r"/api/v1/tables/([0-9a-f]{32})/events\Z")
 TABLE_TICKETS_PATH = re.compile(r"/api/v1/tables/([0-9a-f]{32})/events/tickets\Z")
-STREAMS_ENVIRON_KEY = "solo.streams"  # http_worker.STREAMS_ENVIRON_KEY
+STREAMS_ENVIRON_KEY = "solo.streams"  # stream_hub.STREAMS_ENVIRON_KEY
 _MAX_EVENT_ID = 2**31 - 1
 _MAX_TICKET = 512  # schemas.live.StreamQuerySchema's bound
 

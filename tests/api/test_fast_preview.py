@@ -28,7 +28,7 @@ def fast_preview_of(app: Flask) -> FastPreview:
     return wsgi_layer(app, FastPreview)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def twin(app: Flask) -> Iterator[Flask]:
     """The same service with the fast preview off."""
     yield make_app(

@@ -71,7 +71,7 @@ def test_a_preview_explains_itself_in_the_readers_language(
     assert (lines[0], lines[-1]) == (first, last)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def twin(app: Flask) -> Iterator[Flask]:
     """The same service with neither fast path."""
     yield make_app(
