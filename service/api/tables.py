@@ -9,7 +9,7 @@ from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
 from ..i18n import current_language, explain_session, settlement_view
-from ..middleware.rendered import rendered_hands, rendered_views
+from ..middleware.rendered import RenderedHands, rendered_hands, rendered_views
 from ..schemas.seating import (
     DryRunQuerySchema,
     ReseatedTableSchema,
@@ -193,12 +193,13 @@ class TableHistory(MethodView):
         return table_settings.settings_history(principal(), table_id)
 
 
-def rendered_hand(hand: hands.StoredHand, variant: str, language: str) -> bytes:
+def rendered_hand(
+    cache: RenderedHands, hand: hands.StoredHand, variant: str, language: str
+) -> bytes:
     """A hand's JSON as a list of hands shows it, in ``language``: dumped through
     ``HandSchema`` (the request's language worded by its ``Explanation``) and written as
     Flask's JSON answers write it (compact), kept per worker while the hand's row reads the
-    same (``middleware.rendered.RenderedHands``)."""
-    cache = rendered_hands()
+    same (``cache``: the worker's ``rendered_hands()``)."""
     body = cache.get(hand.id, language, hand)
     if body is None:
         view = _HAND_SCHEMA.dump(hand.view(variant))
@@ -223,9 +224,10 @@ class Hands(MethodView):
         if request.if_none_match and request.if_none_match.contains(str(page.version)):
             return Response(status=304, headers=etag)
         language = current_language()
+        cache = rendered_hands()
         # The list as Flask's JSON answer of HandSchema(many=True) writes it, joined from each
         # hand's rendering (tests/api/test_hand_pages.py holds the two byte for byte).
-        body = b"[" + b",".join(rendered_hand(h, page.variant, language) for h in page.hands)
+        body = b"[" + b",".join(rendered_hand(cache, h, page.variant, language) for h in page.hands)
         return Response(body + b"]\n", status=200, mimetype="application/json", headers=etag)
 
     @blp.arguments(HandCreateSchema())
