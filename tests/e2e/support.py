@@ -215,7 +215,12 @@ def wait_recorded(page: Any, number: int) -> None:
 
 def go_offline(context: Any, network: Network, blocked: list[str] | None = None) -> None:
     """Playwright's offline mode for the phone, and the network to the API cut for real (see
-    Network). `blocked` collects what the page tried to send."""
+    Network). `blocked` collects what the page tried to send. A page showing a table has its
+    other screens' modules first (``data-warmed``): the pad loads them just after the table, and
+    a phone offline in that moment, before the service worker keeps them, cannot open them."""
+    for page in context.pages:
+        if "#table=" in page.url:
+            page.locator("html[data-warmed]").wait_for(state="attached")
     network.up = False
     context.set_offline(True)
 

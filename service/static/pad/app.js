@@ -52,13 +52,17 @@ const SCREENS = {
 };
 
 /** The other screens of a table, and the start, loaded once a table is shown: a phone that goes
- *  offline before the service worker has kept the pad's files still opens them. */
+ *  offline before the service worker has kept the pad's files still opens them. `data-warmed`
+ *  on the page says they are all here. */
 let warmed = false;
 function warm() {
   if (warmed) return;
   warmed = true;
   const loads = [...Object.values(SCREENS), () => import('./start.js')];
-  for (const load of loads) load().catch(() => {});
+  Promise.allSettled(loads.map((load) => load())).then((results) => {
+    const all = results.every((r) => r.status === 'fulfilled');
+    if (all) document.documentElement.dataset.warmed = '';
+  });
 }
 
 const POLL_MS = Number(document.documentElement.dataset.pollMs) || 3000;
