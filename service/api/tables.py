@@ -7,9 +7,10 @@ from typing import Any
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
+from werkzeug.http import parse_etags
 
 from ..i18n import current_language, explain_session, settlement_view
-from ..middleware.rendered import rendered_views
+from ..middleware.rendered import RenderedViews, rendered_views
 from ..schemas.seating import (
     DryRunQuerySchema,
     ReseatedTableSchema,
@@ -33,7 +34,7 @@ from ..schemas.tables import (
     TableUpdateSchema,
 )
 from ..services import hands, seating, table_settings, tables
-from .auth import BEARER, documents_token, if_match_version, principal
+from .auth import BEARER, documents_token, if_match_version, principal, reading_principal
 from .idempotency import OWN, not_idempotent, request_key
 from .idempotency import PARAMETER as IDEMPOTENCY_KEY
 from .openapi import request_body
@@ -99,6 +100,29 @@ def _etag(version: int) -> str:
     return f'"{version}"'
 
 
+def poll_answer(
+    table_id: str,
+    version: int,
+    if_none_match: str | None,
+    rendered: RenderedViews,
+    language: str,
+) -> Response | None:
+    """The answer to a table's poll at ``version`` that needs no rendering: a 304 when
+    ``If-None-Match`` names it (by Werkzeug's rules), else the body rendered at it in
+    ``language``; None when it is still to be rendered. Flask's view and the poll answered
+    before Flask (``middleware/early.py``) both answer with it."""
+    if if_none_match and parse_etags(if_none_match).contains(str(version)):
+        return Response(status=304, headers={"ETag": _etag(version)})
+    body = rendered.get(table_id, version, language)
+    return None if body is None else rendered_answer(version, body)
+
+
+def rendered_answer(version: int, body: bytes) -> Response:
+    """A table's view rendered at ``version`` (already through TableSchema: flask-smorest
+    passes a Response as it is)."""
+    return Response(body, status=200, mimetype="application/json", headers={"ETag": _etag(version)})
+
+
 def changed(answer: dict[str, Any], version: int, dry_run: bool) -> Any:
     """The 200 of a change: with the table's new ETag, or, for a dry run, ``Dry-Run: true``
     and no ETag (the table did not move) and no caching (it answers a question, not a URL)."""
@@ -148,22 +172,21 @@ class Table(MethodView):
     @_auth_doc
     def get(self, table_id: str) -> Any:
         """Show a table: balances, pool, couleur, next dealer and version (ETag)."""
-        caller = principal()
-        version = tables.table_version(caller, table_id)
-        if request.if_none_match and request.if_none_match.contains(str(version)):
-            return Response(status=304, headers={"ETag": _etag(version)})
-        rendered = rendered_views()
+        # The poll needs no session: the token and the version are read on the app's reader.
+        caller = reading_principal()
+        version = tables.table_version(caller, table_id).version
         language = current_language()
-        body = rendered.get(table_id, version, language)
-        if body is None:
-            table = tables.read_table(caller, table_id)
-            version = table.version  # a write may have landed since: render what was read
-            body = current_app.json.dumps(_TABLE_SCHEMA.dump(tables.table_view(table))).encode()
-            rendered.put(table_id, version, language, body)
-        # Already rendered through TableSchema: flask-smorest passes a Response as it is.
-        return Response(
-            body, status=200, mimetype="application/json", headers={"ETag": _etag(version)}
+        rendered = rendered_views()
+        answer = poll_answer(
+            table_id, version, request.headers.get("If-None-Match"), rendered, language
         )
+        if answer is not None:
+            return answer
+        table = tables.read_table(caller, table_id)
+        version = table.version  # a write may have landed since: render what was read
+        body = current_app.json.dumps(_TABLE_SCHEMA.dump(tables.table_view(table))).encode()
+        rendered.put(table_id, version, language, body)
+        return rendered_answer(version, body)
 
     @blp.arguments(TableUpdateSchema())
     @blp.response(200, TableSchema)
