@@ -55,6 +55,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, cast
 
 from flask import Flask, Response, request
@@ -121,6 +122,14 @@ class _Limit:
         limit has several rates."""
         return self.scope if len(self.items) == 1 else f"{self.scope}-{item.get_expiry()}s"
 
+    @cached_property
+    def policy(self) -> str:
+        """Its part of ``RateLimit-Policy``: every rate (``q`` requests in ``w`` seconds)."""
+        return ", ".join(
+            f'"{self.policy_name(item)}";q={item.amount};w={item.get_expiry()}'
+            for item in self.items
+        )
+
 
 @dataclass
 class _Counted:
@@ -130,6 +139,9 @@ class _Counted:
     key: str
     refused: RateLimitItem | None = None
     retry_after: int = 0
+    # A limit only looked up (the failed token checks): its windows as they were looked at,
+    # for the headers (unless the answer counts one more).
+    windows: list[tuple[RateLimitItem, Any]] | None = None
 
 
 def token_key(token: str) -> str:
@@ -333,12 +345,21 @@ class RateLimits:
         log.info("rate limit %s (%s) exceeded", limit.scope, item)
         return RateLimited(limit.message, retry)
 
-    def _spent(self, limit: _Limit, key: str, count: bool) -> RateLimitItem | None:
-        """The first of ``limit``'s rates that ``key`` has spent, or None; ``count`` the
-        request as one more (``hit``), or only look (``test``: failed token checks count after
-        the answer)."""
+    def _spent(self, entry: _Counted, count: bool) -> RateLimitItem | None:
+        """The first of the limit's rates that the entry's key has spent, or None; ``count``
+        the request as one more (``hit``), or only look (its windows, kept for the headers:
+        failed token checks count after the answer)."""
+        limit, key = entry.limit, entry.key
+        if not count:
+            entry.windows = []
         for item in limit.items:
-            if not self._call("hit" if count else "test", item, limit.scope, key):
+            if count:
+                if not self._call("hit", item, limit.scope, key):
+                    return item
+                continue
+            window = self._call("get_window_stats", item, limit.scope, key)
+            entry.windows.append((item, window))  # type: ignore[union-attr]
+            if window.remaining < 1:
                 return item
         return None
 
@@ -351,7 +372,7 @@ class RateLimits:
             return None
         entry = _Counted(limit, key)
         counted.append(entry)
-        item = self._spent(limit, key, count)
+        item = self._spent(entry, count)
         return None if item is None else self._refuse(entry, item)
 
     def admit(self, environ: dict[str, Any], endpoint: str | None) -> RateLimited | None:
@@ -402,11 +423,13 @@ class RateLimits:
         answers made before Flask both end here."""
         if not self.enabled:
             return []
+        counted = environ.get(COUNTED)
         if status == 401 and "HTTP_AUTHORIZATION" in environ:
             address = client_address(environ)
             for item in self.auth_failures.items:
                 self._call("hit", item, self.auth_failures.scope, address)
-        counted = environ.get(COUNTED)
+            for entry in counted or ():
+                entry.windows = None  # one more failed check: look again
         if not counted:
             return []
         policy, state = self.headers(counted)
@@ -434,29 +457,33 @@ class RateLimits:
         now = time.time()
         for entry in counted:
             limit = entry.limit
-            for item in limit.items:
-                policies.append(
-                    f'"{limit.policy_name(item)}";q={item.amount};w={item.get_expiry()}'
-                )
+            policies.append(limit.policy)
             if entry.refused is not None:
                 name, remaining, reset = limit.policy_name(entry.refused), 0, entry.retry_after
             else:
-                name, remaining, reset = self._fewest_left(limit, entry.key, now)
+                name, remaining, reset = self._fewest_left(limit, entry, now)
             states.append(f'"{name}";r={remaining};t={reset}')
         return ", ".join(policies), ", ".join(states)
 
-    def _fewest_left(self, limit: _Limit, key: str, now: float) -> tuple[str, int, int]:
+    def _fewest_left(self, limit: _Limit, entry: _Counted, now: float) -> tuple[str, int, int]:
         best: tuple[str, int, int] | None = None
-        for item in limit.items:
-            try:
-                stats = self._call("get_window_stats", item, limit.scope, key)
-            except Exception:  # pragma: no cover - both storages failing at once
+        for item, stats in entry.windows or self._windows(limit, entry.key):
+            if stats is None:  # pragma: no cover - both storages failing at once
                 continue
             remaining = max(0, int(stats.remaining))
             reset = max(0, math.ceil(float(stats.reset_time) - now))
             if best is None or remaining < best[1]:
                 best = (limit.policy_name(item), remaining, reset)
         return best or (limit.policy_name(limit.items[0]), limit.items[0].amount, 0)
+
+    def _windows(self, limit: _Limit, key: str) -> list[tuple[RateLimitItem, Any]]:
+        windows: list[tuple[RateLimitItem, Any]] = []
+        for item in limit.items:
+            try:
+                windows.append((item, self._call("get_window_stats", item, limit.scope, key)))
+            except Exception:  # pragma: no cover - both storages failing at once
+                windows.append((item, None))
+        return windows
 
     def reset(self) -> None:
         """Forget every count (tests)."""
