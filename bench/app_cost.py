@@ -49,7 +49,7 @@ LIMITS = {
     "RATELIMIT_READS_PER_TOKEN": UNREACHED,
     "RATELIMIT_WRITES_PER_TOKEN": UNREACHED,
 }
-EARLY_OFF = {"FAST_READS": False, "FAST_STREAMS": False, "FAST_PREVIEW": False}
+EARLY_OFF = {"FAST_READS": False, "FAST_STREAMS": False}
 STREAMS_KEY = "solo.streams"  # http_worker.STREAMS_ENVIRON_KEY
 
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]

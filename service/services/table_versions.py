@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from sqlalchemy import Dialect, Engine, bindparam, event, select
 
@@ -207,17 +208,32 @@ class PinnedVersionReader:
             _close_quietly(connection)
 
 
-_READERS: dict[int, PinnedVersionReader] = {}
-_READERS_LOCK = threading.Lock()
+class OfEngine(Protocol):
+    engine: Engine
 
 
-def reader_for(engine: Engine) -> PinnedVersionReader:
-    """The process's reader of the engine's database (the views' and the early answers')."""
-    with _READERS_LOCK:
-        reader = _READERS.get(id(engine))
-        if reader is None or reader.engine is not engine:
-            reader = _READERS[id(engine)] = PinnedVersionReader(engine)
-        return reader
+E = TypeVar("E", bound=OfEngine)
+
+
+class PerEngine(Generic[E]):
+    """One ``made(engine)`` per engine in the process (a reader, a feed), made when first
+    asked for (an engine made at an address the last one had gets its own)."""
+
+    def __init__(self, made: Callable[[Engine], E]) -> None:
+        self.made = made
+        self._each: dict[int, E] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, engine: Engine) -> E:
+        with self._lock:
+            found = self._each.get(id(engine))
+            if found is None or found.engine is not engine:
+                found = self._each[id(engine)] = self.made(engine)
+            return found
+
+
+reader_for = PerEngine(PinnedVersionReader)
+"""The process's reader of the engine's database (the views' and the early answers')."""
 
 
 def _close_quietly(connection: Any) -> None:

@@ -25,6 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.services import live
+from tests.api.test_fast_streams import RecordingHub
 from tests.support import ApiClient, make_app
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
@@ -48,25 +49,6 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
-
-
-class RecordingHub:
-    """What a stream's opening asks of the worker's hub, noted."""
-
-    def __init__(self) -> None:
-        self.holds: list[tuple[str, str | None, int]] = []
-
-    def reserve(self, limits: dict[str, int]) -> tuple[str, ...]:
-        return tuple(limits)
-
-    def release(self, keys: tuple[str, ...]) -> None:
-        pass
-
-    def hold(self, channel: str, topic: str | None, last_id: int, keys: tuple[str, ...]) -> None:
-        self.holds.append((channel, topic, last_id))
-
-    def publish(self, *_args: Any) -> None:
-        pass
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Table polls answered before Flask (service/middleware/fast_reads.py): only ever the answer Flask
+"""Table polls answered before Flask (service/middleware/early.py): only ever the answer Flask
 would give, for the requests it can answer alone; everything else reaches Flask."""
 
 from __future__ import annotations

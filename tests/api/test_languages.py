@@ -6,8 +6,6 @@ a body rendered for one language is never served in another."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,7 +13,7 @@ from flask import Flask
 
 from service.i18n import negotiate
 from service.middleware.early import EarlyAnswers
-from tests.support import ApiClient, CallsPastLayer, make_app
+from tests.support import ApiClient, CallsPastLayer
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 GERMAN_SOLO = {"contract": "solo", "trump": "hearts", "declarer": 0, "tricks": 5}
