@@ -14,6 +14,13 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 
 from ..extensions import db
+from ..middleware.answers import (
+    EVENT_STREAM,
+    STREAMS_ENVIRON_KEY,
+    held_opening,
+    stream_answer,
+    ticket_answer,
+)
 from ..middleware.limits import client_address
 from ..schemas.live import (
     ChangesPageSchema,
@@ -23,15 +30,12 @@ from ..schemas.live import (
     StreamTicketSchema,
 )
 from ..services import live
-from ..services.auth import Principal
-from ..services.live_feed import ChangeFeed, feed_for
+from ..services.live_feed import feed_for
 from .auth import BEARER, principal
 from .paging import Blueprint
 
 blp = Blueprint("live", __name__, url_prefix="/api/v1", description="Live changes")
 
-EVENT_STREAM = "text/event-stream"
-STREAMS_ENVIRON_KEY = "solo.streams"  # http_worker.STREAMS_ENVIRON_KEY (the server's side)
 # How long a stream's opening waits for this worker's feed to listen (its first stream only).
 FEED_READY_SECONDS = 5.0
 
@@ -64,53 +68,6 @@ STREAM_RESPONSES = {
 TICKET_AUTH: list[dict[str, list[str]]] = [*BEARER, {}]
 
 
-def held_opening(
-    hub: Any,
-    feed: ChangeFeed,
-    who: Principal,
-    target: live.Followed,
-    after: int | None,
-    config: Any,
-    address: str,
-    reads: live.StreamReads = live.SESSION_READS,
-) -> live.StreamOpening:
-    """The stream's opening, its connection held by the worker's ``hub`` (its change ``feed``
-    listens already): a place within the token's and the address's streams (else
-    ``TooManyStreams``), the opening, and the hold. The one opening of a held stream, in
-    Flask's view and before Flask (``middleware/early.py``)."""
-    keys = hub.reserve(
-        {
-            f"token:{who.token_id}": int(
-                config.get("LIVE_STREAMS_PER_TOKEN", live.DEFAULT_STREAMS_PER_TOKEN)
-            ),
-            f"address:{address}": int(
-                config.get("LIVE_STREAMS_PER_ADDRESS", live.DEFAULT_STREAMS_PER_ADDRESS)
-            ),
-        }
-    )
-    if keys is None:
-        raise live.too_many_streams()
-    feed.attach(hub.publish)
-    try:
-        opening = live.open_stream(target, after, reads)
-    except BaseException:
-        hub.release(keys)
-        raise
-    hub.hold(target.club_id, target.table_id, opening.last_id, keys)
-    return opening
-
-
-def stream_answer(opening: live.StreamOpening) -> Response:
-    """A stream's answer: its first bytes, as an iterable (no Content-Length, so that the
-    answer may go on)."""
-    return Response(
-        iter([opening.body]),
-        200,
-        mimetype=EVENT_STREAM,
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
-
-
 def _stream(query: dict[str, Any], table_id: str | None, club_id: str | None) -> Response:
     ticket = query.get("ticket")
     who = live.ticket_principal(ticket, request.path) if ticket else principal()
@@ -123,18 +80,6 @@ def _stream(query: dict[str, Any], table_id: str | None, club_id: str | None) ->
         opening = held_opening(hub, feed, who, target, after, current_app.config, address)
         return stream_answer(opening)
     return stream_answer(live.open_stream(target, after))
-
-
-_TICKET_SCHEMA = StreamTicketSchema()
-
-
-def ticket_answer(json: Any, ticket: dict[str, Any]) -> Response:
-    """A stream ticket's answer (201, never cached), in the app's JSON (``json``: its
-    provider). The one answer of a ticket, in Flask's view and before Flask."""
-    response: Response = json.response(_TICKET_SCHEMA.dump(ticket))
-    response.status_code = 201
-    response.headers["Cache-Control"] = "no-store"
-    return response
 
 
 def _ticket(table_id: str | None, club_id: str | None, path: str) -> Any:

@@ -7,10 +7,10 @@ from typing import Any
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
-from werkzeug.http import parse_etags
 
 from ..i18n import current_language, explain_session, settlement_view
-from ..middleware.rendered import RenderedViews, rendered_views
+from ..middleware.answers import etag, poll_answer, rendered_answer
+from ..middleware.rendered import rendered_views
 from ..schemas.seating import (
     DryRunQuerySchema,
     ReseatedTableSchema,
@@ -96,39 +96,12 @@ _auth_doc = documents_token(
 )
 
 
-def _etag(version: int) -> str:
-    return f'"{version}"'
-
-
-def poll_answer(
-    table_id: str,
-    version: int,
-    if_none_match: str | None,
-    rendered: RenderedViews,
-    language: str,
-) -> Response | None:
-    """The answer to a table's poll at ``version`` that needs no rendering: a 304 when
-    ``If-None-Match`` names it (by Werkzeug's rules), else the body rendered at it in
-    ``language``; None when it is still to be rendered. Flask's view and the poll answered
-    before Flask (``middleware/early.py``) both answer with it."""
-    if if_none_match and parse_etags(if_none_match).contains(str(version)):
-        return Response(status=304, headers={"ETag": _etag(version)})
-    body = rendered.get(table_id, version, language)
-    return None if body is None else rendered_answer(version, body)
-
-
-def rendered_answer(version: int, body: bytes) -> Response:
-    """A table's view rendered at ``version`` (already through TableSchema: flask-smorest
-    passes a Response as it is)."""
-    return Response(body, status=200, mimetype="application/json", headers={"ETag": _etag(version)})
-
-
 def changed(answer: dict[str, Any], version: int, dry_run: bool) -> Any:
     """The 200 of a change: with the table's new ETag, or, for a dry run, ``Dry-Run: true``
     and no ETag (the table did not move) and no caching (it answers a question, not a URL)."""
     if dry_run:
         return answer, 200, {"Dry-Run": "true", "Cache-Control": "no-store"}
-    return answer, 200, {"ETag": _etag(version)}
+    return answer, 200, {"ETag": etag(version)}
 
 
 @blp.route("")
@@ -156,7 +129,7 @@ class Tables(MethodView):
         return (
             table,
             201,
-            {"Location": f"{request.path}/{table['id']}", "ETag": _etag(table["version"])},
+            {"Location": f"{request.path}/{table['id']}", "ETag": etag(table["version"])},
         )
 
 
@@ -203,7 +176,7 @@ class Table(MethodView):
         table = table_settings.change_settings(
             caller, table_id, **body, if_match=if_match_version()
         )
-        return table, 200, {"ETag": _etag(table["version"])}
+        return table, 200, {"ETag": etag(table["version"])}
 
 
 @blp.route("/<string:table_id>/history")
@@ -276,7 +249,7 @@ class Hands(MethodView):
         response = current_app.json.response(answer)
         response.status_code = 201
         response.headers["Location"] = f"{request.path}/{answer['number']}"
-        response.headers["ETag"] = _etag(answer["table"]["version"])
+        response.headers["ETag"] = etag(answer["table"]["version"])
         if replayed:
             response.headers["Idempotent-Replayed"] = "true"
         return response
@@ -396,7 +369,7 @@ class Close(MethodView):
     def post(self, table_id: str) -> Answer:
         """End the sitting: no more hands; corrections then need the admin token."""
         table = tables.close_table(principal(), table_id)
-        return table, 200, {"ETag": _etag(table["version"])}
+        return table, 200, {"ETag": etag(table["version"])}
 
 
 @blp.route("/<string:table_id>/settle-up")

@@ -6,7 +6,8 @@ From the outside in, as ``create_app`` stacks them:
   the access log; CORS and the trusted proxies);
 - ``compression``: Brotli or gzip for every answer worth it, as ``Accept-Encoding`` allows;
 - ``early``: the requests answered before Flask (a table's polls, its stream's tickets and
-  openings), by the functions Flask's views answer them with: only ever Flask's answer;
+  openings), by the functions Flask's views answer them with (``answers``): only ever Flask's
+  answer;
 - ``limits``: rate limits (Flask hooks, and asked by the early answers) and the guard on
   request bodies;
 - ``rendered``: the per-worker cache of rendered table views, which the table resource fills

@@ -14,10 +14,10 @@ answers it with, only with reads on a connection this worker's thread keeps out 
   (``RateLimits.answered``), ``Content-Language`` and ``Vary`` (``i18n.say_the_language``);
 - the token is checked by ``auth.authenticate`` (a stream's ticket by ``live.ticket_principal``),
   the table looked up by ``tables.table_version``;
-- the answer is the view's own: ``api.tables.poll_answer`` (a 304, or the body already rendered
-  at the current version in the client's language: ``rendered.py``), ``live.mint_ticket`` and
-  ``api.live.ticket_answer``, ``api.live.held_opening`` and ``stream_answer`` (a fresh stream,
-  one that missed nothing of its table, or one naming an id its club never had).
+- the answer is the view's own (``answers.py``): ``poll_answer`` (a 304, or the body already
+  rendered at the current version in the client's language: ``rendered.py``),
+  ``live.mint_ticket`` and ``ticket_answer``, ``held_opening`` and ``stream_answer`` (a fresh
+  stream, one that missed nothing of its table, or one naming an id its club never had).
 
 Whatever refuses — a refused limit, no, unknown or revoked token, a missing or forbidden table, a
 body not yet rendered, events to send on resuming, a failed read, a cross-origin request (CORS is
@@ -45,8 +45,6 @@ from marshmallow import ValidationError
 from sqlalchemy import bindparam, func, select
 from werkzeug.exceptions import HTTPException
 
-from ..api.live import STREAMS_ENVIRON_KEY, held_opening, stream_answer, ticket_answer
-from ..api.tables import poll_answer
 from ..i18n import negotiate, say_the_language
 from ..persistence.outbox import ChangeEventRow
 from ..rules import RuleViolation
@@ -60,6 +58,7 @@ from ..services.table_versions import PinnedVersionReader, TokenFactsRow, can_pi
 from ..services.tables import table_version
 from ..services.version_feed import VersionFeed
 from ..services.version_feed import feed_for as version_feed_for
+from .answers import STREAMS_ENVIRON_KEY, held_opening, poll_answer, stream_answer, ticket_answer
 from .limits import EXTENSION as LIMITS_EXTENSION
 from .limits import RateLimits, client_address
 from .rendered import rendered_views_of
