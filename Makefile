@@ -7,8 +7,8 @@ HOST ?= 0.0.0.0
 WEB_CONCURRENCY ?= 2
 export FLASK_APP := service
 
-.PHONY: install serve test test-fast openapi bench bench-http bench-capacity lint contract-tools \
-	translations
+.PHONY: install serve test test-postgres test-fast fuzz openapi bench bench-http bench-capacity \
+	lint contract-tools translations
 
 # The third-party tools tests/contract checks openapi.yaml with (Spectral, Redocly,
 # openapi-typescript, @hey-api/openapi-ts, tsc), from npm at the versions of
@@ -46,13 +46,36 @@ serve: install
 	$(VENV)/bin/gunicorn --workers $(WEB_CONCURRENCY) --bind $(HOST):$(PORT) \
 		--access-logfile - wsgi:app
 
-# The suite starts with the lint (ruff's checks and format, mypy strict): a change that breaks
-# them fails `make test` as a failing test would.
-test: install contract-tools lint
-	$(PY) -m pytest
+# The suite runs in TEST_WORKERS processes (pytest-xdist), a test file to each at a time: the
+# browser tests, the real servers and the database wait much of the time, and two workers on
+# two cores take the whole suite in about 0.6 of one's time (docs/testing.md).
+TEST_WORKERS ?= 2
+PYTEST := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
+# The whole suite on SQLite (PostgreSQL where TEST_DATABASE_URL says so), after the lint (ruff's
+# checks and format, mypy strict: a change that breaks them fails `make test` as a failing test
+# would), with the branch coverage of service/ measured and held at its floor ([tool.coverage]
+# in pyproject.toml; the servers the tests start are measured too) and the 20 slowest tests
+# named. docs/testing.md says what runs where.
+test: install contract-tools lint
+	$(PYTEST) --cov --cov-report=term:skip-covered --durations=20
+
+# What the database decides, on PostgreSQL: the tests marked `database` (tests/databases.py
+# says which). This database's public schema is wiped.
+POSTGRES_TEST_URL ?= postgresql://postgres@127.0.0.1:5432/test
+test-postgres: install
+	TEST_DATABASE_URL="$${TEST_DATABASE_URL:-$(POSTGRES_TEST_URL)}" \
+		$(PYTEST) -m database --durations=20
+
+# A quick round: no test that starts real servers or runs long, Hypothesis' quick profile; a
+# tool that is not installed (Chromium, the npm tools, a JRE) skips its tests with the reason.
 test-fast: install
-	HYPOTHESIS_PROFILE=quick $(PY) -m pytest -x -q -m "not slow"
+	HYPOTHESIS_PROFILE=quick $(PYTEST) -q -m "not slow"
+
+# Schemathesis with its full budget (make test runs a bounded one): before a release, and after
+# changing an operation's schema or its checks.
+fuzz: install
+	FUZZ_EXAMPLES=300 FUZZ_STATEFUL_SCENARIOS=200 $(PY) -m pytest tests/api/test_fuzz.py
 
 openapi: install
 	$(VENV)/bin/flask write-openapi openapi.yaml

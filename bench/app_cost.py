@@ -50,7 +50,7 @@ LIMITS = {
     "RATELIMIT_WRITES_PER_TOKEN": UNREACHED,
 }
 EARLY_OFF = {"FAST_READS": False, "FAST_STREAMS": False}
-STREAMS_KEY = "solo.streams"  # http_worker.STREAMS_ENVIRON_KEY
+STREAMS_KEY = "solo.streams"  # stream_hub.STREAMS_ENVIRON_KEY
 
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 

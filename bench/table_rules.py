@@ -20,7 +20,7 @@ from types import SimpleNamespace
 if not __package__:
     sys.exit("Run from the project root: .venv/bin/python -m bench.table_rules")
 
-from service.services.tables import TableRules, _options_key, _table_rules  # noqa: E402
+from service.services.table_rules import TableRules, _options_key, _table_rules  # noqa: E402
 
 TABLES = {
     "american": (4, {"stake": 2, "stamm": 14, "pool_at_close": "split", "starting_pool": 0}),

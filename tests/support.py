@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+import os
+import weakref
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
 
 from service import create_app
 from service.config import normalize_database_url
+
+
+def tool_missing(reason: str) -> NoReturn:
+    """A tool or server a test needs is not here: the test is skipped with the reason on a
+    developer's machine, and fails in CI (``CI=true``), which installs every tool, so that a
+    check nobody runs cannot pass unseen."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason} (CI=true requires it)", pytrace=False)
+    pytest.skip(reason)
 
 
 def reset_postgres(url: str) -> None:
@@ -31,17 +43,39 @@ def database_url(pg_url: str | None, tmp: Path) -> str:
 
 T = TypeVar("T")
 
-# Held strongly: an app dropped by its test would be collected later, with its pooled
-# connections still open, and the warning would land in some other test.
-_APPS: list[Flask] = []
+
+# The apps made in the body of the test being run (tests/conftest.py closes them when it
+# ends); None outside a test's body.
+made_by_test: list[Flask] | None = None
 
 
 def make_app(config: dict[str, Any]) -> Flask:
-    """``create_app`` for tests: the app's pooled connections are closed after each test
-    (``dispose_app_engines``), so none is left for the garbage collector to find open."""
+    """``create_app`` for tests. An app made in a test's body has its pooled connections closed
+    when the test ends; one made by a fixture, when the app is let go of (at the end of the
+    fixture's scope, or at exit): an engine collected with its connections open would warn in
+    whichever test happened to be running then, and PostgreSQL's connections would pile up."""
+    from service.extensions import db
+
     app = create_app(config)
-    _APPS.append(app)
+    with app.app_context():
+        engines = list(db.engines.values())
+    weakref.finalize(app, _dispose, engines)
+    if made_by_test is not None:
+        made_by_test.append(app)
     return app
+
+
+def _dispose(engines: list[Any]) -> None:
+    for engine in engines:
+        engine.dispose()
+
+
+def dispose_engines(app: Flask) -> None:
+    """Close ``app``'s pooled connections now (a test that is done with its own app)."""
+    from service.extensions import db
+
+    with app.app_context():
+        _dispose(list(db.engines.values()))
 
 
 def wsgi_layer(app: Flask, kind: type[T]) -> T:
@@ -70,15 +104,6 @@ class CallsPastLayer:
 
     def restore(self) -> None:
         self.fast.app = self.inner
-
-
-def dispose_app_engines() -> None:
-    from service.extensions import db
-
-    for app in _APPS:
-        with app.app_context():
-            for engine in db.engines.values():
-                engine.dispose()
 
 
 def migrated_app(pg_url: str | None, tmp: Path, **config: Any) -> Flask:

@@ -2,9 +2,10 @@
 table and of a club (server-sent events) with their tickets (docs/api.md#live-changes).
 
 A stream's answer is made here like any other; behind the service's worker
-(``service/http_worker.py``) the view then asks the worker's loop to keep the connection, and
-the thread is free. Elsewhere (another server, the tests' client) the answer ends after what it
-has, and the client reconnects with ``Last-Event-ID`` (the ``retry:`` it was given)."""
+(``service/http_worker.py``, its streams ``service/stream_hub.py``) the view then asks the
+worker's loop to keep the connection, and the thread is free. Elsewhere (another server, the
+tests' client) the answer ends after what it has, and the client reconnects with
+``Last-Event-ID`` (the ``retry:`` it was given)."""
 
 from __future__ import annotations
 

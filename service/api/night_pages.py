@@ -17,21 +17,24 @@ part that needs it:
   (``segno``).
 
 Everything is in the request's language (``?lang=en|de|es``, else ``Accept-Language``), and
-runs under the strict Content-Security-Policy (no inline script or style).
+runs under the strict Content-Security-Policy (no inline script or style). The pages are Jinja
+templates (``service/templates/nights/``, autoescaped); the views word what they show and give
+it to them as text.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+import re
+from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import segno
 from babel.numbers import format_currency, get_currency_precision
-from flask import Blueprint, Flask, Response, request
-from markupsafe import Markup, escape
+from flask import Blueprint, Flask, Response, render_template, request
+from markupsafe import Markup
 
 from .. import rules
 from ..i18n import LANGUAGES, gettext, negotiate, translations, word
@@ -64,23 +67,21 @@ def _t(message: str, language: str, **values: Any) -> str:
     return gettext(message, language, **values)
 
 
-def _html(body: str, status: int = 200) -> Response:
-    response = Response(body, status=status, mimetype="text/html")
+def _page(template: str, **context: Any) -> Response:
+    """A page or a part of one, from its template in ``service/templates/nights/`` (Jinja,
+    autoescaped: every name and word is escaped where it is put)."""
+    response = Response(render_template(f"nights/{template}", **context), mimetype="text/html")
     response.headers["Vary"] = "Accept-Language"
     response.headers["Cache-Control"] = "no-cache"
     return response
 
 
-def _shell(language: str, title: str, page: str, data: dict[str, str], main: str = "") -> str:
-    attributes = " ".join(f'data-{k}="{escape(v)}"' for k, v in data.items())
-    return (
-        f'<!doctype html><html lang="{language}"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title>"
-        '<link rel="stylesheet" href="/night-assets/night.css">'
-        f'<script type="module" src="/night-assets/{page}.js"></script>'
-        f'</head><body class="{page}" {attributes}>'
-        f'<main id="content" aria-live="polite">{main}</main></body></html>'
+def _shell(
+    language: str, title: str, page: str, data: Mapping[str, str], waiting: str | None = None
+) -> Response:
+    """A page's shell: its script (``static/nights/<page>.js``) and what it needs (``data-*``)."""
+    return _page(
+        "shell.html", language=language, title=title, page=page, data=data, waiting=waiting
     )
 
 
@@ -88,21 +89,19 @@ def _shell(language: str, title: str, page: str, data: dict[str, str], main: str
 def screen(night_id: str) -> Response:
     """The big screen's shell; its script polls the board."""
     language = _language()
-    return _html(
-        _shell(
-            language,
-            _t(N_("Club night"), language),
-            "screen",
-            {
-                "board": f"/nights/{night_id}/screen/board?lang={language}",
-                "every": str(POLL_SECONDS),
-                "offline": _t(N_("No connection: showing the last standings."), language),
-                "token-missing": _t(
-                    N_("Open this page with the club's read-only link (#token=…)."), language
-                ),
-            },
-            '<p class="waiting">' + escape(_t(N_("Loading the standings…"), language)) + "</p>",
-        )
+    return _shell(
+        language,
+        _t(N_("Club night"), language),
+        "screen",
+        {
+            "board": f"/nights/{night_id}/screen/board?lang={language}",
+            "every": str(POLL_SECONDS),
+            "offline": _t(N_("No connection: showing the last standings."), language),
+            "token-missing": _t(
+                N_("Open this page with the club's read-only link (#token=…)."), language
+            ),
+        },
+        _t(N_("Loading the standings…"), language),
     )
 
 
@@ -143,128 +142,113 @@ def rate_line(rate: Mapping[str, Any], units: str, language: str) -> str:
     return line
 
 
-def _rows(cells: Iterable[str], tag: str = "td") -> str:
-    return "<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>"
-
-
-def board_html(board: dict[str, Any], language: str) -> str:
-    """The big screen's content: the standings and each table of the current series."""
-    night = board["night"]
-    variant = rules.get_variant(night["variant"])
+def _progress(night: Mapping[str, Any], language: str) -> str:
     series = night["series"]
-    current = series[-1] if series else None
-    if current is None:
-        progress = _t(N_("Waiting for the first draw."), language)
-    else:
-        progress = _t(
-            N_("Series %(number)s of %(planned)s"),
-            language,
-            number=current["number"],
-            planned=night["series_planned"],
-        )
     if night["status"] == "closed":
-        progress = _t(N_("The night is over: final standings."), language)
-    units = _t(N_("Chips") if board["units"] == "chips" else N_("Points"), language)
-    paid = board.get("money")
-    head = [
-        escape(_t(N_("Rank"), language)),
-        escape(_t(N_("Player"), language)),
-        *(escape(_t(N_("S%(number)s"), language, number=s["number"])) for s in series),
-        escape(units),
-        *([escape(_t(N_("Money"), language))] if paid else []),
-    ]
-    rows = []
-    for line in board["standings"]:
-        cells = [
-            str(line["rank"]),
-            str(escape(line["name"])),
-            *("" if result is None else _signed(result["result"]) for result in line["series"]),
-            f"<strong>{_signed(line['total'])}</strong>",
-            *(
-                [escape(money(line["cents"], paid["currency"], language, signed=True))]
-                if paid
-                else []
-            ),
-        ]
-        rows.append(_rows(cells))
-    standings = (
-        f'<table class="standings"><thead>{_rows(head, "th")}</thead>'
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        return _t(N_("The night is over: final standings."), language)
+    if not series:
+        return _t(N_("Waiting for the first draw."), language)
+    return _t(
+        N_("Series %(number)s of %(planned)s"),
+        language,
+        number=series[-1]["number"],
+        planned=night["series_planned"],
     )
-    tables = []
-    hands_due = night["hands_per_series"]
+
+
+def _standings(board: Mapping[str, Any], language: str) -> dict[str, Any]:
+    """The standings' head and rows: each player's rank, name, series, total (and money)."""
+    night, paid = board["night"], board.get("money")
+    units = _t(N_("Chips") if board["units"] == "chips" else N_("Points"), language)
+    head = [
+        _t(N_("Rank"), language),
+        _t(N_("Player"), language),
+        *(_t(N_("S%(number)s"), language, number=s["number"]) for s in night["series"]),
+        units,
+        *([_t(N_("Money"), language)] if paid else []),
+    ]
+    rows = [
+        {
+            "rank": line["rank"],
+            "name": line["name"],
+            "series": ["" if r is None else _signed(r["result"]) for r in line["series"]],
+            "total": _signed(line["total"]),
+            "money": money(line["cents"], paid["currency"], language, signed=True)
+            if paid
+            else None,
+        }
+        for line in board["standings"]
+    ]
+    return {"title": _t(N_("Standings"), language), "head": head, "rows": rows}
+
+
+def _tables(night: Mapping[str, Any], language: str) -> dict[str, Any]:
+    """Each table of the current series: its seats, the hands it played (of those due)."""
+    current = night["series"][-1] if night["series"] else None
+    due = night["hands_per_series"]
+    items = []
     for table in current["tables"] if current else []:
-        names = ", ".join(str(escape(s["name"])) for s in table["seats"])
-        if hands_due is None:
-            played = table["hands_played"]
+        played = table["hands_played"]
+        if due is None:
             one, many = Nn_("%(played)s hand", "%(played)s hands")
             count = translations(language).ngettext(one, many, played) % {"played": played}
-            bar = ""
         else:
-            count = _t(
-                N_("%(played)s of %(hands)s hands"),
-                language,
-                played=table["hands_played"],
-                hands=hands_due,
-            )
-            bar = (
-                f'<progress max="{hands_due}" value="{min(table["hands_played"], hands_due)}">'
-                f"</progress>"
-            )
-        state = _t(N_("done"), language) if table["done"] else ""
-        title = _t(N_("Table %(number)s"), language, number=table["number"])
-        tables.append(
-            '<li class="table'
-            + (" done" if table["done"] else "")
-            + '">'
-            + f"<h3>{escape(title)}"
-            + (f' <span class="state">{escape(state)}</span>' if state else "")
-            + f'</h3><p class="names">{names}</p><p class="count">{escape(count)}</p>{bar}</li>'
+            count = _t(N_("%(played)s of %(hands)s hands"), language, played=played, hands=due)
+        items.append(
+            {
+                "title": _t(N_("Table %(number)s"), language, number=table["number"]),
+                "done": table["done"],
+                "names": ", ".join(s["name"] for s in table["seats"]),
+                "count": count,
+                "due": due,
+                "value": None if due is None else min(played, due),
+            }
         )
-    game = word(Phrase(variant.title), language)
-    standings_title = _t(N_("Standings"), language)
-    tables_title = _t(N_("Tables"), language)
-    right = f'<h2>{escape(tables_title)}</h2><ul class="tables">{"".join(tables)}</ul>'
-    if paid and night["status"] == "closed":
-        # The night is over: who pays whom takes the place of the tables' progress.
-        right = payments_html(paid, language)
-    rate = f" · {escape(rate_line(paid['rate'], board['units'], language))}" if paid else ""
-    # A night of many players or tables sets its rows smaller, so that it still fits.
-    crowd = max(len(board["standings"]), 3 * len(tables))
-    density = "" if crowd <= 12 else " dense" if crowd <= 18 else " denser"
-    return (
-        f'<div class="board{density}">'
-        f"<header><h1>{escape(night['name'])}</h1>"
-        f'<p class="game">{escape(game)} · {escape(progress)}{rate}</p></header>'
-        f'<div class="columns"><section class="left"><h2>{escape(standings_title)}</h2>'
-        f"{standings}</section>"
-        f'<section class="right">{right}</section></div></div>'
-    )
+    return {"title": _t(N_("Tables"), language), "done": _t(N_("done"), language), "each": items}
 
 
-def payments_html(paid: Mapping[str, Any], language: str) -> str:
+def _payments(paid: Mapping[str, Any], language: str) -> dict[str, Any]:
     """The night's settle-up in money: who pays whom, then the table fees, apart."""
     pool = _t(N_("the pool"), language)
-    items = []
-    for transfer in paid["transfers"]:
-        payer = transfer["from"]["name"] or pool
-        payee = transfer["to"]["name"] or pool
-        amount = money(transfer["cents"], paid["currency"], language)
-        items.append(
-            f'<li><span class="who">{escape(payer)}</span> → '
-            f'<span class="who">{escape(payee)}</span> <strong>{escape(amount)}</strong></li>'
-        )
-    if not items:
-        nobody = _t(N_("Nobody pays anybody."), language)
-        items.append(f"<li>{escape(nobody)}</li>")
-    fees = ""
+    items = [
+        {
+            "payer": transfer["from"]["name"] or pool,
+            "payee": transfer["to"]["name"] or pool,
+            "amount": money(transfer["cents"], paid["currency"], language),
+        }
+        for transfer in paid["transfers"]
+    ]
+    fees = None
     if paid["fees_cents"]:
         amount = money(paid["fees_cents"], paid["currency"], language)
-        line = _t(N_("Table fees, apart: %(amount)s to the club."), language, amount=amount)
-        fees = f'<p class="fees">{escape(line)}</p>'
-    title = _t(N_("Who pays whom"), language)
-    many = " many" if len(items) > 5 else ""  # smaller, so that a long list still fits
-    return f'<h2>{escape(title)}</h2><ul class="payments{many}">{"".join(items)}</ul>{fees}'
+        fees = _t(N_("Table fees, apart: %(amount)s to the club."), language, amount=amount)
+    return {
+        "title": _t(N_("Who pays whom"), language),
+        "each": items,
+        "nobody": _t(N_("Nobody pays anybody."), language),
+        "many": len(items) > 5,  # smaller, so that a long list still fits
+        "fees": fees,
+    }
+
+
+def board_view(board: Mapping[str, Any], language: str) -> dict[str, Any]:
+    """What the big screen's board shows (``board.html``): the standings and each table of the
+    current series, or who pays whom once a night for money is over."""
+    night, paid = board["night"], board.get("money")
+    tables = _tables(night, language)
+    # A night of many players or tables sets its rows smaller, so that it still fits.
+    crowd = max(len(board["standings"]), 3 * len(tables["each"]))
+    return {
+        "density": "" if crowd <= 12 else " dense" if crowd <= 18 else " denser",
+        "name": night["name"],
+        "game": word(Phrase(rules.get_variant(night["variant"]).title), language),
+        "progress": _progress(night, language),
+        "rate": rate_line(paid["rate"], board["units"], language) if paid else None,
+        "standings": _standings(board, language),
+        "tables": tables,
+        # The night is over: who pays whom takes the place of the tables' progress.
+        "payments": _payments(paid, language) if paid and night["status"] == "closed" else None,
+    }
 
 
 @bp.get("/nights/<string:night_id>/screen/board")
@@ -273,7 +257,7 @@ def board(night_id: str) -> Response:
     """The board's HTML for the big screen (admin or read-only token), ETag'd."""
     language = _language()
     standings = nights.night_standings(principal(), night_id)
-    return _html(board_html(standings, language))
+    return _page("board.html", **board_view(standings, language))
 
 
 @bp.get("/nights/<string:night_id>/cards")
@@ -282,20 +266,18 @@ def cards(night_id: str) -> Response:
     language = _language()
     series = request.args.get("series", "1")
     number = series if series.isascii() and series.isdigit() and len(series) < 4 else "1"
-    return _html(
-        _shell(
-            language,
-            _t(N_("Table cards"), language),
-            "cards",
-            {
-                "cards": f"/nights/{night_id}/cards/{number}?lang={language}",
-                "print": _t(N_("Print"), language),
-                "renew": _t(N_("Make new links anyway"), language),
-                "token-missing": _t(
-                    N_("Open this page with the club's admin link (#token=…)."), language
-                ),
-            },
-        )
+    return _shell(
+        language,
+        _t(N_("Table cards"), language),
+        "cards",
+        {
+            "cards": f"/nights/{night_id}/cards/{number}?lang={language}",
+            "print": _t(N_("Print"), language),
+            "renew": _t(N_("Make new links anyway"), language),
+            "token-missing": _t(
+                N_("Open this page with the club's admin link (#token=…)."), language
+            ),
+        },
     )
 
 
@@ -304,44 +286,37 @@ def _qr(link: str) -> Markup:
     return Markup(svg)  # segno's own markup of the link, which it escapes
 
 
-def cards_html(links: list[dict[str, Any]], night: dict[str, Any], language: str) -> str:
-    variant = rules.get_variant(night["variant"])
-    game = word(Phrase(variant.title), language)
-    deals_first = _t(N_("deals first"), language)
-    scan = _t(N_("Scan to keep the score of this table."), language)
+def cards_view(
+    links: list[dict[str, Any]], night: Mapping[str, Any], language: str
+) -> dict[str, Any]:
+    """What the table cards show (``cards.html``): per table its number, seats in order, who
+    deals first, the rate, and its link with the link's QR code."""
     root = request.url_root
-    heading = _t(N_("Table cards"), language)
-    out = [f"<h1>{escape(heading)} · {escape(night['name'])}</h1>"]
+    cards = []
     for table in links:
         link = f"{root}#table={table['table_id']}&token={table['table_token']}"
-        seats = "".join(
-            f"<li>{escape(s['name'])}"
-            + (
-                f" <strong>({escape(deals_first)})</strong>"
-                if s["seat"] == table["first_dealer"]
-                else ""
-            )
-            + "</li>"
-            for s in table["seats"]
+        cards.append(
+            {
+                "title": _t(N_("Table %(number)s"), language, number=table["number"]),
+                "series": _t(N_("Series %(number)s"), language, number=table["series"]),
+                "seats": [
+                    {"name": s["name"], "first": s["seat"] == table["first_dealer"]}
+                    for s in table["seats"]
+                ],
+                "qr": _qr(link),
+                "link": link,
+                "name": table["name"],
+            }
         )
-        title = _t(N_("Table %(number)s"), language, number=table["number"])
-        series = _t(N_("Series %(number)s"), language, number=table["series"])
-        out.append(
-            '<article class="card">'
-            f"<h2>{escape(title)}</h2>"
-            f'<p class="meta">{escape(night["name"])} · {escape(game)} · {escape(series)}</p>'
-            + (
-                f'<p class="rate">{escape(rate_line(night["rate"], night["units"], language))}</p>'
-                if night["rate"]
-                else ""
-            )
-            + f'<ol class="seats">{seats}</ol>'
-            f'<div class="qr">{_qr(link)}</div>'
-            f'<p class="scan">{escape(scan)} '
-            f'<a href="{escape(link)}">{escape(table["name"])}</a></p>'
-            "</article>"
-        )
-    return "".join(out)
+    return {
+        "heading": _t(N_("Table cards"), language),
+        "night": night["name"],
+        "game": word(Phrase(rules.get_variant(night["variant"]).title), language),
+        "rate": rate_line(night["rate"], night["units"], language) if night["rate"] else None,
+        "deals_first": _t(N_("deals first"), language),
+        "scan": _t(N_("Scan to keep the score of this table."), language),
+        "cards": cards,
+    }
 
 
 # A page's POST, not the API's (no Idempotency-Key): asking again is what makes new links, and
@@ -354,98 +329,106 @@ def make_cards(night_id: str, number: int) -> Response:
     who = principal()
     links = nights.series_links(who, night_id, number, renew=request.args.get("renew") == "1")
     night = nights.get_night(who, night_id)
-    response = _html(cards_html(links, night, language))
+    response = _page("cards.html", **cards_view(links, night, language))
     response.headers["Cache-Control"] = "no-store"  # it carries the tables' tokens
     return response
 
 
-# The admin screen's words, in the server's catalogs like every other page's; its script gets
-# them in the request's language (``data-words``), placeholders as ``%(name)s``.
-ADMIN_WORDS = {
-    "title": N_("Club night"),
-    "nights": N_("The club's nights"),
-    "start": N_("Start a club night"),
-    "name": N_("Name"),
-    "game": N_("Game"),
-    "present": N_("Players present"),
-    "new_players": N_("New players, one name per line"),
-    "hands": N_("Hands per series"),
-    "until_closed": N_("Until closed"),
-    "series_count": N_("Number of series"),
-    "season": N_("Season"),
-    "no_season": N_("No season"),
-    "per_chip": N_("Money per chip (%(currency)s)"),
-    "per_point": N_("Money per point (%(currency)s)"),
-    "fee": N_("Table fee per player (%(currency)s)"),
-    "settling": N_("Settling the scores"),
-    "pairs": N_("Pairwise difference"),
-    "average": N_("Against the average"),
-    "not_for_money": N_("Not for money"),
-    "start_button": N_("Start the night"),
-    "bad_amount": N_("%(field)s: write an amount such as %(example)s."),
-    "no_token": N_(
+# The admin screen's words, in the server's catalogs like every other page's. Its script
+# (static/nights/admin.js) words them with the pad's i18n (``t('Series {number}', …)``): the
+# shell gives them in the request's language (``data-words``), keyed by their English, each
+# ``%(name)s`` written ``{name}`` as the pad writes it.
+ADMIN_WORDS = (
+    N_("Club night"),
+    N_("The club's nights"),
+    N_("Start a club night"),
+    N_("Name"),
+    N_("Game"),
+    N_("Players present"),
+    N_("New players, one name per line"),
+    N_("Hands per series"),
+    N_("Until closed"),
+    N_("Number of series"),
+    N_("Season"),
+    N_("No season"),
+    N_("Money per chip (%(currency)s)"),
+    N_("Money per point (%(currency)s)"),
+    N_("Table fee per player (%(currency)s)"),
+    N_("Settling the scores"),
+    N_("Pairwise difference"),
+    N_("Against the average"),
+    N_("Not for money"),
+    N_("Start the night"),
+    N_("%(field)s: write an amount such as %(example)s."),
+    N_(
         "This device keeps no admin token of this club. Open the club on the Solo pad with "
         "its admin link, then come back here through Club, Manage, Club night."
     ),
-    "to_pad": N_("Open the Solo pad"),
-    "open": N_("open"),
-    "closed": N_("closed"),
-    "series_of": N_("Series %(number)s of %(planned)s"),
-    "no_series": N_("No series drawn yet."),
-    "hands_each": N_("%(hands)s hands per series"),
-    "rate": N_("Plays for %(rate)s."),
-    "no_rate": N_("Not played for money."),
-    "per_chip_amount": N_("%(amount)s per chip"),
-    "per_point_amount": N_("%(amount)s per point"),
-    "fee_amount": N_("table fee %(amount)s per player"),
-    "change_rate": N_("Change the rate"),
-    "save_rate": N_("Save the rate"),
-    "rate_saved": N_("Rate saved: the night's tables on the old rate play for the new one."),
-    "presence": N_("Who is here"),
-    "presence_hint": N_(
+    N_("Open the Solo pad"),
+    N_("open"),
+    N_("closed"),
+    N_("Series %(number)s of %(planned)s"),
+    N_("No series drawn yet."),
+    N_("%(hands)s hands per series"),
+    N_("Plays for %(rate)s."),
+    N_("Not played for money."),
+    N_("%(amount)s per chip"),
+    N_("%(amount)s per point"),
+    N_("table fee %(amount)s per player"),
+    N_("Change the rate"),
+    N_("Save the rate"),
+    N_("Rate saved: the night's tables on the old rate play for the new one."),
+    N_("Who is here"),
+    N_(
         "Between series: mark a late arrival or an early leaver; the next draw seats those present."
     ),
-    "save_presence": N_("Save who is here"),
-    "presence_saved": N_("Saved: the next draw seats those present."),
-    "draw": N_("Draw series %(number)s"),
-    "seed": N_("Seed (to repeat a draw; empty: random)"),
-    "drawn": N_("Series %(number)s drawn with seed %(seed)s."),
-    "end_anyway": N_("End the series now anyway"),
-    "series": N_("Series %(number)s"),
-    "seed_shown": N_("Seed %(seed)s"),
-    "table": N_("Table %(number)s"),
-    "deals_first": N_("deals first"),
-    "links": N_("Links and QR codes of the tables"),
-    "links_again": N_("Make new links (the phones at these tables must scan again)"),
-    "print": N_("Print the table cards"),
-    "screen": N_("Big screen"),
-    "screen_hint": N_(
+    N_("Save who is here"),
+    N_("Saved: the next draw seats those present."),
+    N_("Draw series %(number)s"),
+    N_("Seed (to repeat a draw; empty: random)"),
+    N_("Series %(number)s drawn with seed %(seed)s."),
+    N_("End the series now anyway"),
+    N_("Series %(number)s"),
+    N_("Seed %(seed)s"),
+    N_("Table %(number)s"),
+    N_("deals first"),
+    N_("Links and QR codes of the tables"),
+    N_("Make new links (the phones at these tables must scan again)"),
+    N_("Print the table cards"),
+    N_("Big screen"),
+    N_(
         "The big screen opens with the club's read-only link when this device has one "
         "(Manage), else with the admin token: keep that screen to yourself."
     ),
-    "standings": N_("Standings"),
-    "rank": N_("Rank"),
-    "player": N_("Player"),
-    "short_series": N_("S%(number)s"),
-    "total": N_("Total"),
-    "money": N_("Money"),
-    "settle_up": N_("Settle-up in money"),
-    "pays": N_("%(payer)s pays %(payee)s %(amount)s"),
-    "pool": N_("the pool"),
-    "nobody_pays": N_("Nobody pays anybody."),
-    "fees": N_("Table fees, apart: %(amount)s to the club."),
-    "rounding": N_(
+    N_("Standings"),
+    N_("Rank"),
+    N_("Player"),
+    N_("S%(number)s"),
+    N_("Total"),
+    N_("Money"),
+    N_("Settle-up in money"),
+    N_("%(payer)s pays %(payee)s %(amount)s"),
+    N_("the pool"),
+    N_("Nobody pays anybody."),
+    N_("Table fees, apart: %(amount)s to the club."),
+    N_(
         "Each table is rounded down to the cent as its own settle-up shows it, the cents left "
         "over going to the largest remainders; the night adds up those amounts per player."
     ),
-    "left_out": N_("Not counted (no rate in the night's currency): %(tables)s."),
-    "close": N_("Close the night"),
-    "close_anyway": N_("Close anyway"),
-    "closed_done": N_("The night is closed: its tables are closed too."),
-    "all_drawn": N_("All series are drawn: close the night when the tables are done."),
-    "offline": N_("No connection: showing what was last loaded."),
-    "hands_played": N_("%(played)s hands"),
-}
+    N_("Not counted (no rate in the night's currency): %(tables)s."),
+    N_("Close the night"),
+    N_("Close anyway"),
+    N_("The night is closed: its tables are closed too."),
+    N_("All series are drawn: close the night when the tables are done."),
+    N_("No connection: showing what was last loaded."),
+    N_("%(played)s hands"),
+)
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def _pad_text(message: str) -> str:
+    """A message as the pad's ``t()`` takes it: ``{name}`` for each ``%(name)s``."""
+    return PLACEHOLDER.sub(r"{\1}", message)
 
 
 @bp.get("/clubs/<string:club_id>/night-admin")
@@ -453,15 +436,13 @@ def night_admin(club_id: str) -> Response:
     """The club night's admin screen (the shell; its script works with the club's admin token
     the score pad keeps on this device, or ``#token=…``)."""
     language = _language()
-    words = {key: _t(message, language) for key, message in ADMIN_WORDS.items()}
-    return _html(
-        _shell(
-            language,
-            words["title"],
-            "admin",
-            {"club": club_id, "words": json.dumps(words, ensure_ascii=False)},
-            '<p class="waiting">' + escape(_t(N_("Loading…"), language)) + "</p>",
-        )
+    words = {_pad_text(m): _pad_text(_t(m, language)) for m in ADMIN_WORDS}
+    return _shell(
+        language,
+        _t(N_("Club night"), language),
+        "admin",
+        {"club": club_id, "words": json.dumps(words, ensure_ascii=False)},
+        _t(N_("Loading…"), language),
     )
 
 

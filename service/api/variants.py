@@ -30,7 +30,16 @@ class VariantSchema(Schema):
     players = fields.List(fields.Integer(), required=True)
     suits = fields.List(fields.String(), required=True)
     contracts = fields.List(fields.Dict(), required=True)
-    options = fields.List(fields.Dict(), required=True)
+    options = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={
+            "description": "A table's options: each with its `name`, `title`, `type`, `default` "
+            "and bounds (`min`, `max`, `allowed`, `nullable`); a nullable one's empty choice "
+            "worded as `none_title`, and string values' titles as `choices` (`[{value, "
+            "title}]`, in the order of `allowed`)."
+        },
+    )
     state_fields = fields.List(
         fields.Dict(),
         required=True,

@@ -1,7 +1,8 @@
 """The words of ``GET /api/v1/variants``: every human text the variants' ``describe()`` gives
 (a variant's and a contract's ``title``, the ``description`` of contracts, options, hand fields,
-hand kinds, error kinds and bonuses, ``scoring``, ``payments``), for the catalogs; the names
-(``name``, ``allowed``, defaults) are the API's and never change.
+hand kinds, error kinds and bonuses, an option's and its ``choices``' ``title``, ``scoring``,
+``payments``), for the catalogs; the names (``name``, ``allowed``, a choice's ``value``,
+defaults) are the API's and never change.
 
 The rules write these texts where they describe the game (they import nothing of ours), so
 they are listed here for ``make translations``, as ``explanations.py`` lists the explanations'
@@ -168,6 +169,33 @@ TEXTS: Final = (
     N_("Who forfeits"),
     N_("tap who forfeits"),
     N_("the seat that passed holding Spadilla and Basta: that player pays a bête"),
+    # The options' titles, their values' and a nullable one's empty choice (the words of a new
+    # table's form; "Mediateur" is a contract's title above).
+    N_("Stake"),
+    N_("Stamm"),
+    N_("Couleur"),
+    N_("How the couleur changes"),
+    N_("Bête on a lost solo"),
+    N_("Matadores count for"),
+    N_("Tout after five is worth"),
+    N_("End after this many hands"),
+    N_("End at this score"),
+    N_("No limit"),
+    N_("Preferred suit"),
+    N_("None"),
+    N_("Deck"),
+    N_("Clubs"),
+    N_("Spades"),
+    N_("Hearts"),
+    N_("Diamonds"),
+    N_("Fixed"),
+    N_("Trump of the first game won"),
+    N_("Every lost solo"),
+    N_("Only in couleur"),
+    N_("Either side"),
+    N_("The declaring side only"),
+    N_("Double"),
+    N_("Twice in suit, four in couleur"),
     # The preview's state.
     N_("the seat that deals the hand"),
     N_("chips in the pool before the hand"),

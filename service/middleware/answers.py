@@ -15,7 +15,7 @@ from ..services.live_feed import ChangeFeed
 from .rendered import RenderedViews
 
 EVENT_STREAM = "text/event-stream"
-STREAMS_ENVIRON_KEY = "solo.streams"  # http_worker.STREAMS_ENVIRON_KEY (the server's side)
+STREAMS_ENVIRON_KEY = "solo.streams"  # stream_hub.STREAMS_ENVIRON_KEY (the server's side)
 
 
 def etag(version: int) -> str:

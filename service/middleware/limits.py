@@ -229,7 +229,10 @@ class SweptMemoryStorage(MemoryStorage):
     each sweep took milliseconds of the GIL a hundred times a second, and py-spy put a fifth
     of a worker's samples there while its phones opened their streams. The sweep only frees
     memory: every count already ignores what has expired (``get``, the moving window's times),
-    so sweeping less often counts the same."""
+    so sweeping less often counts the same.
+
+    ``__schedule_expiry`` is the library's private member (hence pyproject.toml's pin of its
+    major version); ``tests/unit/test_library_internals.py`` fails when a release moves it."""
 
     SWEEP_SECONDS = 1.0
 

@@ -8,7 +8,7 @@ integer, a float is never an integer (not even ``5.0``), and nothing else is coe
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
@@ -421,6 +421,23 @@ def doubled_suit(
         "fixed_option": fixed_option,
         "first_won_when": dict(first_won_when) if first_won_when else None,
     }
+
+
+SUIT_TITLES: Final[Mapping[str, str]] = {
+    "clubs": "Clubs",
+    "spades": "Spades",
+    "hearts": "Hearts",
+    "diamonds": "Diamonds",
+}
+"""A suit as an option's value is titled (the couleur, the colour, the preferred suit)."""
+
+
+def choices(allowed: Iterable[str], titles: Mapping[str, str]) -> list[dict[str, str]]:
+    """An option's ``choices`` in a ``describe()``: each of its ``allowed`` values, in order,
+    with its title, so that a client's form words the values as it words the option (by its
+    ``title``, and a nullable one's empty choice by its ``none_title``) and names none of them
+    itself. A value without a title is a KeyError here, not a bare name in a form."""
+    return [{"value": value, "title": titles[value]} for value in allowed]
 
 
 def played_kind_field() -> dict[str, Any]:

@@ -42,8 +42,8 @@ from .auth import Principal, issue_token, new_id
 from .clubs import club_view, read_club
 from .hands import insert_rows, transfer_values
 from .nights.backup import export_nights, import_nights
+from .table_rules import TableRules
 from .tables import (
-    TableRules,
     _table_options,
     either,
     parse_rate,

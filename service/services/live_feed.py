@@ -16,7 +16,7 @@ by the first stream:
 
 ``ready`` answers once the feed listens: an event committed after that is published, so a
 stream whose opening read the outbox after ``ready`` misses nothing between that read and the
-events it is sent (``http_worker.StreamHub.adopt`` covers the moment in between).
+events it is sent (``stream_hub.StreamHub.adopt`` covers the moment in between).
 """
 
 from __future__ import annotations

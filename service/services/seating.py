@@ -53,7 +53,8 @@ from .hands import (
 )
 from .locking import SeatState, TableState, lock_table
 from .outbox import record_change
-from .tables import TableRules, initial_table_state, read_table, table_view
+from .table_rules import TableRules
+from .tables import initial_table_state, read_table, table_view
 
 
 def remap_seats(

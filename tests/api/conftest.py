@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,18 +10,13 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.support import dispose_app_engines, migrated_app, wipe
+from tests.databases import postgres_url
+from tests.support import migrated_app, wipe
 
 
 @pytest.fixture(scope="session")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
-    return migrated_app(os.environ.get("TEST_DATABASE_URL"), tmp_path_factory.mktemp("db"))
-
-
-@pytest.fixture(autouse=True)
-def _close_pooled_connections() -> Iterator[None]:
-    yield
-    dispose_app_engines()
+    return migrated_app(postgres_url(), tmp_path_factory.mktemp("db"))
 
 
 @pytest.fixture

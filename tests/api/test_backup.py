@@ -5,7 +5,6 @@ snapshot, and PostgreSQL gets the pg_dump / pg_restore commands."""
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -15,13 +14,14 @@ from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import make_url
 
 from service.cli import libpq_dsn
+from tests.databases import ON_POSTGRES
 from tests.support import ApiClient, make_app
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 LOST = {"contract": "solo", "trump": "clubs", "declarer": 2, "tricks": 3}
 
 on_sqlite = pytest.mark.skipif(
-    bool(os.environ.get("TEST_DATABASE_URL")),
+    ON_POSTGRES,
     reason="SQLite's online backup; PostgreSQL uses pg_dump",
 )
 
@@ -250,7 +250,7 @@ def test_postgresql_gets_the_pg_dump_and_pg_restore_commands(tmp_path):
     assert env == {"PGPASSWORD": "s3cret"} and "s3cret" not in dsn
 
 
-@pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"), reason="needs PostgreSQL")
+@pytest.mark.skipif(not ON_POSTGRES, reason="needs PostgreSQL")
 def test_a_postgresql_round_trip_keeps_every_table_identical(app, api, tmp_path):
     import shutil
 

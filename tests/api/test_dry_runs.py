@@ -3,7 +3,6 @@ nothing stored (no revision, no version, no ETag change, no league aggregates)."
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
@@ -12,6 +11,7 @@ from sqlalchemy import func, select
 from service.extensions import db
 from service.persistence.league import PlayerCareerRow, SeasonPlayerRow
 from service.persistence.table_keeping import HandRevisionRow, HandRow, TransferRow
+from tests.databases import ON_POSTGRES, postgres_url
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 LOST_SOLO = {"contract": "solo", "trump": "hearts", "declarer": 2, "tricks": 3}
@@ -246,7 +246,7 @@ def test_the_dry_runs_are_documented(client):
 
 
 @pytest.mark.skipif(
-    not os.environ.get("TEST_DATABASE_URL"),
+    not ON_POSTGRES,
     reason="table versions are announced on PostgreSQL only",
 )
 def test_a_dry_run_announces_no_new_version(api, client):
@@ -259,7 +259,7 @@ def test_a_dry_run_announces_no_new_version(api, client):
     api.record(table, LOST_SOLO)
     headers = api.auth(table["table_token"])
     url = f"/api/v1/tables/{table['id']}"
-    with psycopg.connect(os.environ["TEST_DATABASE_URL"], autocommit=True) as listener:
+    with psycopg.connect(str(postgres_url()), autocommit=True) as listener:
         listener.execute("LISTEN table_versions")
         for method, path, body in (
             ("PUT", "/hands/1", LOST_SOLO),

@@ -39,7 +39,7 @@ LIMITS = {
     "RATELIMIT_WRITES_PER_TOKEN": "3 per minute",
     "RATELIMIT_AUTH_FAILURES": "3 per minute",
 }
-STREAMS_KEY = "solo.streams"  # http_worker.STREAMS_ENVIRON_KEY
+STREAMS_KEY = "solo.streams"  # stream_hub.STREAMS_ENVIRON_KEY
 PARTS = ("status", "headers", "body", "holds")
 
 

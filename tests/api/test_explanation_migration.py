@@ -14,7 +14,7 @@ from flask import Flask
 from sqlalchemy import text
 
 from service.extensions import db
-from tests.support import ApiClient, dispose_app_engines, migrated_app
+from tests.support import ApiClient, dispose_engines, migrated_app
 
 MIGRATION = Path(__file__).resolve().parents[2] / "migrations/versions/0005_explanation_seats.py"
 
@@ -111,4 +111,4 @@ def test_a_downgrade_and_an_upgrade_rewrite_the_stored_explanations(tmp_path: Pa
         table = api.client.get(f"/api/v1/tables/{german['id']}", headers=token).json
         assert table["couleur"] == "hearts"
     finally:
-        dispose_app_engines()
+        dispose_engines(app)

@@ -4,7 +4,6 @@ would give, for the requests it can answer alone; everything else reaches Flask.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +13,7 @@ from flask import Flask
 from service.extensions import db
 from service.middleware.early import EarlyAnswers
 from service.middleware.security import ACCESS_LOGGER
+from tests.databases import postgres_url
 from tests.support import ApiClient, CallsPastLayer, make_app, migrated_app, wipe, wsgi_layer
 
 SOLO_WON = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
@@ -25,7 +25,7 @@ def fast_reads_of(app: Flask) -> EarlyAnswers:
     return wsgi_layer(app, EarlyAnswers)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def twin(app: Flask) -> Iterator[Flask]:
     """The same service on the same database with its early answers off."""
     yield make_app(
@@ -199,7 +199,7 @@ def test_disposing_the_engine_closes_the_pinned_connections(
 
 def test_an_address_out_of_token_checks_is_refused_by_flask(tmp_path: Any) -> None:
     limited = migrated_app(
-        os.environ.get("TEST_DATABASE_URL"),
+        postgres_url(),
         tmp_path,
         RATELIMIT_ENABLED=True,
         RATELIMIT_AUTH_FAILURES="2 per minute",

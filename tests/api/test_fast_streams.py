@@ -4,7 +4,6 @@ Flask. The worker's hub is stood in for by ``RecordingHub`` (the real one is the
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,6 +12,7 @@ from flask import Flask
 
 from service.middleware.early import EarlyAnswers
 from tests.api.test_league import SOLO
+from tests.databases import postgres_url
 from tests.support import ApiClient, CallsPastLayer, make_app, migrated_app, wipe, wsgi_layer
 
 # Headers that differ between any two answers, whoever makes them (the limits are off here:
@@ -46,7 +46,7 @@ class RecordingHub:
         pass
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def twin(app: Flask) -> Iterator[Flask]:
     """The same service on the same database with its early answers off."""
     yield make_app(
@@ -233,7 +233,7 @@ def test_a_ticket_minted_here_counts_once_under_the_write_limit(tmp_path: Any) -
     """Counted here before it is minted (a ticket is a POST: the per-token write limit), and
     not again by Flask when it answers; past the limit Flask refuses it (429)."""
     limited = migrated_app(
-        os.environ.get("TEST_DATABASE_URL"),
+        postgres_url(),
         tmp_path,
         RATELIMIT_ENABLED=True,
         RATELIMIT_WRITES_PER_TOKEN="10 per minute",

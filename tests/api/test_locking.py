@@ -3,7 +3,6 @@ the table and its seats as the holder left them."""
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from typing import Any
@@ -14,6 +13,7 @@ from sqlalchemy import update
 from service.extensions import db
 from service.persistence.table_keeping import SeatRow, TableRow
 from service.services.locking import lock_table_state
+from tests.databases import ON_POSTGRES
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 
@@ -101,7 +101,7 @@ def test_a_read_sees_the_table_and_its_seats_as_of_one_moment(app, api):
     assert sum(party["amount"] for party in answer.json["net"]) == 0
 
 
-@pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"), reason="psycopg's pipeline mode")
+@pytest.mark.skipif(not ON_POSTGRES, reason="psycopg's pipeline mode")
 def test_no_write_goes_through_a_psycopg_pipeline(api, client, monkeypatch):
     """PostgreSQL does not end a session idle in a transaction whose last statement came
     through a pipeline (database.never_pipelined), and psycopg pipelines every executemany:
@@ -130,7 +130,7 @@ def test_no_write_goes_through_a_psycopg_pipeline(api, client, monkeypatch):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("TEST_DATABASE_URL"), reason="a lock held from outside")
+@pytest.mark.skipif(not ON_POSTGRES, reason="a lock held from outside")
 def test_writers_waiting_for_one_locked_table_leave_the_workers_threads_to_the_others(app, api):
     """One worker (4 threads) whose table A is locked from outside, with a lock wait long
     enough that a waiter holds its thread throughout: of 8 concurrent writes to A, the bound's

@@ -6,10 +6,14 @@ from __future__ import annotations
 import html as markup
 import json
 import re
+from urllib.parse import quote
 
 import pytest
 import segno
+from babel.messages.extract import extract
 
+from service.api import night_pages
+from service.api.night_pages import ASSETS as NIGHT_ASSETS
 from service.middleware.security import CONTENT_SECURITY_POLICY
 from tests.api.test_league import SOLO
 from tests.api.test_nights import Night
@@ -92,6 +96,52 @@ def test_a_name_is_escaped_on_the_board(club, client):
         as_text=True
     )
     assert "&lt;b&gt;Ann&lt;/b&gt;" in html and "<b>Ann" not in html
+
+
+# A name as a club might type it, or someone would to break the pages: markup and both quotes.
+EVIL = """<script>alert("x")</script> O'Brien"""
+EVIL_SHOWN = "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; O&#39;Brien"
+
+
+def test_a_name_with_markup_and_quotes_is_escaped_on_every_page(club, client):
+    """A player's, the night's and a path's text are escaped on each page: the board as the
+    night runs and once it is over (who pays whom), the cards, and each page's shell."""
+    night = club.started(
+        name=EVIL[:80],
+        new_players=[EVIL, "B", "C", "D"],
+        rate={"cents": 5, "table_fee_cents": 150},
+    )
+    series = club.drawn(night)
+    pages = {"cards": client.post(f"/nights/{night['id']}/cards/1", headers=club.admin)}
+    club.record(series["tables"][0]["table_id"], SOLO)
+    board_url = f"/nights/{night['id']}/screen/board"
+    pages["board"] = client.get(board_url, headers=club.admin)
+    closed = client.post(
+        f"/api/v1/nights/{night['id']}/close", json={"early": True}, headers=club.admin
+    )
+    assert closed.status_code == 200
+    pages["paid"] = client.get(board_url, headers=club.admin)
+    for name, page in pages.items():
+        assert page.status_code == 200, name
+        html = page.get_data(as_text=True)
+        assert "<script" not in html and EVIL not in html, name
+        assert EVIL_SHOWN in html, name
+    # Where a name is shown: the standings, a table's seats, who pays whom, the cards' seats.
+    assert pages["board"].get_data(as_text=True).count(EVIL_SHOWN) == 3  # title, row, seats
+    assert f'<span class="who">{EVIL_SHOWN}</span>' in pages["paid"].get_data(as_text=True)
+    assert f"<li>{EVIL_SHOWN}" in pages["cards"].get_data(as_text=True)
+    # A shell puts the path's id in its data attributes: quoted, it cannot leave them.
+    bad = """"><script>alert('x')"""
+    for url in (
+        f"/nights/{quote(bad)}/screen",
+        f"/nights/{quote(bad)}/cards?series=1",
+        f"/clubs/{quote(bad)}/night-admin",
+    ):
+        page = client.get(url)
+        assert page.status_code == 200, url
+        html = page.get_data(as_text=True)
+        assert "<script>" not in html and bad not in html, url
+        assert "&#34;&gt;&lt;script&gt;alert(&#39;x&#39;)" in html, url
 
 
 def test_the_cards_give_each_table_a_new_working_link_and_its_qr_code(club, client):
@@ -216,8 +266,8 @@ def test_a_night_for_money_shows_it_on_the_board_the_cards_and_when_closed_who_p
 @pytest.mark.parametrize(
     ("language", "title", "words"),
     [
-        ("de", "Spieleabend", ("Spieleabend beginnen", "Betrag pro Chip (%(currency)s)")),
-        ("es", "Noche de club", ("Empezar una noche de club", "Dinero por ficha (%(currency)s)")),
+        ("de", "Spieleabend", ("Spieleabend beginnen", "Betrag pro Chip ({currency})")),
+        ("es", "Noche de club", ("Empezar una noche de club", "Dinero por ficha ({currency})")),
     ],
 )
 def test_the_admin_screen_shell_needs_no_token_and_carries_its_words(
@@ -239,3 +289,19 @@ def test_the_admin_screen_shell_needs_no_token_and_carries_its_words(
         answer = client.get(f"/night-assets/{asset}")
         assert answer.status_code == 200
         answer.close()
+
+
+def test_the_admin_screen_words_every_text_its_script_says_and_no_other():
+    """admin.js words its texts with the pad's ``t()``, from the words the shell gives: each
+    text it says is one of them (else it would read in English on a German page), each one is
+    said, and every call's text is a literal the extraction reads (as the pad's catalogs are
+    checked: tests/e2e/test_pad_catalogs.py)."""
+    script = NIGHT_ASSETS / "admin.js"
+    with script.open("rb") as source:
+        options = {"template_string": True, "parse_template_string": True}
+        said = [m for _, m, _, _ in extract("javascript", source, {"t": (1,)}, options=options)]
+    calls = re.findall(r"(?<![\w.$])(?:t|tx|tn)\(", script.read_text())
+    assert len(calls) == len(said), "a t() whose text is not a literal the extractor reads"
+    given = {night_pages._pad_text(message) for message in night_pages.ADMIN_WORDS}
+    assert set(said) - given == set(), "said by admin.js, not given by the shell"
+    assert given - set(said) == set(), "given by the shell, said by no one"

@@ -1,5 +1,5 @@
 """The order in which a worker's opening threads take stream openings, and the openings they
-skip (``service/http_worker.OpeningQueue``): after a restart thousands of phones open their
+skip (``service/stream_hub.OpeningQueue``): after a restart thousands of phones open their
 streams at once and give each up 5 s later without its ``ready`` (the pad's ``live.js``), so
 the openings served must be the ones whose phones still wait.
 
@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from service.http_worker import OpeningQueue, client_gone
+from service.stream_hub import OpeningQueue, client_gone
 
 
 class Clock:

@@ -24,11 +24,11 @@ from sqlalchemy import event
 from service.api.errors import answer_for
 from service.middleware.security import Envelope
 from service.services.outages import RETRY_AFTER_BUSY, RETRY_AFTER_DOWN, outage_of
+from tests.databases import ON_POSTGRES, postgres_url
 from tests.support import make_app, migrated_app
 
 HAND = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
-PG_URL = os.environ.get("TEST_DATABASE_URL")
-on_postgres = pytest.mark.skipif(not PG_URL, reason="PostgreSQL only (TEST_DATABASE_URL)")
+on_postgres = pytest.mark.skipif(not ON_POSTGRES, reason="PostgreSQL only (TEST_DATABASE_URL)")
 
 
 def assert_unavailable(response: Any, retry_after: int = RETRY_AFTER_DOWN) -> None:
@@ -53,8 +53,9 @@ def _hands(api: Any, table: dict[str, Any]) -> list[dict[str, Any]]:
 def _raw_pg() -> psycopg.Connection:
     from service.config import normalize_database_url
 
-    assert PG_URL
-    return psycopg.connect(normalize_database_url(PG_URL).replace("+psycopg", ""), autocommit=True)
+    url = postgres_url()
+    assert url
+    return psycopg.connect(normalize_database_url(url).replace("+psycopg", ""), autocommit=True)
 
 
 # --- what counts as an outage ------------------------------------------------------------------
@@ -334,7 +335,7 @@ def test_the_request_timeouts_are_set_on_service_connections_and_not_for_migrati
     assert "-c lock_timeout=1500" in options and "-c statement_timeout=10000" in options
     with pytest.raises(ValueError, match="PG_STATEMENT_TIMEOUT_MS"):
         postgres_connect_args({"PG_STATEMENT_TIMEOUT_MS": -1})
-    if not PG_URL:
+    if not ON_POSTGRES:
         return
     with app.app_context(), db.engine.connect() as connection:
         assert connection.exec_driver_sql("SHOW lock_timeout").scalar() == "2s"
@@ -451,7 +452,7 @@ def test_an_error_escaping_flask_is_answered_by_the_error_layer_with_the_envelop
 
 
 def _unreachable_url(tmp_path: Path) -> str:
-    if PG_URL:
+    if ON_POSTGRES:
         from tests.support import free_port
 
         return f"postgresql://postgres@127.0.0.1:{free_port()}/gone"  # nothing listens there
@@ -561,7 +562,7 @@ def test_a_full_disk_answers_503_and_the_hand_is_recorded_once_there_is_room(app
         # SQLite's own max_page_count is no stand-in: a hand fits in pages the database
         # already has, so the limit is never reached.
         pytest.skip("cannot mount a small filesystem here (mounting needs root)")
-    if PG_URL:
+    if ON_POSTGRES:
         _full_disk_on_postgres(api, small_disk)
         return
     from tests.support import ApiClient

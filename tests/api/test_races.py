@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from threading import Barrier
 
 import pytest
 import requests
 
+from tests.databases import ON_POSTGRES
 from tests.support import Gunicorn
 
 pytestmark = pytest.mark.slow
@@ -92,4 +92,4 @@ def test_appending_without_conditions_numbers_every_hand_once(server, table):
         timeout=10,
     ).json()
     assert sum(s["balance"] for s in shown["seats"]) + shown["pool"] == 0
-    assert os.environ.get("TEST_DATABASE_URL") or shown["hands_played"] == RACERS
+    assert ON_POSTGRES or shown["hands_played"] == RACERS

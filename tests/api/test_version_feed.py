@@ -3,7 +3,6 @@ them never goes back, and on PostgreSQL a poll is answered from it only while it
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -20,10 +19,10 @@ from service.services.version_feed import (
     VersionFeed,
     parse_payload,
 )
-from tests.support import ApiClient, make_app, wsgi_layer
+from tests.databases import ON_POSTGRES, postgres_url
+from tests.support import ApiClient, dispose_engines, make_app, wsgi_layer
 
-PG_URL = os.environ.get("TEST_DATABASE_URL")
-on_postgres = pytest.mark.skipif(not PG_URL, reason="the feed listens on PostgreSQL only")
+on_postgres = pytest.mark.skipif(not ON_POSTGRES, reason="the feed listens on PostgreSQL only")
 
 SOLO_WON = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 A, B, CLUB = "a" * 32, "b" * 32, "c" * 32
@@ -96,7 +95,7 @@ def test_payloads(payload: str, parsed: Any) -> None:
 
 
 def test_no_feed_on_sqlite(app: Flask) -> None:
-    if PG_URL:
+    if ON_POSTGRES:
         pytest.skip("this run is on PostgreSQL")
     assert wsgi_layer(app, EarlyAnswers).feed is None
 
@@ -132,6 +131,9 @@ def fast(app: Flask) -> Iterator[EarlyAnswers]:
     layer = wsgi_layer(app, EarlyAnswers)
     yield layer
     layer.reader.__dict__.pop("read", None)
+    # The tests below cut connections and triggers from outside: the next one starts with
+    # the app's connections new (its pinned reader's among them).
+    dispose_engines(app)
 
 
 @pytest.fixture
@@ -176,7 +178,7 @@ def fresh_and_known(api: ApiClient, feed: VersionFeed, table: dict[str, Any], ve
 def test_the_trigger_announces_every_change_of_a_version(api: ApiClient) -> None:
     import psycopg
 
-    with psycopg.connect(PG_URL, autocommit=True) as listener:
+    with psycopg.connect(str(postgres_url()), autocommit=True) as listener:
         listener.execute("LISTEN table_versions")
         table = api.table()
         assert api.record(table, SOLO_WON).status_code == 201
@@ -188,7 +190,7 @@ def test_the_trigger_announces_every_change_of_a_version(api: ApiClient) -> None
         club = table["club_id"]
         assert heard == [f"{table['id']} {club} {v}" for v in (1, 2, 3)]
 
-        with psycopg.connect(PG_URL, autocommit=True) as other:
+        with psycopg.connect(str(postgres_url()), autocommit=True) as other:
             other.execute("DELETE FROM score_tables WHERE id = %s", (table["id"],))
             assert [n.payload for n in listener.notifies(timeout=5, stop_after=1)] == [
                 f"{table['id']} {club} 0"
@@ -267,7 +269,7 @@ def test_a_lost_connection_forgets_everything_until_it_listens_again(
 
     table = api.table()
     fresh_and_known(api, feed, table, 1)
-    with psycopg.connect(PG_URL, autocommit=True) as admin:
+    with psycopg.connect(str(postgres_url()), autocommit=True) as admin:
         admin.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             "WHERE query LIKE '%pg_trigger%' AND pid <> pg_backend_pid()"
@@ -285,7 +287,7 @@ def test_without_its_trigger_the_feed_answers_nothing(api: ApiClient, feed: Vers
 
     table = api.table()
     fresh_and_known(api, feed, table, 1)
-    with psycopg.connect(PG_URL, autocommit=True) as admin:
+    with psycopg.connect(str(postgres_url()), autocommit=True) as admin:
         admin.execute("ALTER TABLE score_tables DISABLE TRIGGER score_tables_announce_version")
         try:
             wait_until(lambda: feed.current(table["id"]) is None)

@@ -6,14 +6,14 @@ neighbours it needs, and an import against the grain fails here, naming the file
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-SERVICE = ROOT / "service"
+from .python_imports import ROOT, SOURCES
+from .python_imports import imports as _imports
+from .python_imports import module_name as _module_name
 
 # Each layer (a package or module right under ``service``) and the other layers it may
 # import. ``service`` itself is the app factory; ``cli`` the flask commands: they wire the rest.
@@ -24,7 +24,10 @@ MAY_IMPORT: dict[str, set[str]] = {
     "i18n": {"rules"},
     "extensions": set(),
     "database": set(),
-    "http_worker": set(),  # gunicorn's worker class (gunicorn.conf.py): the server, not the app
+    # gunicorn's worker class (gunicorn.conf.py) and the event streams its loop holds: the
+    # server, not the app.
+    "stream_hub": set(),
+    "http_worker": {"stream_hub"},
     "config": {"database"},
     "persistence": {"extensions"},
     "services": {"rules", "persistence", "extensions", "database", "i18n"},
@@ -82,38 +85,9 @@ MUST_NOT_USE: dict[str, set[str]] = {
 }
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
-
-
 def _layer(module: str) -> str:
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else "service"
-
-
-def _imports(path: Path) -> list[tuple[int, str]]:
-    """Every module ``path`` imports (at the top, in a function or for type checking only),
-    as absolute names, with its line; ``from . import x`` counts as importing ``pkg.x``."""
-    module = _module_name(path)
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    found: list[tuple[int, str]] = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-                found += [(node.lineno, f"{target}.{alias.name}") for alias in node.names]
-            else:
-                found.append((node.lineno, node.module or ""))
-    return found
-
-
-SOURCES = sorted(SERVICE.rglob("*.py"))
 
 
 def test_every_layer_of_the_tree_is_in_the_table() -> None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import re
 import shutil
 from collections.abc import Iterator
@@ -30,7 +29,7 @@ import pytest
 import requests
 
 from tests.contract.conftest import DOCUMENT, VENV_BIN, imported, node_tool, run
-from tests.support import Gunicorn, dispose_app_engines, migrated_app
+from tests.support import Gunicorn, dispose_engines, migrated_app, tool_missing
 
 pytestmark = pytest.mark.slow
 
@@ -135,18 +134,18 @@ class Service:
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
-    app = migrated_app(os.environ.get("TEST_DATABASE_URL"), tmp_path_factory.mktemp("db"))
+    app = migrated_app(None, tmp_path_factory.mktemp("db"))
     try:
         with Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], workers=1) as server:
             yield Service(server.url)
     finally:
-        dispose_app_engines()
+        dispose_engines(app)
 
 
 @pytest.fixture(scope="module")
 def openapi_generator_python(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
     if shutil.which("java") is None:
-        pytest.fail("openapi-generator needs a JRE: apt-get install default-jre-headless")
+        tool_missing("openapi-generator needs a JRE: apt-get install default-jre-headless")
     where = tmp_path_factory.mktemp("openapi-generator-python")
     result = run(
         [
@@ -326,7 +325,7 @@ def _same_as_sent(read: list[dict[str, Any]]) -> None:
 
 def test_typescript_fetch_records_and_reads_every_kind_typed(tmp_path, service):
     if shutil.which("java") is None:
-        pytest.fail("openapi-generator needs a JRE: apt-get install default-jre-headless")
+        tool_missing("openapi-generator needs a JRE: apt-get install default-jre-headless")
     generated = run(
         [
             VENV_BIN / "openapi-generator-cli",

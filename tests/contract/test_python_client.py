@@ -9,7 +9,6 @@ The client talks to the app over httpx's WSGI transport: the whole WSGI stack, n
 from __future__ import annotations
 
 import importlib
-import os
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
@@ -18,7 +17,7 @@ import httpx
 import pytest
 
 from tests.contract.conftest import DOCUMENT, VENV_BIN, imported, run
-from tests.support import dispose_app_engines, migrated_app
+from tests.support import dispose_engines, migrated_app
 
 CONFIG = "project_name_override: solo-client\npackage_name_override: solo_client\n"
 PACKAGE = "solo_client"
@@ -51,8 +50,9 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    yield migrated_app(os.environ.get("TEST_DATABASE_URL"), tmp_path_factory.mktemp("db"))
-    dispose_app_engines()
+    app = migrated_app(None, tmp_path_factory.mktemp("db"))
+    yield app
+    dispose_engines(app)
 
 
 def _module(name: str) -> Any:

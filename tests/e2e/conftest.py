@@ -1,16 +1,17 @@
 """Browser tests of the score pad: Chromium (Debian's package) driven by Playwright.
 
-Without a Chromium (or the playwright package) they are skipped with a plain reason; with
-``REQUIRE_BROWSER=1`` (set by .ci/run in CI) a missing browser fails them instead.
+Without a Chromium (or the playwright package) they are skipped with a plain reason; in CI
+(``CI=true``) a missing browser fails them instead (``tests.support.tool_missing``).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from tests.support import tool_missing
 
 from .support import (
     CHROMIUM_ARGS,
@@ -27,9 +28,7 @@ def _need_browser() -> None:
     reason = browser_missing()
     if reason is None:
         return
-    if os.environ.get("REQUIRE_BROWSER") == "1":
-        pytest.fail(f"REQUIRE_BROWSER=1 but {reason}", pytrace=False)
-    pytest.skip(f"browser tests skipped: {reason}")
+    tool_missing(f"browser tests: {reason}")
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,11 @@
 """The pad follows its table through the table's stream (server-sent events) when it can be
-held, and polls with If-None-Match when it cannot: two phones on one table, against gunicorn
-with the service's worker (the other browser tests' server cannot hold a stream)."""
+held, and polls with If-None-Match when it cannot: two phones on one table, against the
+production server, as ``make serve`` runs it (gunicorn with gunicorn.conf.py's worker, the
+answers before Flask, the stream hub; the other browser tests' werkzeug cannot hold a stream).
+
+The first test is the browser tests' smoke path on that server, in ``make test-fast`` too: a
+table opened on one phone, a hand recorded there, and the hand on the second phone by its
+stream."""
 
 from __future__ import annotations
 
@@ -14,9 +19,9 @@ from tests.support import Gunicorn, migrated_app
 
 from .conftest import Phone
 from .support import Api, table_url, wait_recorded
-from .test_pad import POLL_SECONDS, record_solo
+from .test_pad import POLL_SECONDS, create_table_in_the_page, record_solo
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+pytestmark = [pytest.mark.e2e]
 BOUND_SECONDS = 15  # generous: the stream takes milliseconds, and the test proves it another way
 
 
@@ -50,16 +55,15 @@ def polls_of(page: Any, table: dict[str, Any]) -> list[float]:
     return asked
 
 
-def test_a_hand_saved_on_one_phone_reaches_the_other_through_the_stream(
+def test_a_table_opened_on_one_phone_gets_its_hands_to_the_other_through_the_stream(
     two_phones: tuple[Phone, Phone], server: Gunicorn
 ) -> None:
-    table = Api(server.url).table_setup()
     first, second = (phone.page for phone in two_phones)
+    table = create_table_in_the_page(first)
     streams: list[str] = []
     second.on("request", lambda r: "/events?ticket=" in r.url and streams.append(r.url))
-    for page in (first, second):
-        page.goto(table_url("", table))
-        page.locator("#new-hand").wait_for()
+    second.goto(table_url("", table))
+    second.locator("#new-hand").wait_for()
     # The second phone is live once its stream said ready: it stops polling then.
     second.locator('html[data-following="stream"]').wait_for(state="attached")
     assert streams and all(table["table_token"] not in url for url in streams)
@@ -80,6 +84,7 @@ def test_a_hand_saved_on_one_phone_reaches_the_other_through_the_stream(
     )
 
 
+@pytest.mark.slow
 def test_with_the_stream_blocked_the_pad_falls_back_to_polling(
     two_phones: tuple[Phone, Phone], server: Gunicorn
 ) -> None:
@@ -106,6 +111,7 @@ def test_with_the_stream_blocked_the_pad_falls_back_to_polling(
     assert polls, "and then polled"
 
 
+@pytest.mark.slow
 def test_reconnections_wait_a_random_while_that_grows_with_each_failure(
     two_phones: tuple[Phone, Phone], server: Gunicorn
 ) -> None:

@@ -1,9 +1,10 @@
 """The start screen in German and Spanish: the first visit, a new table's setup (its default
 name dated as the language writes a date, the options' labels and values, the count of players
 in words), the club's admin token panel, and a refusal of the service naming its fields in the
-language. The words expected are the catalogs' (lang-de.js, lang-es.js), so the test checks that
-the screen shows the translator's words, not a copy of them; a few are spelled out because a
-German or Spanish player must read them (docs/i18n.md "Terms")."""
+language. The words expected are the catalogs' (lang-de.js, lang-es.js; a game's options and
+their values come with its description, worded by the service's catalogs), so the test checks
+that the screen shows the translator's words, not a copy of them; a few are spelled out because
+a German or Spanish player must read them (docs/i18n.md "Terms")."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import expect
+
+from service.i18n import translations
 
 from .words import Words
 
@@ -76,19 +79,22 @@ def test_the_first_visit_and_a_new_table_in_the_language(phones: Any, language: 
         "aria-label", w("seat {number}", number="1")
     )
     page.locator("details.options summary").click()
-    couleur = page.get_by_label(w("Couleur"), exact=True)
+    game_word = translations(language).gettext  # what GET /variants says in the language
+    couleur = page.get_by_label(game_word("Couleur"), exact=True)
     assert couleur.locator("option").all_inner_texts() == SUITS[language]
-    expect(page.get_by_label(w("Bête on a lost solo"))).to_contain_text(w("Every lost solo"))
-    hint = page.locator(".field", has=page.get_by_label(w("How the couleur changes"))).locator(
-        ".hint"
+    expect(page.get_by_label(game_word("Bête on a lost solo"))).to_contain_text(
+        game_word("Every lost solo")
     )
-    expect(hint).to_contain_text(w("Default: {value}. {help}", value=w("Fixed"), help=""))
+    hint = page.locator(
+        ".field", has=page.get_by_label(game_word("How the couleur changes"))
+    ).locator(".hint")
+    expect(hint).to_contain_text(w("Default: {value}. {help}", value=game_word("Fixed"), help=""))
 
     game.select_option("spanish")
     if page.locator("details.options").get_attribute("open") is None:
         page.locator("details.options summary").click()
-    expect(page.get_by_label(w("End after this many hands"))).to_have_attribute(
-        "placeholder", w("No limit")
+    expect(page.get_by_label(game_word("End after this many hands"))).to_have_attribute(
+        "placeholder", game_word("No limit")
     )
     page.get_by_role("button", name=w("Open the table")).click()  # five picked for four seats
     expect(page.locator("#toast")).to_have_text(w("Pick {counts} players.", counts="4"))
@@ -96,11 +102,11 @@ def test_the_first_visit_and_a_new_table_in_the_language(phones: Any, language: 
     game.select_option("german")
     if page.locator("details.options").get_attribute("open") is None:
         page.locator("details.options summary").click()
-    preferred = page.get_by_label(w("Preferred suit"), exact=True)
+    preferred = page.get_by_label(game_word("Preferred suit"), exact=True)
     assert preferred.locator("option").all_inner_texts() == [
-        w("None"),
+        game_word("None"),
         *SUITS[language],
-        w("Trump of the first game won"),
+        game_word("Trump of the first game won"),
     ]
 
     token = page.locator("details.card", has=page.locator("code.token"))

@@ -189,3 +189,4 @@ def test_the_variants_texts_are_all_listed_for_the_catalogs() -> None:
 # Texts whose German and Spanish are the English (names of contracts and games).
 SAME_WORD = {"Solo", "Tout", "Frage", "Grossfrage", "Mediateur", "Force (Mussfrage)", "Solo 66"}
 SAME_WORD |= {"Forcée simple", "Forcée partout", "matadores", "Matadores", "Partner"}
+SAME_WORD |= {"Stamm", "Couleur"}  # "Couleur" in German; the Spanish say "Color"

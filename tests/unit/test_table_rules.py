@@ -1,11 +1,11 @@
-"""``services.tables.TableRules``: a table's variant, player count and options, parsed once per
+"""``services.table_rules.TableRules``: a table's variant, player count and options, parsed once per
 process and handed out again for every request of a table with the same ones."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
-from service.services.tables import TableRules
+from service.services.table_rules import TableRules
 
 
 def table(options: dict, variant: str = "american", players: int = 4) -> SimpleNamespace:

@@ -1,6 +1,7 @@
 """Each variant describes its hand fields completely for a form: a title in the catalogs, the
 seats, and when a field is shown and required; the conditions name only real facts, and they
-say what the rules do."""
+say what the rules do. Its options too: each titled, a nullable one's empty choice and each
+string value worded, so that a form names none of them itself."""
 
 from __future__ import annotations
 
@@ -28,6 +29,37 @@ def _all_fields(described: dict[str, Any]) -> list[dict[str, Any]]:
     """The variant's hand fields and those of its hand kinds (American Solo's forfeit)."""
     own = [f for kind in described.get("hand_kinds") or [] for f in kind.get("hand_fields", [])]
     return [*described["hand_fields"], *own]
+
+
+def option_words_missing(option: dict[str, Any]) -> list[str]:
+    """What a form would have to word itself for ``option``: its title, a nullable one's empty
+    choice, or the title of a string value (``choices``, one for each of ``allowed``)."""
+    missing = [] if option.get("title") else ["title"]
+    if option.get("nullable") and not option.get("none_title"):
+        missing.append("none_title")
+    strings = [a for a in option.get("allowed") or () if isinstance(a, str)]
+    titled = {c["value"]: c.get("title") for c in option.get("choices") or ()}
+    missing += [f"choices.{value}" for value in strings if not titled.get(value)]
+    if strings and list(titled) != strings:
+        missing.append("choices in the order of allowed")
+    return missing
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_every_option_and_each_of_its_values_has_its_words(name: str) -> None:
+    for option in VARIANTS[name].describe()["options"]:
+        assert option_words_missing(option) == [], (name, option["name"])
+
+
+def test_an_option_without_its_words_is_told() -> None:
+    bare = {"name": "x", "nullable": True, "allowed": ["a", "b"], "choices": [{"value": "a"}]}
+    assert option_words_missing(bare) == [
+        "title",
+        "none_title",
+        "choices.a",
+        "choices.b",
+        "choices in the order of allowed",
+    ]
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))

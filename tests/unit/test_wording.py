@@ -101,7 +101,8 @@ def every_text(language: str) -> Iterator[tuple[str, str, str]]:
 def test_the_texts_are_read() -> None:
     for language in LANGUAGES:
         assert len(list(server_texts(language))) > 500
-        assert len(list(pad_texts(language))) > 500
+        # (fewer since a game's option words are the server's, in its description)
+        assert len(list(pad_texts(language))) > 450
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

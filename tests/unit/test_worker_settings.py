@@ -1,15 +1,12 @@
-"""The threaded worker's settings read from the environment (``service/http_worker.py``)."""
+"""The threaded worker's settings read from the environment (``service/http_worker.py`` and the
+streams' ``service/stream_hub.py``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from service.http_worker import (
-    STREAM_OPENING,
-    stream_opening_threads,
-    streams_per_worker,
-    switch_interval,
-)
+from service.http_worker import switch_interval
+from service.stream_hub import STREAM_OPENING, stream_opening_threads, streams_per_worker
 
 
 def test_streams_per_worker_leaves_a_quarter_of_the_connections_by_default(monkeypatch):

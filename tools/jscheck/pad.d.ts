@@ -62,7 +62,9 @@ interface Variant {
   hand_fields: Field[];
   hand_kinds?: HandKind[] | null;
   error_kinds?: { name: string; title?: string }[];
-  options?: { name: string; default?: any }[];
+  /** A table's options: each with its title, a nullable one's empty choice, and its string
+   *  values' titles (`choices`), in the page's language. */
+  options?: Option[];
   decks?: { cards: number; tricks: number; target: number }[] | null;
   matadores?: any;
   /** A preview's state keys; `amount_option`: the option saying what a due stake costs. */
@@ -124,4 +126,20 @@ interface Element {
 }
 interface Event {
   [more: string]: any;
+}
+
+/** An option of a game (GET /variants), or one a table with a pool has of its own. */
+interface Option {
+  name: string;
+  title?: string;
+  type?: string;
+  default?: any;
+  nullable?: boolean;
+  min?: number;
+  max?: number;
+  allowed?: (string | number)[];
+  none_title?: string;
+  choices?: { value: string; title: string }[];
+  description?: string;
+  help?: string;
 }

@@ -13,9 +13,11 @@ from ..common import (
     EIGHT_TRICKS,
     ERRORS_FORM,
     KIND_FORM,
+    SUIT_TITLES,
     TRICKS_FORM,
     TRUMP_FORM,
     called_form,
+    choices,
     doubled_suit,
     partner_form,
     partner_game_league_hand,
@@ -57,6 +59,27 @@ _OPTION_DESCRIPTIONS: dict[str, str] = {
     "declaring_side: only the declaring side's count",
     "incidental_tout": "double: an incidental tout is worth twice the game's value; literal: "
     "twice in suit, four times in couleur",
+}
+# Each option's and each of its values' title, as a form labels them.
+_OPTION_TITLES: dict[str, str] = {
+    "stake": "Stake",
+    "stamm": "Stamm",
+    "couleur": "Couleur",
+    "couleur_policy": "How the couleur changes",
+    "bete_on_lost_solo": "Bête on a lost solo",
+    "matadores": "Matadores count for",
+    "incidental_tout": "Tout after five is worth",
+}
+_VALUE_TITLES: dict[str, str] = {
+    **SUIT_TITLES,
+    "fixed": "Fixed",
+    "first_won": "Trump of the first game won",
+    "any": "Every lost solo",
+    "couleur_only": "Only in couleur",
+    "either_side": "Either side",
+    "declaring_side": "The declaring side only",
+    "double": "Double",
+    "literal": "Twice in suit, four in couleur",
 }
 # Each error kind's short name, as a form labels it.
 _ERROR_TITLES: dict[ErrorKind, str] = {
@@ -339,13 +362,14 @@ class AmericanVariant(Variant):
         defaults = AmericanOptions().to_dict()
         options: list[dict[str, Any]] = []
         for name in parse.OPTION_NAMES:
-            entry: dict[str, Any] = {"name": name}
+            entry: dict[str, Any] = {"name": name, "title": _OPTION_TITLES[name]}
             if name in parse.OPTION_BOUNDS:
                 low, high = parse.OPTION_BOUNDS[name]
                 entry.update(type="integer", default=defaults[name], min=low, max=high)
             else:
                 allowed = list(parse.OPTION_CHOICES[name])
                 entry.update(type="string", default=defaults[name], allowed=allowed)
+                entry["choices"] = choices(allowed, _VALUE_TITLES)
             entry["description"] = _OPTION_DESCRIPTIONS[name]
             options.append(entry)
         return {

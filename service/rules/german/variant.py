@@ -13,12 +13,14 @@ from ..common import (
     DECLARER_FORM,
     ERRORS_FORM,
     KIND_FORM,
+    SUIT_TITLES,
     TRICKS,
     TRICKS_FORM,
     TRUMP_FORM,
     DealerRotationVariant,
     called_form,
     check_dealer_fits,
+    choices,
     doubled_suit,
     errors_field,
     partner_form,
@@ -338,16 +340,23 @@ class GermanSolo(DealerRotationVariant):
             "options": [
                 {
                     "name": "preferred_suit",
+                    "title": "Preferred suit",
+                    "none_title": "None",
                     "type": "string",
                     "default": None,
                     "nullable": True,
                     "allowed": [*SUITS, FIRST_WON],
+                    "choices": choices(
+                        [*SUITS, FIRST_WON],
+                        {**SUIT_TITLES, FIRST_WON: "Trump of the first game won"},
+                    ),
                     "description": "games with this suit as trump score double; first_won: the "
                     "trump of the first contract won, from the next hand on (null: "
                     "none)",
                 },
                 {
                     "name": "mediateur",
+                    "title": "Mediateur",
                     "type": "boolean",
                     "default": False,
                     "description": "the mediateur is played: the declarer demands an ace, gives "
@@ -355,6 +364,7 @@ class GermanSolo(DealerRotationVariant):
                 },
                 {
                     "name": "deck",
+                    "title": "Deck",
                     "type": "integer",
                     "default": DEFAULT_DECK,
                     "allowed": list(DECKS),

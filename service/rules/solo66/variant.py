@@ -194,6 +194,7 @@ class Solo66(DealerRotationVariant):
             "options": [
                 {
                     "name": "stake",
+                    "title": "Stake",
                     "type": "integer",
                     "default": DEFAULT_STAKE,
                     "min": 1,

@@ -14,6 +14,7 @@ from ..common import (
     EIGHT_TRICKS,
     ERRORS_FORM,
     KIND_FORM,
+    SUIT_TITLES,
     TRICKS,
     TRICKS_FORM,
     TRUMP_FORM,
@@ -21,6 +22,7 @@ from ..common import (
     DealerState,
     called_form,
     check_dealer_fits,
+    choices,
     doubled_suit,
     errors_field,
     parse_dealer_state,
@@ -239,13 +241,17 @@ class SpanishSolo(DealerRotationVariant):
             "options": [
                 {
                     "name": "couleur",
+                    "title": "Couleur",
                     "type": "string",
                     "default": DEFAULT_COULEUR,
                     "allowed": list(SUITS),
+                    "choices": choices(SUITS, SUIT_TITLES),
                     "description": "the colour: games with it as trump score double",
                 },
                 {
                     "name": "target_hands",
+                    "title": "End after this many hands",
+                    "none_title": "No limit",
                     "type": "integer",
                     "default": None,
                     "nullable": True,
@@ -255,6 +261,8 @@ class SpanishSolo(DealerRotationVariant):
                 },
                 {
                     "name": "target_score",
+                    "title": "End at this score",
+                    "none_title": "No limit",
                     "type": "integer",
                     "default": None,
                     "nullable": True,

@@ -27,7 +27,8 @@ from ..errors import (
 )
 from ..locking import lock_table
 from ..outbox import record_change
-from ..tables import TableRules, table_view
+from ..table_rules import TableRules
+from ..tables import table_view
 from .rows import (
     apply_deltas,
     check_version,

@@ -38,7 +38,8 @@ from ..errors import (
 )
 from ..locking import TableState, lock_if_at_version, lock_table_state, read_table_state
 from ..outbox import change_writes
-from ..tables import TableRules, table_view
+from ..table_rules import TableRules
+from ..tables import table_view
 from ..writes import BoundWrites, Write
 from .rows import (
     WriteConditions,

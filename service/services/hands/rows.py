@@ -24,7 +24,7 @@ from ..errors import (
     VersionMismatch,
 )
 from ..locking import TableState
-from ..tables import TableRules
+from ..table_rules import TableRules
 from .tagged import tagged
 
 

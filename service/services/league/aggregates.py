@@ -22,6 +22,7 @@ from ...persistence.league import (
 )
 from ...persistence.table_keeping import HandRow, TableRow
 from ..locking import SeatState, TableState
+from ..table_rules import TableRules
 from ..writes import Write, run_writes
 from .ratings import rebuild_ratings
 from .tally import HAND_COUNTERS, tally_hand
@@ -179,8 +180,6 @@ class _Tally(NamedTuple):
 
 def _tally(table: TableRow | TableState, changes: list[HandChange]) -> _Tally:
     players = table.players
-    from ..tables import TableRules  # tables uses the league: imported when first needed
-
     table_rules = TableRules.of(table)
     league_hand = table_rules.variant.league_hand
     only_additions = all(c.settlement_before is None for c in changes)

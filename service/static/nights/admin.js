@@ -2,49 +2,34 @@
 // and QR code, the cards to print, the big screen), who is here between series, the standings,
 // the money and closing. Works with the club's admin token the score pad keeps on this device
 // (localStorage, same origin), or one given in the address's fragment (#token=…), which never
-// reaches a server. Every word comes from the server's catalogs (data-words).
+// reaches a server.
+//
+// Drawn as the pad's screens are, with lit-html from its state (`state`; `draw()` after each
+// change), and worded with the pad's i18n: the server gives this page its language (<html
+// lang>) and its words from the service's catalogs (data-words, keyed by their English), which
+// the pad's `t` reads as it reads the pad's catalogs. A night shown anew (`redraw()`) gets
+// fresh forms, as the server has the night; the standings' poll and the notices draw over what
+// is there.
+
+import { html, nothing, render } from '../pad/lit-html.js';
+import { lang, t } from '../pad/i18n.js';
+import { enc, field } from '../pad/club-shared.js';
+import { randomKey, signed } from '../pad/dom.js';
+import { store } from '../pad/store.js';
 import { parseAmount, rateFromAmount, rateAmount, formatCents } from './money.js';
 
-const body = document.body;
 const content = document.getElementById('content');
-const clubId = body.dataset.club;
-const W = JSON.parse(body.dataset.words);
-const lang = document.documentElement.lang;
-const PAD_CLUBS = 'solo-pad:clubs'; // the pad's store.js: {id: {id, name, token, viewer}}
+const clubId = document.body.dataset.club;
 const LINKS = 'solo-night:links:'; // + night id + ':' + series: the cards' HTML shown once made
 const POLL_MS = 10000;
-
-function t(key, values = {}) {
-  return (W[key] || key).replace(/%\((\w+)\)s/g, (_, name) => String(values[name] ?? ''));
-}
-
-function h(tag, attrs = {}, ...children) {
-  const [name, ...classes] = tag.split('.');
-  const el = document.createElement(name);
-  if (classes.length) el.className = classes.join(' ');
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
-    else if (key in el && key !== 'list') el[key] = value;
-    else el.setAttribute(key, value === true ? '' : value);
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined && child !== false) el.append(child);
-  }
-  return el;
-}
-
-function padClub() {
-  try {
-    return (JSON.parse(localStorage.getItem(PAD_CLUBS) || '{}') || {})[clubId] || null;
-  } catch {
-    return null;
-  }
-}
+const PENDING = 'urn:solo:problem:night-tables-pending';
+const IN_USE = 'urn:solo:problem:night-cards-in-use';
+const STATUS = { open: t('open'), closed: t('closed') };
 
 const fragment = new URLSearchParams(location.hash.slice(1));
-const token = fragment.get('token') || (padClub() || {}).token || null;
-const viewer = (padClub() || {}).viewer || null;
+const kept = store.clubs()[clubId] || {}; // the pad's clubs on this device
+const token = fragment.get('token') || kept.token || null;
+const viewer = kept.viewer || null;
 
 // --- the API -------------------------------------------------------------------------------
 
@@ -58,21 +43,20 @@ class Problem extends Error {
   /** The detail, then each field it names with its message. */
   lines() {
     const errors = Object.entries(this.problem.errors || {});
-    const named = errors.map(([field, messages]) => `${field}: ${[].concat(messages).join(' ')}`);
+    const named = errors.map(([name, messages]) => `${name}: ${[].concat(messages).join(' ')}`);
     return named.length ? named : [this.message];
   }
 }
 
-function key() {
-  return crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(16).slice(2)}`;
-}
-
 /** One request to the API (`/api/v1` + path), or with `page` to a night page's own path (the
- * cards, which need no Idempotency-Key). Resolves {status, data, etag}; a refusal throws. */
+ * cards, which need no Idempotency-Key). Resolves {status, data, etag}; a refusal throws.
+ * @param {string} method @param {string} path
+ * @param {{body?: any, etag?: string|null, page?: boolean}} [request] */
 async function call(method, path, { body: sent, etag, page } = {}) {
-  const headers = { Accept: page ? 'text/html' : 'application/json', 'Accept-Language': lang, Authorization: `Bearer ${token}` };
+  const headers = { Accept: page ? 'text/html' : 'application/json', 'Accept-Language': lang,
+    Authorization: `Bearer ${token}` };
   if (sent !== undefined) headers['Content-Type'] = 'application/json';
-  if (method !== 'GET' && !page) headers['Idempotency-Key'] = key();
+  if (method !== 'GET' && !page) headers['Idempotency-Key'] = randomKey();
   if (etag) headers['If-None-Match'] = etag;
   const answer = await fetch(page ? path : `/api/v1${path}`, {
     method, headers, body: sent === undefined ? undefined : JSON.stringify(sent), cache: 'no-store',
@@ -80,60 +64,90 @@ async function call(method, path, { body: sent, etag, page } = {}) {
   if (answer.status === 304) return { status: 304, data: null, etag };
   const type = answer.headers.get('Content-Type') || '';
   const data = type.includes('json') ? await answer.json().catch(() => null) : await answer.text();
-  if (!answer.ok) throw new Problem(answer.status, typeof data === 'object' ? data : { detail: data });
+  if (!answer.ok) {
+    throw new Problem(answer.status, typeof data === 'object' ? data : { detail: data });
+  }
   return { status: answer.status, data, etag: answer.headers.get('ETag') };
 }
 
 const api = (path, options) => call('GET', path, options);
 
-// --- what the page shows ---------------------------------------------------------------------
+// --- the state and its drawing ---------------------------------------------------------------
 
-const state = { club: null, players: [], seasons: [], variants: [], night: null, standings: null, etag: null };
-const notice = h('p.notice', { role: 'status', hidden: true });
+const QUIET = { lines: [], kind: 'info', offer: null };
+const state = {
+  club: null, players: [], seasons: [], variants: [],
+  nights: null, // the club's nights (the start screen)
+  night: null, board: null, etag: null, // the night shown, its standings and their ETag
+  game: null, // the game chosen on the start form
+  untilClosed: false, // the start form's "Until closed"
+  notice: QUIET, // {lines, kind, offer: {key, label, run} | null}
+  busy: new Set(), // the actions waiting for their answer: their buttons are disabled
+  failed: null, // what stopped the screen: a text
+};
 
-function say(text, kind = 'info') {
-  notice.replaceChildren(...[].concat(text).flatMap((line, i) => (i ? [h('br'), line] : [line])));
-  notice.className = `notice ${kind}`;
-  notice.hidden = !text || (Array.isArray(text) && !text.length);
+let drawn = false; // whether lit-html draws the page yet (until then: the page's "Loading…")
+
+function draw() {
+  if (!drawn) content.replaceChildren();
+  drawn = true;
+  render(screen(), content);
+}
+
+/** Draw anew: every form as the state has it (what was typed in the previous ones is gone). */
+function redraw() {
+  if (drawn) render(nothing, content);
+  draw();
+}
+
+const busy = (key) => state.busy.has(key);
+
+function say(text, kind = 'info', offer = null) {
+  state.notice = { lines: text ? [].concat(text) : [], kind, offer };
+  draw();
 }
 
 let newest = 0; // the number of the admin's latest action
 
 /** The notice of a new action: from now on it alone speaks, and what an earlier action says
- * when its answer comes late is dropped. `tell(text, kind)` answers whether it was shown. */
+ * when its answer comes late is dropped. `tell(text, kind, offer)` answers whether it spoke. */
 function notifier() {
   const mine = ++newest;
-  return (text, kind) => {
+  return (text, kind, offer) => {
     if (mine !== newest) return false;
-    say(text, kind);
+    say(text, kind, offer);
     return true;
   };
 }
 
-/** Run `action(tell)` with the `buttons` that started it disabled until its answer is in (a
- * second tap sends nothing twice). A refusal is shown with its own words and `then` offers a
- * way on, unless a later action has spoken since. */
-async function attempt(action, then, buttons = []) {
+/** Run `action(tell)` as the action `key`, its buttons disabled until its answer is in (a
+ * second tap sends nothing twice). A refusal is shown with its own words and the way on that
+ * `offer(refusal)` gives ({key, label, run}, or null), unless a later action has spoken since. */
+async function attempt(key, action, offer = (_refusal) => null) {
   const tell = notifier();
-  const held = [].concat(buttons).filter(Boolean);
-  for (const button of held) button.disabled = true;
+  state.busy.add(key);
+  draw();
   try {
     await action(tell);
   } catch (error) {
-    if (error instanceof Problem) {
-      if (tell(error.lines(), 'error') && then) then(error);
-    } else {
-      tell(t('offline'), 'error');
-    }
+    if (error instanceof Problem) tell(error.lines(), 'error', offer(error));
+    else tell(t('No connection: showing what was last loaded.'), 'error');
   } finally {
-    for (const button of held) button.disabled = false;
+    state.busy.delete(key);
+    draw();
   }
 }
 
-/** The button that submitted a form (its submit button where the browser does not say). */
-function submitter(event) {
-  return event.submitter || event.currentTarget.querySelector('button[type=submit]');
+function noticeView() {
+  const { lines, kind, offer } = state.notice;
+  const shown = lines.flatMap((line, i) => (i ? [html`<br>`, line] : [line]));
+  const button = offer ? html` <button type="button" ?disabled=${busy(offer.key)}
+    @click=${offer.run}>${offer.label}</button>` : nothing;
+  return html`<p class="notice ${kind}" role="status" ?hidden=${!lines.length}>${shown}${
+    button}</p>`;
 }
+
+// --- what the page shows ---------------------------------------------------------------------
 
 function variantTitle(name) {
   const found = state.variants.find((v) => v.name === name);
@@ -145,121 +159,167 @@ function unitsOf(name) {
   return found ? found.units : 'chips';
 }
 
+const lines = (text) => text.split('\n').map((line) => line.trim()).filter(Boolean);
+
 function rateText(rate, units) {
-  if (!rate) return t('no_rate');
+  if (!rate) return t('Not played for money.');
   const amount = rateAmount(rate, lang);
-  let line = t(units === 'points' ? 'per_point_amount' : 'per_chip_amount', { amount });
-  if (rate.table_fee_cents) line += `; ${t('fee_amount', { amount: formatCents(rate.table_fee_cents, rate.currency, lang) })}`;
-  return t('rate', { rate: line });
+  let line = units === 'points' ? t('{amount} per point', { amount })
+    : t('{amount} per chip', { amount });
+  if (rate.table_fee_cents) {
+    const fee = formatCents(rate.table_fee_cents, rate.currency, lang);
+    line += `; ${t('table fee {amount} per player', { amount: fee })}`;
+  }
+  return t('Plays for {rate}.', { rate: line });
 }
 
-function field(label, input, hint) {
-  input.id = input.id || `f-${Math.random().toString(36).slice(2, 9)}`;
-  return h('div.field', {}, h('label', { htmlFor: input.id }, label), input, hint ? h('p.hint', {}, hint) : null);
-}
-
-/** The rate's inputs; `value()`: the API's rate (null: none), or throws a line naming the field. */
-function rateFields(units, currency, rate) {
+/** The labels of a rate's fields in `currency`, and an amount as the language writes it. */
+function rateWords(units, currency) {
   const symbol = new Intl.NumberFormat(lang, { style: 'currency', currency }).formatToParts(0)
     .find((part) => part.type === 'currency').value;
-  const example = new Intl.NumberFormat(lang, { minimumFractionDigits: 2 }).format(0.05);
-  const amount = h('input', { type: 'text', inputMode: 'decimal', autocomplete: 'off', placeholder: t('not_for_money'),
-    value: rate ? rateAmount(rate, lang, false) : '' });
-  const fee = h('input', { type: 'text', inputMode: 'decimal', autocomplete: 'off', placeholder: '0',
-    value: rate && rate.table_fee_cents ? rateAmount({ cents: rate.table_fee_cents, per: 1, currency }, lang, false) : '' });
-  const settlement = units === 'points'
-    ? h('select', {}, h('option', { value: 'pairs' }, t('pairs')),
-      h('option', { value: 'average', selected: rate && rate.point_settlement === 'average' }, t('average')))
-    : null;
-  const amountLabel = t(units === 'points' ? 'per_point' : 'per_chip', { currency: symbol });
-  const feeLabel = t('fee', { currency: symbol });
   return {
-    rows: [field(amountLabel, amount), field(feeLabel, fee), settlement && field(t('settling'), settlement)],
-    value() {
-      const per = parseAmount(amount.value, lang);
-      const feeAmount = parseAmount(fee.value, lang);
-      if (per === undefined) throw new Error(t('bad_amount', { field: amountLabel, example }));
-      if (feeAmount === undefined) throw new Error(t('bad_amount', { field: feeLabel, example }));
-      if (per === null && feeAmount === null) return null;
-      const made = rateFromAmount(per || { digits: 0n, scale: 0 }, currency);
-      const feeCents = feeAmount ? rateFromAmount(feeAmount, currency) : { cents: 0, per: 1 };
-      if (!made || !feeCents || feeCents.per !== 1) throw new Error(t('bad_amount', { field: made ? feeLabel : amountLabel, example }));
-      return { ...made, currency, table_fee_cents: feeCents.cents, ...(settlement ? { point_settlement: settlement.value } : {}) };
-    },
+    amount: units === 'points' ? t('Money per point ({currency})', { currency: symbol })
+      : t('Money per chip ({currency})', { currency: symbol }),
+    fee: t('Table fee per player ({currency})', { currency: symbol }),
+    example: new Intl.NumberFormat(lang, { minimumFractionDigits: 2 }).format(0.05),
+    none: t('Not for money'),
+    settling: t('Settling the scores'),
+    pairs: t('Pairwise difference'),
+    average: t('Against the average'),
   };
+}
+
+/** The rate's fields (their ids start with `id`), filled with `rate` (null: none). */
+function rateFields(id, units, currency, rate) {
+  const words = rateWords(units, currency);
+  const typed = rate ? rateAmount(rate, lang, false) : '';
+  const amount = html`<input id="${id}-amount" name="amount" type="text" inputmode="decimal"
+    autocomplete="off" placeholder=${words.none} .value=${typed}>`;
+  const fee = rate && rate.table_fee_cents
+    ? rateAmount({ cents: rate.table_fee_cents, per: 1, currency }, lang, false) : '';
+  const feeInput = html`<input id="${id}-fee" name="fee" type="text" inputmode="decimal"
+    autocomplete="off" placeholder="0" .value=${fee}>`;
+  const average = !!rate && rate.point_settlement === 'average';
+  const settlement = html`<select id="${id}-settlement" name="settlement">
+    <option value="pairs">${words.pairs}</option>
+    <option value="average" ?selected=${average}>${words.average}</option></select>`;
+  return [field(`${id}-amount`, words.amount, amount), field(`${id}-fee`, words.fee, feeInput),
+    units === 'points' ? field(`${id}-settlement`, words.settling, settlement) : nothing];
+}
+
+/** The API's rate from a form's rate fields (null: none), or throws a line naming the field. */
+function readRate(form, units, currency) {
+  const words = rateWords(units, currency);
+  const value = (name) => form.elements.namedItem(name).value;
+  const bad = (label) => new Error(t('{field}: write an amount such as {example}.',
+    { field: label, example: words.example }));
+  const per = parseAmount(value('amount'), lang);
+  const feeAmount = parseAmount(value('fee'), lang);
+  if (per === undefined) throw bad(words.amount);
+  if (feeAmount === undefined) throw bad(words.fee);
+  if (per === null && feeAmount === null) return null;
+  const made = rateFromAmount(per || { digits: 0n, scale: 0 }, currency);
+  const fee = feeAmount ? rateFromAmount(feeAmount, currency) : { cents: 0, per: 1 };
+  if (!made) throw bad(words.amount);
+  if (!fee || fee.per !== 1) throw bad(words.fee);
+  const settling = units === 'points' ? { point_settlement: value('settlement') } : {};
+  return { ...made, currency, table_fee_cents: fee.cents, ...settling };
 }
 
 // --- starting a night ------------------------------------------------------------------------
 
 function openSeasons(variant) {
   const today = new Date().toLocaleDateString('sv'); // YYYY-MM-DD, this device's day
-  return state.seasons.filter((s) => s.variant === variant && (!s.starts_on || s.starts_on <= today) && (!s.ends_on || today <= s.ends_on));
+  return state.seasons.filter((s) => s.variant === variant
+    && (!s.starts_on || s.starts_on <= today) && (!s.ends_on || today <= s.ends_on));
+}
+
+/** The season a new night of `variant` counts for unless chosen: the one open today, if one. */
+function seasonOf(variant) {
+  const seasons = openSeasons(variant);
+  return seasons.length === 1 ? seasons[0].id : '';
 }
 
 function startForm() {
-  const today = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'numeric', year: 'numeric' }).format(new Date());
-  const name = h('input', { type: 'text', required: true, maxLength: 80, value: `${t('title')} ${today}` });
-  const game = h('select', {}, state.variants.map((v) => h('option', { value: v.name }, v.title)));
-  const active = state.players.filter((p) => !p.retired);
-  const boxes = active.map((p) => h('input', { type: 'checkbox', value: p.id, name: 'present' }));
-  const people = h('fieldset.players', {}, h('legend', {}, t('present')),
-    active.map((p, i) => h('label.player', {}, boxes[i], h('span.name', {}, p.name))));
-  const newcomers = h('textarea', { rows: 2 });
-  const hands = h('input', { type: 'number', min: 1, max: 200, value: 8, inputMode: 'numeric' });
-  const untilClosed = h('input', { type: 'checkbox', onchange: () => { hands.disabled = untilClosed.checked; } });
-  const series = h('input', { type: 'number', min: 1, max: 20, value: 2, inputMode: 'numeric' });
-  const season = h('select');
-  const money = h('div.money');
-  let rate = null;
-  const follow = () => {
-    const seasons = openSeasons(game.value);
-    const chosen = seasons.length === 1 ? seasons[0].id : '';
-    season.replaceChildren(h('option', { value: '' }, t('no_season')),
-      ...state.seasons.filter((s) => s.variant === game.value)
-        .map((s) => h('option', { value: s.id, selected: s.id === chosen }, s.name)));
-    rate = rateFields(unitsOf(game.value), state.club.currency, null);
-    money.replaceChildren(...rate.rows.filter(Boolean));
+  const game = state.game || (state.variants[0] || {}).name;
+  const units = unitsOf(game);
+  const currency = state.club.currency;
+  const today = new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'numeric',
+    year: 'numeric' }).format(new Date());
+  const words = { title: t('Start a club night'), name: t('Name'), game: t('Game'),
+    present: t('Players present'), newPlayers: t('New players, one name per line'),
+    hands: t('Hands per series'), untilClosed: t('Until closed'),
+    series: t('Number of series'), season: t('Season'), noSeason: t('No season'),
+    start: t('Start the night'), night: `${t('Club night')} ${today}` };
+  const choose = (event) => {
+    state.game = event.currentTarget.value;
+    draw();
+    /** @type {HTMLSelectElement} */ (document.getElementById('start-season')).value =
+      seasonOf(state.game);
   };
-  game.addEventListener('change', follow);
-  follow();
-  const form = h('form.card.start', {
-    onsubmit: (event) => {
-      event.preventDefault();
-      let chosenRate;
-      try {
-        chosenRate = rate.value();
-      } catch (error) {
-        notifier()(error.message, 'error');
-        return;
-      }
-      attempt(async (tell) => {
-        const { data } = await call('POST', `/clubs/${encodeURIComponent(clubId)}/nights`, { body: {
-          name: name.value.trim(),
-          variant: game.value,
-          players: boxes.filter((b) => b.checked).map((b) => b.value),
-          new_players: newcomers.value.split('\n').map((line) => line.trim()).filter(Boolean),
-          hands_per_series: untilClosed.checked ? null : Number(hands.value),
-          series: Number(series.value),
-          season_id: season.value || null,
-          rate: chosenRate,
-        } });
-        tell('');
-        location.hash = hashOf(data.id); // the hashchange shows the night
-      }, null, submitter(event));
-    },
-  }, h('h2', {}, t('start')), field(t('name'), name), field(t('game'), game), people,
-  field(t('new_players'), newcomers),
-  h('div.row', {}, field(t('hands'), hands), h('label.check', {}, untilClosed, t('until_closed'))),
-  field(t('series_count'), series), field(t('season'), season), money,
-  h('button.primary', { type: 'submit' }, t('start_button')));
-  return form;
+  const untilClosed = (event) => {
+    state.untilClosed = event.currentTarget.checked;
+    draw();
+  };
+  const start = (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const value = (name) => form.elements.namedItem(name).value;
+    let rate;
+    try {
+      rate = readRate(form, units, currency);
+    } catch (error) {
+      notifier()(error.message, 'error');
+      return;
+    }
+    const players = [...form.querySelectorAll('input[name=present]:checked')].map((b) => b.value);
+    const body = {
+      name: value('name').trim(), variant: value('variant'), players,
+      new_players: lines(value('new_players')),
+      hands_per_series: state.untilClosed ? null : Number(value('hands')),
+      series: Number(value('series')), season_id: value('season') || null, rate,
+    };
+    attempt('start', async (tell) => {
+      const { data } = await call('POST', `/clubs/${enc(clubId)}/nights`, { body });
+      tell('');
+      location.hash = hashOf(data.id); // the hashchange shows the night
+    });
+  };
+  const games = state.variants.map((v) => html`<option value=${v.name}
+    ?selected=${v.name === game}>${v.title}</option>`);
+  const chosen = seasonOf(game);
+  const seasons = state.seasons.filter((s) => s.variant === game).map((s) => html`<option
+    value=${s.id} ?selected=${s.id === chosen}>${s.name}</option>`);
+  const people = state.players.filter((p) => !p.retired).map((p) => html`<label
+    class="player"><input type="checkbox" name="present" value=${p.id}><span
+    class="name">${p.name}</span></label>`);
+  return html`<form class="card start" @submit=${start}><h2>${words.title}</h2>
+    ${field('start-name', words.name, html`<input id="start-name" name="name" type="text"
+      required maxlength="80" value=${words.night}>`)}
+    ${field('start-game', words.game, html`<select id="start-game" name="variant"
+      @change=${choose}>${games}</select>`)}
+    <fieldset class="players"><legend>${words.present}</legend>${people}</fieldset>
+    ${field('start-new', words.newPlayers, html`<textarea id="start-new" name="new_players"
+      rows="2"></textarea>`)}
+    <div class="row">${field('start-hands', words.hands, html`<input id="start-hands"
+      name="hands" type="number" min="1" max="200" value="8" inputmode="numeric"
+      ?disabled=${state.untilClosed}>`)}<label class="check"><input type="checkbox"
+      .checked=${state.untilClosed} @change=${untilClosed}>${words.untilClosed}</label></div>
+    ${field('start-series', words.series, html`<input id="start-series" name="series"
+      type="number" min="1" max="20" value="2" inputmode="numeric">`)}
+    ${field('start-season', words.season, html`<select id="start-season" name="season"><option
+      value="">${words.noSeason}</option>${seasons}</select>`)}
+    <div class="money">${rateFields('start', units, currency, null)}</div>
+    <button class="primary" type="submit" ?disabled=${busy('start')}>${words.start}</button>
+    </form>`;
 }
 
-async function nightList() {
-  const { data } = await api(`/clubs/${encodeURIComponent(clubId)}/nights`);
-  if (!data.length) return null;
-  return h('section.card', {}, h('h2', {}, t('nights')), h('ul.nights', {}, data.map((n) => h('li', {},
-    h('a', { href: `#${hashOf(n.id)}` }, n.name), ` · ${variantTitle(n.variant)} · ${t(n.status)}`))));
+function nightList() {
+  if (!state.nights || !state.nights.length) return nothing;
+  const title = t("The club's nights");
+  return html`<section class="card"><h2>${title}</h2><ul class="nights">${state.nights.map(
+    (n) => html`<li><a href="#${hashOf(n.id)}">${n.name}</a> · ${variantTitle(n.variant)} · ${
+      STATUS[n.status]}</li>`)}</ul></section>`;
 }
 
 // --- a night ---------------------------------------------------------------------------------
@@ -271,163 +331,235 @@ function linkOf(path) {
 
 function summary(night) {
   const units = unitsOf(night.variant);
+  const currency = night.rate ? night.rate.currency : state.club.currency;
   const season = state.seasons.find((s) => s.id === night.season_id);
   const drawn = night.series.length;
-  const parts = [variantTitle(night.variant), t(night.status),
-    drawn ? t('series_of', { number: drawn, planned: night.series_planned }) : t('no_series'),
-    night.hands_per_series ? t('hands_each', { hands: night.hands_per_series }) : t('until_closed'),
-    season ? season.name : t('no_season')];
-  const rateLine = h('p.rate', {}, rateText(night.rate, units));
-  const section = h('section.card.summary', {}, h('h2', {}, night.name), h('p.meta', {}, parts.join(' · ')), rateLine);
-  const fields = rateFields(units, night.rate ? night.rate.currency : state.club.currency, night.rate);
-  const form = h('form.rate-form', {
-    onsubmit: (event) => {
-      event.preventDefault();
-      let rate;
-      try {
-        rate = fields.value();
-      } catch (error) {
-        notifier()(error.message, 'error');
-        return;
-      }
-      attempt(async (tell) => {
-        await call('PATCH', `/nights/${night.id}`, { body: { rate } });
-        tell(t('rate_saved'));
-        await showNight(night.id, true);
-      }, null, submitter(event));
-    },
-  }, fields.rows.filter(Boolean), h('button', { type: 'submit' }, t('save_rate')));
-  section.append(h('details', {}, h('summary', {}, t('change_rate')), form));
-  return section;
+  const parts = [variantTitle(night.variant), STATUS[night.status],
+    drawn ? t('Series {number} of {planned}', { number: drawn, planned: night.series_planned })
+      : t('No series drawn yet.'),
+    night.hands_per_series ? t('{hands} hands per series', { hands: night.hands_per_series })
+      : t('Until closed'),
+    season ? season.name : t('No season')];
+  const words = { change: t('Change the rate'), save: t('Save the rate') };
+  const save = (event) => {
+    event.preventDefault();
+    let rate;
+    try {
+      rate = readRate(event.currentTarget, units, currency);
+    } catch (error) {
+      notifier()(error.message, 'error');
+      return;
+    }
+    attempt('rate', async (tell) => {
+      await call('PATCH', `/nights/${night.id}`, { body: { rate } });
+      tell(t("Rate saved: the night's tables on the old rate play for the new one."));
+      await showNight(night.id, true);
+    });
+  };
+  return html`<section class="card summary"><h2>${night.name}</h2>
+    <p class="meta">${parts.join(' · ')}</p><p class="rate">${rateText(night.rate, units)}</p>
+    <details><summary>${words.change}</summary><form class="rate-form" @submit=${save}>${
+      rateFields('rate', units, currency, night.rate)}<button type="submit"
+      ?disabled=${busy('rate')}>${words.save}</button></form></details></section>`;
 }
 
 function presence(night) {
-  const known = new Map(night.players.map((p) => [p.player_id, p]));
-  const others = state.players.filter((p) => !p.retired && !known.has(p.id));
-  const rows = [...night.players.map((p) => ({ id: p.player_id, name: p.name, present: p.present, ofNight: true })),
-    ...others.map((p) => ({ id: p.id, name: p.name, present: false, ofNight: false }))];
-  const boxes = rows.map((r) => h('input', { type: 'checkbox', checked: r.present, value: r.id }));
-  const newcomers = h('textarea', { rows: 2 });
-  return h('form.card.presence', {
-    onsubmit: (event) => {
-      event.preventDefault();
-      const arrived = rows.filter((r, i) => boxes[i].checked && !r.present).map((r) => r.id);
-      const left = rows.filter((r, i) => !boxes[i].checked && r.present && r.ofNight).map((r) => r.id);
-      const names = newcomers.value.split('\n').map((line) => line.trim()).filter(Boolean);
-      attempt(async (tell) => {
-        await call('PATCH', `/nights/${night.id}/presence`, { body: { arrived, left, new_players: names } });
-        tell(t('presence_saved'));
-        await showNight(night.id, true);
-      }, null, submitter(event));
-    },
-  }, h('h2', {}, t('presence')), h('p.hint', {}, t('presence_hint')),
-  h('div.players', {}, rows.map((r, i) => h('label.player', {}, boxes[i], h('span.name', {}, r.name)))),
-  field(t('new_players'), newcomers), h('button', { type: 'submit' }, t('save_presence')));
+  if (night.status !== 'open') return nothing;
+  const known = new Set(night.players.map((p) => p.player_id));
+  const rows = [
+    ...night.players.map((p) => ({ id: p.player_id, name: p.name, present: p.present,
+      ofNight: true })),
+    ...state.players.filter((p) => !p.retired && !known.has(p.id))
+      .map((p) => ({ id: p.id, name: p.name, present: false, ofNight: false }))];
+  const words = { title: t('Who is here'), hint: t(
+    'Between series: mark a late arrival or an early leaver; the next draw seats those present.',
+  ), newPlayers: t('New players, one name per line'), save: t('Save who is here') };
+  const save = (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const ticked = new Set([...form.querySelectorAll('input[type=checkbox]:checked')]
+      .map((box) => box.value));
+    const arrived = rows.filter((r) => ticked.has(r.id) && !r.present).map((r) => r.id);
+    const left = rows.filter((r) => !ticked.has(r.id) && r.present && r.ofNight)
+      .map((r) => r.id);
+    const names = lines(form.elements.namedItem('new_players').value);
+    attempt('presence', async (tell) => {
+      const body = { arrived, left, new_players: names };
+      await call('PATCH', `/nights/${night.id}/presence`, { body });
+      tell(t('Saved: the next draw seats those present.'));
+      await showNight(night.id, true);
+    });
+  };
+  const people = rows.map((r) => html`<label class="player"><input type="checkbox"
+    value=${r.id} ?checked=${r.present}><span class="name">${r.name}</span></label>`);
+  return html`<form class="card presence" @submit=${save}><h2>${words.title}</h2>
+    <p class="hint">${words.hint}</p><div class="players">${people}</div>
+    ${field('presence-new', words.newPlayers, html`<textarea id="presence-new"
+      name="new_players" rows="2"></textarea>`)}
+    <button type="submit" ?disabled=${busy('presence')}>${words.save}</button></form>`;
 }
 
 function drawCard(night) {
-  if (night.status !== 'open') return null;
-  if (!night.next_series) return h('section.card', {}, h('p', {}, t('all_drawn')));
-  const seed = h('input', { type: 'number', min: 0, inputMode: 'numeric' });
-  const draw = (early, button) => attempt(async (tell) => {
-    const body = { early, ...(seed.value === '' ? {} : { seed: Number(seed.value) }) };
+  if (night.status !== 'open') return nothing;
+  if (!night.next_series) {
+    const done = t('All series are drawn: close the night when the tables are done.');
+    return html`<section class="card"><p>${done}</p></section>`;
+  }
+  const words = { draw: t('Draw series {number}', { number: night.next_series }),
+    seed: t('Seed (to repeat a draw; empty: random)'), anyway: t('End the series now anyway') };
+  const drawSeries = (early) => attempt('draw', async (tell) => {
+    const seed = /** @type {HTMLInputElement|null} */ (document.getElementById('seed'));
+    const body = { early, ...(seed && seed.value !== '' ? { seed: Number(seed.value) } : {}) };
     const { data } = await call('POST', `/nights/${night.id}/series`, { body });
     await makeLinks(night.id, data.number, false);
-    tell(t('drawn', { number: data.number, seed: data.seed }));
+    tell(t('Series {number} drawn with seed {seed}.', { number: data.number,
+      seed: String(data.seed) })); // a seed as it is typed again: not grouped
     await showNight(night.id, true);
-  }, (refusal) => {
-    if (refusal.problem.type === 'urn:solo:problem:night-tables-pending') {
-      notice.append(' ', h('button', { type: 'button', onclick: (event) => draw(true, event.currentTarget) }, t('end_anyway')));
-    }
-  }, button);
-  return h('section.card.draw', {}, h('button.primary', { type: 'button', onclick: (event) => draw(false, event.currentTarget) },
-    t('draw', { number: night.next_series })), h('details', {}, h('summary', {}, t('seed')), seed));
+  }, (refusal) => (refusal.problem.type === PENDING
+    ? { key: 'draw', label: words.anyway, run: () => drawSeries(true) } : null));
+  return html`<section class="card draw"><button class="primary" type="button"
+    ?disabled=${busy('draw')} @click=${() => drawSeries(false)}>${words.draw}</button>
+    <details><summary>${words.seed}</summary><input id="seed" type="number" min="0"
+    inputmode="numeric" aria-label=${words.seed}></details></section>`;
 }
 
 /** New links for the series' tables (the server's cards: link and QR code), kept on this device. */
 async function makeLinks(nightId, number, renew) {
   const url = `/nights/${nightId}/cards/${number}?lang=${lang}${renew ? '&renew=1' : ''}`;
   const { data } = await call('POST', url, { page: true });
-  try { localStorage.setItem(`${LINKS}${nightId}:${number}`, data); } catch { /* full: shown once */ }
+  try { localStorage.setItem(`${LINKS}${nightId}:${number}`, data); } catch { /* shown once */ }
+}
+
+const cardsShown = new Map(); // LINKS key → {markup, node}: the cards as last put on the page
+
+/** The series' cards as the server made them (null: none kept on this device), one element for
+ * the same markup, which lit-html then leaves as it is. */
+function keptCards(nightId, number) {
+  const name = `${LINKS}${nightId}:${number}`;
+  const markup = localStorage.getItem(name);
+  if (!markup) return null;
+  const shown = cardsShown.get(name);
+  if (shown && shown.markup === markup) return shown.node;
+  const node = document.createElement('div');
+  node.className = 'cards-here';
+  node.innerHTML = markup; // the server's own markup, every name escaped
+  cardsShown.set(name, { markup, node });
+  return node;
 }
 
 function seriesCard(night, series) {
-  const stored = localStorage.getItem(`${LINKS}${night.id}:${series.number}`);
+  const stored = keptCards(night.id, series.number);
   const open = series.tables.some((table) => table.status === 'open');
-  const cards = h('div.cards-here');
-  if (stored && open) cards.innerHTML = stored; // the server's own markup, every name escaped
-  else {
-    cards.append(h('ol.tables', {}, series.tables.map((table) => h('li', {},
-      h('strong', {}, t('table', { number: table.number })), ' ',
-      h('span.names', {}, table.seats.map((s) => (s.seat === table.first_dealer ? `${s.name} (${t('deals_first')})` : s.name)).join(', ')),
-      ` · ${t('hands_played', { played: table.hands_played })}`))));
-  }
-  const screenToken = viewer || token;
-  const actions = h('p.links', {},
-    h('a', { href: `${linkOf(`/nights/${night.id}/cards?series=${series.number}`)}#token=${token}`, target: '_blank', rel: 'noopener' }, t('print')),
-    ' · ',
-    h('a', { href: `${linkOf(`/nights/${night.id}/screen`)}#token=${screenToken}`, target: '_blank', rel: 'noopener' }, t('screen')));
-  const section = h('section.card.series', { 'data-series': series.number }, h('h2', {}, t('series', { number: series.number })),
-    h('p.seed', {}, t('seed_shown', { seed: series.seed })), actions, cards);
-  if (open && !stored) {
-    section.append(h('button', { type: 'button', onclick: (event) => attempt(async (tell) => {
-      await makeLinks(night.id, series.number, false);
-      tell('');
-      await showNight(night.id, true);
-    }, (refusal) => {
-      if (refusal.problem.type === 'urn:solo:problem:night-cards-in-use') {
-        notice.append(' ', h('button', { type: 'button', onclick: (again) => attempt(async (tell) => {
-          await makeLinks(night.id, series.number, true);
-          tell('');
-          await showNight(night.id, true);
-        }, null, again.currentTarget) }, t('links_again')));
-      }
-    }, event.currentTarget) }, t('links')));
-  }
-  if (!viewer) section.append(h('p.hint', {}, t('screen_hint')));
-  return section;
+  const words = { title: t('Series {number}', { number: series.number }),
+    seed: t('Seed {seed}', { seed: String(series.seed) }), print: t('Print the table cards'),
+    screen: t('Big screen'), links: t('Links and QR codes of the tables'),
+    again: t('Make new links (the phones at these tables must scan again)'),
+    hint: t(
+      "The big screen opens with the club's read-only link when this device has one (Manage), "
+      + 'else with the admin token: keep that screen to yourself.',
+    ) };
+  const tables = series.tables.map((table) => {
+    const first = t('deals first');
+    const names = table.seats.map((s) => (s.seat === table.first_dealer ? `${s.name} (${first})`
+      : s.name)).join(', ');
+    return html`<li><strong>${t('Table {number}', { number: table.number })}</strong> <span
+      class="names">${names}</span> · ${t('{played} hands', { played: table.hands_played })}</li>`;
+  });
+  const cards = stored && open ? stored
+    : html`<div class="cards-here"><ol class="tables">${tables}</ol></div>`;
+  const cardsLink = `${linkOf(`/nights/${night.id}/cards?series=${series.number}`)}#token=${token}`;
+  const screenLink = `${linkOf(`/nights/${night.id}/screen`)}#token=${viewer || token}`;
+  const key = `links:${series.number}`;
+  const links = (renew) => attempt(key, async (tell) => {
+    await makeLinks(night.id, series.number, renew);
+    tell('');
+    await showNight(night.id, true);
+  }, (refusal) => (refusal.problem.type === IN_USE && !renew
+    ? { key, label: words.again, run: () => links(true) } : null));
+  const make = open && !stored ? html`<button type="button" ?disabled=${busy(key)}
+    @click=${() => links(false)}>${words.links}</button>` : nothing;
+  return html`<section class="card series" data-series=${series.number}><h2>${words.title}</h2>
+    <p class="seed">${words.seed}</p><p class="links"><a href=${cardsLink} target="_blank"
+    rel="noopener">${words.print}</a> · <a href=${screenLink} target="_blank"
+    rel="noopener">${words.screen}</a></p>${cards}${make}${
+      viewer ? nothing : html`<p class="hint">${words.hint}</p>`}</section>`;
 }
 
 function standingsCard(board) {
-  const night = board.night;
   const money = board.money;
-  const head = [t('rank'), t('player'), ...night.series.map((s) => t('short_series', { number: s.number })), t('total'),
-    ...(money ? [t('money')] : [])];
-  const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : '0');
-  const rows = board.standings.map((line) => h('tr', {}, h('td', {}, String(line.rank)), h('td.name', {}, line.name),
-    line.series.map((r) => h('td', {}, r ? signed(r.result) : '')), h('td', {}, h('strong', {}, signed(line.total))),
-    money ? h('td.cents', {}, formatCents(line.cents, money.currency, lang, true)) : null));
-  return h('section.card.standings', {}, h('h2', {}, t('standings')),
-    h('div.scroll', {}, h('table', {}, h('thead', {}, h('tr', {}, head.map((x, i) => h(money && i === head.length - 1 ? 'th.cents' : 'th', {}, x)))), h('tbody', {}, rows))));
+  const head = [t('Rank'), t('Player'),
+    ...board.night.series.map((s) => t('S{number}', { number: s.number })), t('Total')];
+  const moneyHead = money ? html`<th class="cents">${t('Money')}</th>` : nothing;
+  const rows = board.standings.map((line) => html`<tr><td>${String(line.rank)}</td><td
+    class="name">${line.name}</td>${line.series.map((r) => html`<td>${r ? signed(r.result)
+    : ''}</td>`)}<td><strong>${signed(line.total)}</strong></td>${money ? html`<td
+    class="cents">${formatCents(line.cents, money.currency, lang, true)}</td>` : nothing}</tr>`);
+  const title = t('Standings');
+  return html`<section class="card standings"><h2>${title}</h2><div class="scroll"><table>
+    <thead><tr>${head.map((x) => html`<th>${x}</th>`)}${moneyHead}</tr></thead>
+    <tbody>${rows}</tbody></table></div></section>`;
 }
 
 function moneyCard(money) {
-  if (!money) return null;
-  const who = (party) => (party.party === 'pool' ? t('pool') : party.name);
+  if (!money) return nothing;
+  const cents = (n, sign = false) => formatCents(n, money.currency, lang, sign);
+  const pool = t('the pool');
+  const who = (party) => (party.party === 'pool' ? pool : party.name);
   const payments = money.transfers.length
-    ? money.transfers.map((x) => h('li', {}, t('pays', { payer: who(x.from), payee: who(x.to), amount: formatCents(x.cents, money.currency, lang) })))
-    : [h('li', {}, t('nobody_pays'))];
+    ? money.transfers.map((x) => html`<li>${t('{payer} pays {payee} {amount}',
+      { payer: who(x.from), payee: who(x.to), amount: cents(x.cents) })}</li>`)
+    : html`<li>${t('Nobody pays anybody.')}</li>`;
   const left = money.tables_left_out.map((x) => `${x.series}.${x.number}`).join(', ');
-  const each = h('table.each', {}, h('tbody', {}, money.players.map((p) => h('tr', {},
-    h('td.name', {}, p.name), h('td.cents', {}, formatCents(p.cents, money.currency, lang, true))))));
-  return h('section.card.settle-up', {}, h('h2', {}, t('settle_up')), each, h('ul.payments', {}, payments),
-    money.fees_cents ? h('p', {}, t('fees', { amount: formatCents(money.fees_cents, money.currency, lang) })) : null,
-    left ? h('p.hint', {}, t('left_out', { tables: left })) : null,
-    h('p.hint', {}, t('rounding')));
+  const words = { title: t('Settle-up in money'),
+    fees: t('Table fees, apart: {amount} to the club.', { amount: cents(money.fees_cents) }),
+    left: t("Not counted (no rate in the night's currency): {tables}.", { tables: left }),
+    rounding: t(
+      'Each table is rounded down to the cent as its own settle-up shows it, the cents left '
+      + 'over going to the largest remainders; the night adds up those amounts per player.',
+    ) };
+  const each = money.players.map((p) => html`<tr><td class="name">${p.name}</td><td
+    class="cents">${cents(p.cents, true)}</td></tr>`);
+  return html`<section class="card settle-up"><h2>${words.title}</h2><table
+    class="each"><tbody>${each}</tbody></table><ul class="payments">${payments}</ul>${
+      money.fees_cents ? html`<p>${words.fees}</p>` : nothing}${
+      left ? html`<p class="hint">${words.left}</p>` : nothing}<p
+    class="hint">${words.rounding}</p></section>`;
 }
 
 function closeCard(night) {
-  if (night.status !== 'open') return h('section.card', {}, h('p', {}, t('closed_done')));
-  const close = (early, button) => attempt(async (tell) => {
+  const words = { closed: t('The night is closed: its tables are closed too.'),
+    close: t('Close the night'), anyway: t('Close anyway') };
+  if (night.status !== 'open') return html`<section class="card"><p>${words.closed}</p></section>`;
+  const close = (early) => attempt('close', async (tell) => {
     await call('POST', `/nights/${night.id}/close`, { body: { early } });
-    tell(t('closed_done'));
+    tell(words.closed);
     await showNight(night.id, true);
-  }, (refusal) => {
-    if (refusal.problem.type === 'urn:solo:problem:night-tables-pending') {
-      notice.append(' ', h('button', { type: 'button', onclick: (event) => close(true, event.currentTarget) }, t('close_anyway')));
-    }
-  }, button);
-  return h('section.card.close', {}, h('button.danger', { type: 'button', onclick: (event) => close(false, event.currentTarget) }, t('close')));
+  }, (refusal) => (refusal.problem.type === PENDING
+    ? { key: 'close', label: words.anyway, run: () => close(true) } : null));
+  return html`<section class="card close"><button class="danger" type="button"
+    ?disabled=${busy('close')} @click=${() => close(false)}>${words.close}</button></section>`;
+}
+
+function nightView(night) {
+  const back = t("The club's nights");
+  const series = [...night.series].reverse().map((s) => seriesCard(night, s));
+  return html`${summary(night)}${presence(night)}${drawCard(night)}${series}<div
+    class="live">${standingsCard(state.board)}${moneyCard(state.board.money)}</div>${
+    closeCard(night)}<p><a href="#${hashOf(null)}">${back}</a></p>`;
+}
+
+/** What stops the screen: a line to read, and the way to the score pad. */
+function failedView(text) {
+  const pad = t('Open the Solo pad');
+  return html`<p class="notice error" role="alert">${text}</p><p><a href="/">${pad}</a></p>`;
+}
+
+function screen() {
+  if (state.failed) return failedView(state.failed);
+  if (!state.club) return nothing;
+  const title = `${t('Club night')} · ${state.club.name}`;
+  const shown = state.night ? nightView(state.night) : html`${startForm()}${nightList()}`;
+  return html`<h1>${title}</h1>${noticeView()}${shown}`;
 }
 
 let timer = null;
@@ -436,21 +568,16 @@ async function showNight(nightId, keepNotice = false) {
   clearTimeout(timer);
   const { data: night } = await api(`/nights/${nightId}`);
   const { data: board, etag } = await api(`/nights/${nightId}/standings`);
-  state.night = night;
-  state.etag = etag;
-  if (!keepNotice) say('');
-  const live = h('div.live', {}, standingsCard(board), moneyCard(board.money));
-  content.replaceChildren(...[h('h1', {}, `${t('title')} · ${state.club.name}`), notice, summary(night),
-    night.status === 'open' ? presence(night) : null, drawCard(night),
-    ...[...night.series].reverse().map((s) => seriesCard(night, s)), live, closeCard(night),
-    h('p', {}, h('a', { href: `#${hashOf(null)}` }, t('nights')))]
-    .filter(Boolean));
+  Object.assign(state, { night, board, etag, nights: null });
+  if (!keepNotice) state.notice = QUIET;
+  redraw();
   const follow = async () => {
+    if (!state.night || state.night.id !== nightId) return;
     try {
       const answer = await api(`/nights/${nightId}/standings`, { etag: state.etag });
       if (answer.status !== 304 && state.night && state.night.id === nightId) {
-        state.etag = answer.etag;
-        live.replaceChildren(...[standingsCard(answer.data), moneyCard(answer.data.money)].filter(Boolean));
+        Object.assign(state, { board: answer.data, etag: answer.etag });
+        draw();
       }
     } catch { /* the next poll tries again */ }
     timer = setTimeout(follow, POLL_MS);
@@ -460,9 +587,9 @@ async function showNight(nightId, keepNotice = false) {
 
 async function home() {
   clearTimeout(timer);
-  state.night = null;
-  const list = await nightList();
-  content.replaceChildren(...[h('h1', {}, `${t('title')} · ${state.club.name}`), notice, startForm(), list].filter(Boolean));
+  const { data } = await api(`/clubs/${enc(clubId)}/nights`);
+  Object.assign(state, { night: null, board: null, etag: null, nights: data });
+  redraw();
 }
 
 /** The address's fragment for a night (null: the club's nights), keeping a token given there. */
@@ -478,23 +605,29 @@ function route() {
   return chosen ? showNight(chosen) : home();
 }
 
+function fail(text) {
+  state.failed = text;
+  draw();
+}
+
 async function main() {
   if (!token) {
-    content.replaceChildren(h('p.notice.error', { role: 'alert' }, t('no_token')), h('p', {}, h('a', { href: '/' }, t('to_pad'))));
+    fail(t(
+      'This device keeps no admin token of this club. Open the club on the Solo pad with its '
+      + 'admin link, then come back here through Club, Manage, Club night.',
+    ));
     return;
   }
   const [club, players, seasons, variants] = await Promise.all([
-    api(`/clubs/${encodeURIComponent(clubId)}`), api(`/clubs/${encodeURIComponent(clubId)}/players`),
-    api(`/clubs/${encodeURIComponent(clubId)}/seasons`), api('/variants')]);
-  state.club = club.data;
-  state.players = players.data;
-  state.seasons = seasons.data;
-  state.variants = variants.data;
-  window.addEventListener('hashchange', () => attempt(route));
+    api(`/clubs/${enc(clubId)}`), api(`/clubs/${enc(clubId)}/players`),
+    api(`/clubs/${enc(clubId)}/seasons`), api('/variants')]);
+  Object.assign(state, { club: club.data, players: players.data, seasons: seasons.data,
+    variants: variants.data });
+  window.addEventListener('hashchange', () => attempt('route', route));
   await route();
 }
 
 main().catch((error) => {
-  content.replaceChildren(h('p.notice.error', { role: 'alert' }, error instanceof Problem ? error.lines().join(' ') : t('offline')),
-    h('p', {}, h('a', { href: '/' }, t('to_pad'))));
+  fail(error instanceof Problem ? error.lines().join(' ')
+    : t('No connection: showing what was last loaded.'));
 });

@@ -1,11 +1,9 @@
-// The pad's languages: English, German and Spanish. The language is the one picked with the
-// switch (remembered on this phone), else the first of the browser's languages the pad speaks,
-// else English. Texts are written in English in the code, `t('Hand {number} recorded.', {number})`;
-// a catalog (lang-de.js, lang-es.js) maps each English text to its translation, and only the
-// chosen language's catalog is loaded. English needs none: its texts are the catalogs' keys.
-//
-// The catalog is loaded by a top-level await, so every module importing this one may word texts
-// from its first line on; a switch reloads the page in the new language.
+// The pad's languages, English, German and Spanish (docs/i18n.md): the one picked with the
+// switch (kept on this phone), else the browser's first that the pad speaks, else English; a
+// page the service words (the club night's admin screen) gives its language and texts. The code
+// writes the English, `t('Hand {number} recorded.', {number})`; the language's catalog
+// (lang-de.js, lang-es.js) maps it to the translation, loaded by a top-level await (a module may
+// word texts from its first line on).
 
 export const LANGUAGES = { en: 'English', de: 'Deutsch', es: 'Español' };
 const KEY = 'solo-pad:lang';
@@ -25,8 +23,11 @@ function choose() {
   return 'en';
 }
 
-export const lang = choose();
-const catalog = lang === 'en' ? {} : (await import(`./lang-${lang}.js`)).default;
+const served = document.body?.dataset.words;
+export const lang = served ? document.documentElement.lang : choose();
+const catalog = served
+  ? JSON.parse(served)
+  : lang === 'en' ? {} : (await import(`./lang-${lang}.js`)).default;
 const plurals = new Intl.PluralRules(lang);
 const numbers = new Intl.NumberFormat(lang);
 document.documentElement.lang = lang;

@@ -27,54 +27,38 @@ function field(id, label, control, hint = null) {
     hint ? html`<p class="hint">${hint}</p>` : nothing}</div>`;
 }
 
-// Options in a player's words: labels, values and help (the service's help names its values).
-const LABELS = {
-  couleur_policy: t('How the couleur changes'), bete_on_lost_solo: t('Bête on a lost solo'),
-  matadores: t('Matadores count for'), incidental_tout: t('Tout after five is worth'),
-  target_hands: t('End after this many hands'), target_score: t('End at this score'),
-  pool_at_close: t('The pool at the end'), starting_pool: t('Starting pool'),
-  stake: t('Stake'), stamm: t('Stamm'), couleur: t('Couleur'), preferred_suit: t('Preferred suit'),
-  mediateur: t('Mediateur'), deck: t('Deck'),
-};
-const VALUES = {
-  fixed: t('Fixed'), first_won: t('Trump of the first game won'), any: t('Every lost solo'),
-  couleur_only: t('Only in couleur'), either_side: t('Either side'),
-  declaring_side: t('The declaring side only'), double: t('Double'),
-  literal: t('Twice in suit, four in couleur'), split: t('Shared among the players'),
-  carry: t('Kept by the club'), clubs: t('Clubs'), spades: t('Spades'), hearts: t('Hearts'),
-  diamonds: t('Diamonds'),
-};
+// Options in a player's words: their titles, their values' and a nullable one's empty choice
+// come with the game's description (`title`, `choices`, `none_title`, in the page's language),
+// and its help names the values by their titles. The pad names no game's option or value.
 const QUOTES = { de: ['„', '“'], es: ['«', '»'] }[lang] || ['“', '”'];
-const valueWords = (a) => VALUES[a] || plain(title(a));
+/** The title of `option`'s value `a` (its bare name, titled, where the option gives none). */
+function valueWords(option, a) {
+  const choice = (option.choices || []).find((c) => c.value === a);
+  return choice ? choice.title : plain(title(a));
+}
 
 /** "fixed: never changes; first_won: …" → "“Fixed”: never changes; “Trump of …”: …"; the
  *  "(null: no limit)" goes: it names the empty choice instead. */
 function help(option) {
   const text = plain(option.description || '').replace(/\s*\(null: [^)]*\)/, '');
   return text.replace(/(^|; )([a-z0-9_]+): /g, (m, sep, value) => (
-    (option.allowed || []).includes(value) ? `${sep}${QUOTES[0]}${valueWords(value)}${QUOTES[1]}: `
-      : m));
+    (option.allowed || []).includes(value)
+      ? `${sep}${QUOTES[0]}${valueWords(option, value)}${QUOTES[1]}: ` : m));
 }
 
-// The empty choice of a nullable option, in the pad's words (the service's help says it too:
-// "(null: no limit)").
-const EMPTY = { target_hands: t('No limit'), target_score: t('No limit'),
-  preferred_suit: t('None') };
-
-function emptyWords(option) {
-  if (option.name in EMPTY) return EMPTY[option.name];
-  const m = /\(null: ([^)]*)\)/.exec(option.description || '');
-  return m ? m[1].charAt(0).toUpperCase() + m[1].slice(1) : t('None');
-}
+const emptyWords = (option) => option.none_title || t('None');
 
 // A table of a game that keeps a pool (its description's state has one) says what becomes of it
 // at the end, and may start with a pool the club kept: the table's own options, not the game's.
 const POOL_OPTIONS = [
-  { name: 'pool_at_close', type: 'string', default: 'split', allowed: ['split', 'carry'],
+  { name: 'pool_at_close', title: t('The pool at the end'), type: 'string', default: 'split',
+    allowed: ['split', 'carry'],
+    choices: [{ value: 'split', title: t('Shared among the players') },
+      { value: 'carry', title: t('Kept by the club') }],
     help: t(
       'Default: shared among the players when the table closes; or kept by the club for its next table.',
     ) },
-  { name: 'starting_pool', type: 'integer', default: 0, min: 0,
+  { name: 'starting_pool', title: t('Starting pool'), type: 'integer', default: 0, min: 0,
     help: t(
       'Default: 0. A pool the club kept from an earlier table (only when the club keeps the pool).',
     ) },
@@ -244,7 +228,7 @@ function optionControl(screen, o) {
   const choices = o.type === 'boolean'
     ? [['false', words.no], ['true', words.yes]]
     : [...(o.nullable ? [''] : []), ...(o.allowed || [])].map(String)
-      .map((a) => [a, a === '' ? emptyWords(o) : valueWords(a)]);
+      .map((a) => [a, a === '' ? emptyWords(o) : valueWords(o, a)]);
   return html`<select id=${id} @change=${set}>${choices.map(([v, label]) => html`
     <option value=${v} ?selected=${v === value}>${label}</option>`)}</select>`;
 }
@@ -254,10 +238,9 @@ function optionRow(screen, o) {
   let shown;
   if (o.default === null || o.default === undefined) shown = emptyWords(o);
   else if (o.type === 'boolean') shown = o.default ? words.yes : words.no;
-  else shown = o.allowed ? valueWords(o.default) : num(o.default);
+  else shown = o.allowed ? valueWords(o, o.default) : num(o.default);
   const hint = o.help || t('Default: {value}. {help}', { value: shown, help: help(o) });
-  return field(`option-${o.name}`, LABELS[o.name] || plain(title(o.name)), optionControl(screen, o),
-    hint);
+  return field(`option-${o.name}`, o.title || plain(title(o.name)), optionControl(screen, o), hint);
 }
 
 function seatsPart(screen) {
