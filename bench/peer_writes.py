@@ -32,6 +32,7 @@ import os
 import random
 import shutil
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -58,8 +59,10 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def peer_server(venv: Path, tmp: Path) -> Iterator[str]:
-    """I Hate Money under gunicorn (2 sync workers) on an SQLite file in ``tmp``; its URL."""
+def peer_server(venv: Path, tmp: Path, wal: bool = False) -> Iterator[str]:
+    """I Hate Money under gunicorn (2 sync workers) on an SQLite file in ``tmp``; its URL.
+    ``wal``: the file in SQLite's WAL mode (kept in the file; its connections keep SQLite's
+    default ``synchronous=FULL``, durable in WAL), instead of its default rollback journal."""
     settings = tmp / "ihatemoney.cfg"
     settings.write_text(
         f'SQLALCHEMY_DATABASE_URI = "sqlite:///{tmp / "ihatemoney.db"}"\n'
@@ -77,6 +80,9 @@ def peer_server(venv: Path, tmp: Path) -> Iterator[str]:
         check=True,
         capture_output=True,
     )
+    if wal:
+        with contextlib.closing(sqlite3.connect(tmp / "ihatemoney.db")) as database:
+            assert database.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
     port = free_port()
     log = (tmp / "peer.log").open("wb")
     process = subprocess.Popen(
@@ -107,28 +113,34 @@ def peer_server(venv: Path, tmp: Path) -> Iterator[str]:
         log.close()
 
 
-def peer_script(url: str, rng: random.Random) -> str:
-    """A project with four members, and the wrk script that adds bills to it."""
+def peer_project(url: str, project_id: str) -> tuple[dict[str, str], list[int]]:
+    """A project of the peer with four members: the headers of its bearer token (the API's
+    cheapest way in: a signed token, no password hash per request) and its members' ids."""
     project = {
-        "name": "bench",
-        "id": "bench",
+        "name": project_id,
+        "id": project_id,
         "password": "bench-secret",
         "contact_email": "bench@example.com",
         "default_currency": "XXX",
     }
     made = requests.post(f"{url}/api/projects", data=project, timeout=30)
     made.raise_for_status()
-    auth = ("bench", "bench-secret")
+    auth = (project_id, "bench-secret")
     members = []
     for name in PEER_MEMBERS:
         added = requests.post(
-            f"{url}/api/projects/bench/members", data={"name": name}, auth=auth, timeout=30
+            f"{url}/api/projects/{project_id}/members", data={"name": name}, auth=auth, timeout=30
         )
         added.raise_for_status()
         members.append(int(added.json()))
-    token = requests.get(f"{url}/api/projects/bench/token", auth=auth, timeout=30)
+    token = requests.get(f"{url}/api/projects/{project_id}/token", auth=auth, timeout=30)
     token.raise_for_status()
-    bills = [
+    return {"Authorization": f"Bearer {token.json()['token']}"}, members
+
+
+def peer_bills(rng: random.Random, members: list[int], count: int) -> list[str]:
+    """``count`` bills among ``members``, as the peer's API takes them (a form)."""
+    return [
         urlencode(
             {
                 "date": "2026-12-03",
@@ -140,30 +152,47 @@ def peer_script(url: str, rng: random.Random) -> str:
             },
             doseq=True,
         )
-        for n in range(200)
+        for n in range(count)
     ]
-    headers = {
-        "Authorization": f"Bearer {token.json()['token']}",
-        "Content-Type": "application/x-www-form-urlencoded",
-    }
-    sample = requests.post(
-        f"{url}/api/projects/bench/bills", data=bills[0], headers=headers, timeout=30
+
+
+def add_bill(url: str, project_id: str, headers: dict[str, str], bill: str) -> None:
+    added = requests.post(
+        f"{url}/api/projects/{project_id}/bills", data=bill, headers=headers, timeout=30
     )
-    if sample.status_code != 201:
-        sys.exit(f"the peer refused a bill: {sample.status_code} {sample.text}")
+    if added.status_code != 201:
+        sys.exit(f"the peer refused a bill: {added.status_code} {added.text}")
+
+
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+def peer_script(url: str, rng: random.Random) -> str:
+    """A project with four members, and the wrk script that adds bills to it."""
+    token, members = peer_project(url, "bench")
+    bills = peer_bills(rng, members, 200)
+    headers = {**token, **FORM}
+    add_bill(url, "bench", headers, bills[0])
     return script("POST", ["/api/projects/bench/bills"], [headers], bills)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def peer_arguments(description: str, seconds: int, rounds: int) -> argparse.Namespace:
+    """The command line of a bench against the peer (``--peer-venv``, ``--seconds``,
+    ``--rounds``), once wrk and the peer are known to be there."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--peer-venv", type=Path, default=Path("/tmp/ihm-venv"))
-    parser.add_argument("--seconds", type=int, default=8)
-    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--seconds", type=int, default=seconds)
+    parser.add_argument("--rounds", type=int, default=rounds)
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("wrk is needed: apt-get install wrk")
     if not (args.peer_venv / "bin" / "gunicorn").exists():
         sys.exit(f"no peer at {args.peer_venv}: install {PEER} and gunicorn there (see above)")
+    return args
+
+
+def main() -> None:
+    args = peer_arguments(__doc__.splitlines()[0], seconds=8, rounds=4)
     tmp = Path(tempfile.mkdtemp(prefix="bench-peer-"))
     (tmp / "peer").mkdir()
     url, tables = prepare(None, tmp)

@@ -115,7 +115,9 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
     ("get", "/api/v1/tables/{table_id}/hands"): (
         "listHands",
         "Hands",
-        "Paged (`page`, `page_size`): `X-Pagination` and `Link` tell the pages.",
+        "Paged (`page`, `page_size`): `X-Pagination` and `Link` tell the pages. The ETag is "
+        "the table's version, as `getTable`'s: poll a page with `If-None-Match`, 304 while "
+        "nothing changed.",
     ),
     ("post", "/api/v1/tables/{table_id}/hands"): (
         "recordHand",
@@ -297,6 +299,7 @@ HEADERS: dict[str, dict[str, Any]] = {
 # Answers that carry the table's version as their ETag.
 ETAG_ANSWERS = {
     ("get", "/api/v1/tables/{table_id}", "200"),
+    ("get", "/api/v1/tables/{table_id}/hands", "200"),
     ("post", "/api/v1/tables/{table_id}/hands", "201"),
     ("put", "/api/v1/tables/{table_id}/hands/{number}", "200"),
     ("delete", "/api/v1/tables/{table_id}/hands/{number}", "200"),

@@ -11,6 +11,7 @@ gets both headers (``api/openapi.py`` adds ``Link`` wherever ``X-Pagination`` is
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 from urllib.parse import urlencode
@@ -34,12 +35,15 @@ PAGE_SIZE_MAX = 100
 _unbounded_schema = flask_smorest.pagination._pagination_parameters_schema_factory
 
 
-def _bounded_schema(page: int, page_size: int, max_page_size: int) -> type[ma.Schema]:
+def _bounded_schema(page: int, page_size: int, max_page_size: int) -> ma.Schema:
     """flask-smorest's ``page``/``page_size`` schema, with ``page`` bounded by ``PAGE_MAX``
-    (its own has no maximum). ``Blueprint.paginate`` makes its schema with this."""
+    (its own has no maximum). ``Blueprint.paginate`` makes its schema with this. An instance,
+    shared by every request (as the views' argument schemas are): given the class, webargs
+    made an instance of it, its fields deep-copied, for every paged request."""
     base = _unbounded_schema(page, page_size, max_page_size)
     bounded = ma.fields.Integer(load_default=page, validate=ma.validate.Range(min=1, max=PAGE_MAX))
-    return type(base.__name__, (base,), {"page": bounded})
+    bounded_class: type[ma.Schema] = type(base.__name__, (base,), {"page": bounded})
+    return bounded_class()
 
 
 flask_smorest.pagination._pagination_parameters_schema_factory = _bounded_schema
@@ -61,6 +65,14 @@ def link_header(page: int, page_size: int, item_count: int) -> str | None:
         query = urlencode({**args, "page": number, "page_size": page_size})
         links.append(f'<{request.path}?{query}>; rel="{rel}"')
     return ", ".join(links)
+
+
+@functools.lru_cache(maxsize=4096)
+def pagination_header(page: int, page_size: int, item_count: int) -> str:
+    """The ``X-Pagination`` value, flask-smorest's metadata as its ``Blueprint`` writes it,
+    made once per page, size and count (its schema was made and dumped on every request)."""
+    metadata = flask_smorest.Blueprint._make_pagination_metadata(page, page_size, item_count)
+    return json.dumps(metadata)
 
 
 Answer = tuple[dict[str, Any], int, dict[str, str]]
@@ -104,9 +116,11 @@ class Blueprint(flask_smorest.Blueprint):
     def _set_pagination_metadata(
         self, page_params: Any, result: Any, headers: Any
     ) -> tuple[Any, Any]:
-        result, headers = super()._set_pagination_metadata(page_params, result, headers)
-        meta = json.loads(headers[self.PAGINATION_HEADER_NAME])
-        link = link_header(page_params.page, page_params.page_size, meta["total"])
+        headers = {} if headers is None else headers
+        headers[self.PAGINATION_HEADER_NAME] = pagination_header(
+            page_params.page, page_params.page_size, page_params.item_count
+        )
+        link = link_header(page_params.page, page_params.page_size, page_params.item_count)
         if link is not None:
             headers["Link"] = link
         return result, headers

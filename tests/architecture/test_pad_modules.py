@@ -24,9 +24,10 @@ PAD_LAYERS: dict[str, set[str]] = {
     "library": {"lit-html.js"},
     # The words and the page's language (it loads one catalog, lang-*.js, by itself).
     "words": {"i18n.js"},
-    # Building blocks with no notion of a table: elements, storage, the API, QR codes, and
-    # the hand form's field logic read from a game's description (pure).
-    "blocks": {"dom.js", "store.js", "api.js", "qr.js", "hand-fields.js"},
+    # Building blocks with no notion of a table: elements, storage, the API, QR codes, money as
+    # the language writes it, and the hand form's field logic read from a game's description
+    # (pure).
+    "blocks": {"dom.js", "store.js", "api.js", "qr.js", "money.js", "hand-fields.js"},
     # A table and a club as this phone knows them, and the parts screens are made of.
     "model": {"model.js", "outbox.js", "live.js", "club-shared.js"},
     # A hand, a settlement and a table's settings in words.

@@ -20,7 +20,7 @@ from .changes import (
     store_settled_again,
     void_hand,
 )
-from .reading import get_hand, hand_history, ledger, list_hands
+from .reading import HandPage, StoredHand, get_hand, hand_history, hand_page, ledger
 from .recording import record_hand
 from .rows import (
     WriteConditions,
@@ -32,17 +32,19 @@ from .rows import (
 )
 
 __all__ = [
+    "HandPage",
     "Resettled",
+    "StoredHand",
     "WriteConditions",
     "check_version",
     "correct_hand",
     "end_change",
     "get_hand",
     "hand_history",
+    "hand_page",
     "hand_view",
     "insert_rows",
     "ledger",
-    "list_hands",
     "record_hand",
     "revision_values",
     "settle_again",

@@ -23,25 +23,43 @@ import {
 import { isRevoked, revokedView } from './club-shared.js';
 import { follow, isLive, stop as stopFollowing } from './live.js';
 import { flush, onOutboxChange } from './outbox.js';
-import { editView, openEdit } from './edit-screen.js';
-import { newHandView, openNewHand } from './new-hand-screen.js';
-import { openSeating, seatingView } from './seating-screen.js';
-import { loadSettle, settleView } from './settle-screen.js';
-import { shareView } from './share-screen.js';
-import { openClub, renderStart } from './start.js';
 import { store } from './store.js';
 import { loadTable, tableView } from './table.js';
 
-/** A table's screens: `view(ctx, state, app)` draws it; `open` sets up its state once, `load`
- *  reads what it shows besides the table, when it opens and after every change of the table. */
+/** A table's screens, each a promise of `{view, open, load}`: `view(ctx, state, app)` draws it;
+ *  `open` sets up its state once, `load` reads what it shows besides the table, when it opens and
+ *  after every change of the table. Only the table's own screen comes with the pad; the others'
+ *  modules are imported when first opened, so a table's first screen does not load them. */
 const SCREENS = {
-  table: { view: tableView, load: loadTable },
-  new: { view: newHandView, open: openNewHand, load: (_ctx, state) => state.form?.redraw() },
-  edit: { view: editView, open: openEdit },
-  share: { view: shareView },
-  settle: { view: settleView, load: loadSettle },
-  seating: { view: seatingView, open: openSeating },
+  table: async () => ({ view: tableView, load: loadTable }),
+  new: async () => {
+    const { newHandView, openNewHand } = await import('./new-hand-screen.js');
+    return { view: newHandView, open: openNewHand, load: (_ctx, state) => state.form?.redraw() };
+  },
+  edit: async () => {
+    const { editView, openEdit } = await import('./edit-screen.js');
+    return { view: editView, open: openEdit };
+  },
+  share: async () => ({ view: (await import('./share-screen.js')).shareView }),
+  settle: async () => {
+    const { loadSettle, settleView } = await import('./settle-screen.js');
+    return { view: settleView, load: loadSettle };
+  },
+  seating: async () => {
+    const { openSeating, seatingView } = await import('./seating-screen.js');
+    return { view: seatingView, open: openSeating };
+  },
 };
+
+/** The other screens of a table, and the start, loaded once a table is shown: a phone that goes
+ *  offline before the service worker has kept the pad's files still opens them. */
+let warmed = false;
+function warm() {
+  if (warmed) return;
+  warmed = true;
+  const loads = [...Object.values(SCREENS), () => import('./start.js')];
+  for (const load of loads) load().catch(() => {});
+}
 
 const POLL_MS = Number(document.documentElement.dataset.pollMs) || 3000;
 let root = document.getElementById('app');
@@ -168,6 +186,7 @@ async function route(focus = true) {
   if (p.get('club') && p.get('key')) {
     history.replaceState(null, '', '#');
     try {
+      const { openClub } = await import('./start.js');
       const club = await openClub(p.get('club'), p.get('key'));
       toast(t('Club {name} opened on this phone.', { name: club.name }));
     } catch (error) {
@@ -192,6 +211,8 @@ async function route(focus = true) {
   }
   if (!id) {
     current = null;
+    const { renderStart } = await import('./start.js'); // the start screen: not a table's
+    if (stale()) return;
     const into = freshRoot();
     await renderStart(into, app);
     if (focus) focusHeading(into);
@@ -223,10 +244,9 @@ async function route(focus = true) {
       if (isNetwork(error)) setOnline(false);
     }
   }
-  await loadVariant(ctx);
-  if (stale()) return;
   const name = SCREENS[p.get('go')] ? p.get('go') : 'table';
-  const screen = SCREENS[name];
+  const [screen] = await Promise.all([SCREENS[name](), loadVariant(ctx)]);
+  if (stale()) return;
   /** @type {Record<string, any>} */
   const state = { ...given };
   if (name === 'table') state.open = openRows.get(id) || new Set();
@@ -238,6 +258,7 @@ async function route(focus = true) {
   draw();
   follow(ctx.id, ctx.token || ctx.adminToken, (version) => followed(ctx, version));
   if (focus) focusHeading(root);
+  setTimeout(warm);
 }
 
 /** A change heard on the table's stream: fetch the table unless this phone has that version. */

@@ -4,7 +4,7 @@ import { signed } from './dom.js';
 import { html, nothing } from './lit-html.js';
 import { num, t, tn, tx } from './i18n.js';
 import { seatName } from './model.js';
-import { money, rateWords } from './table-settings.js';
+import { money, rateWords } from './money.js';
 
 /** "12 chips", "1 point" (of the score: a hand's card points are model.js's '{n} point'). */
 function amount(units, n) {

@@ -24,6 +24,7 @@ const SHELL = [
   '/pad/lit-html.js',
   '/pad/live.js',
   '/pad/model.js',
+  '/pad/money.js',
   '/pad/new-hand-screen.js',
   '/pad/outbox.js',
   '/pad/pad.css',

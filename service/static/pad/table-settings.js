@@ -1,39 +1,12 @@
-// A table's season and rate (docs/league.md), and money as the language writes it ("−3,00 €").
+// A table's season and rate (docs/league.md); money as the language writes it is money.js's.
 
 import { api, ProblemError } from './api.js';
 import { field } from './club-shared.js';
 import { toast } from './dom.js';
 import { lang, t } from './i18n.js';
 import { html, nothing } from './lit-html.js';
+import { format, minor, rateWords } from './money.js';
 import { tookTable } from './model.js';
-
-const formats = {};
-const format = (c, digits) => {
-  const key = `${c}:${digits ?? ''}`;
-  formats[key] ||= new Intl.NumberFormat(lang, {
-    style: 'currency',
-    currency: c,
-    maximumFractionDigits: digits,
-  });
-  return formats[key];
-};
-const minor = (c) => format(c).resolvedOptions().maximumFractionDigits;
-
-export function money(cents, c) {
-  return format(c)
-    .formatToParts(cents / 10 ** minor(c))
-    .map((p) => (p.type === 'minusSign' ? '−' : p.value))
-    .join('');
-}
-
-export function rateWords(rate, units) {
-  const amount = format(rate.currency, minor(rate.currency) + 3).format(
-    rate.cents / rate.per / 10 ** minor(rate.currency),
-  );
-  return units === 'points'
-    ? t('{amount} per point', { amount })
-    : t('{amount} per chip', { amount });
-}
 
 /** The select of a table's season: "No season" and the club's seasons of the game. */
 function seasonSelect(id, seasons, chosen, onchange) {
