@@ -1,8 +1,7 @@
-"""What the rate limits cost on the poll path, and what RateLimit headers would add there: a 304
-``GET /tables/{id}`` with ``If-None-Match`` answered by the fast reads, with the limits off,
-on (the read limits counted per address and per token, as served: no headers), and on with
-the ``RateLimit-Policy``/``RateLimit`` values built for each poll as well (the work the fast
-path would do to send them), in the same run.
+"""What the rate limits cost on the poll path: a 304 ``GET /tables/{id}`` with ``If-None-Match``
+answered before Flask (``middleware/early.py``), with the limits off and on (the read limits
+counted per address and per token, and the ``RateLimit-Policy``/``RateLimit`` headers every
+answer carries), in the same run.
 
     .venv/bin/python -m bench.rate_limit_cost [--tables 300] [--rounds 5] [--pg URL]
 
@@ -26,17 +25,16 @@ if not __package__:  # run as a file, bench/http.py would hide the stdlib's http
     sys.exit("Run from the project root: .venv/bin/python -m bench.rate_limit_cost")
 
 from bench.app_cost import environ  # noqa: E402
-from service.middleware.limits import EXTENSION, READS_COUNTED  # noqa: E402
+from service.middleware.limits import EXTENSION  # noqa: E402
 from tests.support import ApiClient, migrated_app, reset_postgres  # noqa: E402
 
 # Far above what the rounds send: nothing is refused, every poll is counted.
 UNREACHED = {"RATELIMIT_READS_PER_ADDRESS": "10000000 per hour"}
 
 
-def poll_round(service: Any, polls: list[tuple[str, dict[str, str]]], headers: bool) -> float:
+def poll_round(service: Any, polls: list[tuple[str, dict[str, str]]]) -> float:
     """Microseconds a poll, each table once (environs built before the clock starts)."""
     environs = [environ(path, headers=h) for path, h in polls]
-    limits = service.extensions[EXTENSION]
     statuses: list[str] = []
 
     def start_response(status: str, *_: Any) -> None:
@@ -47,8 +45,6 @@ def poll_round(service: Any, polls: list[tuple[str, dict[str, str]]], headers: b
         body = service(env, start_response)
         for _chunk in body:
             pass
-        if headers:
-            limits.headers(env[READS_COUNTED][0])
     elapsed = (time.perf_counter() - started) / len(environs) * 1e6
     assert all(s.startswith("304") for s in statuses), set(statuses)
     return elapsed
@@ -78,20 +74,14 @@ def main() -> None:
         }
         polls.append((f"/api/v1/tables/{table['id']}", headers))
     results = {}
-    for name, enabled, headers in (
-        ("limits off", False, False),
-        ("limits on", True, False),
-        ("on + headers built", True, True),
-    ):
+    for name, enabled in (("limits off", False), ("limits on, with headers", True)):
         limits.enabled = enabled
-        poll_round(service, polls, headers)  # warm: every token polled once
-        results[name] = statistics.median(
-            poll_round(service, polls, headers) for _ in range(args.rounds)
-        )
+        poll_round(service, polls)  # warm: every token polled once
+        results[name] = statistics.median(poll_round(service, polls) for _ in range(args.rounds))
     base = results["limits off"]
     database = "PostgreSQL" if args.pg else "SQLite"
     print(f"{database}, {args.tables} tables, a 304 poll each per round (median of {args.rounds})")
-    print(f"{'poll (304, fast path)':24} {'µs':>7} {'/ limits off':>13}")
+    print(f"{'poll (304, early)':24} {'µs':>7} {'/ limits off':>13}")
     for name, value in results.items():
         print(f"{name:24} {value:7.0f} {value / base:13.2f}")
 

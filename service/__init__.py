@@ -19,7 +19,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .api.errors import answer_for, register_error_handlers
     from .database import configure_engine_events, guard_session_teardown
     from .extensions import db, migrate
-    from .middleware import compression, fast_preview, fast_reads, fast_streams, limits, security
+    from .middleware import compression, early, limits, security
     from .services import locking
 
     app = Flask(__name__, instance_relative_config=True)
@@ -47,9 +47,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limits.document(api.spec)
     openapi.complete(api.spec)  # last: names, problems and headers of every operation
     with app.app_context():
-        fast_reads.init_app(app, db.engine)  # table polls this worker can answer alone
-        fast_streams.init_app(app, db.engine)  # table streams this worker can open alone
-    fast_preview.init_app(app)  # previews Flask would answer 200
+        early.init_app(app, db.engine)  # a table's polls, tickets, openings answered alone
     compression.init_app(app)  # around all of them: every answer worth it compressed
     # Around all: headers, request id, access log (errors escaping Flask answered by the
     # error layer); CORS; proxies.

@@ -7,15 +7,27 @@ from typing import Any
 
 from flask import request
 
+from ..extensions import db
 from ..i18n.marks import N_
 from ..services.auth import Principal, authenticate
 from ..services.errors import PreconditionFailed
+from ..services.table_versions import reader_for
 
 BEARER: list[dict[str, list[str]]] = [{"bearer": []}]
 
 
 def principal() -> Principal:
+    """The caller, its token read in the request's session."""
     return authenticate(request.headers.get("Authorization"))
+
+
+def reading_principal() -> Principal:
+    """The caller, its token read on the app's reader (``table_versions.reader_for``), not in
+    the request's session: for a view that needs no session (the table's poll)."""
+    reader = reader_for(db.engine)
+    return authenticate(
+        request.headers.get("Authorization"), lambda digest: reader.read_token(digest, True)
+    )
 
 
 def documents_token(

@@ -15,8 +15,14 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 
 from ..extensions import db
+from ..middleware.answers import (
+    EVENT_STREAM,
+    STREAMS_ENVIRON_KEY,
+    held_opening,
+    stream_answer,
+    ticket_answer,
+)
 from ..middleware.limits import client_address
-from ..rules import RuleViolation
 from ..schemas.live import (
     ChangesPageSchema,
     ChangesQuerySchema,
@@ -31,11 +37,8 @@ from .paging import Blueprint
 
 blp = Blueprint("live", __name__, url_prefix="/api/v1", description="Live changes")
 
-EVENT_STREAM = "text/event-stream"
-STREAMS_ENVIRON_KEY = "solo.streams"  # stream_hub.STREAMS_ENVIRON_KEY (the server's side)
 # How long a stream's opening waits for this worker's feed to listen (its first stream only).
 FEED_READY_SECONDS = 5.0
-_MAX_EVENT_ID = 2**31 - 1
 
 STREAM_RESPONSES = {
     "200": {
@@ -66,61 +69,24 @@ STREAM_RESPONSES = {
 TICKET_AUTH: list[dict[str, list[str]]] = [*BEARER, {}]
 
 
-def _resume_after(query: dict[str, Any]) -> int | None:
-    raw = request.headers.get("Last-Event-ID")
-    if raw is None or not raw.strip():
-        return query.get("after")
-    value = raw.strip()
-    if not (value.isascii() and value.isdigit()) or int(value) > _MAX_EVENT_ID:
-        raise RuleViolation("Last-Event-ID", "must be an event id (a whole number)")
-    return int(value)
-
-
 def _stream(query: dict[str, Any], table_id: str | None, club_id: str | None) -> Response:
     ticket = query.get("ticket")
     who = live.ticket_principal(ticket, request.path) if ticket else principal()
     target = live.followed(who, table_id, club_id)
-    after = _resume_after(query)
+    after = live.resume_after(request.headers.get("Last-Event-ID"), query.get("after"))
     hub: Any = request.environ.get(STREAMS_ENVIRON_KEY)
-    keys = None
-    if hub is not None:
-        feed = feed_for(db.engine)
-        if feed.ready(FEED_READY_SECONDS):
-            config = current_app.config
-            keys = hub.reserve(
-                {
-                    f"token:{who.token_id}": int(
-                        config.get("LIVE_STREAMS_PER_TOKEN", live.DEFAULT_STREAMS_PER_TOKEN)
-                    ),
-                    f"address:{client_address(request.environ)}": int(
-                        config.get("LIVE_STREAMS_PER_ADDRESS", live.DEFAULT_STREAMS_PER_ADDRESS)
-                    ),
-                }
-            )
-            if keys is None:
-                raise live.too_many_streams()
-            feed.attach(hub.publish)
-    try:
-        opening = live.open_stream(target, after)
-    except BaseException:
-        if keys is not None:
-            hub.release(keys)
-        raise
-    if keys is not None:
-        hub.hold(target.club_id, target.table_id, opening.last_id, keys)
-    # An iterable, not bytes: no Content-Length, so that the answer may go on.
-    return Response(
-        iter([opening.body]),
-        200,
-        mimetype=EVENT_STREAM,
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
+    feed = feed_for(db.engine)
+    if hub is not None and feed.ready(FEED_READY_SECONDS):
+        address = client_address(request.environ)
+        opening = held_opening(hub, feed, who, target, after, current_app.config, address)
+        return stream_answer(opening)
+    return stream_answer(live.open_stream(target, after))
 
 
 def _ticket(table_id: str | None, club_id: str | None, path: str) -> Any:
     who = principal()
     target = live.followed(who, table_id, club_id)
-    return live.mint_ticket(who, target, path), 201, {"Cache-Control": "no-store"}
+    return ticket_answer(current_app.json, live.mint_ticket(who, target, path))
 
 
 @blp.route("/clubs/<string:club_id>/changes")

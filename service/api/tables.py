@@ -9,6 +9,7 @@ from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
 from ..i18n import current_language, explain_session, settlement_view
+from ..middleware.answers import etag, poll_answer, rendered_answer
 from ..middleware.rendered import RenderedHands, rendered_hands, rendered_views
 from ..schemas.seating import (
     DryRunQuerySchema,
@@ -33,7 +34,7 @@ from ..schemas.tables import (
     TableUpdateSchema,
 )
 from ..services import hands, seating, table_settings, tables
-from .auth import BEARER, documents_token, if_match_version, principal
+from .auth import BEARER, documents_token, if_match_version, principal, reading_principal
 from .idempotency import OWN, not_idempotent, request_key
 from .idempotency import PARAMETER as IDEMPOTENCY_KEY
 from .openapi import request_body
@@ -96,16 +97,12 @@ _auth_doc = documents_token(
 )
 
 
-def _etag(version: int) -> str:
-    return f'"{version}"'
-
-
 def changed(answer: dict[str, Any], version: int, dry_run: bool) -> Any:
     """The 200 of a change: with the table's new ETag, or, for a dry run, ``Dry-Run: true``
     and no ETag (the table did not move) and no caching (it answers a question, not a URL)."""
     if dry_run:
         return answer, 200, {"Dry-Run": "true", "Cache-Control": "no-store"}
-    return answer, 200, {"ETag": _etag(version)}
+    return answer, 200, {"ETag": etag(version)}
 
 
 @blp.route("")
@@ -133,7 +130,7 @@ class Tables(MethodView):
         return (
             table,
             201,
-            {"Location": f"{request.path}/{table['id']}", "ETag": _etag(table["version"])},
+            {"Location": f"{request.path}/{table['id']}", "ETag": etag(table["version"])},
         )
 
 
@@ -149,22 +146,21 @@ class Table(MethodView):
     @_auth_doc
     def get(self, table_id: str) -> Any:
         """Show a table: balances, pool, couleur, next dealer and version (ETag)."""
-        caller = principal()
-        version = tables.table_version(caller, table_id)
-        if request.if_none_match and request.if_none_match.contains(str(version)):
-            return Response(status=304, headers={"ETag": _etag(version)})
-        rendered = rendered_views()
+        # The poll needs no session: the token and the version are read on the app's reader.
+        caller = reading_principal()
+        version = tables.table_version(caller, table_id).version
         language = current_language()
-        body = rendered.get(table_id, version, language)
-        if body is None:
-            table = tables.read_table(caller, table_id)
-            version = table.version  # a write may have landed since: render what was read
-            body = current_app.json.dumps(_TABLE_SCHEMA.dump(tables.table_view(table))).encode()
-            rendered.put(table_id, version, language, body)
-        # Already rendered through TableSchema: flask-smorest passes a Response as it is.
-        return Response(
-            body, status=200, mimetype="application/json", headers={"ETag": _etag(version)}
+        rendered = rendered_views()
+        answer = poll_answer(
+            table_id, version, request.headers.get("If-None-Match"), rendered, language
         )
+        if answer is not None:
+            return answer
+        table = tables.read_table(caller, table_id)
+        version = table.version  # a write may have landed since: render what was read
+        body = current_app.json.dumps(_TABLE_SCHEMA.dump(tables.table_view(table))).encode()
+        rendered.put(table_id, version, language, body)
+        return rendered_answer(version, body)
 
     @blp.arguments(TableUpdateSchema())
     @blp.response(200, TableSchema)
@@ -181,7 +177,7 @@ class Table(MethodView):
         table = table_settings.change_settings(
             caller, table_id, **body, if_match=if_match_version()
         )
-        return table, 200, {"ETag": _etag(table["version"])}
+        return table, 200, {"ETag": etag(table["version"])}
 
 
 @blp.route("/<string:table_id>/history")
@@ -220,15 +216,15 @@ class Hands(MethodView):
             principal(), table_id, pagination_parameters.page, pagination_parameters.page_size
         )
         pagination_parameters.item_count = page.total
-        etag = {"ETag": _etag(page.version)}
+        tag = {"ETag": etag(page.version)}
         if request.if_none_match and request.if_none_match.contains(str(page.version)):
-            return Response(status=304, headers=etag)
+            return Response(status=304, headers=tag)
         language = current_language()
         cache = rendered_hands()
         # The list as Flask's JSON answer of HandSchema(many=True) writes it, joined from each
         # hand's rendering (tests/api/test_hand_pages.py holds the two byte for byte).
         body = b"[" + b",".join(rendered_hand(cache, h, page.variant, language) for h in page.hands)
-        return Response(body + b"]\n", status=200, mimetype="application/json", headers=etag)
+        return Response(body + b"]\n", status=200, mimetype="application/json", headers=tag)
 
     @blp.arguments(HandCreateSchema())
     @blp.doc(
@@ -276,7 +272,7 @@ class Hands(MethodView):
         response = current_app.json.response(answer)
         response.status_code = 201
         response.headers["Location"] = f"{request.path}/{answer['number']}"
-        response.headers["ETag"] = _etag(answer["table"]["version"])
+        response.headers["ETag"] = etag(answer["table"]["version"])
         if replayed:
             response.headers["Idempotent-Replayed"] = "true"
         return response
@@ -396,7 +392,7 @@ class Close(MethodView):
     def post(self, table_id: str) -> Answer:
         """End the sitting: no more hands; corrections then need the admin token."""
         table = tables.close_table(principal(), table_id)
-        return table, 200, {"ETag": _etag(table["version"])}
+        return table, 200, {"ETag": etag(table["version"])}
 
 
 @blp.route("/<string:table_id>/settle-up")

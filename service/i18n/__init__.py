@@ -198,19 +198,21 @@ def current_language() -> str:
     return language
 
 
-def language_headers(language: str) -> list[tuple[str, str]]:
-    """What an answer worded for ``language`` says about it: its language, and that it varies
-    with the client's (so a cache keeps one body per language)."""
-    return [("Content-Language", language), ("Vary", VARY)]
+def say_the_language(response: Any, path: str, language: str) -> Any:
+    """What an answer of the API worded for ``language`` says about it: its language, and that
+    it varies with the client's (so a cache keeps one body per language); a 304 repeats
+    neither (the cached answer did). Flask's hook and the answers made before Flask
+    (``middleware/early.py``) both end here."""
+    if path.startswith("/api/") and response.status_code != 304:
+        response.headers["Content-Language"] = language
+        response.vary.add(VARY)
+    return response
 
 
 def _say_the_language(response: Any) -> Any:
     from flask import request
 
-    if request.path.startswith("/api/") and response.status_code != 304:
-        response.headers["Content-Language"] = current_language()
-        response.vary.add(VARY)
-    return response
+    return say_the_language(response, request.path, current_language())
 
 
 def init_app(app: Any) -> None:

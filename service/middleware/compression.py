@@ -1,7 +1,7 @@
 """Compressed answers: Brotli or gzip, as the client's ``Accept-Encoding`` allows.
 
 ``Compression`` is a WSGI layer just inside the envelope (``security.py``), so it sees every
-answer: Flask's and the ones made before Flask (``fast_reads.py``, ``fast_preview.py``) alike.
+answer: Flask's and the ones made before Flask (``early.py``) alike.
 An answer is compressed when the client accepts ``br`` or ``gzip`` (q-values honoured; ``br``
 preferred at equal quality), and it is a 2xx other than 204/206 of a text type
 (``COMPRESSIBLE``), of at least ``COMPRESS_MIN_SIZE`` bytes (default 500: below that the

@@ -18,7 +18,9 @@ by ``;``; an empty string turns that limit off), set in the config or the enviro
 Past a limit the answer is a 429 problem with ``Retry-After`` (``api/errors.py``). Every answer
 Flask makes to a counted request carries ``RateLimit-Policy`` and ``RateLimit``
 (draft-ietf-httpapi-ratelimit-headers: ``"writes";q=60;w=60`` and ``"writes";r=42;t=17``), one
-policy per rate of each limit the request was counted under; the fast reads' answers carry none.
+policy per rate of each limit the request was counted under. The answers made before Flask
+(``early.py``) are counted and carry them alike: both ask ``RateLimits.admit`` before they
+answer and ``RateLimits.answered`` for the headers.
 
 The counters live in ``RATELIMIT_STORAGE_URI`` (``memory://`` by default: per worker process, so
 with N workers a client may get up to N times a limit; ``redis://host:6379`` shares them),
@@ -53,6 +55,7 @@ import re
 import threading
 import time
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, cast
 
 from flask import Flask, Response, request
@@ -76,8 +79,7 @@ _READ_METHODS = frozenset({"GET", "HEAD"})
 UNLIMITED_ENDPOINTS = frozenset({"health.healthz"})
 # The request's environ keys: the limits it was counted under, and its read count.
 COUNTED = "solo.rate_limits"
-READS_COUNTED = "solo.reads_counted"
-WRITES_COUNTED = "solo.writes_counted"  # a write counted per token before Flask (stream tickets)
+ADMITTED = "solo.rate_limits.admitted"  # admit's word on the request, once given
 # Both make a new club (and its admin token) without a token: creating one, importing one.
 CLUB_CREATION_ENDPOINTS = ("clubs.Clubs", "league.ClubImport")
 
@@ -120,6 +122,14 @@ class _Limit:
         limit has several rates."""
         return self.scope if len(self.items) == 1 else f"{self.scope}-{item.get_expiry()}s"
 
+    @cached_property
+    def policy(self) -> str:
+        """Its part of ``RateLimit-Policy``: every rate (``q`` requests in ``w`` seconds)."""
+        return ", ".join(
+            f'"{self.policy_name(item)}";q={item.amount};w={item.get_expiry()}'
+            for item in self.items
+        )
+
 
 @dataclass
 class _Counted:
@@ -129,6 +139,9 @@ class _Counted:
     key: str
     refused: RateLimitItem | None = None
     retry_after: int = 0
+    # A limit only looked up (the failed token checks): its windows as they were looked at,
+    # for the headers (unless the answer counts one more).
+    windows: list[tuple[RateLimitItem, Any]] | None = None
 
 
 def token_key(token: str) -> str:
@@ -139,10 +152,6 @@ def token_key(token: str) -> str:
 def client_address(environ: dict[str, Any]) -> str:
     """The address the per-address limits count under (after a trusted proxy's word)."""
     return environ.get("REMOTE_ADDR") or "127.0.0.1"
-
-
-def _client_address() -> str:
-    return client_address(request.environ)
 
 
 class StoreBreaker:
@@ -339,12 +348,21 @@ class RateLimits:
         log.info("rate limit %s (%s) exceeded", limit.scope, item)
         return RateLimited(limit.message, retry)
 
-    def _spent(self, limit: _Limit, key: str, count: bool) -> RateLimitItem | None:
-        """The first of ``limit``'s rates that ``key`` has spent, or None; ``count`` the
-        request as one more (``hit``), or only look (``test``: failed token checks count after
-        the answer)."""
+    def _spent(self, entry: _Counted, count: bool) -> RateLimitItem | None:
+        """The first of the limit's rates that the entry's key has spent, or None; ``count``
+        the request as one more (``hit``), or only look (its windows, kept for the headers:
+        failed token checks count after the answer)."""
+        limit, key = entry.limit, entry.key
+        if not count:
+            entry.windows = []
         for item in limit.items:
-            if not self._call("hit" if count else "test", item, limit.scope, key):
+            if count:
+                if not self._call("hit", item, limit.scope, key):
+                    return item
+                continue
+            window = self._call("get_window_stats", item, limit.scope, key)
+            entry.windows.append((item, window))  # type: ignore[union-attr]
+            if window.remaining < 1:
                 return item
         return None
 
@@ -357,101 +375,79 @@ class RateLimits:
             return None
         entry = _Counted(limit, key)
         counted.append(entry)
-        item = self._spent(limit, key, count)
+        item = self._spent(entry, count)
         return None if item is None else self._refuse(entry, item)
 
-    def token_checks_allowed(self, address: str) -> bool:
-        """Whether ``address`` may still have a token checked (only looks, counts nothing):
-        the fast reads ask this and leave a refused request to the hooks."""
-        return not self.enabled or self._spent(self.auth_failures, address, count=False) is None
-
-    def count_read(self, environ: dict[str, Any]) -> bool:
-        """Count a GET or HEAD under the read limits (per address, and per token when it
-        sends one), once per request: the fast reads count here before they answer, and
-        Flask's hook finds the count done. Whether the request may be answered."""
+    def admit(self, environ: dict[str, Any], endpoint: str | None) -> RateLimited | None:
+        """Count the request (its environ, and the endpoint Flask routes it to) under every
+        limit it falls under, noting each for its RateLimit headers (``answered``); the
+        refusal, if one is spent. Once per request: Flask's hook and the answers made before
+        Flask (``early.py``) both ask here, and the second asking is told the first's word."""
         if not self.enabled:
-            return True
-        done = environ.get(READS_COUNTED)
-        if done is None:
-            counted: list[_Counted] = []
-            refusal = self._enforce(
-                counted, self.reads_per_address, client_address(environ)
-            ) or self._count_token_read(counted, environ)
-            done = environ[READS_COUNTED] = (counted, refusal)
-        return done[1] is None
-
-    def count_token_write(self, environ: dict[str, Any]) -> bool:
-        """Count a write (POST, PUT, PATCH, DELETE) under the per-token write limit, once per
-        request: the fast stream tickets count here before they answer, and Flask's hook
-        finds the count done. Whether the request may be answered."""
-        if not self.enabled:
-            return True
-        done = environ.get(WRITES_COUNTED)
-        if done is None:
-            counted: list[_Counted] = []
-            token = bearer_token(environ.get("HTTP_AUTHORIZATION"))
-            refusal = (
-                None if token is None else self._enforce(counted, self.writes, token_key(token))
-            )
-            done = environ[WRITES_COUNTED] = (counted, refusal)
-        return done[1] is None
-
-    def _count_token_read(
-        self, counted: list[_Counted], environ: dict[str, Any]
-    ) -> RateLimited | None:
-        token = bearer_token(environ.get("HTTP_AUTHORIZATION"))
-        if token is None:
             return None
-        return self._enforce(counted, self.reads_per_token, token_key(token))
+        if ADMITTED in environ:
+            admitted: RateLimited | None = environ[ADMITTED]
+            return admitted
+        counted: list[_Counted] = environ.setdefault(COUNTED, [])
+        environ[ADMITTED] = refusal = self._admit(counted, environ, endpoint)
+        return refusal
+
+    def _admit(
+        self, counted: list[_Counted], environ: dict[str, Any], endpoint: str | None
+    ) -> RateLimited | None:
+        authorization = environ.get("HTTP_AUTHORIZATION")
+        address = client_address(environ)
+        if authorization is not None:  # only requests offering credentials can guess tokens
+            refusal = self._enforce(counted, self.auth_failures, address, count=False)
+            if refusal is not None:
+                return refusal
+        method = environ.get("REQUEST_METHOD")
+        token = bearer_token(authorization)
+        if method in _READ_METHODS:
+            if endpoint in UNLIMITED_ENDPOINTS:
+                return None
+            refusal = self._enforce(counted, self.reads_per_address, address)
+            if refusal is None and token is not None:
+                refusal = self._enforce(counted, self.reads_per_token, token_key(token))
+            return refusal
+        if method not in _WRITE_METHODS_UPPER:
+            return None
+        refusal = None
+        if method == "POST" and endpoint in CLUB_CREATION_ENDPOINTS:
+            refusal = self._enforce(counted, self.club_creation, address)
+        if refusal is None and token is not None:
+            refusal = self._enforce(counted, self.writes, token_key(token))
+        return refusal
+
+    def answered(self, environ: dict[str, Any], status: int) -> list[tuple[str, str]]:
+        """The headers an answer of ``status`` to an admitted request carries:
+        ``RateLimit-Policy`` and ``RateLimit`` for the limits it was counted under; and a 401
+        to a request that sent a token counts as a failed token check. Flask's hook and the
+        answers made before Flask both end here."""
+        if not self.enabled:
+            return []
+        counted = environ.get(COUNTED)
+        if status == 401 and "HTTP_AUTHORIZATION" in environ:
+            address = client_address(environ)
+            for item in self.auth_failures.items:
+                self._call("hit", item, self.auth_failures.scope, address)
+            for entry in counted or ():
+                entry.windows = None  # one more failed check: look again
+        if not counted:
+            return []
+        policy, state = self.headers(counted)
+        return [("RateLimit-Policy", policy), ("RateLimit", state)]
 
     # --- the hooks ---------------------------------------------------------------------------
 
     def before_request(self) -> None:
-        if not self.enabled:
-            return
-        counted: list[_Counted] = request.environ.setdefault(COUNTED, [])
-        authorization = request.headers.get("Authorization")
-        if authorization is not None:  # only requests offering credentials can guess tokens
-            refusal = self._enforce(counted, self.auth_failures, _client_address(), count=False)
-            if refusal is not None:
-                raise refusal
-        if request.method in _READ_METHODS:
-            if request.endpoint in UNLIMITED_ENDPOINTS:
-                return
-            self.count_read(request.environ)
-            read_counts, refusal = request.environ[READS_COUNTED]
-            counted.extend(read_counts)
-            if refusal is not None:
-                raise refusal
-            return
-        if request.method not in _WRITE_METHODS_UPPER:
-            return
-        refusal = None
-        if request.method == "POST" and request.endpoint in CLUB_CREATION_ENDPOINTS:
-            refusal = self._enforce(counted, self.club_creation, _client_address())
-        token = bearer_token(authorization)
-        if refusal is None and token is not None:
-            done = request.environ.get(WRITES_COUNTED)
-            if done is None:
-                refusal = self._enforce(counted, self.writes, token_key(token))
-            else:  # counted before Flask (``count_token_write``): not twice
-                counted.extend(done[0])
-                refusal = done[1]
+        refusal = self.admit(request.environ, request.endpoint)
         if refusal is not None:
             raise refusal
 
     def after_request(self, response: Response) -> Response:
-        if not self.enabled:
-            return response
-        if response.status_code == 401 and "Authorization" in request.headers:
-            address = _client_address()
-            for item in self.auth_failures.items:
-                self._call("hit", item, self.auth_failures.scope, address)
-        counted = request.environ.get(COUNTED)
-        if counted:
-            policy, state = self.headers(counted)
-            response.headers["RateLimit-Policy"] = policy
-            response.headers["RateLimit"] = state
+        for name, value in self.answered(request.environ, response.status_code):
+            response.headers[name] = value
         return response
 
     def headers(self, counted: list[_Counted]) -> tuple[str, str]:
@@ -464,29 +460,33 @@ class RateLimits:
         now = time.time()
         for entry in counted:
             limit = entry.limit
-            for item in limit.items:
-                policies.append(
-                    f'"{limit.policy_name(item)}";q={item.amount};w={item.get_expiry()}'
-                )
+            policies.append(limit.policy)
             if entry.refused is not None:
                 name, remaining, reset = limit.policy_name(entry.refused), 0, entry.retry_after
             else:
-                name, remaining, reset = self._fewest_left(limit, entry.key, now)
+                name, remaining, reset = self._fewest_left(limit, entry, now)
             states.append(f'"{name}";r={remaining};t={reset}')
         return ", ".join(policies), ", ".join(states)
 
-    def _fewest_left(self, limit: _Limit, key: str, now: float) -> tuple[str, int, int]:
+    def _fewest_left(self, limit: _Limit, entry: _Counted, now: float) -> tuple[str, int, int]:
         best: tuple[str, int, int] | None = None
-        for item in limit.items:
-            try:
-                stats = self._call("get_window_stats", item, limit.scope, key)
-            except Exception:  # pragma: no cover - both storages failing at once
+        for item, stats in entry.windows or self._windows(limit, entry.key):
+            if stats is None:  # pragma: no cover - both storages failing at once
                 continue
             remaining = max(0, int(stats.remaining))
             reset = max(0, math.ceil(float(stats.reset_time) - now))
             if best is None or remaining < best[1]:
                 best = (limit.policy_name(item), remaining, reset)
         return best or (limit.policy_name(limit.items[0]), limit.items[0].amount, 0)
+
+    def _windows(self, limit: _Limit, key: str) -> list[tuple[RateLimitItem, Any]]:
+        windows: list[tuple[RateLimitItem, Any]] = []
+        for item in limit.items:
+            try:
+                windows.append((item, self._call("get_window_stats", item, limit.scope, key)))
+            except Exception:  # pragma: no cover - both storages failing at once
+                windows.append((item, None))
+        return windows
 
     def reset(self) -> None:
         """Forget every count (tests)."""
@@ -630,8 +630,7 @@ RATELIMIT_HEADERS = {
         "description": "The rate limits this request was counted under "
         "(draft-ietf-httpapi-ratelimit-headers): each a quoted name, `q` requests in `w` "
         'seconds, as `"writes";q=60;w=60, "auth-failures";q=30;w=60`. Sent on every answer '
-        "of the service's own code (429s included); table polls answered on the fast path "
-        "(`GET /tables/{id}`, a 304 or the body already rendered) are counted but carry none.",
+        "of the service's own code (429s included).",
         "schema": {"type": "string"},
     },
     "RateLimit": {

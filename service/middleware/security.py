@@ -112,7 +112,7 @@ def csp_with_inline_scripts(html: bytes) -> str:
 
 class Envelope:
     """WSGI middleware around the Flask app: the request id, the headers every answer carries
-    and the access line, for every answer, the ones made before Flask (``fast_reads.py``)
+    and the access line, for every answer, the ones made before Flask (``early.py``)
     included. Out here the headers are a few list appends and the line is written once the
     status is known; in Flask hooks the same cost several times as much on every request."""
 
@@ -352,7 +352,7 @@ def bound_path_strings(app: Flask) -> None:
 
 
 def init_app(app: Flask, answer_error: Callable[[BaseException], WsgiApp] | None = None) -> None:
-    """Call after anything else that wraps ``app.wsgi_app`` (the fast reads): the envelope
+    """Call after anything else that wraps ``app.wsgi_app`` (the early answers): the envelope
     goes around them, and the proxy fix around the envelope, so the access line and the rate
     limits see the client's address. ``answer_error``: the error layer's answer to whatever
     escapes Flask."""

@@ -7,6 +7,7 @@ import hmac
 import logging
 import secrets
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -55,6 +56,7 @@ TOKEN_COLUMNS = (
     TokenRow.last_used_at,
 )
 TOKEN_QUERY = select(*TOKEN_COLUMNS).where(TokenRow.token_hash == bindparam("token_hash"))
+TOKEN_BY_ID = select(*TOKEN_COLUMNS).where(TokenRow.id == bindparam("token_id"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,17 +143,6 @@ class TokenFacts(Protocol):
     def last_used_at(self) -> Any: ...
 
 
-def live_principal(row: TokenFacts | None, digest: str) -> Principal | None:
-    """The principal of a token row read by its digest; None when the row is missing, is not
-    the digest's (compared again in constant time, so the check has no timing differences
-    even if the index lookup had) or was revoked."""
-    if row is None or not hmac.compare_digest(row.token_hash, digest):
-        return None
-    if row.revoked_at is not None:
-        return None
-    return Principal(token_id=row.id, kind=row.kind, club_id=row.club_id, table_id=row.table_id)
-
-
 def use_is_due(row: TokenFacts, now: datetime | None = None) -> bool:
     """Whether this use of a viewer token should be noted as its last use (the stored one is
     missing or older than ``LAST_USED_EVERY_SECONDS``)."""
@@ -166,35 +157,47 @@ def use_is_due(row: TokenFacts, now: datetime | None = None) -> bool:
     return age.total_seconds() >= LAST_USED_EVERY_SECONDS
 
 
-def authenticate(authorization: str | None) -> Principal:
+def session_token(digest: str) -> TokenFacts | None:
+    """The token row of ``digest`` in the request's session (its transaction)."""
+    # Straight on the driver on SQLite (services/statements.py): every request with a token
+    # runs it.
+    found = statements.rows(TOKEN_QUERY, {"token_hash": digest})
+    return found[0] if found else None
+
+
+def authenticate(
+    authorization: str | None,
+    read: Callable[[str], TokenFacts | None] = session_token,
+    engine: Any = None,
+) -> Principal:
     """The principal behind an ``Authorization: Bearer`` header, or Unauthorized (the problem
-    ``token-revoked`` for a revoked one). Reads the token's row on every call."""
+    ``token-revoked`` for a revoked one). Reads the token's row on every call: with ``read``,
+    by its digest (the session's, or a connection of the caller's: a view that needs no
+    session, the answers made before Flask); a use due to be noted is noted on ``engine``'s
+    connection (the app's by default). The one token check of every request."""
     digest = digest_of(authorization)
     if digest is None:
         raise Unauthorized(
             N_("A bearer token is required."), headers={"WWW-Authenticate": 'Bearer realm="solo"'}
         )
-    # Straight on the driver on SQLite (services/statements.py): every request with a token
-    # runs it.
-    found = statements.rows(TOKEN_QUERY, {"token_hash": digest})
-    row = found[0] if found else None
+    row = read(digest)
     if row is None or not hmac.compare_digest(row.token_hash, digest):
         raise Unauthorized(N_("The token is not valid."), headers=_WWW_INVALID)
     if row.revoked_at is not None:
         raise TokenRevoked(_REVOKED.get(row.kind, _REVOKED["viewer"]), headers=_WWW_INVALID)
     if use_is_due(row):
-        _note_use(row.id)
+        _note_use(row.id, engine or db.engine)
     return Principal(token_id=row.id, kind=row.kind, club_id=row.club_id, table_id=row.table_id)
 
 
-def _note_use(token_id: str) -> None:
+def _note_use(token_id: str, engine: Any) -> None:
     """Store now as the token's last use, in a short transaction of its own on another
     connection (the request's own transaction stays as it was). A failure is logged, never
     the request's: the time is a hint for the club's admin."""
     now = utcnow()
     bound = now - timedelta(seconds=LAST_USED_EVERY_SECONDS)
     try:
-        with db.engine.connect() as connection:
+        with engine.connect() as connection:
             if connection.dialect.name == "sqlite":
                 raw = connection.connection.dbapi_connection
                 if isinstance(raw, SqliteConnection):

@@ -17,9 +17,10 @@ and needs no secret shared between instances.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
@@ -27,18 +28,21 @@ from ..extensions import db
 from ..i18n.marks import N_
 from ..persistence.columns import rfc3339, utcnow
 from ..persistence.table_keeping import TokenRow
-from .auth import Principal, require_table_reader
+from ..rules import RuleViolation
+from .auth import Principal, TokenFacts
 from .clubs import read_club
 from .errors import ServiceError, Unauthorized
 from .live_feed import event_frame, named_frame
-from .locking import get_table
 from .outbox import club_changes, events_after, last_seq
+from .table_versions import VersionRow
+from .tables import table_version
 
 TICKET_SECONDS = 60
 # Streams one worker holds per token and per client address (a club's Wi-Fi is one address).
 DEFAULT_STREAMS_PER_TOKEN = 16
 DEFAULT_STREAMS_PER_ADDRESS = 256
 MAX_BACKLOG = 500
+MAX_EVENT_ID = 2**31 - 1
 # How long a client waits before reconnecting (the stream's ``retry:``), in milliseconds.
 RETRY_MS = 2000
 RETRY = f"retry: {RETRY_MS}\n\n".encode()
@@ -75,12 +79,17 @@ class Followed:
     version: int | None  # the table's, when it was checked
 
 
-def followed(principal: Principal, table_id: str | None, club_id: str | None) -> Followed:
+def followed(
+    principal: Principal,
+    table_id: str | None,
+    club_id: str | None,
+    read: Callable[[str], VersionRow | None] | None = None,
+) -> Followed:
     """The stream a token may follow: a table it may read (any of its tokens but another
-    table's), or a club (its admin or read-only token)."""
+    table's; its version row read by ``tables.table_version``, with ``read`` if given), or a
+    club (its admin or read-only token)."""
     if table_id is not None:
-        table = get_table(table_id)
-        require_table_reader(principal, table)
+        table = table_version(principal, table_id, read)
         return Followed(table.club_id, table.id, table.version)
     assert club_id is not None
     read_club(principal, club_id)
@@ -96,18 +105,46 @@ class StreamOpening:
     last_id: int
 
 
-def open_stream(target: Followed, after: int | None) -> StreamOpening:
+class StreamReads(Protocol):
+    """What a stream's opening reads: the club's last event number, and the events after an
+    id (the session's, ``SESSION_READS``; before Flask, ``middleware/early.py``'s)."""
+
+    def club_last(self, club_id: str) -> int: ...
+
+    def events_after(
+        self, club_id: str, after: int, limit: int, table_id: str | None
+    ) -> list[dict[str, Any]]: ...
+
+
+class _SessionReads:
+    def club_last(self, club_id: str) -> int:
+        found = last_seq(club_id)
+        db.session.rollback()  # a fresh snapshot for the events (SQLite keeps the read's)
+        return found
+
+    def events_after(
+        self, club_id: str, after: int, limit: int, table_id: str | None
+    ) -> list[dict[str, Any]]:
+        return events_after(club_id, after, limit, table_id)
+
+
+SESSION_READS: StreamReads = _SessionReads()
+
+
+def open_stream(
+    target: Followed, after: int | None, reads: StreamReads = SESSION_READS
+) -> StreamOpening:
     """The first bytes of a stream opened afresh (``after`` None) or resuming after the
     event ``after``. The club's last number is read before its events: anything committed
-    later has a higher number and comes after (the feed sends it)."""
-    club_last = last_seq(target.club_id)
-    db.session.rollback()  # a fresh snapshot for the events (SQLite keeps the read's)
+    later has a higher number and comes after (the feed sends it). The one opening of a
+    stream, in Flask's view and before Flask."""
+    club_last = reads.club_last(target.club_id)
     if after is None:
         return StreamOpening(target, ready_opening(target, club_last), club_last)
     events = (
         []
         if after > club_last
-        else events_after(target.club_id, after, MAX_BACKLOG + 1, target.table_id)
+        else reads.events_after(target.club_id, after, MAX_BACKLOG + 1, target.table_id)
     )
     if after > club_last or len(events) > MAX_BACKLOG:
         reason = "unknown-id" if after > club_last else "too-far-behind"
@@ -115,6 +152,17 @@ def open_stream(target: Followed, after: int | None) -> StreamOpening:
     frames = b"".join(event_frame(e) for e in events)
     last = max([club_last, *(e["id"] for e in events)])
     return StreamOpening(target, RETRY + frames, last)
+
+
+def resume_after(last_event_id: str | None, after: int | None) -> int | None:
+    """The id a stream resumes after: ``Last-Event-ID`` (the header, when not blank) wins
+    over ``after`` (the query's, already checked by its schema)."""
+    if last_event_id is None or not last_event_id.strip():
+        return after
+    value = last_event_id.strip()
+    if not (value.isascii() and value.isdigit()) or int(value) > MAX_EVENT_ID:
+        raise RuleViolation("Last-Event-ID", "must be an event id (a whole number)")
+    return int(value)
 
 
 def ready_opening(target: Followed, club_last: int) -> bytes:
@@ -133,11 +181,23 @@ def _serializer(token_hash: str) -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(token_hash, salt=_TICKET_SALT)
 
 
-def mint_ticket(principal: Principal, target: Followed, path: str) -> dict[str, Any]:
+def session_token_by_id(token_id: str) -> TokenFacts | None:
+    """The token row of ``token_id`` in the request's session."""
+    return db.session.get(TokenRow, token_id)
+
+
+def mint_ticket(
+    principal: Principal,
+    target: Followed,
+    path: str,
+    read: Callable[[str], TokenFacts | None] = session_token_by_id,
+) -> dict[str, Any]:
     """A ticket that opens the stream at ``path`` for ``TICKET_SECONDS`` (``target`` was
-    checked for ``principal`` already)."""
-    row = db.session.get(TokenRow, principal.token_id)
-    assert row is not None  # it authenticated this very request
+    checked for ``principal`` already), signed with the token's row read by its id with
+    ``read``."""
+    row = read(principal.token_id)
+    if row is None:  # revoked and gone meanwhile, or (before Flask) a failed read
+        raise Unauthorized(N_("The token is not valid."), headers=_WWW_INVALID)
     return ticket_for(row.id, row.token_hash, path)
 
 
@@ -154,34 +214,20 @@ def ticket_for(token_id: str, token_hash: str, path: str) -> dict[str, Any]:
     }
 
 
-def ticket_token_id(ticket: str) -> str | None:
-    """The id of the token a ticket names (None: not a ticket's shape); the rest is checked
-    by ``ticket_opens``."""
-    token_id, _, signed = ticket.partition(".")
-    return token_id[:64] if token_id and signed else None
-
-
-def ticket_opens(ticket: str, token_hash: str, path: str) -> bool:
-    """Whether the ticket, signed with the stored digest of the token it names, is unexpired
-    and bound to the stream at ``path`` (the token's row was read by ``ticket_token_id``)."""
-    signed = ticket.partition(".")[2]
-    try:
-        bound = _serializer(token_hash).loads(signed, max_age=TICKET_SECONDS)
-    except BadSignature:
-        return False
-    return bool(bound == path)
-
-
 def _invalid(detail: str) -> StreamTicketInvalid:
     return StreamTicketInvalid(detail, headers=_WWW_INVALID, values={"seconds": TICKET_SECONDS})
 
 
-def ticket_principal(ticket: str, path: str) -> Principal:
-    """Whom a ticket for the stream at ``path`` speaks for. Each refusal says what to do: a
-    client that kept a ticket too long mints another, one that opened another stream's URL
-    opens the ticket's own."""
+def ticket_principal(
+    ticket: str,
+    path: str,
+    read: Callable[[str], TokenFacts | None] = session_token_by_id,
+) -> Principal:
+    """Whom a ticket for the stream at ``path`` speaks for, its token's row read by its id with
+    ``read``. Each refusal says what to do: a client that kept a ticket too long mints another,
+    one that opened another stream's URL opens the ticket's own."""
     token_id, _, signed = ticket.partition(".")
-    row = db.session.get(TokenRow, token_id[:64]) if token_id and signed else None
+    row = read(token_id[:64]) if token_id and signed else None
     mint = N_(
         "This is not a stream ticket of this service: mint one with POST …/events/tickets "
         "and open the url it answers."

@@ -32,7 +32,7 @@ from sqlalchemy import Engine, event, select
 
 from ..persistence.outbox import ChangeCursorRow
 from .outbox import CHANNEL, event_view, rows_after
-from .table_versions import can_pin, detached_connection
+from .table_versions import PerEngine, can_pin, detached_connection
 
 log = logging.getLogger(__name__)
 
@@ -190,14 +190,5 @@ def _data_version(connection: Any) -> int:
         cursor.close()
 
 
-_FEEDS: dict[int, ChangeFeed] = {}
-_FEEDS_LOCK = threading.Lock()
-
-
-def feed_for(engine: Engine) -> ChangeFeed:
-    """The process's feed of the engine's database."""
-    with _FEEDS_LOCK:
-        feed = _FEEDS.get(id(engine))
-        if feed is None or feed.engine is not engine:
-            feed = _FEEDS[id(engine)] = ChangeFeed(engine)
-        return feed
+feed_for = PerEngine(ChangeFeed)
+"""The process's feed of the engine's database."""

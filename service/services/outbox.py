@@ -174,12 +174,16 @@ def events_after(
     return [event_view(row) for row in rows]
 
 
+# The club's last event number (0 before its first): a stream's opening reads it, in the
+# session (``last_seq``) or on the early answers' pinned connection (``middleware/early.py``).
+LAST_SEQ = select(func.coalesce(func.max(_cursors.c.last_seq), 0)).where(
+    _cursors.c.club_id == bindparam("club_id")
+)
+
+
 def last_seq(club_id: str) -> int:
     """The club's last event number (0 before its first)."""
-    found = db.session.execute(
-        select(func.coalesce(func.max(_cursors.c.last_seq), 0)).where(_cursors.c.club_id == club_id)
-    ).scalar_one()
-    return int(found)
+    return int(db.session.execute(LAST_SEQ, {"club_id": club_id}).scalar_one())
 
 
 def club_changes(club_id: str, after: int, limit: int) -> dict[str, Any]:

@@ -5,20 +5,20 @@ caller's token row (``auth.TOKEN_QUERY``), read on every poll.
 Both readers run the query on a DBAPI connection's own cursor: SQLAlchemy's execution layer
 (and the ORM session's) cost several times the query itself on the most frequent request.
 
-- ``read_pooled`` takes a connection from the engine's pool (pinged there on a server) and
-  gives it back as it found it; errors are raised. The views use it.
-- ``PinnedVersionReader`` keeps one connection per thread out of the pool, in autocommit, with
-  no ping: the polls answered before Flask (``middleware/fast_reads.py``) use it. It never raises:
-  when the connection fails it is dropped and the read answers None, and the caller lets the
-  full request path (pool, ping, error handling) answer instead.
+- ``PinnedVersionReader`` (one per engine: ``reader_for``) keeps one connection per thread out
+  of the pool, in autocommit, with no ping: the table's poll reads its token and version there,
+  in Flask's view and before Flask (``middleware/early.py``) alike. A lenient read (before Flask)
+  never raises: when the connection fails it is dropped and the read answers None, and Flask
+  answers instead; a strict one (the view's) tries once more on a new connection and raises.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from sqlalchemy import Dialect, Engine, bindparam, event, select
 
@@ -92,30 +92,6 @@ def _fetch_rows(cursor: Any, sql: str, parameters: Any) -> Any:
     return found[0] if found else None
 
 
-def _execute(cursor: Any, dialect: Dialect, table_id: str) -> VersionRow | None:
-    found = _fetch(cursor, version_sql, dialect, "table_id", table_id)
-    return None if found is None else VersionRow(*found)
-
-
-def read_pooled(engine: Engine, table_id: str) -> VersionRow | None:
-    """The table's id, club and version, or None if there is no such table."""
-    raw = engine.raw_connection()  # from the pool (pinged there on a server), back on close
-    try:
-        # On a server, one statement on its own needs no transaction: in autocommit the
-        # pool's rollback on return has nothing to end, and the request saves a round trip.
-        autocommit = engine.dialect.name == "postgresql"
-        driver: Any = raw.driver_connection
-        if autocommit:
-            driver.autocommit = True
-        try:
-            return _execute(raw.cursor(), engine.dialect, table_id)
-        finally:
-            if autocommit:
-                driver.autocommit = False
-    finally:
-        raw.close()
-
-
 def can_pin(engine: Engine) -> bool:
     """A second connection sees the same data: a server, or an SQLite file (not memory)."""
     if engine.dialect.name != "sqlite":
@@ -140,52 +116,73 @@ def detached_connection(engine: Engine) -> Any:
 
 
 class PinnedVersionReader:
-    """Reads versions on one connection per thread, kept out of the engine's pool."""
+    """Reads versions and tokens on one connection per thread, kept out of the engine's pool
+    (on a database a second connection cannot share, an SQLite in memory: a pooled one per
+    read). A read is lenient (a failure answers None: the answers made before Flask, which
+    then let Flask answer) or ``strict`` (the views: a failed read is tried once more on a
+    new connection, then raised, for the error handlers to answer)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self.pinned = can_pin(engine)
         self._connections: dict[int, Any] = {}  # thread ident → detached pool connection
         self._lock = threading.Lock()
         # engine.dispose() (tests after each test, a deliberate reset) closes these too.
         event.listen(engine, "engine_disposed", lambda _engine: self.close())
 
-    def read(self, table_id: str) -> VersionRow | None:
-        """The version row; None if there is no such table or the read failed."""
-        found = self._fetch_one(version_sql, "table_id", table_id)
+    def read(self, table_id: str, strict: bool = False) -> VersionRow | None:
+        """The version row; None if there is no such table (or a lenient read failed)."""
+        found = self._fetch_one(version_sql, "table_id", table_id, strict)
         return None if found is None else VersionRow(*found)
 
-    def read_token(self, token_hash: str) -> TokenFactsRow | None:
-        """The token row of ``auth.TOKEN_QUERY`` for the digest; None if there is none or the
-        read failed (the full request path then answers)."""
-        found = self._fetch_one(token_sql, "token_hash", token_hash)
+    def read_token(self, token_hash: str, strict: bool = False) -> TokenFactsRow | None:
+        """The token row of ``auth.TOKEN_QUERY`` for the digest; None if there is none (or a
+        lenient read failed)."""
+        found = self._fetch_one(token_sql, "token_hash", token_hash, strict)
         return None if found is None else TokenFactsRow(*found)
 
-    def read_one(self, statement: Any, **parameters: Any) -> Any:
+    def read_one(self, statement: Any, strict: bool = False, **parameters: Any) -> Any:
         """The first row of a module-level ``statement`` (compiled once per dialect) with
         ``parameters``, as the driver gives it (no SQLAlchemy types applied); None if there is
-        none or the read failed, as ``read_token``."""
+        none (or a lenient read failed)."""
         sql, order, bound = statement_sql(statement, self.engine.dialect)
         values = {**bound, **parameters}
         arguments = values if order is None else tuple(values[name] for name in order)
-        return self._on_connection(lambda cursor: _fetch_rows(cursor, sql, arguments))
+        return self._on_connection(lambda cursor: _fetch_rows(cursor, sql, arguments), strict)
 
-    def _fetch_one(self, sql_of: Any, name: str, value: str) -> Any:
-        """The first row of ``sql_of``'s query for ``value``, on this thread's pinned
-        connection; None if there is none, or if the read failed (its connection dropped)."""
+    def _fetch_one(self, sql_of: Any, name: str, value: str, strict: bool) -> Any:
         dialect = self.engine.dialect
-        return self._on_connection(lambda cursor: _fetch(cursor, sql_of, dialect, name, value))
+        return self._on_connection(
+            lambda cursor: _fetch(cursor, sql_of, dialect, name, value), strict
+        )
 
-    def _on_connection(self, read: Any) -> Any:
+    def _on_connection(self, read: Any, strict: bool) -> Any:
+        if not self.pinned:
+            raw = self.engine.raw_connection()
+            try:
+                return read(raw.cursor())
+            except Exception:
+                if strict:
+                    raise
+                log.warning("pooled read failed", exc_info=True)
+                return None
+            finally:
+                raw.close()
         ident = threading.get_ident()
-        connection = self._connections.get(ident)
-        try:
-            if connection is None:
-                connection = self._connect(ident)
-            return read(connection.cursor())
-        except Exception:  # the full request path will answer, and report any error
-            log.warning("pinned read failed; dropping its connection", exc_info=True)
-            self._drop(ident)
-            return None
+        for attempt in (1, 2):
+            connection = self._connections.get(ident)
+            try:
+                if connection is None:
+                    connection = self._connect(ident)
+                return read(connection.cursor())
+            except Exception:  # the connection may be a dead one: never used again
+                log.warning("pinned read failed; dropping its connection", exc_info=True)
+                self._drop(ident)
+                if strict and attempt == 2:
+                    raise
+                if not strict:
+                    return None
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _connect(self, ident: int) -> Any:
         connection = detached_connection(self.engine)
@@ -209,6 +206,34 @@ class PinnedVersionReader:
         self._connections.clear()
         for connection in connections:
             _close_quietly(connection)
+
+
+class OfEngine(Protocol):
+    engine: Engine
+
+
+E = TypeVar("E", bound=OfEngine)
+
+
+class PerEngine(Generic[E]):
+    """One ``made(engine)`` per engine in the process (a reader, a feed), made when first
+    asked for (an engine made at an address the last one had gets its own)."""
+
+    def __init__(self, made: Callable[[Engine], E]) -> None:
+        self.made = made
+        self._each: dict[int, E] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, engine: Engine) -> E:
+        with self._lock:
+            found = self._each.get(id(engine))
+            if found is None or found.engine is not engine:
+                found = self._each[id(engine)] = self.made(engine)
+            return found
+
+
+reader_for = PerEngine(PinnedVersionReader)
+"""The process's reader of the engine's database (the views' and the early answers')."""
 
 
 def _close_quietly(connection: Any) -> None:

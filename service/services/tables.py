@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import select
@@ -298,14 +298,24 @@ def rate_view(table: TableRow | TableState | ClubNightRow) -> dict[str, Any] | N
     }
 
 
-def table_version(principal: Principal, table_id: str) -> int:
-    """The table's current version, read without loading the table: a phone polling with
-    ``If-None-Match`` usually needs nothing more, and a rendered view is keyed by it."""
-    row = table_versions.read_pooled(db.engine, table_id)
+def table_version(
+    principal: Principal,
+    table_id: str,
+    read: Callable[[str], table_versions.VersionRow | None] | None = None,
+) -> table_versions.VersionRow:
+    """The table's id, club and current version, read without loading the table, for a token
+    that may read it (else NotFound or Forbidden): a phone polling with ``If-None-Match``
+    usually needs nothing more, and a rendered view is keyed by it. ``read`` reads the row (by
+    default strictly, on the app's reader: ``table_versions.reader_for``). The one lookup of a
+    table's version, in Flask's views and before Flask (``middleware/early.py``)."""
+    if read is None:
+        row = table_versions.reader_for(db.engine).read(table_id, strict=True)
+    else:
+        row = read(table_id)
     if row is None:
         raise NotFound(N_("No table %(table)s."), values={"table": repr(table_id)})
     require_table_reader(principal, row)
-    return int(row.version)
+    return row
 
 
 def read_table(principal: Principal, table_id: str) -> TableRow:

@@ -4,7 +4,7 @@ current is answered without a query.
 On PostgreSQL every change of a table's version is announced on the channel
 ``table_versions`` by a trigger (migration 0003), when its transaction commits. Each worker
 listens on its own connection, in a thread of its own (``VersionFeed``), and keeps the newest
-version it heard or read of each table (``KnownVersions``). A poll (``middleware/fast_reads.py``)
+version it heard or read of each table (``KnownVersions``). A poll (``middleware/early.py``)
 whose ETag names that version gets its 304 from here; anything else asks the database.
 
 What a version from here promises:

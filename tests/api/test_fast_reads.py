@@ -1,4 +1,4 @@
-"""Table polls answered before Flask (service/middleware/fast_reads.py): only ever the answer Flask
+"""Table polls answered before Flask (service/middleware/early.py): only ever the answer Flask
 would give, for the requests it can answer alone; everything else reaches Flask."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 
 from service.extensions import db
-from service.middleware.fast_reads import FastTableReads
+from service.middleware.early import EarlyAnswers
 from service.middleware.security import ACCESS_LOGGER
 from tests.databases import postgres_url
 from tests.support import ApiClient, CallsPastLayer, make_app, migrated_app, wipe, wsgi_layer
@@ -21,17 +21,18 @@ SOLO_WON = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 VARYING = {"x-request-id", "date"}
 
 
-def fast_reads_of(app: Flask) -> FastTableReads:
-    return wsgi_layer(app, FastTableReads)
+def fast_reads_of(app: Flask) -> EarlyAnswers:
+    return wsgi_layer(app, EarlyAnswers)
 
 
 @pytest.fixture(scope="module")
 def twin(app: Flask) -> Iterator[Flask]:
-    """The same service on the same database with the fast reads off."""
+    """The same service on the same database with its early answers off."""
     yield make_app(
         {
             "TESTING": True,
             "FAST_READS": False,
+            "FAST_STREAMS": False,
             "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
         }
     )
@@ -39,7 +40,7 @@ def twin(app: Flask) -> Iterator[Flask]:
 
 @pytest.fixture
 def flask_calls(app: Flask) -> Iterator[CallsPastLayer]:
-    calls = CallsPastLayer(app, FastTableReads)
+    calls = CallsPastLayer(app, EarlyAnswers)
     yield calls
     calls.restore()
 

@@ -6,20 +6,18 @@ a body rendered for one language is never served in another."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 
 from service.i18n import negotiate
-from service.middleware.fast_preview import PREVIEW_PATH
-from service.middleware.fast_reads import FastTableReads
-from tests.support import ApiClient, CallsPastLayer, make_app
+from service.middleware.early import EarlyAnswers
+from tests.support import ApiClient, CallsPastLayer
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 GERMAN_SOLO = {"contract": "solo", "trump": "hearts", "declarer": 0, "tricks": 5}
+PREVIEW_PATH = "/api/v1/settlements/preview"
 PREVIEW = {"variant": "american", "players": 4, "hand": SOLO}
 VARYING = {"x-request-id", "date"}
 
@@ -71,41 +69,6 @@ def test_a_preview_explains_itself_in_the_readers_language(
     assert (lines[0], lines[-1]) == (first, last)
 
 
-@pytest.fixture(scope="module")
-def twin(app: Flask) -> Iterator[Flask]:
-    """The same service with neither fast path."""
-    yield make_app(
-        {
-            "TESTING": True,
-            "FAST_PREVIEW": False,
-            "FAST_READS": False,
-            "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
-        }
-    )
-
-
-@pytest.mark.parametrize("header", ["de", "es-ES,es;q=0.9", "fr", "en"])
-def test_a_preview_made_before_flask_is_worded_and_labelled_as_flasks(
-    app: Flask, twin: Flask, header: str
-) -> None:
-    data = json.dumps(PREVIEW)
-    answers = [
-        c.post(
-            PREVIEW_PATH,
-            data=data,
-            content_type="application/json",
-            headers={"Accept-Language": header},
-        )
-        for c in (app.test_client(), twin.test_client())
-    ]
-    fast, slow = answers
-    assert (fast.status_code, _headers(fast), fast.data) == (
-        slow.status_code,
-        _headers(slow),
-        slow.data,
-    )
-
-
 def test_a_recorded_hand_is_read_back_in_each_readers_language(api: ApiClient) -> None:
     table = api.table(variant="german")
     recorded = api.record(table, GERMAN_SOLO, **{"Accept-Language": "de"})
@@ -142,7 +105,7 @@ def test_a_table_poll_answered_before_flask_keeps_the_readers_language(
     api.record(table, SOLO)
     path = f"/api/v1/tables/{table['id']}"
     token = api.auth(table["table_token"])
-    calls = CallsPastLayer(app, FastTableReads)
+    calls = CallsPastLayer(app, EarlyAnswers)
     try:
         for language in ("en", "de", "en", "de", "es"):  # each rendered by Flask once, then here
             response = app.test_client().get(path, headers={**token, "Accept-Language": language})

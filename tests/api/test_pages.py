@@ -17,8 +17,7 @@ from flask import Flask
 
 from service.api.pages import IMMUTABLE, PAD_DIR, PadFiles, read_pad
 from service.middleware.compression import chosen_coding
-from service.middleware.fast_preview import PREVIEW_PATH, FastPreview
-from service.middleware.fast_reads import FastTableReads
+from service.middleware.early import EarlyAnswers
 from tests.support import migrated_app, wsgi_layer
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
@@ -99,40 +98,27 @@ def test_small_answers_head_and_refused_codings_go_as_they_are(api, client):
 
 
 def test_answers_made_before_flask_are_compressed_too(app, api, client):
-    """The fast preview and the fast table reads answer before Flask; the compression layer
-    is around them."""
+    """The table polls are answered before Flask; the compression layer is around them."""
     seen: list[str] = []
-    # Below each fast layer, a note of what got past it.
-    layers = [wsgi_layer(app, FastPreview), wsgi_layer(app, FastTableReads)]
-    inner = [layer.app for layer in layers]
+    early = wsgi_layer(app, EarlyAnswers)  # below it, a note of what got past it
+    below = early.app
 
-    def noting(app_below: Any) -> Any:
-        def below(environ: dict[str, Any], start_response: Any) -> Any:
-            seen.append(environ["PATH_INFO"])
-            return app_below(environ, start_response)
+    def noting(environ: dict[str, Any], start_response: Any) -> Any:
+        seen.append(environ["PATH_INFO"])
+        return below(environ, start_response)
 
-        return below
-
-    for layer, below in zip(layers, inner, strict=True):
-        layer.app = noting(below)
+    early.app = noting
     try:
-        body = {"variant": "american", "players": 4, "hand": SOLO}
-        plain = client.post(PREVIEW_PATH, json=body)
-        packed = client.post(PREVIEW_PATH, json=body, headers={"Accept-Encoding": "br"})
-        assert PREVIEW_PATH not in seen  # the previews were answered before Flask
         table = api.table(players=5)
         api.record(table, SOLO)
         auth = api.auth(table["table_token"])
         url = f"/api/v1/tables/{table['id']}"
-        first = client.get(url, headers=auth)  # through Flask: renders the view, keeps the token
+        first = client.get(url, headers=auth)  # through Flask: renders the view
         seen.clear()
         fast = client.get(url, headers={**auth, "Accept-Encoding": "gzip"})
-        assert seen == [url]  # past the fast preview, answered by the fast reads
+        assert seen == []  # answered before Flask
     finally:
-        for layer, below in zip(layers, inner, strict=True):
-            layer.app = below
-    assert packed.headers["Content-Encoding"] == "br"
-    assert decoded(packed) == read(plain)
+        early.app = below
     assert fast.headers["Content-Encoding"] == "gzip"
     assert decoded(fast) == read(first)
 
