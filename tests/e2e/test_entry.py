@@ -44,6 +44,7 @@ def test_short_names_on_the_buttons_and_the_full_name_where_chosen(phones: Any, 
     names = ("Anna-Katharina Berger", "Anna-Katharina Bauer", "Bernd Huber", "Carla Moser")
     page, table, _ = open_table(phones, api, names)
     page.locator("#new-hand").click()
+    page.locator('[data-field="declarer"] .short').first.wait_for()  # its module comes now
     shown = page.locator('[data-field="declarer"] .short').all_inner_texts()
     assert shown == ["Anna-Katharina Be", "Anna-Katharina Ba", "Bernd", "Carla"]
     # The button's name is the full name (it starts with what the button shows).
