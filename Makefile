@@ -47,8 +47,8 @@ serve: install
 		--access-logfile - wsgi:app
 
 # The suite runs in TEST_WORKERS processes (pytest-xdist), a test file to each at a time: the
-# browser tests, the real servers and the database wait much of the time, and two workers on
-# two cores take the whole suite in about 0.6 of one's time (docs/testing.md).
+# browser tests, the real servers and the database wait much of the time (one process used 0.4
+# of the two cores), and the second worker fills it (docs/testing.md gives the figures).
 TEST_WORKERS ?= 2
 PYTEST := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
