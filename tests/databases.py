@@ -79,7 +79,7 @@ def _make_workers_database() -> None:
 
     from service.config import normalize_database_url
 
-    name = POSTGRES_URL.rsplit("/", 1)[1] if POSTGRES_URL else ""
+    name = str(POSTGRES_URL).rsplit("/", 1)[1]
     given = normalize_database_url(GIVEN_URL).replace("+psycopg", "")
     with psycopg.connect(given, autocommit=True) as connection:
         exists = connection.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,))

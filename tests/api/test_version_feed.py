@@ -20,7 +20,7 @@ from service.services.version_feed import (
     parse_payload,
 )
 from tests.databases import ON_POSTGRES, postgres_url
-from tests.support import ApiClient, dispose_engines, make_app, wsgi_layer
+from tests.support import ApiClient, make_app, wsgi_layer
 
 on_postgres = pytest.mark.skipif(not ON_POSTGRES, reason="the feed listens on PostgreSQL only")
 
@@ -131,9 +131,6 @@ def fast(app: Flask) -> Iterator[EarlyAnswers]:
     layer = wsgi_layer(app, EarlyAnswers)
     yield layer
     layer.reader.__dict__.pop("read", None)
-    # The tests below cut connections and triggers from outside: the next one starts with
-    # the app's connections new (its pinned reader's among them).
-    dispose_engines(app)
 
 
 @pytest.fixture
