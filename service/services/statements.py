@@ -32,22 +32,28 @@ Slot = tuple[str, Any, Callable[[Any], Any] | None]
 
 
 class Compiled(NamedTuple):
-    """A statement compiled for SQLite: its SQL (``?`` placeholders); for each placeholder in
-    order, the name of its value, the value fixed in the statement (if any) and the column
-    type's bind processor; for a query, its rows' type and each column's result processor."""
+    """A statement compiled for a dialect: its SQL in the driver's own parameter style; for
+    each parameter (in order, when they are positional: SQLite's ``?``), the name of its value,
+    the value fixed in the statement (if any) and the column type's bind processor; for a
+    query, its rows' type and each column's result processor."""
 
     sql: str
     slots: tuple[Slot, ...]
     row: Any  # a namedtuple class, or None for a statement that returns no rows
     readers: tuple[Callable[[Any], Any] | None, ...]
+    positional: bool = True
 
-    def arguments(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
-        """The driver's parameters for ``values`` (named as the statement's bind parameters)."""
-        return tuple(
-            (process(v) if process is not None else v)
+    def arguments(self, values: Mapping[str, Any]) -> Any:
+        """The driver's parameters for ``values`` (named as the statement's bind parameters):
+        a tuple when they are positional, else a dict by name (psycopg's ``%(name)s``)."""
+        processed = (
+            (name, process(v) if process is not None else v)
             for name, fixed, process in self.slots
             for v in (values.get(name, fixed),)
         )
+        if self.positional:
+            return tuple(value for _name, value in processed)
+        return dict(processed)
 
     def rows(self, found: list[tuple[Any, ...]]) -> list[Any]:
         # Only the columns that have a result processor are touched (a page of 40 hands has
@@ -93,10 +99,23 @@ def as_sqlalchemy_error(sql: str, arguments: Any, error: sqlite3.Error, dialect:
 _NOT_GIVEN = object()
 
 
+def first_row(cursor: Any, compiled: Compiled, arguments: Any) -> Any:
+    """The first row of a query run on a driver's ``cursor`` (closed then), as
+    ``Compiled.rows`` makes it; None if there is none. Read to the end: SQLite keeps no read
+    transaction open after it."""
+    try:
+        found = cursor.execute(compiled.sql, arguments).fetchall()
+    finally:
+        cursor.close()
+    return compiled.rows(found[:1])[0] if found else None
+
+
 @lru_cache(maxsize=512)
 def compiled_for(statement: Any, keys: tuple[str, ...], dialect: Dialect) -> Compiled:
     """``statement`` compiled once per shape of its parameters (an ``INSERT`` names the
-    columns given). Refuses a statement whose compiling leaves a value to compute in Python
+    columns given), for running straight on the dialect's driver: here on SQLite, and the
+    reads on connections kept out of the pool (``table_versions.PinnedVersionReader``) on
+    either database. Refuses a statement whose compiling leaves a value to compute in Python
     (a column's Python default): nothing computes it on the way here, so the caller must give
     it."""
     compiled = statement.compile(dialect=dialect, column_keys=list(keys))
@@ -105,10 +124,10 @@ def compiled_for(statement: Any, keys: tuple[str, ...], dialect: Dialect) -> Com
         raise ValueError(
             f"a statement run on the driver must name every column it fills: {missing}"
         )
-    if compiled.positiontup is None:
-        raise ValueError("SQLite's statements take their parameters by position")
+    positional = compiled.positiontup is not None
+    names = compiled.positiontup if positional else list(compiled.binds)
     slots: list[Slot] = []
-    for name in compiled.positiontup:
+    for name in names:
         bind = compiled.binds[name]
         fixed = _NOT_GIVEN if bind.required or bind.callable is not None else bind.value
         if fixed is _NOT_GIVEN and name not in keys:
@@ -119,8 +138,8 @@ def compiled_for(statement: Any, keys: tuple[str, ...], dialect: Dialect) -> Com
     readers: tuple[Callable[[Any], Any] | None, ...] = ()
     if getattr(statement, "is_select", False):
         columns = list(statement.selected_columns)
-        row = namedtuple("Row", [c.key for c in columns])  # type: ignore[misc,no-redef]
+        row = namedtuple("Row", [c.key for c in columns], rename=True)  # type: ignore[misc,no-redef]
         readers = tuple(
             c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns
         )
-    return Compiled(compiled.string, tuple(slots), row, readers)
+    return Compiled(compiled.string, tuple(slots), row, readers, positional)

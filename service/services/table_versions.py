@@ -2,8 +2,10 @@
 and the key of its rendered view (``middleware/rendered.py``); and, for those polls, the
 caller's token row (``auth.TOKEN_QUERY``), read on every poll.
 
-Both readers run the query on a DBAPI connection's own cursor: SQLAlchemy's execution layer
-(and the ORM session's) cost several times the query itself on the most frequent request.
+Both readers run the query on a DBAPI connection's own cursor, compiled once by the one helper
+for SQL run straight on the driver (``statements.compiled_for``, which the writes on SQLite use
+too): SQLAlchemy's execution layer (and the ORM session's) cost several times the query itself
+on the most frequent request.
 
 - ``PinnedVersionReader`` (one per engine: ``reader_for``) keeps one connection per thread out
   of the pool, in autocommit, with no ping: the table's poll reads its token and version there,
@@ -17,13 +19,13 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
-from sqlalchemy import Dialect, Engine, bindparam, event, select
+from sqlalchemy import Engine, bindparam, event, select
 
 from ..persistence.table_keeping import TableRow
 from .auth import TOKEN_QUERY
+from .statements import compiled_for, first_row
 
 log = logging.getLogger(__name__)
 
@@ -43,21 +45,6 @@ class VersionRow(NamedTuple):
     version: int
 
 
-@lru_cache(maxsize=8)
-def version_sql(dialect: Dialect) -> tuple[str, bool]:
-    """The version query in the driver's own SQL and parameter style (``?`` or
-    ``%(table_id)s``), and whether its parameters are positional."""
-    compiled = _VERSION_QUERY.compile(dialect=dialect)
-    return str(compiled), bool(compiled.positional)
-
-
-@lru_cache(maxsize=8)
-def token_sql(dialect: Dialect) -> tuple[str, bool]:
-    """``auth.TOKEN_QUERY`` in the driver's own SQL, as ``version_sql``."""
-    compiled = TOKEN_QUERY.compile(dialect=dialect)
-    return str(compiled), bool(compiled.positional)
-
-
 class TokenFactsRow(NamedTuple):
     id: str
     kind: str
@@ -66,30 +53,6 @@ class TokenFactsRow(NamedTuple):
     token_hash: str
     revoked_at: Any
     last_used_at: Any
-
-
-@lru_cache(maxsize=32)
-def statement_sql(
-    statement: Any, dialect: Dialect
-) -> tuple[str, tuple[str, ...] | None, dict[str, Any]]:
-    """A module-level query in the driver's own SQL: the SQL, its parameters' names in order
-    when they are positional (None: by name), and the values bound in the query itself (a
-    ``LIMIT``'s)."""
-    compiled = statement.compile(dialect=dialect)
-    order = tuple(compiled.positiontup or ()) if compiled.positional else None
-    return str(compiled), order, dict(compiled.params)
-
-
-def _fetch(cursor: Any, sql_of: Any, dialect: Dialect, name: str, value: str) -> Any:
-    sql, positional = sql_of(dialect)
-    return _fetch_rows(cursor, sql, (value,) if positional else {name: value})
-
-
-def _fetch_rows(cursor: Any, sql: str, parameters: Any) -> Any:
-    cursor.execute(sql, parameters)
-    found = cursor.fetchall()  # to the end: SQLite keeps no read transaction open after it
-    cursor.close()
-    return found[0] if found else None
 
 
 def can_pin(engine: Engine) -> bool:
@@ -132,29 +95,22 @@ class PinnedVersionReader:
 
     def read(self, table_id: str, strict: bool = False) -> VersionRow | None:
         """The version row; None if there is no such table (or a lenient read failed)."""
-        found = self._fetch_one(version_sql, "table_id", table_id, strict)
+        found = self.read_one(_VERSION_QUERY, strict, table_id=table_id)
         return None if found is None else VersionRow(*found)
 
     def read_token(self, token_hash: str, strict: bool = False) -> TokenFactsRow | None:
         """The token row of ``auth.TOKEN_QUERY`` for the digest; None if there is none (or a
         lenient read failed)."""
-        found = self._fetch_one(token_sql, "token_hash", token_hash, strict)
+        found = self.read_one(TOKEN_QUERY, strict, token_hash=token_hash)
         return None if found is None else TokenFactsRow(*found)
 
     def read_one(self, statement: Any, strict: bool = False, **parameters: Any) -> Any:
-        """The first row of a module-level ``statement`` (compiled once per dialect) with
-        ``parameters``, as the driver gives it (no SQLAlchemy types applied); None if there is
-        none (or a lenient read failed)."""
-        sql, order, bound = statement_sql(statement, self.engine.dialect)
-        values = {**bound, **parameters}
-        arguments = values if order is None else tuple(values[name] for name in order)
-        return self._on_connection(lambda cursor: _fetch_rows(cursor, sql, arguments), strict)
-
-    def _fetch_one(self, sql_of: Any, name: str, value: str, strict: bool) -> Any:
-        dialect = self.engine.dialect
-        return self._on_connection(
-            lambda cursor: _fetch(cursor, sql_of, dialect, name, value), strict
-        )
+        """The first row of a module-level query ``statement`` with ``parameters``, run
+        straight on the driver (``statements.compiled_for``: compiled once per dialect, its
+        columns' types applied); None if there is none (or a lenient read failed)."""
+        compiled = compiled_for(statement, tuple(sorted(parameters)), self.engine.dialect)
+        arguments = compiled.arguments(parameters)
+        return self._on_connection(lambda cursor: first_row(cursor, compiled, arguments), strict)
 
     def _on_connection(self, read: Any, strict: bool) -> Any:
         if not self.pinned:
