@@ -5,9 +5,10 @@ The app answers a stream's first bytes in a thread as any request, asks
 (``environ["solo.streams"].hold``) that its connection be kept, and the thread is free again.
 The loop then keeps the socket, writes the events the app publishes to it (``publish``, from
 any thread) and a heartbeat comment to every stream idle for ``WEB_STREAM_HEARTBEAT_SECONDS``
-(15 s), and closes it when the client goes, reads too slowly (``MAX_PENDING_BYTES`` unsent) or
-the worker stops. An idle stream costs a socket and a few hundred bytes, never a thread
-(docs/scaling.md).
+(15 s), and closes it when the client goes, reads too slowly (``MAX_PENDING_BYTES`` unsent),
+the worker stops, or the token it was opened with (itself or through a ticket) is revoked
+(``revoke``, told by the worker's change feed: a last ``revoked`` event, then the end). An
+idle stream costs a socket and a few hundred bytes, never a thread (docs/scaling.md).
 
 ``StreamingThreadWorker`` is gunicorn's ``gthread`` worker with these streams; the service's
 worker (``service/http_worker.py``) adds the gathering of requests on top. Both override
@@ -49,6 +50,14 @@ MAX_PENDING_BYTES = 256 * 1024
 RECENT_EVENTS = 64
 RECENT_SECONDS = 10.0
 HEARTBEAT = b": heartbeat\n\n"
+# The last event of a stream whose token was revoked (docs/api.md#live-changes); it names no
+# id, so the client's Last-Event-ID stays the last event it was sent.
+REVOKED_FRAME = b'event: revoked\ndata: {"reason":"token-revoked"}\n\n'
+# The chunked answer's end, after the last event.
+LAST_CHUNK = b"0\r\n\r\n"
+# How long a revoked token's id is kept: a stream whose opening read the token just before its
+# revocation, and that is adopted after the word came, is ended on adoption.
+REVOKED_KEPT_SECONDS = 120.0
 
 # Stream openings are taken oldest first until the oldest has waited this long, then newest
 # first (``OpeningQueue``): the pad gives up a stream with no ``ready`` 5 s after opening it.
@@ -195,12 +204,14 @@ class OpeningQueue:
 @dataclass(eq=False)
 class Hold:
     """A stream the app asked to keep: its channel (a club), its topic (a table, or None for
-    the whole channel), the last event id it was sent, and the bound keys it counts against."""
+    the whole channel), the last event id it was sent, the bound keys it counts against, and
+    the id of the token it was opened with (itself or through a ticket)."""
 
     channel: str
     topic: str | None
     last_id: int
     keys: tuple[str, ...]
+    token_id: str | None = None
     chunked: bool = False
 
 
@@ -232,6 +243,8 @@ class StreamHub:
         self._by_channel: dict[str, dict[str | None, set[HeldStream]]] = {}
         self._recent: dict[str, deque[tuple[int, str | None, bytes]]] = {}
         self._recent_at: dict[str, float] = {}
+        self._by_token: dict[str, set[HeldStream]] = {}
+        self._revoked: dict[str, float] = {}  # token id → when its revocation was heard
         self._next_beat = 0.0
 
     # --- the app's side (any thread) ------------------------------------------------------
@@ -262,15 +275,28 @@ class StreamHub:
         with self._lock:
             return self._counts.get(key, 0)
 
-    def hold(self, channel: str, topic: str | None, last_id: int, keys: tuple[str, ...]) -> None:
+    def hold(
+        self,
+        channel: str,
+        topic: str | None,
+        last_id: int,
+        keys: tuple[str, ...],
+        token_id: str | None = None,
+    ) -> None:
         """Keep the current request's connection once its answer's body is out: it then gets
-        the channel's events numbered above ``last_id`` (the topic's only, if given)."""
-        self._local.hold = Hold(channel, topic, last_id, keys)
+        the channel's events numbered above ``last_id`` (the topic's only, if given), until
+        the token ``token_id`` is revoked."""
+        self._local.hold = Hold(channel, topic, last_id, keys, token_id)
 
     def publish(self, channel: str, event_id: int, topic: str | None, frame: bytes) -> None:
         """Send ``frame`` (a whole event) to the channel's streams of its topic; events of one
         channel are published in the order of their ids."""
         self.worker.method_queue.defer(self._publish, channel, event_id, topic, frame)
+
+    def revoke(self, token_id: str) -> None:
+        """End every stream opened with the token ``token_id`` (itself or through a ticket),
+        with a last ``revoked`` event; from any thread, in order with ``publish``."""
+        self.worker.method_queue.defer(self._revoke, token_id)
 
     # --- the worker's side ----------------------------------------------------------------
 
@@ -326,9 +352,14 @@ class StreamHub:
         self.streams.add(stream)
         topics = self._by_channel.setdefault(hold.channel, {})
         topics.setdefault(hold.topic, set()).add(stream)
+        if hold.token_id is not None:
+            self._by_token.setdefault(hold.token_id, set()).add(stream)
         self.worker.poller.register(
             conn.sock, selectors.EVENT_READ, partial(self._on_socket, stream)
         )
+        if hold.token_id in self._revoked:  # revoked while its opening was on its way
+            self.end(stream, REVOKED_FRAME)
+            return
         recent = self._recent.get(hold.channel)
         if not recent or recent[-1][0] <= hold.last_id:
             return
@@ -350,6 +381,27 @@ class StreamHub:
         topics = self._by_channel.get(channel, {})
         for stream in [*topics.get(topic, ()), *(topics.get(None, ()) if topic else ())]:
             self._send_event(stream, event_id, topic, frame)
+
+    def _revoke(self, token_id: str) -> None:
+        now = time.monotonic()
+        self._revoked[token_id] = now
+        for stream in list(self._by_token.get(token_id, ())):
+            self.end(stream, REVOKED_FRAME)
+
+    def end(self, stream: HeldStream, frame: bytes) -> None:
+        """Send ``frame`` as the stream's last event, end the answer, and close."""
+        if stream not in self.streams:
+            return
+        self._write(stream, frame)
+        if stream not in self.streams:
+            return  # too far behind: dropped already
+        if stream.hold.chunked:
+            stream.pending += LAST_CHUNK
+        with contextlib.suppress(OSError):  # what the socket takes now; the rest is lost
+            while stream.pending:
+                sent = stream.conn.sock.send(stream.pending)
+                del stream.pending[:sent]
+        self.drop(stream)
 
     def _send_event(
         self, stream: HeldStream, event_id: int, topic: str | None, frame: bytes
@@ -411,6 +463,9 @@ class StreamHub:
         for channel, at in list(self._recent_at.items()):
             if now - at > RECENT_SECONDS and channel not in self._by_channel:
                 del self._recent_at[channel], self._recent[channel]
+        for token_id, at in list(self._revoked.items()):
+            if now - at > REVOKED_KEPT_SECONDS:
+                del self._revoked[token_id]
         for stream in [s for s in self.streams if now - s.last_write >= self.heartbeat]:
             self._write(stream, HEARTBEAT)
 
@@ -427,6 +482,11 @@ class StreamHub:
                     del topics[stream.hold.topic]
             if not topics:
                 del self._by_channel[stream.hold.channel]
+        token_id = stream.hold.token_id
+        if token_id is not None and token_id in self._by_token:
+            self._by_token[token_id].discard(stream)
+            if not self._by_token[token_id]:
+                del self._by_token[token_id]
         with contextlib.suppress(KeyError, ValueError, OSError):
             self.worker.poller.unregister(stream.conn.sock)
         self.release(stream.hold.keys)

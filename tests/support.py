@@ -300,3 +300,16 @@ class Gunicorn:
                 self.process.wait()
         if getattr(self, "log", None) is not None:
             self.log.close()
+
+
+def forget_spent_tickets(app: Flask) -> None:
+    """Forget every stream ticket spent (``live.spend_ticket``): for a test that opens one
+    stream with the same ticket in two apps on one database, as if each had its own."""
+    from sqlalchemy import delete
+
+    from service.extensions import db
+    from service.persistence.table_keeping import SpentTicketRow
+
+    with app.app_context():
+        db.session.execute(delete(SpentTicketRow))
+        db.session.commit()

@@ -43,17 +43,22 @@ FEED_READY_SECONDS = 5.0
 STREAM_RESPONSES = {
     "200": {
         "description": "Server-sent events (`text/event-stream`), held open: one event per "
-        "change, `id:` its id; `ready` and `reload` events; heartbeat comments. See the API "
-        "guide, *Live changes*.",
+        "change, `id:` its id; `ready` and `reload` events; heartbeat comments; a last "
+        "`revoked` event when the token it was opened with (or its ticket's) is revoked. A "
+        "ticket opens its stream once. See the API guide, *Live changes*.",
         "content": {
             EVENT_STREAM: {
                 "schema": {
                     "description": "One server-sent event: `data` is an event's JSON "
-                    "(`Event`), or for `ready` and `reload` the stream's position.",
+                    "(`Event`), for `ready` and `reload` the stream's position, for `revoked` "
+                    'why it ends (`{"reason": "token-revoked"}`).',
                     "type": "object",
                     "properties": {
                         "id": {"type": "string", "pattern": "^[0-9]+$"},
-                        "event": {"type": "string", "enum": ["message", "ready", "reload"]},
+                        "event": {
+                            "type": "string",
+                            "enum": ["message", "ready", "reload", "revoked"],
+                        },
                         "data": {"type": "string", "contentMediaType": "application/json"},
                         "retry": {"type": "integer", "minimum": 0},
                     },
@@ -79,8 +84,11 @@ def _stream(query: dict[str, Any], table_id: str | None, club_id: str | None) ->
     if hub is not None and feed.ready(FEED_READY_SECONDS):
         address = client_address(request.environ)
         opening = held_opening(hub, feed, who, target, after, current_app.config, address)
-        return stream_answer(opening)
-    return stream_answer(live.open_stream(target, after))
+    else:
+        opening = live.open_stream(target, after)
+    if ticket:  # last: an opening refused before this leaves its ticket unspent
+        live.spend_ticket(ticket, db.engine)
+    return stream_answer(opening)
 
 
 def _ticket(table_id: str | None, club_id: str | None, path: str) -> Any:

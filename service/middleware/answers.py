@@ -72,13 +72,13 @@ def held_opening(
     )
     if keys is None:
         raise live.too_many_streams()
-    feed.attach(hub.publish)
+    feed.attach(hub.publish, hub.revoke)
     try:
         opening = live.open_stream(target, after, reads)
     except BaseException:
         hub.release(keys)
         raise
-    hub.hold(target.club_id, target.table_id, opening.last_id, keys)
+    hub.hold(target.club_id, target.table_id, opening.last_id, keys, who.token_id)
     return opening
 
 

@@ -252,6 +252,12 @@ class EarlyAnswers:
         opening = held_opening(
             hub, self.changes, who, target, after, self.config, address, self.stream_reads
         )
+        if ticket is not None:
+            try:
+                live.spend_ticket(ticket, self.engine)
+            except BaseException:  # not held after all (Flask answers: it takes its own)
+                hub.release(hub.take_hold().keys)
+                raise
         return stream_answer(opening)
 
 

@@ -82,7 +82,20 @@ class TokenRow(Model):
             sqlite_where=text("revoked_at IS NULL AND name IS NOT NULL"),
             postgresql_where=text("revoked_at IS NULL AND name IS NOT NULL"),
         ),
+        # The tokens revoked lately: SQLite's change feed looks for them after every commit
+        # (services/live_feed.py), so that their streams end.
+        Index("ix_tokens_revoked_at", "revoked_at"),
     )
+
+
+class SpentTicketRow(Model):
+    """A stream ticket that has opened its stream (``services/live.py``: a ticket opens one
+    stream once), kept by its SHA-256 until it would have expired anyway."""
+
+    __tablename__ = "spent_stream_tickets"
+
+    digest: Mapped[str] = mapped_column(String(64), primary_key=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class PlayerRow(Model):

@@ -7,12 +7,13 @@ import hmac
 import logging
 import secrets
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from sqlalchemy import bindparam, or_, select, update
+from sqlalchemy import bindparam, func, or_, select, update
 
 from ..database import SqliteConnection
 from ..extensions import db
@@ -39,6 +40,9 @@ TOKEN_BYTES = 32  # 256 bits of randomness
 # (a write per token a minute, not per request).
 LAST_USED_EVERY_SECONDS = 60.0
 _WWW_INVALID = {"WWW-Authenticate": 'Bearer realm="solo", error="invalid_token"'}
+REVOCATIONS_CHANNEL = "token_revocations"
+"""PostgreSQL's channel of revoked tokens' ids (``announce_revoked``)."""
+
 _REVOKED = {
     "table": N_("This table's link was revoked by the club's admin; ask for a new one."),
     "admin": N_("This admin token was revoked by the club's admin; ask for a new one."),
@@ -190,6 +194,20 @@ def authenticate(
     return Principal(token_id=row.id, kind=row.kind, club_id=row.club_id, table_id=row.table_id)
 
 
+@contextmanager
+def own_write(engine: Any) -> Iterator[Any]:
+    """A connection of ``engine`` in a short write transaction of its own (on SQLite in the
+    writer's turn: the writer lock, ``BEGIN IMMEDIATE``), apart from the request's session;
+    the caller commits, anything else rolls back."""
+    with engine.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            raw = connection.connection.dbapi_connection
+            if isinstance(raw, SqliteConnection):
+                raw.take_writer_lock()  # let go by the commit or rollback
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        yield connection
+
+
 def _note_use(token_id: str, engine: Any) -> None:
     """Store now as the token's last use, in a short transaction of its own on another
     connection (the request's own transaction stays as it was). A failure is logged, never
@@ -197,12 +215,7 @@ def _note_use(token_id: str, engine: Any) -> None:
     now = utcnow()
     bound = now - timedelta(seconds=LAST_USED_EVERY_SECONDS)
     try:
-        with engine.connect() as connection:
-            if connection.dialect.name == "sqlite":
-                raw = connection.connection.dbapi_connection
-                if isinstance(raw, SqliteConnection):
-                    raw.take_writer_lock()  # let go by the commit or rollback
-                connection.exec_driver_sql("BEGIN IMMEDIATE")
+        with own_write(engine) as connection:
             connection.execute(
                 update(TokenRow)
                 .where(
@@ -219,7 +232,8 @@ def _note_use(token_id: str, engine: Any) -> None:
 def revoke_tokens(*conditions: Any) -> int:
     """Mark the unrevoked tokens matching ``conditions`` revoked, in the caller's
     transaction; how many there were. Once it commits, the next request with any of them is
-    refused, on every worker and instance (``authenticate`` reads the row every time)."""
+    refused, on every worker and instance (``authenticate`` reads the row every time), and
+    every stream opened with one of them or its tickets ends (``announce_revoked``)."""
     rows = db.session.execute(
         select(TokenRow.id, TokenRow.token_hash).where(TokenRow.revoked_at.is_(None), *conditions)
     ).all()
@@ -229,7 +243,19 @@ def revoke_tokens(*conditions: Any) -> int:
             .where(TokenRow.id.in_([r.id for r in rows]))
             .values(revoked_at=utcnow())
         )
+        announce_revoked([r.id for r in rows])
     return len(rows)
+
+
+def announce_revoked(token_ids: list[str]) -> None:
+    """Tell every worker of every instance, once the caller's transaction commits, that these
+    tokens are revoked: their change feeds (``services/live_feed.py``) hand the word to the
+    stream hubs, which end the streams opened with them. On PostgreSQL a notification on
+    ``REVOCATIONS_CHANNEL`` in the transaction (delivered on commit, dropped on rollback);
+    SQLite's feeds find the tokens' ``revoked_at`` themselves."""
+    if token_ids and db.session.get_bind().dialect.name == "postgresql":
+        for token_id in token_ids:
+            db.session.execute(select(func.pg_notify(REVOCATIONS_CHANNEL, token_id)))
 
 
 def revoke_own_token(principal: Principal) -> None:
@@ -246,6 +272,7 @@ def revoke_own_token(principal: Principal) -> None:
     if getattr(revoked, "rowcount", 0) != 1:
         db.session.rollback()
         raise TokenRevoked(_REVOKED.get(principal.kind, _REVOKED["viewer"]), headers=_WWW_INVALID)
+    announce_revoked([principal.token_id])
 
 
 def require_club_admin(principal: Principal, club_id: str) -> None:

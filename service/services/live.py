@@ -12,24 +12,29 @@ the state again, the stream goes on from there.
 in a URL lands in logs. A ticket is minted with the token (``POST …/events/tickets``), is bound
 to one stream's path, expires after ``TICKET_SECONDS`` and is signed with the token's stored
 digest: it opens nothing its token could not, stops working with its token (revoked, rotated),
-and needs no secret shared between instances.
+and needs no secret shared between instances. It opens its stream once (``spend_ticket``): a
+ticket that reached a proxy's access log opens nothing. A stream opened with a token, or with
+a ticket of it, ends when the token is revoked (``stream_hub.StreamHub.revoke``).
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Protocol
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from sqlalchemy import delete
+from sqlalchemy.dialects import postgresql, sqlite
 
 from ..extensions import db
 from ..i18n.marks import N_
 from ..persistence.columns import rfc3339, utcnow
-from ..persistence.table_keeping import TokenRow
+from ..persistence.table_keeping import SpentTicketRow, TokenRow
 from ..rules import RuleViolation
-from .auth import Principal, TokenFacts
+from .auth import Principal, TokenFacts, hash_token, own_write
 from .clubs import read_club
 from .errors import ServiceError, Unauthorized
 from .live_feed import event_frame, named_frame
@@ -204,7 +209,8 @@ def mint_ticket(
 def ticket_for(token_id: str, token_hash: str, path: str) -> dict[str, Any]:
     """The ticket of the token (its id and stored hash) for the stream at ``path``, as the
     API answers it: signed with the token's hash, so that revoking the token voids it."""
-    ticket = f"{token_id}.{_serializer(token_hash).dumps(path)}"
+    signed = _serializer(token_hash).dumps([path, ticket_nonce()])
+    ticket = f"{token_id}.{signed}"
     expires = utcnow() + timedelta(seconds=TICKET_SECONDS)
     return {
         "ticket": ticket,
@@ -212,6 +218,12 @@ def ticket_for(token_id: str, token_hash: str, path: str) -> dict[str, Any]:
         "expires_at": rfc3339(expires),
         "expires_in": TICKET_SECONDS,
     }
+
+
+def ticket_nonce() -> str:
+    """A ticket's own random part: two tickets minted in one second are two (each opens its
+    stream once)."""
+    return secrets.token_urlsafe(9)
 
 
 def _invalid(detail: str) -> StreamTicketInvalid:
@@ -246,11 +258,44 @@ def ticket_principal(
         raise _invalid(
             N_("The token this stream ticket was minted with is revoked: the ticket is too.")
         )
-    if bound != path:
+    if not (isinstance(bound, list) and len(bound) == 2 and isinstance(bound[0], str)):
+        raise _invalid(mint)
+    if bound[0] != path:
         raise _invalid(
             N_("This stream ticket opens another stream: open the url it was minted with.")
         )
     return Principal(row.id, row.kind, row.club_id, row.table_id)
+
+
+_spent = SpentTicketRow.__table__
+_INSERT_SPENT: dict[str, Any] = {
+    "postgresql": postgresql.insert(_spent),
+    "sqlite": sqlite.insert(_spent),
+}
+
+
+def spend_ticket(ticket: str, engine: Any) -> None:
+    """Note that ``ticket`` (checked already by ``ticket_principal``) opens its stream now, or
+    ``StreamTicketInvalid`` if it has opened one before: a ticket opens one stream once. Kept
+    by its SHA-256 until it would have expired anyway (then dropped), in a short transaction of
+    its own on ``engine``, on every instance's shared database."""
+    now = utcnow()
+    digest = hash_token(ticket)
+    with own_write(engine) as connection:
+        connection.execute(delete(_spent).where(_spent.c.expires_at < now))
+        inserted: Any = connection.execute(
+            _INSERT_SPENT[connection.dialect.name]
+            .values(digest=digest, expires_at=now + timedelta(seconds=TICKET_SECONDS))
+            .on_conflict_do_nothing()
+        )
+        connection.commit()
+    if inserted.rowcount != 1:
+        raise _invalid(
+            N_(
+                "This stream ticket has opened its stream already (a ticket opens one stream "
+                "once): mint another."
+            )
+        )
 
 
 def too_many_streams() -> TooManyStreams:

@@ -3,16 +3,18 @@ current is answered without a query.
 
 On PostgreSQL every change of a table's version is announced on the channel
 ``table_versions`` by a trigger (migration 0003), when its transaction commits. Each worker
-listens on its own connection, in a thread of its own (``VersionFeed``), and keeps the newest
-version it heard or read of each table (``KnownVersions``). A poll (``middleware/early.py``)
+hears them on its one change feed (``live_feed.ChangeFeed``, which also carries the outbox's
+events and the revoked tokens), and ``VersionFeed`` keeps the newest version it heard or read
+of each table (``KnownVersions``). A poll (``middleware/early.py``)
 whose ETag names that version gets its 304 from here; anything else asks the database.
 
 What a version from here promises:
 
-- **Only while the feed is fresh.** Its connection must have answered a heartbeat (which also
-  checks that the trigger is still there) that began less than ``MAX_SILENCE`` ago; every
-  notification committed before a heartbeat began has arrived by its answer. A connection that
-  dies or hangs stops the answers within ``MAX_SILENCE``, and polls go back to the database.
+- **Only while the feed is fresh.** Its connection must have answered a heartbeat (every
+  ``live_feed.HEARTBEAT_SECONDS``, which also checks that the trigger is still there) that
+  began less than ``MAX_SILENCE`` ago; every notification committed before a heartbeat began
+  has arrived by its answer. A connection that dies or hangs stops the answers within
+  ``MAX_SILENCE``, and polls go back to the database.
 - **Never older than a write this worker answered:** a write through this worker drops the
   table (``forget``), so its next poll asks the database.
 - **A change by another worker or host is heard within milliseconds** (the notification's way
@@ -27,24 +29,19 @@ What a version from here promises:
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
-from typing import Any
 
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine
 
-from .table_versions import VersionRow, detached_connection
+from .live_feed import feed_for as change_feed_for
+from .table_versions import PerEngine, VersionRow
 
 log = logging.getLogger(__name__)
 
-CHANNEL = "table_versions"
 TRIGGER = "score_tables_announce_version"
-HEARTBEAT_SECONDS = 0.25
 # How long a silent connection is trusted: the longest a lost change can go unseen.
 MAX_SILENCE_SECONDS = 1.0
-# After a failed connection or a missing trigger, wait this long before trying again.
-RETRY_SECONDS = 2.0
 # An entry is ~300 bytes: a full map is a few MiB per worker.
 MAX_KNOWN_TABLES = 20_000
 
@@ -124,37 +121,35 @@ def parse_payload(payload: str) -> VersionRow | str | None:
 
 
 class VersionFeed:
-    """Listens for table versions in a thread of this process, started at the first use."""
+    """The versions this worker heard from the one change feed (``live_feed.ChangeFeed``,
+    its ``versions`` subscriber), and whether they may be trusted now (module docstring). The
+    feed starts at the first use."""
+
+    heartbeat_sql = _HEARTBEAT_SQL
 
     def __init__(
         self,
         engine: Engine,
         known: KnownVersions | None = None,
-        heartbeat: float = HEARTBEAT_SECONDS,
         max_silence: float = MAX_SILENCE_SECONDS,
-        retry: float = RETRY_SECONDS,
     ) -> None:
         self.engine = engine
+        self.feed = change_feed_for(engine)
         self.known = known or KnownVersions()
-        self.heartbeat = heartbeat
         self.max_silence = max_silence
-        self.retry = retry
         self._answered_at = float("-inf")  # when the last answered heartbeat began
+        self._trusted = False  # the trigger was in place at the last heartbeat
+        self._missing_told = False  # the log has been told the trigger is missing
         self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
-        self._pid = os.getpid()
-        # engine.dispose() (tests after each test, a deliberate reset) stops the thread too;
-        # the next use starts another.
-        event.listen(engine, "engine_disposed", lambda _engine: self.stop())
+        self.feed.follow_versions(self)
 
     def fresh(self) -> bool:
         return time.monotonic() - self._answered_at < self.max_silence
 
     def current(self, table_id: str) -> VersionRow | None:
         """The table's version if this worker knows it and the feed is fresh, else None."""
-        if self._thread is None or self._pid != os.getpid():
-            self._start()
+        if not self.feed.running():
+            self.feed.start()
         if not self.fresh():
             return None
         return self.known.get(table_id)
@@ -168,76 +163,15 @@ class VersionFeed:
     def forget(self, table_id: str) -> None:
         self.known.forget(table_id)
 
-    def stop(self) -> None:
+    # --- told by the feed (its thread) ----------------------------------------------------
+
+    def listening(self) -> None:
         with self._lock:
-            self._stop.set()
-            self._thread = None
-            self._answered_at = float("-inf")
+            self._answered_at, self._trusted = float("-inf"), False
         self.known.clear()
 
-    def _start(self) -> None:
-        with self._lock:
-            if self._pid != os.getpid():  # a forked child: the parent's thread is not here
-                self._pid, self._thread = os.getpid(), None
-                self._answered_at = float("-inf")
-            if self._thread is not None:
-                return
-            self._stop = threading.Event()
-            self._thread = threading.Thread(
-                target=self._run, args=(self._stop,), name="table-version-feed", daemon=True
-            )
-            self._thread.start()
-
-    def _run(self, stop: threading.Event) -> None:
-        while not stop.is_set():
-            try:
-                self._listen(stop)
-            except Exception:  # the polls ask the database meanwhile
-                log.warning("table version feed lost its connection; retrying", exc_info=True)
-            self._went_silent(stop)
-            stop.wait(self.retry)
-
-    def _went_silent(self, stop: threading.Event) -> None:
-        with self._lock:
-            if stop.is_set():
-                return  # stopped: stop() cleared the map, which a new thread may now fill
-            self._answered_at = float("-inf")
-            self.known.clear()
-
-    def _listen(self, stop: threading.Event) -> None:
-        connection = detached_connection(self.engine).dbapi_connection
-        try:
-            # Request work's bounds (service/database.py) are not for a session that listens
-            # for as long as the worker lives.
-            connection.execute("SET statement_timeout = 0")
-            connection.execute(f"LISTEN {CHANNEL}")
-            # Whatever was known before this LISTEN may have missed a change.
-            self.known.clear()
-            while not stop.is_set():
-                began = time.monotonic()
-                in_place = connection.execute(_HEARTBEAT_SQL).fetchone()[0]
-                self._hear(connection.notifies(timeout=0))
-                if not in_place:
-                    log.warning(
-                        "trigger %s is missing or disabled: polls ask the database", TRIGGER
-                    )
-                    return
-                with self._lock:
-                    if stop.is_set():
-                        return
-                    self._answered_at = began
-                self._hear(connection.notifies(timeout=self.heartbeat))
-        finally:
-            try:
-                connection.close()
-            except Exception:  # already gone with its server
-                log.debug("closing the feed's connection failed", exc_info=True)
-
-    def _hear(self, notifications: Any) -> None:
-        for notification in notifications:
-            self._apply(parse_payload(notification.payload))
-
-    def _apply(self, parsed: VersionRow | str | None) -> None:
+    def heard(self, payload: str) -> None:
+        parsed = parse_payload(payload)
         if isinstance(parsed, VersionRow):
             self.known.heard(parsed)
         elif parsed is None or parsed == "*":
@@ -245,7 +179,34 @@ class VersionFeed:
         else:
             self.known.forget(parsed)
 
+    def answered(self, began: float, in_place: bool) -> None:
+        with self._lock:
+            if not in_place:
+                if not self._missing_told:
+                    log.warning(
+                        "trigger %s is missing or disabled: polls ask the database", TRIGGER
+                    )
+                self._missing_told = True
+                self._answered_at, self._trusted = float("-inf"), False
+                self.known.clear()
+                return
+            if not self._trusted:  # back (or first): what was read meanwhile may be stale
+                self.known.clear()
+                self._trusted, self._missing_told = True, False
+            self._answered_at = began
+
+    def silent(self) -> None:
+        with self._lock:
+            self._answered_at, self._trusted = float("-inf"), False
+        self.known.clear()
+
 
 def feed_for(engine: Engine, enabled: bool) -> VersionFeed | None:
-    """A feed on PostgreSQL when enabled; None elsewhere (SQLite has no channel)."""
-    return VersionFeed(engine) if enabled and engine.dialect.name == "postgresql" else None
+    """The engine's versions on PostgreSQL when enabled; None elsewhere (SQLite has no
+    channel)."""
+    if not enabled or engine.dialect.name != "postgresql":
+        return None
+    return _versions_for(engine)
+
+
+_versions_for = PerEngine(VersionFeed)

@@ -6,8 +6,9 @@ ask the worker's hub for the same holds.
 
 The two apps count their limits apart, each in its own memory, and see the same requests in the
 same order, so their counts agree; the clock is frozen for both (``time.time``, the tickets'
-``utcnow``) and moved on a minute between examples, so that the limits' windows, a ticket's
-signature and its expiry are the same whoever answers. Only ``Date`` and ``X-Request-Id`` may
+``utcnow``, and their nonce is still) and moved on a minute between examples, so that the
+limits' windows, a ticket's signature and its expiry are the same whoever answers; each app
+spends a ticket as its own (``forget_spent_tickets``). Only ``Date`` and ``X-Request-Id`` may
 differ."""
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from hypothesis import strategies as st
 from service.middleware.limits import EXTENSION
 from service.services import live
 from tests.api.test_fast_streams import RecordingHub
-from tests.support import ApiClient, make_app
+from tests.support import ApiClient, forget_spent_tickets, make_app
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 VARYING = {"x-request-id", "date"}
@@ -88,6 +89,9 @@ class Pair:
                 (k.lower(), v) for k, v in response.headers.items() if k.lower() not in VARYING
             )
             answers.append((response.status_code, kept, response.get_data(), hub.holds))
+            # One database: each app spends a stream ticket as its own (a ticket opens one
+            # stream once).
+            forget_spent_tickets(app)
         return tuple(answers)
 
 
@@ -96,6 +100,7 @@ def pair(app: Flask, api: ApiClient, monkeypatch: pytest.MonkeyPatch) -> Iterato
     clock = Clock()
     monkeypatch.setattr(time, "time", clock)
     monkeypatch.setattr(live, "utcnow", lambda: datetime.fromtimestamp(clock.now, UTC))
+    monkeypatch.setattr(live, "ticket_nonce", lambda: "still")  # (the same ticket for both)
     database = {"TESTING": True, "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"]}
     made = Pair(
         make_app({**database, **LIMITS}),

@@ -1,5 +1,6 @@
-"""Table versions heard from PostgreSQL (service/services/version_feed.py): the map that keeps
-them never goes back, and on PostgreSQL a poll is answered from it only while it is right."""
+"""Table versions heard from PostgreSQL (service/services/version_feed.py, on the worker's one
+change feed): the map that keeps them never goes back, and on PostgreSQL a poll is answered
+from it only while it is right."""
 
 from __future__ import annotations
 
@@ -11,14 +12,9 @@ import pytest
 from flask import Flask
 
 from service.middleware.early import EarlyAnswers
+from service.services.live_feed import HEARTBEAT_SECONDS, RETRY_SECONDS
 from service.services.table_versions import VersionRow
-from service.services.version_feed import (
-    HEARTBEAT_SECONDS,
-    RETRY_SECONDS,
-    KnownVersions,
-    VersionFeed,
-    parse_payload,
-)
+from service.services.version_feed import KnownVersions, VersionFeed, parse_payload
 from tests.databases import ON_POSTGRES, postgres_url
 from tests.support import ApiClient, make_app, wsgi_layer
 
@@ -136,9 +132,9 @@ def fast(app: Flask) -> Iterator[EarlyAnswers]:
 @pytest.fixture
 def feed(fast: EarlyAnswers) -> Iterator[VersionFeed]:
     assert fast.feed is not None
-    fast.feed.retry = 0.05
+    fast.feed.feed.retry = 0.05  # the worker's one change feed, which the versions follow
     yield fast.feed
-    fast.feed.heartbeat, fast.feed.retry = HEARTBEAT_SECONDS, RETRY_SECONDS
+    fast.feed.feed.heartbeat, fast.feed.feed.retry = HEARTBEAT_SECONDS, RETRY_SECONDS
 
 
 @pytest.fixture
@@ -252,7 +248,7 @@ def test_a_feed_gone_silent_is_not_trusted(
 ) -> None:
     table = api.table()
     fresh_and_known(api, feed, table, 1)
-    feed.heartbeat = 30.0  # the next heartbeat is far away: the feed will fall silent
+    feed.feed.heartbeat = 30.0  # the next heartbeat is far away: the feed will fall silent
     wait_until(lambda: not feed.fresh(), seconds=feed.max_silence + 2)
     reads = Reads(fast)
     assert poll(api, table, '"1"').status_code == 304 and reads.count == 1
