@@ -287,9 +287,11 @@ def spend_ticket(ticket: str, engine: Any) -> None:
             _INSERT_SPENT[connection.dialect.name]
             .values(digest=digest, expires_at=now + timedelta(seconds=TICKET_SECONDS))
             .on_conflict_do_nothing()
+            .returning(_spent.c.digest)  # (a row only when inserted: the rowcount may be -1)
         )
+        first_use = inserted.first() is not None
         connection.commit()
-    if inserted.rowcount != 1:
+    if not first_use:
         raise _invalid(
             N_(
                 "This stream ticket has opened its stream already (a ticket opens one stream "
