@@ -9,6 +9,7 @@ tests' client) the answer ends after what it has, and the client reconnects with
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from flask import Response, current_app, request
@@ -81,13 +82,18 @@ def _stream(query: dict[str, Any], table_id: str | None, club_id: str | None) ->
     after = live.resume_after(request.headers.get("Last-Event-ID"), query.get("after"))
     hub: Any = request.environ.get(STREAMS_ENVIRON_KEY)
     feed = feed_for(db.engine)
+    # A ticket is spent last: an opening refused before leaves it unspent.
+    spend = partial(live.spend_ticket, ticket, db.engine) if ticket else None
     if hub is not None and feed.ready(FEED_READY_SECONDS):
         address = client_address(request.environ)
-        opening = held_opening(hub, feed, who, target, after, current_app.config, address)
+        config = current_app.config
+        opening = held_opening(
+            hub, feed, who, target, after, config, address, live.SESSION_READS, spend
+        )
     else:
         opening = live.open_stream(target, after)
-    if ticket:  # last: an opening refused before this leaves its ticket unspent
-        live.spend_ticket(ticket, db.engine)
+        if spend is not None:
+            spend()
     return stream_answer(opening)
 
 

@@ -3,6 +3,7 @@ each, so that the two paths cannot drift apart (``tests/api/test_early_answers.p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response
@@ -55,10 +56,12 @@ def held_opening(
     config: Any,
     address: str,
     reads: live.StreamReads = live.SESSION_READS,
+    spend: Callable[[], None] | None = None,
 ) -> live.StreamOpening:
     """The stream's opening, its connection held by the worker's ``hub`` (its change ``feed``
     listens already): a place within the token's and the address's streams (else
-    ``TooManyStreams``), the opening, and the hold. The one opening of a held stream, in
+    ``TooManyStreams``), the opening, ``spend`` (a ticket's: ``live.spend_ticket``, once
+    nothing else refuses the opening), and the hold. The one opening of a held stream, in
     Flask's view and before Flask (``middleware/early.py``)."""
     keys = hub.reserve(
         {
@@ -75,6 +78,8 @@ def held_opening(
     feed.attach(hub.publish, hub.revoke)
     try:
         opening = live.open_stream(target, after, reads)
+        if spend is not None:
+            spend()
     except BaseException:
         hub.release(keys)
         raise

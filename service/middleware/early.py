@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -249,15 +250,10 @@ class EarlyAnswers:
         target = live.followed(who, table_id, None, self.reader.read)
         after = live.resume_after(environ.get("HTTP_LAST_EVENT_ID"), arguments.get("after"))
         address = client_address(environ)
+        spend = None if ticket is None else partial(live.spend_ticket, ticket, self.engine)
         opening = held_opening(
-            hub, self.changes, who, target, after, self.config, address, self.stream_reads
+            hub, self.changes, who, target, after, self.config, address, self.stream_reads, spend
         )
-        if ticket is not None:
-            try:
-                live.spend_ticket(ticket, self.engine)
-            except BaseException:  # not held after all (Flask answers: it takes its own)
-                hub.release(hub.take_hold().keys)
-                raise
         return stream_answer(opening)
 
 

@@ -4,6 +4,7 @@ Flask. The worker's hub is stood in for by ``RecordingHub`` (the real one is the
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -275,3 +276,23 @@ def test_a_ticket_minted_here_counts_once_under_the_write_limit(tmp_path: Any) -
         assert statuses == [403] * 9 + [429]  # its 2nd to 10th, then refused
     finally:
         wipe(limited)
+
+
+def test_a_ticket_opens_one_stream_once_whoever_answers(
+    app: Flask, twin: Flask, api: ApiClient, flask_calls: CallsPastLayer
+) -> None:
+    """Spent before Flask, it is spent for Flask (and the other way round): one database."""
+    table = api.table()
+    auth = api.auth(table["table_token"])
+    path = f"/api/v1/tables/{table['id']}/events"
+    assert opened(app, path, auth)[0] == 200  # (the first opening starts the change feed)
+    for first, second in ((app, twin), (twin, app)):
+        ticket = api.client.post(f"{path}/tickets", headers=auth).json["ticket"]
+        assert opened(first, f"{path}?ticket={ticket}", {})[0] == 200
+        again = opened(second, f"{path}?ticket={ticket}", {})
+        assert again == opened(first, f"{path}?ticket={ticket}", {})
+        status, _headers, body, holds = again
+        problem = json.loads(body)
+        assert (status, holds) == (401, [])
+        assert problem["type"] == "urn:solo:problem:stream-ticket-invalid"
+        assert "opens one stream once" in problem["detail"]
