@@ -394,6 +394,9 @@ def bench(label: str, url: str, args: argparse.Namespace) -> None:
             "SQLITE_SYNCHRONOUS": "OFF",
             "RATELIMIT_ENABLED": False,
             "ACCESS_LOG": False,
+            # Seeding works out each chunk's ratings between its statements: on a loaded
+            # machine that is longer than a request's transaction may idle.
+            "PG_IDLE_IN_TRANSACTION_TIMEOUT_MS": 600_000,
         }
     )
     started = time.perf_counter()
