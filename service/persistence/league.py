@@ -7,8 +7,9 @@ from the hand records. Three grains serve three questions:
 
 - ``season_players``: one row per (season, player), the season's standings without filters.
   Reading them costs the same for a season of 1,000 hands as for one of 1,000,000.
-- ``season_player_days``: one row per (season, player, day of the sitting), so that standings
-  ``from``/``to`` dates sum at most one row per player and day, never hands.
+- ``season_player_periods``: one row per (season, player, day, month or year of the sitting),
+  so that standings ``from``/``to`` dates sum whole periods: at most about 85 rows a player
+  (``services/league/periods.py``), never hands, and not every day of a long range.
 - ``player_careers``: one row per (player, variant), a player's career; chips and points are
   never added together.
 
@@ -42,7 +43,7 @@ __all__ = [
     "CONTRACT_COUNTERS",
     "SeasonRow",
     "SeasonPlayerRow",
-    "SeasonPlayerDayRow",
+    "SeasonPlayerPeriodRow",
     "SeasonPlayerContractRow",
     "PlayerCareerRow",
     "PlayerCareerContractRow",
@@ -149,20 +150,26 @@ class SeasonPlayerRow(Counters, Model):
     __table_args__ = _counter_checks()
 
 
-class SeasonPlayerDayRow(Counters, Model):
-    """A player's sittings of one season that were opened on ``day`` (UTC)."""
+class SeasonPlayerPeriodRow(Counters, Model):
+    """A player's sittings of one season that were opened within one calendar period (UTC):
+    the ``span`` (``day``, ``month`` or ``year``) starting on ``starts_on``. Every sitting
+    counts in one period of each span (``services/league/periods.py``)."""
 
-    __tablename__ = "season_player_days"
+    __tablename__ = "season_player_periods"
 
     season_id: Mapped[str] = mapped_column(
         ForeignKey("seasons.id", ondelete="CASCADE"), primary_key=True
     )
-    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    span: Mapped[str] = mapped_column(String(5), primary_key=True)
+    starts_on: Mapped[date] = mapped_column(Date, primary_key=True)
     player_id: Mapped[str] = mapped_column(
         ForeignKey("players.id", ondelete="CASCADE"), primary_key=True, index=True
     )
 
-    __table_args__ = _counter_checks()
+    __table_args__ = (
+        *_counter_checks(),
+        CheckConstraint("span IN ('day', 'month', 'year')", name="span_known"),
+    )
 
 
 class SeasonPlayerContractRow(ContractCounters, Model):

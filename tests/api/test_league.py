@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, time
 
 import pytest
 from openskill.models import PlackettLuce
@@ -286,6 +286,51 @@ def test_dates_count_the_sittings_opened_on_those_days(app, league):
         headers=league.admin,
     )
     assert backwards.status_code == 422 and "to" in backwards.json["errors"]
+
+
+OPENED_ON = (
+    date(2025, 12, 31),
+    date(2026, 1, 1),
+    date(2026, 1, 31),
+    date(2026, 2, 1),
+    date(2026, 3, 15),
+    date(2026, 12, 31),
+    date(2027, 1, 1),
+)
+
+
+def test_date_ranges_count_every_sitting_in_them_across_months_and_years(app, league):
+    """Standings between two dates are read from whole days, months and years
+    (services/league/periods.py): every range counts exactly the sittings opened in it."""
+    tables = {}
+    for index, day in enumerate(OPENED_ON):
+        table = league.table([index % 6, (index + 1) % 6, (index + 2) % 6, (index + 3) % 6])
+        with app.app_context():
+            db.session.execute(
+                update(TableRow)
+                .where(TableRow.id == table["id"])
+                .values(created_at=datetime.combine(day, time(21, 30), tzinfo=UTC))
+            )
+            db.session.commit()
+        league.record(table, SOLO if index % 2 else LOST_SOLO)
+        tables[day] = table
+    for first, last in (
+        (date(2025, 12, 31), date(2027, 1, 1)),
+        (date(2026, 1, 1), date(2026, 12, 31)),
+        (date(2026, 1, 2), date(2026, 12, 30)),
+        (date(2026, 1, 31), date(2026, 2, 1)),
+        (date(2026, 2, 1), date(2026, 2, 28)),
+        (date(2026, 3, 15), date(2026, 3, 15)),
+        (date(2026, 3, 16), date(2026, 12, 30)),
+    ):
+        inside = [t for day, t in tables.items() if first <= day <= last]
+        read = by_player(league.standings(**{"from": first.isoformat(), "to": last.isoformat()}))
+        assert {p: r["net"] for p, r in read.items()} == league.balances_by_player(*inside)
+        hands: dict[str, int] = {}
+        for table in inside:
+            for seat in league.api.get_table(table)["seats"]:
+                hands[seat["player_id"]] = hands.get(seat["player_id"], 0) + 1
+        assert {p: r["hands"] for p, r in read.items()} == hands
 
 
 def _parsed_csv(text: str) -> list[dict]:

@@ -72,6 +72,6 @@ def test_a_tables_writes_are_compiled_once(
         assert bound_after.hits - bound_before.hits >= 10
     else:
         assert any(s.startswith("INSERT INTO player_careers") for s in statements)
-        assert any(s.startswith("INSERT INTO season_player_days") for s in statements)
+        assert any(s.startswith("INSERT INTO season_player_periods") for s in statements)
     assert statements
     assert [statement for statement, hit in compiled.seen if not hit] == []

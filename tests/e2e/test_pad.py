@@ -379,3 +379,17 @@ def test_every_control_has_a_name_for_screen_readers(phones: Any, api: Api) -> N
         if screen == "&go=new":
             assert page.locator(".preview").get_attribute("aria-live") == "polite"
     assert page.locator("html").get_attribute("lang") == "en"
+
+
+@pytest.mark.parametrize("asked", ["toString", "constructor", "nonsense"])
+def test_an_unknown_screen_in_the_link_opens_the_table(phones: Any, api: Api, asked: str) -> None:
+    """A link naming no screen of the pad (a name every object inherits, or none) opens the
+    table's own screen rather than breaking the page."""
+    table = api.table_setup()
+    page = phones().page
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(table_url("", table) + f"&go={asked}")
+    page.locator("#new-hand").wait_for()
+    expect(page.locator("#new-hand")).to_be_visible()
+    assert errors == []

@@ -17,13 +17,14 @@ from ...persistence.league import (
     PlayerCareerContractRow,
     PlayerCareerRow,
     SeasonPlayerContractRow,
-    SeasonPlayerDayRow,
+    SeasonPlayerPeriodRow,
     SeasonPlayerRow,
 )
 from ...persistence.table_keeping import HandRow, TableRow
 from ..locking import SeatState, TableState
 from ..table_rules import TableRules
 from ..writes import Write, run_writes
+from .periods import SPANS, period_start
 from .ratings import rebuild_ratings
 from .tally import HAND_COUNTERS, tally_hand
 
@@ -248,11 +249,22 @@ def _aggregate_writes(table: TableRow | TableState, tally: _Tally) -> list[Write
         [{"season_id": season_id, "player_id": p, **d} for p, d in deltas.items()],
         only_additions,
     )
+    # The sitting's day, month and year in one statement (services/league/periods.py).
     writes += _adding(
-        SeasonPlayerDayRow,
-        ("season_id", "day", "player_id"),
+        SeasonPlayerPeriodRow,
+        ("season_id", "span", "starts_on", "player_id"),
         COUNTERS,
-        [{"season_id": season_id, "day": day, "player_id": p, **d} for p, d in deltas.items()],
+        [
+            {
+                "season_id": season_id,
+                "span": span,
+                "starts_on": period_start(day, span),
+                "player_id": p,
+                **d,
+            }
+            for span in SPANS
+            for p, d in deltas.items()
+        ],
         only_additions,
     )
     writes += _adding(

@@ -8,19 +8,20 @@ from collections.abc import Iterable, Mapping
 from datetime import date
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, false, func, or_, select
 
 from ... import rules
 from ...extensions import db
 from ...persistence.league import (
     COUNTERS,
-    SeasonPlayerDayRow,
+    SeasonPlayerPeriodRow,
     SeasonPlayerRow,
     SeasonRatingRow,
 )
 from ...persistence.table_keeping import PlayerRow
 from ...rules import RuleViolation
 from ..auth import Principal
+from .periods import covering
 from .ratings import shown_rating
 from .seasons import readable_season
 
@@ -90,17 +91,25 @@ def standings(
             .where(source.season_id == season_id, source.hands >= least)
         )
     else:
-        days = SeasonPlayerDayRow
-        conditions = [days.season_id == season_id]
-        if date_from is not None:
-            conditions.append(days.day >= date_from)
-        if date_to is not None:
-            conditions.append(days.day <= date_to)
+        # Whole days, months and years that cover the range: a bounded number of rows a
+        # player, however many hands or days the season holds (services/league/periods.py).
+        periods = SeasonPlayerPeriodRow
+        runs = covering(date_from or date.min, date_to or date.max)
+        conditions = [
+            periods.season_id == season_id,
+            or_(
+                false(),
+                *(
+                    and_(periods.span == run.span, periods.starts_on.between(run.first, run.last))
+                    for run in runs
+                ),
+            ),
+        ]
         summed = (
-            select(days.player_id, *(func.sum(getattr(days, c)).label(c) for c in COUNTERS))
+            select(periods.player_id, *(func.sum(getattr(periods, c)).label(c) for c in COUNTERS))
             .where(*conditions)
-            .group_by(days.player_id)
-            .having(func.sum(days.hands) >= least)
+            .group_by(periods.player_id)
+            .having(func.sum(periods.hands) >= least)
             .subquery()
         )
         query = select(

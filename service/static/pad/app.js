@@ -248,7 +248,9 @@ async function route(focus = true) {
       if (isNetwork(error)) setOnline(false);
     }
   }
-  const name = SCREENS[p.get('go')] ? p.get('go') : 'table';
+  // Only the screens' own names (not `toString` or any other name an object inherits).
+  const asked = p.get('go') || '';
+  const name = Object.hasOwn(SCREENS, asked) ? asked : 'table';
   const [screen] = await Promise.all([SCREENS[name](), loadVariant(ctx)]);
   if (stale()) return;
   /** @type {Record<string, any>} */
