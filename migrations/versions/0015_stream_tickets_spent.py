@@ -1,8 +1,8 @@
 """spent_stream_tickets, ix_tokens_revoked_at: a ticket opens one stream once; a revoked
 token's streams end
 
-Revision ID: 0014_stream_tickets_spent
-Revises: 0013_night_money
+Revision ID: 0015_stream_tickets_spent
+Revises: 0014_standings_periods
 Create Date: 2026-12-06 22:20:00
 
 A stream ticket that has opened its stream is kept (its SHA-256, until it would have expired)
@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from alembic import op
 
 # revision identifiers, used by Alembic.
-revision = "0014_stream_tickets_spent"
-down_revision = "0013_night_money"
+revision = "0015_stream_tickets_spent"
+down_revision = "0014_standings_periods"
 branch_labels = None
 depends_on = None
 
