@@ -12,9 +12,9 @@ part that needs it:
   seconds with ``If-None-Match``: a 304 while nothing changed, else the board's HTML (read
   by the admin's or a read-only token, like ``GET /api/v1/nights/{id}/standings``);
 - ``GET /nights/<id>/cards?series=N`` (the shell) posts to ``/nights/<id>/cards/<N>``
-  (admin token), which gives each open table of the series a new link (the previous one
-  stops working: tokens are kept only as digests) and answers the cards, QR codes as SVG
-  (``segno``).
+  (admin token), which answers the cards of the series' open tables with each table's one
+  link (the one its draw made, which the admin screen shows too: printing again locks no
+  phone out; ``?renew=1`` makes new ones and the old ones stop), QR codes as SVG (``segno``).
 
 Everything is in the request's language (``?lang=en|de|es``, else ``Accept-Language``), and
 runs under the strict Content-Security-Policy (no inline script or style). The pages are Jinja
@@ -273,7 +273,6 @@ def cards(night_id: str) -> Response:
         {
             "cards": f"/nights/{night_id}/cards/{number}?lang={language}",
             "print": _t(N_("Print"), language),
-            "renew": _t(N_("Make new links anyway"), language),
             "token-missing": _t(
                 N_("Open this page with the club's admin link (#token=…)."), language
             ),
@@ -319,12 +318,13 @@ def cards_view(
     }
 
 
-# A page's POST, not the API's (no Idempotency-Key): asking again is what makes new links, and
-# once a table of the series plays it is refused unless asked with renew=1 (series_links).
+# A page's POST, not the API's (no Idempotency-Key): it may make a link (a table whose kept one
+# stopped working), and with renew=1 it makes new ones for the whole series (series_links).
 @bp.post("/nights/<string:night_id>/cards/<int:number>")
 @not_idempotent(NONE)
 def make_cards(night_id: str, number: int) -> Response:
-    """New links for the series' open tables and their cards (admin token)."""
+    """The cards of the series' open tables, each with its table's one link (admin token);
+    ``?renew=1``: new links, the previous ones stop working."""
     language = _language()
     who = principal()
     links = nights.series_links(who, night_id, number, renew=request.args.get("renew") == "1")
@@ -369,7 +369,6 @@ ADMIN_WORDS = (
     N_("closed"),
     N_("Series %(number)s of %(planned)s"),
     N_("No series drawn yet."),
-    N_("%(hands)s hands per series"),
     N_("Plays for %(rate)s."),
     N_("Not played for money."),
     N_("%(amount)s per chip"),
@@ -380,8 +379,10 @@ ADMIN_WORDS = (
     N_("Rate saved: the night's tables on the old rate play for the new one."),
     N_("Who is here"),
     N_(
-        "Between series: mark a late arrival or an early leaver; the next draw seats those present."
+        "Between series: tick a late arrival, untick an early leaver. The next draw seats those "
+        "ticked here, and saves them first."
     ),
+    N_("Saved who is here first: the draw seats those ticked."),
     N_("Save who is here"),
     N_("Saved: the next draw seats those present."),
     N_("Draw series %(number)s"),
@@ -392,8 +393,13 @@ ADMIN_WORDS = (
     N_("Seed %(seed)s"),
     N_("Table %(number)s"),
     N_("deals first"),
-    N_("Links and QR codes of the tables"),
     N_("Make new links (the phones at these tables must scan again)"),
+    N_(
+        "New links for every table of series %(number)s? The links shown and printed so far "
+        "stop working, and the phones at these tables must scan the new cards."
+    ),
+    N_("Yes, make new links"),
+    N_("Not yet"),
     N_("Print the table cards"),
     N_("Big screen"),
     N_(
@@ -417,11 +423,25 @@ ADMIN_WORDS = (
     ),
     N_("Not counted (no rate in the night's currency): %(tables)s."),
     N_("Close the night"),
+    N_(
+        "Close the night? Its tables close with it: no hand can be recorded at them any more, "
+        "and the night cannot be opened again."
+    ),
+    N_("Yes, close the night"),
     N_("Close anyway"),
     N_("The night is closed: its tables are closed too."),
     N_("All series are drawn: close the night when the tables are done."),
     N_("No connection: showing what was last loaded."),
-    N_("%(played)s hands"),
+    N_("Open nights"),
+    N_("Go on with %(night)s"),
+    N_("Same players as last night"),
+    N_("Back to the club"),
+)
+# Its counts, each in the forms its language has (the pad's ``tn('{n} hand', '{n} hands')``
+# reads an entry per plural category): "1 Spiel", "2 Spiele".
+ADMIN_COUNTS = (
+    Nn_("%(played)s hand", "%(played)s hands"),
+    Nn_("%(hands)s hand per series", "%(hands)s hands per series"),
 )
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
@@ -436,7 +456,15 @@ def night_admin(club_id: str) -> Response:
     """The club night's admin screen (the shell; its script works with the club's admin token
     the score pad keeps on this device, or ``#token=…``)."""
     language = _language()
-    words = {_pad_text(m): _pad_text(_t(m, language)) for m in ADMIN_WORDS}
+    words: dict[str, Any] = {_pad_text(m): _pad_text(_t(m, language)) for m in ADMIN_WORDS}
+    catalog = translations(language)
+    for one, other in ADMIN_COUNTS:
+        # CLDR's "one" and "other" are all that en, de and es count a night's hands with
+        # ("many", Spanish for a million, falls back to "other" in tn).
+        words[_pad_text(one)] = {
+            "one": _pad_text(catalog.ngettext(one, other, 1)),
+            "other": _pad_text(catalog.ngettext(one, other, 2)),
+        }
     return _shell(
         language,
         _t(N_("Club night"), language),

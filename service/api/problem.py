@@ -70,11 +70,11 @@ PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
     "hand-already-void": (409, N_("Hand already void"), "The hand was voided before."),
     "name-taken": (409, N_("Name taken"), "The club already has a player or season of that name."),
     "night-closed": (409, N_("Club night closed"), "The club night is closed: no draw, no change."),
-    "night-cards-in-use": (
-        409,
-        N_("Cards in use"),
-        "A table of the series already keeps its score with the links of its card: new cards "
-        "would lock its phones out; ask with `renew=1` to make them anyway.",
+    "night-table-closed-by-director": (
+        403,
+        N_("Closed by the night's director"),
+        "A table of a club night is closed by the night's director (the club's admin token: "
+        "the next draw, or closing the night), not with the table's own token.",
     ),
     "night-tables-pending": (
         409,

@@ -390,7 +390,11 @@ class Close(MethodView):
     @blp.alt_response(409, description="Already closed.")
     @_auth_doc
     def post(self, table_id: str) -> Answer:
-        """End the sitting: no more hands; corrections then need the admin token."""
+        """End the sitting: no more hands; corrections then need the admin token.
+
+        A table of a club night is closed by the night's director (the club's admin token;
+        the next draw or closing the night closes it): its own token is refused with 403
+        `urn:solo:problem:night-table-closed-by-director`."""
         table = tables.close_table(principal(), table_id)
         return table, 200, {"ETag": etag(table["version"])}
 

@@ -24,6 +24,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 from ..extensions import Model
 from .columns import CURRENCY_LEN, ID_LEN, NAME_MAX, SettingChangeColumns, utcnow
 
+CARD_TOKEN_MAX = 64  # secrets.token_urlsafe(32) is 43 characters
+
 __all__ = [
     "ClubNightRow",
     "ClubNightPlayerRow",
@@ -136,6 +138,11 @@ class ClubNightTableRow(Model):
     table_id: Mapped[str] = mapped_column(
         ForeignKey("score_tables.id", ondelete="CASCADE"), unique=True
     )
+    card_token: Mapped[str | None] = mapped_column(String(CARD_TOKEN_MAX), nullable=True)
+    """The table's link on its printed card (a table token): the admin screen, the cards and
+    a reprint show this one link, so that printing never locks a phone out. Kept whole, as
+    no other token is: the club's admin, the only one who reads it, could make a new one
+    anyway. None: not made yet (a night drawn before this was kept, or an imported one)."""
 
     __table_args__ = (
         CheckConstraint("number >= 1", name="number_positive"),

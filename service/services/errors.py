@@ -47,6 +47,13 @@ class Forbidden(ServiceError):
     status = 403
 
 
+class NightTableIsTheDirectors(Forbidden):
+    """A phone at a club night's table tried to close it: the night's director closes those
+    (the next draw, or closing the night), so that no series ends without the director."""
+
+    problem = "night-table-closed-by-director"
+
+
 class NotFound(ServiceError):
     """The resource does not exist."""
 

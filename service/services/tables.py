@@ -13,7 +13,7 @@ from .. import rules
 from ..extensions import db
 from ..i18n.marks import N_
 from ..persistence.columns import rfc3339, utcnow
-from ..persistence.nights import ClubNightRow
+from ..persistence.nights import ClubNightRow, ClubNightTableRow
 from ..persistence.table_keeping import ClubRow, PlayerRow, SeatRow, TableRow
 from ..rules import Phrase, RuleViolation, Variant
 from ..rules.money import Rate, settle_in_money
@@ -21,7 +21,7 @@ from ..rules.settle_up import fewest_transfers, split_pool
 from . import league, table_versions
 from .auth import Principal, issue_token, new_id, require_table_access, require_table_reader
 from .clubs import get_club
-from .errors import NotFound, TableClosed
+from .errors import NightTableIsTheDirectors, NotFound, TableClosed
 from .locking import TableState, get_table, lock_table
 from .outbox import record_change
 from .table_rules import TableRules
@@ -326,6 +326,28 @@ def read_table(principal: Principal, table_id: str) -> TableRow:
     return table
 
 
+def _night_table_is_the_directors(principal: Principal, table_id: str) -> None:
+    """A club night's table is closed by its director (the club's admin token: the next draw,
+    or closing the night), never by a phone at the table: a series must not end without the
+    director knowing (``NightTableIsTheDirectors``, 403)."""
+    if principal.kind == "admin":
+        return
+    found = db.session.execute(
+        select(ClubNightTableRow.number, ClubNightTableRow.series, ClubNightRow.name)
+        .join(ClubNightRow, ClubNightRow.id == ClubNightTableRow.night_id)
+        .where(ClubNightTableRow.table_id == table_id)
+    ).first()
+    if found is not None:
+        raise NightTableIsTheDirectors(
+            N_(
+                "Table %(table)s of series %(series)s belongs to the club night “%(night)s”: "
+                "the director closes it, with the next draw or when closing the night. Ask "
+                "the director."
+            ),
+            values={"table": found.number, "series": found.series, "night": found.name},
+        )
+
+
 def close_table(principal: Principal, table_id: str, *, commit: bool = True) -> dict[str, Any]:
     """End the sitting: no more hands; corrections then need the admin token.
     ``commit=False``: the caller closes several tables in one transaction (a club night)."""
@@ -333,6 +355,7 @@ def close_table(principal: Principal, table_id: str, *, commit: bool = True) -> 
     require_table_access(principal, table)
     if table.status == "closed":
         raise TableClosed(N_("The table is already closed."))
+    _night_table_is_the_directors(principal, table_id)
     table.status = "closed"
     table.closed_at = utcnow()
     table.version += 1

@@ -144,7 +144,20 @@ def test_a_name_with_markup_and_quotes_is_escaped_on_every_page(club, client):
         assert "&#34;&gt;&lt;script&gt;alert(&#39;x&#39;)" in html, url
 
 
-def test_the_cards_give_each_table_a_new_working_link_and_its_qr_code(club, client):
+LINK = re.compile(r'<a href="(http://localhost/#table=([0-9a-f]+)&amp;token=([^"]+))"')
+
+
+def card_links(answer) -> dict[str, str]:
+    """Each table's token on the cards: table id → token."""
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    return {table_id: token for _, table_id, token in LINK.findall(answer.get_data(as_text=True))}
+
+
+def reads_its_table(client, club: Night, table_id: str, token: str) -> int:
+    return client.get(f"/api/v1/tables/{table_id}", headers=club.api.auth(token)).status_code
+
+
+def test_the_cards_give_each_table_its_working_link_and_its_qr_code(club, client):
     night, series = drawn_night(club)
     shell = client.get(f"/nights/{night['id']}/cards?series=1&lang=es").get_data(as_text=True)
     assert f'data-cards="/nights/{night["id"]}/cards/1?lang=es"' in shell
@@ -158,49 +171,49 @@ def test_the_cards_give_each_table_a_new_working_link_and_its_qr_code(club, clie
         first = table["seats"][table["first_dealer"]]["name"]
         assert f"{first} <strong>(reparte primero)</strong>" in html
     # Each card's link is its QR code, and it works: its token reads its own table.
-    links = re.findall(r'<a href="(http://localhost/#table=([0-9a-f]+)&amp;token=([^"]+))"', html)
+    links = LINK.findall(html)
     assert sorted(t for _, t, _ in links) == sorted(t["table_id"] for t in series["tables"])
     for link, table_id, token in links:
         plain = link.replace("&amp;", "&")
         assert str(segno.make(plain, error="m").svg_inline(scale=4, omitsize=True)) in html
-        shown = client.get(f"/api/v1/tables/{table_id}", headers=club.api.auth(token))
-        assert shown.status_code == 200
-    # Printing again before any table has played makes new links: the previous ones stop.
-    client.post(f"/nights/{night['id']}/cards/1", headers=club.admin)
-    _, table_id, token = links[0]
-    assert client.get(f"/api/v1/tables/{table_id}", headers=club.api.auth(token)).status_code == 401
+        assert reads_its_table(client, club, table_id, token) == 200
+    # Printing again (or the admin screen asking for them) gives the same links: none stops.
+    again = card_links(client.post(f"/nights/{night['id']}/cards/1", headers=club.admin))
+    assert again == {table_id: token for _, table_id, token in links}
+    for table_id, token in again.items():
+        assert reads_its_table(client, club, table_id, token) == 200
 
 
-def test_cards_again_once_a_table_plays_lock_no_phone_out_unless_asked(club, client):
+def test_a_reprint_once_tables_play_shows_the_same_links_and_new_ones_only_when_asked(club, client):
     night, series = drawn_night(club)
     url = f"/nights/{night['id']}/cards/1"
-    html = client.post(url, headers=club.admin).get_data(as_text=True)
-    links = dict(re.findall(r"#table=([0-9a-f]+)&amp;token=([^\"]+)\"", html))
+    links = card_links(client.post(url, headers=club.admin))
     playing = series["tables"][1]
     phone = club.api.auth(links[playing["table_id"]])
-    assert (
-        client.post(
-            f"/api/v1/tables/{playing['table_id']}/hands", json=SOLO, headers=phone
-        ).status_code
-        == 201
-    )
-    # A reload of the cards page (or a second press of Print) keeps every phone's link.
-    again = client.post(url, headers={**club.admin, "Accept-Language": "de"})
-    assert again.status_code == 409, again.get_data(as_text=True)
-    problem = again.json
-    assert problem["type"] == "urn:solo:problem:night-cards-in-use"
-    assert f"Tisch {playing['number']} der Serie 1" in problem["detail"]
+    recorded = client.post(f"/api/v1/tables/{playing['table_id']}/hands", json=SOLO, headers=phone)
+    assert recorded.status_code == 201
+    # A reprint after a hand is recorded: the same links, every phone still in.
+    assert card_links(client.post(url, headers={**club.admin, "Accept-Language": "de"})) == links
     for table_id, token in links.items():
-        answer = client.get(f"/api/v1/tables/{table_id}", headers=club.api.auth(token))
-        assert answer.status_code == 200
+        assert reads_its_table(client, club, table_id, token) == 200
+    # A table's link renewed on its own (POST /tables/{id}/token): its card gets a working one
+    # (the renewed link's phones keep theirs), the other cards keep theirs.
+    other = series["tables"][0]["table_id"]
+    renewed = client.post(f"/api/v1/tables/{other}/token", headers=club.admin)
+    assert renewed.status_code in (200, 201), renewed.json
+    reprint = card_links(client.post(url, headers=club.admin))
+    assert reprint[playing["table_id"]] == links[playing["table_id"]]
+    assert reprint[other] != links[other]
+    assert reads_its_table(client, club, other, reprint[other]) == 200
+    assert reads_its_table(client, club, other, renewed.json["table_token"]) == 200
+    assert card_links(client.post(url, headers=club.admin)) == reprint
     # Asked for on purpose (a lost card), the series gets new links and the old ones stop.
-    renewed = client.post(f"{url}?renew=1", headers=club.admin)
-    assert renewed.status_code == 200
+    fresh = card_links(client.post(f"{url}?renew=1", headers=club.admin))
     assert client.get(f"/api/v1/tables/{playing['table_id']}", headers=phone).status_code == 401
-    fresh = dict(
-        re.findall(r"#table=([0-9a-f]+)&amp;token=([^\"]+)\"", renewed.get_data(as_text=True))
-    )
-    assert set(fresh) == set(links) and not set(fresh.values()) & set(links.values())
+    assert set(fresh) == set(links) and not set(fresh.values()) & set(reprint.values())
+    for table_id, token in fresh.items():
+        assert reads_its_table(client, club, table_id, token) == 200
+    assert card_links(client.post(url, headers=club.admin)) == fresh
 
 
 def test_cards_need_the_admin_token_and_a_series_the_night_drew(club, client):
@@ -299,9 +312,17 @@ def test_the_admin_screen_words_every_text_its_script_says_and_no_other():
     script = NIGHT_ASSETS / "admin.js"
     with script.open("rb") as source:
         options = {"template_string": True, "parse_template_string": True}
-        said = [m for _, m, _, _ in extract("javascript", source, {"t": (1,)}, options=options)]
+        keywords = {"t": (1,), "tn": (2, 3)}
+        said = [m for _, m, _, _ in extract("javascript", source, keywords, options=options)]
     calls = re.findall(r"(?<![\w.$])(?:t|tx|tn)\(", script.read_text())
     assert len(calls) == len(said), "a t() whose text is not a literal the extractor reads"
     given = {night_pages._pad_text(message) for message in night_pages.ADMIN_WORDS}
-    assert set(said) - given == set(), "said by admin.js, not given by the shell"
-    assert given - set(said) == set(), "given by the shell, said by no one"
+    counted = {
+        (night_pages._pad_text(one), night_pages._pad_text(other))
+        for one, other in night_pages.ADMIN_COUNTS
+    }
+    words = {m for m in said if isinstance(m, str)}
+    counts = {tuple(m) for m in said if not isinstance(m, str)}
+    assert words - given == set(), "said by admin.js, not given by the shell"
+    assert given - words == set(), "given by the shell, said by no one"
+    assert counts == counted, "a count said by admin.js and given by the shell, both"

@@ -3,6 +3,7 @@ season), the standings live from the tables' hands, closing it, and who may do w
 
 from __future__ import annotations
 
+import re
 from itertools import combinations
 
 import pytest
@@ -260,6 +261,38 @@ def test_closing_waits_for_the_tables_unless_early_and_closes_them(club):
         "urn:solo:problem:night-closed"
     )
     assert club.draw(night).status_code == 409
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "Ask the director."), ("de", "Spielleitung"), ("es", "quien dirige la noche")],
+)
+def test_a_night_table_is_closed_by_the_director_never_by_its_phone(club, language, words):
+    night = club.started(players=club.players[:4], hands_per_series=2)
+    table_id = club.drawn(night)["tables"][0]["table_id"]
+    cards = club.client.post(f"/nights/{night['id']}/cards/1", headers=club.admin)
+    token = re.search(r"&amp;token=([^\"]+)\"", cards.get_data(as_text=True)).group(1)
+    phone = {**club.api.auth(token), "Accept-Language": language}
+    club.record(table_id, SOLO)
+    refused = club.client.post(f"/api/v1/tables/{table_id}/close", headers=phone)
+    assert refused.status_code == 403, refused.json
+    assert refused.json["type"] == "urn:solo:problem:night-table-closed-by-director"
+    assert words in refused.json["detail"] and night["name"] in refused.json["detail"]
+    # Nothing changed: the table still plays, its token still works, and the next draw waits.
+    table = club.client.get(f"/api/v1/tables/{table_id}", headers=phone).json
+    assert table["status"] == "open"
+    assert club.draw(night).status_code == 409
+    # The director (the club's admin token) may close it.
+    closed = club.client.post(f"/api/v1/tables/{table_id}/close", headers=club.admin)
+    assert closed.status_code == 200 and closed.json["status"] == "closed"
+
+
+def test_a_table_outside_a_night_is_still_closed_by_its_phone(club):
+    table = club.api.table(club=club.club)
+    answer = club.client.post(
+        f"/api/v1/tables/{table['id']}/close", headers=club.api.auth(table["table_token"])
+    )
+    assert answer.status_code == 200 and answer.json["status"] == "closed"
 
 
 def test_read_only_tokens_read_and_only_the_admin_writes(club, client):

@@ -29,6 +29,7 @@ WORDS = {
         "start": "Spieleabend beginnen",
         "pending": "hat 1 von 2 Spielen gespielt",
         "close_anyway": "Trotzdem schließen",
+        "yes_close": "Ja, Spieleabend schließen",
         "closed": "Der Spieleabend ist geschlossen",
         "one": "1 von 2 Spielen",
         "pays": " zahlt an ",
@@ -41,6 +42,7 @@ WORDS = {
         "start": "Empezar la noche",
         "pending": "lleva 1 de 2 manos",
         "close_anyway": "Cerrar de todos modos",
+        "yes_close": "Sí, cerrar la noche de club",
         "closed": "La noche de club está cerrada",
         "one": "1 de 2 manos",
         "pays": " paga a ",
@@ -202,7 +204,8 @@ def test_a_whole_club_night(browser, base_url, api, phones, language, viewport) 
     play_table(phones, second[1], language, hands=1)
     expect(screen.locator(".table.done")).to_have_count(1, timeout=BOUND_MS)
     expect(screen.locator(".table", has_text=words["one"])).to_have_count(1, timeout=BOUND_MS)
-    admin.locator("section.close button").click()
+    admin.locator("section.close button").click()  # it asks again: closing is for good
+    admin.locator(".notice button", has_text=words["yes_close"]).click()
     expect(admin.locator(".notice")).to_contain_text(words["pending"], timeout=BOUND_MS)
     if shots and language == "de":
         screen.screenshot(path=str(Path(shots) / "night-screen-money-de.png"))

@@ -1,6 +1,6 @@
 """The club night's admin screen keeps the admin's latest notice: a button is disabled while its
 request is in flight (a second tap sends nothing twice), and an earlier action whose answer
-comes late never overwrites what a later one said."""
+comes late (here a change of the rate) never overwrites what a later one said."""
 
 from __future__ import annotations
 
@@ -43,14 +43,22 @@ def test_a_late_answer_never_overwrites_a_later_notice(api: Any, phones: Any) ->
         [club["id"], admin_token],
     )
     held: list[Any] = []
-    page.route(f"**/api/v1/nights/{night['id']}/presence", lambda route: held.append(route))
-    page.goto(f"/clubs/{club['id']}/night-admin?lang=en#night={night['id']}")
-    presence = page.locator("form.presence")
-    presence.wait_for(timeout=BOUND_MS)
 
-    # The fifth player arrives: the answer is held back, and its button waits with it.
-    presence.locator(f'input[value="{players[4]}"]').check()
-    save = presence.locator("button[type=submit]")
+    def hold_the_rate(route: Any) -> None:
+        if route.request.method == "PATCH":
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route(f"**/api/v1/nights/{night['id']}", hold_the_rate)
+    page.goto(f"/clubs/{club['id']}/night-admin?lang=en#night={night['id']}")
+    summary = page.locator("section.summary")
+    summary.wait_for(timeout=BOUND_MS)
+
+    # The admin changes the rate: the answer is held back, and its button waits with it.
+    summary.locator("summary").click()
+    summary.locator("#rate-amount").fill("0.05")
+    save = summary.locator("form.rate-form button[type=submit]")
     save.click()
     expect(save).to_be_disabled(timeout=BOUND_MS)
 
@@ -61,16 +69,18 @@ def test_a_late_answer_never_overwrites_a_later_notice(api: Any, phones: Any) ->
     expect(notice).to_contain_text("or end the series now anyway")
     expect(notice.locator("button")).to_have_count(1)
 
-    # The presence's answer comes now: saved, the screen redrawn (a new form: the action is
-    # over, its notice said or dropped), the refusal still there.
+    # The rate's answer comes now: saved, the screen redrawn (a new form: the action is over,
+    # its notice said or dropped), the refusal still there.
     assert len(held) == 1
-    presence.evaluate("form => form.setAttribute('data-answered', 'not yet')")
+    page.locator("section.presence, form.presence").first.evaluate(
+        "form => form.setAttribute('data-answered', 'not yet')"
+    )
     held[0].continue_()
     expect(page.locator("form.presence:not([data-answered])")).to_have_count(1, timeout=BOUND_MS)
-    expect(presence.locator("button[type=submit]")).to_be_enabled()
-    expect(page.locator(f'form.presence input[value="{players[4]}"]')).to_be_checked()
+    expect(page.locator("section.summary form.rate-form button[type=submit]")).to_be_enabled()
+    expect(page.locator("section.summary .rate")).to_contain_text("0.05")
     expect(notice).to_contain_text("has played 0 of 2 hands")
-    expect(notice).not_to_contain_text("Saved")
+    expect(notice).not_to_contain_text("Rate saved")
     expect(notice.locator("button")).to_have_count(1)
-    present = api._call("GET", f"/nights/{night['id']}", admin_token)["players"]
-    assert {p["player_id"] for p in present if p["present"]} == set(players)
+    shown = api._call("GET", f"/nights/{night['id']}", admin_token)
+    assert shown["rate"]["cents"] == 5

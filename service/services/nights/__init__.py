@@ -11,7 +11,6 @@ from .money import (
     night_settle_up_csv,
 )
 from .nights import (
-    NightCardsInUse,
     NightClosed,
     NightTablesPending,
     change_presence,
@@ -30,7 +29,6 @@ from .standings import night_standings
 __all__ = [
     "NIGHT_SETTLE_UP_COLUMNS",
     "NightClosed",
-    "NightCardsInUse",
     "NightTablesPending",
     "change_presence",
     "change_rate",

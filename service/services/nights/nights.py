@@ -25,7 +25,14 @@ from ...persistence.nights import (
 from ...persistence.table_keeping import ClubRow, PlayerRow, TableRow, TokenRow
 from ...rules import Phrase, RuleViolation, seat_draw
 from .. import league, tables
-from ..auth import Principal, issue_token, new_id, require_club_admin, revoke_tokens
+from ..auth import (
+    Principal,
+    hash_token,
+    issue_token,
+    new_id,
+    require_club_admin,
+    revoke_tokens,
+)
 from ..clubs import get_club
 from ..errors import Conflict, Forbidden, NameTaken, NotFound, TableClosed, conflict_on_duplicate
 from ..locking import begin_write
@@ -40,13 +47,6 @@ class NightTablesPending(Conflict):
     """A table of the night has not played the hands its series has."""
 
     problem = "night-tables-pending"
-
-
-class NightCardsInUse(Conflict):
-    """New cards were asked for a series whose tables already keep their score: new links
-    would lock the phones at those tables out (``renew`` says to make them anyway)."""
-
-    problem = "night-cards-in-use"
 
 
 # --- reading --------------------------------------------------------------------------------
@@ -478,7 +478,11 @@ def draw_series(
         )
         db.session.add(
             ClubNightTableRow(
-                night_id=night.id, series=number, number=drawn_table.number, table_id=opened["id"]
+                night_id=night.id,
+                series=number,
+                number=drawn_table.number,
+                table_id=opened["id"],
+                card_token=opened["table_token"],  # the one link of its card (series_links)
             )
         )
     night.version += 1
@@ -505,39 +509,49 @@ def close_night(principal: Principal, night_id: str, early: bool = False) -> dic
     return night_view(night)
 
 
+def _live_card_token(link: ClubNightTableRow, table: TableRow) -> str | None:
+    """The card's kept token while it still opens its table (not revoked: ``POST
+    /tables/{id}/token`` may have renewed the table's link since), else None."""
+    if link.card_token is None:
+        return None
+    alive = db.session.scalar(
+        select(TokenRow.id).where(
+            TokenRow.token_hash == hash_token(link.card_token),
+            TokenRow.table_id == table.id,
+            TokenRow.revoked_at.is_(None),
+        )
+    )
+    return link.card_token if alive is not None else None
+
+
 def series_links(
     principal: Principal, night_id: str, number: int, *, renew: bool = False
 ) -> list[dict[str, Any]]:
-    """A new link (table token) for each open table of series ``number``, for its printed
-    card (admin token): the previous link of each stops working, as ``POST
-    /tables/{id}/token`` does. Tokens are stored only as digests, so a card printed again
-    carries new ones. Once a table of the series has a hand recorded, its phones hold the
-    link: new cards are then refused (``NightCardsInUse``) unless ``renew`` says to lock
-    those phones out (a lost card, a link that leaked). Each entry: the table (as in the
-    night's view), its token."""
+    """The link (table token) of each open table of series ``number``, for its card and the
+    admin screen (admin token). One link per table: the one its draw made, kept with the
+    table's place in the night, so that the admin screen, the printed cards and a reprint
+    (before or after hands are recorded) show the same one and no phone is locked out. A
+    table whose kept link no longer works (renewed on its own, or a night drawn before links
+    were kept) gets a new one, kept in its turn. ``renew``: every open table of the series
+    gets a new link and the previous ones stop working (a lost card, a link that leaked; the
+    phones there must scan again). Each entry: the table (as in the night's view), its
+    token."""
     night = lock_night(principal, night_id)
     linked = [(link, t) for link, t in night_tables(night.id) if link.series == number]
     if not linked:
         raise NotFound(N_("The night has no series %(series)s."), values={"series": number})
     if all(t.status == "closed" for _, t in linked):
         raise TableClosed(N_("The series' tables are closed: they need no new links."))
-    playing = [(link, t) for link, t in linked if t.status != "closed" and t.hands_played]
-    if playing and not renew:
-        link, table = playing[0]
-        raise NightCardsInUse(
-            N_(
-                "Table %(table)s of series %(series)s already keeps its score: new cards "
-                "would give every table of the series new links, and the phones there would "
-                "have to scan again."
-            ),
-            values={"table": link.number, "series": number},
-        )
     links = []
     for link, table in linked:
         if table.status == "closed":
             continue
-        revoke_tokens(TokenRow.table_id == table.id)
-        token = issue_token("table", night.club_id, table.id)
+        token = None if renew else _live_card_token(link, table)
+        if token is None:
+            if renew:
+                revoke_tokens(TokenRow.table_id == table.id)
+            token = issue_token("table", night.club_id, table.id)
+            link.card_token = token
         links.append({**_table_view(link, table), "series": number, "table_token": token})
     db.session.commit()
     return links

@@ -7,12 +7,13 @@
 // Drawn as the pad's screens are, with lit-html from its state (`state`; `draw()` after each
 // change), and worded with the pad's i18n: the server gives this page its language (<html
 // lang>) and its words from the service's catalogs (data-words, keyed by their English), which
-// the pad's `t` reads as it reads the pad's catalogs. A night shown anew (`redraw()`) gets
-// fresh forms, as the server has the night; the standings' poll and the notices draw over what
-// is there.
+// the pad's `t` and `tn` read as they read the pad's catalogs. A night shown anew (`redraw()`)
+// gets fresh forms, as the server has the night; the standings' poll and the notices draw over
+// what is there. A notice (an answer, a refusal, a question asked again) is drawn beside the
+// button that asked for it and takes the focus, so that a phone's screen shows it.
 
 import { html, nothing, render } from '../pad/lit-html.js';
-import { lang, t } from '../pad/i18n.js';
+import { lang, t, tn } from '../pad/i18n.js';
 import { enc, field } from '../pad/club-shared.js';
 import { randomKey, signed } from '../pad/dom.js';
 import { store } from '../pad/store.js';
@@ -20,10 +21,8 @@ import { parseAmount, rateFromAmount, rateAmount, formatCents } from './money.js
 
 const content = document.getElementById('content');
 const clubId = document.body.dataset.club;
-const LINKS = 'solo-night:links:'; // + night id + ':' + series: the cards' HTML shown once made
 const POLL_MS = 10000;
 const PENDING = 'urn:solo:problem:night-tables-pending';
-const IN_USE = 'urn:solo:problem:night-cards-in-use';
 const STATUS = { open: t('open'), closed: t('closed') };
 
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -40,11 +39,12 @@ class Problem extends Error {
     this.problem = problem || {};
   }
 
-  /** The detail, then each field it names with its message. */
+  /** What was done before the refusal (`saved`), the detail, then each field it names with
+   * its message. */
   lines() {
     const errors = Object.entries(this.problem.errors || {});
     const named = errors.map(([name, messages]) => `${name}: ${[].concat(messages).join(' ')}`);
-    return named.length ? named : [this.message];
+    return [...(this.problem.saved || []), ...(named.length ? named : [this.message])];
   }
 }
 
@@ -74,14 +74,17 @@ const api = (path, options) => call('GET', path, options);
 
 // --- the state and its drawing ---------------------------------------------------------------
 
-const QUIET = { lines: [], kind: 'info', offer: null };
+const QUIET = { lines: [], kind: 'info', offers: [], at: null, id: 0 };
 const state = {
   club: null, players: [], seasons: [], variants: [],
   nights: null, // the club's nights (the start screen)
   night: null, board: null, etag: null, // the night shown, its standings and their ETag
   game: null, // the game chosen on the start form
   untilClosed: false, // the start form's "Until closed"
-  notice: QUIET, // {lines, kind, offer: {key, label, run} | null}
+  // What the latest action said: {lines, kind ('info', 'error', 'ask'), offers: [{key, label,
+  // run, kind?}], at: the action's key (drawn beside its button), id: counts the notices}
+  notice: QUIET,
+  cards: new Map(), // series number → the server's markup of its tables' cards (their links)
   busy: new Set(), // the actions waiting for their answer: their buttons are disabled
   failed: null, // what stopped the screen: a text
 };
@@ -92,6 +95,7 @@ function draw() {
   if (!drawn) content.replaceChildren();
   drawn = true;
   render(screen(), content);
+  focusNotice();
 }
 
 /** Draw anew: every form as the state has it (what was typed in the previous ones is gone). */
@@ -102,29 +106,35 @@ function redraw() {
 
 const busy = (key) => state.busy.has(key);
 
-function say(text, kind = 'info', offer = null) {
-  state.notice = { lines: text ? [].concat(text) : [], kind, offer };
+let noticed = 0; // the id of the last notice that took the focus
+
+/** Show `text` beside the button of action `at` (`offers`: the buttons of the way on). */
+function say(text, kind = 'info', offers = [], at = null) {
+  state.notice = { lines: text ? [].concat(text) : [], kind, offers: [].concat(offers || []), at,
+    id: state.notice.id + 1 };
   draw();
 }
 
 let newest = 0; // the number of the admin's latest action
 
-/** The notice of a new action: from now on it alone speaks, and what an earlier action says
- * when its answer comes late is dropped. `tell(text, kind, offer)` answers whether it spoke. */
-function notifier() {
+/** The notice of a new action `at`: from now on it alone speaks, and what an earlier action
+ * says when its answer comes late is dropped. `tell(text, kind, offers)` answers whether it
+ * spoke. */
+function notifier(at = null) {
   const mine = ++newest;
-  return (text, kind, offer) => {
+  return (text, kind, offers) => {
     if (mine !== newest) return false;
-    say(text, kind, offer);
+    say(text, kind, offers, at);
     return true;
   };
 }
 
 /** Run `action(tell)` as the action `key`, its buttons disabled until its answer is in (a
- * second tap sends nothing twice). A refusal is shown with its own words and the way on that
- * `offer(refusal)` gives ({key, label, run}, or null), unless a later action has spoken since. */
+ * second tap sends nothing twice). A refusal is shown beside its button with its own words and
+ * the way on that `offer(refusal)` gives ({key, label, run}, or null), unless a later action
+ * has spoken since. */
 async function attempt(key, action, offer = (_refusal) => null) {
-  const tell = notifier();
+  const tell = notifier(key);
   state.busy.add(key);
   draw();
   try {
@@ -138,13 +148,32 @@ async function attempt(key, action, offer = (_refusal) => null) {
   }
 }
 
-function noticeView() {
-  const { lines, kind, offer } = state.notice;
+/** Ask before the action `key` that cannot be undone: `question` and its two buttons, beside
+ * the button tapped (as a table's close asks again on the pad). */
+function askFirst(key, question, yes, run) {
+  notifier(key)(question, 'ask', [{ key, label: yes, run, kind: 'danger' },
+    { key, label: t('Not yet'), run: () => notifier(key)('') }]);
+}
+
+/** The notice of action `at`, if it is the one that spoke last (else nothing). */
+function noticeAt(...at) {
+  const { lines, kind, offers, id } = state.notice;
+  if (!lines.length || !at.includes(state.notice.at)) return nothing;
   const shown = lines.flatMap((line, i) => (i ? [html`<br>`, line] : [line]));
-  const button = offer ? html` <button type="button" ?disabled=${busy(offer.key)}
-    @click=${offer.run}>${offer.label}</button>` : nothing;
-  return html`<p class="notice ${kind}" role="status" ?hidden=${!lines.length}>${shown}${
-    button}</p>`;
+  const buttons = offers.map((offer) => html` <button type="button" class=${offer.kind || ''}
+    ?disabled=${busy(offer.key)} @click=${offer.run}>${offer.label}</button>`);
+  return html`<p class="notice ${kind}" role=${kind === 'info' ? 'status' : 'alert'}
+    tabindex="-1" data-notice=${id}>${shown}${buttons}</p>`;
+}
+
+/** A new notice takes the focus (and so comes into view): the admin's eyes are where they
+ * tapped, and a screen reader reads it out. */
+function focusNotice() {
+  if (state.notice.id === noticed || !state.notice.lines.length) return;
+  const shown = content.querySelector(`.notice[data-notice="${state.notice.id}"]`);
+  if (!shown) return;
+  noticed = state.notice.id;
+  /** @type {HTMLElement} */ (shown).focus();
 }
 
 // --- what the page shows ---------------------------------------------------------------------
@@ -269,7 +298,7 @@ function startForm() {
     try {
       rate = readRate(form, units, currency);
     } catch (error) {
-      notifier()(error.message, 'error');
+      notifier('start')(error.message, 'error');
       return;
     }
     const players = [...form.querySelectorAll('input[name=present]:checked')].map((b) => b.value);
@@ -293,12 +322,19 @@ function startForm() {
   const people = state.players.filter((p) => !p.retired).map((p) => html`<label
     class="player"><input type="checkbox" name="present" value=${p.id}><span
     class="name">${p.name}</span></label>`);
+  const last = lastPlayers();
+  const same = (event) => {
+    const form = event.currentTarget.form;
+    for (const box of form.querySelectorAll('input[name=present]')) box.checked = last.has(box.value);
+  };
+  const sameButton = last.size ? html`<button type="button" class="same"
+    @click=${same}>${t('Same players as last night')}</button>` : nothing;
   return html`<form class="card start" @submit=${start}><h2>${words.title}</h2>
     ${field('start-name', words.name, html`<input id="start-name" name="name" type="text"
       required maxlength="80" value=${words.night}>`)}
     ${field('start-game', words.game, html`<select id="start-game" name="variant"
       @change=${choose}>${games}</select>`)}
-    <fieldset class="players"><legend>${words.present}</legend>${people}</fieldset>
+    <fieldset class="players"><legend>${words.present}</legend>${sameButton}${people}</fieldset>
     ${field('start-new', words.newPlayers, html`<textarea id="start-new" name="new_players"
       rows="2"></textarea>`)}
     <div class="row">${field('start-hands', words.hands, html`<input id="start-hands"
@@ -311,13 +347,34 @@ function startForm() {
       value="">${words.noSeason}</option>${seasons}</select>`)}
     <div class="money">${rateFields('start', units, currency, null)}</div>
     <button class="primary" type="submit" ?disabled=${busy('start')}>${words.start}</button>
-    </form>`;
+    ${noticeAt('start')}</form>`;
+}
+
+/** Who played the club's last night (the newest): everyone seated at one of its tables, or
+ * those present if it drew nothing; empty without one. */
+function lastPlayers() {
+  const night = (state.nights || [])[0];
+  if (!night) return new Set();
+  const seated = night.series.flatMap((s) => s.tables.flatMap((x) => x.seats))
+    .map((seat) => seat.player_id);
+  return new Set(seated.length ? seated
+    : night.players.filter((p) => p.present).map((p) => p.player_id));
+}
+
+/** The nights still open, first and large: a returning director goes on with one. */
+function openNights() {
+  const open = (state.nights || []).filter((n) => n.status === 'open');
+  if (!open.length) return nothing;
+  return html`<section class="card open-nights"><h2>${t('Open nights')}</h2>${open.map((n) => html`
+    <p><a class="button primary" href="#${hashOf(n.id)}">${t('Go on with {night}',
+      { night: n.name })}</a></p>`)}</section>`;
 }
 
 function nightList() {
-  if (!state.nights || !state.nights.length) return nothing;
+  const closed = (state.nights || []).filter((n) => n.status !== 'open');
+  if (!closed.length) return nothing;
   const title = t("The club's nights");
-  return html`<section class="card"><h2>${title}</h2><ul class="nights">${state.nights.map(
+  return html`<section class="card"><h2>${title}</h2><ul class="nights">${closed.map(
     (n) => html`<li><a href="#${hashOf(n.id)}">${n.name}</a> · ${variantTitle(n.variant)} · ${
       STATUS[n.status]}</li>`)}</ul></section>`;
 }
@@ -337,8 +394,8 @@ function summary(night) {
   const parts = [variantTitle(night.variant), STATUS[night.status],
     drawn ? t('Series {number} of {planned}', { number: drawn, planned: night.series_planned })
       : t('No series drawn yet.'),
-    night.hands_per_series ? t('{hands} hands per series', { hands: night.hands_per_series })
-      : t('Until closed'),
+    night.hands_per_series ? tn(night.hands_per_series, '{hands} hand per series',
+      '{hands} hands per series', { hands: night.hands_per_series }) : t('Until closed'),
     season ? season.name : t('No season')];
   const words = { change: t('Change the rate'), save: t('Save the rate') };
   const save = (event) => {
@@ -347,7 +404,7 @@ function summary(night) {
     try {
       rate = readRate(event.currentTarget, units, currency);
     } catch (error) {
-      notifier()(error.message, 'error');
+      notifier('rate')(error.message, 'error');
       return;
     }
     attempt('rate', async (tell) => {
@@ -360,100 +417,136 @@ function summary(night) {
     <p class="meta">${parts.join(' · ')}</p><p class="rate">${rateText(night.rate, units)}</p>
     <details><summary>${words.change}</summary><form class="rate-form" @submit=${save}>${
       rateFields('rate', units, currency, night.rate)}<button type="submit"
-      ?disabled=${busy('rate')}>${words.save}</button></form></details></section>`;
+      ?disabled=${busy('rate')}>${words.save}</button></form></details>${noticeAt('rate')}
+    </section>`;
 }
 
-function presence(night) {
-  if (night.status !== 'open') return nothing;
+/** Who may be present at the night: its players, then the club's others (not present). */
+function presenceRows(night) {
   const known = new Set(night.players.map((p) => p.player_id));
-  const rows = [
+  return [
     ...night.players.map((p) => ({ id: p.player_id, name: p.name, present: p.present,
       ofNight: true })),
     ...state.players.filter((p) => !p.retired && !known.has(p.id))
       .map((p) => ({ id: p.id, name: p.name, present: false, ofNight: false }))];
+}
+
+/** What the presence form says has changed since the night was loaded ({arrived, left,
+ * new_players}), or null when nothing has: ticked, unticked or typed but not saved yet. */
+function presenceChanges(night) {
+  const form = /** @type {HTMLFormElement|null} */ (content.querySelector('form.presence'));
+  if (!form) return null;
+  const rows = presenceRows(night);
+  const ticked = new Set([...form.querySelectorAll('input[type=checkbox]:checked')]
+    .map((box) => /** @type {HTMLInputElement} */ (box).value));
+  const arrived = rows.filter((r) => ticked.has(r.id) && !r.present).map((r) => r.id);
+  const left = rows.filter((r) => !ticked.has(r.id) && r.present && r.ofNight).map((r) => r.id);
+  const names = lines(/** @type {HTMLTextAreaElement} */ (
+    form.elements.namedItem('new_players')).value);
+  return arrived.length || left.length || names.length
+    ? { arrived, left, new_players: names } : null;
+}
+
+function presence(night) {
+  if (night.status !== 'open') return nothing;
   const words = { title: t('Who is here'), hint: t(
-    'Between series: mark a late arrival or an early leaver; the next draw seats those present.',
+    'Between series: tick a late arrival, untick an early leaver. The next draw seats those '
+    + 'ticked here, and saves them first.',
   ), newPlayers: t('New players, one name per line'), save: t('Save who is here') };
   const save = (event) => {
     event.preventDefault();
-    const form = event.currentTarget;
-    const ticked = new Set([...form.querySelectorAll('input[type=checkbox]:checked')]
-      .map((box) => box.value));
-    const arrived = rows.filter((r) => ticked.has(r.id) && !r.present).map((r) => r.id);
-    const left = rows.filter((r) => !ticked.has(r.id) && r.present && r.ofNight)
-      .map((r) => r.id);
-    const names = lines(form.elements.namedItem('new_players').value);
+    const body = presenceChanges(night) || { arrived: [], left: [], new_players: [] };
     attempt('presence', async (tell) => {
-      const body = { arrived, left, new_players: names };
       await call('PATCH', `/nights/${night.id}/presence`, { body });
       tell(t('Saved: the next draw seats those present.'));
       await showNight(night.id, true);
     });
   };
-  const people = rows.map((r) => html`<label class="player"><input type="checkbox"
-    value=${r.id} ?checked=${r.present}><span class="name">${r.name}</span></label>`);
+  const people = presenceRows(night).map((r) => html`<label class="player"><input
+    type="checkbox" value=${r.id} ?checked=${r.present}><span class="name">${r.name}</span>
+    </label>`);
   return html`<form class="card presence" @submit=${save}><h2>${words.title}</h2>
     <p class="hint">${words.hint}</p><div class="players">${people}</div>
     ${field('presence-new', words.newPlayers, html`<textarea id="presence-new"
       name="new_players" rows="2"></textarea>`)}
-    <button type="submit" ?disabled=${busy('presence')}>${words.save}</button></form>`;
+    <button type="submit" ?disabled=${busy('presence')}>${words.save}</button>${
+      noticeAt('presence')}</form>`;
 }
 
 function drawCard(night) {
   if (night.status !== 'open') return nothing;
   if (!night.next_series) {
     const done = t('All series are drawn: close the night when the tables are done.');
-    return html`<section class="card"><p>${done}</p></section>`;
+    return html`<section class="card draw"><p>${done}</p>${noticeAt('draw')}</section>`;
   }
   const words = { draw: t('Draw series {number}', { number: night.next_series }),
     seed: t('Seed (to repeat a draw; empty: random)'), anyway: t('End the series now anyway') };
+  // The draw seats those ticked in "Who is here": a tick not saved yet is saved first (and
+  // said so), never left out.
   const drawSeries = (early) => attempt('draw', async (tell) => {
     const seed = /** @type {HTMLInputElement|null} */ (document.getElementById('seed'));
     const body = { early, ...(seed && seed.value !== '' ? { seed: Number(seed.value) } : {}) };
-    const { data } = await call('POST', `/nights/${night.id}/series`, { body });
-    await makeLinks(night.id, data.number, false);
-    tell(t('Series {number} drawn with seed {seed}.', { number: data.number,
-      seed: String(data.seed) })); // a seed as it is typed again: not grouped
+    const changes = presenceChanges(state.night);
+    if (changes) {
+      const saved = await call('PATCH', `/nights/${night.id}/presence`, { body: changes });
+      state.night = saved.data;
+      redraw(); // the presence form as saved: a refusal below keeps the ticks
+    }
+    const first = changes ? [t('Saved who is here first: the draw seats those ticked.')] : [];
+    try {
+      const { data } = await call('POST', `/nights/${night.id}/series`, { body });
+      tell([...first, t('Series {number} drawn with seed {seed}.', { number: data.number,
+        seed: String(data.seed) })]); // a seed as it is typed again: not grouped
+    } catch (error) {
+      if (error instanceof Problem && first.length) {
+        error.problem = { ...error.problem, saved: first };
+      }
+      throw error;
+    }
     await showNight(night.id, true);
   }, (refusal) => (refusal.problem.type === PENDING
     ? { key: 'draw', label: words.anyway, run: () => drawSeries(true) } : null));
   return html`<section class="card draw"><button class="primary" type="button"
     ?disabled=${busy('draw')} @click=${() => drawSeries(false)}>${words.draw}</button>
+    ${noticeAt('draw')}
     <details><summary>${words.seed}</summary><input id="seed" type="number" min="0"
     inputmode="numeric" aria-label=${words.seed}></details></section>`;
 }
 
-/** New links for the series' tables (the server's cards: link and QR code), kept on this device. */
-async function makeLinks(nightId, number, renew) {
+/** The cards of series `number` as the server makes them (each table's link and QR code, the
+ * same ones the printed cards carry), kept in `state.cards`; `renew`: new links for them all. */
+async function loadCards(nightId, number, renew = false) {
   const url = `/nights/${nightId}/cards/${number}?lang=${lang}${renew ? '&renew=1' : ''}`;
   const { data } = await call('POST', url, { page: true });
-  try { localStorage.setItem(`${LINKS}${nightId}:${number}`, data); } catch { /* shown once */ }
+  state.cards.set(number, data);
 }
 
-const cardsShown = new Map(); // LINKS key → {markup, node}: the cards as last put on the page
+const cardsShown = new Map(); // series number → {markup, node}: the cards as last put on the page
 
-/** The series' cards as the server made them (null: none kept on this device), one element for
- * the same markup, which lit-html then leaves as it is. */
-function keptCards(nightId, number) {
-  const name = `${LINKS}${nightId}:${number}`;
-  const markup = localStorage.getItem(name);
+/** The series' cards (null: not loaded), one element for the same markup, which lit-html then
+ * leaves as it is. */
+function shownCards(number) {
+  const markup = state.cards.get(number);
   if (!markup) return null;
-  const shown = cardsShown.get(name);
+  const shown = cardsShown.get(number);
   if (shown && shown.markup === markup) return shown.node;
   const node = document.createElement('div');
   node.className = 'cards-here';
   node.innerHTML = markup; // the server's own markup, every name escaped
-  cardsShown.set(name, { markup, node });
+  cardsShown.set(number, { markup, node });
   return node;
 }
 
 function seriesCard(night, series) {
-  const stored = keptCards(night.id, series.number);
   const open = series.tables.some((table) => table.status === 'open');
+  const stored = open ? shownCards(series.number) : null;
   const words = { title: t('Series {number}', { number: series.number }),
     seed: t('Seed {seed}', { seed: String(series.seed) }), print: t('Print the table cards'),
-    screen: t('Big screen'), links: t('Links and QR codes of the tables'),
-    again: t('Make new links (the phones at these tables must scan again)'),
+    screen: t('Big screen'), again: t('Make new links (the phones at these tables must scan again)'),
+    ask: t('New links for every table of series {number}? The links shown and printed so far '
+      + 'stop working, and the phones at these tables must scan the new cards.',
+    { number: series.number }),
+    yes: t('Yes, make new links'),
     hint: t(
       "The big screen opens with the club's read-only link when this device has one (Manage), "
       + 'else with the admin token: keep that screen to yourself.',
@@ -462,26 +555,26 @@ function seriesCard(night, series) {
     const first = t('deals first');
     const names = table.seats.map((s) => (s.seat === table.first_dealer ? `${s.name} (${first})`
       : s.name)).join(', ');
+    const played = tn(table.hands_played, '{played} hand', '{played} hands',
+      { played: table.hands_played });
     return html`<li><strong>${t('Table {number}', { number: table.number })}</strong> <span
-      class="names">${names}</span> · ${t('{played} hands', { played: table.hands_played })}</li>`;
+      class="names">${names}</span> · ${played}</li>`;
   });
-  const cards = stored && open ? stored
-    : html`<div class="cards-here"><ol class="tables">${tables}</ol></div>`;
+  const cards = stored || html`<div class="cards-here"><ol class="tables">${tables}</ol></div>`;
   const cardsLink = `${linkOf(`/nights/${night.id}/cards?series=${series.number}`)}#token=${token}`;
   const screenLink = `${linkOf(`/nights/${night.id}/screen`)}#token=${viewer || token}`;
   const key = `links:${series.number}`;
-  const links = (renew) => attempt(key, async (tell) => {
-    await makeLinks(night.id, series.number, renew);
+  const renew = () => attempt(key, async (tell) => {
+    await loadCards(night.id, series.number, true);
     tell('');
     await showNight(night.id, true);
-  }, (refusal) => (refusal.problem.type === IN_USE && !renew
-    ? { key, label: words.again, run: () => links(true) } : null));
-  const make = open && !stored ? html`<button type="button" ?disabled=${busy(key)}
-    @click=${() => links(false)}>${words.links}</button>` : nothing;
+  });
+  const again = open ? html`<button type="button" ?disabled=${busy(key)}
+    @click=${() => askFirst(key, words.ask, words.yes, renew)}>${words.again}</button>` : nothing;
   return html`<section class="card series" data-series=${series.number}><h2>${words.title}</h2>
     <p class="seed">${words.seed}</p><p class="links"><a href=${cardsLink} target="_blank"
     rel="noopener">${words.print}</a> · <a href=${screenLink} target="_blank"
-    rel="noopener">${words.screen}</a></p>${cards}${make}${
+    rel="noopener">${words.screen}</a></p>${cards}${again}${noticeAt(key)}${
       viewer ? nothing : html`<p class="hint">${words.hint}</p>`}</section>`;
 }
 
@@ -517,7 +610,10 @@ function moneyCard(money) {
       'Each table is rounded down to the cent as its own settle-up shows it, the cents left '
       + 'over going to the largest remainders; the night adds up those amounts per player.',
     ) };
-  const each = money.players.map((p) => html`<tr><td class="name">${p.name}</td><td
+  // By amount, as the money goes: who gets most first, who pays most last.
+  const ordered = [...money.players].sort((a, b) => b.cents - a.cents
+    || a.name.localeCompare(b.name, lang));
+  const each = ordered.map((p) => html`<tr><td class="name">${p.name}</td><td
     class="cents">${cents(p.cents, true)}</td></tr>`);
   return html`<section class="card settle-up"><h2>${words.title}</h2><table
     class="each"><tbody>${each}</tbody></table><ul class="payments">${payments}</ul>${
@@ -528,16 +624,31 @@ function moneyCard(money) {
 
 function closeCard(night) {
   const words = { closed: t('The night is closed: its tables are closed too.'),
-    close: t('Close the night'), anyway: t('Close anyway') };
-  if (night.status !== 'open') return html`<section class="card"><p>${words.closed}</p></section>`;
+    close: t('Close the night'), anyway: t('Close anyway'), yes: t('Yes, close the night'),
+    ask: t('Close the night? Its tables close with it: no hand can be recorded at them any '
+      + 'more, and the night cannot be opened again.') };
+  if (night.status !== 'open') {
+    return html`<section class="card close"><p>${words.closed}</p>${noticeAt('close')}</section>`;
+  }
   const close = (early) => attempt('close', async (tell) => {
     await call('POST', `/nights/${night.id}/close`, { body: { early } });
     tell(words.closed);
     await showNight(night.id, true);
   }, (refusal) => (refusal.problem.type === PENDING
     ? { key: 'close', label: words.anyway, run: () => close(true) } : null));
+  // Closing cannot be undone: it asks again, beside the button (as a table's close does).
+  const ask = () => askFirst('close', words.ask, words.yes, () => close(false));
   return html`<section class="card close"><button class="danger" type="button"
-    ?disabled=${busy('close')} @click=${() => close(false)}>${words.close}</button></section>`;
+    ?disabled=${busy('close')} @click=${ask}>${words.close}</button>${noticeAt('close')}
+    </section>`;
+}
+
+/** The way back: the club on the Solo pad, and the club's nights. */
+function crumbs() {
+  const nights = state.night ? html` › <a href="#${hashOf(null)}">${t("The club's nights")}</a>`
+    : nothing;
+  return html`<nav class="crumbs" aria-label=${t('Back to the club')}><a href="/#league=${enc(clubId)}"
+    >${state.club.name}</a>${nights}</nav>`;
 }
 
 function nightView(night) {
@@ -558,8 +669,9 @@ function screen() {
   if (state.failed) return failedView(state.failed);
   if (!state.club) return nothing;
   const title = `${t('Club night')} · ${state.club.name}`;
-  const shown = state.night ? nightView(state.night) : html`${startForm()}${nightList()}`;
-  return html`<h1>${title}</h1>${noticeView()}${shown}`;
+  const shown = state.night ? nightView(state.night)
+    : html`${openNights()}${startForm()}${nightList()}`;
+  return html`${crumbs()}<h1>${title}</h1>${noticeAt(null, 'route')}${shown}`;
 }
 
 let timer = null;
@@ -568,6 +680,13 @@ async function showNight(nightId, keepNotice = false) {
   clearTimeout(timer);
   const { data: night } = await api(`/nights/${nightId}`);
   const { data: board, etag } = await api(`/nights/${nightId}/standings`);
+  // The links of each series still playing: the ones its draw made, which its cards carry.
+  state.cards = new Map();
+  for (const series of night.series) {
+    if (series.tables.some((table) => table.status === 'open')) {
+      await loadCards(nightId, series.number);
+    }
+  }
   Object.assign(state, { night, board, etag, nights: null });
   if (!keepNotice) state.notice = QUIET;
   redraw();
@@ -599,10 +718,18 @@ function hashOf(nightId) {
   return parts.filter(Boolean).join('&');
 }
 
-/** What the fragment asks for: a night, or the club's nights and a new one. */
-function route() {
-  const chosen = new URLSearchParams(location.hash.slice(1)).get('night');
-  return chosen ? showNight(chosen) : home();
+/** What the fragment asks for: a night, or the club's nights and a new one. A director who
+ * comes back (no night asked for) finds the open night, if there is one, before all else. */
+async function route() {
+  const asked = new URLSearchParams(location.hash.slice(1));
+  const chosen = asked.get('night');
+  if (chosen) return showNight(chosen);
+  await home();
+  const open = state.nights.filter((n) => n.status === 'open');
+  if (!asked.has('nights') && open.length === 1) {
+    history.replaceState(null, '', `#${hashOf(open[0].id)}`);
+    await showNight(open[0].id);
+  }
 }
 
 function fail(text) {

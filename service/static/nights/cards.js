@@ -1,5 +1,5 @@
-// The table cards of a club night's series: asks the server for new links and their cards
-// (the admin token from the URL's fragment, #token=…), then offers to print them.
+// The table cards of a club night's series: asks the server for the cards (each table's link
+// and its QR code; the admin token from the URL's fragment, #token=…), then offers to print them.
 const body = document.body;
 const content = document.getElementById('content');
 const token = new URLSearchParams(location.hash.slice(1)).get('token');
@@ -12,13 +12,10 @@ function say(text) {
   content.replaceChildren(note);
 }
 
-// Once a table keeps its score its phones hold the card's link: the server then refuses new
-// cards (409 night-cards-in-use), and only a second, deliberate press makes them anyway.
-const IN_USE = 'urn:solo:problem:night-cards-in-use';
-
-async function load(renew = false) {
-  const url = renew ? `${body.dataset.cards}&renew=1` : body.dataset.cards;
-  const answer = await fetch(url, {
+// The cards carry each table's one link, the one the admin screen shows: printing again locks
+// no phone out, so the page simply asks for them (new links are the admin screen's, on purpose).
+async function load() {
+  const answer = await fetch(body.dataset.cards, {
     method: 'POST',
     // the page's own language, for a refusal's words too
     headers: { Authorization: `Bearer ${token}`, 'Accept-Language': document.documentElement.lang },
@@ -27,13 +24,6 @@ async function load(renew = false) {
   if (!answer.ok) {
     const problem = await answer.json().catch(() => null);
     say((problem && problem.detail) || answer.statusText);
-    if (problem && problem.type === IN_USE) {
-      const again = document.createElement('button');
-      again.type = 'button';
-      again.textContent = body.dataset.renew;
-      again.addEventListener('click', () => load(true).catch(() => say(body.dataset.tokenMissing)));
-      content.append(again);
-    }
     return;
   }
   content.innerHTML = await answer.text(); // the server's own markup, every name escaped

@@ -561,16 +561,20 @@ export function handForm(opts) {
       'Hand {number} was just recorded on another phone. Saving will show both versions.',
       { number: opts.number },
     );
-    return html`<p class="notice warn" role="alert" ?hidden=${!clash}>${clash ? taken : ''}</p>
-      ${body} ${moreBox}
-      <section
-        class="preview"
-        aria-live="polite"
-        aria-atomic="true"
-        aria-label=${t('Preview of the settlement')}
-      >
-        ${preview}
-      </section>
+    // The fields apart from the save bar: on a phone's new-hand screen they scroll in their own
+    // box above it, so the bar covers none of them (pad.css, "the record form").
+    return html`<div class="fields">
+        <p class="notice warn" role="alert" ?hidden=${!clash}>${clash ? taken : ''}</p>
+        ${body} ${moreBox}
+        <section
+          class="preview"
+          aria-live="polite"
+          aria-atomic="true"
+          aria-label=${t('Preview of the settlement')}
+        >
+          ${preview}
+        </section>
+      </div>
       <div class="footer">
         <p class="status" id=${statusId} aria-live="polite">${status}</p>
         <button
