@@ -21,7 +21,6 @@ events it is sent (``stream_hub.StreamHub.adopt`` covers the moment in between).
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import threading
@@ -30,6 +29,7 @@ from typing import Any
 
 from sqlalchemy import Engine, event, select
 
+from ..json_text import answer_text
 from ..persistence.outbox import ChangeCursorRow
 from .outbox import CHANNEL, event_view, rows_after
 from .table_versions import PerEngine, can_pin, detached_connection
@@ -49,13 +49,13 @@ _cursors = ChangeCursorRow.__table__
 
 def event_frame(view: dict[str, Any]) -> bytes:
     """An event as a server-sent event: its id, and its JSON as the data."""
-    data = json.dumps(view, separators=(",", ":"), ensure_ascii=False)
+    data = answer_text(view)
     return f"id: {view['id']}\ndata: {data}\n\n".encode()
 
 
 def named_frame(name: str, event_id: int, data: dict[str, Any]) -> bytes:
     """A control event (``ready``, ``reload``) that sets the stream's id to ``event_id``."""
-    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    body = answer_text(data)
     return f"id: {event_id}\nevent: {name}\ndata: {body}\n\n".encode()
 
 
