@@ -19,8 +19,8 @@ import decimal
 import json
 import re
 import uuid
-from datetime import date
 from collections.abc import Callable
+from datetime import date
 from typing import Any, cast
 
 import orjson
@@ -55,8 +55,14 @@ def _flask_default(value: Any) -> Any:
 
 
 def answer_bytes(value: Any) -> bytes:
-    """An answer's body: compact UTF-8 JSON, keys in the order given."""
-    return orjson.dumps(value, default=_flask_default, option=_ANSWER)
+    """An answer's body: compact UTF-8 JSON, keys in the order given. What orjson cannot
+    write (an integer beyond 64 bits, a string with a lone surrogate: a client's echoed
+    input) the standard library writes, as Flask did (in ASCII, the surrogate escaped)."""
+    try:
+        return orjson.dumps(value, default=_flask_default, option=_ANSWER)
+    except TypeError:
+        text = json.dumps(value, default=_flask_default, separators=(",", ":"))
+        return text.encode()
 
 
 def answer_text(value: Any) -> str:
