@@ -2,9 +2,9 @@
 the canonical texts it hashes. Reading stays with the standard library (``json.loads``, or
 ``schemas/json_numbers.loads`` for request bodies): it is not where the time went.
 
-- ``answer_text``: an answer's body (compact, UTF-8, the contract's key order). Flask's views
-  write it through ``JSONProvider`` (installed by ``install``), and so do the answers made
-  before Flask (``middleware/early.py``), the streams' frames and the problem documents.
+- ``answer_bytes``: an answer's body (compact, UTF-8, the contract's key order). Flask's
+  views write it through ``json_provider.OrjsonProvider``, and so do the answers made before
+  Flask (``middleware/early.py``), the streams' frames and the problem documents.
 - ``stored_text``: a JSON column's text (``database.py`` gives it to SQLAlchemy).
 - ``canonical_text``: sorted keys, compact, UTF-8. What is hashed and compared across
   versions (idempotency fingerprints, a hand's request hash, webhook bodies): it is byte for
@@ -19,13 +19,10 @@ import decimal
 import json
 import re
 import uuid
-from collections.abc import Callable
 from datetime import date
-from typing import Any, cast
+from typing import Any
 
 import orjson
-from flask import Flask, Response
-from flask.json.provider import JSONProvider
 from werkzeug.http import http_date
 
 _ANSWER = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
@@ -92,30 +89,3 @@ def canonical_text(value: Any) -> str:
 
 def _standard_canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-class OrjsonProvider(JSONProvider):
-    """Flask's JSON, written by ``answer_bytes``: ``jsonify``, a view's dict, ``app.json``.
-    Always compact (no indented form in debug mode); reading is the standard library's."""
-
-    mimetype = "application/json"
-
-    def dumps(self, obj: Any, **kwargs: Any) -> str:
-        # Callers' ``separators``/``sort_keys`` are for the standard library; the text is
-        # compact whatever they ask, which is what they asked for.
-        return answer_text(obj)
-
-    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
-        return json.loads(s, **kwargs)
-
-    def response(self, *args: Any, **kwargs: Any) -> Response:
-        """As Flask's own: the value, then a newline."""
-        body = answer_bytes(self._prepare_response_obj(args, kwargs)) + b"\n"
-        response_class = cast("Callable[..., Response]", self._app.response_class)
-        return response_class(body, mimetype=self.mimetype)
-
-
-def install(app: Flask) -> None:
-    """Make ``answer_bytes`` the app's JSON (``app.json``)."""
-    app.json_provider_class = OrjsonProvider
-    app.json = OrjsonProvider(app)

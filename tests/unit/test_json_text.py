@@ -1,6 +1,7 @@
 """The one JSON encoder (``service/json_text.py``): its canonical text is byte for byte the
 standard library's, which earlier versions stored (idempotency fingerprints, a hand's request
-hash); its answers read back as the value given; Flask writes through it."""
+hash); its answers read back as the value given; Flask writes through it
+(``service/json_provider.py``)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from service import create_app, json_text
+from service import create_app, json_provider, json_text
 from service.services import idempotency
 
 # Text with surrogates (a JSON body may carry "\ud800"), and floats of every form.
@@ -130,7 +131,7 @@ def test_flask_writes_its_json_through_the_encoder() -> None:
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://"})
     with app.app_context():
         response = app.json.response({"b": "Grüße", "a": [1, 2]})
-        assert isinstance(app.json, json_text.OrjsonProvider)
+        assert isinstance(app.json, json_provider.OrjsonProvider)
         assert response.get_data() == '{"b":"Grüße","a":[1,2]}\n'.encode()
         assert response.mimetype == "application/json"
         assert app.json.dumps({"b": 1, "a": 2}, separators=(", ", ": ")) == '{"b":1,"a":2}'
