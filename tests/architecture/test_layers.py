@@ -35,7 +35,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "config": {"database", "json_text"},
     "persistence": {"extensions"},
     "services": {"rules", "persistence", "extensions", "database", "i18n", "json_text"},
-    "schemas": {"rules", "services", "persistence", "i18n"},
+    "schemas": {"rules", "services", "persistence", "i18n", "json_text"},
     "middleware": {
         "rules",
         "schemas",
