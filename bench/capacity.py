@@ -30,11 +30,12 @@ server settings:
 
 Either way a phone does what the pad does once it knows of a version it does not have
 (``app.js``'s ``followed``, ``model.js``'s ``refresh``): it fetches the table (streams: without
-``If-None-Match``, on hearing the event) and then its score sheet, the table's hands
-(``GET …/hands?page=1&page_size=100``). The phone that wrote the hand (the first of each
-table's four) has it from its own answer and fetches nothing. Per hand that is the write,
-three tables and three hands lists (streams), or three hands lists beside the polls (polling);
-each step prints the rate it sent beside this, the pads' own rate at its size.
+``If-None-Match``, on hearing the event or a reconnected stream's ``ready``) and then its
+score sheet, the table's hands (``GET …/hands?page=1&page_size=100``). The phone that wrote
+the hand (the first of each table's four) has it from its own answer and fetches nothing.
+Per hand that is the write, three tables and three hands lists (streams), or three hands
+lists beside the polls (polling); each step prints the rate it sent beside this, the pads'
+own rate at its size.
 
 Each step starts a fresh server (gunicorn.conf.py, 2 workers, the service's worker) and every
 phone of its tables connects as after a deployment: each had its stream dropped by the
@@ -126,6 +127,8 @@ STREAMS_PER_LOAD_PROCESS = 8_000
 # The kept-alive connections a load process's phones share for their tickets and polls.
 KEPT_ALIVE_PER_LOAD_PROCESS = 48
 _VERSION = re.compile(rb'"table_id":"([^"]+)","version":(\d+)')
+# A stream's ``ready`` names the table's version (``services/live.py``'s ``open_stream``).
+_READY_VERSION = re.compile(rb'event: ready\ndata: \{"version":(\d+)')
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -658,6 +661,9 @@ class StreamPhone:
         if b"event: reload" in data:
             self.holder.reloads += 1
         now = time.monotonic()
+        for version in _READY_VERSION.findall(data):
+            if not self.writer and int(version) > etag_version(self.etag):
+                self._fetch()  # (a reconnected stream: versions missed meanwhile)
         for table, version in _VERSION.findall(data):
             self.holder.arrivals.append((table.decode(), int(version), now))
             if self.writer:
