@@ -26,8 +26,16 @@ server settings:
   ``If-None-Match``, none while the last is unanswered (``app.js``'s ``tick``). The tickets
   and polls of a load process's phones share its ``KEPT_ALIVE_PER_LOAD_PROCESS`` kept-alive
   connections (as a proxy in front would); a request waiting for one counts the wait in its
-  latency. Not modelled: the pad fetches the table when an event names a version it does not
-  have (three of a table's phones per hand).
+  latency.
+
+Either way a phone does what the pad does once it knows of a version it does not have
+(``app.js``'s ``followed``, ``model.js``'s ``refresh``): it fetches the table (streams: without
+``If-None-Match``, on hearing the event or a reconnected stream's ``ready``) and then its
+score sheet, the table's hands (``GET …/hands?page=1&page_size=100``). The phone that wrote
+the hand (the first of each table's four) has it from its own answer and fetches nothing.
+Per hand that is the write, three tables and three hands lists (streams), or three hands
+lists beside the polls (polling); each step prints the rate it sent beside this, the pads'
+own rate at its size.
 
 Each step starts a fresh server (gunicorn.conf.py, 2 workers, the service's worker) and every
 phone of its tables connects as after a deployment: each had its stream dropped by the
@@ -44,7 +52,9 @@ A step holds when, in its steady state, no request failed or answered other than
 304, no stream dropped once it was ready and none was left without its ``ready`` (the phones'
 reconnections during the cold start are reported, not counted against it), the p99 of all
 requests and of the writes alone are at most 100 ms and (streams) the p99 of the events'
-delivery is at most 250 ms, and the cold start drained.
+delivery is at most 250 ms, and the cold start drained. Polling's delivery is reported, not
+judged: its poll period (3 s) bounds it, not the server. Each step names the limits it missed;
+the summary names only the limits its modes judged.
 
 What is measured:
 
@@ -101,6 +111,7 @@ from bench.tables import random_hand
 from tests.support import ApiClient, Gunicorn, migrated_app
 
 PHONES = 4
+HANDS_PAGE_SIZE = 100  # model.js's PAGE_SIZE: a score sheet's page
 POLL_SECONDS = 3.0
 HAND_SECONDS = 120.0
 P99_LIMIT_MS = 100.0
@@ -116,6 +127,8 @@ STREAMS_PER_LOAD_PROCESS = 8_000
 # The kept-alive connections a load process's phones share for their tickets and polls.
 KEPT_ALIVE_PER_LOAD_PROCESS = 48
 _VERSION = re.compile(rb'"table_id":"([^"]+)","version":(\d+)')
+# A stream's ``ready`` names the table's version (``services/live.py``'s ``open_stream``).
+_READY_VERSION = re.compile(rb'event: ready\ndata: \{"version":(\d+)')
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -207,16 +220,56 @@ class Step:
             "delivery_p99": percentile(deliveries, 0.99),
             "statuses": dict(sorted(statuses.items())),
         }
-        held = (
-            self.drain_seconds is not None
-            and not self.dropped
-            and not self.reloads
-            and all(status in (200, 201, 304) for status in statuses)
-            and figures["p99"] <= P99_LIMIT_MS
-            and figures["writes_p99"] <= P99_LIMIT_MS
-            and (self.mode == "polling" or figures["delivery_p99"] <= DELIVERY_P99_LIMIT_MS)
-        )
-        return held, figures
+        missed = [
+            limit
+            for limit, kept in (
+                ("the cold start drained", self.drain_seconds is not None),
+                ("no stream dropped or reloaded", not self.dropped and not self.reloads),
+                (
+                    "every answer 200, 201 or 304",
+                    all(status in (200, 201, 304) for status in statuses),
+                ),
+                (f"requests' p99 ≤ {P99_LIMIT_MS:g} ms", figures["p99"] <= P99_LIMIT_MS),
+                (f"writes' p99 ≤ {P99_LIMIT_MS:g} ms", figures["writes_p99"] <= P99_LIMIT_MS),
+                (
+                    f"events delivered p99 ≤ {DELIVERY_P99_LIMIT_MS:g} ms",
+                    self.mode == "polling" or figures["delivery_p99"] <= DELIVERY_P99_LIMIT_MS,
+                ),
+            )
+            if not kept
+        ]
+        figures["missed"] = missed
+        return not missed, figures
+
+
+def judged_limits(mode: str) -> list[str]:
+    """The limits a step of ``mode`` is judged by (``Step.verdict``), as the summary says them."""
+    limits = [
+        f"p99 of requests and of writes ≤ {P99_LIMIT_MS:g} ms",
+        "every answer 200, 201 or 304",
+        "the cold start drained",
+    ]
+    if mode == "streams":
+        limits += [f"events delivered p99 ≤ {DELIVERY_P99_LIMIT_MS:g} ms", "no stream dropped"]
+    return limits
+
+
+def pads_rate(mode: str, tables: int) -> dict[str, float]:
+    """The requests a second the pads themselves send to ``tables`` live tables in the steady
+    state (the module docstring): what a step's rate is set beside."""
+    hands = tables / HAND_SECONDS
+    fetching = PHONES - 1  # every phone but the writer
+    rate = {"writes": hands, "hands lists": hands * fetching}
+    if mode == "streams":
+        rate["tables"] = hands * fetching
+    else:
+        rate["polls"] = tables * PHONES / POLL_SECONDS
+    return rate
+
+
+def hands_path(table: str) -> str:
+    """The pad's read of a table's score sheet (``model.js``'s ``loadHands``: one page)."""
+    return f"/api/v1/tables/{table}/hands?page=1&page_size={HANDS_PAGE_SIZE}"
 
 
 class Connections:
@@ -468,10 +521,13 @@ class StreamPhone:
     waiting unread in its socket. Tickets and polls go on the holder's ``KeptAlive``
     connections."""
 
-    def __init__(self, holder: StreamHolder, table: str, token: str, version: int) -> None:
+    def __init__(
+        self, holder: StreamHolder, table: str, token: str, version: int, writer: bool
+    ) -> None:
         self.holder = holder
         self.table = table
         self.token = token
+        self.writer = writer  # the phone that records the table's hands: it fetches nothing
         self.etag = f'"{version}"'  # the table this phone shows (it had it before the restart)
         self.retries = 0
         self.last_id: int | None = None
@@ -605,10 +661,50 @@ class StreamPhone:
         if b"event: reload" in data:
             self.holder.reloads += 1
         now = time.monotonic()
+        for version in _READY_VERSION.findall(data):
+            if not self.writer and int(version) > etag_version(self.etag):
+                self._fetch()  # (a reconnected stream: versions missed meanwhile)
         for table, version in _VERSION.findall(data):
             self.holder.arrivals.append((table.decode(), int(version), now))
-            # (the pad fetches the table it heard of: its next poll names that version)
-            self.etag = f'"{int(version)}"'
+            if self.writer:
+                self.etag = f'"{int(version)}"'  # (its own write's answer had it)
+            elif int(version) > etag_version(self.etag):
+                self._fetch()
+
+    def _fetch(self) -> None:
+        """``app.js``'s ``followed``: a version this phone does not have was heard of; the
+        table is fetched without ``If-None-Match``, then its score sheet."""
+        self.holder.exchange(
+            Exchange(
+                "table",
+                time.monotonic(),
+                (
+                    f"GET /api/v1/tables/{self.table} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    f"Authorization: Bearer {self.token}\r\nAccept: application/json\r\n\r\n"
+                ).encode(),
+                self._fetched,
+            )
+        )
+
+    def _fetched(self, status: int, headers: dict[str, str], _body: bytes) -> None:
+        if status == 200 and "etag" in headers:
+            if etag_version(headers["etag"]) > etag_version(self.etag):
+                self.etag = headers["etag"]
+            self._read_sheet()
+
+    def _read_sheet(self) -> None:
+        """``model.js``'s ``loadHands``: the table's hands, after each table that changed."""
+        self.holder.exchange(
+            Exchange(
+                "sheet",
+                time.monotonic(),
+                (
+                    f"GET {hands_path(self.table)} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    f"Authorization: Bearer {self.token}\r\nAccept: application/json\r\n\r\n"
+                ).encode(),
+                lambda _status, _headers, _body: None,
+            )
+        )
 
     def poll_from(self, now: float) -> None:
         """Poll on this phone's grid from ``now`` until the stream is live (a new spell)."""
@@ -642,6 +738,7 @@ class StreamPhone:
         if status == 200 and "etag" in headers:
             self.etag = headers["etag"]
             self.holder.arrivals.append((self.table, etag_version(self.etag), time.monotonic()))
+            self._read_sheet()
 
     def _again(self, how: str) -> None:
         """The pad's ``again``: this connection closed, another opened (with a new ticket)
@@ -739,7 +836,9 @@ class StreamHolder:
             self.control.send(("in", time.monotonic()))
 
     def run(self, tables: list[tuple[str, str, int]], start: float) -> None:
-        phones = [StreamPhone(self, t, k, v) for t, k, v in tables for _ in range(PHONES)]
+        phones = [
+            StreamPhone(self, t, k, v, writer=not n) for t, k, v in tables for n in range(PHONES)
+        ]
         # The server (re)started at ``start``: every pad lost its stream then, and comes back
         # after its first pause (``retry_delay(0)``: 0.25-1.25 s), as after a deployment;
         # meanwhile it polls, on the grid its page set when it was loaded (any phase).
@@ -853,18 +952,27 @@ async def run_step(
         step.requests.append((at - start, latency, method == "POST", status))
         return (status, answer) if status else None
 
-    async def poller(t: int) -> None:
+    written: dict[str, str] = {}  # a table's ETag as its writer's last write answered it
+
+    async def poller(t: int, phone: int) -> None:
+        """A phone polling as the pad does (``app.js``'s ``tick``); after each table that
+        changed, its score sheet (``model.js``'s ``loadHands``). The first phone of each
+        table is its writer: what it wrote it has from the write's answer."""
         nonlocal polled_in
         table = tables[t]
         path = f"/api/v1/tables/{table['id']}"
+        auth = {"Authorization": f"Bearer {table['table_token']}"}
         at = start + rng.uniform(0, POLL_SECONDS)
         etag = None
         while at < end:
-            headers = {"Authorization": f"Bearer {table['table_token']}"}
+            if not phone and etag and table["id"] in written:
+                etag = max(etag, written[table["id"]], key=etag_version)
+            headers = dict(auth)
             if etag:
                 headers["If-None-Match"] = etag
             answer = await timed(at, "GET", path, headers)
             if answer is not None and answer[0] == 200 and "etag" in answer[1]:
+                await timed(loop.time(), "GET", hands_path(table["id"]), auth)
                 if etag is None:
                     polled_in += 1
                     if polled_in == len(tables) * PHONES:
@@ -894,12 +1002,13 @@ async def run_step(
             )
             if answer is not None and answer[0] == 201 and "etag" in answer[1]:
                 seen.answered[(table["id"], etag_version(answer[1]["etag"]))] = loop.time()
+                written[table["id"]] = answer[1]["etag"]
             at += HAND_SECONDS
 
     work = [asyncio.ensure_future(hands(t)) for t in range(len(tables))]
     if mode == "polling":
         work += [
-            asyncio.ensure_future(poller(t)) for t in range(len(tables)) for _ in range(PHONES)
+            asyncio.ensure_future(poller(t, n)) for t in range(len(tables)) for n in range(PHONES)
         ]
     memory_at: float | None = None
     # Bounded: the cold start may take ``step_seconds``, the steady state takes as long.
@@ -1094,7 +1203,13 @@ def report(step: Step, ceiling: float) -> bool:
         # The pad's tickets (one per opening) and its polls while not live, in the cold start
         # (until it drained, or the step's end) and after it (each counted in the verdict too).
         cold_end = step.drain_seconds if step.drain_seconds is not None else math.inf
-        for kind, label in (("ticket", "tickets"), ("poll", "not-live polls")):
+        kinds = (
+            ("ticket", "tickets"),
+            ("poll", "not-live polls"),
+            ("table", "tables fetched after an event"),
+            ("sheet", "hands lists"),
+        )
+        for kind, label in kinds:
             done = step.exchanges.get(kind, [])
             cold = [e for e in done if e[0] < cold_end]
             statuses: dict[int, int] = defaultdict(int)
@@ -1119,13 +1234,17 @@ def report(step: Step, ceiling: float) -> bool:
     lag = f"; the load generator sent late by p50 {percentile(lags, 0.5):.1f} ms, p99 " + (
         f"{percentile(lags, 0.99):.1f} ms"
     )
+    pads = pads_rate(step.mode, step.tables)
+    pads_said = ", ".join(f"{kind} {rate:,.0f}" for kind, rate in pads.items())
+    missed = "; missed: " + ", ".join(f["missed"]) if f["missed"] else ""
     print(
         f"{step.mode:>8} {step.tables:>6} tables: drained after {drain}; steady "
-        f"{step.step_seconds:.0f} s: {f['rps']:,.0f} req/s ({f['rps'] / ceiling:.2f}× the echo's "
+        f"{step.step_seconds:.0f} s: {f['rps']:,.0f} req/s (the pads' own: "
+        f"{sum(pads.values()):,.0f}: {pads_said}; {f['rps'] / ceiling:.2f}× the echo's "
         f"ceiling), p50 {f['p50']:.1f} ms, p99 {f['p99']:.1f} ms, writes p99 "
         f"{f['writes_p99']:.1f} ms ({f['writes']}), {delivery}; statuses {f['statuses']}, "
         f"dropped {step.dropped}{lost}, reloads {step.reloads}{memory}{lag}; load "
-        f"{' '.join(f'{x:.2f}' for x in step.load)} → {'held' if held else 'DID NOT HOLD'}",
+        f"{' '.join(f'{x:.2f}' for x in step.load)} → {'held' if held else 'DID NOT HOLD'}{missed}",
         flush=True,
     )
     return held
@@ -1226,11 +1345,13 @@ def main() -> None:
                 else f"held none of the steps (the first was {counts[0]} tables)"
             )
         )
-    if summary:
-        print(
-            f"(limits: p99 of requests and of writes ≤ {P99_LIMIT_MS:g} ms, events delivered "
-            f"p99 ≤ {DELIVERY_P99_LIMIT_MS:g} ms, nothing failed or dropped)"
+    for mode in modes:
+        said = (
+            ""
+            if mode == "streams"
+            else " (delivery reported, not judged: the poll period bounds it)"
         )
+        print(f"({mode}'s limits: {', '.join(judged_limits(mode))}{said})")
 
 
 if __name__ == "__main__":

@@ -3,12 +3,14 @@
     python3 -m venv /tmp/ihm-venv && /tmp/ihm-venv/bin/pip install ihatemoney==7.2.1 gunicorn
     .venv/bin/python -m bench.peer_reads [--peer-venv /tmp/ihm-venv] [--seconds 5] [--rounds 3]
 
-Three servers on SQLite, each in its own temporary directory, 2 gunicorn workers each, driven
+Four servers on SQLite, each in its own temporary directory, 2 gunicorn workers each, driven
 by wrk (2 threads, 16 kept-alive connections, as bench/peer_writes.py):
 
-  ours      the service as ``make serve`` runs it (gunicorn.conf.py); ``TABLES`` tables of
-            a season, each with ``HANDS`` random valid American hands, read with each table's
-            token (the club's admin token for the standings), no ``If-None-Match``
+  ours      the service as ``make serve`` runs it (gunicorn.conf.py: the threaded worker);
+            ``TABLES`` tables of a season, each with ``HANDS`` random valid American hands,
+            read with each table's token (the club's admin token for the standings), no
+            ``If-None-Match``
+  ours-sync the same database under gunicorn's sync workers
   peer      I Hate Money under gunicorn's sync workers with its default settings (SQLite's
             rollback journal); ``TABLES`` projects of four members, each with ``HANDS``
             bills, read with each project's bearer token
@@ -34,6 +36,7 @@ hands: ≥ 5× the peer's bills list).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import random
 import shutil
@@ -51,12 +54,15 @@ import requests  # noqa: E402
 from bench.http import SERVICE_ENV, run_wrk, script  # noqa: E402
 from bench.peer_writes import (  # noqa: E402
     FORM,
+    OURS,
     PEER,
+    PEERS,
     add_bill,
     peer_arguments,
     peer_bills,
     peer_project,
     peer_server,
+    statuses_counted,
 )
 from bench.tables import random_hand  # noqa: E402
 from tests.support import ApiClient, Gunicorn, migrated_app  # noqa: E402
@@ -64,33 +70,6 @@ from tests.support import ApiClient, Gunicorn, migrated_app  # noqa: E402
 TABLES = 10
 HANDS = 40
 HANDS_TARGET = 5.0
-
-# Every answer's status counted in each wrk thread; ``done`` sums them (and replaces
-# bench/http.py's, with the same figures and the count of unexpected answers).
-LUA_STATUSES = """
-local threads = {}
-setup = function(thread)
-  table.insert(threads, thread)
-end
-unexpected = 0
-response = function(status, headers, body)
-  if not ((status >= 200 and status < 300) or status == 304) then
-    unexpected = unexpected + 1
-  end
-end
-done = function(summary, latency, requests)
-  local e = summary.errors
-  local bad = 0
-  for _, thread in ipairs(threads) do
-    bad = bad + thread:get("unexpected")
-  end
-  io.write(string.format(
-    '{"requests": %d, "duration_us": %d, "p50_us": %d, "p99_us": %d, "errors": %d, ' ..
-    '"bad": %d}\\n',
-    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
-    e.connect + e.read + e.write + e.timeout, bad))
-end
-"""
 
 PAIRS = [
     ("table", "project"),
@@ -102,7 +81,7 @@ PAIRS = [
 
 def gets(paths: list[str], headers: list[dict[str, str]]) -> str:
     """A wrk script reading a random one of ``paths`` with its headers, counting statuses."""
-    return script("GET", paths, headers, None) + LUA_STATUSES
+    return statuses_counted(script("GET", paths, headers, None))
 
 
 def ours(tmp: Path) -> tuple[str, dict[str, str]]:
@@ -189,9 +168,10 @@ def main() -> None:
     failures = 0
     with contextlib.ExitStack() as servers:
         runs: list[tuple[str, str, str, str]] = []  # server, read, url, script
-        service = servers.enter_context(Gunicorn(database, workers=2, **SERVICE_ENV))
-        runs += [("ours", name, service.url, lua) for name, lua in our_scripts.items()]
-        for server, wal in (("peer", False), ("peer-wal", True)):
+        for server, extra in OURS.items():
+            service = servers.enter_context(Gunicorn(database, workers=2, **SERVICE_ENV, **extra))
+            runs += [(server, name, service.url, lua) for name, lua in our_scripts.items()]
+        for server, wal in PEERS.items():
             (tmp / server).mkdir()
             url = servers.enter_context(peer_server(args.peer_venv, tmp / server, wal=wal))
             runs += [(server, name, url, lua) for name, lua in peers(url).items()]
@@ -215,21 +195,18 @@ def main() -> None:
         "median req/s: "
         + ", ".join(f"{s} {n} {statistics.median(r):.0f}" for (s, n), r in rates.items())
     )
-    for mine, theirs in PAIRS:
-        for peer in ("peer", "peer-wal"):
-            ratios = [
-                o / p for o, p in zip(rates[("ours", mine)], rates[(peer, theirs)], strict=True)
-            ]
-            median = statistics.median(ratios)
-            target = (
-                f" (target ≥ {HANDS_TARGET:g}: {'ok' if median >= HANDS_TARGET else 'MISS'})"
-                if mine == "hands"
-                else ""
-            )
-            print(
-                f"{mine}/{peer} {theirs} per round: {', '.join(f'{r:.2f}' for r in ratios)}; "
-                f"median {median:.2f}{target}"
-            )
+    for (mine, theirs), server, peer in itertools.product(PAIRS, OURS, PEERS):
+        ratios = [o / p for o, p in zip(rates[(server, mine)], rates[(peer, theirs)], strict=True)]
+        median = statistics.median(ratios)
+        target = (
+            f" (target ≥ {HANDS_TARGET:g}: {'ok' if median >= HANDS_TARGET else 'MISS'})"
+            if mine == "hands"
+            else ""
+        )
+        print(
+            f"{server} {mine}/{peer} {theirs} per round: "
+            f"{', '.join(f'{r:.2f}' for r in ratios)}; median {median:.2f}{target}"
+        )
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if failures:
         sys.exit(f"{failures} requests failed or answered other than 2xx/304")

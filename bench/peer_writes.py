@@ -4,23 +4,29 @@
     .venv/bin/python -m bench.peer_writes [--peer-venv /tmp/ihm-venv] [--seconds 8] [--rounds 4]
 
 The peer is installed from PyPI into a virtualenv of its own (never into the project's, and
-none of its code is kept here). Three servers on SQLite, each in its own temporary directory,
+none of its code is kept here). Four servers on SQLite, each in its own temporary directory,
 2 gunicorn workers each, all driven by wrk (2 threads, 16 kept-alive connections, as
 bench/http.py and bench/writes.py):
 
-  ours-sync  the service under gunicorn's sync workers: the baseline of this run
   ours       the service as ``make serve`` runs it (gunicorn.conf.py: the threaded worker)
+  ours-sync  the service under gunicorn's sync workers
   peer       I Hate Money 7.2.1 under gunicorn's sync workers, with its own default settings
-             (SQLite's default journal), adding a bill (``POST /api/projects/{id}/bills``,
-             a form: date, what, payer, payed_for ×4, amount) with the project's bearer token
-             (the API's cheapest way in: a signed token, no password hash per request)
+             (SQLite's default rollback journal), adding a bill (``POST
+             /api/projects/{id}/bills``, a form: date, what, payer, payed_for ×4, amount) with
+             the project's bearer token (the API's cheapest way in: a signed token, no password
+             hash per request)
+  peer-wal   the same on a file in WAL mode: the peer at its best durable setting (its
+             connections keep SQLite's ``synchronous=FULL``; the service syncs its WAL after
+             each commit: both durable before they answer). Its threaded worker was slower
+             than its sync workers, so sync workers are its best.
 
 Ours records a random valid hand (``POST /api/v1/tables/{id}/hands``, JSON, with an
 Idempotency-Key, over 50 tables) as the score pad sends it. The servers are started side by
-side and warmed up, then rounds go ours-sync, ours, peer, ours-sync, … (one loaded at a time)
-so that what else the machine does weighs on all alike. Printed: each round's writes a second
-and p50/p99, and per round the ratios ours/peer and ours-sync/peer, with their medians against
-the target (≥ 3.5× the peer's writes).
+side and warmed up, then rounds go ours, ours-sync, peer, peer-wal, ours, … (one loaded at a
+time) so that what else the machine does weighs on all alike. Every answer is counted by its
+status: a failed request or anything but a 2xx fails the run. Printed: each round's writes a
+second and p50/p99, and per round the ratios of each of ours to each peer, with their medians
+against the target (≥ 3.5× the peer's writes).
 """
 
 from __future__ import annotations
@@ -49,6 +55,53 @@ from tests.support import Gunicorn
 
 TARGET = 3.5
 PEER = "ihatemoney==7.2.1"
+# Our servers, each a gunicorn of the service beside the others: the threaded worker as
+# ``make serve`` runs it (gunicorn.conf.py), and gunicorn's sync workers.
+OURS: dict[str, dict[str, str]] = {
+    "ours": {},
+    "ours-sync": {"GUNICORN_CMD_ARGS": "--worker-class sync"},
+}
+# The peer's servers, each under gunicorn's sync workers (its best: its threaded worker was
+# slower still): its default rollback journal, and WAL (its best durable setting).
+PEERS = {"peer": False, "peer-wal": True}
+
+# Every answer's status counted in each wrk thread; ``done`` sums them (replacing
+# bench/http.py's, with the same figures and the count of unexpected answers). The script's
+# own ``setup`` (the Idempotency-Keys' thread numbers) still runs.
+LUA_STATUSES = """
+local counted_threads = {}
+local earlier_setup = setup
+setup = function(thread)
+  if earlier_setup then earlier_setup(thread) end
+  table.insert(counted_threads, thread)
+end
+unexpected = 0
+response = function(status, headers, body)
+  if not ((status >= 200 and status < 300) or status == 304) then
+    unexpected = unexpected + 1
+  end
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  local bad = 0
+  for _, thread in ipairs(counted_threads) do
+    bad = bad + thread:get("unexpected")
+  end
+  io.write(string.format(
+    '{"requests": %d, "duration_us": %d, "p50_us": %d, "p99_us": %d, "errors": %d, ' ..
+    '"bad": %d}\\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99),
+    e.connect + e.read + e.write + e.timeout, bad))
+end
+"""
+
+
+def statuses_counted(lua: str) -> str:
+    """A wrk script that also counts its answers other than 2xx or 304 (``bad``) and its
+    failed requests (``errors``): a benchmark fails on either."""
+    return lua + LUA_STATUSES
+
+
 PEER_MEMBERS = ["Anna", "Ben", "Cleo", "Dora"]
 
 
@@ -173,7 +226,7 @@ def peer_script(url: str, rng: random.Random) -> str:
     bills = peer_bills(rng, members, 200)
     headers = {**token, **FORM}
     add_bill(url, "bench", headers, bills[0])
-    return script("POST", ["/api/projects/bench/bills"], [headers], bills)
+    return statuses_counted(script("POST", ["/api/projects/bench/bills"], [headers], bills))
 
 
 def peer_arguments(description: str, seconds: int, rounds: int) -> argparse.Namespace:
@@ -198,7 +251,7 @@ def main() -> None:
     url, tables = prepare(None, tmp)
     data = scenarios(tables, random.Random(11))
     paths = [f"/api/v1/tables/{t['id']}/hands" for t in tables]
-    ours_lua = script("POST", paths, data["auth"], data["hands"], keyed=True)
+    ours_lua = statuses_counted(script("POST", paths, data["auth"], data["hands"], keyed=True))
     print(
         f"{time.strftime('%Y-%m-%d %H:%M %Z')}, {os.cpu_count()} cores, load average before: "
         f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} (other programs share the machine)"
@@ -207,30 +260,35 @@ def main() -> None:
         f"writes on SQLite, wrk -t2 -c16, {args.seconds} s a round, 2 workers each: ours "
         f"(a hand) under sync workers and the threaded worker, the peer ({PEER}, a bill)"
     )
-    print(f"{'round':>5} {'server':>9} {'writes/s':>9} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6}")
-    rates: dict[str, list[float]] = {"ours-sync": [], "ours": [], "peer": []}
+    print(
+        f"{'round':>5} {'server':>9} {'writes/s':>9} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} "
+        f"{'not 2xx':>7}"
+    )
+    rates: dict[str, list[float]] = {name: [] for name in [*OURS, *PEERS]}
+    failures = 0
     with contextlib.ExitStack() as servers:
         targets = {
-            "ours-sync": (
-                servers.enter_context(
-                    Gunicorn(url, workers=2, **SERVICE_ENV, GUNICORN_CMD_ARGS="--worker-class sync")
-                ).url,
+            name: (
+                servers.enter_context(Gunicorn(url, workers=2, **SERVICE_ENV, **extra)).url,
                 ours_lua,
-            ),
-            "ours": (servers.enter_context(Gunicorn(url, workers=2, **SERVICE_ENV)).url, ours_lua),
+            )
+            for name, extra in OURS.items()
         }
-        peer_url = servers.enter_context(peer_server(args.peer_venv, tmp / "peer"))
-        targets["peer"] = (peer_url, peer_script(peer_url, random.Random(12)))
+        for name, wal in PEERS.items():
+            (tmp / name).mkdir()
+            peer_url = servers.enter_context(peer_server(args.peer_venv, tmp / name, wal=wal))
+            targets[name] = (peer_url, peer_script(peer_url, random.Random(12)))
         for target, lua in targets.values():  # each worker's first requests load the app
             run_wrk(target, lua, 1)
         for round_number, name in itertools.product(range(1, args.rounds + 1), targets):
             target, lua = targets[name]
             figures = run_wrk(target, lua, args.seconds)
             rates[name].append(figures["rps"])
+            failures += int(figures["errors"] + figures["bad"])
             print(
                 f"{round_number:>5} {name:>9} {figures['rps']:9.0f} "
                 f"{figures['p50_us'] / 1000:7.2f} {figures['p99_us'] / 1000:7.2f} "
-                f"{figures['errors'] + figures['bad']:6d}",
+                f"{figures['errors']:6d} {figures['bad']:7d}",
                 flush=True,
             )
     shutil.rmtree(tmp, ignore_errors=True)
@@ -238,11 +296,11 @@ def main() -> None:
         "median writes/s: "
         + ", ".join(f"{name} {statistics.median(rate):.0f}" for name, rate in rates.items())
     )
-    for name in ("ours", "ours-sync"):
-        ratios = [o / p for o, p in zip(rates[name], rates["peer"], strict=True)]
+    for name, peer in itertools.product(OURS, PEERS):
+        ratios = [o / p for o, p in zip(rates[name], rates[peer], strict=True)]
         median = statistics.median(ratios)
         print(
-            f"{name}/peer per round: {', '.join(f'{r:.2f}' for r in ratios)}; median "
+            f"{name}/{peer} per round: {', '.join(f'{r:.2f}' for r in ratios)}; median "
             f"{median:.2f} (target ≥ {TARGET:g}: {'ok' if median >= TARGET else 'MISS'})"
         )
     ours = [t / s for t, s in zip(rates["ours"], rates["ours-sync"], strict=True)]
@@ -251,6 +309,8 @@ def main() -> None:
         f"{statistics.median(ours):.2f}"
     )
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if failures:
+        sys.exit(f"{failures} requests failed or answered other than 2xx")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: config, database, migrations, the API and its error mapping."""
     from flask import Flask
 
-    from . import config, i18n
+    from . import config, i18n, json_provider
     from .api import api, openapi, register_blueprints
     from .api.errors import answer_for, register_error_handlers
     from .database import configure_engine_events, guard_session_teardown
@@ -29,7 +29,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # each app gets its own copy, or one app's components would be served in the next app's
     # document (a process that builds several apps: tests).
     app.config["API_SPEC_OPTIONS"] = copy.deepcopy(app.config.get("API_SPEC_OPTIONS", {}))
-    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's key order
+    json_provider.install(app)  # orjson, keys in the contract's order
     os.makedirs(app.instance_path, exist_ok=True)
 
     db.init_app(app)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .database import json_text, postgres_connect_args, sqlite_connect_args
+from .database import postgres_connect_args, sqlite_connect_args
+from .json_text import stored_text
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -102,6 +103,6 @@ def load(app: Any, test_config: dict[str, Any] | None) -> None:
         **options.get("connect_args", {}),
     }
     # The JSON columns' text (hands' records and settlements, stored answers) by orjson: the
-    # standard library's encoder was a sixth of recording a hand (docs/performance.md).
-    options.setdefault("json_serializer", json_text)
+    # standard library's encoder was a sixth of recording a hand.
+    options.setdefault("json_serializer", stored_text)
     app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options

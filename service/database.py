@@ -28,7 +28,6 @@ import sqlite3
 import threading
 from typing import Any
 
-import orjson
 from flask import Flask
 from sqlalchemy import Engine, event
 
@@ -179,13 +178,6 @@ def set_up_connection(dbapi_connection: sqlite3.Connection, synchronous: str, bu
         dbapi_connection.writer_lock_path = f"{path}-writer.lock"
         if syncs_itself:
             dbapi_connection.wal_path = f"{path}-wal"
-
-
-def json_text(value: Any) -> str:
-    """A JSON column's value as the text stored: what ``json.dumps`` gives, read back the same
-    by any JSON reader, in a tenth of its time (orjson, in UTF-8 rather than ``\\u``
-    escapes; keys that are not strings written as strings, as ``json.dumps`` writes them)."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 # --- PostgreSQL: bounds on one request's wait ------------------------------------------------

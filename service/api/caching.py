@@ -17,7 +17,6 @@ docs/api-changelog.md the dates.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -26,6 +25,8 @@ from typing import Any, cast
 
 from flask import Response, current_app, request
 from werkzeug.http import http_date
+
+from ..json_text import canonical_text
 
 CONTENT_ETAG = {
     "schema": {"type": "string"},
@@ -55,7 +56,7 @@ def conditional(view: Callable[..., Any] | None = None, *, ignoring: tuple[str, 
                 return response
             if ignoring:
                 content = {k: v for k, v in response.get_json().items() if k not in ignoring}
-                canonical = json.dumps(content, sort_keys=True, separators=(",", ":"))
+                canonical = canonical_text(content)
                 response.set_etag(hashlib.sha256(canonical.encode()).hexdigest(), weak=True)
             else:
                 response.add_etag(weak=True)

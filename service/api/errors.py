@@ -8,11 +8,12 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
-from flask import Flask, Response, has_request_context, json, request
+from flask import Flask, Response, has_request_context, request
 from werkzeug.exceptions import HTTPException, InternalServerError
 
 from ..i18n import current_language, gettext, word, word_message
 from ..i18n.marks import N_
+from ..json_text import answer_bytes
 from ..middleware.limits import RateLimited
 from ..rules import Phrase, RuleViolation
 from ..services.errors import ServiceError
@@ -139,7 +140,7 @@ def problem(
             for path, messages in list(errors.items())[:ERROR_FIELDS_MAX]
         }
     body.update(members or {})
-    response = Response(json.dumps(body), status=status, mimetype=PROBLEM_CONTENT_TYPE)
+    response = Response(answer_bytes(body), status=status, mimetype=PROBLEM_CONTENT_TYPE)
     for key, value in (headers or {}).items():
         response.headers[key] = value
     return response

@@ -24,7 +24,6 @@ it to them as text.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from decimal import Decimal
@@ -39,6 +38,7 @@ from markupsafe import Markup
 from .. import rules
 from ..i18n import LANGUAGES, gettext, negotiate, translations, word
 from ..i18n.marks import N_, Nn_
+from ..json_text import answer_text
 from ..rules import Phrase
 from ..services import nights
 from .auth import principal
@@ -469,7 +469,7 @@ def night_admin(club_id: str) -> Response:
         language,
         _t(N_("Club night"), language),
         "admin",
-        {"club": club_id, "words": json.dumps(words, ensure_ascii=False)},
+        {"club": club_id, "words": answer_text(words)},
         _t(N_("Loading…"), language),
     )
 

@@ -23,6 +23,7 @@ from flask import request
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
+from ..json_text import answer_text
 from ..schemas.json_numbers import loads
 from .idempotency import guard_writes
 
@@ -72,7 +73,7 @@ def pagination_header(page: int, page_size: int, item_count: int) -> str:
     """The ``X-Pagination`` value, flask-smorest's metadata as its ``Blueprint`` writes it,
     made once per page, size and count (its schema was made and dumped on every request)."""
     metadata = flask_smorest.Blueprint._make_pagination_metadata(page, page_size, item_count)
-    return json.dumps(metadata)
+    return answer_text(metadata)
 
 
 Answer = tuple[dict[str, Any], int, dict[str, str]]

@@ -9,6 +9,7 @@ from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
 from ..i18n import current_language, explain_session, settlement_view
+from ..json_text import answer_bytes
 from ..middleware.answers import etag, poll_answer, rendered_answer
 from ..middleware.rendered import RenderedHands, rendered_hands, rendered_views
 from ..schemas.seating import (
@@ -158,7 +159,7 @@ class Table(MethodView):
             return answer
         table = tables.read_table(caller, table_id)
         version = table.version  # a write may have landed since: render what was read
-        body = current_app.json.dumps(_TABLE_SCHEMA.dump(tables.table_view(table))).encode()
+        body = answer_bytes(_TABLE_SCHEMA.dump(tables.table_view(table)))
         rendered.put(table_id, version, language, body)
         return rendered_answer(version, body)
 
@@ -199,7 +200,7 @@ def rendered_hand(
     body = cache.get(hand.id, language, hand)
     if body is None:
         view = _HAND_SCHEMA.dump(hand.view(variant))
-        body = current_app.json.dumps(view, separators=(",", ":")).encode()
+        body = answer_bytes(view)
         cache.put(hand.id, language, hand, body)
     return body
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from functools import cache
 
-from flask import Response, current_app, request
+from flask import Response, request
 from marshmallow import Schema, fields
 
 from .. import rules
 from ..i18n import VARY, current_language, translations
 from ..i18n.variants import worded
+from ..json_text import answer_bytes
 from ..middleware.compression import FixedBody
 from .paging import Blueprint
 
@@ -143,5 +144,5 @@ def list_variants() -> Response:
 def _answer(language: str) -> FixedBody:
     catalog = translations(language)
     described = [worded(v.describe(), catalog.gettext) for v in rules.VARIANTS.values()]
-    body = current_app.json.dumps(VariantSchema(many=True).dump(described)).encode()
+    body = answer_bytes(VariantSchema(many=True).dump(described))
     return FixedBody(body, "application/json")

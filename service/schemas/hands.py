@@ -24,7 +24,6 @@ Component names (as ``openapi.yaml`` and generated clients show them), ``<V>`` a
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -33,6 +32,7 @@ from typing import Any
 from marshmallow import RAISE, Schema, fields, validate
 
 from .. import rules
+from ..json_text import answer_text
 from ..rules.base import SUITS
 
 MAX_SEAT = 4
@@ -137,7 +137,7 @@ def _field(
         # Said in words, not as `default`: generators (openapi-typescript) take a property
         # with a default for one always present, which a request's optional field is not.
         worded = isinstance(default, str) and spec["type"] != "string"  # a formula
-        shown = default if worded else json.dumps(default)
+        shown = default if worded else answer_text(default)
         meta["description"] = meta.get("description", "") + f" (default: {shown})"
     common: dict[str, Any] = {
         "required": bool(spec.get("required", False)),

@@ -44,6 +44,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..i18n.marks import N_
+from ..json_text import canonical_text
 from ..persistence.columns import aware, utcnow
 from ..persistence.idempotency import IdempotentRequestRow
 from ..persistence.table_keeping import TokenRow
@@ -92,9 +93,7 @@ def fingerprint(method: str, path: str, body: bytes) -> str:
     """What makes two requests the same: the method, the path and the body, read as JSON
     (so a retry that orders its members otherwise or spaces them otherwise is the same)."""
     try:
-        canonical = json.dumps(
-            json.loads(body or b"null"), sort_keys=True, separators=(",", ":"), ensure_ascii=False
-        ).encode()
+        canonical = canonical_text(json.loads(body or b"null")).encode()
     except (ValueError, RecursionError):
         canonical = body
     digest = hashlib.sha256(f"{method} {path}\n".encode())

@@ -38,7 +38,6 @@ stream adopted after its token's revocation was told).
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import threading
@@ -50,6 +49,7 @@ from typing import Any, Protocol
 
 from sqlalchemy import Engine, event, select
 
+from ..json_text import answer_text
 from ..persistence.columns import utcnow
 from ..persistence.outbox import ChangeCursorRow
 from ..persistence.table_keeping import TokenRow
@@ -101,14 +101,14 @@ class VersionsSubscriber(Protocol):
 
 def event_frame(view: dict[str, Any]) -> bytes:
     """An event as a server-sent event: its id, and its JSON as the data."""
-    data = json.dumps(view, separators=(",", ":"), ensure_ascii=False)
+    data = answer_text(view)
     return f"id: {view['id']}\ndata: {data}\n\n".encode()
 
 
 def named_frame(name: str, event_id: int | None, data: dict[str, Any]) -> bytes:
     """A control event (``ready``, ``reload``) that sets the stream's id to ``event_id``
     (``revoked``: None, which leaves it)."""
-    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    body = answer_text(data)
     head = "" if event_id is None else f"id: {event_id}\n"
     return f"{head}event: {name}\ndata: {body}\n\n".encode()
 

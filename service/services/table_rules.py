@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import rules
+from ..json_text import canonical_text
 from ..persistence.table_keeping import TableRow
 from ..rules import Variant
 from .locking import TableState
@@ -45,7 +46,7 @@ def _options_key(options: Mapping[str, Any]) -> tuple[tuple[str, Any, type], ...
     try:
         hash(key)
     except TypeError:
-        return json.dumps(options, sort_keys=True)
+        return canonical_text(options)
     return key
 
 

@@ -24,14 +24,18 @@ MAY_IMPORT: dict[str, set[str]] = {
     "i18n": {"rules"},
     "extensions": set(),
     "database": set(),
+    # The one JSON encoder (answers, stored columns, canonical texts), and Flask's JSON
+    # provider written by it.
+    "json_text": set(),
+    "json_provider": {"json_text"},
     # gunicorn's worker class (gunicorn.conf.py) and the event streams its loop holds: the
     # server, not the app.
     "stream_hub": set(),
     "http_worker": {"stream_hub"},
-    "config": {"database"},
+    "config": {"database", "json_text"},
     "persistence": {"extensions"},
-    "services": {"rules", "persistence", "extensions", "database", "i18n"},
-    "schemas": {"rules", "services", "persistence", "i18n"},
+    "services": {"rules", "persistence", "extensions", "database", "i18n", "json_text"},
+    "schemas": {"rules", "services", "persistence", "i18n", "json_text"},
     "middleware": {
         "rules",
         "schemas",
@@ -41,8 +45,18 @@ MAY_IMPORT: dict[str, set[str]] = {
         "database",
         "config",
         "i18n",
+        "json_text",
     },
-    "api": {"rules", "schemas", "services", "middleware", "extensions", "config", "i18n"},
+    "api": {
+        "rules",
+        "schemas",
+        "services",
+        "middleware",
+        "extensions",
+        "config",
+        "i18n",
+        "json_text",
+    },
     "cli": {
         "rules",
         "schemas",
@@ -54,6 +68,8 @@ MAY_IMPORT: dict[str, set[str]] = {
         "database",
         "config",
         "i18n",
+        "json_text",
+        "json_provider",
     },
     "service": {
         "rules",
@@ -67,6 +83,8 @@ MAY_IMPORT: dict[str, set[str]] = {
         "database",
         "config",
         "i18n",
+        "json_text",
+        "json_provider",
     },
 }
 

@@ -6,7 +6,6 @@ without its lock, and only the planned statements run under the lock, one per ta
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -17,6 +16,7 @@ from sqlalchemy import bindparam, case, insert, select, update
 
 from ...extensions import db
 from ...i18n.marks import N_
+from ...json_text import canonical_text
 from ...persistence.columns import utcnow
 from ...persistence.table_keeping import (
     HandRevisionRow,
@@ -54,7 +54,7 @@ from .tagged import untagged
 
 
 def _request_hash(body: Any) -> str:
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    canonical = canonical_text(body)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 

@@ -9,7 +9,6 @@ delivery; anything else, or no answer, is a failure to retry."""
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -18,6 +17,7 @@ from typing import Any
 import urllib3
 from standardwebhooks.webhooks import Webhook
 
+from ...json_text import canonical_text
 from .addresses import AddressRefused, IpNetwork, resolve
 
 MAX_ANSWER_BYTES = 4096
@@ -53,7 +53,7 @@ def signed_headers(secret: str, message_id: str, body: str, now: datetime) -> di
 
 def body_of(event: dict[str, Any]) -> str:
     """The event as sent: compact JSON, the shape of ``GET /clubs/{id}/changes``' events."""
-    return json.dumps(event, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+    return canonical_text(event)
 
 
 def send(
