@@ -200,7 +200,14 @@ class NightResultSchema(Schema):
     result = fields.Integer(
         required=True, metadata={"description": "The balance at the table (chips or points)."}
     )
-    place = fields.Integer(required=True, metadata={"description": "1: first at the table."})
+    place = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "1: first at the table; null while the table has played no hand "
+            "(nobody has won it yet)."
+        },
+    )
     hands = fields.Integer(required=True)
 
 

@@ -3,8 +3,9 @@
 Each player's result in a series is his balance at the table the series' draw gave him: chips
 for a chip game, the game's own score for a point game, counted from every current hand as
 the tables keep it. The total is the sum of his series. Ranked by the total, then by the
-series he won (first at his table, a tie counting for each), then by his best series; players
-equal on all three share a rank. A night with a rate adds each player's money (``money``)."""
+series he won (first at his table, a tie counting for each; a table with no hand yet has no
+winner), then by his best series (of those with a hand); players equal on all three share a
+rank. A night with a rate adds each player's money (``money``)."""
 
 from __future__ import annotations
 
@@ -33,15 +34,18 @@ class _Line:
 
     @property
     def best(self) -> int | None:
-        return max((r["result"] for r in self.results.values()), default=None)
+        return max((r["result"] for r in self.results.values() if r["hands"]), default=None)
 
     def strength(self) -> tuple[int, int, int]:
         best = self.best
         return (self.total, self.series_won, best if best is not None else 0)
 
 
-def places(balances: list[int]) -> list[int]:
-    """Each seat's place at its table, 1 the highest balance; equal balances share a place."""
+def places(balances: list[int], hands_played: int) -> list[int | None]:
+    """Each seat's place at its table, 1 the highest balance; equal balances share a place.
+    A table that has played no hand has no places yet (None): nobody has won it."""
+    if not hands_played:
+        return [None] * len(balances)
     return [1 + sum(1 for other in balances if other > mine) for mine in balances]
 
 
@@ -54,7 +58,7 @@ def night_standings(principal: Principal, night_id: str) -> dict[str, Any]:
     }
     for link, table in night_tables(night.id):
         balances = [s.balance for s in table.seats]
-        for seat, place in zip(table.seats, places(balances), strict=True):
+        for seat, place in zip(table.seats, places(balances, table.hands_played), strict=True):
             line = lines.setdefault(seat.player_id, _Line(seat.player_id, seat.name))
             line.results[link.series] = {
                 "series": link.series,
