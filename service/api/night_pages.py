@@ -185,10 +185,10 @@ def _standings(board: Mapping[str, Any], language: str) -> dict[str, Any]:
 def _tables(night: Mapping[str, Any], language: str) -> dict[str, Any]:
     """Each table of the current series: its seats, the hands it played (of those due)."""
     current = night["series"][-1] if night["series"] else None
-    due = night["hands_per_series"]
     items = []
     for table in current["tables"] if current else []:
         played = table["hands_played"]
+        due = table["hands_limit"]  # the series' length, as the director last set it
         if due is None:
             one, many = Nn_("%(played)s hand", "%(played)s hands")
             count = translations(language).ngettext(one, many, played) % {"played": played}

@@ -18,6 +18,7 @@ from ..i18n.marks import N_
 from ..schemas.nights import (
     DrawnSeriesSchema,
     DrawSchema,
+    LengthenedSeriesSchema,
     NightCloseSchema,
     NightCreateSchema,
     NightHistorySchema,
@@ -26,6 +27,7 @@ from ..schemas.nights import (
     NightSchema,
     NightStandingsSchema,
     PresenceSchema,
+    SeriesLengthSchema,
 )
 from ..services import nights
 from ..services.errors import NotFound
@@ -215,6 +217,25 @@ class Series(MethodView):
         /api/v1/tables/{table_id}/token`, or the cards page `/nights/{night_id}/cards`."""
         series = nights.draw_series(principal(), night_id, body["seed"], body["early"])
         return series, 201, {"Location": f"{request.path.rsplit('/', 1)[0]}"}
+
+
+@blp.route("/nights/<string:night_id>/series/<int:number>")
+class SeriesLength(MethodView):
+    @blp.arguments(SeriesLengthSchema())
+    @blp.response(200, LengthenedSeriesSchema)
+    @blp.alt_response(
+        409, description="The night is closed, or the series' tables (or the table) are closed."
+    )
+    @blp.alt_response(
+        422,
+        description="`hands` fewer than a table has played, or `table` not of the series.",
+    )
+    @_auth_doc("Not the admin token of the night's club.", "No such night, or no such series.")
+    def patch(self, body: dict[str, Any], night_id: str, number: int) -> dict[str, Any]:
+        """Lengthen (or shorten) a series (admin token): its open tables, or only its table
+        `table`, play `hands` hands in all. A table refuses a hand beyond its series' length
+        (`urn:solo:problem:series-over`) until then."""
+        return nights.lengthen_series(principal(), night_id, number, body["hands"], body["table"])
 
 
 @blp.route("/nights/<string:night_id>/close")

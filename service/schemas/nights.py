@@ -143,6 +143,14 @@ class NightTableSchema(Schema):
     name = fields.String(required=True)
     status = fields.String(required=True, validate=validate.OneOf(["open", "closed"]))
     hands_played = fields.Integer(required=True)
+    hands_limit = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The most hands the table plays: its series' length, as the "
+            "director last set it (null: no limit, the night's series end at the next draw)."
+        },
+    )
     first_dealer = fields.Integer(required=True)
     dealer = fields.Integer(required=True, metadata={"description": "Who deals the next hand."})
     seats = fields.List(fields.Nested(NightSeatSchema), required=True)
@@ -164,6 +172,26 @@ class DrawnSeriesSchema(NightSeriesSchema):
             "it sat together before."
         },
     )
+
+
+class SeriesLengthSchema(Schema):
+    hands = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=1, max=MAX_HANDS_PER_SERIES),
+        metadata={"description": "The hands the series' tables play, in all."},
+    )
+    table = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        strict=True,
+        validate=validate.Range(min=1),
+        metadata={"description": "Only this table of the series (its number); absent: all."},
+    )
+
+
+class LengthenedSeriesSchema(NightSeriesSchema):
+    night_id = fields.String(required=True)
 
 
 class NightSchema(Schema):
@@ -349,6 +377,16 @@ class ExportNightPlayerSchema(Schema):
 class ExportNightTableSchema(Schema):
     number = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
     table_id = fields.String(required=True, validate=EXPORT_ID)
+    hands_limit = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        strict=True,
+        validate=validate.Range(min=1, max=MAX_HANDS_PER_SERIES),
+        metadata={
+            "description": "The most hands the table plays (its series' length, as the "
+            "director last set it); absent: the night's `hands_per_series`."
+        },
+    )
 
 
 class ExportNightSeriesSchema(Schema):

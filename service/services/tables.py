@@ -117,11 +117,14 @@ def open_table(
     rate: Mapping[str, Any] | None = None,
     *,
     commit: bool = True,
+    night_id: str | None = None,
+    hands_limit: int | None = None,
 ) -> dict[str, Any]:
     """Create a sitting and its table token (shown this once only); ``rate``: the money it
     plays for (``parse_rate``), in the club's currency unless it names another.
     ``commit=False``: the caller opens several tables in one transaction (a club night's
-    draw) and commits it."""
+    draw) and commits it. ``night_id``, ``hands_limit``: a club night's table, and the most
+    hands its series plays (None: no limit)."""
     club = get_club(principal, club_id)
     variant = rules.get_variant(variant_name)
     league.check_season_for_table(club_id, variant.name, season_id)
@@ -176,6 +179,8 @@ def open_table(
         pool=pool,
         state=state,
         season_id=season_id,
+        night_id=night_id,
+        hands_limit=hands_limit,
     )
     store_rate(table, table_rate)
     table.seats = [SeatRow(seat=i, player_id=pid, balance=0) for i, pid in enumerate(seats)]
@@ -216,6 +221,8 @@ def table_view(
         "hands_played": table.hands_played,
         "hands_recorded": table.hands_recorded,
         "next_number": table.hands_recorded + 1,
+        "night_id": table.night_id,
+        "hands_limit": table.hands_limit,
         "version": table.version,
         "status": table.status,
         "season_id": table.season_id,

@@ -108,6 +108,7 @@ def _sent(api: Any, client: Any) -> dict[tuple[int, str], str]:
     table_id, token = re.findall(r"#table=([0-9a-f]+)&amp;token=([^\"]+)\"", card)[0]
     night_table = {"id": table_id, "table_token": token}
     assert api.record(night_table, SOLO).status_code == 201
+    note("series over", api.record(night_table, SOLO))  # its series has 1 hand
     note("night cards in use", client.post(cards, headers=host))
     closing = f"/api/v1/nights/{night['id']}/close"
     assert client.post(closing, json={"early": True}, headers=host).status_code == 200

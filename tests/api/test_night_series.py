@@ -31,3 +31,112 @@ def test_a_table_with_no_hand_yet_wins_no_series_for_anyone(club: Night) -> None
         assert line["series_won"] == (1 if first_place == 1 else 0)
         # The best series is one that was played: not the 0 of a table without hands.
         assert line["best"] == line["series"][0]["result"]
+
+
+def test_a_table_stops_at_its_series_end_until_the_director_lengthens_it(club: Night) -> None:
+    night = club.started(players=club.players[:4], series=2, hands_per_series=2)
+    series = club.drawn(night, seed=3)
+    table_id = series["tables"][0]["table_id"]
+    assert series["tables"][0]["hands_limit"] == 2
+    token = club.client.post(f"/api/v1/tables/{table_id}/token", headers=club.admin).json
+    phone = club.api.auth(token["table_token"])
+    shown = club.client.get(f"/api/v1/tables/{table_id}", headers=phone).json
+    assert shown["night_id"] == night["id"] and shown["hands_limit"] == 2
+    for hand in (SOLO, LOST_SOLO):
+        assert club.client.post(f"/api/v1/tables/{table_id}/hands", json=hand, headers=phone)
+    url = f"/api/v1/tables/{table_id}/hands"
+    beyond = club.client.post(url, json=SOLO, headers={**phone, "Accept-Language": "de"})
+    assert beyond.status_code == 409, beyond.json
+    assert beyond.json["type"] == "urn:solo:problem:series-over"
+    assert "2" in beyond.json["detail"] and "Serie" in beyond.json["detail"]
+    after = club.client.get(f"/api/v1/tables/{table_id}", headers=phone).json
+    assert after["hands_played"] == 2  # nothing stored
+    # The night's standings count the two hands, not a third.
+    line = club.standings(night).json["standings"][0]
+    assert line["series"][0]["hands"] == 2
+    # Only the director lengthens it: a table's phone may not.
+    length = f"/api/v1/nights/{night['id']}/series/1"
+    assert club.client.patch(length, json={"hands": 3}, headers=phone).status_code == 403
+    lengthened = club.client.patch(length, json={"hands": 3}, headers=club.admin)
+    assert lengthened.status_code == 200, lengthened.json
+    assert lengthened.json["tables"][0]["hands_limit"] == 3
+    assert club.client.post(url, json=SOLO, headers=phone).status_code == 201
+    assert club.client.post(url, json=SOLO, headers=phone).status_code == 409
+    # The next draw waits for the lengthened series: the 2 due were played, and a third too.
+    assert club.draw(night).status_code == 201
+
+
+def test_a_series_cannot_be_shorter_than_a_table_has_played_and_names_the_field(
+    club: Night,
+) -> None:
+    night = club.started(players=club.players[:8], hands_per_series=3)
+    series = club.drawn(night, seed=3)
+    one, two = (t["table_id"] for t in series["tables"])
+    club.record(one, SOLO)
+    club.record(one, SOLO)
+    length = f"/api/v1/nights/{night['id']}/series/1"
+    short = club.client.patch(length, json={"hands": 1}, headers=club.admin)
+    assert short.status_code == 422
+    assert "hands" in short.json["errors"]
+    unknown = club.client.patch(length, json={"hands": 4, "table": 9}, headers=club.admin)
+    assert unknown.status_code == 422 and "table" in unknown.json["errors"]
+    no_series = club.client.patch(
+        f"/api/v1/nights/{night['id']}/series/2", json={"hands": 4}, headers=club.admin
+    )
+    assert no_series.status_code == 404
+    bad = club.client.patch(length, json={"hands": 0}, headers=club.admin)
+    assert bad.status_code == 422
+    # One table only: table 2 plays 2 hands, table 1 keeps its 3.
+    only = club.client.patch(length, json={"hands": 2, "table": 2}, headers=club.admin)
+    assert only.status_code == 200, only.json
+    assert [t["hands_limit"] for t in only.json["tables"]] == [3, 2]
+    tables = {
+        t: club.client.get(f"/api/v1/tables/{t}", headers=club.admin).json for t in (one, two)
+    }
+    assert tables[one]["hands_limit"] == 3 and tables[two]["hands_limit"] == 2
+    # Its version moved (1 when opened, no hand since): a phone holding it learns of it.
+    assert tables[two]["version"] == 2 and tables[one]["version"] == 3
+
+
+def test_a_table_of_its_own_has_no_limit_and_no_night(club: Night) -> None:
+    table = club.client.post(
+        "/api/v1/tables",
+        json={
+            "club_id": club.club["id"],
+            "name": "Friendly",
+            "variant": "american",
+            "seats": club.players[:4],
+        },
+        headers=club.admin,
+    ).json
+    assert table["night_id"] is None and table["hands_limit"] is None
+
+
+def test_the_export_keeps_each_tables_series_length_and_the_import_restores_it(
+    club: Night,
+) -> None:
+    night = club.started(players=club.players[:8], hands_per_series=2)
+    club.drawn(night, seed=3)
+    length = f"/api/v1/nights/{night['id']}/series/1"
+    assert club.client.patch(length, json={"hands": 5, "table": 1}, headers=club.admin)
+    document = club.client.get(f"/api/v1/clubs/{club.club['id']}/export", headers=club.admin).json
+    links = document["nights"][0]["series"][0]["tables"]
+    assert [t["hands_limit"] for t in links] == [5, 2]
+    imported = club.client.post("/api/v1/clubs/import", json=document)
+    assert imported.status_code == 201, imported.json
+    admin = club.api.auth(imported.json["admin_token"])
+    new_id = imported.json["ids"]["nights"][night["id"]]
+    shown = club.client.get(f"/api/v1/nights/{new_id}", headers=admin).json
+    tables = shown["series"][0]["tables"]
+    assert [t["hands_limit"] for t in tables] == [5, 2]
+    table = club.client.get(f"/api/v1/tables/{tables[0]['table_id']}", headers=admin).json
+    assert table["night_id"] == new_id and table["hands_limit"] == 5
+    # A file of before the series' length was kept: the night's hands per series.
+    for link in links:
+        del link["hands_limit"]
+    again = club.client.post("/api/v1/clubs/import", json=document)
+    assert again.status_code == 201, again.json
+    admin = club.api.auth(again.json["admin_token"])
+    new_id = again.json["ids"]["nights"][night["id"]]
+    shown = club.client.get(f"/api/v1/nights/{new_id}", headers=admin).json
+    assert [t["hands_limit"] for t in shown["series"][0]["tables"]] == [2, 2]

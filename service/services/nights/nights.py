@@ -28,7 +28,7 @@ from .. import league, tables
 from ..auth import Principal, issue_token, new_id, require_club_admin, revoke_tokens
 from ..clubs import get_club
 from ..errors import Conflict, Forbidden, NameTaken, NotFound, TableClosed, conflict_on_duplicate
-from ..locking import begin_write
+from ..locking import begin_write, lock_table
 from ..outbox import record_change
 
 
@@ -119,6 +119,7 @@ def _table_view(link: ClubNightTableRow, table: TableRow) -> dict[str, Any]:
         "name": table.name,
         "status": table.status,
         "hands_played": table.hands_played,
+        "hands_limit": table.hands_limit,
         "first_dealer": table.first_dealer,
         "dealer": table.state["dealer"],
         "seats": [{"seat": s.seat, "player_id": s.player_id, "name": s.name} for s in table.seats],
@@ -388,11 +389,14 @@ def _pending(
     open_tables: Sequence[tuple[ClubNightTableRow, TableRow]],
     action: str,
 ) -> None:
-    """NightTablesPending while a table has not played the hands of its series (``action``:
-    ``draw`` or ``close``, what the refusal offers to do anyway)."""
-    if night.hands_per_series is None:
-        return
-    short = [(link, t) for link, t in open_tables if t.hands_played < night.hands_per_series]
+    """NightTablesPending while a table has not played the hands of its series (its
+    ``hands_limit``, which the director may have lengthened) (``action``: ``draw`` or
+    ``close``, what the refusal offers to do anyway)."""
+    short = [
+        (link, t)
+        for link, t in open_tables
+        if t.hands_limit is not None and t.hands_played < t.hands_limit
+    ]
     if short:
         link, table = short[0]
         raise NightTablesPending(
@@ -401,7 +405,7 @@ def _pending(
                 "table": link.number,
                 "series": link.series,
                 "played": table.hands_played,
-                "hands": night.hands_per_series,
+                "hands": table.hands_limit,
             },
         )
 
@@ -475,6 +479,8 @@ def draw_series(
             night.season_id,
             tables.rate_view(night),
             commit=False,
+            night_id=night.id,
+            hands_limit=night.hands_per_series,
         )
         db.session.add(
             ClubNightTableRow(
@@ -487,6 +493,51 @@ def draw_series(
     # This draw's series, by its number: another draw may have committed the next one since.
     series = next(s for s in _series_views(night) if s["number"] == number)
     return {**series, "night_id": night.id, "repeats": result.repeats}
+
+
+def lengthen_series(
+    principal: Principal, night_id: str, number: int, hands: int, table: int | None = None
+) -> dict[str, Any]:
+    """Set the length of series ``number`` (admin token): its open tables (or only its table
+    ``table``) play ``hands`` hands, more or fewer than before, though never fewer than a
+    table has played. The answer is the series, as in the night's view."""
+    night = lock_night(principal, night_id)
+    linked = [(link, t) for link, t in night_tables(night.id) if link.series == number]
+    if not linked:
+        raise NotFound(N_("The night has no series %(series)s."), values={"series": number})
+    if table is not None:
+        linked = [(link, t) for link, t in linked if link.number == table]
+        if not linked:
+            raise RuleViolation(
+                "table", "series %(series)s has no table %(table)s", series=number, table=table
+            )
+    # Each table locked (as a hand's writer locks it) and read again under its lock.
+    locked = [(link, lock_table(t.id)) for link, t in linked]
+    still_open = [(link, t) for link, t in locked if t.status == "open"]
+    if not still_open:
+        raise TableClosed(N_("The series' tables are closed: they play no more hands."))
+    for link, row in still_open:
+        if hands < row.hands_played:
+            raise RuleViolation(
+                "hands",
+                "table %(table)s has played %(played)s hands already: the series cannot be shorter",
+                table=link.number,
+                played=row.hands_played,
+            )
+    for _, row in still_open:
+        if row.hands_limit != hands:
+            row.hands_limit = hands
+            row.version += 1
+            record_change(
+                row.club_id, "table.settings_changed", row.id, row.version, settings=["hands_limit"]
+            )
+    night.version += 1
+    record_change(night.club_id, "night.changed", night=night.id, changed="series")
+    db.session.commit()
+    return {
+        **next(s for s in _series_views(night) if s["number"] == number),
+        "night_id": night.id,
+    }
 
 
 def close_night(principal: Principal, night_id: str, early: bool = False) -> dict[str, Any]:

@@ -92,8 +92,7 @@ def night_standings(principal: Principal, night_id: str) -> dict[str, Any]:
     for series in view["series"]:
         for table in series["tables"]:
             table["done"] = table["status"] == "closed" or (
-                night.hands_per_series is not None
-                and table["hands_played"] >= night.hands_per_series
+                table["hands_limit"] is not None and table["hands_played"] >= table["hands_limit"]
             )
     return {
         "night": view,
