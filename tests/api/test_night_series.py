@@ -140,3 +140,11 @@ def test_the_export_keeps_each_tables_series_length_and_the_import_restores_it(
     new_id = again.json["ids"]["nights"][night["id"]]
     shown = club.client.get(f"/api/v1/nights/{new_id}", headers=admin).json
     assert [t["hands_limit"] for t in shown["series"][0]["tables"]] == [2, 2]
+
+
+def test_a_series_number_beyond_any_is_not_found(club: Night) -> None:
+    night = club.started(players=club.players[:4], hands_per_series=2)
+    club.drawn(night)
+    huge = f"/api/v1/nights/{night['id']}/series/{2**70}"
+    answer = club.client.patch(huge, json={"hands": 3}, headers=club.admin)
+    assert answer.status_code == 404

@@ -502,6 +502,7 @@ def lengthen_series(
     ``table``) play ``hands`` hands, more or fewer than before, though never fewer than a
     table has played. The answer is the series, as in the night's view."""
     night = lock_night(principal, night_id)
+    # Compared in Python, not in SQL: a path's number may be beyond the database's integers.
     linked = [(link, t) for link, t in night_tables(night.id) if link.series == number]
     if not linked:
         raise NotFound(N_("The night has no series %(series)s."), values={"series": number})

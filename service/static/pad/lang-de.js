@@ -337,7 +337,22 @@ export default {
   "Hand {number}: {before} → {after}": "Spiel {number}: {before} → {after}",
   "Next hand: {before} → {after}": "Nächstes Spiel: {before} → {after}",
   "Dealt by another player then:": "Dann gibt jemand anderes:",
+  "{game} · {series}": "{game} · {series}",
   "{game} · over": "{game} · beendet",
+
+  // --- series.js ---
+  "Hand {number} of {hands}": "Spiel {number} von {hands}",
+  "Series {series}: hand {number} of {hands}": "Serie {series}: Spiel {number} von {hands}",
+  "Series {series}: hand {number}": "Serie {series}: Spiel {number}",
+  "table {number}": "Tisch {number}",
+  "sits out": "setzt aus",
+  "Series {series} is over: {n} hand of {hands} played.": {"one": "Serie {series} ist zu Ende: {n} von {hands} Spielen gespielt.", "other": "Serie {series} ist zu Ende: {n} von {hands} Spielen gespielt."},
+  "Series {series} is over: {n} hand played.": {"one": "Serie {series} ist zu Ende: {n} Spiel gespielt.", "other": "Serie {series} ist zu Ende: {n} Spiele gespielt."},
+  "That was the last series of the night.": "Das war die letzte Serie des Abends.",
+  "The night’s director draws the next series.": "Die Spielleitung lost die nächste Serie aus.",
+  "The night’s director draws the next series, or lengthens this one.": "Die Spielleitung lost die nächste Serie aus oder verlängert diese.",
+  "Series {series}: where you sit": "Serie {series}: Wer wo sitzt",
+  "The series is over: the night’s director may lengthen it.": "Die Serie ist zu Ende: Die Spielleitung kann sie verlängern.",
 
   // --- league.js ---
   "Rank": "Rang",

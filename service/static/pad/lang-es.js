@@ -337,7 +337,22 @@ export default {
   "Hand {number}: {before} → {after}": "Mano {number}: {before} → {after}",
   "Next hand: {before} → {after}": "Próxima mano: {before} → {after}",
   "Dealt by another player then:": "Entonces da otra persona:",
+  "{game} · {series}": "{game} · {series}",
   "{game} · over": "{game} · terminada",
+
+  // --- series.js ---
+  "Hand {number} of {hands}": "Mano {number} de {hands}",
+  "Series {series}: hand {number} of {hands}": "Ronda {series}: mano {number} de {hands}",
+  "Series {series}: hand {number}": "Ronda {series}: mano {number}",
+  "table {number}": "mesa {number}",
+  "sits out": "descansa",
+  "Series {series} is over: {n} hand of {hands} played.": {"one": "La ronda {series} ha terminado: se jugó {n} de {hands} manos.", "many": "La ronda {series} ha terminado: se jugaron {n} de {hands} manos.", "other": "La ronda {series} ha terminado: se jugaron {n} de {hands} manos."},
+  "Series {series} is over: {n} hand played.": {"one": "La ronda {series} ha terminado: se jugó {n} mano.", "many": "La ronda {series} ha terminado: se jugaron {n} manos.", "other": "La ronda {series} ha terminado: se jugaron {n} manos."},
+  "That was the last series of the night.": "Fue la última ronda de la noche.",
+  "The night’s director draws the next series.": "Quien dirige la noche sortea la próxima ronda.",
+  "The night’s director draws the next series, or lengthens this one.": "Quien dirige la noche sortea la próxima ronda o alarga esta.",
+  "Series {series}: where you sit": "Ronda {series}: quién se sienta dónde",
+  "The series is over: the night’s director may lengthen it.": "La ronda ha terminado: quien dirige la noche puede alargarla.",
 
   // --- league.js ---
   "Rank": "Puesto",
