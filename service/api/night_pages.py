@@ -87,7 +87,8 @@ def _shell(
 
 @bp.get("/nights/<string:night_id>/screen")
 def screen(night_id: str) -> Response:
-    """The big screen's shell; its script polls the board."""
+    """The big screen's shell; its script follows the club's stream and asks for the board
+    at each change (polling it while the stream is down)."""
     language = _language()
     return _shell(
         language,
@@ -240,6 +241,8 @@ def board_view(board: Mapping[str, Any], language: str) -> dict[str, Any]:
     crowd = max(len(board["standings"]), 3 * len(tables["each"]))
     return {
         "density": "" if crowd <= 12 else " dense" if crowd <= 18 else " denser",
+        # The club whose stream of changes the screen follows (static/nights/screen.js).
+        "club_id": night["club_id"],
         "name": night["name"],
         "game": word(Phrase(rules.get_variant(night["variant"]).title), language),
         "progress": _progress(night, language),
