@@ -158,14 +158,17 @@ def _progress(night: Mapping[str, Any], language: str) -> str:
 
 
 def _standings(board: Mapping[str, Any], language: str) -> dict[str, Any]:
-    """The standings' head and rows: each player's rank, name, series, total (and money)."""
+    """The standings' head and rows: each player's rank, name, series, total (and money;
+    with the chips of the pools shared out, which the money counts, where there are any)."""
     night, paid = board["night"], board.get("money")
     units = _t(N_("Chips") if board["units"] == "chips" else N_("Points"), language)
+    shared = bool(paid) and any(line["pool_chips"] for line in board["standings"])
     head = [
         _t(N_("Rank"), language),
         _t(N_("Player"), language),
         *(_t(N_("S%(number)s"), language, number=s["number"]) for s in night["series"]),
         units,
+        *([_t(N_("+ pool"), language)] if shared else []),
         *([_t(N_("Money"), language)] if paid else []),
     ]
     rows = [
@@ -174,6 +177,7 @@ def _standings(board: Mapping[str, Any], language: str) -> dict[str, Any]:
             "name": line["name"],
             "series": ["" if r is None else _signed(r["result"]) for r in line["series"]],
             "total": _signed(line["total"]),
+            "pool": _signed(line["pool_chips"]) if shared else None,
             "money": money(line["cents"], paid["currency"], language, signed=True)
             if paid
             else None,

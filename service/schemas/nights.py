@@ -237,6 +237,14 @@ class NightResultSchema(Schema):
         },
     )
     hands = fields.Integer(required=True)
+    pool_share = fields.Integer(
+        required=True,
+        metadata={
+            "description": "The chips of the table's pool this player's share is when the pool "
+            "is shared out at the close (`pool_at_close` `split`; 0 otherwise): counted in the "
+            "player's money, not in `result`."
+        },
+    )
 
 
 class NightStandingSchema(Schema):
@@ -244,6 +252,13 @@ class NightStandingSchema(Schema):
     player_id = fields.String(required=True)
     name = fields.String(required=True)
     total = fields.Integer(required=True)
+    pool_chips = fields.Integer(
+        required=True,
+        metadata={
+            "description": "The chips of the pools shared out to the player (the sum of each "
+            "series' `pool_share`): `total` plus these is what `cents` counts."
+        },
+    )
     series_won = fields.Integer(required=True)
     best = fields.Integer(required=True, allow_none=True)
     cents = fields.Integer(

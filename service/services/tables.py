@@ -409,15 +409,25 @@ def settle_up_csv(principal: Principal, table_id: str) -> str:
     return out.getvalue()
 
 
+def pool_at_close(table: TableRow) -> tuple[str | None, list[int]]:
+    """What becomes of the table's pool at its close (``pool_at_close``: ``split``, ``carry``,
+    None for a game without one) and the chips each seat's share of it is (all 0 unless
+    split): what its settle-up, in chips and in money, adds to each seat's balance."""
+    table_rules = TableRules.of(table)
+    policy = table.options.get("pool_at_close") if table_rules.has_pool else None
+    if policy == "split":
+        return policy, split_pool(table.pool, table.players)
+    return policy, [0] * table.players
+
+
 def settle_up_view(table: TableRow) -> dict[str, Any]:
     """``settle_up`` of a table already read (the export shows every table's)."""
     table_rules = TableRules.of(table)
     balances = [s.balance for s in table.seats]
     parties: list[tuple[rules.base.Party, int]] = []
     pool_shares: list[dict[str, Any]] = []
-    policy = table.options.get("pool_at_close") if table_rules.has_pool else None
+    policy, shares = pool_at_close(table)
     if policy == "split":
-        shares = split_pool(table.pool, table.players)
         pool_shares = [
             {"from": "pool", "to": seat, "chips": chips}
             for seat, chips in enumerate(shares)

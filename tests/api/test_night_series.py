@@ -148,3 +148,35 @@ def test_a_series_number_beyond_any_is_not_found(club: Night) -> None:
     huge = f"/api/v1/nights/{night['id']}/series/{2**70}"
     answer = club.client.patch(huge, json={"hands": 3}, headers=club.admin)
     assert answer.status_code == 404
+
+
+def test_the_pools_share_is_shown_where_the_money_counts_it_and_money_follows_the_standings(
+    club: Night,
+) -> None:
+    night = club.started(
+        players=club.players[:8], hands_per_series=2, rate={"cents": 5, "table_fee_cents": 200}
+    )
+    series = club.drawn(night, seed=4)
+    one, two = (t["table_id"] for t in series["tables"])
+    for hand in (LOST_SOLO, SOLO):
+        club.record(one, hand)
+    club.record(two, SOLO)
+    pools = [
+        club.client.get(f"/api/v1/tables/{t}", headers=club.admin).json["pool"] for t in (one, two)
+    ]
+    assert any(pools)  # a pool to share out
+    body = club.standings(night).json
+    cents = {p["player_id"]: p["cents"] for p in body["money"]["players"]}
+    for line in body["standings"]:
+        # 5 cents a chip, exactly: the chips and the pool's share are the money, to the cent.
+        assert (line["total"] + line["pool_chips"]) * 5 == cents[line["player_id"]] == line["cents"]
+        assert line["pool_chips"] == sum(r["pool_share"] for r in line["series"] if r)
+    assert sum(line["pool_chips"] for line in body["standings"]) == sum(pools)
+    # The money's players in the standings' order.
+    assert [p["player_id"] for p in body["money"]["players"]] == [
+        line["player_id"] for line in body["standings"]
+    ]
+    board = club.client.get(
+        f"/nights/{night['id']}/screen/board", headers={**club.admin, "Accept-Language": "de"}
+    ).get_data(as_text=True)
+    assert "<th>+ Kasse</th>" in board

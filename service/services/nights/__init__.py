@@ -1,15 +1,8 @@
 """Club nights: several tables of one game in series, a seat draw per series, the use cases
-(``nights``), the night's live standings (``standings``) and its money (``money``); the seat
-draw itself is pure, in ``rules.seat_draw``."""
+(``nights``), the night's live standings (``standings``), its money (``money``) and its
+settle-up as answered (``settle_up``); the seat draw itself is pure, in ``rules.seat_draw``."""
 
-from .money import (
-    NIGHT_SETTLE_UP_COLUMNS,
-    change_rate,
-    night_history,
-    night_money,
-    night_settle_up,
-    night_settle_up_csv,
-)
+from .money import change_rate, night_history, night_money
 from .nights import (
     NightCardsInUse,
     NightClosed,
@@ -26,6 +19,7 @@ from .nights import (
     series_links,
     start_night,
 )
+from .settle_up import NIGHT_SETTLE_UP_COLUMNS, night_settle_up, night_settle_up_csv
 from .standings import night_standings
 
 __all__ = [

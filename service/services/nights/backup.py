@@ -26,7 +26,7 @@ from ...persistence.table_keeping import TableRow
 from ...rules import RuleViolation
 from ..auth import new_id
 from ..tables import parse_rate, rate_view, store_rate
-from .money import night_money
+from .standings import standings_of
 
 
 def export_nights(club_id: str) -> list[dict[str, Any]]:
@@ -112,7 +112,7 @@ def export_nights(club_id: str) -> list[dict[str, Any]]:
             "series": series.get(n.id, []),
             "rate": rate_view(n),
             "changes": changes.get(n.id, []),
-            "money": night_money(n),
+            "money": standings_of(n)["money"],
         }
         for n in nights
     ]
