@@ -1,4 +1,5 @@
-"""series length: a club night's table knows its night and the most hands its series plays
+"""series length: a club night's table knows its night and the most hands its series plays;
+a night says what its table fee is charged for
 
 Revision ID: 0014_series_length
 Revises: 0013_night_money
@@ -9,6 +10,7 @@ constraint: on SQLite a column with a CHECK or a foreign key copies ``score_tabl
 rows every seat, hand and transfer cascades from; two plain columns are an ``ALTER TABLE ADD
 COLUMN``. The tables nights already opened learn their night, and as their limit their night's
 hands per series (or the hands they have played, where they went on beyond it).
+``club_nights.fee_basis`` (null: per series, as before), plain too.
 """
 
 import sqlalchemy as sa
@@ -24,6 +26,7 @@ depends_on = None
 def upgrade():
     op.add_column("score_tables", sa.Column("night_id", sa.String(length=32), nullable=True))
     op.add_column("score_tables", sa.Column("hands_limit", sa.Integer(), nullable=True))
+    op.add_column("club_nights", sa.Column("fee_basis", sa.String(length=8), nullable=True))
     op.execute(
         "UPDATE score_tables SET night_id = (SELECT l.night_id FROM club_night_tables l"
         " WHERE l.table_id = score_tables.id)"
@@ -41,5 +44,6 @@ def upgrade():
 
 def downgrade():
     # SQLite drops a plain column in place (3.35 and later): no copy of the table.
+    op.drop_column("club_nights", "fee_basis")
     op.drop_column("score_tables", "hands_limit")
     op.drop_column("score_tables", "night_id")

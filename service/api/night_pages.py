@@ -125,7 +125,16 @@ def money(cents: int, currency: str, language: str, *, signed: bool = False) -> 
     return text
 
 
-def rate_line(rate: Mapping[str, Any], units: str, language: str) -> str:
+_FEE_PER = {
+    "series": N_("table fee %(amount)s per player and series"),
+    "night": N_("table fee %(amount)s per player for the night"),
+    "table": N_("table fee %(amount)s per table, shared by its players"),
+}
+
+
+def rate_line(
+    rate: Mapping[str, Any], units: str, language: str, fee_basis: str | None = None
+) -> str:
     """The night's rate in words: "0,05 € pro Chip; Tischgeld 1,50 € pro Person"."""
     per = Decimal(rate["cents"]) / rate["per"]
     precision = get_currency_precision(rate["currency"])
@@ -139,7 +148,8 @@ def rate_line(rate: Mapping[str, Any], units: str, language: str) -> str:
     )
     if rate["table_fee_cents"]:
         fee = money(rate["table_fee_cents"], rate["currency"], language)
-        line += "; " + _t(N_("table fee %(amount)s per player"), language, amount=fee)
+        said = _FEE_PER[fee_basis] if fee_basis else N_("table fee %(amount)s per player")
+        line += "; " + _t(said, language, amount=fee)
     return line
 
 
@@ -250,7 +260,9 @@ def board_view(board: Mapping[str, Any], language: str) -> dict[str, Any]:
         "name": night["name"],
         "game": word(Phrase(rules.get_variant(night["variant"]).title), language),
         "progress": _progress(night, language),
-        "rate": rate_line(paid["rate"], board["units"], language) if paid else None,
+        "rate": rate_line(paid["rate"], board["units"], language, night["fee_basis"])
+        if paid
+        else None,
         "standings": _standings(board, language),
         "tables": tables,
         # The night is over: who pays whom takes the place of the tables' progress.
@@ -319,7 +331,9 @@ def cards_view(
         "heading": _t(N_("Table cards"), language),
         "night": night["name"],
         "game": word(Phrase(rules.get_variant(night["variant"]).title), language),
-        "rate": rate_line(night["rate"], night["units"], language) if night["rate"] else None,
+        "rate": rate_line(night["rate"], night["units"], language, night["fee_basis"])
+        if night["rate"]
+        else None,
         "deals_first": _t(N_("deals first"), language),
         "scan": _t(N_("Scan to keep the score of this table."), language),
         "cards": cards,

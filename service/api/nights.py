@@ -84,6 +84,7 @@ class Nights(MethodView):
             body["series"],
             body["season_id"],
             body["rate"],
+            body["fee_basis"],
         )
         return night, 201, {"Location": f"/api/v1/nights/{night['id']}"}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from ..persistence.nights import MAX_HANDS_PER_SERIES, MAX_NIGHT_PLAYERS, MAX_SERIES, SEED_MAX
+from ..rules.money import FEE_BASES
 from . import VARIANT
 from .clubs import Name
 from .tables import RateSchema, RateViewSchema, TableChangedBySchema
@@ -28,6 +29,18 @@ def _new_players() -> fields.List[str]:
         load_default=list,
         validate=validate.Length(max=MAX_NIGHT_PLAYERS),
         metadata={"description": "Names of players new to the club, added to it on the spot."},
+    )
+
+
+def _fee_basis() -> fields.String:
+    return fields.String(
+        load_default="series",
+        validate=validate.OneOf(FEE_BASES),
+        metadata={
+            "description": "What the rate's `table_fee_cents` is charged for: `series` (each "
+            "player at each series' table), `night` (each player once for the evening) or "
+            "`table` (each table, shared by its players to the cent)."
+        },
     )
 
 
@@ -64,6 +77,7 @@ class NightCreateSchema(Schema):
             "draws open carries it."
         },
     )
+    fee_basis = _fee_basis()
 
 
 class NightRateSchema(Schema):
@@ -206,6 +220,11 @@ class NightSchema(Schema):
         required=True,
         allow_none=True,
         metadata={"description": "The money the night plays for (null: none)."},
+    )
+    fee_basis = fields.String(
+        required=True,
+        validate=validate.OneOf(FEE_BASES),
+        metadata={"description": "What the table fee is charged for (as when it started)."},
     )
     hands_per_series = fields.Integer(required=True, allow_none=True)
     series_planned = fields.Integer(required=True)
@@ -455,6 +474,7 @@ class ExportNightSchema(Schema):
         allow_none=True,
         metadata={"description": "The money the night plays for (null: none)."},
     )
+    fee_basis = _fee_basis()
     changes = fields.List(
         fields.Nested(ExportNightChangeSchema),
         load_default=list,

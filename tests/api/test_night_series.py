@@ -180,3 +180,49 @@ def test_the_pools_share_is_shown_where_the_money_counts_it_and_money_follows_th
         f"/nights/{night['id']}/screen/board", headers={**club.admin, "Accept-Language": "de"}
     ).get_data(as_text=True)
     assert "<th>+ Kasse</th>" in board
+
+
+@pytest.mark.parametrize(
+    ("basis", "fee", "each", "words"),
+    [
+        ("series", 200, 400, "Tischgeld 2,00\u00a0€ pro Person und Serie"),
+        ("night", 200, 200, "Tischgeld 2,00\u00a0€ pro Person für den Abend"),
+        ("table", 400, 200, "Tischgeld 4,00\u00a0€ pro Tisch, geteilt unter den Spielenden"),
+    ],
+)
+def test_the_table_fee_is_charged_per_series_per_night_or_per_table_as_chosen(
+    club: Night, basis: str, fee: int, each: int, words: str
+) -> None:
+    night = club.started(
+        players=club.players[:8],
+        hands_per_series=1,
+        series=2,
+        rate={"cents": 5, "table_fee_cents": fee},
+        fee_basis=basis,
+    )
+    assert night["fee_basis"] == basis
+    for seed in (1, 2):
+        drawn = club.drawn(night, seed=seed)
+        for table in drawn["tables"]:
+            club.record(table["table_id"], SOLO)
+    money = club.standings(night).json["money"]
+    # Eight players, each at a table of four in both series.
+    assert [p["fees_cents"] for p in money["players"]] == [each] * 8
+    assert money["fees_cents"] == 8 * each
+    board = club.client.get(
+        f"/nights/{night['id']}/screen/board", headers={**club.admin, "Accept-Language": "de"}
+    ).get_data(as_text=True)
+    assert words in board
+    document = club.client.get(f"/api/v1/clubs/{club.club['id']}/export", headers=club.admin).json
+    assert document["nights"][0]["fee_basis"] == basis
+    imported = club.client.post("/api/v1/clubs/import", json=document)
+    assert imported.status_code == 201, imported.json
+    admin = club.api.auth(imported.json["admin_token"])
+    new_id = imported.json["ids"]["nights"][night["id"]]
+    again = club.client.get(f"/api/v1/nights/{new_id}/settle-up", headers=admin).json
+    assert [p["fees_cents"] for p in again["players"]] == [each] * 8
+
+
+def test_an_unknown_fee_basis_is_refused_naming_the_field(club: Night) -> None:
+    answer = club.start(players=club.players[:4], fee_basis="hour")
+    assert answer.status_code == 422 and "fee_basis" in answer.json["errors"]

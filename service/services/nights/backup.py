@@ -111,6 +111,7 @@ def export_nights(club_id: str) -> list[dict[str, Any]]:
             "players": players.get(n.id, []),
             "series": series.get(n.id, []),
             "rate": rate_view(n),
+            "fee_basis": n.fee_basis or "series",
             "changes": changes.get(n.id, []),
             "money": standings_of(n)["money"],
         }
@@ -165,6 +166,7 @@ def import_nights(
             version=1,
             created_at=n["created_at"],
             closed_at=n["closed_at"],
+            fee_basis=n.get("fee_basis", "series"),
         )
         try:
             store_rate(night, parse_rate(n["rate"], variant.name, currency))

@@ -109,7 +109,9 @@ def night_money(night: ClubNightRow) -> dict[str, Any] | None:
                 player_id = table.seats[party].player_id
                 series_cents.setdefault(player_id, {})[link.series] = cents
     units = rules.get_variant(night.variant).units
-    settled = settle_night_in_money(counted, units, rate.currency)
+    settled = settle_night_in_money(
+        counted, units, rate.currency, night.fee_basis or "series", rate.table_fee_cents
+    )
     by_number = {n: player_id for player_id, n in number.items()}
 
     def party_view(value: Any) -> dict[str, Any]:

@@ -157,6 +157,7 @@ def night_view(night: ClubNightRow) -> dict[str, Any]:
         "units": rules.get_variant(night.variant).units,
         "season_id": night.season_id,
         "rate": tables.rate_view(night),
+        "fee_basis": night.fee_basis or "series",
         "hands_per_series": night.hands_per_series,
         "series_planned": night.series_planned,
         "status": night.status,
@@ -278,11 +279,13 @@ def start_night(
     series: int,
     season_id: str | None,
     rate: Mapping[str, Any] | None = None,
+    fee_basis: str = "series",
 ) -> dict[str, Any]:
     """A new club night of one game with the players present (the club's, and new ones
     added to the club on the spot) (admin token). Nothing is drawn yet. ``rate``: the money
     it plays for (``tables.parse_rate``; None: none), in the club's currency unless it names
-    another; the tables its draws open carry it."""
+    another; the tables its draws open carry it. ``fee_basis``: what its table fee is charged
+    for (``rules.money.FEE_BASES``)."""
     begin_write()
     club = get_club(principal, club_id)
     variant = rules.get_variant(variant_name)
@@ -306,6 +309,7 @@ def start_night(
         series_planned=series,
         status="open",
         version=1,
+        fee_basis=fee_basis,
     )
     tables.store_rate(night, night_rate)
     db.session.add(night)
