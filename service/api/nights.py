@@ -14,6 +14,7 @@ from typing import Any
 from flask import Response, request
 from flask.views import MethodView
 
+from ..i18n import current_language
 from ..i18n.marks import N_
 from ..schemas.nights import (
     DrawnSeriesSchema,
@@ -166,8 +167,10 @@ class NightSettleUpCsv(MethodView):
     )
     @_auth_doc(READERS, "No such night, or the night has no rate.")
     def get(self, night_id: str) -> Response:
-        """The night's settle-up as CSV (RFC 4180), for a spreadsheet."""
-        body = nights.night_settle_up_csv(principal(), night_id)
+        """The night's settle-up as CSV, for a spreadsheet in the reader's language
+        (`Accept-Language`): English is RFC 4180 with the columns' names; German and Spanish
+        separate cells with `;`, write a decimal comma and name the columns in their words."""
+        body = nights.night_settle_up_csv(principal(), night_id, current_language())
         if body is None:
             raise NotFound(NO_MONEY, values={"night": night_id})
         return Response(
@@ -176,6 +179,47 @@ class NightSettleUpCsv(MethodView):
             headers={
                 "Content-Disposition": f'attachment; filename="night-settle-up-{night_id}.csv"'
             },
+        )
+
+
+@blp.route("/nights/<string:night_id>/standings.csv")
+class StandingsCsv(MethodView):
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "The night's standings (and money) as CSV.",
+                "headers": {
+                    "Content-Disposition": {
+                        "schema": {"type": "string"},
+                        "description": '`attachment; filename="night-<night_id>.csv"`.',
+                    }
+                },
+                "content": {
+                    "text/csv": {
+                        "schema": {
+                            "type": "string",
+                            "description": "A header line, then one line per player in the "
+                            "standings' order: `rank`, `player_id`, `name`, `series_1` … (each "
+                            "series' result), `total`; a night with a rate adds `pool_chips`, "
+                            "`money` and `fees` (amounts of `currency`, such as `-0.15`) and "
+                            "`currency`. In English, commas and a decimal point; in German and "
+                            "Spanish (`Accept-Language`), semicolons, a decimal comma and the "
+                            "columns in their words. Whole numbers stay whole; text that a "
+                            "spreadsheet would run as a formula starts with `'`.",
+                        }
+                    }
+                },
+            }
+        }
+    )
+    @_auth_doc(READERS, "No such night.")
+    def get(self, night_id: str) -> Response:
+        """The night's standings and money as CSV, for a spreadsheet in the reader's language."""
+        body = nights.night_standings_csv(principal(), night_id, current_language())
+        return Response(
+            body,
+            mimetype="text/csv",
+            headers={"Content-Disposition": f'attachment; filename="night-{night_id}.csv"'},
         )
 
 

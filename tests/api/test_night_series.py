@@ -226,3 +226,66 @@ def test_the_table_fee_is_charged_per_series_per_night_or_per_table_as_chosen(
 def test_an_unknown_fee_basis_is_refused_naming_the_field(club: Night) -> None:
     answer = club.start(players=club.players[:4], fee_basis="hour")
     assert answer.status_code == 422 and "fee_basis" in answer.json["errors"]
+
+
+def test_the_nights_standings_and_money_come_as_csv_in_the_readers_language(
+    club: Night,
+) -> None:
+    night = club.started(
+        players=club.players[:4],
+        new_players=["=1+1", "＝SUMME(A1)", "@Anna", "-Bob"],
+        hands_per_series=2,
+        rate={"cents": 5, "table_fee_cents": 150},
+    )
+    series = club.drawn(night, seed=9)
+    for table in series["tables"]:
+        club.record(table["table_id"], SOLO)
+        club.record(table["table_id"], LOST_SOLO)
+    url = f"/api/v1/nights/{night['id']}/standings.csv"
+    german = club.client.get(url, headers={**club.admin, "Accept-Language": "de"})
+    assert german.status_code == 200 and german.mimetype == "text/csv"
+    lines = german.get_data(as_text=True).split("\r\n")
+    assert lines[0] == "Rang;Personen-ID;Name;S1;Gesamt;Kassenanteil;Geld;Tischgeld;Währung"
+    body = club.standings(night).json
+    for line, text in zip(body["standings"], lines[1:], strict=False):
+        cells = text.split(";")
+        euros, cents = divmod(abs(line["cents"]), 100)
+        sign = "-" if line["cents"] < 0 else ""
+        assert cells[6] == f"{sign}{euros},{cents:02d}"  # a decimal comma, an ASCII minus
+        assert cells[4] == str(line["total"]) and cells[7] == "1,50"
+        assert cells[2][:1] not in "=+-@＝＠"  # a formula start is neutralised
+    names = [text.split(";")[2] for text in lines[1:-1]]
+    assert {"'=1+1", "'＝SUMME(A1)", "'@Anna", "'-Bob"} <= set(names)
+    spanish = club.client.get(url, headers={**club.admin, "Accept-Language": "es"})
+    assert spanish.get_data(as_text=True).startswith(
+        "Puesto;ID de persona;Nombre;R1;Total;Parte del bote;Dinero;Cuotas de mesa;Moneda\r\n"
+    )
+    english = club.client.get(url, headers=club.admin).get_data(as_text=True)
+    assert english.startswith(
+        "rank,player_id,name,series_1,total,pool_chips,money,fees,currency\r\n"
+    )
+    assert ",1.50,EUR\r\n" in english
+    money = club.client.get(
+        f"/api/v1/nights/{night['id']}/settle-up.csv",
+        headers={**club.admin, "Accept-Language": "de"},
+    ).get_data(as_text=True)
+    assert money.startswith("Art;Personen-ID;Name;An Personen-ID;An;Cent;Währung\r\n")
+    assert "'=1+1" in money
+
+
+def test_the_season_csv_speaks_the_readers_language_and_writes_whole_numbers_whole(
+    club: Night,
+) -> None:
+    night = club.started(players=club.players[:4], season_id=club.season["id"])
+    series = club.drawn(night)
+    club.record(series["tables"][0]["table_id"], SOLO)
+    url = f"/api/v1/seasons/{club.season['id']}/standings.csv"
+    german = club.client.get(url, headers={**club.admin, "Accept-Language": "de"})
+    text = german.get_data(as_text=True)
+    header, *rows = text.split("\r\n")
+    assert header.startswith("Rang;Personen-ID;Name;Tische gespielt;Spiele;Saldo;")
+    assert "Saldo pro 100 Spiele" in header
+    assert rows[0] and ".0" not in text
+    english = club.client.get(url, headers=club.admin).get_data(as_text=True)
+    assert english.startswith("rank,player_id,name,sittings,hands,net,net_per_100_hands,")
+    assert ".0," not in english

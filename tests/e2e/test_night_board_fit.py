@@ -131,6 +131,16 @@ def test_twelve_long_names_fit_the_big_screen_which_follows_the_clubs_stream(
         assert not shown["wrapped"], shown
         if size == "720" and language == "de":
             shoot(page, "night-screen-12-paid-de.png")
+        # Printed, it is the night's result sheet: black on white, every row, who pays whom.
+        page.emulate_media(media="print")
+        printed = page.evaluate(
+            "() => [getComputedStyle(document.body).backgroundColor,"
+            " getComputedStyle(document.body).color,"
+            " document.querySelectorAll('.standings tbody tr').length,"
+            " document.querySelectorAll('.payments li').length]"
+        )
+        assert printed[:3] == ["rgb(255, 255, 255)", "rgb(0, 0, 0)", len(NAMES)], printed
+        assert printed[3] > 0
     finally:
         context.close()
     assert not problems, problems

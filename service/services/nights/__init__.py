@@ -19,7 +19,12 @@ from .nights import (
     series_links,
     start_night,
 )
-from .settle_up import NIGHT_SETTLE_UP_COLUMNS, night_settle_up, night_settle_up_csv
+from .settle_up import (
+    NIGHT_SETTLE_UP_COLUMNS,
+    night_settle_up,
+    night_settle_up_csv,
+    night_standings_csv,
+)
 from .standings import night_standings
 
 __all__ = [
@@ -39,6 +44,7 @@ __all__ = [
     "night_settle_up",
     "night_settle_up_csv",
     "night_standings",
+    "night_standings_csv",
     "night_tables",
     "night_view",
     "readable_night",
