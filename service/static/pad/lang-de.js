@@ -473,6 +473,7 @@ export default {
   "Make a new read-only link": "Neuen Nur-Lesen-Link erstellen",
   "Make the read-only link": "Nur-Lesen-Link erstellen",
   "The old link stops working. Tap again": "Der alte Link geht dann nicht mehr. Noch mal tippen",
+  "A read-only link another phone made would stop working. Tap again": "Ein Nur-Lesen-Link von einem anderen Gerät ginge dann nicht mehr. Noch mal tippen",
   "Read-only link made.": "Nur-Lesen-Link erstellt.",
   "Rotate the admin token": "Admin-Schlüssel erneuern",
   "Other phones lose the admin token. Tap again": "Andere Handys verlieren den Admin-Schlüssel. Noch mal tippen",

@@ -473,6 +473,7 @@ export default {
   "Make a new read-only link": "Crear un nuevo enlace de solo lectura",
   "Make the read-only link": "Crear el enlace de solo lectura",
   "The old link stops working. Tap again": "El enlace anterior dejará de funcionar. Toca otra vez",
+  "A read-only link another phone made would stop working. Tap again": "Un enlace de solo lectura creado en otro móvil dejaría de funcionar. Toca otra vez",
   "Read-only link made.": "Enlace de solo lectura creado.",
   "Rotate the admin token": "Renovar la clave de administración",
   "Other phones lose the admin token. Tap again": "Los demás móviles pierden la clave de administración. Toca otra vez",
