@@ -194,7 +194,15 @@ def _standings(board: Mapping[str, Any], language: str) -> dict[str, Any]:
         }
         for line in board["standings"]
     ]
-    return {"title": _t(N_("Standings"), language), "head": head, "rows": rows}
+    # The order the standings give (tie_breaks: total, series_won, best), in words.
+    ties = _t(
+        N_(
+            "Order: the total, then more series won, then the best series; players equal on "
+            "all three share a rank."
+        ),
+        language,
+    )
+    return {"title": _t(N_("Standings"), language), "head": head, "rows": rows, "ties": ties}
 
 
 def _tables(night: Mapping[str, Any], language: str) -> dict[str, Any]:

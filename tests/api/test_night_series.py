@@ -289,3 +289,20 @@ def test_the_season_csv_speaks_the_readers_language_and_writes_whole_numbers_who
     english = club.client.get(url, headers=club.admin).get_data(as_text=True)
     assert english.startswith("rank,player_id,name,sittings,hands,net,net_per_100_hands,")
     assert ".0," not in english
+
+
+def test_the_season_and_the_night_name_their_order_in_the_answer_and_in_words(
+    club: Night,
+) -> None:
+    night = club.started(players=club.players[:4], season_id=club.season["id"])
+    series = club.drawn(night)
+    club.record(series["tables"][0]["table_id"], SOLO)
+    season = club.client.get(
+        f"/api/v1/seasons/{club.season['id']}/standings", headers=club.admin
+    ).json
+    assert season["tie_breaks"] == ["net", "won", "fewer_lost"]
+    assert club.standings(night).json["tie_breaks"] == ["total", "series_won", "best"]
+    board = club.client.get(
+        f"/nights/{night['id']}/screen/board", headers={**club.admin, "Accept-Language": "de"}
+    ).get_data(as_text=True)
+    assert "Reihenfolge: Gesamtergebnis, dann mehr gewonnene Serien, dann die beste Serie" in board

@@ -49,6 +49,11 @@ def per_100_hands(net: int, hands: int) -> float | None:
     return round(net * 100 / hands, 2) if hands else None
 
 
+TIE_BREAKS = ("net", "won", "fewer_lost")
+"""A season's order, named in its answer: the net, then more games won as declarer, then
+fewer lost (a club night's is its own: ``services.nights.standings``)."""
+
+
 def _rank_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Sort by net, then more games won as declarer, then fewer lost; ties share a rank."""
 
@@ -123,6 +128,7 @@ def standings(
         "from": None if date_from is None else date_from.isoformat(),
         "to": None if date_to is None else date_to.isoformat(),
         "min_hands": min_hands,
+        "tie_breaks": list(TIE_BREAKS),
         "rows": _rank_rows(rows),
     }
 

@@ -435,6 +435,8 @@ export default {
   "The numbers": "Die Zahlen",
   "Running the club needs its admin token.": "Den Club führen kann nur, wer seinen Admin-Schlüssel hat.",
 
+  "Order: net, then more games won as declarer, then fewer lost; players equal on all three share a rank.": "Reihenfolge: Saldo, dann mehr gewonnene eigene Ansagen, dann weniger verlorene; wer in allen dreien gleich ist, teilt sich den Rang.",
+
   // --- league-admin.js ---
   "Renamed to {name}.": "Umbenannt in {name}.",
   "New name for {name}": "Neuer Name für {name}",

@@ -435,6 +435,8 @@ export default {
   "The numbers": "Las cifras",
   "Running the club needs its admin token.": "Para gestionar el club hace falta su clave de administración.",
 
+  "Order: net, then more games won as declarer, then fewer lost; players equal on all three share a rank.": "Orden: saldo, luego más juegos ganados al declarar, luego menos perdidos; quienes empatan en los tres comparten puesto.",
+
   // --- league-admin.js ---
   "Renamed to {name}.": "Nuevo nombre: {name}.",
   "New name for {name}": "Nuevo nombre para {name}",
