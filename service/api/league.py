@@ -20,6 +20,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from marshmallow import ValidationError
 
+from ..i18n import current_language
 from ..rules import RuleViolation
 from ..schemas.json_numbers import loads
 from ..schemas.league import (
@@ -231,7 +232,7 @@ class StandingsCsv(MethodView):
 
 def _csv(answer: dict[str, Any], season_id: str) -> Response:
     return Response(
-        league.standings_csv(answer["rows"]),
+        league.standings_csv(answer["rows"], current_language()),
         mimetype=CSV_TYPE,
         headers={"Content-Disposition": f'attachment; filename="standings-{season_id}.csv"'},
     )

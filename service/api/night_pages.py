@@ -87,7 +87,8 @@ def _shell(
 
 @bp.get("/nights/<string:night_id>/screen")
 def screen(night_id: str) -> Response:
-    """The big screen's shell; its script polls the board."""
+    """The big screen's shell; its script follows the club's stream and asks for the board
+    at each change (polling it while the stream is down)."""
     language = _language()
     return _shell(
         language,
@@ -124,7 +125,16 @@ def money(cents: int, currency: str, language: str, *, signed: bool = False) -> 
     return text
 
 
-def rate_line(rate: Mapping[str, Any], units: str, language: str) -> str:
+_FEE_PER = {
+    "series": N_("table fee %(amount)s per player and series"),
+    "night": N_("table fee %(amount)s per player for the night"),
+    "table": N_("table fee %(amount)s per table, shared by its players"),
+}
+
+
+def rate_line(
+    rate: Mapping[str, Any], units: str, language: str, fee_basis: str | None = None
+) -> str:
     """The night's rate in words: "0,05 € pro Chip; Tischgeld 1,50 € pro Person"."""
     per = Decimal(rate["cents"]) / rate["per"]
     precision = get_currency_precision(rate["currency"])
@@ -138,7 +148,8 @@ def rate_line(rate: Mapping[str, Any], units: str, language: str) -> str:
     )
     if rate["table_fee_cents"]:
         fee = money(rate["table_fee_cents"], rate["currency"], language)
-        line += "; " + _t(N_("table fee %(amount)s per player"), language, amount=fee)
+        said = _FEE_PER[fee_basis] if fee_basis else N_("table fee %(amount)s per player")
+        line += "; " + _t(said, language, amount=fee)
     return line
 
 
@@ -157,14 +168,17 @@ def _progress(night: Mapping[str, Any], language: str) -> str:
 
 
 def _standings(board: Mapping[str, Any], language: str) -> dict[str, Any]:
-    """The standings' head and rows: each player's rank, name, series, total (and money)."""
+    """The standings' head and rows: each player's rank, name, series, total (and money;
+    with the chips of the pools shared out, which the money counts, where there are any)."""
     night, paid = board["night"], board.get("money")
     units = _t(N_("Chips") if board["units"] == "chips" else N_("Points"), language)
+    shared = bool(paid) and any(line["pool_chips"] for line in board["standings"])
     head = [
         _t(N_("Rank"), language),
         _t(N_("Player"), language),
         *(_t(N_("S%(number)s"), language, number=s["number"]) for s in night["series"]),
         units,
+        *([_t(N_("+ pool"), language)] if shared else []),
         *([_t(N_("Money"), language)] if paid else []),
     ]
     rows = [
@@ -173,22 +187,31 @@ def _standings(board: Mapping[str, Any], language: str) -> dict[str, Any]:
             "name": line["name"],
             "series": ["" if r is None else _signed(r["result"]) for r in line["series"]],
             "total": _signed(line["total"]),
+            "pool": _signed(line["pool_chips"]) if shared else None,
             "money": money(line["cents"], paid["currency"], language, signed=True)
             if paid
             else None,
         }
         for line in board["standings"]
     ]
-    return {"title": _t(N_("Standings"), language), "head": head, "rows": rows}
+    # The order the standings give (tie_breaks: total, series_won, best), in words.
+    ties = _t(
+        N_(
+            "Order: the total, then more series won, then the best series; players equal on "
+            "all three share a rank."
+        ),
+        language,
+    )
+    return {"title": _t(N_("Standings"), language), "head": head, "rows": rows, "ties": ties}
 
 
 def _tables(night: Mapping[str, Any], language: str) -> dict[str, Any]:
     """Each table of the current series: its seats, the hands it played (of those due)."""
     current = night["series"][-1] if night["series"] else None
-    due = night["hands_per_series"]
     items = []
     for table in current["tables"] if current else []:
         played = table["hands_played"]
+        due = table["hands_limit"]  # the series' length, as the director last set it
         if due is None:
             one, many = Nn_("%(played)s hand", "%(played)s hands")
             count = translations(language).ngettext(one, many, played) % {"played": played}
@@ -240,10 +263,14 @@ def board_view(board: Mapping[str, Any], language: str) -> dict[str, Any]:
     crowd = max(len(board["standings"]), 3 * len(tables["each"]))
     return {
         "density": "" if crowd <= 12 else " dense" if crowd <= 18 else " denser",
+        # The club whose stream of changes the screen follows (static/nights/screen.js).
+        "club_id": night["club_id"],
         "name": night["name"],
         "game": word(Phrase(rules.get_variant(night["variant"]).title), language),
         "progress": _progress(night, language),
-        "rate": rate_line(paid["rate"], board["units"], language) if paid else None,
+        "rate": rate_line(paid["rate"], board["units"], language, night["fee_basis"])
+        if paid
+        else None,
         "standings": _standings(board, language),
         "tables": tables,
         # The night is over: who pays whom takes the place of the tables' progress.
@@ -311,7 +338,9 @@ def cards_view(
         "heading": _t(N_("Table cards"), language),
         "night": night["name"],
         "game": word(Phrase(rules.get_variant(night["variant"]).title), language),
-        "rate": rate_line(night["rate"], night["units"], language) if night["rate"] else None,
+        "rate": rate_line(night["rate"], night["units"], language, night["fee_basis"])
+        if night["rate"]
+        else None,
         "deals_first": _t(N_("deals first"), language),
         "scan": _t(N_("Scan to keep the score of this table."), language),
         "cards": cards,

@@ -14,10 +14,12 @@ from typing import Any
 from flask import Response, request
 from flask.views import MethodView
 
+from ..i18n import current_language
 from ..i18n.marks import N_
 from ..schemas.nights import (
     DrawnSeriesSchema,
     DrawSchema,
+    LengthenedSeriesSchema,
     NightCloseSchema,
     NightCreateSchema,
     NightHistorySchema,
@@ -26,6 +28,7 @@ from ..schemas.nights import (
     NightSchema,
     NightStandingsSchema,
     PresenceSchema,
+    SeriesLengthSchema,
 )
 from ..services import nights
 from ..services.errors import NotFound
@@ -82,6 +85,7 @@ class Nights(MethodView):
             body["series"],
             body["season_id"],
             body["rate"],
+            body["fee_basis"],
         )
         return night, 201, {"Location": f"/api/v1/nights/{night['id']}"}
 
@@ -163,8 +167,10 @@ class NightSettleUpCsv(MethodView):
     )
     @_auth_doc(READERS, "No such night, or the night has no rate.")
     def get(self, night_id: str) -> Response:
-        """The night's settle-up as CSV (RFC 4180), for a spreadsheet."""
-        body = nights.night_settle_up_csv(principal(), night_id)
+        """The night's settle-up as CSV, for a spreadsheet in the reader's language
+        (`Accept-Language`): English is RFC 4180 with the columns' names; German and Spanish
+        separate cells with `;`, write a decimal comma and name the columns in their words."""
+        body = nights.night_settle_up_csv(principal(), night_id, current_language())
         if body is None:
             raise NotFound(NO_MONEY, values={"night": night_id})
         return Response(
@@ -173,6 +179,47 @@ class NightSettleUpCsv(MethodView):
             headers={
                 "Content-Disposition": f'attachment; filename="night-settle-up-{night_id}.csv"'
             },
+        )
+
+
+@blp.route("/nights/<string:night_id>/standings.csv")
+class StandingsCsv(MethodView):
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "The night's standings (and money) as CSV.",
+                "headers": {
+                    "Content-Disposition": {
+                        "schema": {"type": "string"},
+                        "description": '`attachment; filename="night-<night_id>.csv"`.',
+                    }
+                },
+                "content": {
+                    "text/csv": {
+                        "schema": {
+                            "type": "string",
+                            "description": "A header line, then one line per player in the "
+                            "standings' order: `rank`, `player_id`, `name`, `series_1` … (each "
+                            "series' result), `total`; a night with a rate adds `pool_chips`, "
+                            "`money` and `fees` (amounts of `currency`, such as `-0.15`) and "
+                            "`currency`. In English, commas and a decimal point; in German and "
+                            "Spanish (`Accept-Language`), semicolons, a decimal comma and the "
+                            "columns in their words. Whole numbers stay whole; text that a "
+                            "spreadsheet would run as a formula starts with `'`.",
+                        }
+                    }
+                },
+            }
+        }
+    )
+    @_auth_doc(READERS, "No such night.")
+    def get(self, night_id: str) -> Response:
+        """The night's standings and money as CSV, for a spreadsheet in the reader's language."""
+        body = nights.night_standings_csv(principal(), night_id, current_language())
+        return Response(
+            body,
+            mimetype="text/csv",
+            headers={"Content-Disposition": f'attachment; filename="night-{night_id}.csv"'},
         )
 
 
@@ -215,6 +262,25 @@ class Series(MethodView):
         /api/v1/tables/{table_id}/token`, or the cards page `/nights/{night_id}/cards`."""
         series = nights.draw_series(principal(), night_id, body["seed"], body["early"])
         return series, 201, {"Location": f"{request.path.rsplit('/', 1)[0]}"}
+
+
+@blp.route("/nights/<string:night_id>/series/<int:number>")
+class SeriesLength(MethodView):
+    @blp.arguments(SeriesLengthSchema())
+    @blp.response(200, LengthenedSeriesSchema)
+    @blp.alt_response(
+        409, description="The night is closed, or the series' tables (or the table) are closed."
+    )
+    @blp.alt_response(
+        422,
+        description="`hands` fewer than a table has played, or `table` not of the series.",
+    )
+    @_auth_doc("Not the admin token of the night's club.", "No such night, or no such series.")
+    def patch(self, body: dict[str, Any], night_id: str, number: int) -> dict[str, Any]:
+        """Lengthen (or shorten) a series (admin token): its open tables, or only its table
+        `table`, play `hands` hands in all. A table refuses a hand beyond its series' length
+        (`urn:solo:problem:series-over`) until then."""
+        return nights.lengthen_series(principal(), night_id, number, body["hands"], body["table"])
 
 
 @blp.route("/nights/<string:night_id>/close")

@@ -191,6 +191,8 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
     ("get", "/api/v1/nights/{night_id}"): ("getNight", "Nights", None),
     ("patch", "/api/v1/nights/{night_id}/presence"): ("changePresence", "Nights", None),
     ("post", "/api/v1/nights/{night_id}/series"): ("drawSeries", "Nights", None),
+    ("patch", "/api/v1/nights/{night_id}/series/{number}"): ("setSeriesLength", "Nights", None),
+    ("get", "/api/v1/nights/{night_id}/standings.csv"): ("getNightStandingsCsv", "Nights", None),
     ("post", "/api/v1/nights/{night_id}/close"): ("closeNight", "Nights", None),
     ("get", "/api/v1/nights/{night_id}/standings"): ("getNightStandings", "Nights", None),
     ("patch", "/api/v1/nights/{night_id}"): ("updateNight", "Nights", None),

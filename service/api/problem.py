@@ -55,6 +55,13 @@ PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
         "one, or try again after `Retry-After` seconds.",
     ),
     "session-over": (409, N_("Session over"), "The table's session target was reached."),
+    "series-over": (
+        409,
+        N_("Series over"),
+        "A club night's table has played the hands of its series (`hands_limit`): the "
+        "night's director may lengthen the series (`PATCH "
+        "/api/v1/nights/{night_id}/series/{number}`).",
+    ),
     "idempotency-key-reused": (
         409,
         N_("Idempotency-Key reused"),

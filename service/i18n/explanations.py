@@ -20,6 +20,8 @@ PLURALS: Final = {
     "american.decided_by_tricks": "tricks",
     "solo66.each_pay": "chips",
     "solo66.pays_each": "chips",
+    "session.played": "played",
+    "session.played_of": "played",
 }
 
 SEAT: Final = N_("seat %(seat)s")
@@ -233,8 +235,10 @@ MESSAGES: Final[dict[str, str | tuple[str, str]]] = {
     # Spanish Solo's session (targets): its progress, as parts of one line joined by "; ".
     "session.hands_of": N_("%(played)s of %(target)s hands played"),
     "session.exceeded": N_("%(seats)s went past the target score of %(target)s"),
-    "session.played": N_("%(played)s hands played"),
-    "session.played_of": N_("%(played)s hands played of %(target)s"),
+    "session.played": Nn_("%(played)s hand played", "%(played)s hands played"),
+    "session.played_of": Nn_(
+        "%(played)s hand played of %(target)s", "%(played)s hands played of %(target)s"
+    ),
     "session.score_not_exceeded": N_("no total above the target score of %(target)s yet"),
     "session.won_by": N_("%(seats)s won with the highest total, %(total)s"),
     # Solo 66.

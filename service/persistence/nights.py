@@ -67,6 +67,9 @@ class ClubNightRow(Model):
     currency: Mapped[str | None] = mapped_column(String(CURRENCY_LEN), nullable=True)
     table_fee_cents: Mapped[int | None] = mapped_column(Integer, nullable=True)
     point_settlement: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    # What its table fee is charged for (``rules.money.FEE_BASES``; null: ``series``, as before
+    # there was a choice). A plain column: a CHECK would copy the table on SQLite (0014).
+    fee_basis: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
     __table_args__ = (
         CheckConstraint("length(name) > 0", name="name_not_empty"),

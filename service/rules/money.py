@@ -138,15 +138,51 @@ class TableMoney:
     rate: Rate
 
 
-def settle_night_in_money(tables: Sequence[TableMoney], units: str, currency: str) -> MoneySettleUp:
+FEE_BASES = ("series", "night", "table")
+"""What a club night's table fee is charged for: each player at each series' table
+(``series``: each table's fee from each of its seats), each player once for the evening
+(``night``: the night's fee from everyone who played), or each table, shared by its players
+(``table``: the table's fee split evenly, the cents left over one each to the lowest seats)."""
+
+
+def night_fees(tables: Sequence[TableMoney], basis: str, night_fee_cents: int) -> dict[int, int]:
+    """Each player's table fees over the night (by the night's party number), charged per
+    ``basis`` (``FEE_BASES``); ``night_fee_cents`` is the fee of a ``night`` basis, the others
+    take each table's own."""
+    if basis not in FEE_BASES:
+        raise ValueError(f"no fee basis {basis!r}")
+    fees: dict[int, int] = {}
+    for table in tables:
+        seats = len(table.players)
+        if basis == "night":
+            shares = [0] * seats  # charged once below
+        elif basis == "table":
+            share, left = divmod(table.rate.table_fee_cents, seats)
+            shares = [share + (1 if seat < left else 0) for seat in range(seats)]
+        else:
+            shares = [table.rate.table_fee_cents] * seats
+        for seat, cents in enumerate(shares):
+            fees[table.players[seat]] = fees.get(table.players[seat], 0) + cents
+    if basis == "night":
+        fees = {player: night_fee_cents for player in fees}
+    return {player: cents for player, cents in fees.items() if cents}
+
+
+def settle_night_in_money(
+    tables: Sequence[TableMoney],
+    units: str,
+    currency: str,
+    fee_basis: str = "series",
+    night_fee_cents: int = 0,
+) -> MoneySettleUp:
     """Who pays whom in money for a whole club night: each table settled in whole cents as
     its own settle-up does (``settle_in_money``, so a player's night is the sum of what his
     tables showed him), each party's cents summed over the tables, then the fewest payments
     for the sums. The nets are by the night's party (a player's number, or ``"pool"``: what
     the club gained or lost in the pools it keeps), numbers first, and sum to zero; ``fees``
-    each player's table fees summed. Every table must be in ``currency``."""
+    each player's table fees, charged per ``fee_basis`` (``night_fees``). Every table must be
+    in ``currency``."""
     nets: dict[Party, int] = {}
-    fees: dict[int, int] = {}
     for table in tables:
         if table.rate.currency != currency:
             raise ValueError(f"a table in {table.rate.currency}, not {currency}")
@@ -154,8 +190,7 @@ def settle_night_in_money(tables: Sequence[TableMoney], units: str, currency: st
         for party, cents in settled.nets:
             key: Party = party if party == "pool" else table.players[party]
             nets[key] = nets.get(key, 0) + cents
-        for seat, cents in settled.fees:
-            fees[table.players[seat]] = fees.get(table.players[seat], 0) + cents
+    fees = night_fees(tables, fee_basis, night_fee_cents)
     players = sorted(party for party in nets if isinstance(party, int))
     ordered: list[tuple[Party, int]] = [(player, nets[player]) for player in players]
     if "pool" in nets:

@@ -121,6 +121,15 @@ class StandingsSchema(Schema):
     )
     to = fields.String(allow_none=True, required=True, metadata={"format": "date"})
     min_hands = fields.Integer(required=True)
+    tie_breaks = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "The order, in turn: `net`, then `won` (more games won as "
+            "declarer), then `fewer_lost`; players equal on all three share a rank. (A club "
+            "night's standings name their own: `total`, `series_won`, `best`.)"
+        },
+    )
     rows = fields.List(fields.Nested(StandingRowSchema), required=True)
 
 

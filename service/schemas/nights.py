@@ -5,6 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from ..persistence.nights import MAX_HANDS_PER_SERIES, MAX_NIGHT_PLAYERS, MAX_SERIES, SEED_MAX
+from ..rules.money import FEE_BASES
 from . import VARIANT
 from .clubs import Name
 from .tables import RateSchema, RateViewSchema, TableChangedBySchema
@@ -28,6 +29,18 @@ def _new_players() -> fields.List[str]:
         load_default=list,
         validate=validate.Length(max=MAX_NIGHT_PLAYERS),
         metadata={"description": "Names of players new to the club, added to it on the spot."},
+    )
+
+
+def _fee_basis() -> fields.String:
+    return fields.String(
+        load_default="series",
+        validate=validate.OneOf(FEE_BASES),
+        metadata={
+            "description": "What the rate's `table_fee_cents` is charged for: `series` (each "
+            "player at each series' table), `night` (each player once for the evening) or "
+            "`table` (each table, shared by its players to the cent)."
+        },
     )
 
 
@@ -64,6 +77,7 @@ class NightCreateSchema(Schema):
             "draws open carries it."
         },
     )
+    fee_basis = _fee_basis()
 
 
 class NightRateSchema(Schema):
@@ -143,6 +157,14 @@ class NightTableSchema(Schema):
     name = fields.String(required=True)
     status = fields.String(required=True, validate=validate.OneOf(["open", "closed"]))
     hands_played = fields.Integer(required=True)
+    hands_limit = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The most hands the table plays: its series' length, as the "
+            "director last set it (null: no limit, the night's series end at the next draw)."
+        },
+    )
     first_dealer = fields.Integer(required=True)
     dealer = fields.Integer(required=True, metadata={"description": "Who deals the next hand."})
     seats = fields.List(fields.Nested(NightSeatSchema), required=True)
@@ -166,6 +188,26 @@ class DrawnSeriesSchema(NightSeriesSchema):
     )
 
 
+class SeriesLengthSchema(Schema):
+    hands = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=1, max=MAX_HANDS_PER_SERIES),
+        metadata={"description": "The hands the series' tables play, in all."},
+    )
+    table = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        strict=True,
+        validate=validate.Range(min=1),
+        metadata={"description": "Only this table of the series (its number); absent: all."},
+    )
+
+
+class LengthenedSeriesSchema(NightSeriesSchema):
+    night_id = fields.String(required=True)
+
+
 class NightSchema(Schema):
     id = fields.String(required=True)
     club_id = fields.String(required=True)
@@ -178,6 +220,11 @@ class NightSchema(Schema):
         required=True,
         allow_none=True,
         metadata={"description": "The money the night plays for (null: none)."},
+    )
+    fee_basis = fields.String(
+        required=True,
+        validate=validate.OneOf(FEE_BASES),
+        metadata={"description": "What the table fee is charged for (as when it started)."},
     )
     hands_per_series = fields.Integer(required=True, allow_none=True)
     series_planned = fields.Integer(required=True)
@@ -200,8 +247,23 @@ class NightResultSchema(Schema):
     result = fields.Integer(
         required=True, metadata={"description": "The balance at the table (chips or points)."}
     )
-    place = fields.Integer(required=True, metadata={"description": "1: first at the table."})
+    place = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "1: first at the table; null while the table has played no hand "
+            "(nobody has won it yet)."
+        },
+    )
     hands = fields.Integer(required=True)
+    pool_share = fields.Integer(
+        required=True,
+        metadata={
+            "description": "The chips of the table's pool this player's share is when the pool "
+            "is shared out at the close (`pool_at_close` `split`; 0 otherwise): counted in the "
+            "player's money, not in `result`."
+        },
+    )
 
 
 class NightStandingSchema(Schema):
@@ -209,6 +271,13 @@ class NightStandingSchema(Schema):
     player_id = fields.String(required=True)
     name = fields.String(required=True)
     total = fields.Integer(required=True)
+    pool_chips = fields.Integer(
+        required=True,
+        metadata={
+            "description": "The chips of the pools shared out to the player (the sum of each "
+            "series' `pool_share`): `total` plus these is what `cents` counts."
+        },
+    )
     series_won = fields.Integer(required=True)
     best = fields.Integer(required=True, allow_none=True)
     cents = fields.Integer(
@@ -342,6 +411,16 @@ class ExportNightPlayerSchema(Schema):
 class ExportNightTableSchema(Schema):
     number = fields.Integer(required=True, strict=True, validate=validate.Range(min=1))
     table_id = fields.String(required=True, validate=EXPORT_ID)
+    hands_limit = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        strict=True,
+        validate=validate.Range(min=1, max=MAX_HANDS_PER_SERIES),
+        metadata={
+            "description": "The most hands the table plays (its series' length, as the "
+            "director last set it); absent: the night's `hands_per_series`."
+        },
+    )
 
 
 class ExportNightSeriesSchema(Schema):
@@ -395,6 +474,7 @@ class ExportNightSchema(Schema):
         allow_none=True,
         metadata={"description": "The money the night plays for (null: none)."},
     )
+    fee_basis = _fee_basis()
     changes = fields.List(
         fields.Nested(ExportNightChangeSchema),
         load_default=list,

@@ -175,6 +175,23 @@ class TableSchema(Schema):
     )
     hands_recorded = fields.Integer(required=True)
     next_number = fields.Integer(required=True)
+    night_id = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "The club night whose draw opened the table (its token reads the "
+            "night: `GET /api/v1/nights/{night_id}`); null: a table of its own."
+        },
+    )
+    hands_limit = fields.Integer(
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "The most hands the table plays (its night's series' length, as the "
+            "director last set it); a hand beyond it is refused "
+            "(`urn:solo:problem:series-over`). Null: no limit."
+        },
+    )
     version = fields.Integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(["open", "closed"]))
     season_id = fields.String(allow_none=True, required=True)

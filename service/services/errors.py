@@ -91,6 +91,12 @@ class SessionOver(Conflict):
     problem = "session-over"
 
 
+class SeriesOver(Conflict):
+    """A club night's table has played the hands of its series (``hands_limit``)."""
+
+    problem = "series-over"
+
+
 class IdempotencyKeyReused(Conflict):
     problem = "idempotency-key-reused"
 

@@ -169,6 +169,8 @@ class TableState:
     currency: str | None = None
     table_fee_cents: int | None = None
     point_settlement: str | None = None
+    night_id: str | None = None
+    hands_limit: int | None = None
 
 
 _tables = TableRow.__table__

@@ -117,11 +117,14 @@ def open_table(
     rate: Mapping[str, Any] | None = None,
     *,
     commit: bool = True,
+    night_id: str | None = None,
+    hands_limit: int | None = None,
 ) -> dict[str, Any]:
     """Create a sitting and its table token (shown this once only); ``rate``: the money it
     plays for (``parse_rate``), in the club's currency unless it names another.
     ``commit=False``: the caller opens several tables in one transaction (a club night's
-    draw) and commits it."""
+    draw) and commits it. ``night_id``, ``hands_limit``: a club night's table, and the most
+    hands its series plays (None: no limit)."""
     club = get_club(principal, club_id)
     variant = rules.get_variant(variant_name)
     league.check_season_for_table(club_id, variant.name, season_id)
@@ -176,6 +179,8 @@ def open_table(
         pool=pool,
         state=state,
         season_id=season_id,
+        night_id=night_id,
+        hands_limit=hands_limit,
     )
     store_rate(table, table_rate)
     table.seats = [SeatRow(seat=i, player_id=pid, balance=0) for i, pid in enumerate(seats)]
@@ -216,6 +221,8 @@ def table_view(
         "hands_played": table.hands_played,
         "hands_recorded": table.hands_recorded,
         "next_number": table.hands_recorded + 1,
+        "night_id": table.night_id,
+        "hands_limit": table.hands_limit,
         "version": table.version,
         "status": table.status,
         "season_id": table.season_id,
@@ -425,15 +432,25 @@ def settle_up_csv(principal: Principal, table_id: str) -> str:
     return out.getvalue()
 
 
+def pool_at_close(table: TableRow) -> tuple[str | None, list[int]]:
+    """What becomes of the table's pool at its close (``pool_at_close``: ``split``, ``carry``,
+    None for a game without one) and the chips each seat's share of it is (all 0 unless
+    split): what its settle-up, in chips and in money, adds to each seat's balance."""
+    table_rules = TableRules.of(table)
+    policy = table.options.get("pool_at_close") if table_rules.has_pool else None
+    if policy == "split":
+        return policy, split_pool(table.pool, table.players)
+    return policy, [0] * table.players
+
+
 def settle_up_view(table: TableRow) -> dict[str, Any]:
     """``settle_up`` of a table already read (the export shows every table's)."""
     table_rules = TableRules.of(table)
     balances = [s.balance for s in table.seats]
     parties: list[tuple[rules.base.Party, int]] = []
     pool_shares: list[dict[str, Any]] = []
-    policy = table.options.get("pool_at_close") if table_rules.has_pool else None
+    policy, shares = pool_at_close(table)
     if policy == "split":
-        shares = split_pool(table.pool, table.players)
         pool_shares = [
             {"from": "pool", "to": seat, "chips": chips}
             for seat, chips in enumerate(shares)

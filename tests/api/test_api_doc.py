@@ -112,6 +112,7 @@ def _sent(api: Any, client: Any) -> dict[tuple[int, str], str]:
         "night table closed by its phone",
         client.post(f"/api/v1/tables/{table_id}/close", headers=api.auth(token)),
     )
+    note("series over", api.record(night_table, SOLO))  # its series has 1 hand
     closing = f"/api/v1/nights/{night['id']}/close"
     assert client.post(closing, json={"early": True}, headers=host).status_code == 200
     note("night closed", client.post(closing, json={}, headers=host))

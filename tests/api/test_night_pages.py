@@ -251,7 +251,7 @@ def test_a_night_for_money_shows_it_on_the_board_the_cards_and_when_closed_who_p
     night, series = drawn_night(club, rate=rate)
     cards = client.post(f"/nights/{night['id']}/cards/1?lang=de", headers=club.admin)
     html = cards.get_data(as_text=True)
-    assert html.count("0,05\u00a0€ pro Chip; Tischgeld 1,50\u00a0€ pro Person") == len(
+    assert html.count("0,05\u00a0€ pro Chip; Tischgeld 1,50\u00a0€ pro Person und Serie") == len(
         series["tables"]
     )
     club.record(series["tables"][0]["table_id"], SOLO)

@@ -32,8 +32,9 @@ PAD_LAYERS: dict[str, set[str]] = {
     "model": {"model.js", "outbox.js", "live.js", "club-shared.js"},
     # A hand, a settlement and a table's settings in words.
     "wording": {"hand-words.js", "settlement.js", "table-settings.js"},
-    # The parts screens are made of: the hand form, the settle-up, the writes, the club's admin.
-    "parts": {"hand.js", "settle-up-view.js", "writes.js", "league-admin.js"},
+    # The parts screens are made of: the hand form, the settle-up, the writes, the club's admin,
+    # a club night's table and its series.
+    "parts": {"hand.js", "settle-up-view.js", "writes.js", "league-admin.js", "series.js"},
     # One module per screen.
     "screens": {
         "start.js",

@@ -90,5 +90,5 @@ def test_a_spanish_solo66_hand_without_trump(phones: Any, api: Api) -> None:
     page.locator("button.save").click()
     wait_recorded(page, 1)
     expect(page.locator('.sheet .hand[data-number="1"] .line')).to_have_text(
-        re.compile(r"^Sin triunfo Eva, (ganada|perdida|empate)$")
+        re.compile(r"^Sin triunfo Eva: (victoria|derrota|empate)$")
     )

@@ -73,3 +73,31 @@ def test_each_players_money_and_fees_are_the_sums_of_his_tables(
     assert dict(money.nets) == expected
     assert dict(money.fees) == fees
     assert all(cents > 0 for _, cents in money.fees)
+
+
+@given(nights(), st.integers(0, 10_000))
+def test_a_fee_per_night_is_charged_once_to_each_player_who_played(
+    night: tuple[str, list[TableMoney]], fee: int
+) -> None:
+    units, tables = night
+    money = settle_night_in_money(tables, units, "EUR", "night", fee)
+    played = {player for table in tables for player in table.players}
+    assert dict(money.fees) == ({player: fee for player in played} if fee else {})
+    # The fee is apart: the players' money is the same whatever it is charged for.
+    assert money.nets == settle_night_in_money(tables, units, "EUR").nets
+
+
+@given(nights())
+def test_a_fee_per_table_is_shared_by_its_players_to_the_cent(
+    night: tuple[str, list[TableMoney]],
+) -> None:
+    units, tables = night
+    money = settle_night_in_money(tables, units, "EUR", "table")
+    # Every table's fee is charged in full, no cent more or less, and the shares of one
+    # table differ by a cent at most.
+    assert sum(cents for _, cents in money.fees) == sum(t.rate.table_fee_cents for t in tables)
+    for table in tables:
+        seats = len(table.players)
+        low, high = table.rate.table_fee_cents // seats, -(-table.rate.table_fee_cents // seats)
+        assert high - low <= 1
+    assert all(type(cents) is int and cents > 0 for _, cents in money.fees)

@@ -164,4 +164,4 @@ def test_ties_on_net_go_to_more_wins_then_fewer_losses():
 def test_csv_writes_null_as_an_empty_field_and_quotes_what_needs_it():
     row = {**_row('x, "y"', 1, 0, 0), "rank": 1}
     text = standings_csv([row])
-    assert text.endswith('"x, ""y""",1,10,1,10.0,0,0,0,0,0,0,0,0,\r\n')
+    assert text.endswith('"x, ""y""",1,10,1,10,0,0,0,0,0,0,0,0,\r\n')

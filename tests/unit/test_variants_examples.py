@@ -953,3 +953,17 @@ def test_describe_gives_the_spanish_and_german_contract_values() -> None:
     assert german == {"force": 1, "frage": 2, "grossfrage": 3, "mediateur": 4, "solo": 6}
     assert [k["name"] for k in SPANISH.describe()["error_kinds"]] == ["revoke"]
     assert [k["name"] for k in GERMAN.describe()["error_kinds"]] == ["revoke"]
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "1 hand played; no total above the target score of 30 yet"),
+        ("de", "1 Spiel gespielt"),
+        ("es", "1 mano jugada"),
+    ],
+)
+def test_one_hand_played_is_one_hand_in_every_language(language: str, said: str) -> None:
+    going_on = outcome({"target_score": 30}, (3, -1, -2, 0), 1)
+    assert going_on is not None
+    assert explain_session(going_on.reason, language).startswith(said)

@@ -32,6 +32,7 @@ from ..auth import Principal, require_table_access
 from ..errors import (
     HandNumberTaken,
     IdempotencyKeyReused,
+    SeriesOver,
     SessionOver,
     TableClosed,
     conflict_on_duplicate,
@@ -232,6 +233,14 @@ def _plan(
     totals = tuple(s.balance for s in table.seats)
     if session_over(table_rules, totals, table.hands_played):
         raise SessionOver(N_("The session is over: its target was reached."))
+    if table.hands_limit is not None and table.hands_played >= table.hands_limit:
+        raise SeriesOver(
+            N_(
+                "The series is over: this table has played its %(hands)s hands. The night's "
+                "director may lengthen the series."
+            ),
+            values={"hands": table.hands_limit},
+        )
 
     state = table_rules.state(table.state)
     hand = _settled(table_rules, state, untagged(body, table.variant))

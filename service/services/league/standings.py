@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Mapping
 from datetime import date
 from typing import Any
@@ -12,6 +10,8 @@ from sqlalchemy import and_, false, func, or_, select
 
 from ... import rules
 from ...extensions import db
+from ...i18n import gettext
+from ...i18n.marks import N_
 from ...persistence.league import (
     COUNTERS,
     SeasonPlayerPeriodRow,
@@ -20,6 +20,7 @@ from ...persistence.league import (
 )
 from ...persistence.table_keeping import PlayerRow
 from ...rules import RuleViolation
+from .. import spreadsheet
 from ..auth import Principal
 from .periods import covering
 from .ratings import shown_rating
@@ -47,6 +48,11 @@ STANDING_COLUMNS: tuple[str, ...] = (
 
 def per_100_hands(net: int, hands: int) -> float | None:
     return round(net * 100 / hands, 2) if hands else None
+
+
+TIE_BREAKS = ("net", "won", "fewer_lost")
+"""A season's order, named in its answer: the net, then more games won as declarer, then
+fewer lost (a club night's is its own: ``services.nights.standings``)."""
 
 
 def _rank_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -131,31 +137,48 @@ def standings(
         "from": None if date_from is None else date_from.isoformat(),
         "to": None if date_to is None else date_to.isoformat(),
         "min_hands": min_hands,
+        "tie_breaks": list(TIE_BREAKS),
         "rows": _rank_rows(rows),
     }
 
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
 def spreadsheet_safe(value: Any) -> Any:
-    """A text cell a spreadsheet would run as a formula (it starts with ``=``, ``+``, ``-``,
-    ``@``, a tab or a carriage return) gets a leading ``'`` (OWASP's CSV injection advice), so
-    it shows as the text it is. Numbers are ours, and stay numbers (a net of -5 is -5)."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
+    """A text cell a spreadsheet would run as a formula gets a leading ``'``
+    (``spreadsheet.safe_text``), so it shows as the text it is. Numbers are ours, and stay
+    numbers (a net of -5 is -5)."""
+    return spreadsheet.safe_text(value) if isinstance(value, str) else value
 
 
-def standings_csv(rows: Iterable[Mapping[str, Any]]) -> str:
-    """RFC 4180 CSV: a header of ``STANDING_COLUMNS``, then one line per row; None is empty.
-    Text that a spreadsheet would take for a formula is neutralised (``spreadsheet_safe``);
-    everything else reads back to exactly the JSON rows."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(STANDING_COLUMNS)
-    for row in rows:
-        writer.writerow(
-            ["" if row[c] is None else spreadsheet_safe(row[c]) for c in STANDING_COLUMNS]
-        )
-    return out.getvalue()
+# The columns in German and Spanish words (English keeps the API's names, which programs read).
+_COLUMN_WORDS = {
+    "rank": N_("Rank"),
+    "player_id": N_("Player id"),
+    "name": N_("Name"),
+    "sittings": N_("Tables played"),
+    "hands": N_("Hands"),
+    "net": N_("Net"),
+    "net_per_100_hands": N_("Net per 100 hands"),
+    "declared": N_("Declared"),
+    "won": N_("Won"),
+    "lost": N_("Lost"),
+    "solos_won": N_("Solos won"),
+    "touts_won": N_("Touts won"),
+    "betes_paid": N_("Bêtes paid"),
+    "stamms_drawn": N_("Stamms drawn"),
+    "errors": N_("Errors"),
+    "rating": N_("Rating"),
+}
+
+
+def standings_csv(rows: Iterable[Mapping[str, Any]], language: str = "en") -> str:
+    """The standings as CSV in ``language`` (``spreadsheet.csv_text``): a header of
+    ``STANDING_COLUMNS`` (in English their names, else their words), then one line per row;
+    None is empty, whole numbers whole, formulas neutralised."""
+    header = (
+        list(STANDING_COLUMNS)
+        if language == "en"
+        else [gettext(_COLUMN_WORDS[c], language) for c in STANDING_COLUMNS]
+    )
+    return spreadsheet.csv_text(
+        header, ([row[c] for c in STANDING_COLUMNS] for row in rows), language
+    )

@@ -1,15 +1,8 @@
 """Club nights: several tables of one game in series, a seat draw per series, the use cases
-(``nights``), the night's live standings (``standings``) and its money (``money``); the seat
-draw itself is pure, in ``rules.seat_draw``."""
+(``nights``), the night's live standings (``standings``), its money (``money``) and its
+settle-up as answered (``settle_up``); the seat draw itself is pure, in ``rules.seat_draw``."""
 
-from .money import (
-    NIGHT_SETTLE_UP_COLUMNS,
-    change_rate,
-    night_history,
-    night_money,
-    night_settle_up,
-    night_settle_up_csv,
-)
+from .money import change_rate, night_history, night_money
 from .nights import (
     NightClosed,
     NightTablesPending,
@@ -17,12 +10,19 @@ from .nights import (
     close_night,
     draw_series,
     get_night,
+    lengthen_series,
     list_nights,
     night_tables,
     night_view,
     readable_night,
     series_links,
     start_night,
+)
+from .settle_up import (
+    NIGHT_SETTLE_UP_COLUMNS,
+    night_settle_up,
+    night_settle_up_csv,
+    night_standings_csv,
 )
 from .standings import night_standings
 
@@ -35,12 +35,14 @@ __all__ = [
     "close_night",
     "draw_series",
     "get_night",
+    "lengthen_series",
     "list_nights",
     "night_history",
     "night_money",
     "night_settle_up",
     "night_settle_up_csv",
     "night_standings",
+    "night_standings_csv",
     "night_tables",
     "night_view",
     "readable_night",

@@ -22,10 +22,11 @@ from ...persistence.nights import (
     ClubNightSeriesRow,
     ClubNightTableRow,
 )
+from ...persistence.table_keeping import TableRow
 from ...rules import RuleViolation
 from ..auth import new_id
 from ..tables import parse_rate, rate_view, store_rate
-from .money import night_money
+from .standings import standings_of
 
 
 def export_nights(club_id: str) -> list[dict[str, Any]]:
@@ -52,8 +53,17 @@ def export_nights(club_id: str) -> list[dict[str, Any]]:
         .order_by(ClubNightTableRow.night_id, ClubNightTableRow.series, ClubNightTableRow.number)
     ):
         tables.setdefault((link.night_id, link.series), []).append(
-            {"number": link.number, "table_id": link.table_id}
+            {"number": link.number, "table_id": link.table_id, "hands_limit": None}
         )
+    limits: dict[str, int | None] = {
+        table_id: limit
+        for table_id, limit in db.session.execute(
+            select(TableRow.id, TableRow.hands_limit).where(TableRow.night_id.in_(ids))
+        )
+    }
+    for links in tables.values():
+        for entry in links:
+            entry["hands_limit"] = limits.get(entry["table_id"])
     changes: dict[str, list[dict[str, Any]]] = {}
     for change in db.session.scalars(
         select(ClubNightChangeRow)
@@ -101,8 +111,9 @@ def export_nights(club_id: str) -> list[dict[str, Any]]:
             "players": players.get(n.id, []),
             "series": series.get(n.id, []),
             "rate": rate_view(n),
+            "fee_basis": n.fee_basis or "series",
             "changes": changes.get(n.id, []),
-            "money": night_money(n),
+            "money": standings_of(n)["money"],
         }
         for n in nights
     ]
@@ -155,6 +166,7 @@ def import_nights(
             version=1,
             created_at=n["created_at"],
             closed_at=n["closed_at"],
+            fee_basis=n.get("fee_basis", "series"),
         )
         try:
             store_rate(night, parse_rate(n["rate"], variant.name, currency))
@@ -231,6 +243,11 @@ def import_nights(
                         table_id=table_ids[table_id],
                     )
                 )
+                table = db.session.get(TableRow, table_ids[table_id])
+                assert table is not None  # imported above, in this transaction
+                limit = link.get("hands_limit")
+                table.night_id = night.id
+                table.hands_limit = n["hands_per_series"] if limit is None else limit
         new_ids[n["id"]] = night.id
     db.session.flush()
     return new_ids

@@ -10,8 +10,6 @@ the night's currency is left out, and listed as such.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,7 +21,6 @@ from ...persistence.columns import utcnow
 from ...persistence.nights import ClubNightChangeRow, ClubNightRow
 from ...persistence.table_keeping import TableRow
 from ...rules.money import TableMoney, settle_in_money, settle_night_in_money
-from .. import league
 from ..auth import Principal
 from ..outbox import record_change
 from ..table_settings import change_settings, change_view
@@ -112,7 +109,9 @@ def night_money(night: ClubNightRow) -> dict[str, Any] | None:
                 player_id = table.seats[party].player_id
                 series_cents.setdefault(player_id, {})[link.series] = cents
     units = rules.get_variant(night.variant).units
-    settled = settle_night_in_money(counted, units, rate.currency)
+    settled = settle_night_in_money(
+        counted, units, rate.currency, night.fee_basis or "series", rate.table_fee_cents
+    )
     by_number = {n: player_id for player_id, n in number.items()}
 
     def party_view(value: Any) -> dict[str, Any]:
@@ -163,68 +162,3 @@ def _table_money(table: TableRow, number: Mapping[str, int]) -> TableMoney:
         players=tuple(number[seat.player_id] for seat in table.seats),
         rate=rate,
     )
-
-
-def night_settle_up(principal: Principal, night_id: str) -> dict[str, Any] | None:
-    """``night_money`` for a token that may read the night."""
-    return night_money(readable_night(principal, night_id))
-
-
-NIGHT_SETTLE_UP_COLUMNS = (
-    "kind",
-    "player_id",
-    "name",
-    "to_player_id",
-    "to_name",
-    "cents",
-    "currency",
-)
-"""The night's settle-up as CSV: one ``net`` line per player (and the ``pool`` when the club
-keeps one), one ``payment`` per transfer, one ``fee`` per player who pays table fees."""
-
-
-def night_settle_up_csv(principal: Principal, night_id: str) -> str | None:
-    """``night_settle_up`` as RFC 4180 CSV (``NIGHT_SETTLE_UP_COLUMNS``), names spreadsheet-safe;
-    None when the night has no rate."""
-    money = night_settle_up(principal, night_id)
-    if money is None:
-        return None
-    currency = money["currency"]
-    rows: list[tuple[str, str, str, str, str, int]] = [
-        ("net", p["player_id"], p["name"], "", "", p["cents"]) for p in money["players"]
-    ]
-    if money["pool_cents"] is not None:
-        rows.append(("net", "pool", "pool", "", "", money["pool_cents"]))
-    for transfer in money["transfers"]:
-        source, target = transfer["from"], transfer["to"]
-        rows.append(
-            (
-                "payment",
-                source["player_id"] or "pool",
-                source["name"] or "pool",
-                target["player_id"] or "pool",
-                target["name"] or "pool",
-                transfer["cents"],
-            )
-        )
-    rows += [
-        ("fee", p["player_id"], p["name"], "club", "club", p["fees_cents"])
-        for p in money["players"]
-        if p["fees_cents"]
-    ]
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(NIGHT_SETTLE_UP_COLUMNS)
-    for kind, player, name, to_player, to_name, cents in rows:
-        writer.writerow(
-            [
-                kind,
-                player,
-                league.spreadsheet_safe(name),
-                to_player,
-                league.spreadsheet_safe(to_name) if to_name else "",
-                cents,
-                currency,
-            ]
-        )
-    return out.getvalue()

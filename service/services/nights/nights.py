@@ -35,7 +35,7 @@ from ..auth import (
 )
 from ..clubs import get_club
 from ..errors import Conflict, Forbidden, NameTaken, NotFound, TableClosed, conflict_on_duplicate
-from ..locking import begin_write
+from ..locking import begin_write, lock_table
 from ..outbox import record_change
 
 
@@ -119,6 +119,7 @@ def _table_view(link: ClubNightTableRow, table: TableRow) -> dict[str, Any]:
         "name": table.name,
         "status": table.status,
         "hands_played": table.hands_played,
+        "hands_limit": table.hands_limit,
         "first_dealer": table.first_dealer,
         "dealer": table.state["dealer"],
         "seats": [{"seat": s.seat, "player_id": s.player_id, "name": s.name} for s in table.seats],
@@ -156,6 +157,7 @@ def night_view(night: ClubNightRow) -> dict[str, Any]:
         "units": rules.get_variant(night.variant).units,
         "season_id": night.season_id,
         "rate": tables.rate_view(night),
+        "fee_basis": night.fee_basis or "series",
         "hands_per_series": night.hands_per_series,
         "series_planned": night.series_planned,
         "status": night.status,
@@ -277,11 +279,13 @@ def start_night(
     series: int,
     season_id: str | None,
     rate: Mapping[str, Any] | None = None,
+    fee_basis: str = "series",
 ) -> dict[str, Any]:
     """A new club night of one game with the players present (the club's, and new ones
     added to the club on the spot) (admin token). Nothing is drawn yet. ``rate``: the money
     it plays for (``tables.parse_rate``; None: none), in the club's currency unless it names
-    another; the tables its draws open carry it."""
+    another; the tables its draws open carry it. ``fee_basis``: what its table fee is charged
+    for (``rules.money.FEE_BASES``)."""
     begin_write()
     club = get_club(principal, club_id)
     variant = rules.get_variant(variant_name)
@@ -305,6 +309,7 @@ def start_night(
         series_planned=series,
         status="open",
         version=1,
+        fee_basis=fee_basis,
     )
     tables.store_rate(night, night_rate)
     db.session.add(night)
@@ -388,11 +393,14 @@ def _pending(
     open_tables: Sequence[tuple[ClubNightTableRow, TableRow]],
     action: str,
 ) -> None:
-    """NightTablesPending while a table has not played the hands of its series (``action``:
-    ``draw`` or ``close``, what the refusal offers to do anyway)."""
-    if night.hands_per_series is None:
-        return
-    short = [(link, t) for link, t in open_tables if t.hands_played < night.hands_per_series]
+    """NightTablesPending while a table has not played the hands of its series (its
+    ``hands_limit``, which the director may have lengthened) (``action``: ``draw`` or
+    ``close``, what the refusal offers to do anyway)."""
+    short = [
+        (link, t)
+        for link, t in open_tables
+        if t.hands_limit is not None and t.hands_played < t.hands_limit
+    ]
     if short:
         link, table = short[0]
         raise NightTablesPending(
@@ -401,7 +409,7 @@ def _pending(
                 "table": link.number,
                 "series": link.series,
                 "played": table.hands_played,
-                "hands": night.hands_per_series,
+                "hands": table.hands_limit,
             },
         )
 
@@ -475,6 +483,8 @@ def draw_series(
             night.season_id,
             tables.rate_view(night),
             commit=False,
+            night_id=night.id,
+            hands_limit=night.hands_per_series,
         )
         db.session.add(
             ClubNightTableRow(
@@ -491,6 +501,52 @@ def draw_series(
     # This draw's series, by its number: another draw may have committed the next one since.
     series = next(s for s in _series_views(night) if s["number"] == number)
     return {**series, "night_id": night.id, "repeats": result.repeats}
+
+
+def lengthen_series(
+    principal: Principal, night_id: str, number: int, hands: int, table: int | None = None
+) -> dict[str, Any]:
+    """Set the length of series ``number`` (admin token): its open tables (or only its table
+    ``table``) play ``hands`` hands, more or fewer than before, though never fewer than a
+    table has played. The answer is the series, as in the night's view."""
+    night = lock_night(principal, night_id)
+    # Compared in Python, not in SQL: a path's number may be beyond the database's integers.
+    linked = [(link, t) for link, t in night_tables(night.id) if link.series == number]
+    if not linked:
+        raise NotFound(N_("The night has no series %(series)s."), values={"series": number})
+    if table is not None:
+        linked = [(link, t) for link, t in linked if link.number == table]
+        if not linked:
+            raise RuleViolation(
+                "table", "series %(series)s has no table %(table)s", series=number, table=table
+            )
+    # Each table locked (as a hand's writer locks it) and read again under its lock.
+    locked = [(link, lock_table(t.id)) for link, t in linked]
+    still_open = [(link, t) for link, t in locked if t.status == "open"]
+    if not still_open:
+        raise TableClosed(N_("The series' tables are closed: they play no more hands."))
+    for link, row in still_open:
+        if hands < row.hands_played:
+            raise RuleViolation(
+                "hands",
+                "table %(table)s has played %(played)s hands already: the series cannot be shorter",
+                table=link.number,
+                played=row.hands_played,
+            )
+    for _, row in still_open:
+        if row.hands_limit != hands:
+            row.hands_limit = hands
+            row.version += 1
+            record_change(
+                row.club_id, "table.settings_changed", row.id, row.version, settings=["hands_limit"]
+            )
+    night.version += 1
+    record_change(night.club_id, "night.changed", night=night.id, changed="series")
+    db.session.commit()
+    return {
+        **next(s for s in _series_views(night) if s["number"] == number),
+        "night_id": night.id,
+    }
 
 
 def close_night(principal: Principal, night_id: str, early: bool = False) -> dict[str, Any]:

@@ -159,6 +159,8 @@ export const api = {
     }),
   close: (id, token) => call('POST', `/tables/${enc(id)}/close`, { token }),
   settleUp: (id, token) => call('GET', `/tables/${enc(id)}/settle-up`, { token }),
+  // A club night, read with the token of one of its tables (the table's series, the next draw).
+  night: (id, token) => call('GET', `/nights/${enc(id)}`, { token }),
   seasons: (clubId, token) => call('GET', `/clubs/${enc(clubId)}/seasons`, { token }),
   // The table's settings ({season_id}, {rate}), guarded by the version the phone showed.
   updateTable: (id, token, body, version) =>

@@ -546,7 +546,9 @@ export function handForm(opts) {
     const moreBox = more.length
       ? html`<details class="more" ?hidden=${!shownMore.length}>
           <summary
-            >${t('Matadores, errors, more')} <span class="badge"
+            >${shownMore.some((f) => f.widget === 'matadores')
+              ? t('Matadores, errors, more')
+              : t('Errors and more')} <span class="badge"
               >${count ? tn(count, '({n} set)', '({n} set)') : ''}</span
             ></summary
           >

@@ -89,10 +89,10 @@ export default {
   "stamm": "stamm",
   "bête": "bête",
   "{from} → {to}: {chips} ({reason})": "{from} → {to}: {chips} ({reason})",
-  "{hand}, won": "{hand}, ganada",
-  "{hand}, lost": "{hand}, perdida",
-  "{hand}, drawn": "{hand}, empate",
-  "{hand}, void": "{hand}, anulada",
+  "{hand}, won": "{hand}: victoria",
+  "{hand}, lost": "{hand}: derrota",
+  "{hand}, drawn": "{hand}: empate",
+  "{hand}, void": "{hand}: mano anulada",
 
   // --- outbox.js ---
 
@@ -145,14 +145,15 @@ export default {
   "Held by declarers": "Jugadores",
   "Held by defenders": "Defensores",
   "No trump": "Sin triunfo",
-  "{label}: one less": "{label}: uno menos",
-  "{label}: one more": "{label}: uno más",
+  "{label}: one less": "{label}: restar 1",
+  "{label}: one more": "{label}: sumar 1",
   "Nobody": "Nadie",
   "(own card)": "(carta propia)",
   "{name} (own card)": "{name} (carta propia)",
   "{label}: plus {step}": "{label}: más {step}",
   "{label}: minus {step}": "{label}: menos {step}",
   "Matadores, errors, more": "Matadores, errores, más",
+  "Errors and more": "Errores y más",
   "({n} set)": {"one": "({n} marcado)", "many": "({n} marcados)", "other": "({n} marcados)"},
   "Preview of the settlement": "Vista previa de la liquidación",
   "The settlement shows here as soon as the hand is complete.": "La liquidación aparece aquí en cuanto la mano esté completa.",
@@ -175,8 +176,8 @@ export default {
   "Errors (in the order they happened)": "Errores (en el orden en que ocurrieron)",
   "Tap who made it to add it:": "Toca a quien lo cometió para añadirlo:",
   "nothing to pay": "nada que pagar",
-  "each payment {n} point": {"one": "{n} punto por pago", "many": "{n} puntos por pago", "other": "{n} puntos por pago"},
-  "each payment {n} chip": {"one": "{n} ficha por pago", "many": "{n} fichas por pago", "other": "{n} fichas por pago"},
+  "each payment {n} point": {"one": "cada pago vale {n} punto", "many": "cada pago vale {n} puntos", "other": "cada pago vale {n} puntos"},
+  "each payment {n} chip": {"one": "cada pago vale {n} ficha", "many": "cada pago vale {n} fichas", "other": "cada pago vale {n} fichas"},
   "{result}, {worth}: {scores}": "{result}, {worth}: {scores}",
   "in couleur": "en color",
   "in the preferred suit": "en el palo preferido",
@@ -337,7 +338,22 @@ export default {
   "Hand {number}: {before} → {after}": "Mano {number}: {before} → {after}",
   "Next hand: {before} → {after}": "Próxima mano: {before} → {after}",
   "Dealt by another player then:": "Entonces da otra persona:",
+  "{game} · {series}": "{game} · {series}",
   "{game} · over": "{game} · terminada",
+
+  // --- series.js ---
+  "Hand {number} of {hands}": "Mano {number} de {hands}",
+  "Series {series}: hand {number} of {hands}": "Ronda {series}: mano {number} de {hands}",
+  "Series {series}: hand {number}": "Ronda {series}: mano {number}",
+  "table {number}": "mesa {number}",
+  "sits out": "descansa",
+  "Series {series} is over: {n} hand of {hands} played.": {"one": "La ronda {series} ha terminado: se jugó {n} de {hands} manos.", "many": "La ronda {series} ha terminado: se jugaron {n} de {hands} manos.", "other": "La ronda {series} ha terminado: se jugaron {n} de {hands} manos."},
+  "Series {series} is over: {n} hand played.": {"one": "La ronda {series} ha terminado: se jugó {n} mano.", "many": "La ronda {series} ha terminado: se jugaron {n} manos.", "other": "La ronda {series} ha terminado: se jugaron {n} manos."},
+  "That was the last series of the night.": "Fue la última ronda de la noche.",
+  "The night’s director draws the next series.": "Quien dirige la noche sortea la próxima ronda.",
+  "The night’s director draws the next series, or lengthens this one.": "Quien dirige la noche sortea la próxima ronda o alarga esta.",
+  "Series {series}: where you sit": "Ronda {series}: quién se sienta dónde",
+  "The series is over: the night’s director may lengthen it.": "La ronda ha terminado: quien dirige la noche puede alargarla.",
 
   // --- league.js ---
   "Rank": "Puesto",
@@ -419,6 +435,8 @@ export default {
   "The numbers": "Las cifras",
   "Running the club needs its admin token.": "Para gestionar el club hace falta su clave de administración.",
 
+  "Order: net, then more games won as declarer, then fewer lost; players equal on all three share a rank.": "Orden: saldo, luego más juegos ganados al declarar, luego menos perdidos; quienes empatan en los tres comparten puesto.",
+
   // --- league-admin.js ---
   "Renamed to {name}.": "Nuevo nombre: {name}.",
   "New name for {name}": "Nuevo nombre para {name}",
@@ -457,6 +475,7 @@ export default {
   "Make a new read-only link": "Crear un nuevo enlace de solo lectura",
   "Make the read-only link": "Crear el enlace de solo lectura",
   "The old link stops working. Tap again": "El enlace anterior dejará de funcionar. Toca otra vez",
+  "A read-only link another phone made would stop working. Tap again": "Un enlace de solo lectura creado en otro móvil dejaría de funcionar. Toca otra vez",
   "Read-only link made.": "Enlace de solo lectura creado.",
   "Rotate the admin token": "Renovar la clave de administración",
   "Other phones lose the admin token. Tap again": "Los demás móviles pierden la clave de administración. Toca otra vez",

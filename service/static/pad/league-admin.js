@@ -212,8 +212,11 @@ function tokens(screen) {
     ? html`<div class="qrbox small">${qrSvg(url, words.qr)}</div>
       <input class="sharelink" type="text" readonly .value=${url} aria-label=${words.link}>`
     : html`<p class="hint">${words.none}</p>`;
+  // The old link is this phone's, when it has one; without one, this phone cannot know
+  // whether another made it, and says so rather than warn of a link that may not exist.
   const make = twoStep(screen, 'viewer', club.viewer ? t('Make a new read-only link')
-    : t('Make the read-only link'), t('The old link stops working. Tap again'), async () => {
+    : t('Make the read-only link'), club.viewer ? t('The old link stops working. Tap again')
+    : t('A read-only link another phone made would stop working. Tap again'), async () => {
     const path = `/clubs/${enc(screen.id)}/viewer-token`;
     const { data } = await call('POST', path, { token: screen.token });
     store.saveClub({ ...store.clubs()[screen.id], viewer: data.token });

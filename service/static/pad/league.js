@@ -298,7 +298,11 @@ function standingsView(screen, { seasons, season, filters, path, standings }) {
     filters.to && t('to {date}', { date: date(filters.to) }),
     filters.min && tn(least, 'at least {n} hand', 'at least {n} hands')].filter(Boolean).join(', ');
   const words = { season: t('Season'), from: t('From'), to: t('To'), min: t('Min. hands'),
-    show: t('Show'), none: t('No hands counted yet.'), csv: t('Download CSV'), print: t('Print') };
+    show: t('Show'), none: t('No hands counted yet.'), csv: t('Download CSV'), print: t('Print'),
+    // The order the service gives (tie_breaks: net, won, fewer_lost), in words.
+    ties: t(
+      'Order: net, then more games won as declarer, then fewer lost; players equal on all three share a rank.',
+    ) };
   const csv = async () => {
     try {
       const answer = await call('GET', path.replace('/standings?', '/standings.csv?'),
@@ -320,7 +324,8 @@ function standingsView(screen, { seasons, season, filters, path, standings }) {
     <p class="hint period">${[season.name, variantTitle(season.variant), units(standings.units),
       period].filter(Boolean).join(' · ')}</p>
     ${standings.rows.length ? html`<div class="standings-box">${standingsTable(screen,
-      standings.rows, season.variant)}</div>` : html`<p>${words.none}</p>`}
+      standings.rows, season.variant)}</div><p class="hint ties">${words.ties}</p>`
+      : html`<p>${words.none}</p>`}
     <div class="buttons noprint"><button class="small" type="button" @click=${csv}>${words.csv}
       </button><button class="small" type="button" @click=${() => window.print()}>${words.print}
       </button></div>`;

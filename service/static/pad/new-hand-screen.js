@@ -7,14 +7,18 @@ import { t, tn } from './i18n.js';
 import { html, nothing } from './lit-html.js';
 import { couleurOf, couleurSettled, doubledWords, nextHand, seatName } from './model.js';
 import { enqueue, entriesFor } from './outbox.js';
+import { seriesOver } from './series.js';
 
-const over = (table) => table.status === 'closed' || !!(table.session && table.session.over);
+/** No next hand: the table closed, its session over, or its night's series played out. */
+function over(ctx) {
+  const table = ctx.table;
+  return table.status === 'closed' || !!(table.session && table.session.over) || seriesOver(ctx);
+}
 
 /** The screen's state: the hand form for the next deal and the words about that deal, both as
  *  they were when the screen opened (a hand recorded elsewhere meanwhile shows in the form). */
 export function openNewHand(ctx, state, app) {
-  const table = ctx.table;
-  if (over(table)) return;
+  if (over(ctx)) return;
   // Offline with hands waiting, the deal follows them; pool and couleur wait for the server.
   const queued = entriesFor(ctx.id);
   const next = nextHand(ctx, queued);
@@ -55,7 +59,9 @@ export function newHandView(ctx, state, app) {
     return html`<div class="screen">
       ${backToTable(ctx.id)}
       <h1>${t('No more hands')}</h1>
-      <p>${t('This table is closed or its session is over.')}</p>
+      <p>${seriesOver(ctx)
+        ? t('The series is over: the night’s director may lengthen it.')
+        : t('This table is closed or its session is over.')}</p>
     </div>`;
   }
   const { form, number, deal, waiting } = state;

@@ -29,6 +29,7 @@ import {
 import { settlementView, summaryLine, withNames } from './settlement.js';
 import { store } from './store.js';
 import { discard, entriesFor, renumber } from './outbox.js';
+import { loadNight, seriesEnd, seriesLine, seriesOver } from './series.js';
 import { settleUpView } from './settle-up-view.js';
 import { tableAfter, tableAfterView, write, writeToken } from './writes.js';
 
@@ -50,7 +51,7 @@ const sendable = (ctx) => (ctx.table.status === 'closed' ? [] : entriesFor(ctx.i
 
 function facts(ctx) {
   const table = ctx.table;
-  const done = finished(table);
+  const done = finished(table) || seriesOver(ctx);
   const next = nextHand(ctx, sendable(ctx));
   const unknown = t('not known yet');
   // [the fact's English name (data-fact, for tests and styles), its label, its value]
@@ -101,7 +102,7 @@ function unitWord(units) {
 function seats(ctx) {
   const table = ctx.table;
   const waiting = sendable(ctx).length;
-  const dealer = finished(table) ? null : table.dealer;
+  const dealer = finished(table) || seriesOver(ctx) ? null : table.dealer;
   const label = finished(table) ? t('Final balances') : t('Seats in playing order, with balances');
   const unit = ` ${unitWord(table.units)}`;
   const before = tn(
@@ -511,8 +512,10 @@ async function restore(ctx, app, hand) {
   await write(ctx, app, request, t('Hand {number} is restored', { number: hand.number }));
 }
 
-/** The printed settle-up: read once per version of the table (offline: printed without it). */
+/** The printed settle-up: read once per version of the table (offline: printed without it);
+ *  a club night's table reads its night too (its series, the next draw). */
 export function loadTable(ctx, view, app) {
+  loadNight(ctx, view, app);
   if (view.printedFor === ctx.table.version) return;
   view.printedFor = ctx.table.version;
   api.settleUp(ctx.id, ctx.token || ctx.adminToken).then(
@@ -529,13 +532,29 @@ export function tableView(ctx, view, app) {
   const about = { game: ctx.variant ? ctx.variant.title : table.variant, number: nextNumber(ctx) };
   const over = table.session && table.session.over;
   const closed = t('This table is closed: these are its final balances.');
+  const end = seriesEnd(ctx, view.night);
   const next = over
     ? ended(ctx)
-    : table.status === 'closed'
-      ? html`<p class="notice">${closed}</p>`
-      : html`<a class="button primary big" href=${`${base}&go=new`} id="new-hand"
-          >${t('New hand {number}', { number: nextNumber(ctx) })}</a
-        >`;
+    : end !== nothing
+      ? end
+      : table.status === 'closed'
+        ? html`<p class="notice">${closed}</p>`
+        : seriesOver(ctx)
+          ? html`<p class="notice" data-series="over">${t(
+              'The series is over: the night’s director may lengthen it.',
+            )}</p>`
+          : html`<a class="button primary big" href=${`${base}&go=new`} id="new-hand"
+              >${t('New hand {number}', { number: nextNumber(ctx) })}</a
+            >`;
+  const series = seriesLine(ctx, view.night);
+  const hint =
+    table.status === 'closed'
+      ? t('{game} · closed', about)
+      : finished(table) || seriesOver(ctx)
+        ? t('{game} · over', about)
+        : series
+          ? t('{game} · {series}', { ...about, series })
+          : t('{game} · next: hand {number}', about);
   const link = (go, text) => html`<a class="button" href=${`${base}&go=${go}`}>${text}</a>`;
   const settle = table.status === 'closed' ? t('Settle-up') : t('Settle up / close');
   // What the last correction did: shown until the screen changes.
@@ -544,11 +563,7 @@ export function tableView(ctx, view, app) {
   return html`<div class="screen table">
     <div class="titlebar">
       <h1>${table.name}</h1>
-      <p class="hint">${table.status === 'closed'
-          ? t('{game} · closed', about)
-          : finished(table)
-            ? t('{game} · over', about)
-            : t('{game} · next: hand {number}', about)}</p>
+      <p class="hint" data-series=${series ? 'line' : nothing}>${hint}</p>
     </div>
     <div>${notice}</div>
     <div class="cols">
