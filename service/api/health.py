@@ -10,7 +10,7 @@ from sqlalchemy import text
 
 from ..extensions import db
 from ..middleware.limits import EXTENSION as LIMITS_EXTENSION
-from ..services.outages import sqlite_cannot_write
+from ..services.outages import sqlite_cannot_write, sqlite_write_probe
 from .paging import Blueprint
 
 blp = Blueprint("health", __name__, description="Service health")
@@ -34,12 +34,19 @@ class HealthSchema(Schema):
     rate_limits = fields.Nested(RateLimitStoreSchema, required=True)
 
 
+def _probe() -> None:
+    """A write of one page on a pooled connection (only when the disk is nearly full)."""
+    with db.engine.connect() as connection:
+        sqlite_write_probe(connection.connection.dbapi_connection)
+
+
 @blp.route("/healthz")
 @blp.response(200, HealthSchema)
 @blp.alt_response(503, description="The database does not answer, or cannot write.")
 def healthz() -> dict[str, Any]:
     """Answer 200 when the service and its database answer and, on SQLite, when the
-    database's file system can take a write (not full, not read-only): 503 otherwise.
+    database can take a write (not read-only; a nearly full disk is asked with a real write
+    of one page: ``outages.sqlite_cannot_write``): 503 otherwise.
 
     ``rate_limits`` says which store counts the limits in this worker: a shared store that
     fails is no outage (the limits count in memory meanwhile)."""
@@ -47,7 +54,7 @@ def healthz() -> dict[str, Any]:
     db.session.rollback()
     path = db.engine.url.database
     if db.engine.dialect.name == "sqlite" and path and path != ":memory:":
-        trouble = sqlite_cannot_write(path)
+        trouble = sqlite_cannot_write(path, _probe)
         if trouble is not None:
             raise trouble  # a disk error: answered 503 (outage_of)
     return {

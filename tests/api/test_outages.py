@@ -9,6 +9,7 @@ import contextlib
 import logging
 import os
 import pwd
+import sqlite3
 import subprocess
 import tempfile
 import time
@@ -23,6 +24,7 @@ from sqlalchemy import event
 
 from service.api.errors import answer_for
 from service.middleware.security import Envelope
+from service.services import outages
 from service.services.outages import RETRY_AFTER_BUSY, RETRY_AFTER_DOWN, outage_of
 from tests.databases import ON_POSTGRES, postgres_url
 from tests.support import make_app, migrated_app
@@ -508,8 +510,6 @@ def test_healthz_tells_a_read_only_or_nearly_full_file_system_of_sqlite(monkeypa
     a mount cannot make here: a read-only one, and one with less room than a write needs."""
     import errno
 
-    from service.services import outages
-
     real = os.statvfs(tmp_path)
 
     def found(flag: int, free_blocks: int) -> Any:
@@ -525,6 +525,16 @@ def test_healthz_tells_a_read_only_or_nearly_full_file_system_of_sqlite(monkeypa
     assert outages.sqlite_cannot_write(database).errno == errno.ENOSPC  # type: ignore[union-attr]
     monkeypatch.setattr(os, "statvfs", lambda _path: found(0, blocks))
     assert outages.sqlite_cannot_write(database) is None
+    # Nearly full: a write is made, and its answer counts, not the free bytes.
+    monkeypatch.setattr(os, "statvfs", lambda _path: found(0, 1))
+    made: list[str] = []
+    assert outages.sqlite_cannot_write(database, lambda: made.append("write")) is None
+    assert made == ["write"]
+
+    def full() -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    assert outages.sqlite_cannot_write(database, full).errno == errno.ENOSPC  # type: ignore[union-attr]
     assert outage_of(OSError(errno.EROFS, "read-only")) is not None  # answered 503
 
 
@@ -550,6 +560,14 @@ def _full_disk_round(
     if health_when_full == 503:
         assert_unavailable(health)
     assert api.get_table(table)["hands_recorded"] == 0  # reads go on
+    if health_when_full == 503:
+        # Room freed, but less than SQLITE_ROOM_TO_WRITE: the WAL's room, kept at its high
+        # point, takes the write. Health says so (a write can be made), and it is made.
+        os.truncate(filler, filler.stat().st_size - outages.SQLITE_ROOM_TO_WRITE // 2)
+        assert client.get("/healthz").status_code == 200
+        nearly = api.record(table, HAND, **{"Idempotency-Key": "k-full"})
+        assert nearly.status_code == 201, nearly.get_data(as_text=True)
+        assert client.get("/healthz").status_code == 200
     filler.unlink()
     assert client.get("/healthz").status_code == 200
     again = api.record(table, HAND, **{"Idempotency-Key": "k-full"})

@@ -178,6 +178,71 @@ def test_a_bad_webhook_is_refused_naming_the_field(api: Any, body: Any, field: s
     )
 
 
+@pytest.mark.parametrize(
+    ("url", "address", "kind"),
+    [
+        ("http://2130706433/in", "127.0.0.1", "a loopback address"),
+        ("http://0x7f000001/in", "127.0.0.1", "a loopback address"),
+        ("http://017700000001/in", "127.0.0.1", "a loopback address"),
+        ("http://127.1/in", "127.0.0.1", "a loopback address"),
+        ("http://0/in", "0.0.0.0", "an unspecified address"),  # noqa: S104 - the refused one
+        ("http://[::ffff:127.0.0.1]/in", "::ffff:127.0.0.1", "a loopback address"),
+        ("http://[::ffff:7f00:1]:8080/in", "::ffff:127.0.0.1", "a loopback address"),
+        ("http://[::]/in", "::", "an unspecified address"),
+        ("http://a.localhost/in", None, "a loopback address"),
+        ("http://10.1.2.3/x", "10.1.2.3", "a private address"),
+        ("http://169.254.169.254/latest", "169.254.169.254", "a link-local address"),
+        ("http://100.64.0.1/x", "100.64.0.1", "a reserved address"),
+    ],
+)
+def test_every_address_the_deliverer_refuses_is_refused_at_creation_with_why(
+    api: Any, url: str, address: str | None, kind: str
+) -> None:
+    """One judgement for both: what the deliverer would never send to is refused when the
+    webhook is made, naming the address it is and why; and the deliverer refuses it too."""
+    club = api.club()
+    hooks = f"/api/v1/clubs/{club['id']}/webhooks"
+    admin = api.auth(club["admin_token"])
+    response = api.client.post(hooks, json={"url": url, "event_types": ["*"]}, headers=admin)
+    assert response.status_code == 422, response.json
+    (message,) = response.json["errors"]["url"]
+    assert kind in message, message
+    if address is not None:
+        assert f"is {address}, " in message, message
+    with pytest.raises(AddressRefused):
+        resolve(url, ())
+    # A change of URL is judged alike.
+    made = api.client.post(
+        hooks, json={"url": "https://hooks.example.com/in", "event_types": ["*"]}, headers=admin
+    )
+    assert made.status_code == 201
+    changed = api.client.patch(f"{hooks}/{made.json['id']}", json={"url": url}, headers=admin)
+    assert changed.status_code == 422 and kind in changed.json["errors"]["url"][0]
+
+
+def test_the_refusal_is_worded_in_the_readers_language(api: Any) -> None:
+    club = api.club()
+    response = api.client.post(
+        f"/api/v1/clubs/{club['id']}/webhooks",
+        json={"url": "http://2130706433/", "event_types": ["*"]},
+        headers={**api.auth(club["admin_token"]), "Accept-Language": "de"},
+    )
+    assert response.status_code == 422
+    assert "Loopback-Adresse" in response.json["errors"]["url"][0], response.json
+
+
+def test_a_name_that_does_not_resolve_yet_is_taken_and_judged_at_delivery(api: Any) -> None:
+    club = api.club()
+    made = api.client.post(
+        f"/api/v1/clubs/{club['id']}/webhooks",
+        json={"url": "https://not-yet.invalid/in", "event_types": ["*"]},
+        headers=api.auth(club["admin_token"]),
+    )
+    assert made.status_code == 201
+    with pytest.raises(AddressRefused, match="does not resolve"):
+        resolve("https://not-yet.invalid/in", ())
+
+
 def test_only_the_clubs_admin_token_reaches_its_webhooks(api: Any, loopback_allowed: None) -> None:
     club, other = api.club(), api.club("Other")
     hook = subscribe(api, club, "http://127.0.0.1:9/in")
