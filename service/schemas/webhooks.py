@@ -62,7 +62,7 @@ class _WebhookUrl(fields.Url):
             relative=False,
             schemes=url_check.schemes,
             require_tld=False,
-            error=self.error_messages["invalid"],
+            error=str(self.error_messages["invalid"]),
         )
 
 

@@ -21,6 +21,7 @@ from ...persistence.league import (
 from ...persistence.table_keeping import PlayerRow
 from ...rules import RuleViolation
 from ..auth import Principal
+from ..spreadsheets import spreadsheet_safe
 from .ratings import shown_rating
 from .seasons import readable_season
 
@@ -124,18 +125,6 @@ def standings(
         "min_hands": min_hands,
         "rows": _rank_rows(rows),
     }
-
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_safe(value: Any) -> Any:
-    """A text cell a spreadsheet would run as a formula (it starts with ``=``, ``+``, ``-``,
-    ``@``, a tab or a carriage return) gets a leading ``'`` (OWASP's CSV injection advice), so
-    it shows as the text it is. Numbers are ours, and stay numbers (a net of -5 is -5)."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
 
 
 def standings_csv(rows: Iterable[Mapping[str, Any]]) -> str:

@@ -23,9 +23,9 @@ from ...persistence.columns import utcnow
 from ...persistence.nights import ClubNightChangeRow, ClubNightRow
 from ...persistence.table_keeping import TableRow
 from ...rules.money import TableMoney, settle_in_money, settle_night_in_money
-from .. import league
 from ..auth import Principal
 from ..outbox import record_change
+from ..spreadsheets import spreadsheet_safe
 from ..table_settings import change_settings, change_view
 from ..tables import club_currency, parse_rate, rate_of, rate_view, settle_up_view, store_rate
 from .nights import lock_night, night_players, night_tables, night_view, readable_night
@@ -220,9 +220,9 @@ def night_settle_up_csv(principal: Principal, night_id: str) -> str | None:
             [
                 kind,
                 player,
-                league.spreadsheet_safe(name),
+                spreadsheet_safe(name),
                 to_player,
-                league.spreadsheet_safe(to_name) if to_name else "",
+                spreadsheet_safe(to_name) if to_name else "",
                 cents,
                 currency,
             ]
