@@ -15,7 +15,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from flask import Flask
 
     from . import config, i18n
-    from .api import api, openapi, register_blueprints
+    from .api import api, metrics, openapi, register_blueprints
     from .api.errors import answer_for, register_error_handlers
     from .database import configure_engine_events, guard_session_teardown
     from .extensions import db, migrate
@@ -42,6 +42,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     api.init_app(app)
     register_blueprints(app, api)
     register_error_handlers(app)
+    metrics.init_app(app)  # GET /metrics, for the operator's token only
     i18n.init_app(app)  # Content-Language and Vary: Accept-Language on every API answer
     limits.init_app(app)
     limits.document(api.spec)

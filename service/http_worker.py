@@ -45,7 +45,8 @@ from gunicorn.workers.gthread import (  # type: ignore[import-untyped]
     TConn,
 )
 
-from .stream_hub import STREAM_OPENING, StreamingThreadWorker, plain_http1
+from .metrics import STREAMS_OPEN
+from .stream_hub import STREAM_OPENING, StreamHub, StreamingThreadWorker, plain_http1
 
 # A request must be in within this long (per request, from when the worker began waiting).
 REQUEST_READ_TIMEOUT = 10.0
@@ -126,12 +127,28 @@ def request_in(buffered: bytes | bytearray, max_head: int) -> bool | None:
     return len(buffered) >= end + 4 + size
 
 
+class CountedStreamHub(StreamHub):
+    """The stream hub, its streams counted for the operator (``solo_streams_open``): one more
+    when a stream is reserved (opening or held), one less when it is let go of."""
+
+    def reserve(self, limits: Any) -> tuple[str, ...] | None:
+        keys = super().reserve(limits)
+        if keys is not None:
+            STREAMS_OPEN.inc()
+        return keys
+
+    def release(self, keys: Any) -> None:
+        super().release(keys)
+        STREAMS_OPEN.dec()
+
+
 class BufferingThreadWorker(StreamingThreadWorker):
     """``gthread`` with requests gathered by the event loop (module docstring), and the
-    streams of ``service/stream_hub.py``."""
+    streams of ``service/stream_hub.py`` (counted: ``CountedStreamHub``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.hub = CountedStreamHub(self)
         # In order of deadline (each is its arrival plus the same timeout), and a connection
         # taken out in O(1) wherever it stands: with a deque, each request that came in took a
         # scan of the connections still gathering (212 µs at 10,000, on the loop every

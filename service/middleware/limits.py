@@ -81,6 +81,7 @@ from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, Unprocessable
 
 from ..i18n import described
 from ..i18n.marks import N_
+from ..metrics import RATE_LIMITED, REDIS_ERRORS
 from ..rules import Phrase
 from ..services.auth import bearer_token
 
@@ -90,7 +91,9 @@ WRITE_METHODS = ("post", "put", "patch", "delete")
 _WRITE_METHODS_UPPER = frozenset(m.upper() for m in WRITE_METHODS)
 _READ_METHODS = frozenset({"GET", "HEAD"})
 # Monitoring's: never limited (a load balancer polls it from one address).
-UNLIMITED_ENDPOINTS = frozenset({"health.healthz"})
+UNLIMITED_ENDPOINTS = frozenset(
+    {"health.healthz", "health.readyz", "metrics"}
+)  # api/metrics.ENDPOINT
 # The request's environ keys: the limits it was counted under, and its read count.
 COUNTED = "solo.rate_limits"
 ADMITTED = "solo.rate_limits.admitted"  # admit's word on the request, once given
@@ -228,6 +231,7 @@ class StoreBreaker:
                 log.warning("rate limit storage answers again: counting there")
 
     def failed(self, error: BaseException) -> None:
+        REDIS_ERRORS.inc()
         wait = self.retry_seconds * random.uniform(0.5, 1.5)  # noqa: S311 - jitter, not secrets
         with self._lock:
             self._open_until = time.monotonic() + wait
@@ -393,6 +397,7 @@ class RateLimits:
         except Exception:  # pragma: no cover - both storages failing at once
             retry = int(item.get_expiry())
         counted.refused, counted.retry_after = item, retry
+        RATE_LIMITED.labels(limit.scope).inc()
         log.info("rate limit %s (%s) exceeded", limit.scope, item)
         return RateLimited(limit.message, retry)
 

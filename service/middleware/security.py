@@ -38,6 +38,8 @@ from flask import Flask, Response, request
 from werkzeug.routing import Map, UnicodeConverter
 from werkzeug.wsgi import get_path_info
 
+from ..metrics import observe_request
+
 REQUEST_ID_HEADER = "X-Request-Id"
 REQUEST_ID_ENVIRON = "solo.request_id"
 REQUEST_ID_PATTERN = re.compile(r"[A-Za-z0-9._-]{1,128}")
@@ -154,8 +156,11 @@ class Envelope:
             body = self.answer_error(error)(
                 environ, lambda status, headers, _info=None: start(status, headers, exc_info)
             )
-        if statuses and log.isEnabledFor(logging.INFO):
-            _log_access(environ, int(statuses[-1][:3]), started, rid)
+        if statuses:
+            status = int(statuses[-1][:3])
+            observe_request(environ, status, started)
+            if log.isEnabledFor(logging.INFO):
+                _log_access(environ, status, started, rid)
         return body
 
 

@@ -375,7 +375,7 @@ def test_formula_cells_of_the_csv_are_neutralised(api, client):
         "-2",
         "@SUM(A1)",
         " =1+1",  # after a space, as a spreadsheet skips it
-        "＝HYPERLINK(\"http://x\")",  # full-width
+        '＝HYPERLINK("http://x")',  # full-width
         "Anna-Katharina Berger",
         "Carla Moser",
     ]

@@ -23,16 +23,19 @@ MAY_IMPORT: dict[str, set[str]] = {
     # ``marks`` (N_) is what the other layers import to mark a message.
     "i18n": {"rules"},
     "extensions": set(),
-    "database": set(),
+    # The operator's metrics (prometheus-client's objects): counted from every layer below.
+    "metrics": set(),
+    "database": {"metrics"},
     # gunicorn's worker class (gunicorn.conf.py) and the event streams its loop holds: the
     # server, not the app.
     "stream_hub": set(),
-    "http_worker": {"stream_hub"},
+    "http_worker": {"stream_hub", "metrics"},
     "config": {"database"},
     "persistence": {"extensions"},
-    "services": {"rules", "persistence", "extensions", "database", "i18n"},
+    "services": {"rules", "persistence", "extensions", "database", "i18n", "metrics"},
     "schemas": {"rules", "services", "persistence", "i18n"},
     "middleware": {
+        "metrics",
         "rules",
         "schemas",
         "services",
@@ -42,8 +45,18 @@ MAY_IMPORT: dict[str, set[str]] = {
         "config",
         "i18n",
     },
-    "api": {"rules", "schemas", "services", "middleware", "extensions", "config", "i18n"},
+    "api": {
+        "rules",
+        "schemas",
+        "services",
+        "middleware",
+        "extensions",
+        "config",
+        "i18n",
+        "metrics",
+    },
     "cli": {
+        "metrics",
         "rules",
         "schemas",
         "services",
@@ -56,6 +69,7 @@ MAY_IMPORT: dict[str, set[str]] = {
         "i18n",
     },
     "service": {
+        "metrics",
         "rules",
         "schemas",
         "services",

@@ -33,6 +33,7 @@ from typing import Any
 from sqlalchemy import and_, delete, exists, func, insert, or_, select, update
 
 from ...extensions import db
+from ...metrics import WEBHOOK_DELIVERIES
 from ...persistence.columns import aware, utcnow
 from ...persistence.outbox import ChangeCursorRow, ChangeEventRow
 from ...persistence.webhooks import (
@@ -189,9 +190,26 @@ def _write() -> None:
     begin_write()
 
 
+def backlog() -> int:
+    """The events the enabled webhooks have yet to be sent: per webhook, its club's last event
+    number less the last it was sent (``solo_webhook_backlog_events``)."""
+    waiting = db.session.scalar(
+        select(func.coalesce(func.sum(ChangeCursorRow.last_seq - _subs.c.delivered_seq), 0))
+        .select_from(_subs)
+        .join(ChangeCursorRow, ChangeCursorRow.club_id == _subs.c.club_id)
+        .where(_subs.c.enabled.is_(True), ChangeCursorRow.last_seq > _subs.c.delivered_seq)
+    )
+    db.session.rollback()
+    return int(waiting or 0)
+
+
 def _log_attempt(
     sub: _Subscription, event: _Event, attempt: int, outcome: Outcome, manual: bool
 ) -> None:
+    refused = not outcome.delivered and (outcome.error or "").startswith("address refused")
+    WEBHOOK_DELIVERIES.labels(
+        "delivered" if outcome.delivered else "refused" if refused else "failed"
+    ).inc()
     db.session.execute(
         insert(_log).values(
             subscription_id=sub.id,
