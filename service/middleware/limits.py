@@ -729,7 +729,7 @@ RATELIMIT_HEADERS = {
 def _rate_limited(path: str, method: str, operation: dict[str, Any]) -> bool:
     """Whether a rate limit counts this operation: every read but the health check, every
     call with a token, and the club creation."""
-    if path == "/healthz":
+    if path in ("/healthz", "/readyz"):
         return False
     return (
         method == "get"
