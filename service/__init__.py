@@ -14,7 +14,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: config, database, migrations, the API and its error mapping."""
     from flask import Flask
 
-    from . import config, i18n
+    from . import config, i18n, logs
     from .api import api, metrics, openapi, register_blueprints
     from .api.errors import answer_for, register_error_handlers
     from .database import configure_engine_events, guard_session_teardown
@@ -31,6 +31,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["API_SPEC_OPTIONS"] = copy.deepcopy(app.config.get("API_SPEC_OPTIONS", {}))
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's key order
     os.makedirs(app.instance_path, exist_ok=True)
+    if not app.testing:  # (the tests' records go to pytest's caplog)
+        logs.configure()  # the app's logs as JSON lines, with the request id
 
     db.init_app(app)
     locking.bound_writers_per_table(int(app.config["TABLE_WRITERS_PER_WORKER"]))

@@ -38,6 +38,7 @@ from flask import Flask, Response, request
 from werkzeug.routing import Map, UnicodeConverter
 from werkzeug.wsgi import get_path_info
 
+from ..logs import request_id_of
 from ..metrics import observe_request
 
 REQUEST_ID_HEADER = "X-Request-Id"
@@ -134,6 +135,12 @@ class Envelope:
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
         started = time.perf_counter()
         rid = environ[REQUEST_ID_ENVIRON] = _request_id(environ)
+        with request_id_of(rid):  # every log line written for the request carries it
+            return self._answer(environ, start_response, started, rid)
+
+    def _answer(
+        self, environ: dict[str, Any], start_response: StartResponse, started: float, rid: str
+    ) -> Any:
         statuses: list[str] = []
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:

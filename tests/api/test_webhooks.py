@@ -6,6 +6,8 @@ and a ``kill -9`` of the delivering process; every event counted once by id, in 
 
 from __future__ import annotations
 
+import json
+import logging
 import os
 import signal
 import subprocess
@@ -18,6 +20,7 @@ import pytest
 from flask import Flask
 from standardwebhooks.webhooks import Webhook
 
+from service.logs import JsonLines
 from service.services.webhooks.addresses import AddressRefused, allowed_networks, resolve
 from service.services.webhooks.deliverer import DeliverySettings, Timeouts, run
 from tests.api.test_changes import all_events
@@ -582,3 +585,41 @@ def test_the_database_refuses_an_impossible_delivery_row(
             connection.execute(insert(WebhookDeliveryRow), row)
         with pytest.raises(IntegrityError), db.engine.begin() as connection:
             connection.execute(insert(WebhookDeliveryRow), {**row, **bad})
+
+
+def test_the_deliverers_log_lines_carry_the_request_id_of_the_event(
+    app: Flask, api: Any, receiver: Receiver, loopback_allowed: None, caplog: Any
+) -> None:
+    """A hand recorded with ``X-Request-Id: phone-7-hand-3``: the answer returns it, and the
+    deliverer's log line of that hand's event carries it, as JSON; no reader of the event
+    sees it (the webhook's body, the feed), and no log line holds a token."""
+    caplog.set_level(logging.INFO, logger="service")
+    club = api.club()
+    hook = subscribe(api, club, receiver.url)
+    receiver.secret = hook["secret"]
+    table = api.table(club=club)
+    recorded = api.client.post(
+        f"/api/v1/tables/{table['id']}/hands",
+        json=SOLO,
+        headers={**api.auth(table["table_token"]), "X-Request-Id": "phone-7-hand-3"},
+    )
+    assert recorded.status_code == 201
+    assert recorded.headers["X-Request-Id"] == "phone-7-hand-3"
+    expected = [event["id"] for event in all_events(api, club)]
+    stop = deliverer(app)
+    try:
+        wait_for(lambda: len(receiver.ids()) >= len(expected), what="every event")
+    finally:
+        stop()
+    lines = [
+        json.loads(JsonLines().format(record))
+        for record in caplog.records
+        if record.name == "service.services.webhooks.deliverer"
+    ]
+    hand_lines = [line for line in lines if "(hand.recorded)" in line["message"]]
+    assert hand_lines and all(line["request_id"] == "phone-7-hand-3" for line in hand_lines)
+    assert "delivered (204)" in hand_lines[0]["message"] and hand_lines[0]["level"] == "info"
+    assert "_request_id" not in json.dumps(receiver.received)
+    assert "_request_id" not in json.dumps(all_events(api, club))
+    for token in (table["table_token"], club["admin_token"], hook["secret"]):
+        assert token not in caplog.text

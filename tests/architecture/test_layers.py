@@ -25,6 +25,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "extensions": set(),
     # The operator's metrics (prometheus-client's objects): counted from every layer below.
     "metrics": set(),
+    # The log lines' format and the request id they carry (a context variable).
+    "logs": set(),
     "database": {"metrics"},
     # gunicorn's worker class (gunicorn.conf.py) and the event streams its loop holds: the
     # server, not the app.
@@ -32,9 +34,10 @@ MAY_IMPORT: dict[str, set[str]] = {
     "http_worker": {"stream_hub", "metrics"},
     "config": {"database"},
     "persistence": {"extensions"},
-    "services": {"rules", "persistence", "extensions", "database", "i18n", "metrics"},
+    "services": {"rules", "persistence", "extensions", "database", "i18n", "metrics", "logs"},
     "schemas": {"rules", "services", "persistence", "i18n"},
     "middleware": {
+        "logs",
         "metrics",
         "rules",
         "schemas",
@@ -54,8 +57,10 @@ MAY_IMPORT: dict[str, set[str]] = {
         "config",
         "i18n",
         "metrics",
+        "logs",
     },
     "cli": {
+        "logs",
         "metrics",
         "rules",
         "schemas",
@@ -69,6 +74,7 @@ MAY_IMPORT: dict[str, set[str]] = {
         "i18n",
     },
     "service": {
+        "logs",
         "metrics",
         "rules",
         "schemas",
