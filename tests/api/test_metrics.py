@@ -12,7 +12,9 @@ import requests
 from prometheus_client.parser import text_string_to_metric_families
 
 from service.middleware.limits import EXTENSION as LIMITS
+from tests.api.sse import Stream
 from tests.api.test_league import SOLO
+from tests.api.webhook_receiver import wait_for
 from tests.support import Gunicorn, make_app
 
 TOKEN = "operator-metrics-token-0123456789"
@@ -165,3 +167,20 @@ def test_the_workers_counts_are_added_up_under_gunicorn(app, client, api):
             assert value(scraped, "solo_hands_recorded_total") == 12
             created = {"route": "tables.Hands", "method": "POST", "status": "201"}
             assert value(scraped, "solo_http_requests_total", **created) == 12
+        # A stream held open by one worker is seen by every scrape, and gone once hung up.
+        stream = Stream(f"{server.url}/api/v1/tables/{table['id']}/events", phone)
+        assert stream.response.status_code == 200
+        try:
+            for _ in range(4):
+                scraped = samples(
+                    requests.get(server.url + "/metrics", headers=SCRAPER, timeout=30).text
+                )
+                assert value(scraped, "solo_streams_open") == 1
+        finally:
+            stream.close()
+
+        def streams_open() -> float:
+            text = requests.get(server.url + "/metrics", headers=SCRAPER, timeout=30).text
+            return value(samples(text), "solo_streams_open")
+
+        wait_for(lambda: streams_open() == 0, what="the stream let go of", timeout=60)
