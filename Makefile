@@ -39,8 +39,11 @@ contract-tools: $(CONTRACT_TOOLS)
 
 # Threaded workers that gather each request before a thread takes it (gunicorn.conf.py), and
 # the webhooks' deliverer beside them, stopped with them (docs/operations.md#webhooks).
+# The metrics' files of the workers and the deliverer (service/metrics.py), emptied at each start.
 serve: install
 	$(VENV)/bin/flask db upgrade
+	rm -rf instance/metrics && mkdir -p instance/metrics
+	export PROMETHEUS_MULTIPROC_DIR=$(CURDIR)/instance/metrics; \
 	$(VENV)/bin/flask deliver-webhooks & deliverer=$$!; \
 	trap 'kill $$deliverer 2>/dev/null; wait $$deliverer' EXIT INT TERM; \
 	$(VENV)/bin/gunicorn --workers $(WEB_CONCURRENCY) --bind $(HOST):$(PORT) \

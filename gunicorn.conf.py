@@ -2,11 +2,24 @@
 ``make serve`` and the tests' real servers use it. Command-line flags still win."""
 
 import os
+import shutil
+import tempfile
 
-import gunicorn.http.wsgi
-from gunicorn.glogging import Logger
+# The metrics of every worker (and of a deliverer given the same directory) are added up from
+# files in this directory (prometheus-client's multiprocess mode, service/metrics.py). It
+# must be set before prometheus_client is first imported (below, with the worker), and start
+# empty: `make serve` empties its own; without one given, the server makes a fresh one and
+# removes it when it stops.
+_made_metrics_dir = None
+if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    _made_metrics_dir = tempfile.mkdtemp(prefix="solo-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = _made_metrics_dir
 
-from service.http_worker import BufferingThreadWorker
+import gunicorn.http.wsgi  # noqa: E402 - after the metrics' directory is set
+from gunicorn.glogging import Logger  # noqa: E402
+from prometheus_client import multiprocess  # noqa: E402
+
+from service.http_worker import BufferingThreadWorker  # noqa: E402
 
 # The Server header names no product and no version (HTTP/1 and HTTP/2 both read this).
 gunicorn.http.wsgi.SERVER = "solo"
@@ -85,3 +98,13 @@ def post_worker_init(worker):
 
     gc.collect()
     gc.freeze()
+
+
+def child_exit(server, worker):
+    """A worker gone: its live gauges (the streams it held) no longer count."""
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server):
+    if _made_metrics_dir is not None:
+        shutil.rmtree(_made_metrics_dir, ignore_errors=True)

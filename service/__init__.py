@@ -14,8 +14,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: config, database, migrations, the API and its error mapping."""
     from flask import Flask
 
-    from . import config, i18n, json_provider
-    from .api import api, openapi, register_blueprints
+    from . import config, i18n, json_provider, logs
+    from .api import api, metrics, openapi, register_blueprints
     from .api.errors import answer_for, register_error_handlers
     from .database import configure_engine_events, guard_session_teardown
     from .extensions import db, migrate
@@ -31,6 +31,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config["API_SPEC_OPTIONS"] = copy.deepcopy(app.config.get("API_SPEC_OPTIONS", {}))
     json_provider.install(app)  # orjson, keys in the contract's order
     os.makedirs(app.instance_path, exist_ok=True)
+    if not app.testing:  # (the tests' records go to pytest's caplog)
+        logs.configure()  # the app's logs as JSON lines, with the request id
 
     db.init_app(app)
     locking.bound_writers_per_table(int(app.config["TABLE_WRITERS_PER_WORKER"]))
@@ -42,6 +44,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     api.init_app(app)
     register_blueprints(app, api)
     register_error_handlers(app)
+    metrics.init_app(app)  # GET /metrics, for the operator's token only
     i18n.init_app(app)  # Content-Language and Vary: Accept-Language on every API answer
     limits.init_app(app)
     limits.document(api.spec)

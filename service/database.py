@@ -26,10 +26,13 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from typing import Any
 
 from flask import Flask
 from sqlalchemy import Engine, event
+
+from .metrics import WRITER_LOCK_WAIT
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +69,7 @@ class SqliteConnection(sqlite3.Connection):
         if self.writer_lock_path is None or self._writer_fd is not None:
             return
         in_process = _process_writer_lock(self.writer_lock_path)
+        asked = time.perf_counter()
         in_process.acquire()
         try:
             fd = os.open(self.writer_lock_path, os.O_RDWR | os.O_CREAT, 0o600)
@@ -78,6 +82,7 @@ class SqliteConnection(sqlite3.Connection):
             in_process.release()
             raise
         self._writer_fd, self._in_process_lock = fd, in_process
+        WRITER_LOCK_WAIT.observe(time.perf_counter() - asked)
 
     def let_go_of_writer_lock(self) -> None:
         fd, self._writer_fd = self._writer_fd, None

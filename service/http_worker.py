@@ -40,12 +40,15 @@ from collections import OrderedDict
 from functools import partial
 from typing import Any
 
+from gunicorn import sock as gunicorn_sockets  # type: ignore[import-untyped]
+from gunicorn import util as gunicorn_util
 from gunicorn.workers.gthread import (  # type: ignore[import-untyped]
     STOP_KEEPALIVE_LINGER,
     TConn,
 )
 
-from .stream_hub import STREAM_OPENING, StreamingThreadWorker, plain_http1
+from .metrics import STREAMS_OPEN
+from .stream_hub import STREAM_OPENING, StreamHub, StreamingThreadWorker, plain_http1
 
 # A request must be in within this long (per request, from when the worker began waiting).
 REQUEST_READ_TIMEOUT = 10.0
@@ -126,12 +129,28 @@ def request_in(buffered: bytes | bytearray, max_head: int) -> bool | None:
     return len(buffered) >= end + 4 + size
 
 
+class CountedStreamHub(StreamHub):
+    """The stream hub, its streams counted for the operator (``solo_streams_open``): one more
+    when a stream is reserved (opening or held), one less when it is let go of."""
+
+    def reserve(self, limits: Any) -> tuple[str, ...] | None:
+        keys = super().reserve(limits)
+        if keys is not None:
+            STREAMS_OPEN.inc()
+        return keys
+
+    def release(self, keys: Any) -> None:
+        super().release(keys)
+        STREAMS_OPEN.dec()
+
+
 class BufferingThreadWorker(StreamingThreadWorker):
     """``gthread`` with requests gathered by the event loop (module docstring), and the
-    streams of ``service/stream_hub.py``."""
+    streams of ``service/stream_hub.py`` (counted: ``CountedStreamHub``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.hub = CountedStreamHub(self)
         # In order of deadline (each is its arrival plus the same timeout), and a connection
         # taken out in O(1) wherever it stands: with a deque, each request that came in took a
         # scan of the connections still gathering (212 µs at 10,000, on the loop every
@@ -147,12 +166,39 @@ class BufferingThreadWorker(StreamingThreadWorker):
 
     def init_process(self) -> None:
         """The streaming worker's, with the interpreter's thread switch interval set first
-        (above) and the limit of open files raised to the worker's connections."""
+        (above) and the limit of open files raised to the worker's connections; with a
+        listening socket of its own (``reuse_port``), that socket opened only once the app is
+        loaded (``listens_once_loaded``)."""
         sys.setswitchinterval(switch_interval())
         # A socket per connection (streams included), and files, the database's and the
         # log's, beside them.
         raise_open_files_limit(int(self.cfg.worker_connections) + OPEN_FILES_BESIDE_CONNECTIONS)
+        if self.listens_once_loaded():
+            # gunicorn opened it right after the fork: close it before the kernel hands it
+            # more than the connections of these few instants (reset: sent again at once).
+            opened: list[Any] = self.sockets
+            for listener in opened:
+                listener.close()
+            self.sockets: list[Any] = []
         super().init_process()
+
+    def listens_once_loaded(self) -> bool:
+        """Whether this worker's listening socket is its own (``SO_REUSEPORT``): then it is
+        opened after the app is loaded, not before. The kernel hands a socket of the group its
+        share of the new connections from the moment it listens; gunicorn opens a replacement
+        worker's socket right after the fork, and the connections hashed to it waited while the
+        app loaded, 2.1-11.8 s after a ``kill -9`` (issue 40). Opened after the load, the
+        socket joins the group ready to answer, and meanwhile the other workers' sockets take
+        every new connection."""
+        return bool(self.cfg.reuse_port) and hasattr(socket, "SO_REUSEPORT")
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        if self.listens_once_loaded() and not self.sockets:
+            listeners: list[Any] = gunicorn_sockets.create_sockets(self.cfg, self.log)
+            for listener in listeners:
+                gunicorn_util.close_on_exec(listener)
+            self.sockets = listeners
 
     def accept(self, listener: Any) -> None:
         """Every connection waiting on the socket (up to ``ACCEPT_BATCH``, and within the

@@ -279,12 +279,29 @@ class Gunicorn:
             if self.process.poll() is not None:
                 raise RuntimeError("gunicorn exited: " + self.output())
             try:
-                if requests.get(self.url + self.ready_path, timeout=1).status_code == 200:
-                    return
+                answered = requests.get(self.url + self.ready_path, timeout=1).status_code
             except requests.RequestException:
-                pass
+                answered = None
+            # Each worker listens once its app is loaded (service/http_worker.py): ready
+            # when every one of them does, not the first alone.
+            if answered == 200 and self.listening() >= self.expected_listeners():
+                return
             time.sleep(0.1)
         raise TimeoutError("gunicorn did not answer")
+
+    def expected_listeners(self) -> int:
+        """One listening socket per worker (``reuse_port``), or the arbiter's one."""
+        shared = self.env.get("WEB_REUSE_PORT", os.environ.get("WEB_REUSE_PORT", "1")) == "0"
+        return 1 if shared else self.workers
+
+    def listening(self) -> int:
+        """The sockets listening on the server's port (``/proc/net/tcp``, IPv4)."""
+        count = 0
+        for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == self.port:
+                count += 1
+        return count
 
     def worker_pids(self) -> list[int]:
         children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")

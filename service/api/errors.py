@@ -14,10 +14,11 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 from ..i18n import current_language, gettext, word, word_message
 from ..i18n.marks import N_
 from ..json_text import answer_bytes
+from ..metrics import DATABASE_ERRORS
 from ..middleware.limits import RateLimited
 from ..rules import Phrase, RuleViolation
 from ..services.errors import ServiceError
-from ..services.outages import Outage, outage_of
+from ..services.outages import RETRY_AFTER_BUSY, Outage, outage_of
 from .problem import PROBLEM_CONTENT_TYPE, PROBLEM_TYPES, problem_type
 
 log = logging.getLogger(__name__)
@@ -261,6 +262,7 @@ def answer_for(error: BaseException) -> Response:
     outage = outage_of(error)
     if outage is not None:
         log.warning("database unavailable (%s): answered 503", outage.reason)
+        DATABASE_ERRORS.labels("busy" if outage.retry_after == RETRY_AFTER_BUSY else "down").inc()
         return _database_unavailable(outage)
     log.exception("unhandled error", exc_info=error)
     return _http_exception(InternalServerError())

@@ -29,7 +29,7 @@ ANSWERS = {
 
 
 def _api_path(path: str) -> bool:
-    return path.startswith("/api/") or path == "/healthz"
+    return path.startswith("/api/") or path in ("/healthz", "/readyz")
 
 
 def _has_body() -> bool:

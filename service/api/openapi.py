@@ -28,8 +28,15 @@ OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
     ("get", "/healthz"): (
         "getHealth",
         "Health",
-        "200 while the service and its database answer, 503 otherwise. For "
-        "load balancers and monitors; needs no token.",
+        "Liveness: 200 while the service answers; no database is asked (see `getReadiness`). "
+        "For a container orchestrator's liveness probe; needs no token.",
+    ),
+    ("get", "/readyz"): (
+        "getReadiness",
+        "Health",
+        "Readiness: 200 when the database answers and can take a write, its migrations are "
+        "the code's and the change feed listens; 503 naming the check that failed. For load "
+        "balancers and readiness probes; needs no token.",
     ),
     ("get", "/api/v1/variants"): (
         "listVariants",
@@ -259,6 +266,7 @@ TAGS = [
 
 PUBLIC = {
     ("get", "/healthz"),
+    ("get", "/readyz"),
     ("get", "/api/v1/variants"),
     ("post", "/api/v1/settlements/preview"),
     ("post", "/api/v1/clubs"),

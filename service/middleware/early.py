@@ -47,6 +47,7 @@ from sqlalchemy import bindparam, func, select
 from werkzeug.exceptions import HTTPException
 
 from ..i18n import negotiate, say_the_language
+from ..metrics import ENDPOINT_ENVIRON
 from ..persistence.outbox import ChangeEventRow
 from ..rules import RuleViolation
 from ..schemas.live import StreamQuerySchema
@@ -151,6 +152,7 @@ class EarlyAnswers:
             endpoint, arguments = self.routes.match(path, method)
         except HTTPException:  # no route, another method, a redirect: Flask's to answer
             return self.app(environ, start_response)
+        environ[ENDPOINT_ENVIRON] = endpoint  # the metrics' route, whoever answers
         handler = self.handlers.get((method, endpoint))
         if handler is not None and "HTTP_ORIGIN" not in environ:
             response = self.answer(handler, environ, endpoint, arguments["table_id"])

@@ -10,10 +10,22 @@ by ``;``; an empty string turns that limit off), set in the config or the enviro
   that sends one is refused until the window moves on, good token or not.
 - ``RATELIMIT_CLUB_CREATION``: ``POST /api/v1/clubs`` (and ``/clubs/import``) per client address.
 - ``RATELIMIT_WRITES_PER_TOKEN``: POST, PUT, PATCH and DELETE per bearer token (counted under a
-  digest of the token, never the token itself).
-- ``RATELIMIT_READS_PER_ADDRESS`` and ``RATELIMIT_READS_PER_TOKEN``: GET and HEAD (all but
-  ``/healthz``) per client address and per token, set far above a table's polls; the fast
-  reads count them too (``count_read``, once per request).
+  digest of the token, never the token itself) that were *accepted* (answered below 400): a
+  write is charged after its answer, so requests that change nothing never spend the allowance
+  a table's phones need to record hands. Before the view the allowance is only looked at (a
+  spent one refuses); writes answered at once may pass it by the number in flight.
+- ``RATELIMIT_UNCHANGED_WRITES_PER_PHONE``: writes with a token that changed nothing — refused
+  as malformed or not allowed (400, 403, 404, 405, 413, 415, 422: ``REFUSED_WRITE_STATUSES``),
+  or dry runs (``?dry_run=true``) — per *phone*: the token, the client address and the
+  ``User-Agent`` together (``phone_key``), so that a broken or hostile phone is stopped (every
+  write it sends is refused once its allowance is spent) while the table's other phones, on
+  the same Wi-Fi too, record on. Conflicts (409, 412) are not counted: they are phones losing
+  an honest race, and change nothing of anyone's allowance.
+- ``RATELIMIT_READS_PER_PHONE``, ``RATELIMIT_READS_PER_TOKEN`` and
+  ``RATELIMIT_READS_PER_ADDRESS``: GET and HEAD (all but ``/healthz``) per phone (as above), per
+  token and per client address, set far above a table's polls, and counted in that order: a
+  read refused for its phone spends nothing of its token's or its address's; the fast reads
+  count them too (once per request).
 
 Past a limit the answer is a 429 problem with ``Retry-After`` (``api/errors.py``). Every answer
 Flask makes to a counted request carries ``RateLimit-Policy`` and ``RateLimit``
@@ -57,16 +69,19 @@ import time
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, cast
+from urllib.parse import parse_qs
 
 from flask import Flask, Response, request
 from limits import RateLimitItem, parse_many
 from limits.errors import ConfigurationError
 from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import STRATEGIES, RateLimiter
+from marshmallow.fields import Boolean
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnprocessableEntity
 
 from ..i18n import described
 from ..i18n.marks import N_
+from ..metrics import RATE_LIMITED, REDIS_ERRORS
 from ..rules import Phrase
 from ..services.auth import bearer_token
 
@@ -76,12 +91,18 @@ WRITE_METHODS = ("post", "put", "patch", "delete")
 _WRITE_METHODS_UPPER = frozenset(m.upper() for m in WRITE_METHODS)
 _READ_METHODS = frozenset({"GET", "HEAD"})
 # Monitoring's: never limited (a load balancer polls it from one address).
-UNLIMITED_ENDPOINTS = frozenset({"health.healthz"})
+UNLIMITED_ENDPOINTS = frozenset(
+    {"health.healthz", "health.readyz", "metrics"}
+)  # api/metrics.ENDPOINT
 # The request's environ keys: the limits it was counted under, and its read count.
 COUNTED = "solo.rate_limits"
 ADMITTED = "solo.rate_limits.admitted"  # admit's word on the request, once given
 # Both make a new club (and its admin token) without a token: creating one, importing one.
 CLUB_CREATION_ENDPOINTS = ("clubs.Clubs", "league.ClubImport")
+# The answers that refuse a write as malformed or not allowed: charged to the phone's own
+# allowance, never to the token's (401 counts as a failed token check, 409/412 are races).
+# Dry runs change nothing either: the same allowance.
+REFUSED_WRITE_STATUSES = frozenset({400, 403, 404, 405, 413, 415, 422})
 
 DEFAULTS: dict[str, Any] = {
     "RATELIMIT_STORAGE_URI": "memory://",
@@ -89,10 +110,16 @@ DEFAULTS: dict[str, Any] = {
     "RATELIMIT_AUTH_FAILURES": "30 per minute",
     "RATELIMIT_CLUB_CREATION": "10 per hour",
     "RATELIMIT_WRITES_PER_TOKEN": "60 per minute",
+    # A phone whose pad sends what the service refuses (an old or broken one, or a hostile
+    # one): 30 refusals (or dry runs) a minute, and it is stopped; the table's others write on.
+    "RATELIMIT_UNCHANGED_WRITES_PER_PHONE": "30 per minute",
     # A table's phones poll every 3 s: 20 a minute each, 100 for five on one table token, 600
     # for a club room of six such tables behind one address (its Wi-Fi's). Far above both.
     "RATELIMIT_READS_PER_ADDRESS": "1200 per minute",
     "RATELIMIT_READS_PER_TOKEN": "300 per minute",
+    # One phone (its token, address and User-Agent): six times its polls, so that a phone
+    # gone wild is stopped long before it spends its table's reads.
+    "RATELIMIT_READS_PER_PHONE": "120 per minute",
     # Every call to a Redis storage is bounded by this (seconds, connecting and reading);
     # after a failure the storage is left alone about this long (jittered) before a retry.
     "RATELIMIT_STORAGE_TIMEOUT": 0.25,
@@ -149,6 +176,22 @@ def token_key(token: str) -> str:
     return "token-" + hashlib.sha256(b"solo-rate-limit:" + token.encode()).hexdigest()[:32]
 
 
+def _dry_run(environ: dict[str, Any]) -> bool:
+    """Whether the request asks for a dry run, read as the views' schema reads ``dry_run``."""
+    query = environ.get("QUERY_STRING") or ""
+    if "dry_run" not in query:
+        return False
+    return any(value in Boolean.truthy for value in parse_qs(query).get("dry_run", ()))
+
+
+def phone_key(token: str, environ: dict[str, Any]) -> str:
+    """The per-phone counters' key: the token, the client address and the ``User-Agent``
+    (phones of one table on one Wi-Fi share the first two), as a digest."""
+    agent = environ.get("HTTP_USER_AGENT") or ""
+    seen = "\n".join((token, client_address(environ), agent)).encode()
+    return "phone-" + hashlib.sha256(b"solo-rate-limit:" + seen).hexdigest()[:32]
+
+
 def client_address(environ: dict[str, Any]) -> str:
     """The address the per-address limits count under (after a trusted proxy's word)."""
     return environ.get("REMOTE_ADDR") or "127.0.0.1"
@@ -188,6 +231,7 @@ class StoreBreaker:
                 log.warning("rate limit storage answers again: counting there")
 
     def failed(self, error: BaseException) -> None:
+        REDIS_ERRORS.inc()
         wait = self.retry_seconds * random.uniform(0.5, 1.5)  # noqa: S311 - jitter, not secrets
         with self._lock:
             self._open_until = time.monotonic() + wait
@@ -292,10 +336,18 @@ class RateLimits:
         self.writes = limit(
             "RATELIMIT_WRITES_PER_TOKEN", "writes", N_("Too many changes with this token.")
         )
+        self.unchanged_writes = limit(
+            "RATELIMIT_UNCHANGED_WRITES_PER_PHONE",
+            "unchanged-writes",
+            N_("Too many requests from this phone that changed nothing."),
+        )
         self.reads_per_address = limit(
             "RATELIMIT_READS_PER_ADDRESS",
             "reads-address",
             N_("Too many requests from this address."),
+        )
+        self.reads_per_phone = limit(
+            "RATELIMIT_READS_PER_PHONE", "reads-phone", N_("Too many requests from this phone.")
         )
         self.reads_per_token = limit(
             "RATELIMIT_READS_PER_TOKEN", "reads-token", N_("Too many requests with this token.")
@@ -345,6 +397,7 @@ class RateLimits:
         except Exception:  # pragma: no cover - both storages failing at once
             retry = int(item.get_expiry())
         counted.refused, counted.retry_after = item, retry
+        RATE_LIMITED.labels(limit.scope).inc()
         log.info("rate limit %s (%s) exceeded", limit.scope, item)
         return RateLimited(limit.message, retry)
 
@@ -406,9 +459,15 @@ class RateLimits:
         if method in _READ_METHODS:
             if endpoint in UNLIMITED_ENDPOINTS:
                 return None
-            refusal = self._enforce(counted, self.reads_per_address, address)
-            if refusal is None and token is not None:
-                refusal = self._enforce(counted, self.reads_per_token, token_key(token))
+            # The phone's own first: reads it is refused spend nothing its table or its
+            # Wi-Fi's other phones share.
+            refusal = None
+            if token is not None:
+                refusal = self._enforce(counted, self.reads_per_phone, phone_key(token, environ))
+                if refusal is None:
+                    refusal = self._enforce(counted, self.reads_per_token, token_key(token))
+            if refusal is None:
+                refusal = self._enforce(counted, self.reads_per_address, address)
             return refusal
         if method not in _WRITE_METHODS_UPPER:
             return None
@@ -416,8 +475,31 @@ class RateLimits:
         if method == "POST" and endpoint in CLUB_CREATION_ENDPOINTS:
             refusal = self._enforce(counted, self.club_creation, address)
         if refusal is None and token is not None:
-            refusal = self._enforce(counted, self.writes, token_key(token))
+            # Both only looked at: ``answered`` charges the one the answer falls under.
+            refusal = self._enforce(
+                counted, self.unchanged_writes, phone_key(token, environ), count=False
+            )
+            if refusal is None:
+                refusal = self._enforce(counted, self.writes, token_key(token), count=False)
         return refusal
+
+    def _charge_write(self, environ: dict[str, Any], counted: list[_Counted], status: int) -> None:
+        """Charge an answered write with a token to the allowance its answer falls under: an
+        accepted one to the token's writes, a refused one or a dry run to the phone's
+        unchanged writes."""
+        if environ.get(ADMITTED) is not None:
+            return  # refused by a limit: charged nothing more
+        if status < 400 and not _dry_run(environ):
+            limit = self.writes
+        elif status < 400 or status in REFUSED_WRITE_STATUSES:
+            limit = self.unchanged_writes
+        else:
+            return
+        for entry in counted:
+            if entry.limit is limit:
+                for item in limit.items:
+                    self._call("hit", item, limit.scope, entry.key)
+                entry.windows = None  # charged: look again for the headers
 
     def answered(self, environ: dict[str, Any], status: int) -> list[tuple[str, str]]:
         """The headers an answer of ``status`` to an admitted request carries:
@@ -435,6 +517,8 @@ class RateLimits:
                 entry.windows = None  # one more failed check: look again
         if not counted:
             return []
+        if environ.get("REQUEST_METHOD") in _WRITE_METHODS_UPPER:
+            self._charge_write(environ, counted, status)
         policy, state = self.headers(counted)
         return [("RateLimit-Policy", policy), ("RateLimit", state)]
 
@@ -645,7 +729,7 @@ RATELIMIT_HEADERS = {
 def _rate_limited(path: str, method: str, operation: dict[str, Any]) -> bool:
     """Whether a rate limit counts this operation: every read but the health check, every
     call with a token, and the club creation."""
-    if path == "/healthz":
+    if path in ("/healthz", "/readyz"):
         return False
     return (
         method == "get"
@@ -684,9 +768,10 @@ def document(spec: Any) -> None:
                 continue
             limited = _problem(
                 spec,
-                "Too many requests (reads from this address or with this token, failed "
-                "token checks or club creations from this address, or changes with this "
-                "token); try again after `Retry-After` seconds.",
+                "Too many requests (reads from this phone, address or with this token, "
+                "failed token checks or club creations from this address, changes with "
+                "this token, or requests from this phone that changed nothing); try again "
+                "after `Retry-After` seconds.",
             )
             limited["headers"] = {
                 "Retry-After": {

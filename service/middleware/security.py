@@ -38,6 +38,8 @@ from werkzeug.routing import Map, UnicodeConverter
 from werkzeug.wsgi import get_path_info
 
 from ..json_text import answer_text
+from ..logs import request_id_of
+from ..metrics import observe_request
 
 REQUEST_ID_HEADER = "X-Request-Id"
 REQUEST_ID_ENVIRON = "solo.request_id"
@@ -133,6 +135,12 @@ class Envelope:
     def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Any:
         started = time.perf_counter()
         rid = environ[REQUEST_ID_ENVIRON] = _request_id(environ)
+        with request_id_of(rid):  # every log line written for the request carries it
+            return self._answer(environ, start_response, started, rid)
+
+    def _answer(
+        self, environ: dict[str, Any], start_response: StartResponse, started: float, rid: str
+    ) -> Any:
         statuses: list[str] = []
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
@@ -155,8 +163,11 @@ class Envelope:
             body = self.answer_error(error)(
                 environ, lambda status, headers, _info=None: start(status, headers, exc_info)
             )
-        if statuses and log.isEnabledFor(logging.INFO):
-            _log_access(environ, int(statuses[-1][:3]), started, rid)
+        if statuses:
+            status = int(statuses[-1][:3])
+            observe_request(environ, status, started)
+            if log.isEnabledFor(logging.INFO):
+                _log_access(environ, status, started, rid)
         return body
 
 

@@ -21,23 +21,40 @@ BLANKS = (
 NOT_BLANK = f"[^{BLANKS}]"
 
 
-class HoldsNonBlank(validate.Regexp):
-    """Somewhere in the string, a character that is not blank (``NOT_BLANK``): searched for,
-    as a JSON Schema ``pattern`` is (marshmallow's ``Regexp`` matches at the start only)."""
+# Control characters (C0, DEL, C1) and the Unicode line and paragraph separators: a name is
+# one line of text as typed, and these are what a pasted or forged one carries (a tab, a CR, a
+# line feed) that no list, sheet or CSV shows as typed. Refused, not normalised: the client
+# learns that it sent them, and what is stored is what was sent.
+CONTROLS = r"\u0000-\u001f\u007f-\u009f\u2028\u2029"
+NO_CONTROL = f"[^{CONTROLS}]"
+# A name as the document says it: no control character, and one character that is neither
+# blank nor a control. Read alike by Python's ``re`` (whole string) and by ECMAScript.
+NAME_PATTERN = f"^{NO_CONTROL}*[^{BLANKS}{CONTROLS}]{NO_CONTROL}*$"
+
+
+class NameCheck(validate.Regexp):
+    """A name: not blank (``NOT_BLANK`` searched for) and free of control characters, each
+    with its own message; the document shows both as one ``pattern``, ``NAME_PATTERN``
+    (marshmallow's ``Regexp`` would match at the start only, and Python's ``$`` lets a final
+    line feed through: so the two checks are made here, the same sets of characters)."""
+
+    def __init__(self) -> None:
+        super().__init__(NAME_PATTERN)
 
     def __call__(self, value: str) -> str:  # type: ignore[override]
         if re.search(NOT_BLANK, value) is None:
-            raise ValidationError(self._format_error(value))
+            raise ValidationError(N_("Must not be blank."))
+        if re.search(f"[{CONTROLS}]", value) is not None:
+            raise ValidationError(
+                N_("Must not contain control characters (a tab, a line break …).")
+            )
         return value
 
 
 def Name() -> fields.String:  # a field factory, named as the field it makes
     return fields.String(
         required=True,
-        validate=[
-            validate.Length(min=1, max=NAME_MAX),
-            HoldsNonBlank(NOT_BLANK, error=N_("Must not be blank.")),
-        ],
+        validate=[validate.Length(min=1, max=NAME_MAX), NameCheck()],
     )
 
 

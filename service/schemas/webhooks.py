@@ -1,6 +1,11 @@
 """A club's webhooks: a subscription's shape, the answer that shows its secret, the delivery
 log's pages, a redelivery asked for."""
 
+import ipaddress
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
 from marshmallow import Schema, fields, validate, validates_schema
 from marshmallow.exceptions import ValidationError
 
@@ -12,8 +17,57 @@ DATE_TIME = {"format": "date-time"}
 _TYPES = [*EVENT_TYPES, ALL_EVENTS]
 
 
+class _HttpUrl(validate.URL):
+    """marshmallow's URL check, which also takes the hosts its pattern misses but a
+    connection reaches: an IPv6 literal (``http://[::ffff:127.0.0.1]/``) and the short forms
+    of an IPv4 address (``http://127.1/``). Such a URL is valid, and the address check
+    (``addresses.resolve``) then says whether webhooks may be sent there, and why not."""
+
+    def __call__(self, value: str) -> str:
+        try:
+            return super().__call__(value)
+        except ValidationError:
+            if not _reachable_url(value, self.schemes):
+                raise
+            return value
+
+
+_HOST_NAME = re.compile(r"[A-Za-z0-9.-]{1,253}")
+
+
+def _reachable_url(value: str, schemes: Any) -> bool:
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - raises ValueError on a bad one
+    except ValueError:
+        return False
+    host = parts.hostname or ""
+    if parts.scheme not in schemes or any(c.isspace() for c in value):
+        return False
+    if parts.netloc.rpartition("@")[2].startswith("["):
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            return False
+        return True
+    return _HOST_NAME.fullmatch(host) is not None
+
+
+class _WebhookUrl(fields.Url):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        url_check = self.validators[0]
+        assert isinstance(url_check, validate.URL)  # noqa: S101 - marshmallow's own, first
+        self.validators[0] = _HttpUrl(
+            relative=False,
+            schemes=url_check.schemes,
+            require_tld=False,
+            error=str(self.error_messages["invalid"]),
+        )
+
+
 def _url(required: bool = True) -> fields.Url:
-    return fields.Url(
+    return _WebhookUrl(
         required=required,
         schemes={"http", "https"},
         require_tld=False,

@@ -7,7 +7,8 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 # Seconds a client should wait before sending again: a lock or a busy database frees up soon,
 # a lost or full database takes longer.
@@ -106,15 +107,47 @@ def _first_line(error: BaseException) -> str:
 SQLITE_ROOM_TO_WRITE = 1 << 20
 
 
-def sqlite_cannot_write(database_path: str) -> OSError | None:
-    """Why the file system of an SQLite database cannot take a write (full, nearly full, or
-    read-only), as the ``OSError`` SQLite's write would meet; None when it can. Reads go on
-    either way: ``/healthz`` asks this so that a full disk is not reported healthy."""
+def sqlite_cannot_write(
+    database_path: str, write: Callable[[], None] | None = None
+) -> OSError | None:
+    """Why an SQLite database cannot take a write now (a read-only file system, or a full
+    one), as the ``OSError`` SQLite's write would meet; None when it can. Reads go on either
+    way: ``/healthz`` asks this so that a full disk is not reported healthy, nor a freed one
+    unhealthy.
+
+    Room enough on the file system (``SQLITE_ROOM_TO_WRITE``) answers at once. With less,
+    what counts is whether a write can be made, and free bytes do not say it: the WAL keeps
+    the size of its high point after a checkpoint, and SQLite writes into that room before it
+    grows the file. So then ``write`` (a real write of one page, ``sqlite_write_probe``) is
+    made, and its failure is the answer."""
     directory = os.path.dirname(os.path.abspath(database_path))
     found = os.statvfs(directory)
     if found.f_flag & os.ST_RDONLY:
         return OSError(errno.EROFS, "the database's file system is read-only", directory)
     free = found.f_bavail * found.f_frsize
-    if free < SQLITE_ROOM_TO_WRITE:
-        return OSError(errno.ENOSPC, f"{free} bytes free for the database", directory)
-    return None
+    if free >= SQLITE_ROOM_TO_WRITE:
+        return None
+    if write is not None:
+        try:
+            write()
+        except (sqlite3.OperationalError, OSError) as error:
+            return OSError(errno.ENOSPC, f"{free} bytes free, and a write failed: {error}")
+        return None
+    return OSError(errno.ENOSPC, f"{free} bytes free for the database", directory)
+
+
+def sqlite_write_probe(dbapi_connection: Any) -> None:
+    """Write one page to the database on ``dbapi_connection`` and change nothing: the header's
+    ``user_version`` set to what it is (a transaction of its own, in the writer's turn; the
+    service does not use that field). Raises what SQLite's write meets (a full disk: SQLITE_FULL
+    as ``sqlite3.OperationalError``)."""
+    take = getattr(dbapi_connection, "take_writer_lock", None)
+    if take is not None:
+        take()
+    try:
+        (version,) = dbapi_connection.execute("PRAGMA user_version").fetchone()
+        dbapi_connection.execute(f"PRAGMA user_version = {int(version)}")
+    finally:
+        let_go = getattr(dbapi_connection, "let_go_of_writer_lock", None)
+        if let_go is not None:
+            let_go()

@@ -20,6 +20,7 @@ from sqlalchemy import Select, bindparam, func, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..extensions import db
+from ..logs import REQUEST_ID_KEY, current_request_id
 from ..persistence.columns import rfc3339, utcnow
 from ..persistence.outbox import ChangeCursorRow, ChangeEventRow
 from .writes import Write, run_writes
@@ -110,15 +111,29 @@ def change_writes(
                 "kind": kind,
                 "table_id": table_id,
                 "version": version,
-                "data": data,
+                "data": _with_request_id(data),
                 "created_at": utcnow(),
             },
         ),
     ]
 
 
+def _with_request_id(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with the id of the request it was recorded in (``logs.REQUEST_ID_KEY``), for
+    the deliverer's log lines of the event; never shown (``event_view``)."""
+    rid = current_request_id()
+    return data if rid is None else {**data, REQUEST_ID_KEY: rid}
+
+
+def event_request_id(row: Any) -> str | None:
+    """The id of the request an event was recorded in, if any."""
+    rid = row.data.get(REQUEST_ID_KEY)
+    return rid if isinstance(rid, str) else None
+
+
 def event_view(row: Any) -> dict[str, Any]:
-    """An event as every reader sees it (``/changes``, the streams, the webhooks)."""
+    """An event as every reader sees it (``/changes``, the streams, the webhooks): its data
+    without the request id it was recorded in."""
     links: dict[str, str] = {}
     if row.table_id is not None:
         links["table"] = f"/api/v1/tables/{row.table_id}"
@@ -138,7 +153,9 @@ def event_view(row: Any) -> dict[str, Any]:
         "club_id": row.club_id,
         "table_id": row.table_id,
         "version": row.version,
-        "data": row.data,
+        "data": row.data
+        if REQUEST_ID_KEY not in row.data
+        else {k: v for k, v in row.data.items() if k != REQUEST_ID_KEY},
         "links": links,
         "occurred_at": rfc3339(row.created_at),
     }

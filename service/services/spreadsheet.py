@@ -9,13 +9,14 @@ and an ASCII minus, which every spreadsheet reads as a number.
 
 Text a spreadsheet would run as a formula is neutralised with a leading ``'`` (OWASP's CSV
 injection advice): a cell that starts, after any blanks, with ``=``, ``+``, ``-`` or ``@``, or
-their full-width forms ``＝ ＋ － ＠`` (some spreadsheets take those for formulas too), or with
-a tab or a carriage return. The numbers are the service's own and stay numbers."""
+their full-width and small forms ``＝＋－＠ ﹦﹢﹣﹫`` (some spreadsheets take those for formulas
+too), or with a tab or a carriage return. The numbers are the service's own and stay numbers."""
 
 from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
@@ -23,15 +24,25 @@ from typing import Any
 # language -> (the cells' separator, the decimal mark)
 _SEPARATORS = {"de": (";", ","), "es": (";", ",")}
 _ENGLISH = (",", ".")
-FORMULA_STARTS = frozenset("=+-@\uff1d\uff0b\uff0d\uff20")
+FORMULA_STARTS = frozenset("=+-@")
 _CONTROL_STARTS = ("\t", "\r")
 
 
 def safe_text(value: str) -> str:
-    """``value`` as a cell that shows as the text it is (see the module's docstring)."""
-    if value.startswith(_CONTROL_STARTS) or value.lstrip()[:1] in FORMULA_STARTS:
+    """``value`` as a cell that shows as the text it is (see the module's docstring): the
+    first character after any blanks is folded by NFKC, so the full-width ``＝＋－＠`` and the
+    small ``﹦﹢﹣﹫`` count as the signs they are read as."""
+    first = value.lstrip()[:1]
+    if value.startswith(_CONTROL_STARTS) or (
+        first and unicodedata.normalize("NFKC", first)[:1] in FORMULA_STARTS
+    ):
         return "'" + value
     return value
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """``safe_text`` for text; anything else (the service's own numbers) as it is."""
+    return safe_text(value) if isinstance(value, str) else value
 
 
 def _number(value: int | float | Decimal, decimal_mark: str) -> str:

@@ -24,6 +24,7 @@ from .clubs import get_club
 from .errors import NightTableIsTheDirectors, NotFound, TableClosed
 from .locking import TableState, get_table, lock_table
 from .outbox import record_change
+from .spreadsheet import spreadsheet_safe
 from .table_rules import TableRules
 
 POOL_AT_CLOSE = ("split", "carry")
@@ -420,9 +421,9 @@ def settle_up_csv(principal: Principal, table_id: str) -> str:
             [
                 kind,
                 source,
-                league.spreadsheet_safe(names[source]),
+                spreadsheet_safe(names[source]),
                 target,
-                "" if target == "" else league.spreadsheet_safe(names[target]),
+                "" if target == "" else spreadsheet_safe(names[target]),
                 unit,
                 amount,
                 money_cents,

@@ -65,6 +65,7 @@ def test_public_operations_say_so_and_the_others_ask_for_a_token(document):
     public = {(m, p) for m, p, op in _operations(document) if op["security"] == []}
     assert public == {
         ("get", "/healthz"),
+        ("get", "/readyz"),
         ("get", "/api/v1/variants"),
         ("post", "/api/v1/settlements/preview"),
         ("post", "/api/v1/clubs"),

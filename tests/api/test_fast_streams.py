@@ -251,7 +251,8 @@ def test_the_tickets_it_cannot_mint_go_to_flask(
 
 def test_a_ticket_minted_here_counts_once_under_the_write_limit(tmp_path: Any) -> None:
     """Counted here before it is minted (a ticket is a POST: the per-token write limit), and
-    not again by Flask when it answers; past the limit Flask refuses it (429)."""
+    not again by Flask when it answers; past the limit Flask refuses it (429). A refused one
+    (another table's token) is counted as a write that changed nothing."""
     limited = migrated_app(
         postgres_url(),
         tmp_path,
@@ -272,8 +273,11 @@ def test_a_ticket_minted_here_counts_once_under_the_write_limit(tmp_path: Any) -
         assert refused.status_code == 429 and refused.headers["Retry-After"]
         assert calls.count == 2
         calls.restore()
-        statuses = [api.client.post(path, headers=stranger).status_code for _ in range(10)]
-        assert statuses == [403] * 9 + [429]  # its 2nd to 10th, then refused
+        # A refused ticket changes nothing: it spends the phone's unchanged writes (30 a
+        # minute), never its token's writes, however many it asks for.
+        answers = [api.client.post(path, headers=stranger) for _ in range(10)]
+        assert [answer.status_code for answer in answers] == [403] * 10
+        assert '"unchanged-writes";r=19;' in answers[-1].headers["RateLimit"]
     finally:
         wipe(limited)
 

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from service.services.league import spreadsheet_safe
+from service.services.spreadsheet import spreadsheet_safe
 from tests.api.test_league import LOST_SOLO, SIMPLE, SOLO, League, _expected_ratings
 
 
@@ -369,14 +369,23 @@ def test_a_revoked_table_link_stops_working_and_a_new_one_can_be_given(api, clie
 
 def test_formula_cells_of_the_csv_are_neutralised(api, client):
     league = League(api, client, players=0)
-    names = ['=HYPERLINK("http://x","y")', "+1", "-2", "@SUM(A1)", "Anna", "Carla Moser"]
+    names = [
+        '=HYPERLINK("http://x","y")',
+        "+1",
+        "-2",
+        "@SUM(A1)",
+        " =1+1",  # after a space, as a spreadsheet skips it
+        '＝HYPERLINK("http://x")',  # full-width
+        "Anna-Katharina Berger",
+        "Carla Moser",
+    ]
     for name in names:
         response = client.post(
             f"/api/v1/clubs/{league.club['id']}/players", json={"name": name}, headers=league.admin
         )
         assert response.status_code == 201, response.json
         league.players.append(response.json["id"])
-    for seats in ([0, 1, 2, 3], [4, 5, 0, 1]):
+    for seats in ([0, 1, 2, 3], [4, 5, 0, 1], [6, 7, 2, 3]):
         league.record(league.table(seats), SOLO, LOST_SOLO)
     text = client.get(
         f"/api/v1/seasons/{league.season['id']}/standings?format=csv", headers=league.admin
@@ -398,6 +407,20 @@ def test_formula_cells_of_the_csv_are_neutralised(api, client):
         ("\rCR", "'\rCR"),
         ("=1", "'=1"),
         ("a=1", "a=1"),
+        (" =1+1", "' =1+1"),
+        ("   @SUM(A1)", "'   @SUM(A1)"),
+        ("\u00a0-2", "'\u00a0-2"),
+        ("\u3000+1", "'\u3000+1"),
+        ("\nhi", "\nhi"),  # a line break, then nothing a formula starts with
+        ("＝1+1", "'＝1+1"),
+        ("＋1", "'＋1"),
+        ("－1", "'－1"),
+        ("＠SUM(A1)", "'＠SUM(A1)"),
+        (" ＝1", "' ＝1"),
+        ("﹦1", "'﹦1"),
+        ("Anna-Katharina Berger", "Anna-Katharina Berger"),
+        ("  Anna", "  Anna"),
+        ("−5 (a minus sign, no formula)", "−5 (a minus sign, no formula)"),
         (-5, -5),
         (None, None),
         ("", ""),

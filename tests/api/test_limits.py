@@ -181,6 +181,91 @@ def test_writes_are_limited_per_token(limited, api):
     )
 
 
+def test_requests_that_change_nothing_do_not_spend_the_writes_allowance(limited, api):
+    table = api.table()
+    phone = api.auth(table["table_token"])
+    hands = f"/api/v1/tables/{table['id']}/hands"
+    for _ in range(5):  # malformed, invalid, another table's: none changes anything
+        assert (
+            limited.post(
+                hands, data="{", headers={**phone, "Content-Type": "application/json"}
+            ).status_code
+            == 400
+        )
+        assert limited.post(hands, json={"contract": "nonsense"}, headers=phone).status_code == 422
+    assert limited.post("/api/v1/tables/nope/hands", json=SOLO, headers=phone).status_code in (
+        403,
+        404,
+    )
+    for _ in range(20):
+        assert limited.get(f"/api/v1/tables/{table['id']}", headers=phone).status_code == 200
+    recorded = limited.post(hands, json=SOLO, headers=api.auth(table["admin_token"]))
+    assert recorded.status_code == 201
+    version = {"If-Match": recorded.headers["ETag"]}
+    for _ in range(3):  # a dry run changes nothing either
+        tried = limited.delete(f"{hands}/1?dry_run=true", headers={**phone, **version})
+        assert tried.status_code == 200 and tried.headers["Dry-Run"] == "true"
+    # The token's four accepted writes are all still there.
+    written = [limited.post(hands, json=SOLO, headers=phone) for _ in range(4)]
+    assert [w.status_code for w in written] == [201] * 4
+    assert rate_headers(written[-1])[1]["writes"][0] == 0
+    _assert_429(limited.post(hands, json=SOLO, headers=phone))
+
+
+FLOOD = {
+    **LIMITS,
+    "RATELIMIT_WRITES_PER_TOKEN": "60 per minute",
+    "RATELIMIT_UNCHANGED_WRITES_PER_PHONE": "30 per minute",
+}
+
+
+@pytest.mark.parametrize("same_wifi", [False, True], ids=["another-address", "same-wifi"])
+def test_a_flooding_phone_is_stopped_and_its_table_records_every_hand(app, client, api, same_wifi):
+    """The flood of issue 40: 500 malformed POSTs and 1,000 GETs with one table's token from
+    one phone; then the table's other phone records every hand it sends."""
+    flooded = _app(app, **FLOOD).test_client()
+    table = api.table()
+    token = api.auth(table["table_token"])
+    hands = f"/api/v1/tables/{table['id']}/hands"
+    broken = {**token, "User-Agent": "BrokenPad/1.0 (Android 9)"}
+    good = {**token, "User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0) Safari/604.1"}
+    broken_at = {"REMOTE_ADDR": "198.51.100.7"}
+    good_at = broken_at if same_wifi else {"REMOTE_ADDR": "198.51.100.8"}
+    statuses: dict[int, int] = {}
+    for n in range(500):
+        body = "{" if n % 2 else '{"contract": "solo", "tricks": "many"}'
+        answer = flooded.post(
+            hands,
+            data=body,
+            headers={**broken, "Content-Type": "application/json"},
+            environ_base=broken_at,
+        )
+        statuses[answer.status_code] = statuses.get(answer.status_code, 0) + 1
+        if answer.status_code == 429:
+            assert rate_headers(answer)[1]["unchanged-writes"][0] == 0
+    for _ in range(1000):
+        answer = flooded.get(
+            f"/api/v1/tables/{table['id']}", headers=broken, environ_base=broken_at
+        )
+        statuses[answer.status_code] = statuses.get(answer.status_code, 0) + 1
+    # The broken phone was stopped: 30 refusals answered as such, the rest 429.
+    assert statuses[400] + statuses[422] == 30
+    assert statuses[429] >= 470
+    # The broken phone's next write, even a good one, waits its turn …
+    _assert_429(flooded.post(hands, json=SOLO, headers=broken, environ_base=broken_at))
+    # … while the other phone records every hand, and sees none refused.
+    for n in range(40):
+        recorded = flooded.post(
+            hands, json=SOLO, headers={**good, "Idempotency-Key": f"hand-{n}"}, environ_base=good_at
+        )
+        assert recorded.status_code == 201, recorded.json
+    # It polls on too: the broken phone's refused reads spent nothing of the table's.
+    polled = flooded.get(f"/api/v1/tables/{table['id']}", headers=good, environ_base=good_at)
+    assert polled.status_code == 200
+    listed = flooded.get(f"{hands}?page_size=100", headers=good, environ_base=good_at)
+    assert listed.status_code == 200 and len(listed.json) == 40
+
+
 def test_no_token_reaches_the_logs_when_limits_fire(limited, api, caplog):
     caplog.set_level(logging.DEBUG)
     table = api.table()
@@ -518,7 +603,12 @@ def test_limited_answers_carry_the_ratelimit_headers(limited, api):
         assert written.status_code == 201
         policy, state = rate_headers(written)
         # A write with a token: its failed-token checks (per address) and its writes.
-        assert policy == {"auth-failures": (3, 60), "writes": (4, 60)}
+        assert policy == {
+            "auth-failures": (3, 60),
+            "unchanged-writes": (30, 60),
+            "writes": (4, 60),
+        }
+        assert state["unchanged-writes"][0] == 30  # accepted writes spend none of it
         assert state["auth-failures"][0] == 3  # good tokens spend nothing
         assert 1 <= state["writes"][1] <= 60
         remaining.append(state["writes"][0])
@@ -531,9 +621,10 @@ def test_limited_answers_carry_the_ratelimit_headers(limited, api):
     assert policy == {
         "auth-failures": (3, 60),
         "reads-address": (1200, 60),
+        "reads-phone": (120, 60),
         "reads-token": (300, 60),
     }
-    assert state["reads-token"][0] == 299
+    assert state["reads-token"][0] == 299 and state["reads-phone"][0] == 119
     # Anonymous: per address only; a club creation: its own limit and the reads' none.
     policy, state = rate_headers(limited.get("/api/v1/variants", environ_base=NEIGHBOUR))
     assert set(policy) == {"reads-address"}

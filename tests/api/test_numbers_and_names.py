@@ -12,7 +12,7 @@ from typing import Any
 import jsonschema_rs
 import pytest
 
-from service.schemas.clubs import NOT_BLANK
+from service.schemas.clubs import NAME_PATTERN, NOT_BLANK
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 # Every blank either dialect knows: Python's str.isspace and ECMAScript's \s (U+FEFF).
@@ -76,7 +76,7 @@ def document(app) -> dict[str, Any]:
 
 def test_the_document_and_the_service_agree_on_blank_names(client, document):
     assert document["components"]["schemas"]["ClubCreate"]["properties"]["name"]["pattern"] == (
-        NOT_BLANK
+        NAME_PATTERN
     )
     schema = _name_schema(document)
     for blank in BLANKS:
@@ -85,10 +85,45 @@ def test_the_document_and_the_service_agree_on_blank_names(client, document):
             answer = client.post("/api/v1/clubs", json={"name": name})
             assert answer.status_code == 422, hex(ord(blank))
             assert list(answer.json["errors"]) == ["name"]
+        control = blank in CONTROL_CHARACTERS
         for name in (f"{blank}Ann", f"Ann{blank}Lee"):
-            assert schema.is_valid(name), hex(ord(blank))
-            assert client.post("/api/v1/clubs", json={"name": name}).status_code == 201
+            assert schema.is_valid(name) is not control, hex(ord(blank))
+            answer = client.post("/api/v1/clubs", json={"name": name})
+            assert answer.status_code == (422 if control else 201), hex(ord(blank))
     assert re.search(NOT_BLANK, "\u200b")  # a zero-width space is no blank in either dialect
+
+
+# Every character a name may not hold: C0, DEL, C1, and the line and paragraph separators.
+CONTROL_CHARACTERS = {chr(c) for c in [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029]}
+
+
+def test_control_characters_in_names_are_refused_naming_the_field(api, client, document):
+    """Tab, CR, line feed and every other control character: refused where a name is taken
+    (a club, a player, a table), the field named, nothing stored; the document agrees."""
+    schema = _name_schema(document)
+    club = api.club()
+    admin = api.auth(club["admin_token"])
+    for control in sorted(CONTROL_CHARACTERS):
+        name = f"Anna{control}Berger"
+        assert not schema.is_valid(name), hex(ord(control))
+        answer = client.post("/api/v1/clubs", json={"name": name})
+        assert answer.status_code == 422, hex(ord(control))
+        # (NUL is the body guard's to refuse, before any schema, in words of its own.)
+        message = "control characters (a tab" if control != "\x00" else "NUL character"
+        assert list(answer.json["errors"]) == ["name"], hex(ord(control))
+        assert message in answer.json["errors"]["name"][0], hex(ord(control))
+    for control in ("\t", "\r", "\n", "\u0085", "\u2028"):
+        player = client.post(
+            f"/api/v1/clubs/{club['id']}/players",
+            json={"name": f"Anna-Katharina{control}Berger"},
+            headers=admin,
+        )
+        assert player.status_code == 422 and list(player.json["errors"]) == ["name"]
+    for ending in ("\n", "\r\n"):  # a final line break, which Python's ``$`` would pass
+        assert client.post("/api/v1/clubs", json={"name": f"Club{ending}"}).status_code == 422
+    worded = client.post("/api/v1/clubs", json={"name": "A\tB"}, headers={"Accept-Language": "de"})
+    assert "Steuerzeichen" in worded.json["errors"]["name"][0]
+    assert client.post("/api/v1/clubs", json={"name": "Anna​Berger"}).status_code == 201
 
 
 def test_a_player_update_needs_a_member(api, client, document):

@@ -9,6 +9,7 @@ import contextlib
 import logging
 import os
 import pwd
+import sqlite3
 import subprocess
 import tempfile
 import time
@@ -23,6 +24,7 @@ from sqlalchemy import event
 
 from service.api.errors import answer_for
 from service.middleware.security import Envelope
+from service.services import outages
 from service.services.outages import RETRY_AFTER_BUSY, RETRY_AFTER_DOWN, outage_of
 from tests.databases import ON_POSTGRES, postgres_url
 from tests.support import make_app, migrated_app
@@ -459,11 +461,23 @@ def _unreachable_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'no-such-directory' / 'solo.db'}"
 
 
-def test_healthz_and_every_request_answer_503_while_the_database_does_not_answer(tmp_path):
+def assert_not_ready(response: Any, failed: str) -> None:
+    """A readiness answer of 503 naming the check that failed."""
+    assert response.status_code == 503, response.get_data(as_text=True)
+    body = response.json
+    assert response.mimetype == "application/problem+json"
+    assert body["ready"] is False and body["checks"][failed]["ok"] is False, body
+    assert failed in body["detail"]
+
+
+def test_every_request_answers_503_and_readiness_fails_while_the_database_does_not_answer(
+    tmp_path,
+):
     gone = make_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": _unreachable_url(tmp_path)})
     client = gone.test_client()
-    health = client.get("/healthz")
-    assert_unavailable(health)
+    # Alive (an orchestrator must not restart it for the database's sake), and not ready.
+    assert client.get("/healthz").status_code == 200
+    assert_not_ready(client.get("/readyz"), "database")
     assert_unavailable(client.post("/api/v1/clubs", json={"name": "Club"}))
     table = uuid.uuid4().hex
     assert_unavailable(
@@ -504,11 +518,9 @@ def small_disk() -> Iterator[Path | None]:
 
 
 def test_healthz_tells_a_read_only_or_nearly_full_file_system_of_sqlite(monkeypatch, tmp_path):
-    """What ``/healthz`` reads of the database's file system (``os.statvfs``), for the cases
+    """What ``/readyz`` reads of the database's file system (``os.statvfs``), for the cases
     a mount cannot make here: a read-only one, and one with less room than a write needs."""
     import errno
-
-    from service.services import outages
 
     real = os.statvfs(tmp_path)
 
@@ -525,6 +537,16 @@ def test_healthz_tells_a_read_only_or_nearly_full_file_system_of_sqlite(monkeypa
     assert outages.sqlite_cannot_write(database).errno == errno.ENOSPC  # type: ignore[union-attr]
     monkeypatch.setattr(os, "statvfs", lambda _path: found(0, blocks))
     assert outages.sqlite_cannot_write(database) is None
+    # Nearly full: a write is made, and its answer counts, not the free bytes.
+    monkeypatch.setattr(os, "statvfs", lambda _path: found(0, 1))
+    made: list[str] = []
+    assert outages.sqlite_cannot_write(database, lambda: made.append("write")) is None
+    assert made == ["write"]
+
+    def full() -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    assert outages.sqlite_cannot_write(database, full).errno == errno.ENOSPC  # type: ignore[union-attr]
     assert outage_of(OSError(errno.EROFS, "read-only")) is not None  # answered 503
 
 
@@ -541,17 +563,26 @@ def _fill(disk: Path) -> Path:
 def _full_disk_round(
     client: Any, api: Any, table: dict[str, Any], disk: Path, health_when_full: int
 ) -> None:
-    assert client.get("/healthz").status_code == 200
+    assert client.get("/readyz").status_code == 200
     filler = _fill(disk)
     response = api.record(table, HAND, **{"Idempotency-Key": "k-full"})
     assert_unavailable(response)
-    health = client.get("/healthz")
+    health = client.get("/readyz")
     assert health.status_code == health_when_full, health.get_data(as_text=True)
     if health_when_full == 503:
-        assert_unavailable(health)
+        assert_not_ready(health, "database")
+    assert client.get("/healthz").status_code == 200  # alive all along
     assert api.get_table(table)["hands_recorded"] == 0  # reads go on
+    if health_when_full == 503:
+        # Room freed, but less than SQLITE_ROOM_TO_WRITE: the WAL's room, kept at its high
+        # point, takes the write. Health says so (a write can be made), and it is made.
+        os.truncate(filler, filler.stat().st_size - outages.SQLITE_ROOM_TO_WRITE // 2)
+        assert client.get("/readyz").status_code == 200
+        nearly = api.record(table, HAND, **{"Idempotency-Key": "k-full"})
+        assert nearly.status_code == 201, nearly.get_data(as_text=True)
+        assert client.get("/readyz").status_code == 200
     filler.unlink()
-    assert client.get("/healthz").status_code == 200
+    assert client.get("/readyz").status_code == 200
     again = api.record(table, HAND, **{"Idempotency-Key": "k-full"})
     assert again.status_code == 201 and again.json["number"] == 1
     assert len(_hands(api, table)) == 1
@@ -571,7 +602,7 @@ def test_a_full_disk_answers_503_and_the_hand_is_recorded_once_there_is_room(app
     client = on_disk.test_client()
     small_api = ApiClient(client)
     table = small_api.table()
-    # SQLite's disk is the service's own: /healthz says it cannot write.
+    # SQLite's disk is the service's own: /readyz says it cannot write.
     _full_disk_round(client, small_api, table, small_disk, health_when_full=503)
 
 
@@ -589,7 +620,7 @@ def _full_disk_on_postgres(api: Any, disk: Path) -> None:
         try:
             admin.execute("TRUNCATE hands CASCADE")
             admin.execute(f"ALTER TABLE hands SET TABLESPACE {name}")
-            # The server's disks are the server's to watch: /healthz asks it only to answer.
+            # The server's disks are the server's to watch: /readyz asks it only to answer.
             _full_disk_round(api.client, api, table, disk, health_when_full=200)
         finally:
             admin.execute("ALTER TABLE hands SET TABLESPACE pg_default")

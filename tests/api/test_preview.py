@@ -186,10 +186,15 @@ def test_no_body_a_client_can_send_gives_a_server_error(
         assert response.json["errors"]
 
 
-def test_healthz_answers_when_the_database_does(client):
+def test_healthz_answers_and_readyz_checks_the_database_the_migrations_and_the_feed(client):
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.json["status"] == "ok"
+    ready = client.get("/readyz")
+    assert ready.status_code == 200, ready.json
+    assert ready.json["status"] == "ready"
+    assert set(ready.json["checks"]) == {"database", "migrations", "feed"}
+    assert all(check["ok"] for check in ready.json["checks"].values()), ready.json
 
 
 def test_the_docs_page_is_served_without_a_cdn(client):

@@ -6,6 +6,8 @@ and a ``kill -9`` of the delivering process; every event counted once by id, in 
 
 from __future__ import annotations
 
+import json
+import logging
 import os
 import signal
 import subprocess
@@ -18,6 +20,7 @@ import pytest
 from flask import Flask
 from standardwebhooks.webhooks import Webhook
 
+from service.logs import JsonLines
 from service.services.webhooks.addresses import AddressRefused, allowed_networks, resolve
 from service.services.webhooks.deliverer import DeliverySettings, Timeouts, run
 from tests.api.test_changes import all_events
@@ -176,6 +179,71 @@ def test_a_bad_webhook_is_refused_naming_the_field(api: Any, body: Any, field: s
         ).json
         == []
     )
+
+
+@pytest.mark.parametrize(
+    ("url", "address", "kind"),
+    [
+        ("http://2130706433/in", "127.0.0.1", "a loopback address"),
+        ("http://0x7f000001/in", "127.0.0.1", "a loopback address"),
+        ("http://017700000001/in", "127.0.0.1", "a loopback address"),
+        ("http://127.1/in", "127.0.0.1", "a loopback address"),
+        ("http://0/in", "0.0.0.0", "an unspecified address"),  # noqa: S104 - the refused one
+        ("http://[::ffff:127.0.0.1]/in", "::ffff:127.0.0.1", "a loopback address"),
+        ("http://[::ffff:7f00:1]:8080/in", "::ffff:127.0.0.1", "a loopback address"),
+        ("http://[::]/in", "::", "an unspecified address"),
+        ("http://a.localhost/in", None, "a loopback address"),
+        ("http://10.1.2.3/x", "10.1.2.3", "a private address"),
+        ("http://169.254.169.254/latest", "169.254.169.254", "a link-local address"),
+        ("http://100.64.0.1/x", "100.64.0.1", "a reserved address"),
+    ],
+)
+def test_every_address_the_deliverer_refuses_is_refused_at_creation_with_why(
+    api: Any, url: str, address: str | None, kind: str
+) -> None:
+    """One judgement for both: what the deliverer would never send to is refused when the
+    webhook is made, naming the address it is and why; and the deliverer refuses it too."""
+    club = api.club()
+    hooks = f"/api/v1/clubs/{club['id']}/webhooks"
+    admin = api.auth(club["admin_token"])
+    response = api.client.post(hooks, json={"url": url, "event_types": ["*"]}, headers=admin)
+    assert response.status_code == 422, response.json
+    (message,) = response.json["errors"]["url"]
+    assert kind in message, message
+    if address is not None:
+        assert f"is {address}, " in message, message
+    with pytest.raises(AddressRefused):
+        resolve(url, ())
+    # A change of URL is judged alike.
+    made = api.client.post(
+        hooks, json={"url": "https://hooks.example.com/in", "event_types": ["*"]}, headers=admin
+    )
+    assert made.status_code == 201
+    changed = api.client.patch(f"{hooks}/{made.json['id']}", json={"url": url}, headers=admin)
+    assert changed.status_code == 422 and kind in changed.json["errors"]["url"][0]
+
+
+def test_the_refusal_is_worded_in_the_readers_language(api: Any) -> None:
+    club = api.club()
+    response = api.client.post(
+        f"/api/v1/clubs/{club['id']}/webhooks",
+        json={"url": "http://2130706433/", "event_types": ["*"]},
+        headers={**api.auth(club["admin_token"]), "Accept-Language": "de"},
+    )
+    assert response.status_code == 422
+    assert "Loopback-Adresse" in response.json["errors"]["url"][0], response.json
+
+
+def test_a_name_that_does_not_resolve_yet_is_taken_and_judged_at_delivery(api: Any) -> None:
+    club = api.club()
+    made = api.client.post(
+        f"/api/v1/clubs/{club['id']}/webhooks",
+        json={"url": "https://not-yet.invalid/in", "event_types": ["*"]},
+        headers=api.auth(club["admin_token"]),
+    )
+    assert made.status_code == 201
+    with pytest.raises(AddressRefused, match="does not resolve"):
+        resolve("https://not-yet.invalid/in", ())
 
 
 def test_only_the_clubs_admin_token_reaches_its_webhooks(api: Any, loopback_allowed: None) -> None:
@@ -517,3 +585,41 @@ def test_the_database_refuses_an_impossible_delivery_row(
             connection.execute(insert(WebhookDeliveryRow), row)
         with pytest.raises(IntegrityError), db.engine.begin() as connection:
             connection.execute(insert(WebhookDeliveryRow), {**row, **bad})
+
+
+def test_the_deliverers_log_lines_carry_the_request_id_of_the_event(
+    app: Flask, api: Any, receiver: Receiver, loopback_allowed: None, caplog: Any
+) -> None:
+    """A hand recorded with ``X-Request-Id: phone-7-hand-3``: the answer returns it, and the
+    deliverer's log line of that hand's event carries it, as JSON; no reader of the event
+    sees it (the webhook's body, the feed), and no log line holds a token."""
+    caplog.set_level(logging.INFO, logger="service")
+    club = api.club()
+    hook = subscribe(api, club, receiver.url)
+    receiver.secret = hook["secret"]
+    table = api.table(club=club)
+    recorded = api.client.post(
+        f"/api/v1/tables/{table['id']}/hands",
+        json=SOLO,
+        headers={**api.auth(table["table_token"]), "X-Request-Id": "phone-7-hand-3"},
+    )
+    assert recorded.status_code == 201
+    assert recorded.headers["X-Request-Id"] == "phone-7-hand-3"
+    expected = [event["id"] for event in all_events(api, club)]
+    stop = deliverer(app)
+    try:
+        wait_for(lambda: len(receiver.ids()) >= len(expected), what="every event")
+    finally:
+        stop()
+    lines = [
+        json.loads(JsonLines().format(record))
+        for record in caplog.records
+        if record.name == "service.services.webhooks.deliverer"
+    ]
+    hand_lines = [line for line in lines if "(hand.recorded)" in line["message"]]
+    assert hand_lines and all(line["request_id"] == "phone-7-hand-3" for line in hand_lines)
+    assert "delivered (204)" in hand_lines[0]["message"] and hand_lines[0]["level"] == "info"
+    assert "_request_id" not in json.dumps(receiver.received)
+    assert "_request_id" not in json.dumps(all_events(api, club))
+    for token in (table["table_token"], club["admin_token"], hook["secret"]):
+        assert token not in caplog.text

@@ -23,7 +23,11 @@ MAY_IMPORT: dict[str, set[str]] = {
     # ``marks`` (N_) is what the other layers import to mark a message.
     "i18n": {"rules"},
     "extensions": set(),
-    "database": set(),
+    # The operator's metrics (prometheus-client's objects): counted from every layer below.
+    "metrics": set(),
+    # The log lines' format and the request id they carry (a context variable).
+    "logs": set(),
+    "database": {"metrics"},
     # The one JSON encoder (answers, stored columns, canonical texts), and Flask's JSON
     # provider written by it.
     "json_text": set(),
@@ -31,12 +35,23 @@ MAY_IMPORT: dict[str, set[str]] = {
     # gunicorn's worker class (gunicorn.conf.py) and the event streams its loop holds: the
     # server, not the app.
     "stream_hub": set(),
-    "http_worker": {"stream_hub"},
+    "http_worker": {"stream_hub", "metrics"},
     "config": {"database", "json_text"},
     "persistence": {"extensions"},
-    "services": {"rules", "persistence", "extensions", "database", "i18n", "json_text"},
+    "services": {
+        "rules",
+        "persistence",
+        "extensions",
+        "database",
+        "i18n",
+        "json_text",
+        "metrics",
+        "logs",
+    },
     "schemas": {"rules", "services", "persistence", "i18n", "json_text"},
     "middleware": {
+        "logs",
+        "metrics",
         "rules",
         "schemas",
         "services",
@@ -56,8 +71,12 @@ MAY_IMPORT: dict[str, set[str]] = {
         "config",
         "i18n",
         "json_text",
+        "metrics",
+        "logs",
     },
     "cli": {
+        "logs",
+        "metrics",
         "rules",
         "schemas",
         "services",
@@ -72,6 +91,8 @@ MAY_IMPORT: dict[str, set[str]] = {
         "json_provider",
     },
     "service": {
+        "logs",
+        "metrics",
         "rules",
         "schemas",
         "services",

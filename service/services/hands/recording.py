@@ -17,6 +17,7 @@ from sqlalchemy import bindparam, case, insert, select, update
 from ...extensions import db
 from ...i18n.marks import N_
 from ...json_text import canonical_text
+from ...metrics import HANDS_RECORDED
 from ...persistence.columns import utcnow
 from ...persistence.table_keeping import (
     HandRevisionRow,
@@ -198,6 +199,7 @@ def record_hand(
     with conflict_on_duplicate(taken, values={"number": plan.number}):
         plan.writes.run()
         db.session.commit()
+    HANDS_RECORDED.inc()
     return plan.response, False
 
 

@@ -14,6 +14,7 @@ balance at the table (equal balances share a rank); ``rating`` is ``mu - 3*sigma
 
 from __future__ import annotations
 
+from ..spreadsheet import spreadsheet_safe  # the one neutralising, kept here by name too
 from .aggregates import (
     HandChange,
     aggregate_writes,
@@ -32,7 +33,7 @@ from .seasons import (
     require_player_reader,
     season_view,
 )
-from .standings import STANDING_COLUMNS, spreadsheet_safe, standings, standings_csv
+from .standings import STANDING_COLUMNS, standings, standings_csv
 from .stats import player_stats
 
 __all__ = [

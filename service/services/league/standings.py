@@ -142,13 +142,6 @@ def standings(
     }
 
 
-def spreadsheet_safe(value: Any) -> Any:
-    """A text cell a spreadsheet would run as a formula gets a leading ``'``
-    (``spreadsheet.safe_text``), so it shows as the text it is. Numbers are ours, and stay
-    numbers (a net of -5 is -5)."""
-    return spreadsheet.safe_text(value) if isinstance(value, str) else value
-
-
 # The columns in German and Spanish words (English keeps the API's names, which programs read).
 _COLUMN_WORDS = {
     "rank": N_("Rank"),

@@ -33,6 +33,8 @@ from typing import Any
 from sqlalchemy import and_, delete, exists, func, insert, or_, select, update
 
 from ...extensions import db
+from ...logs import request_id_of
+from ...metrics import WEBHOOK_DELIVERIES
 from ...persistence.columns import aware, utcnow
 from ...persistence.outbox import ChangeCursorRow, ChangeEventRow
 from ...persistence.webhooks import (
@@ -42,7 +44,7 @@ from ...persistence.webhooks import (
     WebhookSubscriptionRow,
 )
 from ..locking import begin_write
-from ..outbox import event_view, record_change
+from ..outbox import event_request_id, event_view, record_change
 from .addresses import IpNetwork, allowed_networks
 from .sending import Outcome, Timeouts, send
 from .subscriptions import ALL_EVENTS
@@ -181,6 +183,7 @@ class _Event:
     seq: int
     kind: str
     view: dict[str, Any]
+    request_id: str | None = None  # of the request that recorded it (for the log lines)
 
 
 def _write() -> None:
@@ -189,9 +192,26 @@ def _write() -> None:
     begin_write()
 
 
+def backlog() -> int:
+    """The events the enabled webhooks have yet to be sent: per webhook, its club's last event
+    number less the last it was sent (``solo_webhook_backlog_events``)."""
+    waiting = db.session.scalar(
+        select(func.coalesce(func.sum(ChangeCursorRow.last_seq - _subs.c.delivered_seq), 0))
+        .select_from(_subs)
+        .join(ChangeCursorRow, ChangeCursorRow.club_id == _subs.c.club_id)
+        .where(_subs.c.enabled.is_(True), ChangeCursorRow.last_seq > _subs.c.delivered_seq)
+    )
+    db.session.rollback()
+    return int(waiting or 0)
+
+
 def _log_attempt(
     sub: _Subscription, event: _Event, attempt: int, outcome: Outcome, manual: bool
 ) -> None:
+    refused = not outcome.delivered and (outcome.error or "").startswith("address refused")
+    WEBHOOK_DELIVERIES.labels(
+        "delivered" if outcome.delivered else "refused" if refused else "failed"
+    ).inc()
     db.session.execute(
         insert(_log).values(
             subscription_id=sub.id,
@@ -226,18 +246,40 @@ def _events(club_id: str, after: int, limit: int, seq: int | None = None) -> lis
     else:
         query = query.where(ChangeEventRow.seq > after).order_by(ChangeEventRow.seq)
     rows = db.session.scalars(query.limit(limit)).all()
-    return [_Event(row.seq, row.kind, event_view(row)) for row in rows]
+    return [_Event(row.seq, row.kind, event_view(row), event_request_id(row)) for row in rows]
 
 
 def _send(sub: _Subscription, event: _Event, settings: DeliverySettings) -> Outcome:
-    return send(
-        sub.url,
-        sub.secret,
-        message_id(sub.club_id, event.seq),
-        event.view,
-        settings.allowed,
-        settings.timeouts,
-    )
+    """Send the event once; its log line carries the id of the request that recorded it."""
+    with request_id_of(event.request_id):
+        outcome = send(
+            sub.url,
+            sub.secret,
+            message_id(sub.club_id, event.seq),
+            event.view,
+            settings.allowed,
+            settings.timeouts,
+        )
+        if outcome.delivered:
+            log.info(
+                "webhook %s: event %s (%s) of club %s delivered (%s) in %s ms",
+                sub.id,
+                event.seq,
+                event.kind,
+                sub.club_id,
+                outcome.status,
+                outcome.latency_ms,
+            )
+        else:
+            log.warning(
+                "webhook %s: event %s (%s) of club %s not delivered: %s",
+                sub.id,
+                event.seq,
+                event.kind,
+                sub.club_id,
+                outcome.error or f"answered {outcome.status}",
+            )
+    return outcome
 
 
 def _redeliver(sub: _Subscription, owner: str, settings: DeliverySettings) -> bool:

@@ -24,11 +24,12 @@ from ...persistence.webhooks import (
     WebhookRedeliveryRow,
     WebhookSubscriptionRow,
 )
-from ...rules import RuleViolation
+from ...rules import Phrase, RuleViolation
 from ..auth import Principal, new_id
 from ..clubs import get_club
 from ..errors import Conflict, NotFound
 from ..outbox import last_seq
+from . import addresses
 from .addresses import AddressRefused, IpNetwork, check_subscribed_url
 
 # What a subscription may ask for: every kind the outbox writes (``outbox.EVENT_TYPES``), and
@@ -78,13 +79,31 @@ def delivery_view(row: WebhookDeliveryRow) -> dict[str, Any]:
     }
 
 
+# The kinds ``addresses.refused_kind`` names, as phrases for the reader's language.
+_KINDS = {
+    addresses.LOOPBACK: Phrase("a loopback address"),
+    addresses.UNSPECIFIED: Phrase("an unspecified address"),
+    addresses.PRIVATE: Phrase("a private address"),
+    addresses.LINK_LOCAL: Phrase("a link-local address"),
+    addresses.MULTICAST: Phrase("a multicast address"),
+    addresses.RESERVED: Phrase("a reserved address"),
+}
+
+
 def _check_url(url: str, allowed: tuple[IpNetwork, ...]) -> None:
+    """Refuse, naming the field and why, a URL the deliverer would refuse (its one judgement,
+    ``addresses.resolve``: every spelling of an address, and the addresses a name resolves
+    to now)."""
     try:
         check_subscribed_url(url, allowed)
-    except AddressRefused:
+    except AddressRefused as refused:
         raise RuleViolation(
             "url",
-            "must not name a loopback, private or link-local address",
+            "must not name a loopback, private or link-local address: %(host)s is "
+            "%(address)s, %(kind)s",
+            host=refused.host,
+            address=refused.address,
+            kind=_KINDS.get(refused.kind or "", _KINDS[addresses.RESERVED]),
         ) from None
 
 
