@@ -11,6 +11,7 @@ from sqlalchemy import text
 from ..extensions import db
 from ..middleware.limits import EXTENSION as LIMITS_EXTENSION
 from ..services.outages import sqlite_cannot_write
+from .openapi import operation
 from .paging import Blueprint
 
 blp = Blueprint("health", __name__, description="Service health")
@@ -37,6 +38,7 @@ class HealthSchema(Schema):
 @blp.route("/healthz")
 @blp.response(200, HealthSchema)
 @blp.alt_response(503, description="The database does not answer, or cannot write.")
+@operation("getHealth", "Health")
 def healthz() -> dict[str, Any]:
     """Answer 200 when the service and its database answer and, on SQLite, when the
     database's file system can take a write (not full, not read-only): 503 otherwise.

@@ -16,6 +16,7 @@ import pytest
 import yaml
 
 from service import rules
+from tests.support import inlined
 
 DATA = json.loads((Path(__file__).parents[1] / "data" / "settlements.json").read_text())
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
@@ -24,7 +25,7 @@ METHODS = ("get", "put", "post", "delete", "patch")
 
 @pytest.fixture(scope="module")
 def document(app) -> dict[str, Any]:
-    return app.test_client().get("/openapi.json").json
+    return inlined(app.test_client().get("/openapi.json").json)
 
 
 def _operations(document: dict[str, Any]):
@@ -90,6 +91,30 @@ def test_every_problem_answer_is_a_problem_document(document):
 def test_the_document_has_no_yaml_anchors_or_aliases(client):
     text = client.get("/openapi.yaml").get_data(as_text=True)
     assert "&id0" not in text and "*id0" not in text
+
+
+# The document's bound: 300 KB (it was 486 KB when every answer was written out in each of its
+# operations): what a client's generator, Swagger UI and a reviewer read.
+DOCUMENT_BYTES_MAX = 300_000
+
+
+def test_the_document_stays_small_by_sharing_what_it_repeats(client):
+    text = client.get("/openapi.yaml").get_data(as_text=True)
+    assert len(text.encode()) <= DOCUMENT_BYTES_MAX
+    document = client.get("/openapi.json").json
+    responses = document["components"]["responses"]
+    for name in ("TooManyRequests", "ServiceUnavailable", "NotAcceptable", "InternalServerError"):
+        assert responses[name]["content"]["application/problem+json"], name
+    written_out = [  # an answer written out in an operation is one no other operation gives
+        json.dumps(response, sort_keys=True)
+        for item in document["paths"].values()
+        for method, operation in item.items()
+        if method in METHODS
+        for status, response in operation["responses"].items()
+        if int(status) >= 300 and "$ref" not in response
+    ]
+    assert len(written_out) == len(set(written_out))
+    assert document["components"]["parameters"]["IdempotencyKey"]["in"] == "header"
 
 
 def test_variant_is_one_shared_enum_of_the_known_variants(document):

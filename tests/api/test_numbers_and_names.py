@@ -13,6 +13,7 @@ import jsonschema_rs
 import pytest
 
 from service.schemas.clubs import NOT_BLANK
+from tests.support import inlined
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 # Every blank either dialect knows: Python's str.isspace and ECMAScript's \s (U+FEFF).
@@ -71,7 +72,7 @@ def _name_schema(document: dict[str, Any]) -> Any:
 
 @pytest.fixture(scope="module")
 def document(app) -> dict[str, Any]:
-    return app.test_client().get("/openapi.json").json
+    return inlined(app.test_client().get("/openapi.json").json)
 
 
 def test_the_document_and_the_service_agree_on_blank_names(client, document):
