@@ -121,9 +121,12 @@ ETAG_ANSWERS = {
 }
 
 
-LINKS: dict[tuple[str, str, str], dict[str, tuple[str, dict[str, str]]]] = {
+# (method, path, status) → link name → (operationId, parameters[, requestBody]): a body's
+# values may be runtime expressions too (the season a table or night is opened in).
+LINKS: dict[tuple[str, str, str], dict[str, tuple[Any, ...]]] = {
     ("post", "/api/v1/clubs", "201"): {
         "GetClub": ("getClub", {"club_id": "$response.body#/id"}),
+        "UpdateClub": ("updateClub", {"club_id": "$response.body#/id"}),
         "AddPlayer": ("addPlayer", {"club_id": "$response.body#/id"}),
         "ListPlayers": ("listPlayers", {"club_id": "$response.body#/id"}),
         "CreateSeason": ("createSeason", {"club_id": "$response.body#/id"}),
@@ -132,6 +135,18 @@ LINKS: dict[tuple[str, str, str], dict[str, tuple[str, dict[str, str]]]] = {
     ("post", "/api/v1/clubs/{club_id}/seasons", "201"): {
         "GetSeason": ("getSeason", {"season_id": "$response.body#/id"}),
         "GetStandings": ("getStandings", {"season_id": "$response.body#/id"}),
+        "OpenTable": ("openTable", {}, {"season_id": "$response.body#/id"}),
+        "StartNight": (
+            "startNight",
+            {"club_id": "$response.body#/club_id"},
+            {"season_id": "$response.body#/id"},
+        ),
+    },
+    ("post", "/api/v1/clubs/{club_id}/nights", "201"): {
+        "GetNight": ("getNight", {"night_id": "$response.body#/id"}),
+        "UpdateNight": ("updateNight", {"night_id": "$response.body#/id"}),
+        "ChangePresence": ("changePresence", {"night_id": "$response.body#/id"}),
+        "DrawSeries": ("drawSeries", {"night_id": "$response.body#/id"}),
     },
     ("post", "/api/v1/clubs/{club_id}/players", "201"): {
         "GetPlayerStats": ("getPlayerStats", {"player_id": "$response.body#/id"}),
@@ -143,6 +158,7 @@ LINKS: dict[tuple[str, str, str], dict[str, tuple[str, dict[str, str]]]] = {
         "GetLedger": ("getLedger", {"table_id": "$response.body#/id"}),
         "CloseTable": ("closeTable", {"table_id": "$response.body#/id"}),
         "GetSettleUp": ("getSettleUp", {"table_id": "$response.body#/id"}),
+        "UpdateTable": ("updateTable", {"table_id": "$response.body#/id"}),
     },
     ("post", "/api/v1/tables/{table_id}/hands", "201"): {
         "GetHand": (
@@ -279,7 +295,29 @@ def complete(spec: APISpec) -> None:
                 operation["security"] = []
     for name, extra in SCHEMA_KEYWORDS.items():
         spec.components.schemas[name].update(extra)
+    _pagination_header(spec)
     share(spec)
+
+
+def _pagination_header(spec: APISpec) -> None:
+    """flask-smorest sends ``X-Pagination`` as a JSON text: a string whose content is the
+    ``PaginationMetadata`` object (JSON Schema's ``contentMediaType``/``contentSchema``), so
+    that every generator types it (a header's ``content`` leaves some without a schema)."""
+    pagination = spec.components.headers.get("PAGINATION")
+    if pagination is None:
+        return
+    metadata = pagination.pop("schema", None) or pagination.pop("content", {}).get(
+        "application/json", {}
+    ).get("schema")
+    pagination["description"] = (
+        "The page's place in the list, as a JSON object (`PaginationMetadata`): `total`, "
+        "`total_pages`, `page`, `first_page`, `last_page`, `previous_page`, `next_page`."
+    )
+    pagination["schema"] = {
+        "type": "string",
+        "contentMediaType": "application/json",
+        **({"contentSchema": metadata} if metadata else {}),
+    }
 
 
 def share(spec: APISpec) -> None:
@@ -292,8 +330,8 @@ def share(spec: APISpec) -> None:
     An answer's component is named by its status's reason phrase (``TooManyRequests``), the
     status's most frequent answer by that alone and the others with their description's words
     (``NotFoundNoSuchClub``); a parameter by its name (``IdempotencyKey``, ``ClubId``), other
-    variants of the same name staying where they are. Success answers (2xx) stay in their
-    operations."""
+    variants of the same name staying where they are; a success's name has its schema's too
+    (``OKNight``)."""
     # flask-smorest's default error answers: every problem answer here is the service's own.
     spec.components.responses.clear()
     operations = [
@@ -313,7 +351,7 @@ def share(spec: APISpec) -> None:
         (status, _canonical(response))
         for _, _, operation in operations
         for status, response in operation.get("responses", {}).items()
-        if int(status) >= 300 and "$ref" not in response
+        if "$ref" not in response
     )
     shared_answers = _names([(key, n) for key, n in answers.most_common() if n > 1])
     for (_, canonical), name in shared_answers.items():
@@ -362,15 +400,19 @@ def _words(text: str, most: int = 8) -> str:
 
 def _names(counts: list[tuple[tuple[str, str], int]]) -> dict[tuple[str, str], str]:
     """A component name for each repeated answer (most frequent first): its status's reason
-    phrase alone for the answer that is most of its status's repeated ones, the phrase and as
-    many of its own words as tell it apart for the others."""
+    phrase (and a success's schema) alone for the answer that is most of its status's repeated
+    ones, with as many of its description's words as tell it apart for the others."""
     names: dict[tuple[str, str], str] = {}
     per_status: Counter[str] = Counter()
     for (status, _), n in counts:
         per_status[status] += n
     for (status, canonical), n in counts:
+        answer = json.loads(canonical)
         phrase = _words(HTTPStatus(int(status)).phrase)
-        description = json.loads(canonical).get("description", "")
+        description = answer.get("description", "")
+        if int(status) < 300:  # a success is told apart by what it carries
+            schemas = re.findall(r"#/components/schemas/(\w+)", json.dumps(answer.get("content")))
+            phrase += "".join(schemas[:1])
         candidates = [phrase] if 2 * n > per_status[status] else []
         candidates += [phrase + _words(description, most) for most in (6, 9, 12, 99)]
         name = next((c for c in candidates if c not in names.values()), None)
@@ -394,6 +436,17 @@ def _parameter_names(variants: list[str]) -> dict[str, str]:
 def _name(operation: dict[str, Any]) -> None:
     """Its description: the docstring's, ``operation(…)``'s, or at least the summary."""
     operation.setdefault("description", operation.get("summary", ""))
+
+
+def _link(
+    operation_id: str, parameters: dict[str, str], body: dict[str, str] | None = None
+) -> dict[str, Any]:
+    link: dict[str, Any] = {"operationId": operation_id}
+    if parameters:
+        link["parameters"] = dict(parameters)
+    if body:
+        link["requestBody"] = dict(body)
+    return link
 
 
 def _respond(operation: dict[str, Any], method: str, path: str) -> None:
@@ -439,7 +492,4 @@ def _respond(operation: dict[str, Any], method: str, path: str) -> None:
             headers["Link"] = _header("Link")
         links = LINKS.get((method, path, status))
         if links:
-            target["links"] = {
-                name: {"operationId": op, "parameters": dict(params)}
-                for name, (op, params) in links.items()
-            }
+            target["links"] = {name: _link(*link) for name, link in links.items()}

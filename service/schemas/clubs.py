@@ -3,7 +3,7 @@
 import re
 from typing import Any
 
-from babel.numbers import is_currency
+from babel.numbers import is_currency, list_currencies
 from marshmallow import Schema, ValidationError, fields, validate
 
 from ..i18n.marks import N_
@@ -19,6 +19,14 @@ BLANKS = (
     r"\u3000\ufeff"
 )
 NOT_BLANK = f"[^{BLANKS}]"
+# What the document says of a name: a character that is not blank, and no NUL anywhere (which
+# the service refuses in every body, ``middleware/limits.py``). Anchored, as it speaks of the
+# whole string; the service checks each half on its own (``HoldsNonBlank``, the NUL check).
+NAME_PATTERN = f"^[^\\u0000]*[^{BLANKS}\\u0000][^\\u0000]*$"
+
+CURRENCIES = sorted(code for code in list_currencies() if len(code) == 3 and code.isupper())
+"""The ISO 4217 codes the service takes: those Babel's CLDR data knows (``IsCurrency``), in the
+document as the enum ``CurrencyCode``."""
 
 
 class HoldsNonBlank(validate.Regexp):
@@ -38,6 +46,7 @@ def Name() -> fields.String:  # a field factory, named as the field it makes
             validate.Length(min=1, max=NAME_MAX),
             HoldsNonBlank(NOT_BLANK, error=N_("Must not be blank.")),
         ],
+        metadata={"pattern": NAME_PATTERN},
     )
 
 
@@ -57,7 +66,8 @@ def Currency(what: str, **kwargs: Any) -> fields.String:  # a field factory
         metadata={
             "description": f"{what} (ISO 4217); amounts in it are integers in its minor unit "
             "(cents; whole units for a currency without one, such as JPY).",
-            "pattern": "^[A-Z]{3}$",
+            "enum": CURRENCIES,
+            "enum_component": "CurrencyCode",
             "example": "EUR",
         },
         **kwargs,

@@ -19,9 +19,10 @@ def _url(required: bool = True) -> fields.Url:
         require_tld=False,
         validate=validate.Length(max=URL_MAX),
         metadata={
+            "format": "uri",  # JSON Schema's (marshmallow's Url says `url`, no format there)
             "description": "Where the events are POSTed (`http` or `https`). Never a loopback, "
             "private or link-local address, nor a name resolving to one (unless the operator "
-            "allows its network); a redirect is not followed."
+            "allows its network); a redirect is not followed.",
         },
     )
 

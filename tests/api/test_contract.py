@@ -438,3 +438,30 @@ def test_an_events_type_is_an_open_string_naming_todays_types(document):
     kind = document["components"]["schemas"]["Event"]["properties"]["type"]
     assert kind["type"] == "string" and "enum" not in kind
     assert [t for t in EVENT_TYPES if f"`{t}`" not in kind["description"]] == []
+
+
+def test_links_lead_to_every_follow_up(document):
+    """A program finds its next call from an answer: the club to change, the season's tables
+    and nights, the night's calls, the table's settings."""
+
+    def links(path: str, method: str, status: str) -> dict[str, Any]:
+        return document["paths"][path][method]["responses"][status]["links"]
+
+    club = links("/api/v1/clubs", "post", "201")
+    assert club["UpdateClub"] == {
+        "operationId": "updateClub",
+        "parameters": {"club_id": "$response.body#/id"},
+    }
+    season = links("/api/v1/clubs/{club_id}/seasons", "post", "201")
+    assert season["OpenTable"]["requestBody"] == {"season_id": "$response.body#/id"}
+    assert season["StartNight"]["parameters"] == {"club_id": "$response.body#/club_id"}
+    night = links("/api/v1/clubs/{club_id}/nights", "post", "201")
+    assert night["UpdateNight"]["parameters"] == {"night_id": "$response.body#/id"}
+    assert links("/api/v1/tables", "post", "201")["UpdateTable"]["operationId"] == "updateTable"
+    ids = {op["operationId"] for _, _, op in _operations(document)}
+    for item in document["paths"].values():
+        for method, operation in item.items():
+            if method in METHODS:
+                for response in operation["responses"].values():
+                    for link in response.get("links", {}).values():
+                        assert link["operationId"] in ids

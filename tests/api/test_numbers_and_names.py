@@ -12,7 +12,7 @@ from typing import Any
 import jsonschema_rs
 import pytest
 
-from service.schemas.clubs import NOT_BLANK
+from service.schemas.clubs import NAME_PATTERN, NOT_BLANK
 from tests.support import inlined
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
@@ -77,7 +77,7 @@ def document(app) -> dict[str, Any]:
 
 def test_the_document_and_the_service_agree_on_blank_names(client, document):
     assert document["components"]["schemas"]["ClubCreate"]["properties"]["name"]["pattern"] == (
-        NOT_BLANK
+        NAME_PATTERN
     )
     schema = _name_schema(document)
     for blank in BLANKS:
@@ -90,6 +90,29 @@ def test_the_document_and_the_service_agree_on_blank_names(client, document):
             assert schema.is_valid(name), hex(ord(blank))
             assert client.post("/api/v1/clubs", json={"name": name}).status_code == 201
     assert re.search(NOT_BLANK, "\u200b")  # a zero-width space is no blank in either dialect
+
+
+@pytest.mark.parametrize("name", ["\u0000", "Ann\u0000", "\u0000Ann", "A\u0000nn Lee"])
+def test_the_document_and_the_service_agree_on_a_nul_in_a_name(client, document, name):
+    assert not _name_schema(document).is_valid(name)
+    answer = client.post("/api/v1/clubs", json={"name": name})
+    assert answer.status_code == 422 and list(answer.json["errors"]) == ["name"]
+
+
+@pytest.mark.parametrize("code", ["EUR", "CHF", "JPY", "XTB", "YQO", "eur"])
+def test_the_document_and_the_service_agree_on_currencies(client, document, code):
+    schemas = document["components"]["schemas"]
+    assert schemas["ClubCreate"]["properties"]["currency"]["$ref"].endswith("/CurrencyCode")
+    in_document = code in schemas["CurrencyCode"]["enum"]
+    answer = client.post("/api/v1/clubs", json={"name": "Club", "currency": code})
+    assert answer.status_code == (201 if in_document else 422), answer.json
+    assert in_document == (code in ("EUR", "CHF", "JPY"))
+
+
+def test_a_webhooks_url_is_a_json_schema_uri(document):
+    schemas = document["components"]["schemas"]
+    assert schemas["WebhookCreate"]["properties"]["url"]["format"] == "uri"
+    assert schemas["WebhookUpdate"]["properties"]["url"]["format"] == "uri"
 
 
 def test_a_player_update_needs_a_member(api, client, document):
