@@ -121,8 +121,9 @@ ETAG_ANSWERS = {
 }
 
 
-# (method, path, status) → link name → (operationId, parameters[, requestBody]): a body's
-# values may be runtime expressions too (the season a table or night is opened in).
+# (method, path, status) → link name → (operationId, parameters[, description]): a value the
+# next call takes in its body is in the description (swagger-parser, which openapi-generator
+# reads with, refuses a link's `requestBody` other than one runtime expression).
 LINKS: dict[tuple[str, str, str], dict[str, tuple[Any, ...]]] = {
     ("post", "/api/v1/clubs", "201"): {
         "GetClub": ("getClub", {"club_id": "$response.body#/id"}),
@@ -135,11 +136,11 @@ LINKS: dict[tuple[str, str, str], dict[str, tuple[Any, ...]]] = {
     ("post", "/api/v1/clubs/{club_id}/seasons", "201"): {
         "GetSeason": ("getSeason", {"season_id": "$response.body#/id"}),
         "GetStandings": ("getStandings", {"season_id": "$response.body#/id"}),
-        "OpenTable": ("openTable", {}, {"season_id": "$response.body#/id"}),
+        "OpenTable": ("openTable", {}, "A table of this season: its `id` as `season_id`."),
         "StartNight": (
             "startNight",
             {"club_id": "$response.body#/club_id"},
-            {"season_id": "$response.body#/id"},
+            "A night of this season: its `id` as `season_id`.",
         ),
     },
     ("post", "/api/v1/clubs/{club_id}/nights", "201"): {
@@ -439,13 +440,13 @@ def _name(operation: dict[str, Any]) -> None:
 
 
 def _link(
-    operation_id: str, parameters: dict[str, str], body: dict[str, str] | None = None
+    operation_id: str, parameters: dict[str, str], description: str | None = None
 ) -> dict[str, Any]:
     link: dict[str, Any] = {"operationId": operation_id}
     if parameters:
         link["parameters"] = dict(parameters)
-    if body:
-        link["requestBody"] = dict(body)
+    if description:
+        link["description"] = description
     return link
 
 
