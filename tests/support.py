@@ -332,3 +332,12 @@ def inlined(document: dict[str, Any]) -> dict[str, Any]:
             for status, response in list(responses.items()):
                 responses[status] = resolve(response, "responses")
     return document
+
+
+def as_shown(key: str, expected: Any) -> Any:
+    """A worked example's settlement value (tests/data/settlements.json) as an answer shows it:
+    transfers with their parties as objects too (``from_party``/``to_party``, docs/api.md
+    "Transfers' parties")."""
+    from service.rules.base import with_parties
+
+    return [with_parties(t) for t in expected] if key == "transfers" else expected

@@ -296,6 +296,10 @@ def complete(spec: APISpec) -> None:
                 operation["security"] = []
     for name, extra in SCHEMA_KEYWORDS.items():
         spec.components.schemas[name].update(extra)
+    for schema in spec.components.schemas.values():  # schemas/settlements.PartyField
+        for member, prop in schema.get("properties", {}).items():
+            if prop.pop("x-required", False):
+                schema["required"] = sorted({*schema.get("required", []), member})
     _pagination_header(spec)
     share(spec)
 
@@ -341,13 +345,7 @@ def share(spec: APISpec) -> None:
         for method, operation in item.items()
         if method in ("get", "put", "post", "delete", "patch")
     ]
-    headers = {_canonical(header): name for name, header in spec.components.headers.items()}
-    for _, _, operation in operations:
-        for response in operation.get("responses", {}).values():
-            for key, header in list(response.get("headers", {}).items()):
-                name = headers.get(_canonical(header))
-                if name is not None:
-                    response["headers"][key] = _ref("headers", name)
+    _share_headers(spec, [op.get("responses", {}) for _, _, op in operations])
     answers: Counter[tuple[str, str]] = Counter(
         (status, _canonical(response))
         for _, _, operation in operations
@@ -360,9 +358,9 @@ def share(spec: APISpec) -> None:
     for _, _, operation in operations:
         responses = operation.get("responses", {})
         for status, response in responses.items():
-            name = shared_answers.get((status, _canonical(response)))
-            if name is not None:
-                responses[status] = _ref("responses", name)
+            shared = shared_answers.get((status, _canonical(response)))
+            if shared is not None:
+                responses[status] = _ref("responses", shared)
     lists = [item.setdefault("parameters", []) for item in spec._paths.values()]
     lists += [
         operation["parameters"] for _, _, operation in operations if "parameters" in operation
@@ -383,6 +381,35 @@ def share(spec: APISpec) -> None:
     for item in spec._paths.values():
         if not item["parameters"]:
             del item["parameters"]
+
+
+def _share_headers(spec: APISpec, answers: list[dict[str, Any]]) -> None:
+    """Each header written out in two answers or more, or equal to a component, refers to
+    its component: named by its key (``DryRun``), with words of its description when that
+    name is taken (``ETagAWeakEntity``)."""
+    headers = {_canonical(header): name for name, header in spec.components.headers.items()}
+    written = Counter(
+        (key, _canonical(header))
+        for responses in answers
+        for response in responses.values()
+        for key, header in response.get("headers", {}).items()
+        if "$ref" not in header and _canonical(header) not in headers
+    )
+    for (key, canonical), n in written.most_common():
+        if n < 2:
+            break
+        description = json.loads(canonical).get("description", "")
+        words = [_words(key.replace("-", " "))]
+        words += [words[0] + _words(description, most) for most in (3, 6, 99)]
+        name = next(w for w in words if w not in spec.components.headers)
+        spec.components.headers[name] = json.loads(canonical)
+        headers[canonical] = name
+    for responses in answers:
+        for response in responses.values():
+            for key, header in list(response.get("headers", {}).items()):
+                component = headers.get(_canonical(header))
+                if component is not None:
+                    response["headers"][key] = _ref("headers", component)
 
 
 def _canonical(node: Any) -> str:
