@@ -168,18 +168,10 @@ class Standings(MethodView):
         responses={
             "200": {
                 "description": "OK",
-                "headers": {
-                    "Content-Disposition": {
-                        "schema": {"type": "string"},
-                        "description": f"For CSV: {CSV_FILENAME}",
-                    },
-                    "ETag": CONTENT_ETAG,
-                    **DEPRECATION_HEADERS,
-                },
-                "content": {
-                    "application/json": {"schema": StandingsSchema},
-                    CSV_TYPE: {"schema": {"type": "string", "description": CSV_ROWS}},
-                },
+                "headers": {"ETag": CONTENT_ETAG, **DEPRECATION_HEADERS},
+                # JSON only: a client generated for it never meets CSV (the deprecated ways to
+                # ask for CSV here answer as getStandingsCsv does, outside this document).
+                "content": {"application/json": {"schema": StandingsSchema}},
             }
         }
     )
@@ -192,8 +184,8 @@ class Standings(MethodView):
 
         Ties are broken by more games won as declarer, then fewer lost; rows still equal share
         a rank. Read from aggregates kept as hands change. The same rows as CSV:
-        `getStandingsCsv` (here too with `Accept: text/csv` or `format=csv`, kept for the
-        clients that use them)."""
+        `getStandingsCsv` (the deprecated `format=csv`, and `Accept: text/csv`, still answer
+        them here, as that operation does, until the Sunset)."""
         answer = league.standings(
             principal(), season_id, query["date_from"], query["date_to"], query["min_hands"]
         )

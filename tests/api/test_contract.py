@@ -315,6 +315,8 @@ def test_pages_have_rfc_8288_links(api, client):
 def test_csv_standings_have_an_operation_of_their_own(document):
     csv_only = document["paths"]["/api/v1/seasons/{season_id}/standings.csv"]["get"]
     assert list(csv_only["responses"]["200"]["content"]) == ["text/csv"]
+    json_only = document["paths"]["/api/v1/seasons/{season_id}/standings"]["get"]
+    assert list(json_only["responses"]["200"]["content"]) == ["application/json"]
     assert yaml.safe_dump(document)  # the document is plain data
 
 

@@ -343,7 +343,7 @@ def test_a_program_follows_a_club_through_the_generated_client(generated, app):
             client=admin,
             body=models.WebhookCreate(
                 url="https://bot.example.org/solo",
-                event_types=[models.WebhookCreateEventTypesItem("*")],
+                event_types=[models.WebhookEventType("*")],
             ),
         ),
         201,
@@ -364,7 +364,7 @@ def test_a_program_follows_a_club_through_the_generated_client(generated, app):
         club.id,
         client=admin,
         body=models.WebhookCreate(
-            url="http://10.1.2.3/hook", event_types=[models.WebhookCreateEventTypesItem("*")]
+            url="http://10.1.2.3/hook", event_types=[models.WebhookEventType("*")]
         ),
     )
     problem = _ok(private, 422)
