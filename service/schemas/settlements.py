@@ -45,6 +45,12 @@ PARTY_KINDS = ["seat", "pool", "club"]
 class PartySchema(Schema):
     """A party of a transfer or a net (``rules.base.party_object``)."""
 
+    class Meta:
+        description = (
+            "Who pays (`from_party`), who is paid (`to_party`), or whose net it is (`holder`): "
+            "a seat, the table's pool, or the club a table fee goes to."
+        )
+
     kind = fields.String(
         required=True,
         validate=validate.OneOf(PARTY_KINDS),
@@ -64,8 +70,10 @@ class PartyField(fields.Nested):
     Always in an answer (``api/openapi.py`` lists it as required there); optional when a
     schema is loaded (a club's export made before it existed lacks it in its money)."""
 
-    def __init__(self, source: str, description: str) -> None:
-        super().__init__(PartySchema, metadata={"description": description, "x-required": True})
+    def __init__(self, source: str) -> None:
+        # No description beside the reference: openapi-generator's `python` and `java` warn
+        # of each ("Failed to get the schema name"); `Party` says what each one is.
+        super().__init__(PartySchema, metadata={"x-required": True})
         self.source = source
 
     def serialize(self, attr: str, obj: Any, accessor: Any = None, **kwargs: Any) -> Any:
@@ -93,8 +101,8 @@ class TransferSchema(Schema):
         required=True, validate=validate.OneOf(["stake", "game", "stamm", "bete"])
     )
     # Last, in the order ``rules.base.with_parties`` adds them (the fast answers' bytes).
-    from_party = PartyField("from", "Who pays.")
-    to_party = PartyField("to", "Who is paid.")
+    from_party = PartyField("from")
+    to_party = PartyField("to")
 
 
 class BeforeAfterIntSchema(Schema):

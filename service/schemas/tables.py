@@ -284,8 +284,8 @@ class LedgerEntrySchema(Schema):
         data_key="from", attribute="from", required=True, metadata=deprecated_party("from_party")
     )
     to = fields.Raw(required=True, metadata=deprecated_party("to_party"))
-    from_party = PartyField("from", "Who pays.")
-    to_party = PartyField("to", "Who is paid.")
+    from_party = PartyField("from")
+    to_party = PartyField("to")
     chips = fields.Integer(required=True)
     reason = fields.String(required=True)
 
@@ -300,14 +300,14 @@ class PoolShareSchema(Schema):
     from_ = fields.Raw(
         data_key="from", attribute="from", required=True, metadata=deprecated_party("from_party")
     )
-    from_party = PartyField("from", "The pool.")
+    from_party = PartyField("from")
     to = fields.Integer(required=True)
     chips = fields.Integer(required=True)
 
 
 class NetSchema(Schema):
     party = fields.Raw(required=True, metadata=deprecated_party("holder"))
-    holder = PartyField("party", "Whose net this is.")
+    holder = PartyField("party")
     amount = fields.Integer(required=True)
 
 
@@ -316,8 +316,8 @@ class CashTransferSchema(Schema):
         data_key="from", attribute="from", required=True, metadata=deprecated_party("from_party")
     )
     to = fields.Raw(required=True, metadata=deprecated_party("to_party"))
-    from_party = PartyField("from", "Who pays.")
-    to_party = PartyField("to", "Who is paid.")
+    from_party = PartyField("from")
+    to_party = PartyField("to")
     amount = fields.Integer(required=True)
 
 
@@ -342,7 +342,7 @@ class SettleUpSchema(Schema):
 
 class MoneyNetSchema(Schema):
     party = fields.Raw(required=True, metadata=deprecated_party("holder"))
-    holder = PartyField("party", "Whose net this is.")
+    holder = PartyField("party")
     cents = fields.Integer(required=True)
 
 
@@ -351,8 +351,8 @@ class MoneyTransferSchema(Schema):
         data_key="from", attribute="from", required=True, metadata=deprecated_party("from_party")
     )
     to = fields.Raw(required=True, metadata=deprecated_party("to_party", club=True))
-    from_party = PartyField("from", "Who pays.")
-    to_party = PartyField("to", "Who is paid: a seat, the pool, or the club.")
+    from_party = PartyField("from")
+    to_party = PartyField("to")
     cents = fields.Integer(required=True, metadata={"description": "Positive, in minor units."})
 
 
