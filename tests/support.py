@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import weakref
 from pathlib import Path
@@ -330,3 +331,43 @@ def forget_spent_tickets(app: Flask) -> None:
     with app.app_context():
         db.session.execute(delete(SpentTicketRow))
         db.session.commit()
+
+
+def inlined(document: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAPI ``document`` with its shared answers and parameters written out where
+    they are referred to (``api/openapi.py``'s ``share`` writes each once): for tests that
+    read an operation's answers and parameters by name. Headers and schemas stay references."""
+    document = copy.deepcopy(document)
+    components = document.get("components", {})
+
+    def resolve(node: Any, kind: str) -> Any:
+        if isinstance(node, dict) and "$ref" in node:
+            prefix = f"#/components/{kind}/"
+            if node["$ref"].startswith(prefix):
+                return copy.deepcopy(components[kind][node["$ref"][len(prefix) :]])
+        return node
+
+    for item in document["paths"].values():
+        for key, operation in item.items():
+            if key == "parameters":
+                item[key] = [resolve(p, "parameters") for p in operation]
+                continue
+            if not isinstance(operation, dict):
+                continue
+            if "parameters" in operation:
+                operation["parameters"] = [
+                    resolve(p, "parameters") for p in operation["parameters"]
+                ]
+            responses = operation.get("responses", {})
+            for status, response in list(responses.items()):
+                responses[status] = resolve(response, "responses")
+    return document
+
+
+def as_shown(key: str, expected: Any) -> Any:
+    """A worked example's settlement value (tests/data/settlements.json) as an answer shows it:
+    transfers with their parties as objects too (``from_party``/``to_party``, docs/api.md
+    "Transfers' parties")."""
+    from service.rules.base import with_parties
+
+    return [with_parties(t) for t in expected] if key == "transfers" else expected

@@ -21,6 +21,7 @@ from ..schemas.league_admin import PlayersQuerySchema
 from ..services import clubs
 from .auth import BEARER, principal
 from .caching import CONTENT_ETAG, conditional
+from .openapi import operation
 from .paging import Answer, Blueprint
 
 
@@ -46,6 +47,12 @@ class Clubs(MethodView):
     @blp.arguments(ClubCreateSchema())
     @blp.response(201, ClubCreatedSchema)
     @blp.alt_response(422, description="The name is missing or too long, or a bad currency.")
+    @operation(
+        "createClub",
+        "Clubs",
+        "Needs no token. The answer carries the club's admin token, shown once: it can do "
+        "everything in the club.",
+    )
     def post(self, body: dict[str, Any]) -> Answer:
         """Create a club; its admin token is in the answer, this once only."""
         club = clubs.create_club(body["name"], body["currency"])
@@ -63,6 +70,11 @@ class Club(MethodView):
     @blp.alt_response(403, description="Not this club's admin or read-only token.")
     @blp.alt_response(404, description="No such club.")
     @blp.doc(security=BEARER)
+    @operation(
+        "getClub",
+        "Clubs",
+        "The club's name and when it was made.",
+    )
     def get(self, club_id: str) -> dict[str, Any]:
         """Show a club (admin or read-only token)."""
         return clubs.club_view(clubs.read_club(principal(), club_id))
@@ -74,6 +86,11 @@ class Club(MethodView):
     @blp.alt_response(404, description="No such club.")
     @blp.alt_response(422, description="Not an ISO 4217 currency code.")
     @blp.doc(security=BEARER)
+    @operation(
+        "updateClub",
+        "Clubs",
+        "Tables that already have a rate keep its currency.",
+    )
     def patch(self, body: dict[str, Any], club_id: str) -> dict[str, Any]:
         """Set the club's currency (admin token): the one new table rates are in by default."""
         return clubs.set_currency(principal(), club_id, body["currency"])
@@ -87,6 +104,11 @@ class Players(MethodView):
     @blp.alt_response(403, description="Not this club's admin or read-only token.")
     @blp.alt_response(404, description="No such club.")
     @blp.doc(security=BEARER)
+    @operation(
+        "listPlayers",
+        "Players",
+        "Every player of the club, by name.",
+    )
     def get(self, query: dict[str, Any], club_id: str) -> list[dict[str, Any]]:
         """List the club's players by name (admin or read-only token); retired ones only
         with `include_retired=true`."""
@@ -100,6 +122,11 @@ class Players(MethodView):
     @blp.alt_response(409, description="The club has a player of that name.")
     @blp.alt_response(422, description="The name is missing or too long, or a bad currency.")
     @blp.doc(security=BEARER)
+    @operation(
+        "addPlayer",
+        "Players",
+        "Player names are unique within a club (409 otherwise).",
+    )
     def post(self, body: dict[str, Any], club_id: str) -> Answer:
         """Add a player to the club (admin token)."""
         player = clubs.add_player(principal(), club_id, body["name"])

@@ -28,6 +28,7 @@ from ..services.live_feed import feed_for
 from ..services.outages import RETRY_AFTER_DOWN, sqlite_cannot_write, sqlite_write_probe
 from ..services.table_versions import can_pin
 from .errors import problem
+from .openapi import operation
 from .paging import Blueprint
 
 blp = Blueprint("health", __name__, description="Service health")
@@ -76,6 +77,12 @@ class ReadinessSchema(Schema):
 
 @blp.route("/healthz")
 @blp.response(200, HealthSchema)
+@operation(
+    "getHealth",
+    "Health",
+    "Liveness: 200 while the service answers; no database is asked (see `getReadiness`). "
+    "For a container orchestrator's liveness probe; needs no token.",
+)
 def healthz() -> dict[str, Any]:
     """Liveness: answer 200 while the worker answers (no database is asked: see
     ``/readyz``). ``rate_limits`` says which store counts the limits in this worker: a
@@ -93,6 +100,13 @@ def healthz() -> dict[str, Any]:
     503,
     description="A check failed: not ready. A problem whose `checks` member (an extension) "
     "holds every check with its result, as the 200 answer does.",
+)
+@operation(
+    "getReadiness",
+    "Health",
+    "Readiness: 200 when the database answers and can take a write, its migrations are "
+    "the code's and the change feed listens; 503 naming the check that failed. For load "
+    "balancers and readiness probes; needs no token.",
 )
 def readyz() -> Any:
     """Readiness: 200 when the database answers and can take a write, its migrations are the

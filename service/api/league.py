@@ -42,6 +42,7 @@ from .caching import (
     conditional,
 )
 from .errors import flatten_messages
+from .openapi import operation
 from .paging import Answer, Blueprint
 
 blp = Blueprint(
@@ -116,6 +117,11 @@ def _wants_csv(format_: str | None) -> bool:
 class Seasons(MethodView):
     @blp.response(200, SeasonSchema(many=True))
     @_auth_doc("No such club.")
+    @operation(
+        "listSeasons",
+        "Seasons",
+        "Newest first.",
+    )
     def get(self, club_id: str) -> list[dict[str, Any]]:
         """List the club's seasons, newest first (admin or read-only token; an open table's
         token sees its own season)."""
@@ -126,6 +132,11 @@ class Seasons(MethodView):
     @blp.alt_response(409, description="The club has a season of that name.")
     @blp.alt_response(422, description="Unknown variant, or the season ends before it starts.")
     @_auth_doc("No such club.")
+    @operation(
+        "createSeason",
+        "Seasons",
+        "Season names are unique within a club (409 otherwise).",
+    )
     def post(self, body: dict[str, Any], club_id: str) -> Answer:
         """Start a season of one variant (admin token); tables join it with `season_id`."""
         season = league.create_season(
@@ -138,6 +149,11 @@ class Seasons(MethodView):
 class Season(MethodView):
     @blp.response(200, SeasonSchema)
     @_auth_doc("No such season.")
+    @operation(
+        "getSeason",
+        "Seasons",
+        "Its variant, units and dates.",
+    )
     def get(self, season_id: str) -> dict[str, Any]:
         """Show a season (admin or read-only token, or an open table's token of it)."""
         return league.get_season(principal(), season_id)
@@ -153,31 +169,24 @@ class Standings(MethodView):
         responses={
             "200": {
                 "description": "OK",
-                "headers": {
-                    "Content-Disposition": {
-                        "schema": {"type": "string"},
-                        "description": f"For CSV: {CSV_FILENAME}",
-                    },
-                    "ETag": CONTENT_ETAG,
-                    **DEPRECATION_HEADERS,
-                },
-                "content": {
-                    "application/json": {"schema": StandingsSchema},
-                    CSV_TYPE: {"schema": {"type": "string", "description": CSV_ROWS}},
-                },
+                "headers": {"ETag": CONTENT_ETAG, **DEPRECATION_HEADERS},
+                # JSON only: a client generated for it never meets CSV (the deprecated ways to
+                # ask for CSV here answer as getStandingsCsv does, outside this document).
+                "content": {"application/json": {"schema": StandingsSchema}},
             }
         }
     )
     @blp.alt_response(422, description="A bad date or `min_hands`, or `to` before `from`.")
     @_auth_doc("No such season.")
+    @operation("getStandings", "Standings")
     def get(self, query: dict[str, Any], season_id: str) -> Any:
         """The season's standings, ranked by net result (admin or read-only token, or an open
         table's token of the season).
 
         Ties are broken by more games won as declarer, then fewer lost; rows still equal share
         a rank. Read from aggregates kept as hands change. The same rows as CSV:
-        `getStandingsCsv` (here too with `Accept: text/csv` or `format=csv`, kept for the
-        clients that use them)."""
+        `getStandingsCsv` (the deprecated `format=csv`, and `Accept: text/csv`, still answer
+        them here, as that operation does, until the Sunset)."""
         answer = league.standings(
             principal(), season_id, query["date_from"], query["date_to"], query["min_hands"]
         )
@@ -219,6 +228,7 @@ class StandingsCsv(MethodView):
     )
     @blp.alt_response(422, description="A bad date or `min_hands`, or `to` before `from`.")
     @_auth_doc("No such season.")
+    @operation("getStandingsCsv", "Standings")
     def get(self, query: dict[str, Any], season_id: str) -> Any:
         """The season's standings as CSV (RFC 4180), for a spreadsheet.
 
@@ -242,6 +252,7 @@ def _csv(answer: dict[str, Any], season_id: str) -> Response:
 class PlayerStats(MethodView):
     @blp.response(200, PlayerStatsSchema)
     @_auth_doc("No such player.")
+    @operation("getPlayerStats", "Players")
     def get(self, player_id: str) -> dict[str, Any]:
         """A player's career and seasons (admin or read-only token, or the token of an open
         table he sits at).
@@ -267,6 +278,7 @@ class ClubExport(MethodView):
     )
     @blp.alt_response(304, description="Not modified since the ETag given.")
     @_auth_doc("No such club.")
+    @operation("exportClub", "Backup")
     def get(self, club_id: str) -> Response:
         """Export the club's full backup (admin or read-only token).
 
@@ -300,6 +312,7 @@ class ClubImport(MethodView):
         description="The file is not JSON, is truncated, or is not a "
         "consistent club export; nothing is imported.",
     )
+    @operation("importClub", "Backup")
     def post(self) -> Any:
         """Import a club's export into a new club (no token needed).
 

@@ -32,6 +32,7 @@ from ..schemas.league_admin import (
 )
 from ..services.league import admin as league_admin
 from .auth import documents_token, principal
+from .openapi import operation
 from .paging import Blueprint
 
 blp = Blueprint(
@@ -53,6 +54,7 @@ class Player(MethodView):
     @blp.alt_response(409, description="The club has another player of that name.")
     @blp.alt_response(422, description="A blank or too long name, or nothing to change.")
     @_auth_doc("Not the admin token of the player's club.", "No such player.")
+    @operation("updatePlayer", "Players")
     def patch(self, body: dict[str, Any], player_id: str) -> dict[str, Any]:
         """Rename, retire or bring back a player (admin token).
 
@@ -67,6 +69,7 @@ class Player(MethodView):
 class AdminToken(MethodView):
     @blp.response(201, IssuedTokenSchema)
     @_auth_doc("Not this club's admin token.", "No such club.")
+    @operation("rotateAdminToken", "Clubs")
     def post(self, club_id: str) -> dict[str, Any]:
         """Rotate the club's admin token: the answer carries the new one, this once only; the
         old one stops working at once, on every worker and instance.
@@ -80,6 +83,7 @@ class AdminToken(MethodView):
 class ViewerToken(MethodView):
     @blp.response(201, IssuedTokenSchema)
     @_auth_doc("Not this club's admin token.", "No such club.")
+    @operation("createViewerToken", "Clubs")
     def post(self, club_id: str) -> dict[str, Any]:
         """Make the club's read-only link anew (admin token), for a noticeboard or a TV.
 
@@ -90,6 +94,7 @@ class ViewerToken(MethodView):
 
     @blp.response(204)
     @_auth_doc("Not this club's admin token.", "No such club, or it has no read-only token.")
+    @operation("revokeViewerToken", "Clubs")
     def delete(self, club_id: str) -> Response:
         """Revoke the club's read-only link (admin token); the named read-only tokens stay."""
         league_admin.revoke_viewer_token(principal(), club_id)
@@ -107,6 +112,7 @@ class ViewerTokens(MethodView):
     )
     @blp.alt_response(422, description="A blank or too long name.")
     @_auth_doc("Not this club's admin token.", "No such club.")
+    @operation("createNamedViewerToken", "Clubs")
     def post(self, body: dict[str, Any], club_id: str) -> dict[str, Any]:
         """Make a named read-only token (admin token), for a program: it reads everything of
         the club and writes nothing.
@@ -116,6 +122,7 @@ class ViewerTokens(MethodView):
 
     @blp.response(200, ViewerTokenSchema(many=True))
     @_auth_doc("Not this club's admin token.", "No such club.")
+    @operation("listViewerTokens", "Clubs")
     def get(self, club_id: str) -> list[dict[str, Any]]:
         """The club's working read-only tokens (admin token), oldest first: name, when made,
         when last used (to within a minute). Never the token itself."""
@@ -126,6 +133,7 @@ class ViewerTokens(MethodView):
 class ViewerTokenById(MethodView):
     @blp.response(204)
     @_auth_doc("Not this club's admin token.", "No such club, or no working read-only token of it.")
+    @operation("revokeNamedViewerToken", "Clubs")
     def delete(self, club_id: str, token_id: str) -> Response:
         """Revoke one read-only token (admin token); it stops working at once, everywhere.
         The club's other tokens keep working."""
@@ -138,6 +146,7 @@ class TableToken(MethodView):
     @blp.response(201, NewTableTokenSchema)
     @blp.alt_response(409, description="The table is closed.")
     @_auth_doc("Not the admin token of the table's club.", "No such table.")
+    @operation("renewTableToken", "Tables")
     def post(self, table_id: str) -> dict[str, Any]:
         """Give an open table a new token, a new shared link (admin token); the old one stops
         working."""
@@ -150,6 +159,7 @@ class TableToken(MethodView):
         "an imported table never given one).",
     )
     @_auth_doc("Not the admin token of the table's club.", "No such table.")
+    @operation("revokeTableToken", "Tables")
     def delete(self, table_id: str) -> Response:
         """Revoke the table's token (admin token): its shared link stops working, and a phone
         that uses it is told so (401, `urn:solo:problem:token-revoked`)."""
@@ -166,6 +176,7 @@ class ClubTables(MethodView):
         422, description="A bad `status`, or `season_id` names no season of the club."
     )
     @_auth_doc("Not this club's admin or read-only token.", "No such club.")
+    @operation("listClubTables", "Tables")
     def get(
         self, query: dict[str, Any], club_id: str, pagination_parameters: PaginationParameters
     ) -> list[dict[str, Any]]:
@@ -189,6 +200,7 @@ class PlayerSittings(MethodView):
     @blp.arguments(SittingsQuerySchema(), location="query")
     @blp.response(200, PlayerSittingsSchema)
     @_auth_doc("Not a token that reads this player.", "No such player.")
+    @operation("listPlayerSittings", "Players")
     def get(self, query: dict[str, Any], player_id: str) -> dict[str, Any]:
         """A player's sittings, oldest first: his net at each and his season rating after
         each closed sitting of a season (the rating history; `season_id` narrows it).

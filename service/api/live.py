@@ -34,6 +34,7 @@ from ..schemas.live import (
 from ..services import live
 from ..services.live_feed import feed_for
 from .auth import BEARER, principal
+from .openapi import operation
 from .paging import Blueprint
 
 blp = Blueprint("live", __name__, url_prefix="/api/v1", description="Live changes")
@@ -111,6 +112,7 @@ class Changes(MethodView):
     @blp.alt_response(403, description="Not this club's admin or read-only token.")
     @blp.alt_response(404, description="No such club.")
     @blp.doc(security=BEARER)
+    @operation("listClubChanges", "Live")
     def get(self, query: dict[str, Any], club_id: str) -> dict[str, Any]:
         """Every change of the club in order, a page at a time after the cursor `after`
         (admin or read-only token). The event ids are the streams' ids."""
@@ -124,6 +126,7 @@ class TableEvents(MethodView):
     @blp.arguments(StreamQuerySchema(), location="query")
     @blp.arguments(StreamHeadersSchema(), location="headers")
     @blp.doc(responses=STREAM_RESPONSES, security=TICKET_AUTH)
+    @operation("streamTableEvents", "Live")
     def get(self, query: dict[str, Any], _headers: dict[str, Any], table_id: str) -> Response:
         """Follow the table's changes as server-sent events (any token that may read it, or
         a stream ticket of one in `ticket`)."""
@@ -137,6 +140,7 @@ class ClubEvents(MethodView):
     @blp.arguments(StreamQuerySchema(), location="query")
     @blp.arguments(StreamHeadersSchema(), location="headers")
     @blp.doc(responses=STREAM_RESPONSES, security=TICKET_AUTH)
+    @operation("streamClubEvents", "Live")
     def get(self, query: dict[str, Any], _headers: dict[str, Any], club_id: str) -> Response:
         """Follow every change of the club as server-sent events (admin or read-only token,
         or a stream ticket of one in `ticket`)."""
@@ -150,6 +154,7 @@ class TableStreamTickets(MethodView):
     @blp.alt_response(403, description="This token may not read the table.")
     @blp.alt_response(404, description="No such table.")
     @blp.doc(security=BEARER)
+    @operation("mintTableStreamTicket", "Live")
     def post(self, table_id: str) -> Any:
         """A ticket that opens the table's stream for a minute, for `EventSource` (which
         cannot send `Authorization`): the token itself never goes into a URL."""
@@ -163,6 +168,7 @@ class ClubStreamTickets(MethodView):
     @blp.alt_response(403, description="Not this club's admin or read-only token.")
     @blp.alt_response(404, description="No such club.")
     @blp.doc(security=BEARER)
+    @operation("mintClubStreamTicket", "Live")
     def post(self, club_id: str) -> Any:
         """A ticket that opens the club's stream for a minute (as the table's)."""
         return _ticket(None, club_id, f"/api/v1/clubs/{club_id}/events")

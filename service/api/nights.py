@@ -34,6 +34,7 @@ from ..services import nights
 from ..services.errors import NotFound
 from .auth import documents_token, principal
 from .caching import CONTENT_ETAG, conditional
+from .openapi import operation
 from .paging import Answer, Blueprint
 
 blp = Blueprint(
@@ -54,6 +55,7 @@ READERS = "Not this club's admin or read-only token, nor a token of one of the n
 class Nights(MethodView):
     @blp.response(200, NightSchema(many=True))
     @_auth_doc("Not this club's admin or read-only token.", "No such club.")
+    @operation("listNights", "Nights")
     def get(self, club_id: str) -> list[dict[str, Any]]:
         """The club's nights, newest first (admin or read-only token)."""
         return nights.list_nights(principal(), club_id)
@@ -69,6 +71,7 @@ class Nights(MethodView):
         "name the club has, a season of another club or game, a count out of range.",
     )
     @_auth_doc("Not this club's admin token.", "No such club.")
+    @operation("startNight", "Nights")
     def post(self, body: dict[str, Any], club_id: str) -> Answer:
         """Start a club night of one game with the players present (admin token).
 
@@ -96,6 +99,7 @@ class Night(MethodView):
     @blp.response(200, NightSchema, headers={"ETag": CONTENT_ETAG})
     @blp.alt_response(304, description="Not modified since the ETag given.")
     @_auth_doc(READERS, "No such night.")
+    @operation("getNight", "Nights")
     def get(self, night_id: str) -> dict[str, Any]:
         """A club night: its players, their presence, its rate, each series' draw and tables."""
         return nights.get_night(principal(), night_id)
@@ -104,6 +108,7 @@ class Night(MethodView):
     @blp.response(200, NightSchema)
     @blp.alt_response(422, description="A bad rate (the field is named).")
     @_auth_doc("Not the admin token of the night's club.", "No such night.")
+    @operation("updateNight", "Nights")
     def patch(self, body: dict[str, Any], night_id: str) -> dict[str, Any]:
         """Change the night's rate (admin token), open or closed: kept in the night's history;
         each table of the night that still carries the previous rate takes the new one (kept
@@ -115,6 +120,7 @@ class Night(MethodView):
 class NightHistory(MethodView):
     @blp.response(200, NightHistorySchema)
     @_auth_doc(READERS, "No such night.")
+    @operation("getNightHistory", "Nights")
     def get(self, night_id: str) -> dict[str, Any]:
         """Every change of the night's rate, oldest first, with who and when."""
         return nights.night_history(principal(), night_id)
@@ -129,6 +135,11 @@ NO_MONEY = N_(
 class NightSettleUp(MethodView):
     @blp.response(200, NightMoneySchema)
     @_auth_doc(READERS, "No such night, or the night has no rate.")
+    @operation(
+        "getNightSettleUp",
+        "Nights",
+        "Integers in cents with the currency code; `final` once the night is closed.",
+    )
     def get(self, night_id: str) -> dict[str, Any]:
         """The night's settle-up in money: each player's money over all the night's tables,
         the fewest payments that clear it, the table fees apart (docs/rules.md)."""
@@ -166,6 +177,11 @@ class NightSettleUpCsv(MethodView):
         }
     )
     @_auth_doc(READERS, "No such night, or the night has no rate.")
+    @operation(
+        "getNightSettleUpCsv",
+        "Nights",
+        "The rows of `getNightSettleUp`, one line each; money in cents with its currency.",
+    )
     def get(self, night_id: str) -> Response:
         """The night's settle-up as CSV, for a spreadsheet in the reader's language
         (`Accept-Language`): English is RFC 4180 with the columns' names; German and Spanish
@@ -213,6 +229,7 @@ class StandingsCsv(MethodView):
         }
     )
     @_auth_doc(READERS, "No such night.")
+    @operation("getNightStandingsCsv", "Nights")
     def get(self, night_id: str) -> Response:
         """The night's standings and money as CSV, for a spreadsheet in the reader's language."""
         body = nights.night_standings_csv(principal(), night_id, current_language())
@@ -232,6 +249,7 @@ class Presence(MethodView):
     )
     @blp.alt_response(422, description="An unknown or retired player, or one listed twice.")
     @_auth_doc("Not the admin token of the night's club.", "No such night.")
+    @operation("changePresence", "Nights")
     def patch(self, body: dict[str, Any], night_id: str) -> dict[str, Any]:
         """Late arrivals and early leavers (admin token): the next draw seats those present."""
         return nights.change_presence(
@@ -254,6 +272,7 @@ class Series(MethodView):
         "(field `present`), or the seed is out of range.",
     )
     @_auth_doc("Not the admin token of the night's club.", "No such night.")
+    @operation("drawSeries", "Nights")
     def post(self, body: dict[str, Any], night_id: str) -> Answer:
         """Draw the next series (admin token): close the previous series' tables, seat the
         players present at new tables, avoiding earlier tablemates.
@@ -276,6 +295,7 @@ class SeriesLength(MethodView):
         description="`hands` fewer than a table has played, or `table` not of the series.",
     )
     @_auth_doc("Not the admin token of the night's club.", "No such night, or no such series.")
+    @operation("setSeriesLength", "Nights")
     def patch(self, body: dict[str, Any], night_id: str, number: int) -> dict[str, Any]:
         """Lengthen (or shorten) a series (admin token): its open tables, or only its table
         `table`, play `hands` hands in all. A table refuses a hand beyond its series' length
@@ -293,6 +313,7 @@ class Close(MethodView):
         "hands (`urn:solo:problem:night-tables-pending`; `early: true` closes anyway).",
     )
     @_auth_doc("Not the admin token of the night's club.", "No such night.")
+    @operation("closeNight", "Nights")
     def post(self, body: dict[str, Any], night_id: str) -> dict[str, Any]:
         """Close the night and its open tables (admin token)."""
         return nights.close_night(principal(), night_id, body["early"])
@@ -304,6 +325,7 @@ class Standings(MethodView):
     @blp.response(200, NightStandingsSchema, headers={"ETag": CONTENT_ETAG})
     @blp.alt_response(304, description="Not modified since the ETag given.")
     @_auth_doc(READERS, "No such night.")
+    @operation("getNightStandings", "Nights")
     def get(self, night_id: str) -> dict[str, Any]:
         """The night's standings, live from its tables' hands, and each table's progress.
 

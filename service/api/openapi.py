@@ -1,243 +1,45 @@
 """What the OpenAPI document says beyond each view's own decorators, in one place.
 
-``register_components`` (before the blueprints) adds the typed hand records and the preview's
-``oneOf``; ``complete`` (after them) gives every operation its operationId, tag, description
-and what every answer shares: problems (``application/problem+json``) for every 4xx and 5xx,
-``X-Request-Id``, ``Location`` on a 201, ``ETag`` on the answers that carry one, the
-pagination headers, ``security: []`` on the public operations, and OpenAPI links between
-operations (the flows a client walks: club → players → table → hands …).
+Each view names its operation itself (``operation``: its operationId, tag and words, beside
+the view). ``register_components`` (before the blueprints) adds the typed hand records and the
+preview's ``oneOf``; ``complete`` (after them) gives every operation what every answer shares:
+problems (``application/problem+json``) for every 4xx and 5xx, ``X-Request-Id``, ``Location``
+on a 201, ``ETag`` on the answers that carry one, the pagination headers, ``security: []`` on
+the public operations, and OpenAPI links between operations (the flows a client walks: club →
+players → table → hands …); ``share``, last, writes what the operations repeat once, under
+``components``.
 
 Everything here is generated into ``openapi.yaml`` by ``make openapi``; nothing is edited by
-hand. A test (``tests/api/test_contract.py``) fails when an operation lacks an entry in
-``OPERATIONS``: an operation added later gets its name here.
+hand. A test (``tests/api/test_contract.py``) fails for an operation without ``operation``.
 """
 
 from __future__ import annotations
 
+import json
+import re
+from collections import Counter
+from http import HTTPStatus
 from typing import Any
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
+from flask_smorest import Blueprint
 
 from ..schemas.hands import hand_schemas, preview_request, preview_schemas, ref, unions
 from .caching import IF_NONE_MATCH
 from .problem import PROBLEM_CONTENT_TYPE
 
-# (method, path) → (operationId, tag, description when the docstring gives only a summary).
-OPERATIONS: dict[tuple[str, str], tuple[str, str, str | None]] = {
-    ("get", "/healthz"): (
-        "getHealth",
-        "Health",
-        "Liveness: 200 while the service answers; no database is asked (see `getReadiness`). "
-        "For a container orchestrator's liveness probe; needs no token.",
-    ),
-    ("get", "/readyz"): (
-        "getReadiness",
-        "Health",
-        "Readiness: 200 when the database answers and can take a write, its migrations are "
-        "the code's and the change feed listens; 503 naming the check that failed. For load "
-        "balancers and readiness probes; needs no token.",
-    ),
-    ("get", "/api/v1/variants"): (
-        "listVariants",
-        "Variants",
-        "Each variant's contracts, hand fields, error kinds and options "
-        "with their defaults: what a client needs to build its forms. The titles and "
-        "descriptions are in the request's language (`Accept-Language`, as `Content-Language` "
-        "says); the names (`name`, `allowed`, defaults) are the same in every language. "
-        "Needs no token; cacheable, one answer (and ETag) per language.",
-    ),
-    ("post", "/api/v1/settlements/preview"): (
-        "previewSettlement",
-        "Settlements",
-        "Settles one hand record of any variant at the table state given, exactly as a table "
-        "would, and stores nothing. The body is told apart by `variant`.",
-    ),
-    ("post", "/api/v1/clubs"): (
-        "createClub",
-        "Clubs",
-        "Needs no token. The answer carries the club's admin token, "
-        "shown once: it can do everything in the club.",
-    ),
-    ("get", "/api/v1/clubs/{club_id}"): (
-        "getClub",
-        "Clubs",
-        "The club's name and when it was made.",
-    ),
-    ("patch", "/api/v1/clubs/{club_id}"): (
-        "updateClub",
-        "Clubs",
-        "Tables that already have a rate keep its currency.",
-    ),
-    ("get", "/api/v1/clubs/{club_id}/players"): (
-        "listPlayers",
-        "Players",
-        "Every player of the club, by name.",
-    ),
-    ("post", "/api/v1/clubs/{club_id}/players"): (
-        "addPlayer",
-        "Players",
-        "Player names are unique within a club (409 otherwise).",
-    ),
-    ("get", "/api/v1/clubs/{club_id}/tables"): ("listClubTables", "Tables", None),
-    ("get", "/api/v1/clubs/{club_id}/changes"): ("listClubChanges", "Live", None),
-    ("get", "/api/v1/tables/{table_id}/events"): ("streamTableEvents", "Live", None),
-    ("get", "/api/v1/clubs/{club_id}/events"): ("streamClubEvents", "Live", None),
-    ("post", "/api/v1/tables/{table_id}/events/tickets"): ("mintTableStreamTicket", "Live", None),
-    ("post", "/api/v1/clubs/{club_id}/events/tickets"): ("mintClubStreamTicket", "Live", None),
-    ("post", "/api/v1/clubs/{club_id}/admin-token"): ("rotateAdminToken", "Clubs", None),
-    ("post", "/api/v1/clubs/{club_id}/viewer-token"): ("createViewerToken", "Clubs", None),
-    ("delete", "/api/v1/clubs/{club_id}/viewer-token"): ("revokeViewerToken", "Clubs", None),
-    ("post", "/api/v1/clubs/{club_id}/viewer-tokens"): ("createNamedViewerToken", "Clubs", None),
-    ("get", "/api/v1/clubs/{club_id}/viewer-tokens"): ("listViewerTokens", "Clubs", None),
-    ("delete", "/api/v1/clubs/{club_id}/viewer-tokens/{token_id}"): (
-        "revokeNamedViewerToken",
-        "Clubs",
-        None,
-    ),
-    ("patch", "/api/v1/players/{player_id}"): ("updatePlayer", "Players", None),
-    ("get", "/api/v1/players/{player_id}/sittings"): ("listPlayerSittings", "Players", None),
-    ("post", "/api/v1/tables/{table_id}/token"): ("renewTableToken", "Tables", None),
-    ("delete", "/api/v1/tables/{table_id}/token"): ("revokeTableToken", "Tables", None),
-    ("post", "/api/v1/tables"): (
-        "openTable",
-        "Tables",
-        "Seats are the club's player ids in the order of play; "
-        "`variant` fixes the hand records the table takes. The answer "
-        "carries the table token, shown once, for the phones at the "
-        "table.",
-    ),
-    ("get", "/api/v1/tables/{table_id}"): (
-        "getTable",
-        "Tables",
-        "Poll it with `If-None-Match`: 304 while nothing changed.",
-    ),
-    ("patch", "/api/v1/tables/{table_id}"): (
-        "updateTable",
-        "Tables",
-        "Only the settings given change: `season_id` (admin token; the standings and ratings "
-        "of both seasons follow) and `rate`. Each change is kept in the table's history.",
-    ),
-    ("get", "/api/v1/tables/{table_id}/history"): ("getTableHistory", "Tables", None),
-    ("get", "/api/v1/tables/{table_id}/hands"): (
-        "listHands",
-        "Hands",
-        "Paged (`page`, `page_size`): `X-Pagination` and `Link` tell the pages. The ETag is "
-        "the table's version, as `getTable`'s: poll a page with `If-None-Match`, 304 while "
-        "nothing changed.",
-    ),
-    ("post", "/api/v1/tables/{table_id}/hands"): (
-        "recordHand",
-        "Hands",
-        "The body is a hand record of the table's variant. Safe to retry with an "
-        "`Idempotency-Key`; guarded by `If-Match` or `expected_number` against two phones "
-        "recording the same hand.",
-    ),
-    ("get", "/api/v1/tables/{table_id}/hands/{number}"): (
-        "getHand",
-        "Hands",
-        "The record as it stands, its settlement and its dealer.",
-    ),
-    ("put", "/api/v1/tables/{table_id}/hands/{number}"): (
-        "correctHand",
-        "Hands",
-        "The body is a hand record of the table's variant. The old record stays in the "
-        "hand's history; every later hand is settled again in order.",
-    ),
-    ("delete", "/api/v1/tables/{table_id}/hands/{number}"): (
-        "voidHand",
-        "Hands",
-        "The record stays in the hand's history; every later hand is settled again in order.",
-    ),
-    ("get", "/api/v1/tables/{table_id}/hands/{number}/history"): (
-        "getHandHistory",
-        "Hands",
-        "Each revision names the kind of token that made it.",
-    ),
-    ("get", "/api/v1/tables/{table_id}/ledger"): (
-        "getLedger",
-        "Tables",
-        "Void hands move nothing and are left out.",
-    ),
-    ("post", "/api/v1/tables/{table_id}/close"): (
-        "closeTable",
-        "Tables",
-        "Balances are final; settle-up then says who pays whom.",
-    ),
-    ("get", "/api/v1/tables/{table_id}/settle-up"): (
-        "getSettleUp",
-        "Tables",
-        "Integers, deterministic; `final` once the table is closed.",
-    ),
-    ("get", "/api/v1/tables/{table_id}/settle-up.csv"): (
-        "getSettleUpCsv",
-        "Tables",
-        "The rows of `getSettleUp`, one line each; money in cents with its currency.",
-    ),
-    ("get", "/api/v1/tables/{table_id}/seating"): ("getSeating", "Tables", None),
-    ("put", "/api/v1/tables/{table_id}/seating"): ("reseatTable", "Tables", None),
-    ("get", "/api/v1/tables/{table_id}/seating/history"): ("getSeatingHistory", "Tables", None),
-    ("get", "/api/v1/clubs/{club_id}/seasons"): ("listSeasons", "Seasons", "Newest first."),
-    ("post", "/api/v1/clubs/{club_id}/seasons"): (
-        "createSeason",
-        "Seasons",
-        "Season names are unique within a club (409 otherwise).",
-    ),
-    ("get", "/api/v1/seasons/{season_id}"): (
-        "getSeason",
-        "Seasons",
-        "Its variant, units and dates.",
-    ),
-    ("get", "/api/v1/seasons/{season_id}/standings"): ("getStandings", "Standings", None),
-    ("get", "/api/v1/seasons/{season_id}/standings.csv"): ("getStandingsCsv", "Standings", None),
-    ("get", "/api/v1/players/{player_id}/stats"): ("getPlayerStats", "Players", None),
-    ("get", "/api/v1/clubs/{club_id}/export"): ("exportClub", "Backup", None),
-    ("post", "/api/v1/clubs/import"): ("importClub", "Backup", None),
-    ("get", "/api/v1/clubs/{club_id}/nights"): ("listNights", "Nights", None),
-    ("post", "/api/v1/clubs/{club_id}/nights"): ("startNight", "Nights", None),
-    ("get", "/api/v1/nights/{night_id}"): ("getNight", "Nights", None),
-    ("patch", "/api/v1/nights/{night_id}/presence"): ("changePresence", "Nights", None),
-    ("post", "/api/v1/nights/{night_id}/series"): ("drawSeries", "Nights", None),
-    ("patch", "/api/v1/nights/{night_id}/series/{number}"): ("setSeriesLength", "Nights", None),
-    ("get", "/api/v1/nights/{night_id}/standings.csv"): ("getNightStandingsCsv", "Nights", None),
-    ("post", "/api/v1/nights/{night_id}/close"): ("closeNight", "Nights", None),
-    ("get", "/api/v1/nights/{night_id}/standings"): ("getNightStandings", "Nights", None),
-    ("patch", "/api/v1/nights/{night_id}"): ("updateNight", "Nights", None),
-    ("get", "/api/v1/nights/{night_id}/history"): ("getNightHistory", "Nights", None),
-    ("get", "/api/v1/nights/{night_id}/settle-up"): (
-        "getNightSettleUp",
-        "Nights",
-        "Integers in cents with the currency code; `final` once the night is closed.",
-    ),
-    ("get", "/api/v1/nights/{night_id}/settle-up.csv"): (
-        "getNightSettleUpCsv",
-        "Nights",
-        "The rows of `getNightSettleUp`, one line each; money in cents with its currency.",
-    ),
-    ("post", "/api/v1/clubs/{club_id}/webhooks"): ("createWebhook", "Webhooks", None),
-    ("get", "/api/v1/clubs/{club_id}/webhooks"): ("listWebhooks", "Webhooks", None),
-    ("get", "/api/v1/clubs/{club_id}/webhooks/{webhook_id}"): ("getWebhook", "Webhooks", None),
-    ("patch", "/api/v1/clubs/{club_id}/webhooks/{webhook_id}"): (
-        "updateWebhook",
-        "Webhooks",
-        None,
-    ),
-    ("delete", "/api/v1/clubs/{club_id}/webhooks/{webhook_id}"): (
-        "deleteWebhook",
-        "Webhooks",
-        None,
-    ),
-    ("get", "/api/v1/clubs/{club_id}/webhooks/{webhook_id}/deliveries"): (
-        "listWebhookDeliveries",
-        "Webhooks",
-        None,
-    ),
-    ("post", "/api/v1/clubs/{club_id}/webhooks/{webhook_id}/redeliveries"): (
-        "redeliverWebhookEvent",
-        "Webhooks",
-        None,
-    ),
-}
+
+def operation(operation_id: str, tag: str, description: str | None = None) -> Any:
+    """A view's name in the document, its tag and, when its docstring gives only a summary,
+    its description: the innermost decorator of each view, beside what it names.
+
+    ``tests/api/test_contract.py`` fails for an operation without one."""
+    words: dict[str, Any] = {"operationId": operation_id, "tags": [tag]}
+    if description:
+        words["description"] = description
+    return Blueprint.doc(**words)
+
 
 # What a schema's fields cannot say of it (the views' schemas check the same).
 SCHEMA_KEYWORDS: dict[str, dict[str, Any]] = {
@@ -320,9 +122,13 @@ ETAG_ANSWERS = {
 }
 
 
-LINKS: dict[tuple[str, str, str], dict[str, tuple[str, dict[str, str]]]] = {
+# (method, path, status) → link name → (operationId, parameters[, description]): a value the
+# next call takes in its body is in the description (swagger-parser, which openapi-generator
+# reads with, refuses a link's `requestBody` other than one runtime expression).
+LINKS: dict[tuple[str, str, str], dict[str, tuple[Any, ...]]] = {
     ("post", "/api/v1/clubs", "201"): {
         "GetClub": ("getClub", {"club_id": "$response.body#/id"}),
+        "UpdateClub": ("updateClub", {"club_id": "$response.body#/id"}),
         "AddPlayer": ("addPlayer", {"club_id": "$response.body#/id"}),
         "ListPlayers": ("listPlayers", {"club_id": "$response.body#/id"}),
         "CreateSeason": ("createSeason", {"club_id": "$response.body#/id"}),
@@ -331,6 +137,18 @@ LINKS: dict[tuple[str, str, str], dict[str, tuple[str, dict[str, str]]]] = {
     ("post", "/api/v1/clubs/{club_id}/seasons", "201"): {
         "GetSeason": ("getSeason", {"season_id": "$response.body#/id"}),
         "GetStandings": ("getStandings", {"season_id": "$response.body#/id"}),
+        "OpenTable": ("openTable", {}, "A table of this season: its `id` as `season_id`."),
+        "StartNight": (
+            "startNight",
+            {"club_id": "$response.body#/club_id"},
+            "A night of this season: its `id` as `season_id`.",
+        ),
+    },
+    ("post", "/api/v1/clubs/{club_id}/nights", "201"): {
+        "GetNight": ("getNight", {"night_id": "$response.body#/id"}),
+        "UpdateNight": ("updateNight", {"night_id": "$response.body#/id"}),
+        "ChangePresence": ("changePresence", {"night_id": "$response.body#/id"}),
+        "DrawSeries": ("drawSeries", {"night_id": "$response.body#/id"}),
     },
     ("post", "/api/v1/clubs/{club_id}/players", "201"): {
         "GetPlayerStats": ("getPlayerStats", {"player_id": "$response.body#/id"}),
@@ -342,6 +160,7 @@ LINKS: dict[tuple[str, str, str], dict[str, tuple[str, dict[str, str]]]] = {
         "GetLedger": ("getLedger", {"table_id": "$response.body#/id"}),
         "CloseTable": ("closeTable", {"table_id": "$response.body#/id"}),
         "GetSettleUp": ("getSettleUp", {"table_id": "$response.body#/id"}),
+        "UpdateTable": ("updateTable", {"table_id": "$response.body#/id"}),
     },
     ("post", "/api/v1/tables/{table_id}/hands", "201"): {
         "GetHand": (
@@ -472,26 +291,191 @@ def complete(spec: APISpec) -> None:
         for method, operation in operations.items():
             if method not in ("get", "put", "post", "delete", "patch"):
                 continue
-            _name(operation, method, path)
+            _name(operation)
             _respond(operation, method, path)
             if (method, path) in PUBLIC:
                 operation["security"] = []
-    # Every problem answer is written out in its operation: the shared ones go unused.
-    spec.components.responses.clear()
     for name, extra in SCHEMA_KEYWORDS.items():
         spec.components.schemas[name].update(extra)
+    for schema in spec.components.schemas.values():  # schemas/settlements.PartyField
+        for member, prop in schema.get("properties", {}).items():
+            if prop.pop("x-required", False):
+                schema["required"] = sorted({*schema.get("required", []), member})
+    _pagination_header(spec)
+    share(spec)
 
 
-def _name(operation: dict[str, Any], method: str, path: str) -> None:
-    entry = OPERATIONS.get((method, path))
-    if entry is None:  # tests/api/test_contract.py asks for an entry
+def _pagination_header(spec: APISpec) -> None:
+    """flask-smorest sends ``X-Pagination`` as a JSON text: a string whose content is the
+    ``PaginationMetadata`` object (JSON Schema's ``contentMediaType``/``contentSchema``), so
+    that every generator types it (a header's ``content`` leaves some without a schema)."""
+    pagination = spec.components.headers.get("PAGINATION")
+    if pagination is None:
         return
-    operation_id, tag, description = entry
-    operation["operationId"] = operation_id
-    operation["tags"] = [tag]
-    if description and "description" not in operation:
-        operation["description"] = description
+    metadata = pagination.pop("schema", None) or pagination.pop("content", {}).get(
+        "application/json", {}
+    ).get("schema")
+    pagination["description"] = (
+        "The page's place in the list, as a JSON object (`PaginationMetadata`): `total`, "
+        "`total_pages`, `page`, `first_page`, `last_page`, `previous_page`, `next_page`."
+    )
+    pagination["schema"] = {
+        "type": "string",
+        "contentMediaType": "application/json",
+        **({"contentSchema": metadata} if metadata else {}),
+    }
+
+
+def share(spec: APISpec) -> None:
+    """Write every answer, parameter and header the document repeats once, in its
+    components, and refer to it wherever it stands: a problem answer such as the 429 of every
+    rate-limited operation, ``Idempotency-Key``, a path's ``club_id``. Run last, over the
+    finished document, so that whatever added an answer (a view, ``api/openapi.py``,
+    ``middleware/limits.py``) shares it without knowing of the others.
+
+    An answer's component is named by its status's reason phrase (``TooManyRequests``), the
+    status's most frequent answer by that alone and the others with their description's words
+    (``NotFoundNoSuchClub``); a parameter by its name (``IdempotencyKey``, ``ClubId``), other
+    variants of the same name staying where they are; a success's name has its schema's too
+    (``OKNight``)."""
+    # flask-smorest's default error answers: every problem answer here is the service's own.
+    spec.components.responses.clear()
+    operations = [
+        (item, method, operation)
+        for item in spec._paths.values()
+        for method, operation in item.items()
+        if method in ("get", "put", "post", "delete", "patch")
+    ]
+    _share_headers(spec, [op.get("responses", {}) for _, _, op in operations])
+    answers: Counter[tuple[str, str]] = Counter(
+        (status, _canonical(response))
+        for _, _, operation in operations
+        for status, response in operation.get("responses", {}).items()
+        if "$ref" not in response
+    )
+    shared_answers = _names([(key, n) for key, n in answers.most_common() if n > 1])
+    for (_, canonical), name in shared_answers.items():
+        spec.components.responses[name] = json.loads(canonical)
+    for _, _, operation in operations:
+        responses = operation.get("responses", {})
+        for status, response in responses.items():
+            shared = shared_answers.get((status, _canonical(response)))
+            if shared is not None:
+                responses[status] = _ref("responses", shared)
+    lists = [item.setdefault("parameters", []) for item in spec._paths.values()]
+    lists += [
+        operation["parameters"] for _, _, operation in operations if "parameters" in operation
+    ]
+    parameters: Counter[str] = Counter(
+        _canonical(p) for found in lists for p in found if "$ref" not in p
+    )
+    shared_parameters = _parameter_names([c for c, n in parameters.most_common() if n > 1])
+    for canonical, name in shared_parameters.items():
+        spec.components.parameters[name] = json.loads(canonical)
+    for found in lists:
+        found[:] = [
+            _ref("parameters", shared_parameters[c])
+            if (c := _canonical(p)) in shared_parameters
+            else p
+            for p in found
+        ]
+    for item in spec._paths.values():
+        if not item["parameters"]:
+            del item["parameters"]
+
+
+def _share_headers(spec: APISpec, answers: list[dict[str, Any]]) -> None:
+    """Each header written out in two answers or more, or equal to a component, refers to
+    its component: named by its key (``DryRun``), with words of its description when that
+    name is taken (``ETagAWeakEntity``)."""
+    headers = {_canonical(header): name for name, header in spec.components.headers.items()}
+    written = Counter(
+        (key, _canonical(header))
+        for responses in answers
+        for response in responses.values()
+        for key, header in response.get("headers", {}).items()
+        if "$ref" not in header and _canonical(header) not in headers
+    )
+    for (key, canonical), n in written.most_common():
+        if n < 2:
+            break
+        description = json.loads(canonical).get("description", "")
+        words = [_words(key.replace("-", " "))]
+        words += [words[0] + _words(description, most) for most in (3, 6, 99)]
+        name = next(w for w in words if w not in spec.components.headers)
+        spec.components.headers[name] = json.loads(canonical)
+        headers[canonical] = name
+    for responses in answers:
+        for response in responses.values():
+            for key, header in list(response.get("headers", {}).items()):
+                component = headers.get(_canonical(header))
+                if component is not None:
+                    response["headers"][key] = _ref("headers", component)
+
+
+def _canonical(node: Any) -> str:
+    return json.dumps(node, sort_keys=True)
+
+
+def _ref(kind: str, name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/{kind}/{name}"}
+
+
+def _words(text: str, most: int = 8) -> str:
+    """``"Not this club's admin token."`` → ``NotThisClubsAdminToken``."""
+    words = re.findall(r"[A-Za-z0-9]+", text.replace("'", "").replace("’", ""))
+    return "".join(w[:1].upper() + w[1:] for w in words[:most])
+
+
+def _names(counts: list[tuple[tuple[str, str], int]]) -> dict[tuple[str, str], str]:
+    """A component name for each repeated answer (most frequent first): its status's reason
+    phrase (and a success's schema) alone for the answer that is most of its status's repeated
+    ones, with as many of its description's words as tell it apart for the others."""
+    names: dict[tuple[str, str], str] = {}
+    per_status: Counter[str] = Counter()
+    for (status, _), n in counts:
+        per_status[status] += n
+    for (status, canonical), n in counts:
+        answer = json.loads(canonical)
+        phrase = _words(HTTPStatus(int(status)).phrase)
+        description = answer.get("description", "")
+        if int(status) < 300:  # a success is told apart by what it carries
+            schemas = re.findall(r"#/components/schemas/(\w+)", json.dumps(answer.get("content")))
+            phrase += "".join(schemas[:1])
+        candidates = [phrase] if 2 * n > per_status[status] else []
+        candidates += [phrase + _words(description, most) for most in (6, 9, 12, 99)]
+        name = next((c for c in candidates if c not in names.values()), None)
+        if name is None:
+            raise ValueError(f"two answers of {status} are described alike: {description!r}")
+        names[(status, canonical)] = name
+    return names
+
+
+def _parameter_names(variants: list[str]) -> dict[str, str]:
+    """A component name for each repeated parameter (most frequent first), its name in
+    CamelCase; a less frequent variant of a name is not shared."""
+    names: dict[str, str] = {}
+    for canonical in variants:
+        name = _words(json.loads(canonical)["name"].replace("_", " "))
+        if name and name not in names.values():
+            names[canonical] = name
+    return names
+
+
+def _name(operation: dict[str, Any]) -> None:
+    """Its description: the docstring's, ``operation(…)``'s, or at least the summary."""
     operation.setdefault("description", operation.get("summary", ""))
+
+
+def _link(
+    operation_id: str, parameters: dict[str, str], description: str | None = None
+) -> dict[str, Any]:
+    link: dict[str, Any] = {"operationId": operation_id}
+    if parameters:
+        link["parameters"] = dict(parameters)
+    if description:
+        link["description"] = description
+    return link
 
 
 def _respond(operation: dict[str, Any], method: str, path: str) -> None:
@@ -537,7 +521,4 @@ def _respond(operation: dict[str, Any], method: str, path: str) -> None:
             headers["Link"] = _header("Link")
         links = LINKS.get((method, path, status))
         if links:
-            target["links"] = {
-                name: {"operationId": op, "parameters": dict(params)}
-                for name, (op, params) in links.items()
-            }
+            target["links"] = {name: _link(*link) for name, link in links.items()}

@@ -11,7 +11,7 @@ from ..i18n import current_language, settlement_view
 from ..schemas.settlements import PreviewRequestSchema, SettlementSchema
 from ..services.hands.tagged import untagged
 from .idempotency import NONE, not_idempotent
-from .openapi import request_body
+from .openapi import operation, request_body
 from .paging import Blueprint
 
 blp = Blueprint(
@@ -34,6 +34,12 @@ blp = Blueprint(
 @blp.alt_response(400, description="The body is not valid JSON.")
 @blp.alt_response(413, description="The body is larger than 64 KiB.")
 @blp.alt_response(422, description="A field is invalid or a rule is broken.")
+@operation(
+    "previewSettlement",
+    "Settlements",
+    "Settles one hand record of any variant at the table state given, exactly as a table would, "
+    "and stores nothing. The body is told apart by `variant`.",
+)
 def preview(body: dict[str, Any]) -> Response:
     """Settle one hand at a given table state (no token, nothing stored)."""
     hand = untagged(body["hand"], body["variant"])

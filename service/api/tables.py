@@ -38,7 +38,7 @@ from ..services import hands, seating, table_settings, tables
 from .auth import BEARER, documents_token, if_match_version, principal, reading_principal
 from .idempotency import OWN, not_idempotent, request_key
 from .idempotency import PARAMETER as IDEMPOTENCY_KEY
-from .openapi import request_body
+from .openapi import operation, request_body
 from .paging import Answer, Blueprint
 
 blp = Blueprint(
@@ -115,6 +115,13 @@ class Tables(MethodView):
     @blp.alt_response(404, description="No such club.")
     @blp.alt_response(422, description="Bad seats, first dealer, options or season.")
     @blp.doc(security=BEARER)
+    @operation(
+        "openTable",
+        "Tables",
+        "Seats are the club's player ids in the order of play; `variant` fixes the hand records "
+        "the table takes. The answer carries the table token, shown once, for the phones at the "
+        "table.",
+    )
     def post(self, body: dict[str, Any]) -> Answer:
         """Open a table (admin token); the answer carries the table token, this once only."""
         table = tables.open_table(
@@ -145,6 +152,11 @@ class Table(MethodView):
     @blp.alt_response(304, description="Not modified since the ETag given.")
     @blp.doc(parameters=[IF_NONE_MATCH])
     @_auth_doc
+    @operation(
+        "getTable",
+        "Tables",
+        "Poll it with `If-None-Match`: 304 while nothing changed.",
+    )
     def get(self, table_id: str) -> Any:
         """Show a table: balances, pool, couleur, next dealer and version (ETag)."""
         # The poll needs no session: the token and the version are read on the app's reader.
@@ -171,6 +183,12 @@ class Table(MethodView):
     )
     @blp.doc(parameters=[IF_MATCH])
     @_auth_doc
+    @operation(
+        "updateTable",
+        "Tables",
+        "Only the settings given change: `season_id` (admin token; the standings and ratings of "
+        "both seasons follow) and `rate`. Each change is kept in the table's history.",
+    )
     def patch(self, body: dict[str, Any], table_id: str) -> Answer:
         """Change the table's season (admin token) or rate; each change is kept in its
         history and the standings and ratings follow."""
@@ -185,6 +203,7 @@ class Table(MethodView):
 class TableHistory(MethodView):
     @blp.response(200, TableHistorySchema)
     @_auth_doc
+    @operation("getTableHistory", "Tables")
     def get(self, table_id: str) -> dict[str, Any]:
         """Every change of the table's season or rate, oldest first, with who and when."""
         return table_settings.settings_history(principal(), table_id)
@@ -211,6 +230,13 @@ class Hands(MethodView):
     @blp.alt_response(304, description="Not modified since the ETag given.")
     @blp.paginate()
     @_auth_doc
+    @operation(
+        "listHands",
+        "Hands",
+        "Paged (`page`, `page_size`): `X-Pagination` and `Link` tell the pages. The ETag is the "
+        "table's version, as `getTable`'s: poll a page with `If-None-Match`, 304 while nothing "
+        "changed.",
+    )
     def get(self, table_id: str, pagination_parameters: PaginationParameters) -> Response:
         """List the table's hands in order, void ones included (paged)."""
         page = hands.hand_page(
@@ -245,6 +271,13 @@ class Hands(MethodView):
     @blp.doc(parameters=[IF_MATCH, IDEMPOTENCY_KEY])
     @_auth_doc
     @not_idempotent(OWN)  # its keys are kept per table, in the hand's own transaction
+    @operation(
+        "recordHand",
+        "Hands",
+        "The body is a hand record of the table's variant. Safe to retry with an "
+        "`Idempotency-Key`; guarded by `If-Match` or `expected_number` against two phones "
+        "recording the same hand.",
+    )
     def post(self, body: dict[str, Any], table_id: str) -> Any:
         """Settle and record the next hand (table or admin token)."""
         caller = principal()  # who asks comes first: 401 before a header's 422 or 412
@@ -284,6 +317,11 @@ class Hands(MethodView):
 class Hand(MethodView):
     @blp.response(200, HandSchema)
     @_auth_doc
+    @operation(
+        "getHand",
+        "Hands",
+        "The record as it stands, its settlement and its dealer.",
+    )
     def get(self, table_id: str, number: int) -> dict[str, Any]:
         """Show one hand with its settlement."""
         return hands.get_hand(principal(), table_id, number)
@@ -302,6 +340,12 @@ class Hand(MethodView):
     )
     @blp.doc(parameters=[IF_MATCH, DRY_RUN])
     @_auth_doc
+    @operation(
+        "correctHand",
+        "Hands",
+        "The body is a hand record of the table's variant. The old record stays in the hand's "
+        "history; every later hand is settled again in order.",
+    )
     def put(self, body: dict[str, Any], table_id: str, number: int, dry_run: bool) -> Any:
         """Correct a hand: replace its record and settle it and every later hand again."""
         caller = principal()
@@ -316,6 +360,11 @@ class Hand(MethodView):
     @blp.alt_response(412, description="If-Match names an old version.")
     @blp.doc(parameters=[IF_MATCH, DRY_RUN])
     @_auth_doc
+    @operation(
+        "voidHand",
+        "Hands",
+        "The record stays in the hand's history; every later hand is settled again in order.",
+    )
     def delete(self, table_id: str, number: int, dry_run: bool) -> Any:
         """Void a hand: it keeps its number and moves nothing; later hands follow."""
         caller = principal()
@@ -327,6 +376,11 @@ class Hand(MethodView):
 class HandHistory(MethodView):
     @blp.response(200, HistorySchema)
     @_auth_doc
+    @operation(
+        "getHandHistory",
+        "Hands",
+        "Each revision names the kind of token that made it.",
+    )
     def get(self, table_id: str, number: int) -> dict[str, Any]:
         """Every revision of a hand, oldest first, with when and by which token."""
         return hands.hand_history(principal(), table_id, number)
@@ -336,6 +390,7 @@ class HandHistory(MethodView):
 class Seating(MethodView):
     @blp.response(200, SeatingViewSchema)
     @_auth_doc
+    @operation("getSeating", "Tables")
     def get(self, table_id: str) -> dict[str, Any]:
         """The seating: the players in the order of play and the first hand's dealer."""
         return seating.seating(principal(), table_id)
@@ -353,6 +408,7 @@ class Seating(MethodView):
     )
     @blp.doc(parameters=[IF_MATCH, DRY_RUN])
     @_auth_doc
+    @operation("reseatTable", "Tables")
     def put(self, body: dict[str, Any], table_id: str, dry_run: bool) -> Any:
         """Re-seat the table (its players permuted, another first dealer) and settle every
         hand again; each hand stays its players', its seat numbers follow them."""
@@ -371,6 +427,7 @@ class Seating(MethodView):
 class SeatingHistory(MethodView):
     @blp.response(200, SeatingHistorySchema)
     @_auth_doc
+    @operation("getSeatingHistory", "Tables")
     def get(self, table_id: str) -> dict[str, Any]:
         """Every re-seating of the table, oldest first, with who, when, before and after."""
         return seating.seating_history(principal(), table_id)
@@ -380,6 +437,11 @@ class SeatingHistory(MethodView):
 class Ledger(MethodView):
     @blp.response(200, LedgerSchema)
     @_auth_doc
+    @operation(
+        "getLedger",
+        "Tables",
+        "Void hands move nothing and are left out.",
+    )
     def get(self, table_id: str) -> dict[str, Any]:
         """Every transfer of every current hand, in order."""
         return hands.ledger(principal(), table_id)
@@ -390,6 +452,11 @@ class Close(MethodView):
     @blp.response(200, TableSchema)
     @blp.alt_response(409, description="Already closed.")
     @_auth_doc
+    @operation(
+        "closeTable",
+        "Tables",
+        "Balances are final; settle-up then says who pays whom.",
+    )
     def post(self, table_id: str) -> Answer:
         """End the sitting: no more hands; corrections then need the admin token.
 
@@ -404,6 +471,11 @@ class Close(MethodView):
 class SettleUp(MethodView):
     @blp.response(200, SettleUpSchema)
     @_auth_doc
+    @operation(
+        "getSettleUp",
+        "Tables",
+        "Integers, deterministic; `final` once the table is closed.",
+    )
     def get(self, table_id: str) -> dict[str, Any]:
         """Who pays whom to clear the balances (fewest transfers), with the pool's fate."""
         return tables.settle_up(principal(), table_id)
@@ -437,6 +509,11 @@ class SettleUpCsv(MethodView):
         }
     )
     @_auth_doc
+    @operation(
+        "getSettleUpCsv",
+        "Tables",
+        "The rows of `getSettleUp`, one line each; money in cents with its currency.",
+    )
     def get(self, table_id: str) -> Response:
         """The settle-up as CSV (RFC 4180), for a spreadsheet: each party's net in chips or
         points and in money, the payments and the table fees."""

@@ -12,6 +12,7 @@ from ..i18n import VARY, current_language, translations
 from ..i18n.variants import worded
 from ..json_text import answer_bytes
 from ..middleware.compression import FixedBody
+from .openapi import operation
 from .paging import Blueprint
 
 blp = Blueprint(
@@ -130,6 +131,14 @@ VARIANTS_CACHE = "public, max-age=300, stale-while-revalidate=86400"
             "description": "The ETag last seen; 304 when the games are the same.",
         }
     ]
+)
+@operation(
+    "listVariants",
+    "Variants",
+    "Each variant's contracts, hand fields, error kinds and options with their defaults: what a "
+    "client needs to build its forms. The titles and descriptions are in the request's language "
+    "(`Accept-Language`, as `Content-Language` says); the names (`name`, `allowed`, defaults) are "
+    "the same in every language. Needs no token; cacheable, one answer (and ETag) per language.",
 )
 def list_variants() -> Response:
     """Every variant with its contracts, values, options and their defaults."""

@@ -23,6 +23,7 @@ from ..schemas.webhooks import (
 from ..services.webhooks import subscriptions
 from ..services.webhooks.addresses import IpNetwork, allowed_networks
 from .auth import documents_token, principal
+from .openapi import operation
 from .paging import Blueprint
 
 blp = Blueprint(
@@ -47,6 +48,7 @@ class Webhooks(MethodView):
     @blp.alt_response(409, description="The club has as many webhooks as it may.")
     @blp.alt_response(422, description="A bad or refused `url`, or an unknown event type.")
     @_auth_doc("No such club.")
+    @operation("createWebhook", "Webhooks")
     def post(self, body: dict[str, Any], club_id: str) -> dict[str, Any]:
         """Subscribe a URL to the club's events (admin token).
 
@@ -58,6 +60,7 @@ class Webhooks(MethodView):
 
     @blp.response(200, WebhookSchema(many=True))
     @_auth_doc("No such club.")
+    @operation("listWebhooks", "Webhooks")
     def get(self, club_id: str) -> list[dict[str, Any]]:
         """The club's webhooks, oldest first (admin token): each one's state (delivering,
         failing since, disabled and why). Never their secrets."""
@@ -68,6 +71,7 @@ class Webhooks(MethodView):
 class WebhookById(MethodView):
     @blp.response(200, WebhookSchema)
     @_auth_doc("No such club, or no such webhook of it.")
+    @operation("getWebhook", "Webhooks")
     def get(self, club_id: str, webhook_id: str) -> dict[str, Any]:
         """One webhook of the club (admin token)."""
         return subscriptions.get_subscription(principal(), club_id, webhook_id)
@@ -76,6 +80,7 @@ class WebhookById(MethodView):
     @blp.response(200, WebhookSchema)
     @blp.alt_response(422, description="A bad or refused `url`, or an unknown event type.")
     @_auth_doc("No such club, or no such webhook of it.")
+    @operation("updateWebhook", "Webhooks")
     def patch(self, body: dict[str, Any], club_id: str, webhook_id: str) -> dict[str, Any]:
         """Change a webhook's URL, event types or description, or turn it off or back on
         (admin token)."""
@@ -83,6 +88,7 @@ class WebhookById(MethodView):
 
     @blp.response(204)
     @_auth_doc("No such club, or no such webhook of it.")
+    @operation("deleteWebhook", "Webhooks")
     def delete(self, club_id: str, webhook_id: str) -> Response:
         """Delete a webhook and its delivery log (admin token); nothing more is sent to it."""
         subscriptions.delete_subscription(principal(), club_id, webhook_id)
@@ -94,6 +100,7 @@ class WebhookDeliveries(MethodView):
     @blp.arguments(DeliveriesQuerySchema(), location="query")
     @blp.response(200, DeliveriesPageSchema)
     @_auth_doc("No such club, or no such webhook of it.")
+    @operation("listWebhookDeliveries", "Webhooks")
     def get(self, query: dict[str, Any], club_id: str, webhook_id: str) -> dict[str, Any]:
         """The webhook's delivery log, newest first (admin token): each attempt's event,
         status, latency and number."""
@@ -108,6 +115,7 @@ class WebhookRedeliveries(MethodView):
     @blp.response(202, RedeliverySchema)
     @blp.alt_response(422, description="`event_id` is not an event of the club.")
     @_auth_doc("No such club, or no such webhook of it.")
+    @operation("redeliverWebhookEvent", "Webhooks")
     def post(self, body: dict[str, Any], club_id: str, webhook_id: str) -> dict[str, Any]:
         """Send one of the club's events to the webhook again, by hand (admin token).
 

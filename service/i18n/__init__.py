@@ -30,6 +30,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.http import parse_accept_header
 
 from ..rules import Phrase, Step
+from ..rules.base import with_parties
 from . import explanations as words
 from . import library
 
@@ -183,7 +184,11 @@ def explain_session(steps: Iterable[Any], language: str = DEFAULT) -> str:
 def settlement_view(settlement: Mapping[str, Any], language: str) -> dict[str, Any]:
     """A settlement as the HTTP contract shows it (``Settlement.to_dict`` or a stored one),
     its explanation worded in ``language``."""
-    return {**settlement, "explanation": explain(settlement["explanation"], language)}
+    return {
+        **settlement,
+        "transfers": [with_parties(t) for t in settlement["transfers"]],
+        "explanation": explain(settlement["explanation"], language),
+    }
 
 
 def current_language() -> str:

@@ -740,13 +740,7 @@ def _rate_limited(path: str, method: str, operation: dict[str, Any]) -> bool:
 
 def document(spec: Any) -> None:
     """Add to the OpenAPI document what every operation shares: 400 and 413 where there is a
-    body, 429 with ``Retry-After`` where a rate limit applies (and X-Pagination as the JSON it
-    is). Call after the blueprints."""
-    pagination = spec.components.headers.get("PAGINATION")
-    if pagination is not None and "schema" in pagination:
-        # flask-smorest sends X-Pagination as a JSON text: say so, rather than an object in
-        # OpenAPI's default `simple` header style.
-        pagination["content"] = {"application/json": {"schema": pagination.pop("schema")}}
+    body, 429 with ``Retry-After`` where a rate limit applies. Call after the blueprints."""
     for name, header in RATELIMIT_HEADERS.items():
         spec.components.header(name, header)
     for path, operations in spec._paths.items():

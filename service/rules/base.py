@@ -14,6 +14,28 @@ from typing import Any, Literal, NamedTuple, Protocol
 
 POOL: Literal["pool"] = "pool"
 Party = int | Literal["pool"]
+
+
+def party_object(party: int | str) -> dict[str, Any]:
+    """A party (a seat, ``"pool"``, or the ``"club"`` a table fee goes to) as the object the
+    API shows beside the bare value: ``{"kind": "seat", "seat": 2}``, ``{"kind": "pool",
+    "seat": None}``. One shape, an enum and a nullable integer, that every client generator
+    types (a bare ``2 | "pool"`` some cannot tell apart; docs/api.md)."""
+    if isinstance(party, int) and not isinstance(party, bool):
+        return {"kind": "seat", "seat": party}
+    return {"kind": party, "seat": None}
+
+
+def with_parties(transfer: Mapping[str, Any]) -> dict[str, Any]:
+    """A transfer (``from``, ``to`` …) with its parties as objects too (``from_party``,
+    ``to_party``), as every answer shows a transfer."""
+    return {
+        **transfer,
+        "from_party": party_object(transfer["from"]),
+        "to_party": party_object(transfer["to"]),
+    }
+
+
 Result = Literal["won", "lost", "drawn"]
 
 

@@ -3,7 +3,7 @@
 import re
 from typing import Any
 
-from babel.numbers import is_currency
+from babel.numbers import is_currency, list_currencies
 from marshmallow import Schema, ValidationError, fields, validate
 
 from ..i18n.marks import N_
@@ -19,6 +19,9 @@ BLANKS = (
     r"\u3000\ufeff"
 )
 NOT_BLANK = f"[^{BLANKS}]"
+CURRENCIES = sorted(code for code in list_currencies() if len(code) == 3 and code.isupper())
+"""The ISO 4217 codes the service takes: those Babel's CLDR data knows (``IsCurrency``), in the
+document as the enum ``CurrencyCode``."""
 
 
 # Control characters (C0, DEL, C1) and the Unicode line and paragraph separators: a name is
@@ -74,7 +77,8 @@ def Currency(what: str, **kwargs: Any) -> fields.String:  # a field factory
         metadata={
             "description": f"{what} (ISO 4217); amounts in it are integers in its minor unit "
             "(cents; whole units for a currency without one, such as JPY).",
-            "pattern": "^[A-Z]{3}$",
+            "enum": CURRENCIES,
+            "enum_component": "CurrencyCode",
             "example": "EUR",
         },
         **kwargs,

@@ -179,9 +179,8 @@ def _variant_tag(variant: str) -> fields.Field[Any]:
     return fields.String(
         validate=validate.OneOf([variant]),
         metadata={
-            "description": f"`{variant}`: optional, and the table's variant when given (422 "
-            "`hand.variant` otherwise); the discriminator a typed client picks the record's "
-            "type by."
+            "description": f"`{variant}`: optional; if given, the table's (else 422 "
+            "`hand.variant`). What a typed client picks the record's type by."
         },
     )
 

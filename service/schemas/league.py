@@ -63,9 +63,9 @@ class StandingsQuerySchema(Schema):
         load_default=None,
         validate=validate.OneOf(["json", "csv"]),
         metadata={
-            "description": "`csv` answers `text/csv`, as does "
-            "`Accept: text/csv`; prefer "
-            "`getStandingsCsv`.",
+            "description": "Deprecated: `json` answers as leaving it out does; `csv` answers "
+            "`text/csv` as `getStandingsCsv` does (which this operation's document leaves to "
+            "that one), until the Sunset.",
             "deprecated": True,
         },
     )

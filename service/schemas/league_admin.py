@@ -13,7 +13,7 @@ DATE_TIME = {"format": "date-time"}
 class PlayerUpdateSchema(Schema):
     """At least one of the two (``minProperties: 1`` in the document)."""
 
-    name = fields.String(validate=Name().validators)
+    name = fields.String(validate=Name().validators, metadata=Name().metadata)
     retired = fields.Boolean(
         metadata={
             "description": "true retires the player (his history stays; new tables cannot seat "

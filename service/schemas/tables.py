@@ -7,12 +7,7 @@ from marshmallow import INCLUDE, Schema, fields, post_load, validate
 from ..i18n import current_language, explain_session
 from . import VARIANT
 from .clubs import Currency, Name
-from .settlements import SettlementSchema, bounded_dict
-
-PARTY = {
-    "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["pool"]}],
-    "description": "A seat, or `pool`.",
-}
+from .settlements import PartyField, SettlementSchema, bounded_dict, deprecated_party
 
 
 class RateSchema(Schema):
@@ -302,8 +297,12 @@ class HistorySchema(Schema):
 
 class LedgerEntrySchema(Schema):
     hand = fields.Integer(required=True)
-    from_ = fields.Raw(data_key="from", attribute="from", required=True, metadata=PARTY)
-    to = fields.Raw(required=True, metadata=PARTY)
+    from_ = fields.Raw(
+        data_key="from", attribute="from", required=True, metadata=deprecated_party("from_party")
+    )
+    to = fields.Raw(required=True, metadata=deprecated_party("to_party"))
+    from_party = PartyField("from")
+    to_party = PartyField("to")
     chips = fields.Integer(required=True)
     reason = fields.String(required=True)
 
@@ -315,19 +314,27 @@ class LedgerSchema(Schema):
 
 
 class PoolShareSchema(Schema):
-    from_ = fields.Raw(data_key="from", attribute="from", required=True, metadata=PARTY)
+    from_ = fields.Raw(
+        data_key="from", attribute="from", required=True, metadata=deprecated_party("from_party")
+    )
+    from_party = PartyField("from")
     to = fields.Integer(required=True)
     chips = fields.Integer(required=True)
 
 
 class NetSchema(Schema):
-    party = fields.Raw(required=True, metadata=PARTY)
+    party = fields.Raw(required=True, metadata=deprecated_party("holder"))
+    holder = PartyField("party")
     amount = fields.Integer(required=True)
 
 
 class CashTransferSchema(Schema):
-    from_ = fields.Raw(data_key="from", attribute="from", required=True, metadata=PARTY)
-    to = fields.Raw(required=True, metadata=PARTY)
+    from_ = fields.Raw(
+        data_key="from", attribute="from", required=True, metadata=deprecated_party("from_party")
+    )
+    to = fields.Raw(required=True, metadata=deprecated_party("to_party"))
+    from_party = PartyField("from")
+    to_party = PartyField("to")
     amount = fields.Integer(required=True)
 
 
@@ -350,20 +357,19 @@ class SettleUpSchema(Schema):
     )
 
 
-MONEY_PARTY = {
-    "oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "enum": ["pool", "club"]}],
-    "description": "A seat, the `pool`, or the `club` (which a table fee is paid to).",
-}
-
-
 class MoneyNetSchema(Schema):
-    party = fields.Raw(required=True, metadata=PARTY)
+    party = fields.Raw(required=True, metadata=deprecated_party("holder"))
+    holder = PartyField("party")
     cents = fields.Integer(required=True)
 
 
 class MoneyTransferSchema(Schema):
-    from_ = fields.Raw(data_key="from", attribute="from", required=True, metadata=PARTY)
-    to = fields.Raw(required=True, metadata=MONEY_PARTY)
+    from_ = fields.Raw(
+        data_key="from", attribute="from", required=True, metadata=deprecated_party("from_party")
+    )
+    to = fields.Raw(required=True, metadata=deprecated_party("to_party", club=True))
+    from_party = PartyField("from")
+    to_party = PartyField("to")
     cents = fields.Integer(required=True, metadata={"description": "Positive, in minor units."})
 
 

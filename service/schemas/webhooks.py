@@ -73,9 +73,10 @@ def _url(required: bool = True) -> fields.Url:
         require_tld=False,
         validate=validate.Length(max=URL_MAX),
         metadata={
+            "format": "uri",  # JSON Schema's (marshmallow's Url says `url`, no format there)
             "description": "Where the events are POSTed (`http` or `https`). Never a loopback, "
             "private or link-local address, nor a name resolving to one (unless the operator "
-            "allows its network); a redirect is not followed."
+            "allows its network); a redirect is not followed.",
         },
     )
 
@@ -87,7 +88,11 @@ def _unique(values: list[str]) -> None:
 
 def _event_types(required: bool = True) -> fields.List[str]:
     return fields.List(
-        fields.String(validate=validate.OneOf(_TYPES)),
+        # A component of its own: a generated client has one type of it (Java's inline one
+        # did not compile).
+        fields.String(
+            validate=validate.OneOf(_TYPES), metadata={"enum_component": "WebhookEventType"}
+        ),
         required=required,
         validate=[validate.Length(min=1, max=len(_TYPES)), _unique],
         metadata={

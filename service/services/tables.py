@@ -16,6 +16,7 @@ from ..persistence.columns import rfc3339, utcnow
 from ..persistence.nights import ClubNightRow, ClubNightTableRow
 from ..persistence.table_keeping import ClubRow, PlayerRow, SeatRow, TableRow
 from ..rules import Phrase, RuleViolation, Variant
+from ..rules.base import party_object, with_parties
 from ..rules.money import Rate, settle_in_money
 from ..rules.settle_up import fewest_transfers, split_pool
 from . import league, table_versions
@@ -476,9 +477,16 @@ def settle_up_view(table: TableRow) -> dict[str, Any]:
             "currency": settled.currency,
             "rate": rate_view(table),
             "rounding": ROUNDING,
-            "net": [{"party": p, "cents": c} for p, c in settled.nets],
-            "transfers": [{"from": f, "to": t, "cents": c} for f, t, c in settled.transfers],
-            "fees": [{"from": seat, "to": "club", "cents": c} for seat, c in settled.fees],
+            # The parties as objects too, as the settle-up shows them: the export has these
+            # lists without the settle-up's schema (docs/api.md "Transfers' parties").
+            "net": [{"party": p, "holder": party_object(p), "cents": c} for p, c in settled.nets],
+            "transfers": [
+                {**with_parties({"from": f, "to": t}), "cents": c} for f, t, c in settled.transfers
+            ],
+            "fees": [
+                {**with_parties({"from": seat, "to": "club"}), "cents": c}
+                for seat, c in settled.fees
+            ],
         }
     return {
         "table_id": table.id,

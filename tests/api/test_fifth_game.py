@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests import fifth_game
-from tests.support import make_app
+from tests.support import inlined, make_app
 
 IMPORT_URL = "/api/v1/clubs/import"
 
@@ -192,7 +192,7 @@ def test_the_openapi_document_types_the_fifth_games_hands(duel, tmp_path, monkey
     for per_app in ("spec", "_app", "config"):
         monkeypatch.setattr(shared_api, per_app, getattr(shared_api, per_app))
     app = make_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/d.db"})
-    document = app.test_client().get("/openapi.json").json
+    document = inlined(app.test_client().get("/openapi.json").json)
     schemas = document["components"]["schemas"]
 
     for union, member in (

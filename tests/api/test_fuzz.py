@@ -260,6 +260,14 @@ def _prepare(case: Any, world: World, pick: random.Random) -> tuple[str, dict]:
         if "number" in params and pick.random() < 0.8:
             params["number"] = pick.randint(1, 3)
     if (
+        isinstance(case.query, dict)
+        and case.query.get("format") == "csv"
+        and not negative(ParameterLocation.QUERY)
+    ):
+        # getStandings' deprecated format=csv answers text/csv, which its (JSON) document
+        # leaves to getStandingsCsv until the Sunset (docs/api.md, "Media types").
+        del case.query["format"]
+    if (
         isinstance(case.body, dict)
         and "club_id" in case.body
         and not negative(ParameterLocation.BODY)

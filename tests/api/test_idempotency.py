@@ -14,13 +14,14 @@ from service.api.idempotency import NONE, OWN, STORED, idempotency_of
 from service.extensions import db
 from service.persistence.columns import utcnow
 from service.persistence.idempotency import IdempotentRequestRow
+from tests.support import inlined
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 
 
 @pytest.fixture(scope="module")
 def document(app) -> dict[str, Any]:
-    return app.test_client().get("/openapi.json").json
+    return inlined(app.test_client().get("/openapi.json").json)
 
 
 def _key(name: str) -> dict[str, str]:

@@ -13,6 +13,7 @@ import jsonschema_rs
 import pytest
 
 from service.schemas.clubs import NAME_PATTERN, NOT_BLANK
+from tests.support import inlined
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 # Every blank either dialect knows: Python's str.isspace and ECMAScript's \s (U+FEFF).
@@ -71,7 +72,7 @@ def _name_schema(document: dict[str, Any]) -> Any:
 
 @pytest.fixture(scope="module")
 def document(app) -> dict[str, Any]:
-    return app.test_client().get("/openapi.json").json
+    return inlined(app.test_client().get("/openapi.json").json)
 
 
 def test_the_document_and_the_service_agree_on_blank_names(client, document):
@@ -124,6 +125,29 @@ def test_control_characters_in_names_are_refused_naming_the_field(api, client, d
     worded = client.post("/api/v1/clubs", json={"name": "A\tB"}, headers={"Accept-Language": "de"})
     assert "Steuerzeichen" in worded.json["errors"]["name"][0]
     assert client.post("/api/v1/clubs", json={"name": "Anna​Berger"}).status_code == 201
+
+
+@pytest.mark.parametrize("name", ["\u0000", "Ann\u0000", "\u0000Ann", "A\u0000nn Lee"])
+def test_the_document_and_the_service_agree_on_a_nul_in_a_name(client, document, name):
+    assert not _name_schema(document).is_valid(name)
+    answer = client.post("/api/v1/clubs", json={"name": name})
+    assert answer.status_code == 422 and list(answer.json["errors"]) == ["name"]
+
+
+@pytest.mark.parametrize("code", ["EUR", "CHF", "JPY", "XTB", "YQO", "eur"])
+def test_the_document_and_the_service_agree_on_currencies(client, document, code):
+    schemas = document["components"]["schemas"]
+    assert schemas["ClubCreate"]["properties"]["currency"]["$ref"].endswith("/CurrencyCode")
+    in_document = code in schemas["CurrencyCode"]["enum"]
+    answer = client.post("/api/v1/clubs", json={"name": "Club", "currency": code})
+    assert answer.status_code == (201 if in_document else 422), answer.json
+    assert in_document == (code in ("EUR", "CHF", "JPY"))
+
+
+def test_a_webhooks_url_is_a_json_schema_uri(document):
+    schemas = document["components"]["schemas"]
+    assert schemas["WebhookCreate"]["properties"]["url"]["format"] == "uri"
+    assert schemas["WebhookUpdate"]["properties"]["url"]["format"] == "uri"
 
 
 def test_a_player_update_needs_a_member(api, client, document):

@@ -10,6 +10,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.support import as_shown
+
 EXAMPLES = json.loads((Path(__file__).parents[1] / "data" / "settlements.json").read_text())
 URL = "/api/v1/settlements/preview"
 
@@ -29,7 +31,7 @@ def test_every_worked_example_is_reproduced_by_the_endpoint(client, example):
     response = client.post(URL, json=_body(example))
     assert response.status_code == 200, response.json
     for key, expected in example["expected"].items():
-        assert response.json[key] == expected, key
+        assert response.json[key] == as_shown(key, expected), key
     assert response.json["explanation"] and all(
         isinstance(line, str) for line in response.json["explanation"]
     )
@@ -53,7 +55,7 @@ def test_table_sequences_replay_hand_by_hand_through_the_endpoint(client, sequen
         assert response.status_code == 200, response.json
         got = response.json
         for key, value in expected.items():
-            assert got[key] == value, key
+            assert got[key] == as_shown(key, value), key
         balances = [b + d for b, d in zip(balances, got["deltas"], strict=True)]
         redeal = hand.get("kind") in ("forfeit", "misdeal")
         state = {

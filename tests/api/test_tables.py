@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import as_shown
+
 EXAMPLES = json.loads((Path(__file__).parents[1] / "data" / "settlements.json").read_text())
 AMERICAN_SEQUENCES = [t for t in EXAMPLES["tables"] if t["variant"] == "american"]
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
@@ -31,7 +33,7 @@ def test_recorded_sequences_give_the_listed_balances(api, sequence):
         assert response.status_code == 201, response.json
         assert response.json["number"] == number
         for key, value in expected.items():
-            assert response.json["settlement"][key] == value
+            assert response.json["settlement"][key] == as_shown(key, value)
     shown = api.get_table(table)
     assert balances(shown) == sequence["expected"]["balances"]
     assert shown["pool"] == sequence["expected"]["pool"]

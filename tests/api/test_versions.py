@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from werkzeug.http import parse_date
 
 from tests.api.test_league import SOLO, League
+from tests.support import inlined
 
 LOST_SOLO = {**SOLO, "tricks": 3}
 
@@ -80,7 +81,7 @@ def test_the_deprecated_format_says_so_and_names_its_successor(api, client):
 
 
 def test_the_document_marks_the_deprecated_parameter(client):
-    document = client.get("/openapi.json").json
+    document = inlined(client.get("/openapi.json").json)
     operation = document["paths"]["/api/v1/seasons/{season_id}/standings"]["get"]
     (fmt,) = [p for p in operation["parameters"] if p["name"] == "format"]
     assert fmt["deprecated"] is True

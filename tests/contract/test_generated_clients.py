@@ -7,9 +7,13 @@ member its tags name.
 
 Python: openapi-generator (``python``, the ``openapi-generator-cli`` package with a JRE),
 datamodel-code-generator (pydantic models; the requests go through ``requests``) and
-openapi-python-client. TypeScript: openapi-generator (``typescript-fetch``) and
-@hey-api/openapi-ts (npm, ``tools/contract``), each under a small program
-(``clients/*.ts``) that tsc compiles strictly and node runs. The hand unions are a
+openapi-python-client. Java: openapi-generator (``java``, library ``native``) under a small
+program (``clients/Program.java``) that javac compiles and java runs, Jackson from the
+generator's own jar (no Maven here), Jakarta's annotations from Debian's
+``libjakarta-annotation-api-java``; it also reads the transfers' parties typed.
+TypeScript: openapi-generator (``typescript-fetch``) and @hey-api/openapi-ts (npm,
+``tools/contract``), each under a small program (``clients/*.ts``) that tsc compiles strictly
+and node runs. The hand unions are a
 ``oneOf`` told apart by ``variant`` (and American Solo's by ``kind``): the generated code picks
 the record's type by the tag, never the first member that fits (docs/api.md, "Hand bodies").
 """
@@ -17,6 +21,7 @@ the record's type by the tag, never the first member that fits (docs/api.md, "Ha
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import re
 import shutil
@@ -352,3 +357,67 @@ def test_hey_api_records_and_reads_every_kind_typed(tmp_path, service):
     )
     assert generated.returncode == 0, generated.stdout + generated.stderr
     _same_as_sent(_run_typescript(tmp_path, "hey-api.ts", service))
+
+
+JAKARTA_ANNOTATIONS = Path("/usr/share/java/jakarta-annotation-api.jar")
+
+
+def _generator_jar() -> Path:
+    """openapi-generator's own jar (the ``openapi-generator-cli`` package): it bundles the
+    Jackson the generated Java client needs (databind, jsr310), so no Maven is needed."""
+    spec = importlib.util.find_spec("openapi_generator_cli")
+    assert spec is not None and spec.origin is not None
+    return Path(spec.origin).parent / "openapi-generator.jar"
+
+
+def test_openapi_generator_java_records_and_reads_every_kind_typed(tmp_path, service):
+    if shutil.which("javac") is None or shutil.which("java") is None:
+        tool_missing("the Java client needs a JDK: apt-get install default-jdk-headless")
+    if not JAKARTA_ANNOTATIONS.exists():
+        tool_missing("the Java client needs apt-get install libjakarta-annotation-api-java")
+    generated = run(
+        [
+            VENV_BIN / "openapi-generator-cli",
+            "generate",
+            "--input-spec",
+            DOCUMENT,
+            "--generator-name",
+            "java",
+            "--library",
+            "native",
+            "--output",
+            tmp_path / "generated",
+            "--additional-properties",
+            "openApiNullable=false,useJakartaEe=true,hideGenerationTimestamp=true",
+            "--global-property",
+            "apiTests=false,modelTests=false,apiDocs=false,modelDocs=false",
+        ],
+        tmp_path,
+        timeout=300,
+    )
+    assert generated.returncode == 0, generated.stdout + generated.stderr
+    sources = sorted(str(p) for p in (tmp_path / "generated" / "src").rglob("*.java"))
+    (tmp_path / "sources.txt").write_text("\n".join([*sources, str(CLIENTS / "Program.java")]))
+    classpath = f"{tmp_path / 'classes'}:{_generator_jar()}:{JAKARTA_ANNOTATIONS}"
+    compiled = run(
+        ["javac", "-nowarn", "-encoding", "UTF-8", "-d", tmp_path / "classes", "-cp", classpath]
+        + ["@sources.txt"],
+        tmp_path,
+        timeout=300,
+    )
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    hands = json.dumps([[variant, name, body] for variant, name, body in HANDS])
+    ran = run(
+        ["java", "-cp", classpath, "Program", service.url, json.dumps(service.tables), hands],
+        tmp_path,
+        timeout=120,
+    )
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    read = json.loads(ran.stdout)
+    assert [r["type"] for r in read["hands"]] == [name for _, name, _ in HANDS]
+    for (_, _, body), record in zip(HANDS, read["hands"], strict=True):
+        _sent_fields_kept(body, {k: v for k, v in record["record"].items() if v is not None})
+    parties = [p for record in read["hands"] for p in record["parties"]] + read["settle_up"]
+    assert parties and read["settle_up"]
+    for bare, (kind, seat) in parties:
+        assert (kind, seat) == (("seat", bare) if isinstance(bare, int) else (bare, None))

@@ -239,6 +239,11 @@ def test_an_evening_through_the_generated_client_alone(generated, app):
     balances = [s.balance for s in closed.seats]
     assert all(isinstance(t.amount, int) and t.amount > 0 for t in settled.transfers)
     assert sum(t.amount for t in settled.transfers if t.to != "pool") > 0
+    # The parties as typed objects (docs/api.md "Transfers' parties"), the same as the bare.
+    for t in settled.transfers:
+        assert (t.to_party.kind.value, t.to_party.seat) == (
+            ("seat", t.to) if isinstance(t.to, int) else (t.to, None)
+        )
 
     standings = importlib.import_module(f"{PACKAGE}.api.standings.get_standings")
     rows = _ok(standings.sync_detailed(season.id, client=admin), 200).rows
@@ -338,7 +343,7 @@ def test_a_program_follows_a_club_through_the_generated_client(generated, app):
             client=admin,
             body=models.WebhookCreate(
                 url="https://bot.example.org/solo",
-                event_types=[models.WebhookCreateEventTypesItem("*")],
+                event_types=[models.WebhookEventType("*")],
             ),
         ),
         201,
@@ -359,7 +364,7 @@ def test_a_program_follows_a_club_through_the_generated_client(generated, app):
         club.id,
         client=admin,
         body=models.WebhookCreate(
-            url="http://10.1.2.3/hook", event_types=[models.WebhookCreateEventTypesItem("*")]
+            url="http://10.1.2.3/hook", event_types=[models.WebhookEventType("*")]
         ),
     )
     problem = _ok(private, 422)
