@@ -325,7 +325,9 @@ function startForm() {
   const last = lastPlayers();
   const same = (event) => {
     const form = event.currentTarget.form;
-    for (const box of form.querySelectorAll('input[name=present]')) box.checked = last.has(box.value);
+    for (const box of form.querySelectorAll('input[name=present]')) {
+      box.checked = last.has(box.value);
+    }
   };
   const sameButton = last.size ? html`<button type="button" class="same"
     @click=${same}>${t('Same players as last night')}</button>` : nothing;
@@ -542,7 +544,8 @@ function seriesCard(night, series) {
   const stored = open ? shownCards(series.number) : null;
   const words = { title: t('Series {number}', { number: series.number }),
     seed: t('Seed {seed}', { seed: String(series.seed) }), print: t('Print the table cards'),
-    screen: t('Big screen'), again: t('Make new links (the phones at these tables must scan again)'),
+    screen: t('Big screen'),
+    again: t('Make new links (the phones at these tables must scan again)'),
     ask: t('New links for every table of series {number}? The links shown and printed so far '
       + 'stop working, and the phones at these tables must scan the new cards.',
     { number: series.number }),
@@ -647,8 +650,8 @@ function closeCard(night) {
 function crumbs() {
   const nights = state.night ? html` › <a href="#${hashOf(null)}">${t("The club's nights")}</a>`
     : nothing;
-  return html`<nav class="crumbs" aria-label=${t('Back to the club')}><a href="/#league=${enc(clubId)}"
-    >${state.club.name}</a>${nights}</nav>`;
+  return html`<nav class="crumbs" aria-label=${t('Back to the club')}><a
+    href="/#league=${enc(clubId)}">${state.club.name}</a>${nights}</nav>`;
 }
 
 function nightView(night) {
