@@ -402,7 +402,23 @@ ADMIN_WORDS = (
     N_("Not played for money."),
     N_("%(amount)s per chip"),
     N_("%(amount)s per point"),
-    N_("table fee %(amount)s per player"),
+    N_("table fee %(amount)s per player and series"),
+    N_("table fee %(amount)s per player for the night"),
+    N_("table fee %(amount)s per table, shared by its players"),
+    N_("Table fee per table (%(currency)s)"),
+    N_("The table fee is charged"),
+    N_("per person and series"),
+    N_("per person, once for the evening"),
+    N_("per table, shared by its players"),
+    N_("No table fee."),
+    N_("Each person pays %(amount)s for every series they play."),
+    N_("Each person pays %(amount)s once for the evening, however many series they play."),
+    N_("Each table pays %(amount)s, shared evenly by the people playing at it."),
+    N_("+%(hands)s hands for this series"),
+    N_("The night's result"),
+    N_("Download the standings (CSV, for a spreadsheet)"),
+    N_("Result sheet to print (the big screen)"),
+    N_("Downloaded: %(file)s"),
     N_("Change the rate"),
     N_("Save the rate"),
     N_("Rate saved: the night's tables on the old rate play for the new one."),
@@ -471,6 +487,11 @@ ADMIN_WORDS = (
 ADMIN_COUNTS = (
     Nn_("%(played)s hand", "%(played)s hands"),
     Nn_("%(hands)s hand per series", "%(hands)s hands per series"),
+    Nn_("This series: %(hands)s hand per table", "This series: %(hands)s hands per table"),
+    Nn_(
+        "Series %(number)s now has %(hands)s hand per table.",
+        "Series %(number)s now has %(hands)s hands per table.",
+    ),
 )
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 

@@ -273,6 +273,21 @@ def test_the_nights_standings_and_money_come_as_csv_in_the_readers_language(
     assert "'=1+1" in money
 
 
+def test_the_nights_csvs_answer_an_accept_of_csv_and_refuse_one_of_json_only(
+    club: Night,
+) -> None:
+    """A client that asks for the type it wants (the admin screen: ``Accept: text/csv``) gets
+    it; one that takes JSON alone is told (406) that the operation answers CSV."""
+    night = club.started(players=club.players[:4], rate={"cents": 5, "table_fee_cents": 0})
+    club.drawn(night)
+    for name in ("standings.csv", "settle-up.csv"):
+        url = f"/api/v1/nights/{night['id']}/{name}"
+        csv = club.client.get(url, headers={**club.admin, "Accept": "text/csv"})
+        assert csv.status_code == 200 and csv.mimetype == "text/csv", name
+        json_only = club.client.get(url, headers={**club.admin, "Accept": "application/json"})
+        assert json_only.status_code == 406 and "text/csv" in json_only.json["detail"], name
+
+
 def test_the_season_csv_speaks_the_readers_language_and_writes_whole_numbers_whole(
     club: Night,
 ) -> None:

@@ -14,7 +14,7 @@
 
 import { html, nothing, render } from '../pad/lit-html.js';
 import { lang, t, tn } from '../pad/i18n.js';
-import { enc, field } from '../pad/club-shared.js';
+import { download, enc, field } from '../pad/club-shared.js';
 import { randomKey, signed } from '../pad/dom.js';
 import { store } from '../pad/store.js';
 import { parseAmount, rateFromAmount, rateAmount, formatCents } from './money.js';
@@ -81,6 +81,8 @@ const state = {
   night: null, board: null, etag: null, // the night shown, its standings and their ETag
   game: null, // the game chosen on the start form
   untilClosed: false, // the start form's "Until closed"
+  feeBasis: 'series', // the start form's choice: what the table fee is charged for (FEE_BASES)
+  fee: '', // the start form's table fee as typed: its line says what a person pays
   // What the latest action said: {lines, kind ('info', 'error', 'ask'), offers: [{key, label,
   // run, kind?}], at: the action's key (drawn beside its button), id: counts the notices}
   notice: QUIET,
@@ -190,26 +192,55 @@ function unitsOf(name) {
 
 const lines = (text) => text.split('\n').map((line) => line.trim()).filter(Boolean);
 
-function rateText(rate, units) {
+/** The table fee in the words the big screen and the cards use, per the night's `basis`. */
+function feeText(amount, basis) {
+  if (basis === 'night') return t('table fee {amount} per player for the night', { amount });
+  if (basis === 'table') {
+    return t('table fee {amount} per table, shared by its players', { amount });
+  }
+  return t('table fee {amount} per player and series', { amount });
+}
+
+function rateText(rate, units, basis) {
   if (!rate) return t('Not played for money.');
   const amount = rateAmount(rate, lang);
   let line = units === 'points' ? t('{amount} per point', { amount })
     : t('{amount} per chip', { amount });
   if (rate.table_fee_cents) {
-    const fee = formatCents(rate.table_fee_cents, rate.currency, lang);
-    line += `; ${t('table fee {amount} per player', { amount: fee })}`;
+    line += `; ${feeText(formatCents(rate.table_fee_cents, rate.currency, lang), basis)}`;
   }
   return t('Plays for {rate}.', { rate: line });
 }
 
-/** The labels of a rate's fields in `currency`, and an amount as the language writes it. */
-function rateWords(units, currency) {
+/** What one person pays for the table fee `fee` (as typed) charged per `basis`, in a line;
+ * null: the fee is not an amount (the start says which field). */
+function feeLine(fee, basis, currency) {
+  const parsed = parseAmount(fee, lang);
+  if (parsed === null) return t('No table fee.');
+  const made = parsed === undefined ? null : rateFromAmount(parsed, currency);
+  if (!made || made.per !== 1) return null;
+  if (!made.cents) return t('No table fee.');
+  const amount = formatCents(made.cents, currency, lang);
+  if (basis === 'night') {
+    return t('Each person pays {amount} once for the evening, however many series they play.',
+      { amount });
+  }
+  if (basis === 'table') {
+    return t('Each table pays {amount}, shared evenly by the people playing at it.', { amount });
+  }
+  return t('Each person pays {amount} for every series they play.', { amount });
+}
+
+/** The labels of a rate's fields in `currency` (the fee's per the fee's `basis`), and an
+ * amount as the language writes it. */
+function rateWords(units, currency, basis = 'series') {
   const symbol = new Intl.NumberFormat(lang, { style: 'currency', currency }).formatToParts(0)
     .find((part) => part.type === 'currency').value;
   return {
     amount: units === 'points' ? t('Money per point ({currency})', { currency: symbol })
       : t('Money per chip ({currency})', { currency: symbol }),
-    fee: t('Table fee per player ({currency})', { currency: symbol }),
+    fee: basis === 'table' ? t('Table fee per table ({currency})', { currency: symbol })
+      : t('Table fee per player ({currency})', { currency: symbol }),
     example: new Intl.NumberFormat(lang, { minimumFractionDigits: 2 }).format(0.05),
     none: t('Not for money'),
     settling: t('Settling the scores'),
@@ -219,8 +250,8 @@ function rateWords(units, currency) {
 }
 
 /** The rate's fields (their ids start with `id`), filled with `rate` (null: none). */
-function rateFields(id, units, currency, rate) {
-  const words = rateWords(units, currency);
+function rateFields(id, units, currency, rate, basis = 'series') {
+  const words = rateWords(units, currency, basis);
   const typed = rate ? rateAmount(rate, lang, false) : '';
   const amount = html`<input id="${id}-amount" name="amount" type="text" inputmode="decimal"
     autocomplete="off" placeholder=${words.none} .value=${typed}>`;
@@ -237,8 +268,8 @@ function rateFields(id, units, currency, rate) {
 }
 
 /** The API's rate from a form's rate fields (null: none), or throws a line naming the field. */
-function readRate(form, units, currency) {
-  const words = rateWords(units, currency);
+function readRate(form, units, currency, basis = 'series') {
+  const words = rateWords(units, currency, basis);
   const value = (name) => form.elements.namedItem(name).value;
   const bad = (label) => new Error(t('{field}: write an amount such as {example}.',
     { field: label, example: words.example }));
@@ -279,7 +310,11 @@ function startForm() {
     present: t('Players present'), newPlayers: t('New players, one name per line'),
     hands: t('Hands per series'), untilClosed: t('Until closed'),
     series: t('Number of series'), season: t('Season'), noSeason: t('No season'),
-    start: t('Start the night'), night: `${t('Club night')} ${today}` };
+    start: t('Start the night'), night: `${t('Club night')} ${today}`,
+    basis: t('The table fee is charged'), series_: t('per person and series'),
+    night_: t('per person, once for the evening'), table_: t('per table, shared by its players'),
+  };
+  const basis = state.feeBasis;
   const choose = (event) => {
     state.game = event.currentTarget.value;
     draw();
@@ -296,7 +331,7 @@ function startForm() {
     const value = (name) => form.elements.namedItem(name).value;
     let rate;
     try {
-      rate = readRate(form, units, currency);
+      rate = readRate(form, units, currency, basis);
     } catch (error) {
       notifier('start')(error.message, 'error');
       return;
@@ -307,6 +342,7 @@ function startForm() {
       new_players: lines(value('new_players')),
       hands_per_series: state.untilClosed ? null : Number(value('hands')),
       series: Number(value('series')), season_id: value('season') || null, rate,
+      fee_basis: basis,
     };
     attempt('start', async (tell) => {
       const { data } = await call('POST', `/clubs/${enc(clubId)}/nights`, { body });
@@ -325,11 +361,28 @@ function startForm() {
   const last = lastPlayers();
   const same = (event) => {
     const form = event.currentTarget.form;
-    for (const box of form.querySelectorAll('input[name=present]')) box.checked = last.has(box.value);
+    for (const box of form.querySelectorAll('input[name=present]')) {
+      box.checked = last.has(box.value);
+    }
   };
   const sameButton = last.size ? html`<button type="button" class="same"
     @click=${same}>${t('Same players as last night')}</button>` : nothing;
-  return html`<form class="card start" @submit=${start}><h2>${words.title}</h2>
+  // What the fee is charged for, and what that makes one person pay, as the fee is typed.
+  const typed = (event) => {
+    const fee = /** @type {HTMLInputElement} */ (event.currentTarget.elements.namedItem('fee'));
+    if (fee.value !== state.fee) {
+      state.fee = fee.value;
+      draw();
+    }
+  };
+  const chooseBasis = (event) => {
+    state.feeBasis = event.currentTarget.value;
+    draw();
+  };
+  const bases = ['series', 'night', 'table'].map((name) => html`<option value=${name}
+    ?selected=${name === basis}>${words[`${name}_`]}</option>`);
+  const pays = feeLine(state.fee, basis, currency);
+  return html`<form class="card start" @submit=${start} @input=${typed}><h2>${words.title}</h2>
     ${field('start-name', words.name, html`<input id="start-name" name="name" type="text"
       required maxlength="80" value=${words.night}>`)}
     ${field('start-game', words.game, html`<select id="start-game" name="variant"
@@ -345,7 +398,10 @@ function startForm() {
       type="number" min="1" max="20" value="2" inputmode="numeric">`)}
     ${field('start-season', words.season, html`<select id="start-season" name="season"><option
       value="">${words.noSeason}</option>${seasons}</select>`)}
-    <div class="money">${rateFields('start', units, currency, null)}</div>
+    <div class="money">${rateFields('start', units, currency, null, basis)}
+    ${field('start-fee-basis', words.basis, html`<select id="start-fee-basis" name="fee_basis"
+      @change=${chooseBasis}>${bases}</select>`)}
+    ${pays ? html`<p class="hint fee-line" role="status">${pays}</p>` : nothing}</div>
     <button class="primary" type="submit" ?disabled=${busy('start')}>${words.start}</button>
     ${noticeAt('start')}</form>`;
 }
@@ -402,7 +458,7 @@ function summary(night) {
     event.preventDefault();
     let rate;
     try {
-      rate = readRate(event.currentTarget, units, currency);
+      rate = readRate(event.currentTarget, units, currency, night.fee_basis);
     } catch (error) {
       notifier('rate')(error.message, 'error');
       return;
@@ -414,9 +470,10 @@ function summary(night) {
     });
   };
   return html`<section class="card summary"><h2>${night.name}</h2>
-    <p class="meta">${parts.join(' · ')}</p><p class="rate">${rateText(night.rate, units)}</p>
+    <p class="meta">${parts.join(' · ')}</p><p class="rate">${
+      rateText(night.rate, units, night.fee_basis)}</p>
     <details><summary>${words.change}</summary><form class="rate-form" @submit=${save}>${
-      rateFields('rate', units, currency, night.rate)}<button type="submit"
+      rateFields('rate', units, currency, night.rate, night.fee_basis)}<button type="submit"
       ?disabled=${busy('rate')}>${words.save}</button></form></details>${noticeAt('rate')}
     </section>`;
 }
@@ -542,7 +599,8 @@ function seriesCard(night, series) {
   const stored = open ? shownCards(series.number) : null;
   const words = { title: t('Series {number}', { number: series.number }),
     seed: t('Seed {seed}', { seed: String(series.seed) }), print: t('Print the table cards'),
-    screen: t('Big screen'), again: t('Make new links (the phones at these tables must scan again)'),
+    screen: t('Big screen'),
+    again: t('Make new links (the phones at these tables must scan again)'),
     ask: t('New links for every table of series {number}? The links shown and printed so far '
       + 'stop working, and the phones at these tables must scan the new cards.',
     { number: series.number }),
@@ -574,8 +632,63 @@ function seriesCard(night, series) {
   return html`<section class="card series" data-series=${series.number}><h2>${words.title}</h2>
     <p class="seed">${words.seed}</p><p class="links"><a href=${cardsLink} target="_blank"
     rel="noopener">${words.print}</a> · <a href=${screenLink} target="_blank"
-    rel="noopener">${words.screen}</a></p>${cards}${again}${noticeAt(key)}${
+    rel="noopener">${words.screen}</a></p>${lengthControl(night, series)}${cards}${again}${
+      noticeAt(key)}${
       viewer ? nothing : html`<p class="hint">${words.hint}</p>`}</section>`;
+}
+
+const LONGER = 2; // the hands one tap on "+2 hands for this series" adds
+
+/** The series' length and "+2 hands for this series" (while its tables are open and it has a
+ * length: an "until closed" night's series ends at the next draw). The tables may differ (the
+ * API lengthens one table too): the longest is the series' length, and the tap sets every open
+ * table to two more than it. Its answer or refusal is said beside the button. */
+function lengthControl(night, series) {
+  const limits = series.tables.filter((table) => table.status === 'open')
+    .map((table) => table.hands_limit);
+  if (!limits.length || limits.some((limit) => limit === null)) return nothing;
+  const length = Math.max(...limits);
+  const key = `length:${series.number}`;
+  const words = { now: tn(length, 'This series: {hands} hand per table',
+    'This series: {hands} hands per table', { hands: length }),
+  longer: t('+{hands} hands for this series', { hands: LONGER }) };
+  const lengthen = () => attempt(key, async (tell) => {
+    const hands = length + LONGER;
+    await call('PATCH', `/nights/${night.id}/series/${series.number}`, { body: { hands } });
+    await showNight(night.id, true);
+    tell(tn(hands, 'Series {number} now has {hands} hand per table.',
+      'Series {number} now has {hands} hands per table.', { number: series.number, hands }));
+  });
+  return html`<p class="length">${words.now}</p><button type="button" class="longer"
+    ?disabled=${busy(key)} @click=${lengthen}>${words.longer}</button>${noticeAt(key)}`;
+}
+
+/** The night's file (`path` of the API) with the admin token, as the server names it. */
+async function fetchFile(path) {
+  const answer = await fetch(`/api/v1${path}`, { cache: 'no-store', headers: {
+    Accept: 'text/csv', 'Accept-Language': lang, Authorization: `Bearer ${token}` } });
+  if (!answer.ok) throw new Problem(answer.status, await answer.json().catch(() => null));
+  const named = /filename="([^"]+)"/.exec(answer.headers.get('Content-Disposition') || '');
+  return { name: named ? named[1] : 'night.csv', blob: await answer.blob() };
+}
+
+/** The night's result to take home: its standings (and money) as a spreadsheet in this
+ * screen's language, and the big screen, which prints as the night's result sheet. */
+function resultCard(night) {
+  if (!night.series.length) return nothing;
+  const words = { title: t("The night's result"),
+    csv: t('Download the standings (CSV, for a spreadsheet)'),
+    sheet: t('Result sheet to print (the big screen)') };
+  const sheetLink = `${linkOf(`/nights/${night.id}/screen`)}#token=${viewer || token}`;
+  const save = () => attempt('csv', async (tell) => {
+    const file = await fetchFile(`/nights/${night.id}/standings.csv`);
+    download(file.name, 'text/csv', file.blob);
+    tell(t('Downloaded: {file}', { file: file.name }));
+  });
+  return html`<section class="card result"><h2>${words.title}</h2><p><button type="button"
+    class="csv" ?disabled=${busy('csv')} @click=${save}>${words.csv}</button></p>${
+      noticeAt('csv')}<p><a class="sheet" href=${sheetLink} target="_blank"
+    rel="noopener">${words.sheet}</a></p></section>`;
 }
 
 function standingsCard(board) {
@@ -647,8 +760,8 @@ function closeCard(night) {
 function crumbs() {
   const nights = state.night ? html` › <a href="#${hashOf(null)}">${t("The club's nights")}</a>`
     : nothing;
-  return html`<nav class="crumbs" aria-label=${t('Back to the club')}><a href="/#league=${enc(clubId)}"
-    >${state.club.name}</a>${nights}</nav>`;
+  return html`<nav class="crumbs" aria-label=${t('Back to the club')}><a
+    href="/#league=${enc(clubId)}">${state.club.name}</a>${nights}</nav>`;
 }
 
 function nightView(night) {
@@ -656,7 +769,7 @@ function nightView(night) {
   const series = [...night.series].reverse().map((s) => seriesCard(night, s));
   return html`${summary(night)}${presence(night)}${drawCard(night)}${series}<div
     class="live">${standingsCard(state.board)}${moneyCard(state.board.money)}</div>${
-    closeCard(night)}<p><a href="#${hashOf(null)}">${back}</a></p>`;
+    resultCard(night)}${closeCard(night)}<p><a href="#${hashOf(null)}">${back}</a></p>`;
 }
 
 /** What stops the screen: a line to read, and the way to the score pad. */

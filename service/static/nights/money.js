@@ -4,7 +4,8 @@
 
 /** The currency's minor digits (2 for EUR, 0 for JPY). */
 export function minorDigits(currency) {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits;
+  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions()
+    .maximumFractionDigits;
 }
 
 /**
@@ -49,15 +50,17 @@ export function rateFromAmount(amount, currency) {
 export function rateAmount(rate, lang, withCurrency = true) {
   const d = minorDigits(rate.currency);
   const value = rate.cents / rate.per / 10 ** d; // for showing only: the API keeps whole cents
+  /** @type {Intl.NumberFormatOptions} */
   const options = withCurrency ? { style: 'currency', currency: rate.currency } : {};
-  return new Intl.NumberFormat(lang, { ...options, minimumFractionDigits: d, maximumFractionDigits: d + 3, useGrouping: withCurrency })
-    .format(value);
+  return new Intl.NumberFormat(lang, { ...options, minimumFractionDigits: d,
+    maximumFractionDigits: d + 3, useGrouping: withCurrency }).format(value);
 }
 
 /** Whole cents as the language writes the amount; `signed`: + for a gain, a real minus sign. */
 export function formatCents(cents, currency, lang, signed = false) {
   const d = minorDigits(currency);
-  const text = new Intl.NumberFormat(lang, { style: 'currency', currency }).format(Math.abs(cents) / 10 ** d);
+  const text = new Intl.NumberFormat(lang, { style: 'currency', currency })
+    .format(Math.abs(cents) / 10 ** d);
   if (!signed || !cents) return text;
   return `${cents > 0 ? '+' : '\u2212'}${text}`;
 }
