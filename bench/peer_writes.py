@@ -247,7 +247,6 @@ def peer_arguments(description: str, seconds: int, rounds: int) -> argparse.Name
 def main() -> None:
     args = peer_arguments(__doc__.splitlines()[0], seconds=8, rounds=4)
     tmp = Path(tempfile.mkdtemp(prefix="bench-peer-"))
-    (tmp / "peer").mkdir()
     url, tables = prepare(None, tmp)
     data = scenarios(tables, random.Random(11))
     paths = [f"/api/v1/tables/{t['id']}/hands" for t in tables]
