@@ -257,7 +257,8 @@ def main() -> None:
     )
     print(
         f"writes on SQLite, wrk -t2 -c16, {args.seconds} s a round, 2 workers each: ours "
-        f"(a hand) under sync workers and the threaded worker, the peer ({PEER}, a bill)"
+        f"(a hand) under the threaded and the sync workers, the peer ({PEER}, a bill) on its "
+        "default journal and on WAL"
     )
     print(
         f"{'round':>5} {'server':>9} {'writes/s':>9} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} "
