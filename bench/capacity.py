@@ -1351,7 +1351,7 @@ def main() -> None:
             if mode == "streams"
             else " (delivery reported, not judged: the poll period bounds it)"
         )
-        print(f"({mode}'s limits: {', '.join(judged_limits(mode))}{said})")
+        print(f"({mode} judged by: {', '.join(judged_limits(mode))}{said})")
 
 
 if __name__ == "__main__":

@@ -247,7 +247,6 @@ def peer_arguments(description: str, seconds: int, rounds: int) -> argparse.Name
 def main() -> None:
     args = peer_arguments(__doc__.splitlines()[0], seconds=8, rounds=4)
     tmp = Path(tempfile.mkdtemp(prefix="bench-peer-"))
-    (tmp / "peer").mkdir()
     url, tables = prepare(None, tmp)
     data = scenarios(tables, random.Random(11))
     paths = [f"/api/v1/tables/{t['id']}/hands" for t in tables]
@@ -258,7 +257,8 @@ def main() -> None:
     )
     print(
         f"writes on SQLite, wrk -t2 -c16, {args.seconds} s a round, 2 workers each: ours "
-        f"(a hand) under sync workers and the threaded worker, the peer ({PEER}, a bill)"
+        f"(a hand) under the threaded and the sync workers, the peer ({PEER}, a bill) on its "
+        "default journal and on WAL"
     )
     print(
         f"{'round':>5} {'server':>9} {'writes/s':>9} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} "
