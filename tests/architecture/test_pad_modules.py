@@ -30,11 +30,12 @@ PAD_LAYERS: dict[str, set[str]] = {
     "blocks": {"dom.js", "store.js", "api.js", "qr.js", "money.js", "hand-fields.js"},
     # A table and a club as this phone knows them, and the parts screens are made of.
     "model": {"model.js", "outbox.js", "live.js", "club-shared.js"},
-    # A hand, a settlement and a table's settings in words.
-    "wording": {"hand-words.js", "settlement.js", "table-settings.js"},
+    # A hand, a settlement and a table's settings in words; whether a club night's series is
+    # over.
+    "wording": {"hand-words.js", "settlement.js", "table-settings.js", "series.js"},
     # The parts screens are made of: the hand form, the settle-up, the writes, the club's admin,
-    # a club night's table and its series.
-    "parts": {"hand.js", "settle-up-view.js", "writes.js", "league-admin.js", "series.js"},
+    # what a club night's table shows of its series.
+    "parts": {"hand.js", "settle-up-view.js", "writes.js", "league-admin.js", "series-view.js"},
     # One module per screen.
     "screens": {
         "start.js",

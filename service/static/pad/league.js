@@ -17,6 +17,18 @@ import {
 import { store } from './store.js';
 import { t, tn, num, day, lang } from './i18n.js';
 
+// The club screens' stylesheet comes with them (a table's phone never needs it), in place before
+// their first screen is drawn, so that nothing shows unstyled.
+const STYLES = new URL('./club.css', import.meta.url).href;
+if (!document.querySelector(`link[href="${STYLES}"]`)) {
+  const link = Object.assign(document.createElement('link'), { rel: 'stylesheet', href: STYLES });
+  const loaded = new Promise((resolve) => {
+    link.onload = link.onerror = resolve;
+  });
+  document.head.append(link);
+  await loaded;
+}
+
 const VIEWERS = 'solo-pad:viewers';
 // A noticeboard reads again every 20 polls of a table (60 s by default).
 const refreshMs = () => 20 * (Number(document.documentElement.dataset.pollMs) || 3000);

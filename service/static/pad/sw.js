@@ -30,6 +30,7 @@ const SHELL = [
   '/pad/pad.css',
   '/pad/qr.js',
   '/pad/seating-screen.js',
+  '/pad/series-view.js',
   '/pad/series.js',
   '/pad/settle-screen.js',
   '/pad/settle-up-view.js',

@@ -29,7 +29,7 @@ import {
 import { settlementView, summaryLine, withNames } from './settlement.js';
 import { store } from './store.js';
 import { discard, entriesFor, renumber } from './outbox.js';
-import { loadNight, seriesEnd, seriesLine, seriesOver } from './series.js';
+import { seriesOver } from './series.js';
 import { settleUpView } from './settle-up-view.js';
 import { tableAfter, tableAfterView, write, writeToken } from './writes.js';
 
@@ -512,6 +512,26 @@ async function restore(ctx, app, hand) {
   await write(ctx, app, request, t('Hand {number} is restored', { number: hand.number }));
 }
 
+/** A club night's table: its series' words (`view.seriesView`, series-view.js, imported once)
+ *  and the night, read again whenever the table changes (a hand, the director's lengthening, the
+ *  next draw closing this table): `view.night`. Offline, or for a table of its own: nothing. */
+function loadNight(ctx, view, app) {
+  const table = ctx.table;
+  if (!table.night_id) return;
+  if (!view.seriesView) {
+    import('./series-view.js').then(
+      (seriesView) => app.setState({ seriesView }),
+      () => {},
+    );
+  }
+  if (view.nightFor === table.version) return;
+  view.nightFor = table.version;
+  api.night(table.night_id, ctx.token || ctx.adminToken).then(
+    ({ data }) => app.setState({ night: data }),
+    () => {},
+  );
+}
+
 /** The printed settle-up: read once per version of the table (offline: printed without it);
  *  a club night's table reads its night too (its series, the next draw). */
 export function loadTable(ctx, view, app) {
@@ -532,7 +552,9 @@ export function tableView(ctx, view, app) {
   const about = { game: ctx.variant ? ctx.variant.title : table.variant, number: nextNumber(ctx) };
   const over = table.session && table.session.over;
   const closed = t('This table is closed: these are its final balances.');
-  const end = seriesEnd(ctx, view.night);
+  // A night's table: its series' words, once series-view.js is loaded (series.js).
+  const seriesView = view.seriesView;
+  const end = seriesView ? seriesView.seriesEnd(ctx, view.night) : nothing;
   const next = over
     ? ended(ctx)
     : end !== nothing
@@ -546,7 +568,7 @@ export function tableView(ctx, view, app) {
           : html`<a class="button primary big" href=${`${base}&go=new`} id="new-hand"
               >${t('New hand {number}', { number: nextNumber(ctx) })}</a
             >`;
-  const series = seriesLine(ctx, view.night);
+  const series = seriesView ? seriesView.seriesLine(ctx, view.night) : null;
   const hint =
     table.status === 'closed'
       ? t('{game} · closed', about)
