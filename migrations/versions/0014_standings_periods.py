@@ -55,6 +55,19 @@ def _counter_checks(table):
     ]
 
 
+def _foreign_keys(table):
+    """The rows' player and season, deleted with them (both tables alike)."""
+    return [
+        sa.ForeignKeyConstraint(
+            [column],
+            [f"{target}.id"],
+            name=op.f(f"fk_{table}_{column}_{target}"),
+            ondelete="CASCADE",
+        )
+        for column, target in (("player_id", "players"), ("season_id", "seasons"))
+    ]
+
+
 def _period_start(span, column):
     """SQL for the first day of the ``span`` holding the date ``column``."""
     if op.get_context().dialect.name == "sqlite":
@@ -73,18 +86,7 @@ def upgrade():
         *_counter_columns(),
         *_counter_checks(table),
         sa.CheckConstraint("span IN ('day', 'month', 'year')", name=op.f(f"ck_{table}_span_known")),
-        sa.ForeignKeyConstraint(
-            ["player_id"],
-            ["players.id"],
-            name=op.f(f"fk_{table}_player_id_players"),
-            ondelete="CASCADE",
-        ),
-        sa.ForeignKeyConstraint(
-            ["season_id"],
-            ["seasons.id"],
-            name=op.f(f"fk_{table}_season_id_seasons"),
-            ondelete="CASCADE",
-        ),
+        *_foreign_keys(table),
         sa.PrimaryKeyConstraint(
             "season_id", "span", "starts_on", "player_id", name=op.f(f"pk_{table}")
         ),
@@ -118,18 +120,7 @@ def downgrade():
         sa.Column("player_id", sa.String(length=32), nullable=False),
         *_counter_columns(),
         *_counter_checks(table),
-        sa.ForeignKeyConstraint(
-            ["player_id"],
-            ["players.id"],
-            name=op.f(f"fk_{table}_player_id_players"),
-            ondelete="CASCADE",
-        ),
-        sa.ForeignKeyConstraint(
-            ["season_id"],
-            ["seasons.id"],
-            name=op.f(f"fk_{table}_season_id_seasons"),
-            ondelete="CASCADE",
-        ),
+        *_foreign_keys(table),
         sa.PrimaryKeyConstraint("season_id", "day", "player_id", name=op.f(f"pk_{table}")),
     )
     with op.batch_alter_table(table, schema=None) as batch_op:
