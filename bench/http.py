@@ -170,6 +170,9 @@ SERVICE_ENV = {
     # One load generator on 127.0.0.1 stands for many clubs' addresses, and polls hard.
     "SOLO_RATELIMIT_READS_PER_ADDRESS": "",  # off
     "SOLO_RATELIMIT_READS_PER_TOKEN": "",
+    # wrk is one phone (one address, one User-Agent), and its previews are dry runs.
+    "SOLO_RATELIMIT_READS_PER_PHONE": "",
+    "SOLO_RATELIMIT_UNCHANGED_WRITES_PER_PHONE": "",
 }
 
 
