@@ -73,6 +73,9 @@ class StandInHub:
     def publish(self, *_args: Any) -> None:
         pass
 
+    def revoke(self, *_args: Any) -> None:
+        pass
+
 
 HUB = StandInHub()
 

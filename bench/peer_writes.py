@@ -26,7 +26,7 @@ side and warmed up, then rounds go ours, ours-sync, peer, peer-wal, ours, … (o
 time) so that what else the machine does weighs on all alike. Every answer is counted by its
 status: a failed request or anything but a 2xx fails the run. Printed: each round's writes a
 second and p50/p99, and per round the ratios of each of ours to each peer, with their medians
-against the target (≥ 3.5× the peer's writes).
+against their targets (≥ 3.5× the peer as it ships, ≥ 3× in WAL).
 """
 
 from __future__ import annotations
@@ -53,7 +53,9 @@ import requests
 from bench.http import SERVICE_ENV, prepare, run_wrk, scenarios, script
 from tests.support import Gunicorn
 
-TARGET = 3.5
+# Against the peer as it ships (SQLite's rollback journal), and at equal durability (the peer
+# in WAL, as ours: its best durable setting), the goal of issue 38.
+TARGETS = {"peer": 3.5, "peer-wal": 3.0}
 PEER = "ihatemoney==7.2.1"
 # Our servers, each a gunicorn of the service beside the others: the threaded worker as
 # ``make serve`` runs it (gunicorn.conf.py), and gunicorn's sync workers.
@@ -298,10 +300,10 @@ def main() -> None:
     )
     for name, peer in itertools.product(OURS, PEERS):
         ratios = [o / p for o, p in zip(rates[name], rates[peer], strict=True)]
-        median = statistics.median(ratios)
+        median, target = statistics.median(ratios), TARGETS[peer]
         print(
             f"{name}/{peer} per round: {', '.join(f'{r:.2f}' for r in ratios)}; median "
-            f"{median:.2f} (target ≥ {TARGET:g}: {'ok' if median >= TARGET else 'MISS'})"
+            f"{median:.2f} (target ≥ {target:g}: {'ok' if median >= target else 'MISS'})"
         )
     ours = [t / s for t, s in zip(rates["ours"], rates["ours-sync"], strict=True)]
     print(
