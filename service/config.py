@@ -27,14 +27,17 @@ class Defaults:
     API_SPEC_OPTIONS: dict[str, Any] = {
         "info": {
             "description": "Keeps the score of Solo card games played at a real table: settles "
-            "hands, keeps tables, pools, couleur and dealer. Errors are RFC 9457 problem details.",
+            "hands, keeps tables, pools, couleur and dealer. Errors are RFC 9457 problem details. "
+            "A bot asks the club's admin for a program token (`createNamedViewerToken`, `kind: "
+            "program`), never for `createViewerToken` (the club's one read-only link).",
         },
         "components": {
             "securitySchemes": {
                 "bearer": {
                     "type": "http",
                     "scheme": "bearer",
-                    "description": "A club's admin token or a table token.",
+                    "description": "A club's admin token, a table token, or a named token "
+                    "(read-only or a program's).",
                 },
             }
         },

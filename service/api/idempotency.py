@@ -4,7 +4,9 @@ gets the first answer again (``Idempotent-Replayed: true``) and changes nothing.
 Nothing to opt into: ``paging.Blueprint`` wraps every POST and PATCH view it registers with
 ``idempotent`` (``services/idempotency.py`` keeps the keys). A view that needs no wrapping says
 so with ``not_idempotent``: a hand's recording keeps its keys per table, in the hand's own
-transaction; a preview stores nothing, so its retry is harmless as it is.
+transaction; a preview stores nothing, so its retry is harmless as it is. A PUT or DELETE
+whose retry would be refused takes the key by ``idempotent`` on its view (a hand's correction
+and void: a lost answer's retry would be 409 ``hand-already-void``).
 ``api/openapi.py`` documents the header on every operation that ``idempotency_of`` says takes it,
 and a test holds the two together.
 """
@@ -34,7 +36,7 @@ KEY_MAX = 200
 KEY_PATTERN = f"^[!-~]([ -~]{{0,{KEY_MAX - 2}}}[!-~])?$"
 _KEY = re.compile(KEY_PATTERN)
 # The headers of the first answer that its replay repeats.
-KEPT_HEADERS = ("Location", "ETag", "Cache-Control", "Content-Disposition")
+KEPT_HEADERS = ("Location", "ETag", "Cache-Control", "Content-Disposition", "Dry-Run")
 
 STORED = "stored"
 """Keys kept by ``services/idempotency.py`` (the wrapped views)."""
@@ -108,7 +110,7 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
     def guarded(*args: Any, **kwargs: Any) -> Any:
         if HEADER not in request.headers:
             return view(*args, **kwargs)
-        print_ = idempotency.fingerprint(request.method, request.path, request.get_data())
+        print_ = idempotency.fingerprint(request.method, _target(), request.get_data())
         # Who asks comes first (a 401 before the header's 422): a key is the caller's own.
         try:
             scope = f"token:{principal().token_id}" if needs_token else "public"
@@ -145,6 +147,13 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
     manual["parameters"] = [*manual.get("parameters", []), PARAMETER]
     guarded._apidoc = apidoc  # type: ignore[attr-defined]
     return guarded
+
+
+def _target() -> str:
+    """The request's path, and its query when it has one: a dry run (``?dry_run=true``) is
+    not the same request as the change itself."""
+    query = request.query_string.decode("latin-1")
+    return f"{request.path}?{query}" if query else request.path
 
 
 def _replayed(replay: idempotency.Replay) -> Response:

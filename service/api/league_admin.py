@@ -114,18 +114,19 @@ class ViewerTokens(MethodView):
     @_auth_doc("Not this club's admin token.", "No such club.")
     @operation("createNamedViewerToken", "Clubs")
     def post(self, body: dict[str, Any], club_id: str) -> dict[str, Any]:
-        """Make a named read-only token (admin token), for a program: it reads everything of
-        the club and writes nothing.
+        """Make a named token for a program (admin token): it reads everything of the club;
+        with `kind: program` it also manages the webhooks it makes, and writes nothing else.
 
-        The club may hold several; each is revoked on its own. Shown this once only."""
-        return league_admin.create_viewer_token(principal(), club_id, body["name"])
+        The club may hold several; each is revoked on its own (a program's webhooks are
+        turned off with it). Shown this once only."""
+        return league_admin.create_viewer_token(principal(), club_id, body["name"], body["kind"])
 
     @blp.response(200, ViewerTokenSchema(many=True))
     @_auth_doc("Not this club's admin token.", "No such club.")
     @operation("listViewerTokens", "Clubs")
     def get(self, club_id: str) -> list[dict[str, Any]]:
-        """The club's working read-only tokens (admin token), oldest first: name, when made,
-        when last used (to within a minute). Never the token itself."""
+        """The club's working read-only and program tokens (admin token), oldest first: kind,
+        name, when made, when last used (to within a minute). Never the token itself."""
         return league_admin.list_viewer_tokens(principal(), club_id)
 
 

@@ -108,6 +108,10 @@ def _ticket(table_id: str | None, club_id: str | None, path: str) -> Any:
 class Changes(MethodView):
     @blp.arguments(ChangesQuerySchema(), location="query")
     @blp.response(200, ChangesPageSchema)
+    @blp.alt_response(
+        409,
+        description="`cursor-ahead`: `after` is past the club's last event: reload.",
+    )
     @blp.alt_response(401, description="No or bad token.")
     @blp.alt_response(403, description="Not this club's admin or read-only token.")
     @blp.alt_response(404, description="No such club.")
@@ -115,7 +119,7 @@ class Changes(MethodView):
     @operation("listClubChanges", "Live")
     def get(self, query: dict[str, Any], club_id: str) -> dict[str, Any]:
         """Every change of the club in order, a page at a time after the cursor `after`
-        (admin or read-only token). The event ids are the streams' ids."""
+        (admin, read-only or program token). The event ids are the streams' ids."""
         return live.read_changes(principal(), club_id, query["after"], query["limit"])
 
 

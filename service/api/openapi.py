@@ -190,6 +190,24 @@ LINKS: dict[tuple[str, str, str], dict[str, tuple[Any, ...]]] = {
     ("post", "/api/v1/tables/{table_id}/close", "200"): {
         "GetSettleUp": ("getSettleUp", {"table_id": "$request.path.table_id"}),
     },
+    # A program's own follow-ups: the next page of the feed, its webhook's state and log.
+    ("get", "/api/v1/clubs/{club_id}/changes", "200"): {
+        "NextChanges": (
+            "listClubChanges",
+            {"club_id": "$request.path.club_id", "after": "$response.body#/cursor"},
+        ),
+    },
+    ("post", "/api/v1/clubs/{club_id}/webhooks", "201"): {
+        name: (
+            operation_id,
+            {"club_id": "$request.path.club_id", "webhook_id": "$response.body#/id"},
+        )
+        for name, operation_id in (
+            ("GetWebhook", "getWebhook"),
+            ("ListWebhookDeliveries", "listWebhookDeliveries"),
+            ("DeleteWebhook", "deleteWebhook"),
+        )
+    },
 }
 
 STATUS_TEXT = {

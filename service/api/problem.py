@@ -75,6 +75,12 @@ PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
         "after `Retry-After` seconds to get its answer.",
     ),
     "hand-already-void": (409, N_("Hand already void"), "The hand was voided before."),
+    "cursor-ahead": (
+        409,
+        N_("Cursor ahead"),
+        "The feed's `after` is beyond the club's last event (its records were restored): "
+        "fetch `links.reload` (the club's state), then follow on after `after`.",
+    ),
     "name-taken": (409, N_("Name taken"), "The club already has a player or season of that name."),
     "night-closed": (409, N_("Club night closed"), "The club night is closed: no draw, no change."),
     "night-table-closed-by-director": (

@@ -36,7 +36,7 @@ from ..schemas.tables import (
 )
 from ..services import hands, seating, table_settings, tables
 from .auth import BEARER, documents_token, if_match_version, principal, reading_principal
-from .idempotency import OWN, not_idempotent, request_key
+from .idempotency import OWN, idempotent, not_idempotent, request_key
 from .idempotency import PARAMETER as IDEMPOTENCY_KEY
 from .openapi import operation, request_body
 from .paging import Answer, Blueprint
@@ -326,6 +326,7 @@ class Hand(MethodView):
         """Show one hand with its settlement."""
         return hands.get_hand(principal(), table_id, number)
 
+    @idempotent  # a retry after a lost answer gets it again, as a POST's does
     @blp.arguments(HandBodySchema())
     @blp.arguments(DryRunQuerySchema(), location="query", as_kwargs=True)
     @blp.doc(
@@ -354,6 +355,7 @@ class Hand(MethodView):
         )
         return changed(answer, answer["table"]["version"], dry_run)
 
+    @idempotent  # a retry after a lost answer gets it again, not 409 hand-already-void
     @blp.arguments(DryRunQuerySchema(), location="query", as_kwargs=True)
     @blp.response(200, CorrectedHandSchema, headers=DRY_RUN_HEADERS)
     @blp.alt_response(409, description="The hand is already void.")

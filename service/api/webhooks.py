@@ -1,6 +1,7 @@
-"""A club's webhooks over HTTP (its admin token): subscribe URLs to its events, list, change
-and delete them, read a webhook's delivery log and ask for an event to be sent again
-(docs/api.md#webhooks). The deliveries themselves are ``flask deliver-webhooks``'s."""
+"""A club's webhooks over HTTP (its admin token; a program's token, its own but for a change):
+subscribe URLs to its events, list, change and delete them, read a webhook's delivery log and
+ask for an event to be sent again (docs/api.md#webhooks). The deliveries themselves are
+``flask deliver-webhooks``'s."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def _allowed() -> tuple[IpNetwork, ...]:
     return allowed_networks(current_app.config.get("WEBHOOK_ALLOWED_NETWORKS") or ())
 
 
-_auth_doc = partial(documents_token, blp, "Not this club's admin token.")
+_auth_doc = partial(documents_token, blp, "Not this club's admin token, nor its program's.")
 
 
 @blp.route("/clubs/<string:club_id>/webhooks")
@@ -50,7 +51,7 @@ class Webhooks(MethodView):
     @_auth_doc("No such club.")
     @operation("createWebhook", "Webhooks")
     def post(self, body: dict[str, Any], club_id: str) -> dict[str, Any]:
-        """Subscribe a URL to the club's events (admin token).
+        """Subscribe a URL to the club's events (admin or program token).
 
         It is sent the events that happen from now on, in the club's order. The answer
         carries the signing secret, this once only."""
@@ -62,8 +63,8 @@ class Webhooks(MethodView):
     @_auth_doc("No such club.")
     @operation("listWebhooks", "Webhooks")
     def get(self, club_id: str) -> list[dict[str, Any]]:
-        """The club's webhooks, oldest first (admin token): each one's state (delivering,
-        failing since, disabled and why). Never their secrets."""
+        """The club's webhooks, oldest first (admin token; a program's: its own): each one's
+        state (delivering, failing since, disabled and why). Never their secrets."""
         return subscriptions.list_subscriptions(principal(), club_id)
 
 
@@ -73,7 +74,7 @@ class WebhookById(MethodView):
     @_auth_doc("No such club, or no such webhook of it.")
     @operation("getWebhook", "Webhooks")
     def get(self, club_id: str, webhook_id: str) -> dict[str, Any]:
-        """One webhook of the club (admin token)."""
+        """One webhook of the club (admin token, or its program's)."""
         return subscriptions.get_subscription(principal(), club_id, webhook_id)
 
     @blp.arguments(WebhookUpdateSchema())
@@ -83,14 +84,15 @@ class WebhookById(MethodView):
     @operation("updateWebhook", "Webhooks")
     def patch(self, body: dict[str, Any], club_id: str, webhook_id: str) -> dict[str, Any]:
         """Change a webhook's URL, event types or description, or turn it off or back on
-        (admin token)."""
+        (admin token only)."""
         return subscriptions.update_subscription(principal(), club_id, webhook_id, body, _allowed())
 
     @blp.response(204)
     @_auth_doc("No such club, or no such webhook of it.")
     @operation("deleteWebhook", "Webhooks")
     def delete(self, club_id: str, webhook_id: str) -> Response:
-        """Delete a webhook and its delivery log (admin token); nothing more is sent to it."""
+        """Delete a webhook and its delivery log (admin token, or its program's); nothing
+        more is sent to it."""
         subscriptions.delete_subscription(principal(), club_id, webhook_id)
         return Response(status=204)
 
@@ -102,8 +104,8 @@ class WebhookDeliveries(MethodView):
     @_auth_doc("No such club, or no such webhook of it.")
     @operation("listWebhookDeliveries", "Webhooks")
     def get(self, query: dict[str, Any], club_id: str, webhook_id: str) -> dict[str, Any]:
-        """The webhook's delivery log, newest first (admin token): each attempt's event,
-        status, latency and number."""
+        """The webhook's delivery log, newest first (admin token, or its program's): each
+        attempt's event, status, latency and number."""
         return subscriptions.list_deliveries(
             principal(), club_id, webhook_id, query.get("before"), query["limit"]
         )
@@ -117,7 +119,8 @@ class WebhookRedeliveries(MethodView):
     @_auth_doc("No such club, or no such webhook of it.")
     @operation("redeliverWebhookEvent", "Webhooks")
     def post(self, body: dict[str, Any], club_id: str, webhook_id: str) -> dict[str, Any]:
-        """Send one of the club's events to the webhook again, by hand (admin token).
+        """Send one of the club's events to the webhook again, by hand (admin token, or its
+        program's).
 
         The deliverer sends it soon, with the event's own `webhook-id`, and logs the attempt
         as `manual`."""

@@ -47,7 +47,8 @@ class TokenRow(Model):
     """A bearer token, stored as its SHA-256 only. ``table_id`` is set for table tokens;
     ``viewer`` is a club's read-only token (a noticeboard, a TV, a program). A viewer token
     made by ``POST …/viewer-tokens`` has a ``name``; the club's one read-only link (``POST
-    …/viewer-token``) has none."""
+    …/viewer-token``) has none. A ``program`` token (``POST …/viewer-tokens`` with ``kind``)
+    reads what a viewer reads and manages the webhooks it made; it always has a name."""
 
     __tablename__ = "tokens"
 
@@ -67,13 +68,16 @@ class TokenRow(Model):
     last_used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     __table_args__ = (
-        CheckConstraint("kind IN ('admin', 'table', 'viewer')", name="kind_known"),
+        CheckConstraint("kind IN ('admin', 'table', 'viewer', 'program')", name="kind_known"),
         CheckConstraint("(kind = 'table') = (table_id IS NOT NULL)", name="table_token_has_table"),
-        CheckConstraint("name IS NULL OR kind = 'viewer'", name="only_viewer_tokens_named"),
+        CheckConstraint(
+            "name IS NULL OR kind IN ('viewer', 'program')", name="only_viewer_tokens_named"
+        ),
+        CheckConstraint("kind <> 'program' OR name IS NOT NULL", name="program_tokens_named"),
         CheckConstraint("name IS NULL OR length(name) > 0", name="name_not_empty"),
         # The club's tokens of a kind (the listing of its viewer tokens, revoking by kind).
         Index("ix_tokens_club_kind", "club_id", "kind"),
-        # Two working read-only tokens of a club never share a name.
+        # Two working named tokens of a club (read-only or a program's) never share a name.
         Index(
             "uq_tokens_club_live_name",
             "club_id",

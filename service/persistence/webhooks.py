@@ -34,7 +34,9 @@ ERROR_MAX = 300
 
 
 class WebhookSubscriptionRow(Model):
-    """A URL of a club that is sent the events of ``event_types`` (``["*"]``: all)."""
+    """A URL of a club that is sent the events of ``event_types`` (``["*"]``: all).
+    ``token_id`` is the program token that made it (it manages its own webhooks only); null
+    for the club's admin's."""
 
     __tablename__ = "webhook_subscriptions"
 
@@ -42,6 +44,9 @@ class WebhookSubscriptionRow(Model):
     club_id: Mapped[str] = mapped_column(
         String(ID_LEN), ForeignKey("clubs.id", ondelete="CASCADE"), index=True
     )
+    # Without a foreign key, as migration 0018 says why; a token's row is never deleted (only
+    # revoked), and the club's deletion takes both.
+    token_id: Mapped[str | None] = mapped_column(String(ID_LEN), nullable=True)
     url: Mapped[str] = mapped_column(String(URL_MAX))
     event_types: Mapped[list[str]] = mapped_column(JSON)
     description: Mapped[str | None] = mapped_column(String(DESCRIPTION_MAX), nullable=True)

@@ -49,16 +49,27 @@ class IssuedTokenSchema(Schema):
     )
 
 
+TOKEN_KIND = fields.String(
+    load_default="viewer",
+    validate=validate.OneOf(["viewer", "program"]),
+    metadata={
+        "description": "`program`: reads as `viewer` and manages the webhooks it makes.",
+    },
+)
+
+
 class ViewerTokenCreateSchema(Schema):
     """``name``: what the token is for ("league bot", "TV in the hall"), unique among the
-    club's working read-only tokens."""
+    club's working named tokens."""
 
     name = Name()
+    kind = TOKEN_KIND
 
 
 class ViewerTokenSchema(Schema):
     id = fields.String(required=True, metadata={"description": "Revoke it by this id."})
     club_id = fields.String(required=True)
+    kind = fields.String(required=True, validate=validate.OneOf(["viewer", "program"]))
     name = fields.String(
         required=True,
         allow_none=True,
@@ -76,10 +87,9 @@ class ViewerTokenSchema(Schema):
 
 
 class IssuedViewerTokenSchema(ViewerTokenSchema):
-    kind = fields.String(required=True, validate=validate.OneOf(["viewer"]))
     token = fields.String(
         required=True,
-        metadata={"description": "The new read-only token. Shown this once only."},
+        metadata={"description": "The new token. Shown this once only."},
     )
 
 

@@ -51,6 +51,14 @@ class ProblemSchema(Schema):
             "minimum": 1,
         }
     )
+    after = fields.Integer(
+        metadata={"description": "`cursor-ahead`: the club's last event, to follow on after."}
+    )
+    links = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"description": "`cursor-ahead`: `reload`, `changes`."},
+    )
     etag = fields.String(
         metadata={"description": "`version-mismatch`: the table's current ETag.", "maxLength": 40}
     )

@@ -142,6 +142,11 @@ class WebhookUpdateSchema(Schema):
 class WebhookSchema(Schema):
     id = fields.String(required=True)
     club_id = fields.String(required=True)
+    token_id = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "The program token that made it; null: the admin's."},
+    )
     url = fields.String(required=True)
     event_types = fields.List(fields.String(), required=True)
     description = fields.String(required=True, allow_none=True)

@@ -47,7 +47,13 @@ _REVOKED = {
     "table": N_("This table's link was revoked by the club's admin; ask for a new one."),
     "admin": N_("This admin token was revoked by the club's admin; ask for a new one."),
     "viewer": N_("This viewer token was revoked by the club's admin; ask for a new one."),
+    "program": N_("This program's token was revoked by the club's admin; ask for a new one."),
 }
+# The kinds of token that read the whole club: its admin, its read-only (viewer) tokens and
+# its programs' tokens (docs/league.md); a table's token reads less.
+CLUB_READERS = frozenset({"admin", "viewer", "program"})
+# The kinds whose last use is noted (the admin's list of the club's named tokens shows it).
+NOTED = frozenset({"viewer", "program"})
 # The columns that decide who a token is: the request path and the polls answered before
 # Flask (``table_versions.PinnedVersionReader.read_token``) read the same ones.
 TOKEN_COLUMNS = (
@@ -65,8 +71,8 @@ TOKEN_BY_ID = select(*TOKEN_COLUMNS).where(TokenRow.id == bindparam("token_id"))
 
 @dataclass(frozen=True, slots=True)
 class Principal:
-    """Who is calling: an admin of ``club_id``, its read-only ``viewer`` token, or a table
-    token of ``table_id``."""
+    """Who is calling: an admin of ``club_id``, its read-only ``viewer`` token, a ``program``
+    token (reads as a viewer, manages its own webhooks), or a table token of ``table_id``."""
 
     token_id: str
     kind: str
@@ -76,6 +82,10 @@ class Principal:
     @property
     def is_admin(self) -> bool:
         return self.kind == "admin"
+
+    def reads_club(self, club_id: str) -> bool:
+        """Whether the token reads all of ``club_id`` (its admin, viewer and program tokens)."""
+        return self.club_id == club_id and self.kind in CLUB_READERS
 
 
 def new_id() -> str:
@@ -148,9 +158,9 @@ class TokenFacts(Protocol):
 
 
 def use_is_due(row: TokenFacts, now: datetime | None = None) -> bool:
-    """Whether this use of a viewer token should be noted as its last use (the stored one is
-    missing or older than ``LAST_USED_EVERY_SECONDS``)."""
-    if row.kind != "viewer":
+    """Whether this use of a viewer or program token should be noted as its last use (the
+    stored one is missing or older than ``LAST_USED_EVERY_SECONDS``)."""
+    if row.kind not in NOTED:
         return False
     if row.last_used_at is None:
         return True
@@ -275,9 +285,34 @@ def revoke_own_token(principal: Principal) -> None:
     announce_revoked([principal.token_id])
 
 
+def hold_live_token(principal: Principal) -> None:
+    """Hold the caller's token row until the transaction ends (PostgreSQL: its row lock; on
+    SQLite the caller took the writer's turn), or TokenRevoked if it was revoked meanwhile. A
+    write that must not outlive its token (a program's new webhook) then commits only if no
+    revocation committed before it, and a revocation after it sees it."""
+    held = db.session.execute(
+        update(TokenRow)
+        .where(TokenRow.id == principal.token_id, TokenRow.revoked_at.is_(None))
+        .values(revoked_at=None)
+    )
+    if getattr(held, "rowcount", 0) != 1:
+        db.session.rollback()
+        raise TokenRevoked(_REVOKED.get(principal.kind, _REVOKED["viewer"]), headers=_WWW_INVALID)
+
+
 def require_club_admin(principal: Principal, club_id: str) -> None:
     if not (principal.is_admin and principal.club_id == club_id):
-        raise Forbidden(N_("This needs the admin token of the club."))
+        raise Forbidden(_refusal(principal, N_("This needs the admin token of the club.")))
+
+
+def _refusal(principal: Principal, message: str) -> str:
+    """Why a write is refused: for a program's token, what it may do instead."""
+    if principal.kind == "program":
+        return N_(
+            "A program's token reads the club and manages its own webhooks, nothing else: "
+            "this needs the club's admin token."
+        )
+    return message
 
 
 class TableIdentity(Protocol):
@@ -298,10 +333,10 @@ def may_access_table(principal: Principal, table: TableIdentity) -> bool:
 
 
 def may_read_table(principal: Principal, table: TableIdentity) -> bool:
-    """Those who may write it, and the read-only (viewer) tokens of its club, may read it."""
-    if principal.kind == "viewer":
-        return principal.club_id == table.club_id
-    return may_access_table(principal, table)
+    """Its own token, and the tokens that read its whole club (admin, viewer, program)."""
+    if principal.kind == "table":
+        return principal.table_id == table.id
+    return principal.reads_club(table.club_id)
 
 
 def require_table_reader(principal: Principal, table: TableIdentity) -> None:
@@ -311,4 +346,4 @@ def require_table_reader(principal: Principal, table: TableIdentity) -> None:
 
 def require_table_access(principal: Principal, table: TableIdentity) -> None:
     if not may_access_table(principal, table):
-        raise Forbidden(N_("This token does not give access to this table."))
+        raise Forbidden(_refusal(principal, N_("This token does not give access to this table.")))

@@ -62,11 +62,11 @@ def set_currency(principal: Principal, club_id: str, currency: str) -> dict[str,
 
 
 def read_club(principal: Principal, club_id: str) -> ClubRow:
-    """The club, for its admin token or its read-only (viewer) token."""
+    """The club, for its admin token or its read-only (viewer, program) tokens."""
     club = db.session.get(ClubRow, club_id)
     if club is None:
         raise NotFound(N_("No club %(club)s."), values={"club": repr(club_id)})
-    if principal.club_id != club_id or principal.kind not in ("admin", "viewer"):
+    if not principal.reads_club(club_id):
         raise Forbidden(N_("This needs the club's admin token or its read-only token."))
     return club
 

@@ -3,7 +3,8 @@ kept for ``LIFETIME`` and given again to a retry with the same key and the same 
 draft-ietf-httpapi-idempotency-key-header).
 
 A key belongs to its caller (``scope``: the token, or ``public`` where no token is needed) and
-names one request (``fingerprint``: method, path and body). The way of one keyed write:
+names one request (``fingerprint``: method, path with its query, and body). The way of one
+keyed write:
 
 1. ``claim``: the key's row is inserted, in a transaction of its own, before the write runs.
    A unique key: the write goes ahead. A key already answered: the answer is replayed. The
@@ -90,8 +91,9 @@ class Replay:
 
 
 def fingerprint(method: str, path: str, body: bytes) -> str:
-    """What makes two requests the same: the method, the path and the body, read as JSON
-    (so a retry that orders its members otherwise or spaces them otherwise is the same)."""
+    """What makes two requests the same: the method, the path (with its query, if any) and
+    the body, read as JSON (so a retry that orders its members otherwise or spaces them
+    otherwise is the same)."""
     try:
         canonical = canonical_text(json.loads(body or b"null")).encode()
     except (ValueError, RecursionError):

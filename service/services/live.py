@@ -36,7 +36,7 @@ from ..persistence.table_keeping import SpentTicketRow, TokenRow
 from ..rules import RuleViolation
 from .auth import Principal, TokenFacts, hash_token, own_write
 from .clubs import read_club
-from .errors import ServiceError, Unauthorized
+from .errors import Conflict, ServiceError, Unauthorized
 from .live_feed import event_frame, named_frame
 from .outbox import club_changes, events_after, last_seq
 from .table_versions import VersionRow
@@ -69,9 +69,43 @@ class TooManyStreams(ServiceError):
     problem = "too-many-streams"
 
 
+class CursorAhead(Conflict):
+    """The feed's cursor names an event the club never had (``names_no_event``): its reader
+    must fetch the state again, as a stream's ``reload`` says."""
+
+    problem = "cursor-ahead"
+
+
+def names_no_event(after: int, club_last: int) -> bool:
+    """Whether a reader's position ``after`` is beyond the club's last event ``club_last``:
+    an id the club never had (its records were restored from an older backup, and a program
+    kept its cursor). Its reader would silently skip everything up to it, so it must fetch
+    the state again and go on after ``club_last``. The one decision of the streams (a
+    ``reload``, ``unknown-id``) and of the feed (``CursorAhead``)."""
+    return after > club_last
+
+
 def read_changes(principal: Principal, club_id: str, after: int, limit: int) -> dict[str, Any]:
-    """A page of the club's events after ``after`` (its admin or read-only token)."""
+    """A page of the club's events after ``after`` (its admin or read-only token), or
+    CursorAhead for a cursor beyond the club's last event."""
     read_club(principal, club_id)
+    club_last = last_seq(club_id)
+    if names_no_event(after, club_last):
+        raise CursorAhead(
+            N_(
+                "The cursor %(after)s is beyond the club's last event, %(last)s (its records "
+                "were restored): fetch the club's state again, then follow the changes after "
+                "%(last)s."
+            ),
+            values={"after": after, "last": club_last},
+            members={
+                "after": club_last,
+                "links": {
+                    "reload": f"/api/v1/clubs/{club_id}/export",
+                    "changes": f"/api/v1/clubs/{club_id}/changes?after={club_last}",
+                },
+            },
+        )
     return club_changes(club_id, after, limit)
 
 
@@ -146,13 +180,14 @@ def open_stream(
     club_last = reads.club_last(target.club_id)
     if after is None:
         return StreamOpening(target, ready_opening(target, club_last), club_last)
+    unknown = names_no_event(after, club_last)
     events = (
         []
-        if after > club_last
+        if unknown
         else reads.events_after(target.club_id, after, MAX_BACKLOG + 1, target.table_id)
     )
-    if after > club_last or len(events) > MAX_BACKLOG:
-        reason = "unknown-id" if after > club_last else "too-far-behind"
+    if unknown or len(events) > MAX_BACKLOG:
+        reason = "unknown-id" if unknown else "too-far-behind"
         return StreamOpening(target, reload_opening(target, club_last, reason), club_last)
     frames = b"".join(event_frame(e) for e in events)
     last = max([club_last, *(e["id"] for e in events)])

@@ -62,6 +62,7 @@ def _sent(api: Any, client: Any) -> dict[tuple[int, str], str]:
     note("no such table", client.get("/api/v1/tables/" + "0" * 32, headers=admin))
     note("bad stream ticket", client.get(f"/api/v1/tables/{table['id']}/events?ticket=x.y"))
     note("wrong method", client.put("/api/v1/clubs"))
+    note("cursor ahead", client.get(f"/api/v1/clubs/{club_id}/changes?after=99", headers=admin))
     note("Accept", client.get(f"/api/v1/clubs/{club_id}", headers={**admin, "Accept": "text/html"}))
     assert api.record(table, SOLO, **{"Idempotency-Key": "k"}).status_code == 201
     note("reused key", api.record(table, {**SOLO, "tricks": 2}, **{"Idempotency-Key": "k"}))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.api.sse import parse
 from tests.api.test_league import LOST_SOLO, SOLO
 
 
@@ -115,6 +116,34 @@ def test_the_read_only_token_reads_the_feed_and_nobody_else(api, client):
     assert client.get(url, headers=api.auth(api.club()["admin_token"])).status_code == 403
     missing = client.get("/api/v1/clubs/nope/changes", headers=api.auth(club["admin_token"]))
     assert missing.status_code == 404
+
+
+def test_a_cursor_beyond_the_clubs_last_event_is_told_to_reload_as_the_stream_is(api, client):
+    """After a restore from an older backup a program still holds its cursor: answered as a
+    page, it would skip every event up to it without a word."""
+    club = api.club()
+    table = api.table(club=club)
+    api.record(table, SOLO)  # events 1 and 2
+    admin = api.auth(club["admin_token"])
+    url = f"/api/v1/clubs/{club['id']}/changes"
+    ahead = client.get(f"{url}?after=7", headers=admin)
+    assert ahead.status_code == 409, ahead.json
+    assert ahead.json["type"] == "urn:solo:problem:cursor-ahead"
+    assert ahead.json["after"] == 2
+    assert ahead.json["links"] == {
+        "reload": f"/api/v1/clubs/{club['id']}/export",
+        "changes": f"{url}?after=2",
+    }
+    assert "7" in ahead.json["detail"] and "2" in ahead.json["detail"]
+    stream = client.get(f"/api/v1/clubs/{club['id']}/events?after=7", headers=admin)
+    told = parse(stream.get_data(as_text=True))
+    assert [(e.event, e.id, e.json()["reason"]) for e in told] == [("reload", "2", "unknown-id")]
+    reload = client.get(ahead.json["links"]["reload"], headers=admin)
+    assert reload.status_code == 200
+    api.record(table, SOLO)
+    follow = client.get(ahead.json["links"]["changes"], headers=admin)
+    assert [e["id"] for e in follow.json["events"]] == [3]
+    assert changes(api, club, after=3) == {"events": [], "cursor": 3, "more": False}
 
 
 def test_bad_cursors_are_named(api, client):

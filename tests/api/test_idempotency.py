@@ -4,6 +4,7 @@ body is a 409; a malformed key a 422 naming the header; keys are the caller's ow
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -259,29 +260,84 @@ def test_hands_keep_their_own_keys_per_table(api):
     assert api.record(two, SOLO, **_key("same")).status_code == 201
 
 
-def test_every_post_and_patch_takes_the_key_in_the_document_and_the_code(app, document):
+def test_a_void_and_a_correction_replay_with_their_key(api, client):
+    """A phone whose answer was lost sends the void (or the correction) again: with the same
+    key it gets the first answer, not 409 hand-already-void, and nothing happens twice."""
+    table = api.table()
+    for _ in range(2):
+        assert api.record(table, SOLO).status_code == 201
+    phone = _auth(table["table_token"])
+    hands = f"/api/v1/tables/{table['id']}/hands"
+    first = _twice(client, "delete", f"{hands}/1", None, {**phone, **_key("void-1")})
+    assert first.json["status"] == "void"
+    unkeyed = client.delete(f"{hands}/1", headers=phone)
+    assert unkeyed.status_code == 409
+    assert unkeyed.json["type"] == "urn:solo:problem:hand-already-void"
+    elsewhere = client.delete(f"{hands}/2", headers={**phone, **_key("void-1")})
+    assert elsewhere.json["type"] == "urn:solo:problem:idempotency-key-reused"
+
+    fixed = {**SOLO, "tricks": 4}
+    corrected = _twice(client, "put", f"{hands}/2", fixed, {**phone, **_key("fix-2")})
+    other = client.put(f"{hands}/2", json={**SOLO, "tricks": 3}, headers={**phone, **_key("fix-2")})
+    assert other.status_code == 409
+    assert other.json["type"] == "urn:solo:problem:idempotency-key-reused"
+    history = client.get(f"{hands}/2/history", headers=phone).json
+    assert [r["hand"]["tricks"] for r in history["revisions"]] == [6, 4]
+    assert api.get_table(table)["version"] == int(corrected.headers["ETag"].strip('"'))
+
+
+def test_a_dry_run_is_not_the_change_under_the_same_key(api, client):
+    table = api.table()
+    assert api.record(table, SOLO).status_code == 201
+    keyed = {**_auth(table["table_token"]), **_key("try")}
+    hand = f"/api/v1/tables/{table['id']}/hands/1"
+    tried = _twice(client, "put", f"{hand}?dry_run=true", {**SOLO, "tricks": 4}, keyed)
+    assert tried.headers["Dry-Run"] == "true"
+    again = client.put(f"{hand}?dry_run=true", json={**SOLO, "tricks": 4}, headers=keyed)
+    assert again.headers["Dry-Run"] == "true" and "ETag" not in again.headers
+    real = client.put(hand, json={**SOLO, "tricks": 4}, headers=keyed)
+    assert real.status_code == 409
+    assert real.json["type"] == "urn:solo:problem:idempotency-key-reused"
+    assert api.get_table(table)["version"] == 2  # opened, one hand: nothing corrected
+
+
+def test_every_write_that_takes_the_key_says_so_in_the_document_and_the_code(app, document):
+    """Every POST and PATCH, and the PUTs and DELETEs that opt in (a hand's correction and
+    void)."""
     views = app.view_functions
     keyed_in_code = set()
     for rule in app.url_map.iter_rules():
         view = views[rule.endpoint]
         cls = getattr(view, "view_class", None)
-        for method in {"POST", "PATCH"} & (rule.methods or set()):
+        for method in {"POST", "PATCH", "PUT", "DELETE"} & (rule.methods or set()):
             handler = getattr(cls, method.lower()) if cls else view
             how = idempotency_of(handler)
-            assert how in (STORED, OWN, NONE), (rule.rule, method)
-            if how != NONE:
-                keyed_in_code.add((method.lower(), rule.rule))
+            if method in ("POST", "PATCH"):
+                assert how in (STORED, OWN, NONE), (rule.rule, method)
+            if how in (STORED, OWN):
+                keyed_in_code.add((method.lower(), _openapi_path(rule.rule)))
     keyed_in_document = set()
     for path, operations in document["paths"].items():
         for method, operation in operations.items():
-            if method in ("post", "patch"):
-                names = [p.get("name") for p in operation.get("parameters", [])]
-                if "Idempotency-Key" in names:
-                    keyed_in_document.add((method, path))
-                    responses = operation["responses"]
-                    success = next(s for s in responses if s.startswith("2"))
-                    assert "Idempotent-Replayed" in responses[success]["headers"], path
-                    assert {"409", "422"} <= responses.keys(), path
-                elif operation["operationId"] != "previewSettlement":
-                    pytest.fail(f"{method} {path} documents no Idempotency-Key")
-    assert len(keyed_in_code) == len(keyed_in_document) >= 11
+            if method not in ("post", "patch", "put", "delete"):
+                continue
+            names = [p.get("name") for p in operation.get("parameters", [])]
+            if "Idempotency-Key" in names:
+                keyed_in_document.add((method, path))
+                responses = operation["responses"]
+                success = next(s for s in responses if s.startswith("2"))
+                assert "Idempotent-Replayed" in responses[success]["headers"], path
+                assert {"409", "422"} <= responses.keys(), path
+            elif method in ("post", "patch") and operation["operationId"] != "previewSettlement":
+                pytest.fail(f"{method} {path} documents no Idempotency-Key")
+    assert keyed_in_code == keyed_in_document
+    assert {
+        ("put", "/api/v1/tables/{table_id}/hands/{number}"),
+        ("delete", "/api/v1/tables/{table_id}/hands/{number}"),
+    } <= keyed_in_code
+    assert len(keyed_in_code) >= 13
+
+
+def _openapi_path(rule: str) -> str:
+    """A Flask rule as the document writes its path (``<int(min=1):number>`` → ``{number}``)."""
+    return re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", re.sub(r"\([^)]*\)", "", rule))

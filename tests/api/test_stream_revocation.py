@@ -1,8 +1,8 @@
 """An open stream ends with its token: renewing a table's token, rotating a club's admin token
-or deleting a read-only token ends every stream opened with it or with its tickets, on every
-worker of both instances (two real gunicorn instances, two workers each, on one database:
-SQLite's file or, with ``TEST_DATABASE_URL``, PostgreSQL), with a last ``revoked`` event and
-no event committed after the answer that confirmed it."""
+or deleting a read-only (or a program's) token ends every stream opened with it or with its
+tickets, on every worker of both instances (two real gunicorn instances, two workers each, on
+one database: SQLite's file or, with ``TEST_DATABASE_URL``, PostgreSQL), with a last
+``revoked`` event and no event committed after the answer that confirmed it."""
 
 from __future__ import annotations
 
@@ -153,8 +153,9 @@ def test_rotating_the_admin_token_ends_the_club_streams_it_opened(
     watching[0].close()
 
 
+@pytest.mark.parametrize("kind", ["viewer", "program"])
 def test_deleting_a_read_only_token_ends_its_table_and_club_streams(
-    servers: tuple[Gunicorn, Gunicorn], api: Any
+    servers: tuple[Gunicorn, Gunicorn], api: Any, kind: str
 ) -> None:
     first, second = servers
     club = api.club()
@@ -162,7 +163,7 @@ def test_deleting_a_read_only_token_ends_its_table_and_club_streams(
     admin = bearer(club["admin_token"])
     made = requests.post(
         f"{first.url}/api/v1/clubs/{club['id']}/viewer-tokens",
-        json={"name": "Noticeboard"},
+        json={"name": "Noticeboard", "kind": kind},
         headers=admin,
         timeout=10,
     )

@@ -47,7 +47,8 @@ def test_a_club_holds_several_named_read_only_tokens_listed_and_revoked_one_by_o
     assert not any(s in text for s in secrets)
     assert not any(auth.hash_token(s) in text for s in secrets)
     assert all(
-        set(t) == {"id", "club_id", "name", "created_at", "last_used_at"} for t in listed.json
+        set(t) == {"id", "club_id", "kind", "name", "created_at", "last_used_at"}
+        for t in listed.json
     )
     # Each reads; revoking one leaves the others working.
     club = f"/api/v1/clubs/{league.club['id']}"

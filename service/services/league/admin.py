@@ -28,6 +28,7 @@ from ..clubs import get_club, player_view
 from ..errors import Conflict, Forbidden, NameTaken, NotFound, TableClosed, conflict_on_duplicate
 from ..locking import begin_write, get_table
 from ..outbox import record_change
+from ..webhooks.subscriptions import disable_webhooks_of
 from .ratings import shown_rating
 from .seasons import reader_scope, require_club_reader, require_player_reader
 
@@ -109,15 +110,24 @@ def _viewer_token_view(row: TokenRow) -> dict[str, Any]:
     return {
         "id": row.id,
         "club_id": row.club_id,
+        "kind": row.kind,
         "name": row.name,
         "created_at": rfc3339(row.created_at),
         "last_used_at": rfc3339(row.last_used_at),
     }
 
 
-def create_viewer_token(principal: Principal, club_id: str, name: str) -> dict[str, Any]:
-    """A new named read-only token of the club (admin token), beside the others: for a
-    program (a league bot, an importer, a noticeboard). Shown this once only."""
+# The kinds of the club's named tokens: read-only, or a program's (reads the same, and manages
+# the webhooks it makes).
+NAMED_KINDS = ("viewer", "program")
+
+
+def create_viewer_token(
+    principal: Principal, club_id: str, name: str, kind: str = "viewer"
+) -> dict[str, Any]:
+    """A new named token of the club (admin token), beside the others: read-only (a
+    noticeboard, an importer) or a ``program``'s (a bot that also keeps webhooks of its own).
+    Shown this once only."""
     begin_write()  # SQLite: the count below and the insert in one writer's turn
     get_club(principal, club_id)
     live = db.session.scalar(
@@ -125,7 +135,7 @@ def create_viewer_token(principal: Principal, club_id: str, name: str) -> dict[s
         .select_from(TokenRow)
         .where(
             TokenRow.club_id == club_id,
-            TokenRow.kind == "viewer",
+            TokenRow.kind.in_(NAMED_KINDS),
             TokenRow.name.is_not(None),
             TokenRow.revoked_at.is_(None),
         )
@@ -135,23 +145,24 @@ def create_viewer_token(principal: Principal, club_id: str, name: str) -> dict[s
             N_("The club holds %(count)s read-only tokens already; revoke one first."),
             values={"count": MAX_VIEWER_TOKENS},
         )
-    row, token = issue_token_row("viewer", club_id, name=name)
+    row, token = issue_token_row(kind, club_id, name=name)
     with conflict_on_duplicate(
         N_("The club already has a read-only token called %(name)s."),
         NameTaken,
         values={"name": repr(name)},
     ):
         db.session.commit()
-    return {**_viewer_token_view(row), "kind": "viewer", "token": token}
+    return {**_viewer_token_view(row), "token": token}
 
 
 def list_viewer_tokens(principal: Principal, club_id: str) -> list[dict[str, Any]]:
-    """The club's working read-only tokens, oldest first: name (none for the read-only link),
-    when made, when last used (to the minute). Never the token nor its digest."""
+    """The club's working read-only and program tokens, oldest first: kind, name (none for
+    the read-only link), when made, when last used (to the minute). Never the token nor its
+    digest."""
     get_club(principal, club_id)
     rows = db.session.scalars(
         select(TokenRow)
-        .where(TokenRow.club_id == club_id, TokenRow.kind == "viewer")
+        .where(TokenRow.club_id == club_id, TokenRow.kind.in_(NAMED_KINDS))
         .where(TokenRow.revoked_at.is_(None))
         .order_by(TokenRow.created_at, TokenRow.id)
     )
@@ -159,15 +170,17 @@ def list_viewer_tokens(principal: Principal, club_id: str) -> list[dict[str, Any
 
 
 def revoke_viewer_token_by_id(principal: Principal, club_id: str, token_id: str) -> None:
-    """Revoke one read-only token of the club (admin token); the others keep working."""
+    """Revoke one read-only or program token of the club (admin token); the others keep
+    working. A program's webhooks are turned off with its token, in the same transaction."""
     get_club(principal, club_id)
     if not revoke_tokens(
-        TokenRow.id == token_id, TokenRow.club_id == club_id, TokenRow.kind == "viewer"
+        TokenRow.id == token_id, TokenRow.club_id == club_id, TokenRow.kind.in_(NAMED_KINDS)
     ):
         raise NotFound(
             N_("The club has no working read-only token %(token)s."),
             values={"token": repr(token_id)},
         )
+    disable_webhooks_of(club_id, token_id)
     db.session.commit()
 
 

@@ -43,8 +43,8 @@ class TableScope(NamedTuple):
 
 
 def reader_scope(principal: Principal, club_id: str) -> TableScope | None:
-    """Who may read the club's league (``docs/league.md``): its admin and read-only (viewer)
-    tokens all of it (None: no limit); a table's token, while its table is open, only its
+    """Who may read the club's league (``docs/league.md``): its admin and read-only (viewer,
+    program) tokens all of it (None: no limit); a table's token, while its table is open, only its
     own season and the players seated at it (the phones at the table show the standings);
     anyone else, and a closed table's token, nothing (Forbidden)."""
     if principal.club_id != club_id:
@@ -54,7 +54,7 @@ def reader_scope(principal: Principal, club_id: str) -> TableScope | None:
                 "the token of one of its open tables."
             )
         )
-    if principal.kind in ("admin", "viewer"):
+    if principal.reads_club(club_id):
         return None
     table = db.session.get(TableRow, principal.table_id)
     if table is None or table.status != "open":

@@ -74,7 +74,7 @@ def night_tables(night_id: str) -> list[tuple[ClubNightTableRow, TableRow]]:
 
 def require_night_reader(principal: Principal, night: ClubNightRow) -> None:
     """The club's admin and read-only tokens, and the token of a table of the night."""
-    if principal.club_id == night.club_id and principal.kind in ("admin", "viewer"):
+    if principal.reads_club(night.club_id):
         return
     if principal.kind == "table" and principal.club_id == night.club_id:
         found = db.session.scalar(

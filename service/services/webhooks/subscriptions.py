@@ -1,6 +1,8 @@
 """A club's webhook subscriptions (its admin token): make one (its signing secret shown this
 once), list, change, delete them; read a subscription's delivery log; ask for an event to be
-sent again.
+sent again. A program's token of the club makes, lists, reads, redelivers and deletes its own
+webhooks, and nothing else (``_manager``); revoking it turns them off
+(``disable_webhooks_of``).
 
 A new subscription starts after the club's last event: it is sent what happens from now on.
 Changing ``url`` or ``event_types`` keeps its place in the club's order; turning it back on
@@ -13,7 +15,7 @@ import base64
 import secrets
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select, update
 
 from ...extensions import db
 from ...i18n.marks import N_
@@ -25,10 +27,11 @@ from ...persistence.webhooks import (
     WebhookSubscriptionRow,
 )
 from ...rules import Phrase, RuleViolation
-from ..auth import Principal, new_id
-from ..clubs import get_club
-from ..errors import Conflict, NotFound
-from ..outbox import last_seq
+from ..auth import Principal, hold_live_token, new_id
+from ..clubs import get_club, read_club
+from ..errors import Conflict, Forbidden, NotFound
+from ..locking import begin_write
+from ..outbox import last_seq, record_change
 from . import addresses
 from .addresses import AddressRefused, IpNetwork, check_subscribed_url
 
@@ -39,6 +42,8 @@ ALL_EVENTS = "*"
 MAX_SUBSCRIPTIONS = 20
 MAX_LOG_PAGE = 100
 SECRET_BYTES = 24
+# Why a webhook is off after its program's token was revoked (``disabled_reason``).
+REVOKED_REASON = "its program's token was revoked"
 
 
 def new_secret() -> str:
@@ -50,6 +55,7 @@ def subscription_view(row: WebhookSubscriptionRow) -> dict[str, Any]:
     return {
         "id": row.id,
         "club_id": row.club_id,
+        "token_id": row.token_id,
         "url": row.url,
         "event_types": list(row.event_types),
         "description": row.description,
@@ -112,12 +118,40 @@ def _types(event_types: list[str]) -> list[str]:
     return [ALL_EVENTS] if ALL_EVENTS in unique else unique
 
 
-def _subscription(principal: Principal, club_id: str, webhook_id: str) -> WebhookSubscriptionRow:
+def _manager(principal: Principal, club_id: str) -> str | None:
+    """Who manages the club's webhooks: its admin token (all of them: None), or one of its
+    programs' tokens (the ones it made: its token id); anyone else is refused."""
+    if principal.kind == "program":
+        read_club(principal, club_id)
+        return principal.token_id
     get_club(principal, club_id)
+    return None
+
+
+def _subscription(
+    principal: Principal, club_id: str, webhook_id: str, *, program_may: bool = True
+) -> WebhookSubscriptionRow:
+    """The club's webhook, for its admin token or, when ``program_may``, the program's token
+    that made it."""
+    owner = _manager(principal, club_id)
     row = db.session.get(WebhookSubscriptionRow, webhook_id)
     if row is None or row.club_id != club_id:
         raise NotFound(
             N_("The club has no webhook %(webhook)s."), values={"webhook": repr(webhook_id)}
+        )
+    if owner is not None and not program_may:
+        raise Forbidden(
+            N_(
+                "A program's token does not change webhooks: delete it and make another "
+                "(the club's admin token changes any)."
+            )
+        )
+    if owner is not None and row.token_id != owner:
+        raise Forbidden(
+            N_(
+                "This webhook is not this program's: a program's token manages only the "
+                "webhooks it made."
+            )
         )
     return row
 
@@ -130,10 +164,14 @@ def create_subscription(
     description: str | None,
     allowed: tuple[IpNetwork, ...],
 ) -> dict[str, Any]:
-    """Subscribe ``url`` to the club's events of ``event_types`` from now on (admin token);
-    the answer carries the signing secret, this once only."""
-    get_club(principal, club_id)
+    """Subscribe ``url`` to the club's events of ``event_types`` from now on (admin token, or
+    a program's: then the webhook is that program's); the answer carries the signing secret,
+    this once only."""
+    owner = _manager(principal, club_id)
     _check_url(url, allowed)
+    if owner is not None:  # a program's webhook is made only while its token works
+        begin_write()
+        hold_live_token(principal)
     count = len(
         db.session.scalars(
             select(WebhookSubscriptionRow.id).where(WebhookSubscriptionRow.club_id == club_id)
@@ -148,6 +186,7 @@ def create_subscription(
     row = WebhookSubscriptionRow(
         id=new_id(),
         club_id=club_id,
+        token_id=owner,
         url=url,
         event_types=_types(event_types),
         description=description,
@@ -164,12 +203,14 @@ def create_subscription(
 
 
 def list_subscriptions(principal: Principal, club_id: str) -> list[dict[str, Any]]:
-    """The club's webhooks, oldest first (admin token); never their secrets."""
-    get_club(principal, club_id)
+    """The club's webhooks, oldest first (admin token; a program's token: its own); never
+    their secrets."""
+    owner = _manager(principal, club_id)
+    query = select(WebhookSubscriptionRow).where(WebhookSubscriptionRow.club_id == club_id)
+    if owner is not None:
+        query = query.where(WebhookSubscriptionRow.token_id == owner)
     rows = db.session.scalars(
-        select(WebhookSubscriptionRow)
-        .where(WebhookSubscriptionRow.club_id == club_id)
-        .order_by(WebhookSubscriptionRow.created_at, WebhookSubscriptionRow.id)
+        query.order_by(WebhookSubscriptionRow.created_at, WebhookSubscriptionRow.id)
     ).all()
     return [subscription_view(row) for row in rows]
 
@@ -185,8 +226,9 @@ def update_subscription(
     changes: dict[str, Any],
     allowed: tuple[IpNetwork, ...],
 ) -> dict[str, Any]:
-    """Change a webhook's ``url``, ``event_types``, ``description`` or ``enabled``."""
-    row = _subscription(principal, club_id, webhook_id)
+    """Change a webhook's ``url``, ``event_types``, ``description`` or ``enabled`` (the
+    admin token only)."""
+    row = _subscription(principal, club_id, webhook_id, program_may=False)
     if "url" in changes:
         _check_url(changes["url"], allowed)
         row.url = changes["url"]
@@ -254,3 +296,32 @@ def request_redelivery(
         "event_id": event_id,
         "requested_at": rfc3339(redelivery.requested_at),
     }
+
+
+def disable_webhooks_of(club_id: str, token_id: str) -> None:
+    """Turn off the webhooks the (revoked) program token ``token_id`` made, in the caller's
+    transaction: the deliverer sends them nothing more (their redeliveries asked for are
+    dropped), and the club is told as of any webhook turned off (``webhook.disabled``). They
+    stay, with their log, for the admin to read, delete or turn back on."""
+    owned = WebhookSubscriptionRow.club_id == club_id, WebhookSubscriptionRow.token_id == token_id
+    rows = db.session.execute(
+        select(WebhookSubscriptionRow.id, WebhookSubscriptionRow.url).where(
+            *owned, WebhookSubscriptionRow.enabled.is_(True)
+        )
+    ).all()
+    db.session.execute(
+        delete(WebhookRedeliveryRow).where(
+            WebhookRedeliveryRow.subscription_id.in_(
+                select(WebhookSubscriptionRow.id).where(*owned)
+            )
+        )
+    )
+    if not rows:
+        return
+    db.session.execute(
+        update(WebhookSubscriptionRow)
+        .where(WebhookSubscriptionRow.id.in_([row.id for row in rows]))
+        .values(enabled=False, disabled_at=utcnow(), disabled_reason=REVOKED_REASON)
+    )
+    for row in rows:
+        record_change(club_id, "webhook.disabled", webhook=row.id, url=row.url)
