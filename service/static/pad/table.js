@@ -5,7 +5,7 @@
 // under a thumb.
 
 import { api } from './api.js';
-import { signed, sr, suitLabel, toast } from './dom.js';
+import { plain, signed, sr, suitLabel, toast } from './dom.js';
 import { lang, t, tn, tx, num } from './i18n.js';
 import { optionValues, playersOf } from './hand-fields.js';
 import {
@@ -26,7 +26,7 @@ import {
   sheetRows,
   shortName,
 } from './model.js';
-import { settlementView, summaryLine, withNames } from './settlement.js';
+import { settlementView, summaryLine } from './settlement.js';
 import { store } from './store.js';
 import { discard, entriesFor, renumber } from './outbox.js';
 import { seriesOver } from './series.js';
@@ -78,14 +78,14 @@ function facts(ctx) {
 }
 
 /** A session at its end: who won ("Gewonnen hat …" fits anyone) and why (the service's reason
- *  names seats, "asiento 1 y asiento 3"; the players read their names). */
+ *  names the players). */
 function ended(ctx) {
   const table = ctx.table;
   const names = table.session.winners.map((i) => seatName(ctx, i));
   const all = new Intl.ListFormat(lang, { type: 'conjunction' }).format(names);
   const winners =
     names.length > 1 ? t('Winners: {names}', { names: all }) : t('Winner: {names}', { names: all });
-  const reason = withNames(ctx, table.session.reason);
+  const reason = plain(table.session.reason);
   const closed = t('This table is closed: these are its final balances.');
   return html`<p class="notice ok" data-session="over">${names.length
       ? html`<strong>${winners}</strong> · `
