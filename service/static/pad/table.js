@@ -29,7 +29,7 @@ import {
 import { settlementView, summaryLine } from './settlement.js';
 import { store } from './store.js';
 import { discard, entriesFor, renumber } from './outbox.js';
-import { seriesOver } from './series.js';
+import { directorCloses, seriesOver } from './series.js';
 import { settleUpView } from './settle-up-view.js';
 import { tableAfter, tableAfterView, write, writeToken } from './writes.js';
 
@@ -578,7 +578,12 @@ export function tableView(ctx, view, app) {
           ? t('{game} · {series}', { ...about, series })
           : t('{game} · next: hand {number}', about);
   const link = (go, text) => html`<a class="button" href=${`${base}&go=${go}`}>${text}</a>`;
-  const settle = table.status === 'closed' ? t('Settle-up') : t('Settle up / close');
+  const settle =
+    table.status === 'closed'
+      ? t('Settle-up')
+      : directorCloses(ctx)
+        ? t('Settle up')
+        : t('Settle up / close');
   // What the last correction did: shown until the screen changes.
   const { notice: said } = view;
   const notice = said ? html`<p class="notice ok" role="status">${said}</p>` : nothing;
