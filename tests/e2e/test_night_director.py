@@ -281,6 +281,7 @@ def test_a_table_phone_offers_no_closing_of_its_night_table(
     assert page.get_by_role("button", name=words["table_close"], exact=True).count() == 0
     assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
     if folder := shots(language, viewport):
+        notice.scroll_into_view_if_needed()
         page.screenshot(path=str(folder / "night-phone-settle-de.png"))
     table = api._call("GET", f"/tables/{table_id}", club.admin)
     assert table["status"] == "open"

@@ -89,6 +89,10 @@ def test_the_table_phone_knows_its_series_stops_at_its_end_and_says_where_to_sit
             timeout=15_000,
         )
         assert page.locator("#new-hand").is_visible()
+        # The series' part of the line never breaks inside ("Spiel 2 von / 6"): one line box.
+        shown = page.locator(".titlebar .hint .series-line")
+        assert shown.inner_text() == line
+        assert shown.evaluate("(node) => node.getClientRects().length") == 1
         # The series' last hand, recorded on another phone: no hand 3 is offered.
         record(api, scene, LOST_SOLO)
         over = page.locator("[data-series=over]")

@@ -546,6 +546,14 @@ export function loadTable(ctx, view, app) {
 
 /** The table screen, from the table (`ctx`) and the screen's state (`view`: the open rows of
  *  the sheet, the notice of the last correction, a void being asked, the printed settle-up). */
+/** "Amerikanisches Solo · Serie 1: Spiel 2 von 6": the series' part kept on one line, so a
+ *  narrow phone breaks the line before it, never inside the count ("Spiel 2 von / 6"). */
+function seriesHint(about, series) {
+  const mark = '\u0000'; // where the series goes in the language's order
+  const [before, after = ''] = t('{game} · {series}', { ...about, series: mark }).split(mark);
+  return html`${before}<span class="series-line">${series}</span>${after}`;
+}
+
 export function tableView(ctx, view, app) {
   const table = ctx.table;
   const base = `#table=${encodeURIComponent(ctx.id)}`;
@@ -575,7 +583,7 @@ export function tableView(ctx, view, app) {
       : finished(table) || seriesOver(ctx)
         ? t('{game} · over', about)
         : series
-          ? t('{game} · {series}', { ...about, series })
+          ? seriesHint(about, series)
           : t('{game} · next: hand {number}', about);
   const link = (go, text) => html`<a class="button" href=${`${base}&go=${go}`}>${text}</a>`;
   const settle =
