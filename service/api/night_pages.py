@@ -415,6 +415,7 @@ ADMIN_WORDS = (
     N_("Each person pays %(amount)s once for the evening, however many series they play."),
     N_("Each table pays %(amount)s, shared evenly by the people playing at it."),
     N_("+%(hands)s hands for this series"),
+    N_("+%(hands)s hand at table %(table)s"),
     N_("The night's result"),
     N_("Download the standings (CSV, for a spreadsheet)"),
     N_("Result sheet to print (the big screen)"),
@@ -491,6 +492,14 @@ ADMIN_COUNTS = (
     Nn_(
         "Series %(number)s now has %(hands)s hand per table.",
         "Series %(number)s now has %(hands)s hands per table.",
+    ),
+    Nn_(
+        "Table %(table)s: %(played)s of %(hands)s hand",
+        "Table %(table)s: %(played)s of %(hands)s hands",
+    ),
+    Nn_(
+        "Table %(table)s of series %(number)s now has %(hands)s hand.",
+        "Table %(table)s of series %(number)s now has %(hands)s hands.",
     ),
 )
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")

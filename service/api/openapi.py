@@ -26,6 +26,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from flask_smorest import Blueprint
 
 from ..schemas.hands import hand_schemas, preview_request, preview_schemas, ref, unions
+from ..schemas.settlements import seat_names_field
 from .caching import IF_NONE_MATCH
 from .problem import PROBLEM_CONTENT_TYPE
 
@@ -275,6 +276,8 @@ def register_components(spec: APISpec) -> None:
         spec.components.schema(name, schema=schema)
     for name, component in unions().items():
         spec.components.schema(name, component)
+    # The preview's ``names``, once for the four variants' requests.
+    spec.components.schema("SeatNames", plugin.converter.field2property(seat_names_field()))
     for name, schema in preview_schemas().items():
         spec.components.schema(name, schema=schema)
     spec.components.schema("PreviewRequest", preview_request())

@@ -43,11 +43,16 @@ blp = Blueprint(
 def preview(body: dict[str, Any]) -> Response:
     """Settle one hand at a given table state (no token, nothing stored)."""
     hand = untagged(body["hand"], body["variant"])
-    settlement = rules.preview(
-        body["variant"], body["players"], body["options"], body["state"], hand
-    )
+    players, names = body["players"], body["names"]
+    if names is not None and len(names) != players:
+        raise rules.RuleViolation(
+            "names",
+            "must name each of the %(players)s players once, in seat order",
+            players=players,
+        )
+    settlement = rules.preview(body["variant"], players, body["options"], body["state"], hand)
     # ``settlement_view`` is already the SettlementSchema shape (a property test holds the
     # schema's dump of it to the identity), so it is sent as it is: flask-smorest passes a
     # Response through, and the dump cost about a tenth of the request.
-    body = settlement_view(settlement.to_dict(), current_language())
+    body = settlement_view(settlement.to_dict(), current_language(), names, players)
     return cast(Response, current_app.json.response(body))

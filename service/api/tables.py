@@ -8,7 +8,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest.pagination import PaginationParameters
 
-from ..i18n import current_language, explain_session, settlement_view
+from ..i18n import current_language, explain_session, named_hand, seat_names, settlement_view
 from ..json_text import answer_bytes
 from ..middleware.answers import etag, poll_answer, rendered_answer
 from ..middleware.rendered import RenderedHands, rendered_hands, rendered_views
@@ -210,17 +210,22 @@ class TableHistory(MethodView):
 
 
 def rendered_hand(
-    cache: RenderedHands, hand: hands.StoredHand, variant: str, language: str
+    cache: RenderedHands,
+    hand: hands.StoredHand,
+    variant: str,
+    language: str,
+    names: tuple[str, ...],
 ) -> bytes:
-    """A hand's JSON as a list of hands shows it, in ``language``: dumped through
-    ``HandSchema`` (the request's language worded by its ``Explanation``) and written as
-    Flask's JSON answers write it (compact), kept per worker while the hand's row reads the
-    same (``cache``: the worker's ``rendered_hands()``)."""
-    body = cache.get(hand.id, language, hand)
+    """A hand's JSON as a list of hands shows it, in ``language``: its explanation worded with
+    the players' ``names``, dumped through ``HandSchema`` and written as Flask's JSON answers
+    write it (compact), kept per worker while the hand's row and the names read the same
+    (``cache``: the worker's ``rendered_hands()``; a player renamed is a new rendering)."""
+    row = (*hand, names)
+    body = cache.get(hand.id, language, row)
     if body is None:
-        view = _HAND_SCHEMA.dump(hand.view(variant))
+        view = _HAND_SCHEMA.dump(named_hand(hand.view(variant), language, names))
         body = answer_bytes(view)
-        cache.put(hand.id, language, hand, body)
+        cache.put(hand.id, language, row, body)
     return body
 
 
@@ -250,7 +255,9 @@ class Hands(MethodView):
         cache = rendered_hands()
         # The list as Flask's JSON answer of HandSchema(many=True) writes it, joined from each
         # hand's rendering (tests/api/test_hand_pages.py holds the two byte for byte).
-        body = b"[" + b",".join(rendered_hand(cache, h, page.variant, language) for h in page.hands)
+        body = b"[" + b",".join(
+            rendered_hand(cache, h, page.variant, language, page.names) for h in page.hands
+        )
         return Response(body + b"]\n", status=200, mimetype="application/json", headers=tag)
 
     @blp.arguments(HandCreateSchema())
@@ -292,16 +299,18 @@ class Hands(MethodView):
         # twentieth of recording a hand. Only its explanation is worded here, in the reader's
         # language, from the steps the settlement keeps.
         language = current_language()
+        names = seat_names(answer["table"])
         if answer.get("settlement") is not None:
-            answer = {**answer, "settlement": settlement_view(answer["settlement"], language)}
-        session = answer["table"].get("session")
-        if session is not None:
             answer = {
                 **answer,
-                "table": {
-                    **answer["table"],
-                    "session": {**session, "reason": explain_session(session["reason"], language)},
-                },
+                "settlement": settlement_view(answer["settlement"], language, names),
+            }
+        session = answer["table"].get("session")
+        if session is not None:
+            reason = explain_session(session["reason"], language, names)
+            answer = {
+                **answer,
+                "table": {**answer["table"], "session": {**session, "reason": reason}},
             }
         response = current_app.json.response(answer)
         response.status_code = 201
@@ -323,8 +332,9 @@ class Hand(MethodView):
         "The record as it stands, its settlement and its dealer.",
     )
     def get(self, table_id: str, number: int) -> dict[str, Any]:
-        """Show one hand with its settlement."""
-        return hands.get_hand(principal(), table_id, number)
+        """Show one hand with its settlement, its explanation naming the players."""
+        hand, names = hands.get_hand(principal(), table_id, number)
+        return named_hand(hand, current_language(), names)
 
     @idempotent  # a retry after a lost answer gets it again, as a POST's does
     @blp.arguments(HandBodySchema())

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import io
 import pathlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from babel.messages.mofile import write_mo
@@ -114,30 +114,63 @@ def described(error: _E, phrase: Phrase) -> _E:
     return error
 
 
-def explain(steps: Iterable[Any], language: str = DEFAULT) -> list[str]:
+def explain(
+    steps: Iterable[Any],
+    language: str = DEFAULT,
+    names: Sequence[str] | None = None,
+    players: int | None = None,
+) -> list[str]:
     """Each step of an explanation as a line in ``language``. A step is a ``rules.Step`` or its
     stored form (``{"code": …, "args": {…}}``); a line stored as text before explanations
-    were kept as steps is given as it is."""
+    were kept as steps is given as it is.
+
+    A seat is called by its player's name (``names``, in seat order) where the table knows
+    them; otherwise by a number counted from 1, as the players count, which says the count
+    when the number of ``players`` is given ("seat 1 of 4": an answer's ``from: 0`` beside it
+    is the same player)."""
     catalog = translations(language)
+    seat_words = SeatWords(catalog, names, players)
     lines = []
     for step in steps:
         if isinstance(step, str):
             lines.append(step)
             continue
-        line = _word(step, catalog)
-        lines.append(line[:1].upper() + line[1:])
+        line = _word(step, catalog, seat_words)
+        # A sentence starts with a capital; a name stays as its player writes it.
+        lines.append(line if seat_words.begins_with_a_name(line) else line[:1].upper() + line[1:])
     return lines
 
 
-def _word(step: Any, catalog: NullTranslations) -> str:
+class SeatWords:
+    """What an explanation calls each seat: the player's name, or a number counted from 1."""
+
+    def __init__(
+        self, catalog: NullTranslations, names: Sequence[str] | None, players: int | None
+    ) -> None:
+        self.catalog = catalog
+        self.names = tuple(names) if names is not None else None
+        self.players = players
+
+    def __call__(self, seat: int) -> str:
+        if self.names is not None:
+            return self.names[seat]
+        if self.players is not None:
+            return self.catalog.gettext(words.SEAT_OF) % {"seat": seat + 1, "players": self.players}
+        return self.catalog.gettext(words.SEAT) % {"seat": seat + 1}
+
+    def begins_with_a_name(self, line: str) -> bool:
+        return self.names is not None and line.startswith(self.names)
+
+
+def _word(step: Any, catalog: NullTranslations, seat_words: SeatWords) -> str:
     if isinstance(step, Mapping):
         code, args = step["code"], step.get("args") or {}
     else:
         code, args = step.code, step.args
     if code == "list":
-        return ", ".join(_word(item, catalog) for item in args["items"])
+        return ", ".join(_word(item, catalog, seat_words) for item in args["items"])
     message = words.MESSAGES[code]
-    values = {name: _value(name, value, catalog) for name, value in args.items()}
+    values = {name: _value(name, value, catalog, seat_words) for name, value in args.items()}
     if isinstance(message, tuple):
         text = catalog.ngettext(message[0], message[1], args[words.PLURALS[code]])
     else:
@@ -145,50 +178,86 @@ def _word(step: Any, catalog: NullTranslations) -> str:
     return text % values
 
 
-def _value(name: str, value: Any, catalog: NullTranslations) -> str:
+def _value(name: str, value: Any, catalog: NullTranslations, seat_words: SeatWords) -> str:
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, int):
         if name in words.SEAT_ARGS:
-            return str(value + 1)
+            return seat_words(value)
         if name == "score":  # signed, with a real minus sign (U+2212), as the pad shows it
             return f"{value:+d}".replace("-", "\u2212") if value else "0"
         return str(value)
     if name == "seats":
-        return _seats(value, catalog)
+        return _seats(value, catalog, seat_words)
     if isinstance(value, Step | Mapping):
-        return _word(value, catalog)
+        return _word(value, catalog, seat_words)
     if isinstance(value, list | tuple):
-        return words.JOINERS.get(name, ", ").join(_word(item, catalog) for item in value)
+        return words.JOINERS.get(name, ", ").join(
+            _word(item, catalog, seat_words) for item in value
+        )
     return str(value)
 
 
-def _seats(seats: Iterable[int], catalog: NullTranslations) -> str:
-    """ "seat 2", "seat 1 and seat 3", "seat 1, seat 2 and seat 4": each seat on its own, so a
-    client can put the player's name in its place."""
-    names = [catalog.gettext(words.SEAT) % {"seat": seat + 1} for seat in seats]
-    if len(names) == 1:
-        return names[0]
-    return catalog.gettext(words.SEATS_AND) % {"seats": ", ".join(names[:-1]), "last": names[-1]}
+def _seats(seats: Iterable[int], catalog: NullTranslations, seat_words: SeatWords) -> str:
+    """ "seat 2", "Anna and Bea", "seat 1, seat 2 and seat 4": each seat on its own."""
+    named = [seat_words(seat) for seat in seats]
+    if len(named) == 1:
+        return named[0]
+    return catalog.gettext(words.SEATS_AND) % {"seats": ", ".join(named[:-1]), "last": named[-1]}
 
 
-def explain_session(steps: Iterable[Any], language: str = DEFAULT) -> str:
-    """A session's progress (``SessionOutcome.reason``) as one line in ``language``; a reason
-    stored as text is given as it is."""
+def explain_session(
+    steps: Iterable[Any], language: str = DEFAULT, names: Sequence[str] | None = None
+) -> str:
+    """A session's progress (``SessionOutcome.reason``) as one line in ``language``, its seats
+    called by ``names`` when given (as ``explain``); a reason stored as text is given as it
+    is."""
     if isinstance(steps, str):
         return steps
     catalog = translations(language)
-    return "; ".join(step if isinstance(step, str) else _word(step, catalog) for step in steps)
+    seat_words = SeatWords(catalog, names, None)
+    return "; ".join(
+        step if isinstance(step, str) else _word(step, catalog, seat_words) for step in steps
+    )
 
 
-def settlement_view(settlement: Mapping[str, Any], language: str) -> dict[str, Any]:
+def settlement_view(
+    settlement: Mapping[str, Any],
+    language: str,
+    names: Sequence[str] | None = None,
+    players: int | None = None,
+) -> dict[str, Any]:
     """A settlement as the HTTP contract shows it (``Settlement.to_dict`` or a stored one),
-    its explanation worded in ``language``."""
+    its explanation worded in ``language``, its seats called as ``explain`` calls them."""
     return {
         **settlement,
         "transfers": [with_parties(t) for t in settlement["transfers"]],
-        "explanation": explain(settlement["explanation"], language),
+        "explanation": explain(settlement["explanation"], language, names, players),
     }
+
+
+def seat_names(table: Mapping[str, Any]) -> list[str]:
+    """The names of a table's players in seat order, from the table as answers show it."""
+    return [seat["name"] for seat in table["seats"]]
+
+
+def named_hand(hand: Mapping[str, Any], language: str, names: Sequence[str]) -> dict[str, Any]:
+    """A hand as answers show it, its explanation worded in ``language`` with the players'
+    ``names`` (its schema's ``Explanation`` passes worded lines through as they are)."""
+    settlement = hand.get("settlement")
+    if settlement is None:
+        return dict(hand)
+    lines = explain(settlement["explanation"], language, names)
+    return {**hand, "settlement": {**settlement, "explanation": lines}}
+
+
+def named_session(table: Mapping[str, Any], language: str) -> dict[str, Any]:
+    """A table as answers show it, its session's reason worded with its players' names."""
+    session = table.get("session")
+    if session is None or isinstance(session.get("reason"), str):
+        return dict(table)
+    reason = explain_session(session["reason"], language, seat_names(table))
+    return {**table, "session": {**session, "reason": reason}}
 
 
 def current_language() -> str:

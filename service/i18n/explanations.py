@@ -1,9 +1,11 @@
 """The words of every explanation step: each step code's message (its English is the message
 id; ``locales/<lang>/LC_MESSAGES/messages.po`` translate it).
 
-A message names its values by ``%(name)s``. ``render.explain`` fills them in: seats (the names
-in ``SEAT_ARGS``) are numbered from 1 as the players do, ``score`` is signed, ``seats`` is a list
-of seats, a nested step is worded first, a list of steps is joined (``terms`` by " + "). A
+A message names its values by ``%(name)s``. ``i18n.explain`` fills them in: a seat (the names in
+``SEAT_ARGS``) is one whole phrase, the player's name where the table knows it, else ``SEAT`` or
+``SEAT_OF`` (numbered from 1, as the players count), so a message never says "seat" itself and
+reads with a name in its place, for a woman as for a man; ``score`` is signed, ``seats`` is a
+list of seats, a nested step is worded first, a list of steps is joined (``terms`` by " + "). A
 message with a plural form is a pair (singular, plural) with the value that counts in
 ``PLURALS``.
 """
@@ -25,14 +27,16 @@ PLURALS: Final = {
 }
 
 SEAT: Final = N_("seat %(seat)s")
+# Where a number stands in an answer beside the API's seats (from 0), it says its count.
+SEAT_OF: Final = N_("seat %(seat)s of %(players)s")
 SEATS_AND: Final = N_("%(seats)s and %(last)s")
 
 MESSAGES: Final[dict[str, str | tuple[str, str]]] = {
     # Shared by the variants.
-    "stake": N_("Dealer (seat %(dealer)s) stakes %(chips)s into the pool"),
-    "stake.zero": N_("Dealer (seat %(dealer)s) stakes nothing: the stake is 0"),
-    "stake.already": N_("Dealer (seat %(dealer)s) has already staked for this deal"),
-    "deals_next": N_("Seat %(seat)s deals next"),
+    "stake": N_("Dealer (%(dealer)s) stakes %(chips)s into the pool"),
+    "stake.zero": N_("Dealer (%(dealer)s) stakes nothing: the stake is 0"),
+    "stake.already": N_("Dealer (%(dealer)s) has already staked for this deal"),
+    "deals_next": N_("%(seat)s deals next"),
     "result.won": N_("won"),
     "result.lost": N_("lost"),
     "suit.clubs": N_("clubs"),
@@ -75,23 +79,21 @@ MESSAGES: Final[dict[str, str | tuple[str, str]]] = {
     "american.losers.defenders": N_("defenders lose"),
     "american.losers.declarer": N_("declarer loses"),
     "american.losers.declarers": N_("declarers lose"),
-    "american.plays": N_("Seat %(seat)s plays %(contract)s %(where)s: worth %(value)s"),
+    "american.plays": N_("%(seat)s plays %(contract)s %(where)s: worth %(value)s"),
     "american.plays_with": N_(
-        "Seat %(seat)s plays %(contract)s %(where)s with seat %(partner)s, "
+        "%(seat)s plays %(contract)s %(where)s with %(partner)s, "
         "who holds the called %(card)s: worth %(value)s"
     ),
     "american.simple_holds_called": N_(
-        "Seat %(seat)s plays a simple game %(where)s and holds "
-        "the called %(card)s himself: it ranks as a solo, worth "
-        "%(value)s"
+        "%(seat)s plays a simple game %(where)s and holds "
+        "the called %(card)s: it ranks as a solo, worth %(value)s"
     ),
     "american.forcee_simple_holds_called": N_(
-        "Seat %(seat)s must play a forcée simple %(where)s and holds "
+        "%(seat)s must play a forcée simple %(where)s and holds "
         "the called %(card)s: it ranks as a solo, worth %(value)s"
     ),
     "american.plays_holds_called": N_(
-        "Seat %(seat)s plays %(contract)s %(where)s and holds the "
-        "called %(card)s himself: worth %(value)s"
+        "%(seat)s plays %(contract)s %(where)s and holds the called %(card)s: worth %(value)s"
     ),
     "american.forcee_simple_alone": N_(
         "A forcée simple played alone is no solo: no stamm, no bête"
@@ -106,44 +108,40 @@ MESSAGES: Final[dict[str, str | tuple[str, str]]] = {
     "american.matadores_not_counted": N_(
         "Matadores held by the defenders do not count: only the declaring side's do at this table"
     ),
-    "american.error_soloist": N_("Seat %(seat)s %(error)s: no penalty for the soloist"),
-    "american.error_after_decided": N_("Seat %(seat)s %(error)s: the game was already decided"),
+    "american.error_soloist": N_("%(seat)s %(error)s: no penalty for the soloist"),
+    "american.error_after_decided": N_("%(seat)s %(error)s: the game was already decided"),
     "american.error_after_decided_bete": N_(
-        "Seat %(seat)s %(error)s: the game was already decided, but he still pays a bête"
+        "%(seat)s %(error)s: the game was already decided, but a bête is still due"
     ),
-    "american.decided_by_error": N_("on seat %(seat)s's %(error)s"),
-    "american.error_decides": N_("Seat %(seat)s %(error)s: the %(losers)s the game"),
+    "american.decided_by_error": N_("on %(seat)s's %(error)s"),
+    "american.error_decides": N_("%(seat)s %(error)s: the %(losers)s the game"),
     "american.error_decides_bete": N_(
-        "Seat %(seat)s %(error)s: the %(losers)s the game, and that player pays a bête"
+        "%(seat)s %(error)s: the %(losers)s the game, and that player pays a bête"
     ),
     "american.decided_by_tricks": Nn_("with %(tricks)s trick", "with %(tricks)s tricks"),
     "american.result": N_("%(contract)s %(where)s %(result)s %(decider)s: %(payments)s"),
-    "american.stamm": N_("Seat %(seat)s draws a stamm of %(chips)s from the pool"),
-    "american.stamm_pool_empty": N_("Seat %(seat)s would draw a stamm, but the pool is empty"),
+    "american.stamm": N_("%(seat)s draws a stamm of %(chips)s from the pool"),
+    "american.stamm_pool_empty": N_("%(seat)s would draw a stamm, but the pool is empty"),
     "american.no_bete_in_suit": N_(
         "No bête for a lost solo in suit: at this table only a lost solo in couleur pays one"
     ),
     "american.couleur_now": N_(
         "Couleur is now %(suit)s: the first game won at the table was played in it"
     ),
-    "american.bete": N_("Seat %(seat)s pays a bête of %(chips)s (%(why)s)"),
-    "american.bete_pool_empty": N_("Seat %(seat)s owes a bête (%(why)s), but the pool is empty"),
+    "american.bete": N_("%(seat)s pays a bête of %(chips)s (%(why)s)"),
+    "american.bete_pool_empty": N_("%(seat)s owes a bête (%(why)s), but the pool is empty"),
     "american.paid_by_each": N_("%(value)s from each opponent"),
     "american.paid_to_each": N_("%(value)s to each opponent"),
-    "american.pair_pays": N_("seat %(payer)s pays %(value)s to seat %(payee)s"),
-    "american.not_paired": N_("seat %(seat)s is not paired"),
+    "american.pair_pays": N_("%(payer)s pays %(value)s to %(payee)s"),
+    "american.not_paired": N_("%(seat)s is not paired"),
     "american.forfeit_passed": N_(
-        "Seat %(seat)s passed holding Spadilla and Basta when he had to announce"
+        "%(seat)s passed holding Spadilla and Basta when an announcement was due"
     ),
     "american.misdeal": N_("Misdeal: no chips move beyond the stake"),
-    "american.deals_again": N_("Seat %(seat)s deals again, with no new stake"),
+    "american.deals_again": N_("%(seat)s deals again, with no new stake"),
     # German Solo.
-    "german.revoke_opponents": N_(
-        "Seat %(seat)s revoked, so the opponents lose the game: %(result)s"
-    ),
-    "german.revoke_party": N_(
-        "Seat %(seat)s revoked, so the declaring party lose the game: %(result)s"
-    ),
+    "german.revoke_opponents": N_("%(seat)s revoked, so the opponents lose the game: %(result)s"),
+    "german.revoke_party": N_("%(seat)s revoked, so the declaring party lose the game: %(result)s"),
     "german.tricks": N_(
         "The declaring party took %(tricks)s tricks with %(target)s needed: %(result)s"
     ),
@@ -179,34 +177,29 @@ MESSAGES: Final[dict[str, str | tuple[str, str]]] = {
     "german.needs.prime_after_five": N_("%(target)s tricks (stopped after five for prime)"),
     "german.needs.prime_after_four": N_("%(target)s tricks (stopped after four for prime)"),
     "german.mediateur": N_(
-        "%(contract)s in %(suit)s: seat %(seat)s plays alone after demanding "
-        "an ace; target %(needs)s"
+        "%(contract)s in %(suit)s: %(seat)s plays alone after demanding an ace; target %(needs)s"
     ),
     "german.mediateur_ace": N_(
-        "%(contract)s in %(suit)s: seat %(seat)s plays alone after "
+        "%(contract)s in %(suit)s: %(seat)s plays alone after "
         "demanding an ace with the %(ace)s; target %(needs)s"
     ),
     "german.mediateur_from": N_(
-        "%(contract)s in %(suit)s: seat %(seat)s plays alone after "
-        "demanding an ace from seat %(giver)s; target %(needs)s"
+        "%(contract)s in %(suit)s: %(seat)s plays alone after "
+        "demanding an ace from %(giver)s; target %(needs)s"
     ),
     "german.mediateur_ace_from": N_(
-        "%(contract)s in %(suit)s: seat %(seat)s plays alone after "
-        "demanding an ace with the %(ace)s from seat %(giver)s; "
+        "%(contract)s in %(suit)s: %(seat)s plays alone after "
+        "demanding an ace with the %(ace)s from %(giver)s; "
         "target %(needs)s"
     ),
-    "german.alone": N_("%(contract)s in %(suit)s: seat %(seat)s plays alone; target %(needs)s"),
+    "german.alone": N_("%(contract)s in %(suit)s: %(seat)s plays alone; target %(needs)s"),
     "german.with_partner": N_(
-        "%(contract)s in %(suit)s: seat %(seat)s declares with seat "
+        "%(contract)s in %(suit)s: %(seat)s declares with "
         "%(partner)s, holder of the %(card)s; target %(needs)s"
     ),
     # Spanish Solo.
-    "spanish.revoke_opponents": N_(
-        "Seat %(seat)s revoked, so the opponents lose the game: %(result)s"
-    ),
-    "spanish.revoke_party": N_(
-        "Seat %(seat)s revoked, so the declaring side lose the game: %(result)s"
-    ),
+    "spanish.revoke_opponents": N_("%(seat)s revoked, so the opponents lose the game: %(result)s"),
+    "spanish.revoke_party": N_("%(seat)s revoked, so the declaring side lose the game: %(result)s"),
     "spanish.tricks": N_(
         "The declaring side took %(tricks)s tricks with %(target)s needed: %(result)s"
     ),
@@ -222,15 +215,15 @@ MESSAGES: Final[dict[str, str | tuple[str, str]]] = {
     "spanish.contract.tout": N_("Tout"),
     "spanish.own_ace": N_(
         "%(contract)s in %(suit)s, %(where)s: %(value)s points, %(needs)s; "
-        "seat %(seat)s called the %(ace)s, which he holds, and plays alone"
+        "%(seat)s called the %(ace)s from their own hand and plays alone"
     ),
     "spanish.with_partner": N_(
         "%(contract)s in %(suit)s, %(where)s: %(value)s points, "
-        "%(needs)s; seat %(seat)s declares with seat %(partner)s, holder "
+        "%(needs)s; %(seat)s declares with %(partner)s, holder "
         "of the %(ace)s"
     ),
     "spanish.alone": N_(
-        "%(contract)s in %(suit)s, %(where)s: %(value)s points, %(needs)s; seat %(seat)s alone"
+        "%(contract)s in %(suit)s, %(where)s: %(value)s points, %(needs)s; %(seat)s alone"
     ),
     # Spanish Solo's session (targets): its progress, as parts of one line joined by "; ".
     "session.hands_of": N_("%(played)s of %(target)s hands played"),
@@ -243,21 +236,21 @@ MESSAGES: Final[dict[str, str | tuple[str, str]]] = {
     "session.won_by": N_("%(seats)s won with the highest total, %(total)s"),
     # Solo 66.
     "solo66.all_passed": N_(
-        "All passed: played without trump; seat %(seat)s took the last trick and wins"
+        "All passed: played without trump; %(seat)s took the last trick and wins"
     ),
     "solo66.each_pay": Nn_(
-        "%(seats)s each pay %(chips)s chip to seat %(seat)s",
-        "%(seats)s each pay %(chips)s chips to seat %(seat)s",
+        "%(seats)s each pay %(chips)s chip to %(seat)s",
+        "%(seats)s each pay %(chips)s chips to %(seat)s",
     ),
     "solo66.plays": N_(
-        "Seat %(seat)s plays alone with %(suit)s as trump: %(soloist_points)s "
+        "%(seat)s plays alone with %(suit)s as trump: %(soloist_points)s "
         "card points against the defenders' %(defender_points)s"
     ),
     "solo66.won": N_("The soloist has %(win)s or more: won"),
     "solo66.lost": N_("The soloist has less than %(win)s and the defenders %(win)s or more: lost"),
     "solo66.drawn": N_("Neither side reached %(win)s: drawn, no chips move"),
     "solo66.pays_each": Nn_(
-        "Seat %(seat)s pays %(chips)s chip to each of %(seats)s",
-        "Seat %(seat)s pays %(chips)s chips to each of %(seats)s",
+        "%(seat)s pays %(chips)s chip to each of %(seats)s",
+        "%(seat)s pays %(chips)s chips to each of %(seats)s",
     ),
 }

@@ -393,6 +393,11 @@ def _preview_schemas(variants: tuple[rules.Variant, ...]) -> dict[str, type[Sche
                     },
                 ),
                 "hand": hand,
+                "names": fields.Raw(
+                    load_default=None,
+                    allow_none=True,
+                    metadata={"allOf": [ref("SeatNames")]},
+                ),
             },
         )
     return out

@@ -162,6 +162,23 @@ class SettlementSchema(Schema):
     )
 
 
+def seat_names_field() -> fields.List:  # type: ignore[type-arg]  # a field factory
+    """The preview's ``names``: what its explanation calls each seat."""
+    from .clubs import Name
+
+    return fields.List(
+        Name(),
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(min=3, max=5),
+        metadata={
+            "description": "The players' names in seat order, one for each of `players`: the "
+            "explanation calls each seat by its name. Left out, it numbers them from 1 and says "
+            'the count ("seat 1 of 4" is the seat `0` of the transfers).'
+        },
+    )
+
+
 class PreviewRequestSchema(Schema):
     variant = fields.String(
         required=True,
@@ -188,3 +205,4 @@ class PreviewRequestSchema(Schema):
             "contract and `GET /api/v1/variants`)."
         },
     )
+    names = seat_names_field()

@@ -1,10 +1,11 @@
 """Tables, hands, ledger and settle-up."""
 
+from collections.abc import Mapping
 from typing import Any
 
-from marshmallow import INCLUDE, Schema, fields, post_load, validate
+from marshmallow import INCLUDE, Schema, fields, post_load, pre_dump, validate
 
-from ..i18n import current_language, explain_session
+from ..i18n import current_language, explain_session, named_hand, named_session, seat_names
 from . import VARIANT
 from .clubs import Currency, Name
 from .settlements import PartyField, SettlementSchema, bounded_dict, deprecated_party
@@ -198,6 +199,14 @@ class TableSchema(Schema):
     )
     session = fields.Nested(SessionSchema, allow_none=True, required=True)
     created_at = fields.String(required=True, metadata={"format": "date-time"})
+
+    @pre_dump
+    def _named(self, table: Any, **_: Any) -> Any:
+        """Its session's reason calls the players by name, as its seats do."""
+        if isinstance(table, Mapping) and table.get("session") and table.get("seats"):
+            return named_session(table, current_language())
+        return table
+
     closed_at = fields.String(allow_none=True, required=True, metadata={"format": "date-time"})
 
 
@@ -252,6 +261,13 @@ class HandSchema(Schema):
 
 class HandWithTableSchema(HandSchema):
     table = fields.Nested(TableSchema, required=True)
+
+    @pre_dump
+    def _named(self, hand: Any, **_: Any) -> Any:
+        """Its explanation calls the players by name, as its table's seats do."""
+        if isinstance(hand, Mapping) and hand.get("settlement") is not None:
+            return named_hand(hand, current_language(), seat_names(hand["table"]))
+        return hand
 
 
 class CorrectedHandSchema(HandWithTableSchema):

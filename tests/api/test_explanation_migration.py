@@ -78,10 +78,10 @@ def test_a_downgrade_and_an_upgrade_rewrite_the_stored_explanations(tmp_path: Pa
         assert recorded.status_code == 201, recorded.json
         lines = recorded.json["settlement"]["explanation"]
         assert (
-            "Seat 1 scores -6; the others score 0" in lines
-            or "Seat 1 scores +6; the others score 0" in lines
+            "Player 1 scores -6; the others score 0" in lines
+            or "Player 1 scores +6; the others score 0" in lines
         )
-        assert lines[-1] == "Seat 2 deals next"
+        assert lines[-1] == "Player 2 deals next"
 
         # Down to the revision before this one only, and read the row itself: the code of today
         # expects the schema of today, which later migrations may have changed. Hands are kept

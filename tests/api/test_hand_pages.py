@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from service import rules
 from service.extensions import db
-from service.i18n import LANGUAGES
+from service.i18n import LANGUAGES, named_hand
 from service.middleware.rendered import RenderedHands
 from service.persistence.table_keeping import HandRow, TableRow
 from service.schemas.tables import HandSchema
@@ -30,9 +30,12 @@ SOLO_WON = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 
 def unkept_page(app: Flask, table_id: str, page: int, size: int, language: str) -> bytes:
     """The page as the list answered before renderings were kept: the ORM's rows of the page,
-    ``hand_view``, ``HandSchema(many=True)`` and Flask's JSON answer (flask-smorest's path)."""
+    ``hand_view`` worded with the table's players' names, ``HandSchema(many=True)`` and Flask's
+    JSON answer (flask-smorest's path)."""
     with app.test_request_context(headers={"Accept-Language": language}):
-        variant = db.session.scalars(select(TableRow.variant).where(TableRow.id == table_id)).one()
+        table = db.session.get(TableRow, table_id)
+        assert table is not None
+        variant, names = table.variant, [seat.name for seat in table.seats]
         rows = db.session.scalars(
             select(HandRow)
             .where(HandRow.table_id == table_id)
@@ -40,7 +43,7 @@ def unkept_page(app: Flask, table_id: str, page: int, size: int, language: str) 
             .offset((page - 1) * size)
             .limit(size)
         )
-        items = [hand_view(h, variant) for h in rows]
+        items = [named_hand(hand_view(h, variant), language, names) for h in rows]
         body = current_app.json.response(HandSchema(many=True).dump(items)).get_data()
         db.session.remove()
         return body

@@ -54,9 +54,13 @@ def test_the_language_is_the_readers_first_one_we_speak(header: str | None, lang
 @pytest.mark.parametrize(
     ("language", "first", "last"),
     [
-        ("en", "Dealer (seat 1) stakes 2 into the pool", "Seat 2 deals next"),
-        ("de", "Platz 1 gibt und setzt 2 in die Kasse", "Als Nächstes gibt Platz 2"),
-        ("es", "Da asiento 1 y pone 2 en el bote", "La siguiente mano la da asiento 2"),
+        ("en", "Dealer (seat 1 of 4) stakes 2 into the pool", "Seat 2 of 4 deals next"),
+        ("de", "Platz 1 von 4 gibt und setzt 2 in die Kasse", "Als Nächstes gibt Platz 2 von 4"),
+        (
+            "es",
+            "Asiento 1 de 4 reparte y pone 2 en el bote",
+            "La siguiente mano la reparte asiento 2 de 4",
+        ),
     ],
 )
 def test_a_preview_explains_itself_in_the_readers_language(
@@ -76,7 +80,7 @@ def test_a_recorded_hand_is_read_back_in_each_readers_language(api: ApiClient) -
     _says(recorded, "de")
     assert (
         recorded.json["settlement"]["explanation"][0]
-        == "Solo in Herz: Platz 1 spielt allein; Ziel 5 Stiche"
+        == "Solo in Herz: Player 1 spielt allein; Ziel 5 Stiche"
     )
     url = f"/api/v1/tables/{table['id']}/hands/1"
     token = api.auth(table["table_token"])
@@ -84,18 +88,18 @@ def test_a_recorded_hand_is_read_back_in_each_readers_language(api: ApiClient) -
     _says(spanish, "es")
     assert (
         spanish.json["settlement"]["explanation"][0]
-        == "Solo a corazones: asiento 1 juega a solas; objetivo 5 bazas"
+        == "Solo a corazones: Player 1 juega a solas; objetivo 5 bazas"
     )
     english = api.client.get(url, headers=token)
     _says(english, "en")
     assert (
         english.json["settlement"]["explanation"][0]
-        == "Solo in hearts: seat 1 plays alone; target 5 tricks"
+        == "Solo in hearts: Player 1 plays alone; target 5 tricks"
     )
     listed = api.client.get(
         f"/api/v1/tables/{table['id']}/hands", headers={**token, "Accept-Language": "de"}
     )
-    assert listed.json[0]["settlement"]["explanation"][-1] == "Als Nächstes gibt Platz 2"
+    assert listed.json[0]["settlement"]["explanation"][-1] == "Als Nächstes gibt Player 2"
 
 
 def test_a_table_poll_answered_before_flask_keeps_the_readers_language(
@@ -161,14 +165,14 @@ def test_a_sessions_progress_reads_in_the_readers_language(api: ApiClient) -> No
     assert recorded.status_code == 201, recorded.json
     assert (
         recorded.json["table"]["session"]["reason"]
-        == "1 von 1 Spielen gespielt; Sieg mit dem höchsten Stand, 4: Platz 1"
+        == "1 von 1 Spielen gespielt; Sieg mit dem höchsten Stand, 4: Player 1"
     )
     path = f"/api/v1/tables/{table['id']}"
     token = api.auth(table["table_token"])
     for language, reason in (
-        ("es", "1 de 1 manos jugadas; victoria con el total más alto, 4: asiento 1"),
-        ("en", "1 of 1 hands played; seat 1 won with the highest total, 4"),
-        ("es", "1 de 1 manos jugadas; victoria con el total más alto, 4: asiento 1"),
+        ("es", "1 de 1 manos jugadas; victoria con el total más alto, 4: Player 1"),
+        ("en", "1 of 1 hands played; Player 1 won with the highest total, 4"),
+        ("es", "1 de 1 manos jugadas; victoria con el total más alto, 4: Player 1"),
     ):
         shown = api.client.get(path, headers={**token, "Accept-Language": language})
         _says(shown, language)

@@ -11,13 +11,14 @@ from typing import Any
 
 import pytest
 
-from tests.support import tool_missing
+from tests.support import Gunicorn, migrated_app, tool_missing
 
 from .support import (
     CHROMIUM_ARGS,
     PHONE,
     Api,
     Network,
+    NightClub,
     browser_missing,
     chromium_path,
     live_service,
@@ -68,6 +69,12 @@ def api(base_url: str) -> Iterator[Api]:
     client.close()
 
 
+@pytest.fixture
+def night_club(api: Api) -> NightClub:
+    """A club of ten players with long real names, for a club night's test (``NightClub``)."""
+    return NightClub(api)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     _need_browser()
@@ -104,14 +111,11 @@ class Phone:
         self.context.close()
 
 
-@pytest.fixture
-def phones(browser: Any, base_url: str) -> Iterator[Any]:
-    """phones() opens another phone (phones(locale="de-DE"): a German one); each is closed
-    after the test, which fails on any page error, console error or CSP violation."""
+def _phones_at(browser: Any, url: str) -> Iterator[Any]:
     opened: list[Phone] = []
 
     def open_phone(**options: Any) -> Phone:
-        phone = Phone(browser, base_url, **options)
+        phone = Phone(browser, url, **options)
         opened.append(phone)
         return phone
 
@@ -120,3 +124,26 @@ def phones(browser: Any, base_url: str) -> Iterator[Any]:
     for phone in opened:
         phone.close()
     assert not problems, problems
+
+
+@pytest.fixture
+def phones(browser: Any, base_url: str) -> Iterator[Any]:
+    """phones() opens another phone (phones(locale="de-DE"): a German one); each is closed
+    after the test, which fails on any page error, console error or CSP violation."""
+    yield from _phones_at(browser, base_url)
+
+
+@pytest.fixture(scope="module")
+def production_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gunicorn]:
+    """The production server, as ``make serve`` runs it (gunicorn with gunicorn.conf.py's
+    worker, the answers before Flask, the stream hub), on a database of its own: the one that
+    holds a stream (the werkzeug of ``service`` cannot). One per test module."""
+    app = migrated_app(None, tmp_path_factory.mktemp("production-db"))
+    with Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], workers=2) as gunicorn:
+        yield gunicorn
+
+
+@pytest.fixture
+def production_phones(browser: Any, production_server: Gunicorn) -> Iterator[Any]:
+    """``phones`` on the production server."""
+    yield from _phones_at(browser, production_server.url)

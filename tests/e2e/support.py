@@ -240,3 +240,104 @@ def go_online(context: Any, network: Network) -> None:
 
 def wait_preview(page: Any) -> None:
     page.locator(".preview .settlement").wait_for()
+
+
+# --- a club night's scene ------------------------------------------------------------------
+
+NIGHT_NAMES = (
+    "Anna-Katharina Berger",
+    "Maximilian Oberhuber-Schmidt",
+    "Carla Moser-Lindqvist",
+    "Dieter Schmidt-Hohenstein",
+    "Eva-Maria Sánchez Villanueva",
+    "Friedrich Wilhelm Baumgartner",
+    "Gabriele Huber-Leitner",
+    "Hans-Jürgen Oberndorfer",
+    "Ingrid Katharina Weißenbach",
+    "Johannes Maria Lindqvist",
+)
+SOLO_WON = {"contract": "solo", "trump": "hearts", "declarer": 0, "tricks": 6}
+
+
+def tokens_in(markup: str) -> list[tuple[str, str]]:
+    """The (table id, token) of each table link in a page's markup (the cards, the admin's)."""
+    return re.findall(r"#table=([0-9a-f]+)&(?:amp;)?token=([^\"&]+)\"", markup)
+
+
+class NightClub:
+    """The scene every club night's browser test starts from: a club of ten players with long
+    real names and its admin token, and its read-only link, a season and nights over the API
+    when asked (the ``night_club`` fixture)."""
+
+    def __init__(self, api: Api, names: tuple[str, ...] = NIGHT_NAMES) -> None:
+        self.api = api
+        self.club = api._call("POST", "/clubs", json={"name": "Skatfreunde Lüdenscheid"})
+        self.id, self.admin = self.club["id"], self.club["admin_token"]
+        self.players = [
+            api._call("POST", f"/clubs/{self.id}/players", self.admin, json={"name": name})
+            for name in names
+        ]
+        self._viewer: str | None = None
+
+    @property
+    def viewer(self) -> str:
+        """The club's read-only link's token (made the first time it is asked for)."""
+        if self._viewer is None:
+            made = self.api._call("POST", f"/clubs/{self.id}/viewer-token", self.admin)
+            self._viewer = made["token"]
+        return self._viewer
+
+    def season(self, variant: str = "american") -> dict[str, Any]:
+        """A season of ``variant`` open today."""
+        body = {"name": "Winter", "variant": variant}
+        return self.api._call("POST", f"/clubs/{self.id}/seasons", self.admin, json=body)
+
+    def night(self, present: int = 8, **body: Any) -> dict[str, Any]:
+        body = {
+            "name": "Donnerstagsrunde",
+            "variant": "american",
+            "players": [p["id"] for p in self.players[:present]],
+            "series": 3,
+            "hands_per_series": 2,
+            **body,
+        }
+        return self.api._call("POST", f"/clubs/{self.id}/nights", self.admin, json=body)
+
+    def draw(self, night: dict[str, Any], **body: Any) -> dict[str, Any]:
+        return self.api._call("POST", f"/nights/{night['id']}/series", self.admin, json=body)
+
+    def get(self, night: dict[str, Any]) -> dict[str, Any]:
+        return self.api._call("GET", f"/nights/{night['id']}", self.admin)
+
+    def card_tokens(self, night: dict[str, Any], series: int = 1) -> dict[str, str]:
+        """Each open table's token on the series' cards (table id → token), as printed."""
+        answer = self.api.http.post(
+            f"{self.api.base}/nights/{night['id']}/cards/{series}",
+            headers={"Authorization": f"Bearer {self.admin}"},
+            timeout=10,
+        )
+        answer.raise_for_status()
+        return dict(tokens_in(answer.text))
+
+    def record(self, table_id: str, token: str, hand: dict[str, Any] = SOLO_WON) -> None:
+        self.api._call("POST", f"/tables/{table_id}/hands", token, json=hand)
+
+    def reads(self, table_id: str, token: str) -> int:
+        answer = self.api.http.get(
+            f"{self.api.base}/api/v1/tables/{table_id}",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=10,
+        )
+        return answer.status_code
+
+    def director(self, phones: Any, language: str, viewport: dict[str, int]) -> Any:
+        """The director's phone (a ``phones()`` one), keeping the club's admin token and its
+        read-only link as the pad does; on the pad's start page."""
+        phone = phones(locale=language, viewport=viewport)
+        phone.page.goto("/")
+        phone.page.evaluate(
+            "([id, token, viewer]) => localStorage.setItem('solo-pad:clubs', "
+            "JSON.stringify({[id]: {id, name: 'Skatfreunde', token, viewer}}))",
+            [self.id, self.admin, self._viewer],
+        )
+        return phone

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.support import Gunicorn, migrated_app
+from tests.support import Gunicorn
 
 from .conftest import Phone
 from .support import Api, table_url, wait_recorded
@@ -25,11 +25,9 @@ pytestmark = [pytest.mark.e2e]
 BOUND_SECONDS = 15  # generous: the stream takes milliseconds, and the test proves it another way
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Gunicorn]:
-    app = migrated_app(None, tmp_path_factory.mktemp("live-db"))
-    with Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], workers=2) as gunicorn:
-        yield gunicorn
+@pytest.fixture
+def server(production_server: Gunicorn) -> Gunicorn:
+    return production_server
 
 
 @pytest.fixture

@@ -18,8 +18,8 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import Phone
-from .support import suit_button, wait_recorded
-from .test_night_screen import NAMES, PROJECTOR
+from .support import NightClub, suit_button, wait_recorded
+from .test_night_screen import PROJECTOR
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -56,22 +56,16 @@ PHONE_SIZE, TABLET_SIZE = {"width": 360, "height": 780}, {"width": 800, "height"
 RUNS = [("de", PHONE_SIZE), ("es", PHONE_SIZE), ("de", TABLET_SIZE), ("es", TABLET_SIZE)]
 
 
-def club_scene(api: Any) -> dict[str, Any]:
-    """A club of ten players (the tenth comes late), a season of American Solo open today."""
-    club = api._call("POST", "/clubs", json={"name": "Skatfreunde Lüdenscheid"})
-    admin = club["admin_token"]
-    viewer = api._call("POST", f"/clubs/{club['id']}/viewer-token", admin)["token"]
-    players = [
-        api._call("POST", f"/clubs/{club['id']}/players", admin, json={"name": name})
-        for name in NAMES
-    ]
-    season = api._call(
-        "POST",
-        f"/clubs/{club['id']}/seasons",
-        admin,
-        json={"name": "Winter", "variant": "american"},
-    )
-    return {"club": club, "admin": admin, "viewer": viewer, "players": players, "season": season}
+def club_scene(club: NightClub) -> dict[str, Any]:
+    """The club of ten (the tenth comes late), its read-only link, a season of American Solo
+    open today."""
+    return {
+        "club": club.club,
+        "admin": club.admin,
+        "viewer": club.viewer,
+        "players": club.players,
+        "season": club.season(),
+    }
 
 
 def cents_shown(cents: int, language: str) -> str:
@@ -111,9 +105,9 @@ def play_table(phones: Any, link: str, language: str, hands: int = 2) -> None:
 @pytest.mark.parametrize(
     ("language", "viewport"), RUNS, ids=["de-360", "es-360", "de-800", "es-800"]
 )
-def test_a_whole_club_night(browser, base_url, api, phones, language, viewport) -> None:
+def test_a_whole_club_night(browser, base_url, api, night_club, phones, language, viewport) -> None:
     words = WORDS[language]
-    scene = club_scene(api)
+    scene = club_scene(night_club)
     club, players = scene["club"], scene["players"]
     # The screenshots docs/league.md shows: the German phone's run only.
     shots = os.environ.get("NIGHT_SCREENSHOTS") if viewport == PHONE_SIZE else None
@@ -259,11 +253,12 @@ def test_a_whole_club_night(browser, base_url, api, phones, language, viewport) 
     assert sorted(shown.all_inner_texts()) == sorted(row["name"] for row in standings["rows"])
 
 
-def test_axe_finds_nothing_on_the_admin_screen(browser, base_url, api) -> None:
+def test_axe_finds_nothing_on_the_admin_screen(browser, base_url, night_club) -> None:
     """The start form, and a night for money with a series drawn and a hand at each table."""
     from .test_access import violations
 
-    scene = club_scene(api)
+    scene = club_scene(night_club)
+    api = night_club.api
     club, admin = scene["club"], scene["admin"]
     context = browser.new_context(viewport={"width": 360, "height": 780}, base_url=base_url)
     page = context.new_page()

@@ -2,7 +2,8 @@
 and Spanish on a 360 px phone with long real names:
 
 - "+2 hands for this series" on each open series: its answer, and a refusal, beside the
-  button, in view and focused, and the tables' length set in the API;
+  button, in view and focused, and the tables' length set in the API; "+1 hand at table N"
+  for one table's last round, the other tables as they were;
 - the start form's table fee basis (per person and series, per person for the evening, per
   table), with a line saying what a person pays, and the night started with it;
 - the night's result: its standings CSV downloaded with the admin token as a file (the API's
@@ -19,14 +20,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .test_night_director import (
-    NAMES,
-    SOLO_WON,
-    Club,
-    admin_screen,
-    in_view_and_focused,
-    open_night,
-)
+from .support import NIGHT_NAMES as NAMES
+from .support import SOLO_WON, NightClub
+from .test_night_director import admin_screen, in_view_and_focused, open_night
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -74,14 +70,16 @@ def shot(language: str) -> Path | None:
     return Path(folder) if folder and language == "de" else None
 
 
-def limits(club: Club, night: dict[str, Any], series: int) -> list[int | None]:
+def limits(club: NightClub, night: dict[str, Any], series: int) -> list[int | None]:
     return [t["hands_limit"] for t in club.get(night)["series"][series - 1]["tables"]]
 
 
 @LANGUAGES
-def test_the_director_lengthens_a_series_beside_its_button(api, phones, language) -> None:
+def test_the_director_lengthens_a_series_beside_its_button(
+    api, night_club, phones, language
+) -> None:
     words = WORDS[language]
-    club = Club(api)
+    club = night_club
     night = club.night()  # 8 players, 3 series of 2 hands
     club.draw(night)
     admin = admin_screen(phones, club, language, PHONE).page
@@ -106,10 +104,60 @@ def test_the_director_lengthens_a_series_beside_its_button(api, phones, language
     assert limits(club, night, 1) == [4, 4]
 
 
+PER_TABLE = {
+    "de": {
+        "lines": ["Tisch 1: 1 von 2 Spielen", "Tisch 2: 0 von 2 Spielen"],
+        "one_more": "+1 Spiel an Tisch 2",
+        "answer": "Tisch 2 der Serie 1 hat jetzt 3 Spiele.",
+        "after": ["Tisch 1: 1 von 2 Spielen", "Tisch 2: 0 von 3 Spielen"],
+        "length": "Diese Serie: 3 Spiele pro Tisch",
+    },
+    "es": {
+        "lines": ["Mesa 1: 1 de 2 manos", "Mesa 2: 0 de 2 manos"],
+        "one_more": "+1 mano en la mesa 2",
+        "answer": "La mesa 2 de la ronda 1 tiene ahora 3 manos.",
+        "after": ["Mesa 1: 1 de 2 manos", "Mesa 2: 0 de 3 manos"],
+        "length": "Esta ronda: 3 manos por mesa",
+    },
+}
+
+
 @LANGUAGES
-def test_the_start_form_says_what_a_person_pays_per_fee_basis(api, phones, language) -> None:
+def test_the_director_lengthens_one_table_beside_its_button(
+    api, night_club, phones, language
+) -> None:
+    """A last round at one table: "+1 hand at table 2" sets that table's length alone (the API's
+    `table`), its answer beside the button, the other table as it was."""
+    words = PER_TABLE[language]
+    club = night_club
+    night = club.night()  # 8 players, 3 series of 2 hands: two tables
+    drawn = club.draw(night)
+    tokens = club.card_tokens(night)
+    first = drawn["tables"][0]["table_id"]
+    club.record(first, tokens[first], SOLO_WON)
+    admin = admin_screen(phones, club, language, PHONE).page
+    open_night(admin, club, night, language)
+    series = admin.locator('section.series[data-series="1"]')
+    tables = series.locator(".table-lengths li .played")
+    expect(tables).to_have_text(words["lines"], timeout=BOUND_MS)
+    series.get_by_role("button", name=words["one_more"], exact=True).click()
+    notice = series.locator('.table-lengths li[data-table="2"] .notice.info')
+    expect(notice).to_have_text(words["answer"], timeout=BOUND_MS)
+    in_view_and_focused(admin, notice)
+    expect(tables).to_have_text(words["after"])
+    expect(series.locator("p.length")).to_have_text(words["length"])
+    assert limits(club, night, 1) == [2, 3]
+    assert admin.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+    if folder := shot(language):
+        series.screenshot(path=str(folder / "night-admin-table-length-de.png"))
+
+
+@LANGUAGES
+def test_the_start_form_says_what_a_person_pays_per_fee_basis(
+    api, night_club, phones, language
+) -> None:
     words = WORDS[language]
-    club = Club(api)
+    club = night_club
     admin = admin_screen(phones, club, language, PHONE).page
     admin.goto(f"/clubs/{club.id}/night-admin?lang={language}#nights")
     form = admin.locator("form.start")
@@ -138,10 +186,10 @@ def test_the_start_form_says_what_a_person_pays_per_fee_basis(api, phones, langu
 
 @LANGUAGES
 def test_the_nights_result_downloads_its_csv_and_links_the_sheet(
-    api, phones, language, tmp_path
+    api, night_club, phones, language, tmp_path
 ) -> None:
     words = WORDS[language]
-    club = Club(api)
+    club = night_club
     night = club.night(hands_per_series=1, series=1, rate={"cents": 5, "table_fee_cents": 200})
     series = club.draw(night)
     tokens = club.card_tokens(night)

@@ -13,18 +13,10 @@ from typing import Any
 
 import pytest
 
+from .support import NightClub
+
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-NAMES = (
-    "Anna-Katharina Berger",
-    "Maximilian Oberhuber-Schmidt",
-    "Inmaculada Concepción Martínez Ruiz",
-    "Franziska Lüdenscheidt",
-    "Bartholomäus Hohenzollern",
-    "Elif Yılmaz-Hofer",
-    "Carla Moser-Lindqvist",
-    "Gregor Weiß-Obermaier",
-)
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 LOST_SOLO = {"contract": "solo", "trump": "hearts", "declarer": 2, "tricks": 3}
 WORDS = {
@@ -55,27 +47,14 @@ def shoot(page: Any, name: str) -> None:
         page.screenshot(path=str(Path(folder) / name))
 
 
-def night_of_eight(api: Any) -> dict[str, Any]:
-    """Eight players, American Solo, two series of two hands, series 1 drawn; the link of its
-    table 1 (as its card gives it)."""
-    club = api._call("POST", "/clubs", json={"name": "Skatfreunde"})
-    admin = club["admin_token"]
-    night = api._call(
-        "POST",
-        f"/clubs/{club['id']}/nights",
-        admin,
-        json={
-            "name": "Spieleabend",
-            "variant": "american",
-            "new_players": list(NAMES),
-            "hands_per_series": 2,
-            "series": 2,
-        },
-    )
-    series = api._call("POST", f"/nights/{night['id']}/series", admin, json={"seed": 7})
+def night_of_eight(club: NightClub) -> dict[str, Any]:
+    """Eight of the club's players, American Solo, two series of two hands, series 1 drawn;
+    the link of its table 1 (as its card gives it)."""
+    night = club.night(present=8, name="Spieleabend", series=2)
+    series = club.draw(night, seed=7)
     table = series["tables"][0]
-    token = api._call("POST", f"/tables/{table['table_id']}/token", admin)["table_token"]
-    return {"admin": admin, "night": night, "table": table, "token": token}
+    token = club.card_tokens(night)[table["table_id"]]
+    return {"admin": club.admin, "night": night, "table": table, "token": token}
 
 
 def record(api: Any, scene: dict[str, Any], hand: dict[str, Any]) -> None:
@@ -89,10 +68,10 @@ def hint(page: Any) -> str:
 @pytest.mark.parametrize("width", [360, 800])
 @pytest.mark.parametrize("language", ["de", "es"])
 def test_the_table_phone_knows_its_series_stops_at_its_end_and_says_where_to_sit_next(
-    browser: Any, base_url: str, api: Any, language: str, width: int
+    browser: Any, base_url: str, api: Any, night_club: NightClub, language: str, width: int
 ) -> None:
     words = WORDS[language]
-    scene = night_of_eight(api)
+    scene = night_of_eight(night_club)
     record(api, scene, SOLO)
     context = browser.new_context(viewport={"width": width, "height": 780}, base_url=base_url)
     context.add_init_script(f"localStorage.setItem('solo-pad:lang', '{language}')")
@@ -110,6 +89,10 @@ def test_the_table_phone_knows_its_series_stops_at_its_end_and_says_where_to_sit
             timeout=15_000,
         )
         assert page.locator("#new-hand").is_visible()
+        # The series' part of the line never breaks inside ("Spiel 2 von / 6"): one line box.
+        shown = page.locator(".titlebar .hint .series-line")
+        assert shown.inner_text() == line
+        assert shown.evaluate("(node) => node.getClientRects().length") == 1
         # The series' last hand, recorded on another phone: no hand 3 is offered.
         record(api, scene, LOST_SOLO)
         over = page.locator("[data-series=over]")

@@ -48,7 +48,7 @@ USED = _used_messages()
 
 def test_the_code_marks_the_messages_it_shows() -> None:
     assert len(USED) > 150
-    assert "Seat %(seat)s deals next" in USED
+    assert "%(seat)s deals next" in USED
     assert ("with %(tricks)s trick", "with %(tricks)s tricks") in USED
     assert "No table %(table)s." in USED
 
@@ -102,7 +102,7 @@ def test_a_german_reader_gets_german_words() -> None:
     assert lines[0] == "Solo in Herz: Platz 1 spielt allein; Ziel 5 Stiche"
     assert lines[-1] == "Als Nächstes gibt Platz 2"
     spanish = explain(settlement.explanation, "es")
-    assert spanish[-1] == "La siguiente mano la da asiento 2"
+    assert spanish[-1] == "La siguiente mano la reparte asiento 2"
 
 
 # --- the rules' refusals and the variants' descriptions ------------------------------------

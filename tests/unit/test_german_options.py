@@ -240,7 +240,7 @@ def test_a_spanish_declarer_may_call_an_ace_he_holds_and_plays_alone() -> None:
     assert (won.result, won.value, won.deltas) == ("won", 2, (0, 2, 0, 0))
     assert explain(won.explanation)[0] == (
         "Simple game in spades, in suit: 2 points, target 5 tricks; "
-        "seat 2 called the ace of hearts, which he holds, and plays "
+        "seat 2 called the ace of hearts from their own hand and plays "
         "alone"
     )
     lost = preview("spanish", 4, {"couleur": "spades"}, None, {**SIMPLE, "tricks": 4})

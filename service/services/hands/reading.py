@@ -15,6 +15,8 @@ from ...persistence.columns import rfc3339
 from ...persistence.table_keeping import (
     HandRevisionRow,
     HandRow,
+    PlayerRow,
+    SeatRow,
     TableRow,
     TransferRow,
 )
@@ -62,6 +64,17 @@ _PAGE = (
 )
 # A page with no hands (none yet, or past the last): the table alone.
 _TABLE_ONLY = select(*_TABLE).where(_TABLES.c.id == bindparam("table_id"))
+# The players' names in seat order: what the hands' explanations call the seats.
+_NAMES = (
+    select(PlayerRow.__table__.c.name)
+    .select_from(
+        SeatRow.__table__.join(
+            PlayerRow.__table__, PlayerRow.__table__.c.id == SeatRow.__table__.c.player_id
+        )
+    )
+    .where(SeatRow.__table__.c.table_id == bindparam("table_id"))
+    .order_by(SeatRow.__table__.c.seat)
+)
 
 
 class StoredHand(NamedTuple):
@@ -99,6 +112,8 @@ class HandPage(NamedTuple):
     version: int
     total: int
     hands: list[StoredHand]
+    names: tuple[str, ...]
+    """The players' names in seat order (none read for a page without hands)."""
 
 
 def hand_page(principal: Principal, table_id: str, page: int, page_size: int) -> HandPage:
@@ -116,12 +131,25 @@ def hand_page(principal: Principal, table_id: str, page: int, page_size: int) ->
         raise NotFound(N_("No table %(table)s."), values={"table": repr(table_id)})
     require_table_reader(principal, SimpleNamespace(id=table.table_id, club_id=table.club_id))
     hands = [StoredHand(*row[len(_TABLE) :]) for row in found]
-    return HandPage(table.table_id, table.variant, table.version, table.hands_recorded, hands)
+    names = tuple(statements.rows(_NAMES, {"table_id": table.table_id})) if hands else ()
+    return HandPage(
+        table.table_id,
+        table.variant,
+        table.version,
+        table.hands_recorded,
+        hands,
+        tuple(row.name for row in names),
+    )
 
 
-def get_hand(principal: Principal, table_id: str, number: int) -> dict[str, Any]:
+def get_hand(
+    principal: Principal, table_id: str, number: int
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The hand as answers show it, and its table's players' names in seat order (what its
+    explanation calls the seats)."""
     table = read_table(principal, table_id)
-    return hand_view(load_hand(table, number), table.variant)
+    names = tuple(seat.name for seat in table.seats)
+    return hand_view(load_hand(table, number), table.variant), names
 
 
 def hand_history(principal: Principal, table_id: str, number: int) -> dict[str, Any]:

@@ -638,29 +638,51 @@ function seriesCard(night, series) {
 }
 
 const LONGER = 2; // the hands one tap on "+2 hands for this series" adds
+const ONE_MORE = 1; // the hands one tap on a table's "+1 hand at table 2" adds (a last round)
 
 /** The series' length and "+2 hands for this series" (while its tables are open and it has a
- * length: an "until closed" night's series ends at the next draw). The tables may differ (the
- * API lengthens one table too): the longest is the series' length, and the tap sets every open
- * table to two more than it. Its answer or refusal is said beside the button. */
+ * length: an "until closed" night's series ends at the next draw), and each open table's hands
+ * with "+1 hand at table N" (the API lengthens one table too: a last round at one table). The
+ * tables may differ: the longest is the series' length, and the series' tap sets every open
+ * table to two more than it. Each answer or refusal is said beside its button. */
 function lengthControl(night, series) {
-  const limits = series.tables.filter((table) => table.status === 'open')
-    .map((table) => table.hands_limit);
+  const open = series.tables.filter((table) => table.status === 'open');
+  const limits = open.map((table) => table.hands_limit);
   if (!limits.length || limits.some((limit) => limit === null)) return nothing;
   const length = Math.max(...limits);
   const key = `length:${series.number}`;
   const words = { now: tn(length, 'This series: {hands} hand per table',
     'This series: {hands} hands per table', { hands: length }),
   longer: t('+{hands} hands for this series', { hands: LONGER }) };
+  const path = `/nights/${night.id}/series/${series.number}`;
   const lengthen = () => attempt(key, async (tell) => {
     const hands = length + LONGER;
-    await call('PATCH', `/nights/${night.id}/series/${series.number}`, { body: { hands } });
+    await call('PATCH', path, { body: { hands } });
     await showNight(night.id, true);
     tell(tn(hands, 'Series {number} now has {hands} hand per table.',
       'Series {number} now has {hands} hands per table.', { number: series.number, hands }));
   });
+  const each = open.map((table) => {
+    const at = `${key}:${table.number}`;
+    const hands = table.hands_limit + ONE_MORE;
+    const one = () => attempt(at, async (tell) => {
+      await call('PATCH', path, { body: { hands, table: table.number } });
+      await showNight(night.id, true);
+      tell(tn(hands, 'Table {table} of series {number} now has {hands} hand.',
+        'Table {table} of series {number} now has {hands} hands.',
+        { table: table.number, number: series.number, hands }));
+    });
+    const played = tn(table.hands_limit, 'Table {table}: {played} of {hands} hand',
+      'Table {table}: {played} of {hands} hands',
+      { table: table.number, played: table.hands_played, hands: table.hands_limit });
+    return html`<li data-table=${table.number}><span class="played">${played}</span> <button
+      type="button" class="one-more" ?disabled=${busy(at)} @click=${one}>${t(
+      '+{hands} hand at table {table}', { hands: ONE_MORE, table: table.number })}</button>${
+      noticeAt(at)}</li>`;
+  });
   return html`<p class="length">${words.now}</p><button type="button" class="longer"
-    ?disabled=${busy(key)} @click=${lengthen}>${words.longer}</button>${noticeAt(key)}`;
+    ?disabled=${busy(key)} @click=${lengthen}>${words.longer}</button>${noticeAt(key)}<ul
+    class="table-lengths">${each}</ul>`;
 }
 
 /** The night's file (`path` of the API) with the admin token, as the server names it. */

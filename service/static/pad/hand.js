@@ -618,6 +618,7 @@ export function handForm(opts) {
         options: variantOptions(seated),
         state: stateBefore(ctx, opts.number),
         hand: recordOf(form),
+        names: seated.seats.map((seat) => seat.name), // the explanation names each player
       });
       if (seq !== previewSeq) return;
       lastPreview = data;

@@ -264,6 +264,7 @@ export default {
   "Final: the table is closed.": "Endgültig: Der Tisch ist geschlossen.",
   "If the table closed now:": "Wenn der Tisch jetzt geschlossen würde:",
   "No connection: the settle-up needs the network.": "Keine Verbindung: Die Abrechnung braucht das Netz.",
+  "This table belongs to a club night: its director closes it, with the next draw or when closing the night.": "Dieser Tisch gehört zu einem Spieleabend: Ihn schließt die Spielleitung, mit der nächsten Auslosung oder beim Schließen des Abends.",
 
   // --- table.js ---
   "no balance changed": "kein Stand geändert",

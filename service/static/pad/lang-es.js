@@ -264,6 +264,7 @@ export default {
   "Final: the table is closed.": "Final: la mesa está cerrada.",
   "If the table closed now:": "Si la mesa se cerrara ahora:",
   "No connection: the settle-up needs the network.": "Sin conexión: la liquidación necesita la red.",
+  "This table belongs to a club night: its director closes it, with the next draw or when closing the night.": "Esta mesa pertenece a una noche de club: la cierra quien dirige la noche, con el próximo sorteo o al cerrar la noche.",
 
   // --- table.js ---
   "no balance changed": "ningún saldo cambió",

@@ -6,6 +6,7 @@ import { backToTable, toast } from './dom.js';
 import { t } from './i18n.js';
 import { html, nothing } from './lit-html.js';
 import { tookTable } from './model.js';
+import { directorCloses } from './series.js';
 import { settleUpView } from './settle-up-view.js';
 import { loadSettings, settingsView } from './table-settings.js';
 
@@ -71,9 +72,13 @@ export function settleView(ctx, state, app) {
           ${settleUpView(ctx, settleUp)}`;
   const closeButton = closed
     ? nothing
-    : html`<button type="button" class="danger" @click=${() => app.setState({ closing: true })}
-        >${t('Close the table')}</button
-      >`;
+    : directorCloses(ctx)
+      ? html`<p class="notice" data-closes="director">${t(
+          'This table belongs to a club night: its director closes it, with the next draw or when closing the night.',
+        )}</p>`
+      : html`<button type="button" class="danger" @click=${() => app.setState({ closing: true })}
+          >${t('Close the table')}</button
+        >`;
   return html`<div class="screen settle">
     <div class="titlebar">
       ${backToTable(ctx.id)}

@@ -1,5 +1,5 @@
 // A hand's settlement as the service answers it (a preview, a recorded hand): its result, what
-// each seat moved, the transfers and the explanation, with the players' names.
+// each seat moved, the transfers and the explanation (the service names the players in it).
 
 import { plain, signed } from './dom.js';
 import { html, nothing } from './lit-html.js';
@@ -57,17 +57,8 @@ export function settlementView(ctx, s, { heading } = {}) {
     ${s.pool ? html`<p class="hint">${t('Pool {before} → {after}', poolMove(s))}</p>` : nothing}
     ${s.explanation.length
       ? html`<ul class="explanation" aria-label=${t('Explanation')}>
-          ${s.explanation.map((line) => html`<li>${withNames(ctx, line)}</li>`)}
+          ${s.explanation.map((line) => html`<li>${plain(line)}</li>`)}
         </ul>`
       : nothing}
   </div>`;
-}
-
-/** The rules say "seat 2" or "Seats 1, 3 and 4" (numbered from 1); the table knows their names.
- *  Every line the service words (a hand's explanation, a session's reason) goes through it. */
-export function withNames(ctx, line) {
-  return plain(line).replace(
-    /\b(?:[Ss]eats?|Platz|[Aa]sientos?) (\d(?:(?:, | and | und | y )\d)*)\b/g,
-    (_, list) => list.replace(/\d/g, (n) => seatName(ctx, Number(n) - 1)),
-  );
 }

@@ -5,7 +5,7 @@
 // under a thumb.
 
 import { api } from './api.js';
-import { signed, sr, suitLabel, toast } from './dom.js';
+import { plain, signed, sr, suitLabel, toast } from './dom.js';
 import { lang, t, tn, tx, num } from './i18n.js';
 import { optionValues, playersOf } from './hand-fields.js';
 import {
@@ -26,10 +26,10 @@ import {
   sheetRows,
   shortName,
 } from './model.js';
-import { settlementView, summaryLine, withNames } from './settlement.js';
+import { settlementView, summaryLine } from './settlement.js';
 import { store } from './store.js';
 import { discard, entriesFor, renumber } from './outbox.js';
-import { seriesOver } from './series.js';
+import { directorCloses, seriesOver } from './series.js';
 import { settleUpView } from './settle-up-view.js';
 import { tableAfter, tableAfterView, write, writeToken } from './writes.js';
 
@@ -78,14 +78,14 @@ function facts(ctx) {
 }
 
 /** A session at its end: who won ("Gewonnen hat …" fits anyone) and why (the service's reason
- *  names seats, "asiento 1 y asiento 3"; the players read their names). */
+ *  names the players). */
 function ended(ctx) {
   const table = ctx.table;
   const names = table.session.winners.map((i) => seatName(ctx, i));
   const all = new Intl.ListFormat(lang, { type: 'conjunction' }).format(names);
   const winners =
     names.length > 1 ? t('Winners: {names}', { names: all }) : t('Winner: {names}', { names: all });
-  const reason = withNames(ctx, table.session.reason);
+  const reason = plain(table.session.reason);
   const closed = t('This table is closed: these are its final balances.');
   return html`<p class="notice ok" data-session="over">${names.length
       ? html`<strong>${winners}</strong> · `
@@ -546,6 +546,14 @@ export function loadTable(ctx, view, app) {
 
 /** The table screen, from the table (`ctx`) and the screen's state (`view`: the open rows of
  *  the sheet, the notice of the last correction, a void being asked, the printed settle-up). */
+/** "Amerikanisches Solo · Serie 1: Spiel 2 von 6": the series' part kept on one line, so a
+ *  narrow phone breaks the line before it, never inside the count ("Spiel 2 von / 6"). */
+function seriesHint(about, series) {
+  const mark = '\u0000'; // where the series goes in the language's order
+  const [before, after = ''] = t('{game} · {series}', { ...about, series: mark }).split(mark);
+  return html`${before}<span class="series-line">${series}</span>${after}`;
+}
+
 export function tableView(ctx, view, app) {
   const table = ctx.table;
   const base = `#table=${encodeURIComponent(ctx.id)}`;
@@ -575,10 +583,15 @@ export function tableView(ctx, view, app) {
       : finished(table) || seriesOver(ctx)
         ? t('{game} · over', about)
         : series
-          ? t('{game} · {series}', { ...about, series })
+          ? seriesHint(about, series)
           : t('{game} · next: hand {number}', about);
   const link = (go, text) => html`<a class="button" href=${`${base}&go=${go}`}>${text}</a>`;
-  const settle = table.status === 'closed' ? t('Settle-up') : t('Settle up / close');
+  const settle =
+    table.status === 'closed'
+      ? t('Settle-up')
+      : directorCloses(ctx)
+        ? t('Settle up')
+        : t('Settle up / close');
   // What the last correction did: shown until the screen changes.
   const { notice: said } = view;
   const notice = said ? html`<p class="notice ok" role="status">${said}</p>` : nothing;
