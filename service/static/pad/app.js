@@ -8,8 +8,9 @@
 // (lit-html `render`, which changes only what differs).
 
 import { NetworkError } from './api.js';
+import { dropEarlyReads } from './boot.js';
 import { t, tn } from './i18n.js';
-import { fitNames, focusHeading, toast } from './dom.js';
+import { afterPaint, fitNames, focusHeading, toast } from './dom.js';
 import { html, render } from './lit-html.js';
 import {
   forgetVersion,
@@ -262,9 +263,14 @@ async function route(focus = true) {
   if (screen.open) screen.open(ctx, state, current.app);
   if (screen.load) screen.load(ctx, state, current.app);
   draw();
-  follow(ctx.id, ctx.token || ctx.adminToken, (version) => followed(ctx, version));
   if (focus) focusHeading(root);
-  setTimeout(warm);
+  // The table's stream and the other screens wait until the table is painted: on a phone's
+  // narrow network every request before it delays it (docs/pad.md, "A table's first screen").
+  const token = ctx.token || ctx.adminToken;
+  afterPaint(() => {
+    if (!stale()) follow(ctx.id, token, (version) => followed(ctx, version));
+    warm();
+  });
 }
 
 /** A change heard on the table's stream: fetch the table unless this phone has that version. */
@@ -328,12 +334,22 @@ document.addEventListener('visibilitychange', () => {
   if (!document.hidden) tick();
 });
 
-if ('serviceWorker' in navigator) {
-  navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {});
+/** The service worker keeps the pad's files for offline use; it fetches all of them, so it is
+ *  registered once the first screen is painted, not before. */
+function keepOffline() {
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {});
+  }
 }
 
 fitNames();
 setOnline(navigator.onLine);
 loadVariants().catch(() => {});
-route().then(() => tick());
+route().finally(() => {
+  dropEarlyReads();
+  afterPaint(() => {
+    keepOffline();
+    tick();
+  });
+});
 setInterval(tick, POLL_MS);

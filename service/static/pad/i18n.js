@@ -1,30 +1,15 @@
 // The pad's languages, English, German and Spanish (docs/i18n.md): the one picked with the
-// switch (kept on this phone), else the browser's first that the pad speaks, else English; a
+// switch (kept on this phone), else the browser's first that the pad speaks, else English
+// (boot.js picks it: the table's first reads go out in it before this module arrives); a
 // page the service words (the club night's admin screen) gives its language and texts. The code
 // writes the English, `t('Hand {number} recorded.', {number})`; the language's catalog
 // (lang-de.js, lang-es.js) maps it to the translation, loaded by a top-level await (a module may
 // word texts from its first line on).
 
-export const LANGUAGES = { en: 'English', de: 'Deutsch', es: 'Español' };
-const KEY = 'solo-pad:lang';
-
-function choose() {
-  let picked = null;
-  try {
-    picked = localStorage.getItem(KEY);
-  } catch {
-    /* storage off: the browser decides */
-  }
-  if (picked in LANGUAGES) return picked;
-  for (const tag of navigator.languages || [navigator.language || '']) {
-    const base = String(tag).split('-')[0].toLowerCase();
-    if (base in LANGUAGES) return base;
-  }
-  return 'en';
-}
+import { LANGUAGES, LANGUAGE_KEY, pickedLanguage } from './boot.js';
 
 const served = document.body?.dataset.words;
-export const lang = served ? document.documentElement.lang : choose();
+export const lang = served ? document.documentElement.lang : pickedLanguage;
 const catalog = served
   ? JSON.parse(served)
   : lang === 'en' ? {} : (await import(`./lang-${lang}.js`)).default;
@@ -35,7 +20,7 @@ document.documentElement.lang = lang;
 /** Remember `code` as this phone's language and start the page again in it. */
 export function setLanguage(code) {
   try {
-    localStorage.setItem(KEY, code);
+    localStorage.setItem(LANGUAGE_KEY, code);
   } catch {
     /* not remembered; still switched below */
   }

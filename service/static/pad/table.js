@@ -5,7 +5,7 @@
 // under a thumb.
 
 import { api } from './api.js';
-import { signed, sr, suitLabel, toast } from './dom.js';
+import { afterPaint, signed, sr, suitLabel, toast } from './dom.js';
 import { lang, t, tn, tx, num } from './i18n.js';
 import { optionValues, playersOf } from './hand-fields.js';
 import {
@@ -533,15 +533,18 @@ function loadNight(ctx, view, app) {
 }
 
 /** The printed settle-up: read once per version of the table (offline: printed without it);
- *  a club night's table reads its night too (its series, the next draw). */
+ *  a club night's table reads its night too (its series, the next draw). Both once the table
+ *  is painted: it waits for nothing it does not show. */
 export function loadTable(ctx, view, app) {
-  loadNight(ctx, view, app);
-  if (view.printedFor === ctx.table.version) return;
-  view.printedFor = ctx.table.version;
-  api.settleUp(ctx.id, ctx.token || ctx.adminToken).then(
-    ({ data }) => app.setState({ printed: data }),
-    () => {},
-  );
+  afterPaint(() => {
+    loadNight(ctx, view, app);
+    if (view.printedFor === ctx.table.version) return;
+    view.printedFor = ctx.table.version;
+    api.settleUp(ctx.id, ctx.token || ctx.adminToken).then(
+      ({ data }) => app.setState({ printed: data }),
+      () => {},
+    );
+  });
 }
 
 /** The table screen, from the table (`ctx`) and the screen's state (`view`: the open rows of
