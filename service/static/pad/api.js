@@ -10,6 +10,13 @@ export class NetworkError extends Error {
   }
 }
 
+const REVOKED = 'urn:solo:problem:token-revoked';
+
+/** Whether `error` is the refusal of a token that was revoked (its link no longer works). */
+export function isRevoked(error) {
+  return error instanceof ProblemError && error.problem.type === REVOKED;
+}
+
 export class ProblemError extends Error {
   constructor(status, problem) {
     const p = problem && typeof problem === 'object' ? problem : { detail: String(problem || '') };
