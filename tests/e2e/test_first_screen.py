@@ -9,6 +9,8 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
+
 from tests.e2e.support import Api, table_url
 from tests.e2e.test_assets import WATCH_THE_TABLE
 
@@ -21,6 +23,15 @@ const register = navigator.serviceWorker.register.bind(navigator.serviceWorker);
 navigator.serviceWorker.register = (...args) => {
   window.workerRegisteredAt = performance.now();
   return register(...args);
+};
+"""
+# When the page makes a number format (Chromium's first costs it 0.1-0.2 s here).
+WATCH_NUMBER_FORMATS = """
+const Made = Intl.NumberFormat;
+window.numberFormatsAt = [];
+Intl.NumberFormat = function (...args) {
+  window.numberFormatsAt.push(performance.now());
+  return new Made(...args);
 };
 """
 # Every request of the page that had ended by now: (when it started, what it asked for).
@@ -82,6 +93,7 @@ def test_a_table_asks_for_nothing_before_it_is_shown_but_what_it_shows(
     page = phones().page
     page.add_init_script(WATCH_THE_TABLE)
     page.add_init_script(WATCH_THE_SERVICE_WORKER)
+    page.add_init_script(WATCH_NUMBER_FORMATS)
     page.goto(table_url("", table))
     page.locator("#new-hand").wait_for()
     # The table's stream, the other screens and the service worker come after it.
@@ -90,6 +102,8 @@ def test_a_table_asks_for_nothing_before_it_is_shown_but_what_it_shows(
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     shown_at = page.evaluate("window.tableShownAt")
     assert page.evaluate("window.workerRegisteredAt") > shown_at
+    # Its numbers are small: no number format made before it is shown.
+    assert all(at > shown_at for at in page.evaluate("window.numberFormatsAt"))
     requests = page.evaluate(REQUESTS_SO_FAR)
     before = [path for start, path in requests if start < shown_at]
     after = [path for start, path in requests if start >= shown_at]
@@ -101,3 +115,23 @@ def test_a_table_asks_for_nothing_before_it_is_shown_but_what_it_shows(
     assert any(path.endswith("/settle-up") for path in after)  # the printed settle-up
     assert any(path.endswith("/events/tickets") for path in after)  # the table's stream
     assert any(path.endswith("/start.js") for path in after)  # the other screens, warmed
+
+
+# i18n.js's num() (a module of its own here, beside the page's) against the language's format.
+NUM_AGAINST_INTL = """async () => {
+  const { lang, num } = await import(new URL('/pad/i18n.js', location.href).href);
+  const format = new Intl.NumberFormat(lang);
+  const differ = [];
+  for (let n = -1500; n <= 1500; n += 1) if (num(n) !== format.format(n)) differ.push(n);
+  for (const n of [12345, -123456, 1234567.5]) if (num(n) !== format.format(n)) differ.push(n);
+  return [lang, differ];
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en-US", "de-DE", "es-ES"])
+def test_a_number_reads_as_its_language_writes_it(phones: Any, locale: str) -> None:
+    # Below 1,000 num() writes the digits itself (no Intl.NumberFormat on a first screen).
+    page = phones(locale=locale).page
+    page.goto("/")
+    page.locator("form.card input").first.wait_for()
+    assert page.evaluate(NUM_AGAINST_INTL) == [locale[:2], []]

@@ -1,12 +1,7 @@
-// The page's first moments. index.html loads this module before app.js, and it imports
-// nothing, so it runs one round trip after the page instead of after the whole module graph:
-// the page's language, what the phone keeps (`read`), the one way to the API (`send`), and, on
-// opening a table, the table's first reads (the table, its first page of hands, the games) and
-// the language's catalog asked for at once, so that they travel while the modules load
-// (docs/pad.md, "A table's first screen"). The pad's own first requests take those answers:
-// `send` hands an early answer to the identical request (method, path, every header), once.
-// A phone without the table's token, and the club night's pages (which import this module
-// through i18n.js and have no `#app`), start nothing early.
+// The page's first moments, importing nothing (index.html loads it before app.js): the language,
+// what the phone keeps (`read`), the one way to the API (`send`), and on opening a table its
+// first reads and the language's catalog, asked for while the modules load (docs/pad.md, "A
+// table's first screen"); `send` gives such an answer to the same request, once.
 
 export const LANGUAGES = { en: 'English', de: 'Deutsch', es: 'Español' };
 export const LANGUAGE_KEY = 'solo-pad:lang';
@@ -24,8 +19,8 @@ export function read(key, fallback) {
   }
 }
 
-/** The pad's language: the one picked with the switch (kept on this phone), else the
- *  browser's first that the pad speaks, else English. */
+/** The language picked with the switch (kept), else the browser's first the pad speaks, else
+ *  English. */
 function choose() {
   let picked = null;
   try {
@@ -60,8 +55,7 @@ const early = new Map();
 /** The request as the pad sends it, and its key among the early reads ('' for one with a body).
  *  @param {string} method @param {string} path @param {SendOptions} options */
 function request(method, path, { token, body, headers, language }) {
-  // The API words explanations and refusals in the page's language (the browser would send
-  // its own).
+  // The API words its answers in the page's language (the browser would send its own).
   /** @type {Record<string, string>} */
   const sent = { Accept: 'application/json', 'Accept-Language': language, ...(headers || {}) };
   if (token) sent.Authorization = `Bearer ${token}`;
@@ -92,8 +86,7 @@ export function send(method, path, options) {
   return fetch(url, init);
 }
 
-/** The early reads nobody took (the page went elsewhere first) are let go: an answer is only
- *  early for the page's first route, never a stale one for a later read. */
+/** Let go of the early reads not taken (after the first route: never an old answer later). */
 export function dropEarlyReads() {
   early.clear();
 }
@@ -106,8 +99,8 @@ function startEarly(method, path, options) {
   early.set(key, answer);
 }
 
-/** The table a link or a reload opens (`#table=<id>`, with the link's `token` or the one this
- *  phone keeps): its first reads, started now, as app.js's route asks for them. */
+/** The first reads of the table a link or a reload opens (`#table=<id>`, with the link's token
+ *  or the one kept), as app.js's route asks for them; not on other pages (no `#app`). */
 function startTheTablesReads() {
   if (!document.getElementById('app')) return; // not the pad's page
   const fragment = new URLSearchParams(location.hash.slice(1));

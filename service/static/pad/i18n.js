@@ -14,7 +14,11 @@ const catalog = served
   ? JSON.parse(served)
   : lang === 'en' ? {} : (await import(`./lang-${lang}.js`)).default;
 const plurals = new Intl.PluralRules(lang);
-const numbers = new Intl.NumberFormat(lang);
+// The page's formats of numbers and dates, each made when first needed: a page's first
+// Intl.NumberFormat costs Chromium 0.1-0.2 s on the development machine (its number data),
+// which a table's first screen, whose numbers are small, need not wait for (docs/pad.md).
+let numbers = null;
+let dayFormat = null;
 document.documentElement.lang = lang;
 
 /** Remember `code` as this phone's language and start the page again in it. */
@@ -27,8 +31,12 @@ export function setLanguage(code) {
   location.reload();
 }
 
-/** An integer in the page's language (1.234 in German, 1234 in Spanish). */
+/** An integer in the page's language (1.234 in German, 1234 in Spanish). Below 1,000 every
+ *  language of the pad writes an integer alike, as its digits with a hyphen-minus: no format
+ *  is needed for it. */
 export function num(n) {
+  if (Number.isInteger(n) && Math.abs(n) < 1000) return String(n);
+  numbers ||= new Intl.NumberFormat(lang);
   return numbers.format(n);
 }
 
@@ -76,14 +84,12 @@ export function tx(text, values) {
   });
 }
 
-const dayFormat = new Intl.DateTimeFormat(lang, {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-});
-
 /** A date ("2. Dez. 2026"), '' for none. */
-export const day = (iso) => (iso ? dayFormat.format(new Date(iso)) : '');
+export function day(iso) {
+  if (!iso) return '';
+  dayFormat ||= new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'short', day: 'numeric' });
+  return dayFormat.format(new Date(iso));
+}
 
 /** The static texts of index.html (marked data-t) in the page's language. */
 for (const el of document.querySelectorAll('[data-t]')) el.textContent = t(el.textContent);
