@@ -20,6 +20,9 @@ from .js_imports import code_of, imports, masked
 
 # Each layer, lowest first; a module may import modules of the layers below its own only.
 PAD_LAYERS: dict[str, set[str]] = {
+    # The page's first moments, importing nothing: the language, what the phone keeps, the one
+    # way to the API, and a table's first reads started before the other modules arrive.
+    "boot": {"boot.js"},
     # The view library (html`` templates, render): lit-html, vendored as published.
     "library": {"lit-html.js"},
     # The words and the page's language (it loads one catalog, lang-*.js, by itself).

@@ -1,5 +1,6 @@
 // The public HTTP API (/api/v1) and its problem details. Nothing else is called.
 
+import { paths, send } from './boot.js';
 import { lang, num, t } from './i18n.js';
 
 export class NetworkError extends Error {
@@ -7,6 +8,13 @@ export class NetworkError extends Error {
     super(message || t('No connection'));
     this.name = 'NetworkError';
   }
+}
+
+const REVOKED = 'urn:solo:problem:token-revoked';
+
+/** Whether `error` is the refusal of a token that was revoked (its link no longer works). */
+export function isRevoked(error) {
+  return error instanceof ProblemError && error.problem.type === REVOKED;
 }
 
 export class ProblemError extends Error {
@@ -75,22 +83,10 @@ function words(text) {
  *  @param {string} method @param {string} path
  *  @param {{token?: string|null, body?: any, headers?: Record<string, string>}} [request] */
 export async function call(method, path, { token, body, headers } = {}) {
-  // The API words explanations and refusals in the page's language (the browser would send
-  // its own).
-  /** @type {Record<string, string>} */
-  const sent = { Accept: 'application/json', 'Accept-Language': lang, ...(headers || {}) };
-  if (token) sent.Authorization = `Bearer ${token}`;
-  if (body !== undefined) sent['Content-Type'] = 'application/json';
   let response;
   let text;
   try {
-    response = await fetch(`/api/v1${path}`, {
-      method,
-      headers: sent,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      cache: 'no-store',
-      credentials: 'omit',
-    });
+    response = await send(method, path, { token, body, headers, language: lang });
     text = await response.text();
   } catch (error) {
     throw new NetworkError(); // the browser's words ("Failed to fetch") tell a player nothing
@@ -116,7 +112,7 @@ export async function call(method, path, { token, body, headers } = {}) {
 }
 
 export const api = {
-  variants: () => call('GET', '/variants'),
+  variants: () => call('GET', paths.variants),
   preview: (body) => call('POST', '/settlements/preview', { body }),
   createClub: (name) => call('POST', '/clubs', { body: { name } }),
   club: (id, token) => call('GET', `/clubs/${enc(id)}`, { token }),
@@ -125,12 +121,11 @@ export const api = {
     call('POST', `/clubs/${enc(id)}/players`, { token, body: { name } }),
   createTable: (token, body) => call('POST', '/tables', { token, body }),
   table: (id, token, etag) =>
-    call('GET', `/tables/${enc(id)}`, {
+    call('GET', paths.table(id), {
       token,
       headers: etag ? { 'If-None-Match': etag } : {},
     }),
-  hands: (id, token, page, size) =>
-    call('GET', `/tables/${enc(id)}/hands?page=${page}&page_size=${size}`, { token }),
+  hands: (id, token, page, size) => call('GET', paths.hands(id, page, size), { token }),
   hand: (id, token, n) => call('GET', `/tables/${enc(id)}/hands/${n}`, { token }),
   streamTicket: (id, token) => call('POST', `/tables/${enc(id)}/events/tickets`, { token }),
   record: (id, token, body, key) =>

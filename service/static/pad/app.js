@@ -7,9 +7,10 @@
 // a screen changes only through `app.setState(patch)`; each change draws the screen again
 // (lit-html `render`, which changes only what differs).
 
-import { NetworkError } from './api.js';
+import { isRevoked, NetworkError } from './api.js';
+import { dropEarlyReads } from './boot.js';
 import { t, tn } from './i18n.js';
-import { fitNames, focusHeading, toast } from './dom.js';
+import { afterPaint, fitNames, focusHeading, toast } from './dom.js';
 import { html, render } from './lit-html.js';
 import {
   forgetVersion,
@@ -20,8 +21,6 @@ import {
   refresh,
   tableContext,
 } from './model.js';
-import { isRevoked, revokedView } from './club-shared.js';
-import { follow, isLive, stop as stopFollowing } from './live.js';
 import { flush, onOutboxChange } from './outbox.js';
 import { store } from './store.js';
 import { loadTable, tableView } from './table.js';
@@ -74,6 +73,9 @@ const openRows = new Map(); // each table's open rows of the sheet, kept while t
 let online = navigator.onLine;
 let routeSeq = 0;
 let arriving = null; // the state `app.go` gives the next screen (a correction's notice)
+/** live.js (a table's stream), imported once the first table is painted: `following()`. */
+let live = null;
+const following = () => import('./live.js').then((module) => (live = module));
 
 function params() {
   return new URLSearchParams(location.hash.slice(1));
@@ -177,6 +179,15 @@ function plainScreen(heading, text) {
   </div>`;
 }
 
+/** The screen of a link that no longer works, in place of the table (club-shared.js's, imported
+ *  then: a table's first screen does not need it); not if the page went elsewhere meanwhile. */
+async function showRevoked(error, tableId) {
+  current = null;
+  const seq = routeSeq;
+  const { revokedView } = await import('./club-shared.js');
+  if (seq === routeSeq) render(revokedView(error, tableId), freshRoot());
+}
+
 async function route(focus = true) {
   const seq = ++routeSeq;
   const stale = () => seq !== routeSeq;
@@ -203,7 +214,7 @@ async function route(focus = true) {
     }
   }
   const id = p.get('table');
-  if (!id) stopFollowing(); // a stream counts against the token's bound: none left open
+  if (!id) live?.stop(); // a stream counts against the token's bound: none left open
   if (stale()) return;
   if (p.get('league')) {
     current = null;
@@ -234,8 +245,7 @@ async function route(focus = true) {
       await refresh(ctx, true);
     } catch (error) {
       if (isRevoked(error)) {
-        current = null;
-        render(revokedView(error, id), freshRoot());
+        showRevoked(error, id);
         return;
       }
       if (!ctx.table) {
@@ -262,9 +272,20 @@ async function route(focus = true) {
   if (screen.open) screen.open(ctx, state, current.app);
   if (screen.load) screen.load(ctx, state, current.app);
   draw();
-  follow(ctx.id, ctx.token || ctx.adminToken, (version) => followed(ctx, version));
   if (focus) focusHeading(root);
-  setTimeout(warm);
+  // The table's stream and the other screens wait until the table is painted: on a phone's
+  // narrow network every request before it delays it (docs/pad.md, "A table's first screen").
+  const token = ctx.token || ctx.adminToken;
+  const onChange = (version) => followed(ctx, version);
+  afterPaint(() => {
+    following().then(
+      (stream) => {
+        if (!stale()) stream.follow(ctx.id, token, onChange);
+      },
+      () => {}, // not loaded (offline before the service worker kept it): the table is polled
+    );
+    warm();
+  });
 }
 
 /** A change heard on the table's stream: fetch the table unless this phone has that version. */
@@ -277,9 +298,8 @@ function followed(ctx, version) {
     },
     (error) => {
       if (isRevoked(error) && current && current.ctx === ctx) {
-        current = null;
-        stopFollowing();
-        render(revokedView(error, ctx.id), freshRoot());
+        live?.stop();
+        showRevoked(error, ctx.id);
       }
     },
   );
@@ -295,7 +315,7 @@ async function tick() {
     if (isNetwork(error)) reachable = false;
   };
   await flushOutbox().catch(note);
-  if (current && current.ctx && !isLive(current.ctx.id)) {
+  if (current && current.ctx && !live?.isLive(current.ctx.id)) {
     const { ctx } = current;
     await refresh(ctx).then(
       (changed) => {
@@ -303,10 +323,7 @@ async function tick() {
       },
       (error) => {
         note(error);
-        if (isRevoked(error) && current && current.ctx === ctx) {
-          current = null;
-          render(revokedView(error, ctx.id), freshRoot());
-        }
+        if (isRevoked(error) && current && current.ctx === ctx) showRevoked(error, ctx.id);
       },
     );
   }
@@ -328,12 +345,22 @@ document.addEventListener('visibilitychange', () => {
   if (!document.hidden) tick();
 });
 
-if ('serviceWorker' in navigator) {
-  navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {});
+/** The service worker keeps the pad's files for offline use; it fetches all of them, so it is
+ *  registered once the first screen is painted, not before. */
+function keepOffline() {
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {});
+  }
 }
 
 fitNames();
 setOnline(navigator.onLine);
 loadVariants().catch(() => {});
-route().then(() => tick());
+route().finally(() => {
+  dropEarlyReads();
+  afterPaint(() => {
+    keepOffline();
+    tick();
+  });
+});
 setInterval(tick, POLL_MS);

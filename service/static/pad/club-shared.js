@@ -9,7 +9,6 @@ import { t } from './i18n.js';
 import { store } from './store.js';
 
 export const enc = encodeURIComponent;
-const REVOKED = 'urn:solo:problem:token-revoked';
 
 /** The address of a club-area screen. */
 export function link(id, params = {}) {
@@ -25,10 +24,6 @@ export function problemText(error) {
   return error instanceof ProblemError
     ? error.lines().join(' ')
     : t('No connection: try again when online.');
-}
-
-export function isRevoked(error) {
-  return error instanceof ProblemError && error.problem.type === REVOKED;
 }
 
 /** A button that asks once more before it acts (no confirm(): a dialog hides the table), drawn

@@ -55,19 +55,22 @@ export function randomKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** `then` once the next frame is painted (a task after the frame's animation callbacks). */
+export function afterPaint(then) {
+  requestAnimationFrame(() => setTimeout(then));
+}
+
 /** A new screen starts at its top, its heading focused (announced by screen readers). Done after
  *  the next frame is painted: focusing a heading just built forces a synchronous layout. */
 export function focusHeading(root) {
   const heading = root.querySelector('h1, h2');
   if (!heading) return;
   heading.tabIndex = -1;
-  requestAnimationFrame(() =>
-    setTimeout(() => {
-      if (!heading.isConnected) return;
-      heading.focus({ preventScroll: true });
-      window.scrollTo(0, 0);
-    }),
-  );
+  afterPaint(() => {
+    if (!heading.isConnected) return;
+    heading.focus({ preventScroll: true });
+    window.scrollTo(0, 0);
+  });
 }
 
 /** Text for screen readers only. */

@@ -1,49 +1,42 @@
 // The pad's languages, English, German and Spanish (docs/i18n.md): the one picked with the
-// switch (kept on this phone), else the browser's first that the pad speaks, else English; a
+// switch (kept on this phone), else the browser's first that the pad speaks, else English
+// (boot.js picks it: the table's first reads go out in it before this module arrives); a
 // page the service words (the club night's admin screen) gives its language and texts. The code
 // writes the English, `t('Hand {number} recorded.', {number})`; the language's catalog
 // (lang-de.js, lang-es.js) maps it to the translation, loaded by a top-level await (a module may
 // word texts from its first line on).
 
-export const LANGUAGES = { en: 'English', de: 'Deutsch', es: 'Español' };
-const KEY = 'solo-pad:lang';
-
-function choose() {
-  let picked = null;
-  try {
-    picked = localStorage.getItem(KEY);
-  } catch {
-    /* storage off: the browser decides */
-  }
-  if (picked in LANGUAGES) return picked;
-  for (const tag of navigator.languages || [navigator.language || '']) {
-    const base = String(tag).split('-')[0].toLowerCase();
-    if (base in LANGUAGES) return base;
-  }
-  return 'en';
-}
+import { LANGUAGES, LANGUAGE_KEY, pickedLanguage } from './boot.js';
 
 const served = document.body?.dataset.words;
-export const lang = served ? document.documentElement.lang : choose();
+export const lang = served ? document.documentElement.lang : pickedLanguage;
 const catalog = served
   ? JSON.parse(served)
   : lang === 'en' ? {} : (await import(`./lang-${lang}.js`)).default;
 const plurals = new Intl.PluralRules(lang);
-const numbers = new Intl.NumberFormat(lang);
+// The page's formats of numbers and dates, each made when first needed: a page's first
+// Intl.NumberFormat costs Chromium 0.1-0.2 s on the development machine (its number data),
+// which a table's first screen, whose numbers are small, need not wait for (docs/pad.md).
+let numbers = null;
+let dayFormat = null;
 document.documentElement.lang = lang;
 
 /** Remember `code` as this phone's language and start the page again in it. */
 export function setLanguage(code) {
   try {
-    localStorage.setItem(KEY, code);
+    localStorage.setItem(LANGUAGE_KEY, code);
   } catch {
     /* not remembered; still switched below */
   }
   location.reload();
 }
 
-/** An integer in the page's language (1.234 in German, 1234 in Spanish). */
+/** An integer in the page's language (1.234 in German, 1234 in Spanish). Below 1,000 every
+ *  language of the pad writes an integer alike, as its digits with a hyphen-minus: no format
+ *  is needed for it. */
 export function num(n) {
+  if (Number.isInteger(n) && Math.abs(n) < 1000) return String(n);
+  numbers ||= new Intl.NumberFormat(lang);
   return numbers.format(n);
 }
 
@@ -91,14 +84,12 @@ export function tx(text, values) {
   });
 }
 
-const dayFormat = new Intl.DateTimeFormat(lang, {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-});
-
 /** A date ("2. Dez. 2026"), '' for none. */
-export const day = (iso) => (iso ? dayFormat.format(new Date(iso)) : '');
+export function day(iso) {
+  if (!iso) return '';
+  dayFormat ||= new Intl.DateTimeFormat(lang, { year: 'numeric', month: 'short', day: 'numeric' });
+  return dayFormat.format(new Date(iso));
+}
 
 /** The static texts of index.html (marked data-t) in the page's language. */
 for (const el of document.querySelectorAll('[data-t]')) el.textContent = t(el.textContent);

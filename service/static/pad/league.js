@@ -9,10 +9,10 @@
 
 import { html, nothing, render, svg } from './lit-html.js';
 import { signed, toast } from './dom.js';
-import { call } from './api.js';
+import { call, isRevoked } from './api.js';
 import { loadVariants, variantTitle } from './model.js';
 import {
-  download, enc, field, get, isRevoked, link, problemText, revokedView, twoStep,
+  download, enc, field, get, link, problemText, revokedView, twoStep,
 } from './club-shared.js';
 import { store } from './store.js';
 import { t, tn, num, day, lang } from './i18n.js';

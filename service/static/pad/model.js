@@ -3,12 +3,11 @@
 // here only (the screens read it; what they show besides is their own state, app.js).
 
 import { api, NetworkError } from './api.js';
+import { HANDS_PAGE_SIZE } from './boot.js';
 import { store } from './store.js';
 import { plain, shortNames, title } from './dom.js';
 import { dealPasses } from './hand-fields.js';
 import { t } from './i18n.js';
-
-const PAGE_SIZE = 100;
 
 let variantsPromise = null;
 
@@ -85,7 +84,8 @@ export async function refresh(ctx, force = false) {
 export async function loadHands(ctx, table) {
   const hands = [];
   for (let page = 1; ; page += 1) {
-    const { data, headers } = await api.hands(ctx.id, ctx.token || ctx.adminToken, page, PAGE_SIZE);
+    const token = ctx.token || ctx.adminToken;
+    const { data, headers } = await api.hands(ctx.id, token, page, HANDS_PAGE_SIZE);
     hands.push(...data);
     const paging = JSON.parse(headers.get('X-Pagination') || '{}');
     if (!data.length || !paging.total_pages || page >= paging.total_pages) break;

@@ -2,18 +2,8 @@
 // table tokens, the last copy of each table (to show it offline) and the outbox of hands
 // waiting to be sent.
 
+import { read, STORE_PREFIX as PREFIX } from './boot.js';
 import { lang } from './i18n.js';
-
-const PREFIX = 'solo-pad:';
-
-function read(key, fallback) {
-  try {
-    const raw = localStorage.getItem(PREFIX + key);
-    return raw === null ? fallback : JSON.parse(raw);
-  } catch {
-    return fallback;
-  }
-}
 
 function write(key, value) {
   if (value === undefined) localStorage.removeItem(PREFIX + key);

@@ -7,6 +7,7 @@ const SHELL = [
   '/manifest.webmanifest',
   '/pad/api.js',
   '/pad/app.js',
+  '/pad/boot.js',
   '/pad/club-shared.js',
   '/pad/club.css',
   '/pad/dom.js',

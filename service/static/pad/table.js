@@ -5,7 +5,7 @@
 // under a thumb.
 
 import { api } from './api.js';
-import { plain, signed, sr, suitLabel, toast } from './dom.js';
+import { afterPaint, plain, signed, sr, suitLabel, toast } from './dom.js';
 import { lang, t, tn, tx, num } from './i18n.js';
 import { optionValues, playersOf } from './hand-fields.js';
 import {
@@ -30,7 +30,6 @@ import { settlementView, summaryLine } from './settlement.js';
 import { store } from './store.js';
 import { discard, entriesFor, renumber } from './outbox.js';
 import { directorCloses, seriesOver } from './series.js';
-import { settleUpView } from './settle-up-view.js';
 import { tableAfter, tableAfterView, write, writeToken } from './writes.js';
 
 export function nextNumber(ctx) {
@@ -532,16 +531,21 @@ function loadNight(ctx, view, app) {
   );
 }
 
-/** The printed settle-up: read once per version of the table (offline: printed without it);
- *  a club night's table reads its night too (its series, the next draw). */
+/** The printed settle-up: read once per version of the table, with its view
+ *  (`view.settleUpView`, settle-up-view.js; offline: printed without it); a club night's table
+ *  reads its night too (its series, the next draw). Both once the table is painted: the first
+ *  screen waits for nothing it does not show. */
 export function loadTable(ctx, view, app) {
-  loadNight(ctx, view, app);
-  if (view.printedFor === ctx.table.version) return;
-  view.printedFor = ctx.table.version;
-  api.settleUp(ctx.id, ctx.token || ctx.adminToken).then(
-    ({ data }) => app.setState({ printed: data }),
-    () => {},
-  );
+  afterPaint(() => {
+    loadNight(ctx, view, app);
+    if (view.printedFor === ctx.table.version) return;
+    view.printedFor = ctx.table.version;
+    const read = api.settleUp(ctx.id, ctx.token || ctx.adminToken);
+    Promise.all([read, import('./settle-up-view.js')]).then(
+      ([{ data }, { settleUpView }]) => app.setState({ printed: data, settleUpView }),
+      () => {},
+    );
+  });
 }
 
 /** The table screen, from the table (`ctx`) and the screen's state (`view`: the open rows of
@@ -621,7 +625,7 @@ export function tableView(ctx, view, app) {
         <div>${sheet(ctx, view, app)} ${chart(ctx)}</div>
         <div>
           <section class="printonly">${view.printed
-              ? html`<h2>${t('Settle-up')}</h2>${settleUpView(ctx, view.printed)}`
+              ? html`<h2>${t('Settle-up')}</h2>${view.settleUpView(ctx, view.printed)}`
               : nothing}</section>
         </div>
       </div>
