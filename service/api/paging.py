@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
@@ -50,7 +51,22 @@ def _bounded_schema(page: int, page_size: int, max_page_size: int) -> ma.Schema:
 flask_smorest.pagination._pagination_parameters_schema_factory = _bounded_schema
 
 
-def link_header(page: int, page_size: int, item_count: int) -> str | None:
+def pagination_headers(
+    page: int, page_size: int, item_count: int, path: str, args: Mapping[str, str]
+) -> dict[str, str]:
+    """A paged answer's ``X-Pagination`` and ``Link`` (none for no pages), for a request of
+    ``path`` with the query ``args`` (each name's first value). The one source of both, in
+    Flask's views (``Blueprint``, below) and before Flask (``middleware/early.py``)."""
+    headers = {"X-Pagination": pagination_header(page, page_size, item_count)}
+    link = link_header(page, page_size, item_count, path, args)
+    if link is not None:
+        headers["Link"] = link
+    return headers
+
+
+def link_header(
+    page: int, page_size: int, item_count: int, path: str, args: Mapping[str, str]
+) -> str | None:
     """The ``Link`` value for page ``page`` of ``item_count`` items, or None for no pages."""
     if item_count == 0:
         return None
@@ -60,11 +76,10 @@ def link_header(page: int, page_size: int, item_count: int) -> str | None:
         pages["prev"] = min(page - 1, last)
     if page < last:
         pages["next"] = page + 1
-    args = request.args.to_dict()
     links = []
     for rel, number in pages.items():
         query = urlencode({**args, "page": number, "page_size": page_size})
-        links.append(f'<{request.path}?{query}>; rel="{rel}"')
+        links.append(f'<{path}?{query}>; rel="{rel}"')
     return ", ".join(links)
 
 
@@ -118,10 +133,18 @@ class Blueprint(flask_smorest.Blueprint):
         self, page_params: Any, result: Any, headers: Any
     ) -> tuple[Any, Any]:
         headers = {} if headers is None else headers
-        headers[self.PAGINATION_HEADER_NAME] = pagination_header(
-            page_params.page, page_params.page_size, page_params.item_count
+        headers.update(
+            pagination_headers(
+                page_params.page,
+                page_params.page_size,
+                page_params.item_count,
+                request.path,
+                request.args.to_dict(),
+            )
         )
-        link = link_header(page_params.page, page_params.page_size, page_params.item_count)
-        if link is not None:
-            headers["Link"] = link
         return result, headers
+
+
+PAGE_QUERY = _bounded_schema(**Blueprint.DEFAULT_PAGINATION_PARAMETERS)
+"""The ``page``/``page_size`` schema of every ``paginate()`` of a ``Blueprint`` (each makes its
+own alike): what a list answered before Flask (``middleware/early.py``) loads its query with."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response, current_app, request
@@ -10,8 +11,8 @@ from flask_smorest.pagination import PaginationParameters
 
 from ..i18n import current_language, explain_session, settlement_view
 from ..json_text import answer_bytes
-from ..middleware.answers import etag, poll_answer, rendered_answer
-from ..middleware.rendered import RenderedHands, rendered_hands, rendered_views
+from ..middleware.answers import etag, hands_answer, poll_answer, rendered_answer
+from ..middleware.rendered import rendered_hands, rendered_views
 from ..schemas.seating import (
     DryRunQuerySchema,
     ReseatedTableSchema,
@@ -209,19 +210,12 @@ class TableHistory(MethodView):
         return table_settings.settings_history(principal(), table_id)
 
 
-def rendered_hand(
-    cache: RenderedHands, hand: hands.StoredHand, variant: str, language: str
-) -> bytes:
-    """A hand's JSON as a list of hands shows it, in ``language``: dumped through
-    ``HandSchema`` (the request's language worded by its ``Explanation``) and written as
-    Flask's JSON answers write it (compact), kept per worker while the hand's row reads the
-    same (``cache``: the worker's ``rendered_hands()``)."""
-    body = cache.get(hand.id, language, hand)
-    if body is None:
-        view = _HAND_SCHEMA.dump(hand.view(variant))
-        body = answer_bytes(view)
-        cache.put(hand.id, language, hand, body)
-    return body
+def hand_rendering(variant: str) -> Callable[[hands.StoredHand], bytes]:
+    """A hand's JSON as a list of hands shows it: dumped through ``HandSchema`` (the
+    request's language worded by its ``Explanation``) and written as Flask's JSON answers
+    write it (compact). ``answers.hands_answer`` keeps it per worker while the hand's row
+    reads the same."""
+    return lambda hand: answer_bytes(_HAND_SCHEMA.dump(hand.view(variant)))
 
 
 @blp.route("/<string:table_id>/hands")
@@ -243,15 +237,15 @@ class Hands(MethodView):
             principal(), table_id, pagination_parameters.page, pagination_parameters.page_size
         )
         pagination_parameters.item_count = page.total
-        tag = {"ETag": etag(page.version)}
-        if request.if_none_match and request.if_none_match.contains(str(page.version)):
-            return Response(status=304, headers=tag)
-        language = current_language()
-        cache = rendered_hands()
-        # The list as Flask's JSON answer of HandSchema(many=True) writes it, joined from each
-        # hand's rendering (tests/api/test_hand_pages.py holds the two byte for byte).
-        body = b"[" + b",".join(rendered_hand(cache, h, page.variant, language) for h in page.hands)
-        return Response(body + b"]\n", status=200, mimetype="application/json", headers=tag)
+        answer = hands_answer(
+            page,
+            request.headers.get("If-None-Match"),
+            rendered_hands(),
+            current_language(),
+            hand_rendering(page.variant),
+        )
+        assert answer is not None  # (every hand rendered that was not yet)
+        return answer
 
     @blp.arguments(HandCreateSchema())
     @blp.doc(
