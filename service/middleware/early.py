@@ -26,24 +26,24 @@ answers it with, only with reads on a connection this worker's thread keeps out 
 
 Whatever refuses — a refused limit, no, unknown or revoked token, a missing or forbidden table, a
 body or a hand not yet rendered, page arguments the view's schema refuses (or any other query
-argument, or one given twice), events to send on resuming, a failed read, a cross-origin request (CORS is
-Flask's), HEAD, a ticket request with a body or an ``Idempotency-Key``, a stream without the
-worker's hub (the tests' client) — sends the request on to Flask unchanged, which answers as it
-always would (the limits' word already given, not counted twice). So this path only ever gives
-the answer Flask would give (``tests/api/test_early_answers.py`` compares every header and body,
-with the limits on), and the envelope (``security.py``) adds the same headers and access line to
-both. ``FAST_READS = False`` turns the polls and the lists of hands off, ``FAST_STREAMS = False`` the tickets and
-openings, ``TABLE_VERSION_FEED = False`` the version feed (on PostgreSQL: a poll naming the
-version this worker last heard of needs no version query, ``services/version_feed.py``). A write
-through this worker to a route of a table makes the feed forget the table, so the worker's next
-poll of it asks the database.
+argument, or one given twice), events to send on resuming, a failed read, a cross-origin
+request (CORS is Flask's), HEAD, a ticket request with a body or an ``Idempotency-Key``, a
+stream without the worker's hub (the tests' client) — sends the request on to Flask unchanged,
+which answers as it always would (the limits' word already given, not counted twice). So this
+path only ever gives the answer Flask would give (``tests/api/test_early_answers.py`` compares
+every header and body, with the limits on), and the envelope (``security.py``) adds the same
+headers and access line to both. ``FAST_READS = False`` turns the polls and the lists of hands
+off, ``FAST_STREAMS = False`` the tickets and openings, ``TABLE_VERSION_FEED = False`` the
+version feed (on PostgreSQL: a poll naming the version this worker last heard of needs no
+version query, ``services/version_feed.py``). A write through this worker to a route of a
+table makes the feed forget the table, so the worker's next poll of it asks the database.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -235,13 +235,9 @@ class EarlyAnswers:
     def hands(self, environ: dict[str, Any], table_id: str, language: str) -> Response:
         """``GET /tables/{id}/hands``: a 304, or a page whose every hand is already rendered
         in ``language`` (each row read as the rendering was made from: ``RenderedHands``)."""
-        query = parse_qs(environ.get("QUERY_STRING") or "", keep_blank_values=True)
-        if any(len(values) != 1 for values in query.values()) or set(query) - _PAGE_ARGUMENTS:
-            raise Declined  # (what the view's Link would repeat of them is Flask's to write)
-        arguments = {name: values[0] for name, values in query.items()}
-        paging = PAGE_QUERY.load(arguments)  # refused: Flask answers the 422
+        number, size, arguments = page_arguments(environ.get("QUERY_STRING") or "")
         who = self._principal_of(environ)
-        page = hand_page(who, table_id, paging.page, paging.page_size, self._pinned_rows)
+        page = hand_page(who, table_id, number, size, self._pinned_rows)
         answer = hands_answer(
             page,
             environ.get("HTTP_IF_NONE_MATCH"),
@@ -253,9 +249,7 @@ class EarlyAnswers:
             raise Declined  # a hand not rendered in this language: Flask renders it
         # request.path, as the view's Link gives it: an existing table's path is ASCII.
         path = "/" + (environ.get("PATH_INFO") or "").lstrip("/")
-        answer.headers.update(
-            pagination_headers(paging.page, paging.page_size, page.total, path, arguments)
-        )
+        answer.headers.update(pagination_headers(number, size, page.total, path, dict(arguments)))
         return answer
 
     def _pinned_rows(self, statement: Any, parameters: Mapping[str, Any]) -> list[Any]:
@@ -308,6 +302,22 @@ class EarlyAnswers:
             hub, self.changes, who, target, after, self.config, address, self.stream_reads, spend
         )
         return stream_answer(opening)
+
+
+@lru_cache(maxsize=256)
+def page_arguments(query_string: str) -> tuple[int, int, tuple[tuple[str, str], ...]]:
+    """A page of a list's ``page`` and ``page_size``, as the view's schema loads them from the
+    query (``paging.PAGE_QUERY``), and the arguments as given (the ``Link`` repeats them in
+    their order). Refused (``ValidationError``: Flask answers the 422), or Declined for any
+    other argument or one given twice (what the view's ``Link`` would repeat of them is
+    Flask's to write). Kept per query string: a sheet asks the same few, and loading them cost
+    about as much as the page's answer."""
+    query = parse_qs(query_string, keep_blank_values=True)
+    if any(len(values) != 1 for values in query.values()) or set(query) - _PAGE_ARGUMENTS:
+        raise Declined
+    arguments = tuple((name, values[0]) for name, values in query.items())
+    paging = PAGE_QUERY.load(dict(arguments))
+    return paging.page, paging.page_size, arguments
 
 
 def init_app(app: Flask, engine: Any) -> None:
