@@ -58,7 +58,7 @@ def hands_answer(
     language: str,
     render: Callable[[StoredHand], bytes] | None,
 ) -> Response | None:
-    """The answer to a page of a table's hands (its paging headers apart: ``paging.py``'s
+    """The answer to a page of a table's hands (its paging headers apart: ``schemas/paging.py``'s
     ``pagination_headers``): a 304 when ``If-None-Match`` names the table's version (the
     page's ETag), else the list joined from each hand's rendering in ``language``, as Flask's
     JSON answer of ``HandSchema(many=True)`` writes it (``tests/api/test_hand_pages.py`` holds

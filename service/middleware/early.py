@@ -19,8 +19,8 @@ answers it with, only with reads on a connection this worker's thread keeps out 
   rendered at the current version in the client's language: ``rendered.py``),
   ``hands_answer`` (a 304, or the page read by ``hands.hand_page`` on the pinned connection,
   every hand of it already rendered in the client's language, with the view's ``X-Pagination``
-  and ``Link``: ``paging.pagination_headers``; its ``page`` and ``page_size`` loaded by the
-  view's schema, ``paging.PAGE_QUERY``),
+  and ``Link``: ``schemas/paging.py``'s ``pagination_headers``; its ``page`` and
+  ``page_size`` loaded by the view's schema, ``PAGE_QUERY``),
   ``live.mint_ticket`` and ``ticket_answer``, ``held_opening`` and ``stream_answer`` (a fresh
   stream, one that missed nothing of its table, or one naming an id its club never had).
 
@@ -52,12 +52,12 @@ from marshmallow import ValidationError
 from sqlalchemy import bindparam, func, select
 from werkzeug.exceptions import HTTPException
 
-from ..api.paging import PAGE_QUERY, pagination_headers
 from ..i18n import negotiate, say_the_language
 from ..metrics import ENDPOINT_ENVIRON
 from ..persistence.outbox import ChangeEventRow
 from ..rules import RuleViolation
 from ..schemas.live import StreamQuerySchema
+from ..schemas.paging import PAGE_QUERY, pagination_headers
 from ..services import live
 from ..services.auth import TOKEN_BY_ID, TokenFacts, authenticate
 from ..services.errors import ServiceError
@@ -307,11 +307,11 @@ class EarlyAnswers:
 @lru_cache(maxsize=256)
 def page_arguments(query_string: str) -> tuple[int, int, tuple[tuple[str, str], ...]]:
     """A page of a list's ``page`` and ``page_size``, as the view's schema loads them from the
-    query (``paging.PAGE_QUERY``), and the arguments as given (the ``Link`` repeats them in
-    their order). Refused (``ValidationError``: Flask answers the 422), or Declined for any
-    other argument or one given twice (what the view's ``Link`` would repeat of them is
-    Flask's to write). Kept per query string: a sheet asks the same few, and loading them cost
-    about as much as the page's answer."""
+    query (``schemas/paging.py``'s ``PAGE_QUERY``), and the arguments as given (the ``Link``
+    repeats them in their order). Refused (``ValidationError``: Flask answers the 422), or
+    Declined for any other argument or one given twice (what the view's ``Link`` would repeat
+    of them is Flask's to write). Kept per query string: a sheet asks the same few, and
+    loading them cost about as much as the page's answer."""
     query = parse_qs(query_string, keep_blank_values=True)
     if any(len(values) != 1 for values in query.values()) or set(query) - _PAGE_ARGUMENTS:
         raise Declined

@@ -114,7 +114,7 @@ def hand_page(
     rows: Rows = statements.rows,
 ) -> HandPage:
     """Page ``page`` of the table's hands in order (``page_size`` a page), void ones included;
-    ``page`` is at most ``paging.PAGE_MAX``, so its offset stays inside SQL's integers.
+    ``page`` is at most ``schemas.paging.PAGE_MAX``, so its offset stays inside SQL's integers.
     ``rows`` reads them: in the session's transaction, or on a connection kept out of the
     pool (``PinnedVersionReader.read_rows``, the list answered before Flask)."""
     found = rows(
