@@ -11,7 +11,9 @@ dir unless --pg; the access log is on and written to /dev/null. The rate limits 
 hooks' cost is part of Flask's path) with rates far above what the bench sends, so that no
 limit answers its requests: every answer's status is counted, and the run fails on any that is
 not 2xx or 304 (a bench of refusals measures refusals). A stream's opening is made with a
-stand-in for the worker's hub (``StandInHub``), which holds nothing. ``--profile CASE`` prints
+stand-in for the worker's hub (``StandInHub``), which holds nothing. The hands list is a page
+of an evening's 40 hands, as the pad's sheet reads it, each app's Flask having rendered them
+once. ``--profile CASE`` prints
 cProfile's top functions of that case instead (answered early; ``--through-flask``: by Flask).
 """
 
@@ -23,6 +25,7 @@ import json
 import logging
 import os
 import pstats
+import random
 import sys
 import tempfile
 import time
@@ -37,6 +40,7 @@ if not __package__:  # run as a file, bench/http.py would hide the stdlib's http
 from werkzeug.test import EnvironBuilder  # noqa: E402
 
 from bench.bare_app import app as bare_app  # noqa: E402
+from bench.tables import random_hand  # noqa: E402
 from tests.support import ApiClient, make_app, migrated_app  # noqa: E402
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
@@ -73,7 +77,7 @@ class StandInHub:
     def publish(self, *_args: Any) -> None:
         pass
 
-    def revoke(self, *_args: Any) -> None:
+    def revoke(self, _token_id: str) -> None:
         pass
 
 
@@ -177,6 +181,14 @@ def main() -> None:
     etag = api.client.get(path, headers=auth).headers["ETag"]
     for app in (service, flask_only):  # the first opening waits for the worker's change feed
         app(environ(events, headers=auth, hub=True), Statuses().start_response)
+    sheet = api.table()  # an evening's sheet: 40 hands, as the pad reads it
+    rng = random.Random(5)
+    for _ in range(40):
+        assert api.record(sheet, random_hand(rng)).status_code == 201
+    sheet_auth = {"Authorization": f"Bearer {sheet['table_token']}"}
+    hands = f"/api/v1/tables/{sheet['id']}/hands?page=1&page_size=40"
+    for app in (service, flask_only):  # each app's Flask renders the hands once
+        app(environ(hands, headers=sheet_auth), Statuses().start_response)
 
     cases: list[tuple[str, Callable[[], dict[str, Any]], str]] = [
         ("read a table", lambda: environ(path, headers=auth), "get"),
@@ -188,6 +200,7 @@ def main() -> None:
         ),
         ("stream ticket", lambda: environ(f"{events}/tickets", "POST", headers=auth), "post"),
         ("stream opening", lambda: environ(events, headers=auth, hub=True), "get"),
+        ("hands list, 40", lambda: environ(hands, headers=sheet_auth), "get"),
     ]
     n = args.requests
     if args.profile:

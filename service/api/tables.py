@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response, current_app, request
@@ -10,8 +11,8 @@ from flask_smorest.pagination import PaginationParameters
 
 from ..i18n import current_language, explain_session, named_hand, seat_names, settlement_view
 from ..json_text import answer_bytes
-from ..middleware.answers import etag, poll_answer, rendered_answer
-from ..middleware.rendered import RenderedHands, rendered_hands, rendered_views
+from ..middleware.answers import etag, hands_answer, poll_answer, rendered_answer
+from ..middleware.rendered import rendered_hands, rendered_views
 from ..schemas.seating import (
     DryRunQuerySchema,
     ReseatedTableSchema,
@@ -209,24 +210,16 @@ class TableHistory(MethodView):
         return table_settings.settings_history(principal(), table_id)
 
 
-def rendered_hand(
-    cache: RenderedHands,
-    hand: hands.StoredHand,
-    variant: str,
-    language: str,
-    names: tuple[str, ...],
-) -> bytes:
+def hand_rendering(
+    variant: str, language: str, names: tuple[str, ...]
+) -> Callable[[hands.StoredHand], bytes]:
     """A hand's JSON as a list of hands shows it, in ``language``: its explanation worded with
     the players' ``names``, dumped through ``HandSchema`` and written as Flask's JSON answers
-    write it (compact), kept per worker while the hand's row and the names read the same
-    (``cache``: the worker's ``rendered_hands()``; a player renamed is a new rendering)."""
-    row = (*hand, names)
-    body = cache.get(hand.id, language, row)
-    if body is None:
-        view = _HAND_SCHEMA.dump(named_hand(hand.view(variant), language, names))
-        body = answer_bytes(view)
-        cache.put(hand.id, language, row, body)
-    return body
+    write it (compact). ``answers.hands_answer`` keeps it per worker while the hand's row and
+    the names read the same (a player renamed is a new rendering)."""
+    return lambda hand: answer_bytes(
+        _HAND_SCHEMA.dump(named_hand(hand.view(variant), language, names))
+    )
 
 
 @blp.route("/<string:table_id>/hands")
@@ -248,17 +241,16 @@ class Hands(MethodView):
             principal(), table_id, pagination_parameters.page, pagination_parameters.page_size
         )
         pagination_parameters.item_count = page.total
-        tag = {"ETag": etag(page.version)}
-        if request.if_none_match and request.if_none_match.contains(str(page.version)):
-            return Response(status=304, headers=tag)
         language = current_language()
-        cache = rendered_hands()
-        # The list as Flask's JSON answer of HandSchema(many=True) writes it, joined from each
-        # hand's rendering (tests/api/test_hand_pages.py holds the two byte for byte).
-        body = b"[" + b",".join(
-            rendered_hand(cache, h, page.variant, language, page.names) for h in page.hands
+        answer = hands_answer(
+            page,
+            request.headers.get("If-None-Match"),
+            rendered_hands(),
+            language,
+            hand_rendering(page.variant, language, page.names),
         )
-        return Response(body + b"]\n", status=200, mimetype="application/json", headers=tag)
+        assert answer is not None  # (every hand rendered that was not yet)
+        return answer
 
     @blp.arguments(HandCreateSchema())
     @blp.doc(

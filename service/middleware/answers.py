@@ -12,8 +12,9 @@ from werkzeug.http import parse_etags
 from ..schemas.live import StreamTicketSchema
 from ..services import live
 from ..services.auth import Principal
+from ..services.hands import HandPage, StoredHand
 from ..services.live_feed import ChangeFeed
-from .rendered import RenderedViews
+from .rendered import RenderedHands, RenderedViews
 
 EVENT_STREAM = "text/event-stream"
 STREAMS_ENVIRON_KEY = "solo.streams"  # stream_hub.STREAMS_ENVIRON_KEY (the server's side)
@@ -24,6 +25,14 @@ def etag(version: int) -> str:
     return f'"{version}"'
 
 
+def not_modified(version: int, if_none_match: str | None) -> Response | None:
+    """The 304 of an answer whose ETag is the table's ``version``, when ``If-None-Match``
+    names it (by Werkzeug's rules); else None."""
+    if if_none_match and parse_etags(if_none_match).contains(str(version)):
+        return Response(status=304, headers={"ETag": etag(version)})
+    return None
+
+
 def poll_answer(
     table_id: str,
     version: int,
@@ -32,13 +41,50 @@ def poll_answer(
     language: str,
 ) -> Response | None:
     """The answer to a table's poll at ``version`` that needs no rendering: a 304 when
-    ``If-None-Match`` names it (by Werkzeug's rules), else the body rendered at it in
-    ``language``; None when it is still to be rendered. Flask's view and the poll answered
-    before Flask (``middleware/early.py``) both answer with it."""
-    if if_none_match and parse_etags(if_none_match).contains(str(version)):
-        return Response(status=304, headers={"ETag": etag(version)})
+    ``If-None-Match`` names it, else the body rendered at it in ``language``; None when it is
+    still to be rendered. Flask's view and the poll answered before Flask
+    (``middleware/early.py``) both answer with it."""
+    unchanged = not_modified(version, if_none_match)
+    if unchanged is not None:
+        return unchanged
     body = rendered.get(table_id, version, language)
     return None if body is None else rendered_answer(version, body)
+
+
+def hands_answer(
+    page: HandPage,
+    if_none_match: str | None,
+    rendered: RenderedHands,
+    language: str,
+    render: Callable[[StoredHand], bytes] | None,
+) -> Response | None:
+    """The answer to a page of a table's hands (its paging headers apart: ``schemas/paging.py``'s
+    ``pagination_headers``): a 304 when ``If-None-Match`` names the table's version (the
+    page's ETag), else the list joined from each hand's rendering in ``language`` (its
+    explanation naming the page's players), as Flask's JSON answer of ``HandSchema(many=True)``
+    writes it (``tests/api/test_hand_pages.py`` holds the two byte for byte). A hand not yet rendered in ``language`` is rendered by ``render``
+    and kept; without ``render`` (before Flask, which has no request to word it in) the
+    answer is None, and Flask renders it. Flask's view and the list answered before Flask
+    (``middleware/early.py``) both answer with it."""
+    unchanged = not_modified(page.version, if_none_match)
+    if unchanged is not None:
+        return unchanged
+    bodies = []
+    for hand in page.hands:
+        row = (*hand, page.names)  # what its rendering is made of: its row and the seats' names
+        body = rendered.get(hand.id, language, row)
+        if body is None:
+            if render is None:
+                return None
+            body = render(hand)
+            rendered.put(hand.id, language, row, body)
+        bodies.append(body)
+    return Response(
+        b"[" + b",".join(bodies) + b"]\n",
+        status=200,
+        mimetype="application/json",
+        headers={"ETag": etag(page.version)},
+    )
 
 
 def rendered_answer(version: int, body: bytes) -> Response:

@@ -1,14 +1,15 @@
-"""The requests answered before Flask: a table's poll, its stream's ticket and its stream's
-opening, when this worker can give Flask's answer alone.
+"""The requests answered before Flask: a table's poll, a page of its hands, its stream's ticket
+and its stream's opening, when this worker can give Flask's answer alone.
 
-They are the requests a table sends most, or all at once after a restart, and Flask's request
+They are the requests a table sends most (the pad's sheet reads its hands), or all at once
+after a restart, and Flask's request
 context and the ORM's session cost several times the answer itself (``bench.app_cost``, figures
 in docs/architecture.md). Here each is answered as plain WSGI, by the very functions Flask's view
 answers it with, only with reads on a connection this worker's thread keeps out of the pool
 (``table_versions.PinnedVersionReader``, lenient: a failed read answers None):
 
-- the route is Flask's (``app.url_map``: its endpoints ``tables.Table``, ``live.TableEvents`` and
-  ``live.TableStreamTickets``);
+- the route is Flask's (``app.url_map``: its endpoints ``tables.Table``, ``tables.Hands``,
+  ``live.TableEvents`` and ``live.TableStreamTickets``);
 - the rate limits count the request as Flask's hook does, once (``RateLimits.admit``), and its
   answer carries the headers Flask's hooks give it: ``RateLimit-Policy`` and ``RateLimit``
   (``RateLimits.answered``), ``Content-Language`` and ``Vary`` (``i18n.say_the_language``);
@@ -16,28 +17,33 @@ answers it with, only with reads on a connection this worker's thread keeps out 
   the table looked up by ``tables.table_version``;
 - the answer is the view's own (``answers.py``): ``poll_answer`` (a 304, or the body already
   rendered at the current version in the client's language: ``rendered.py``),
+  ``hands_answer`` (a 304, or the page read by ``hands.hand_page`` on the pinned connection,
+  every hand of it already rendered in the client's language, with the view's ``X-Pagination``
+  and ``Link``: ``schemas/paging.py``'s ``pagination_headers``; its ``page`` and
+  ``page_size`` loaded by the view's schema, ``PAGE_QUERY``),
   ``live.mint_ticket`` and ``ticket_answer``, ``held_opening`` and ``stream_answer`` (a fresh
   stream, one that missed nothing of its table, or one naming an id its club never had).
 
 Whatever refuses — a refused limit, no, unknown or revoked token, a missing or forbidden table, a
-body not yet rendered, events to send on resuming, a failed read, a cross-origin request (CORS is
-Flask's), HEAD, a ticket request with a body or an ``Idempotency-Key``, a stream without the
-worker's hub (the tests' client) — sends the request on to Flask unchanged, which answers as it
-always would (the limits' word already given, not counted twice). So this path only ever gives
-the answer Flask would give (``tests/api/test_early_answers.py`` compares every header and body,
-with the limits on), and the envelope (``security.py``) adds the same headers and access line to
-both. ``FAST_READS = False`` turns the polls off, ``FAST_STREAMS = False`` the tickets and
-openings, ``TABLE_VERSION_FEED = False`` the version feed (on PostgreSQL: a poll naming the
-version this worker last heard of needs no version query, ``services/version_feed.py``). A write
-through this worker to a route of a table makes the feed forget the table, so the worker's next
-poll of it asks the database.
+body or a hand not yet rendered, page arguments the view's schema refuses (or any other query
+argument, or one given twice), events to send on resuming, a failed read, a cross-origin
+request (CORS is Flask's), HEAD, a ticket request with a body or an ``Idempotency-Key``, a
+stream without the worker's hub (the tests' client) — sends the request on to Flask unchanged,
+which answers as it always would (the limits' word already given, not counted twice). So this
+path only ever gives the answer Flask would give (``tests/api/test_early_answers.py`` compares
+every header and body, with the limits on), and the envelope (``security.py``) adds the same
+headers and access line to both. ``FAST_READS = False`` turns the polls and the lists of hands
+off, ``FAST_STREAMS = False`` the tickets and openings, ``TABLE_VERSION_FEED = False`` the
+version feed (on PostgreSQL: a poll naming the version this worker last heard of needs no
+version query, ``services/version_feed.py``). A write through this worker to a route of a
+table makes the feed forget the table, so the worker's next poll of it asks the database.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from functools import partial
+from collections.abc import Callable, Mapping
+from functools import lru_cache, partial
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -51,28 +57,39 @@ from ..metrics import ENDPOINT_ENVIRON
 from ..persistence.outbox import ChangeEventRow
 from ..rules import RuleViolation
 from ..schemas.live import StreamQuerySchema
+from ..schemas.paging import PAGE_QUERY, pagination_headers
 from ..services import live
 from ..services.auth import TOKEN_BY_ID, TokenFacts, authenticate
 from ..services.errors import ServiceError
+from ..services.hands import hand_page
 from ..services.live_feed import feed_for as change_feed_for
 from ..services.outbox import LAST_SEQ
 from ..services.table_versions import PinnedVersionReader, TokenFactsRow, can_pin, reader_for
 from ..services.tables import table_version
 from ..services.version_feed import VersionFeed
 from ..services.version_feed import feed_for as version_feed_for
-from .answers import STREAMS_ENVIRON_KEY, held_opening, poll_answer, stream_answer, ticket_answer
+from .answers import (
+    STREAMS_ENVIRON_KEY,
+    hands_answer,
+    held_opening,
+    poll_answer,
+    stream_answer,
+    ticket_answer,
+)
 from .limits import EXTENSION as LIMITS_EXTENSION
 from .limits import RateLimits, client_address
-from .rendered import rendered_views_of
+from .rendered import rendered_hands_of, rendered_views_of
 from .security import StartResponse, WsgiApp
 
 log = logging.getLogger(__name__)
 
 POLL = "tables.Table"
+HANDS = "tables.Hands"
 OPENING = "live.TableEvents"
 TICKET = "live.TableStreamTickets"
 _WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _STREAM_QUERY = StreamQuerySchema()
+_PAGE_ARGUMENTS = frozenset({"page", "page_size"})
 
 # The table's first event after an id (None: it missed nothing); a resumed stream that missed
 # some is Flask's to send.
@@ -133,6 +150,7 @@ class EarlyAnswers:
         self.json = flask_app.json
         self.engine = engine
         self.reader = reader_for(engine)
+        self.flask_app = flask_app
         self.rendered = rendered_views_of(flask_app)
         self.limits: RateLimits = flask_app.extensions[LIMITS_EXTENSION]
         self.feed = feed
@@ -141,6 +159,7 @@ class EarlyAnswers:
         self.handlers: dict[tuple[str, str], Handler] = {}
         if polls:
             self.handlers[("GET", POLL)] = self.poll
+            self.handlers[("GET", HANDS)] = self.hands
         if streams:
             self.handlers[("GET", OPENING)] = self.open
             self.handlers[("POST", TICKET)] = self.ticket
@@ -213,6 +232,32 @@ class EarlyAnswers:
             raise Declined  # not rendered yet at this version: Flask renders it
         return answer
 
+    def hands(self, environ: dict[str, Any], table_id: str, language: str) -> Response:
+        """``GET /tables/{id}/hands``: a 304, or a page whose every hand is already rendered
+        in ``language`` (each row read as the rendering was made from: ``RenderedHands``)."""
+        number, size, arguments = page_arguments(environ.get("QUERY_STRING") or "")
+        who = self._principal_of(environ)
+        page = hand_page(who, table_id, number, size, self._pinned_rows)
+        answer = hands_answer(
+            page,
+            environ.get("HTTP_IF_NONE_MATCH"),
+            rendered_hands_of(self.flask_app),  # (looked up each time: a bench drops it)
+            language,
+            None,
+        )
+        if answer is None:
+            raise Declined  # a hand not rendered in this language: Flask renders it
+        # request.path, as the view's Link gives it: an existing table's path is ASCII.
+        path = "/" + (environ.get("PATH_INFO") or "").lstrip("/")
+        answer.headers.update(pagination_headers(number, size, page.total, path, dict(arguments)))
+        return answer
+
+    def _pinned_rows(self, statement: Any, parameters: Mapping[str, Any]) -> list[Any]:
+        found = self.reader.read_rows(statement, parameters)
+        if found is None:
+            raise Declined
+        return found
+
     def ticket(self, environ: dict[str, Any], table_id: str, language: str) -> Response:
         """``POST /tables/{id}/events/tickets``, a bare one (a body, or an ``Idempotency-Key``
         whose answer Flask keeps, is Flask's)."""
@@ -257,6 +302,22 @@ class EarlyAnswers:
             hub, self.changes, who, target, after, self.config, address, self.stream_reads, spend
         )
         return stream_answer(opening)
+
+
+@lru_cache(maxsize=256)
+def page_arguments(query_string: str) -> tuple[int, int, tuple[tuple[str, str], ...]]:
+    """A page of a list's ``page`` and ``page_size``, as the view's schema loads them from the
+    query (``schemas/paging.py``'s ``PAGE_QUERY``), and the arguments as given (the ``Link``
+    repeats them in their order). Refused (``ValidationError``: Flask answers the 422), or
+    Declined for any other argument or one given twice (what the view's ``Link`` would repeat
+    of them is Flask's to write). Kept per query string: a sheet asks the same few, and
+    loading them cost about as much as the page's answer."""
+    query = parse_qs(query_string, keep_blank_values=True)
+    if any(len(values) != 1 for values in query.values()) or set(query) - _PAGE_ARGUMENTS:
+        raise Declined
+    arguments = tuple((name, values[0]) for name, values in query.items())
+    paging = PAGE_QUERY.load(dict(arguments))
+    return paging.page, paging.page_size, arguments
 
 
 def init_app(app: Flask, engine: Any) -> None:

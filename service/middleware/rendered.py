@@ -82,12 +82,17 @@ class RenderedHands:
         return len(self._kept)
 
 
-def rendered_hands() -> RenderedHands:
-    """The current app's renderings of hands (one cache per app, as ``rendered_views_of``)."""
-    cache: Any = current_app.extensions.get("rendered_hands")
+def rendered_hands_of(app: Flask) -> RenderedHands:
+    """``app``'s renderings of hands (one cache per app, as ``rendered_views_of``)."""
+    cache: RenderedHands | None = app.extensions.get("rendered_hands")
     if cache is None:
-        cache = current_app.extensions.setdefault("rendered_hands", RenderedHands())
-    return cache  # type: ignore[no-any-return]
+        cache = app.extensions.setdefault("rendered_hands", RenderedHands())
+    return cache
+
+
+def rendered_hands() -> RenderedHands:
+    """The current app's renderings of hands."""
+    return rendered_hands_of(current_app)
 
 
 def rendered_views_of(app: Flask) -> RenderedViews:

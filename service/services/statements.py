@@ -103,11 +103,21 @@ def first_row(cursor: Any, compiled: Compiled, arguments: Any) -> Any:
     """The first row of a query run on a driver's ``cursor`` (closed then), as
     ``Compiled.rows`` makes it; None if there is none. Read to the end: SQLite keeps no read
     transaction open after it."""
+    found = _fetched(cursor, compiled, arguments)
+    return compiled.rows(found[:1])[0] if found else None
+
+
+def all_rows(cursor: Any, compiled: Compiled, arguments: Any) -> list[Any]:
+    """Every row of a query run on a driver's ``cursor`` (closed then), as ``Compiled.rows``
+    makes them."""
+    return compiled.rows(_fetched(cursor, compiled, arguments))
+
+
+def _fetched(cursor: Any, compiled: Compiled, arguments: Any) -> list[tuple[Any, ...]]:
     try:
-        found = cursor.execute(compiled.sql, arguments).fetchall()
+        return list(cursor.execute(compiled.sql, arguments).fetchall())
     finally:
         cursor.close()
-    return compiled.rows(found[:1])[0] if found else None
 
 
 @lru_cache(maxsize=512)

@@ -9,7 +9,8 @@ on the most frequent request.
 
 - ``PinnedVersionReader`` (one per engine: ``reader_for``) keeps one connection per thread out
   of the pool, in autocommit, with no ping: the table's poll reads its token and version there,
-  in Flask's view and before Flask (``middleware/early.py``) alike. A lenient read (before Flask)
+  in Flask's view and before Flask (``middleware/early.py``) alike, and the list of its hands
+  answered before Flask its page (``read_rows``). A lenient read (before Flask)
   never raises: when the connection fails it is dropped and the read answers None, and Flask
   answers instead; a strict one (the view's) tries once more on a new connection and raises.
 """
@@ -18,14 +19,14 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from sqlalchemy import Engine, bindparam, event, select
 
 from ..persistence.table_keeping import TableRow
 from .auth import TOKEN_QUERY
-from .statements import compiled_for, first_row
+from .statements import all_rows, compiled_for, first_row
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +112,17 @@ class PinnedVersionReader:
         compiled = compiled_for(statement, tuple(sorted(parameters)), self.engine.dialect)
         arguments = compiled.arguments(parameters)
         return self._on_connection(lambda cursor: first_row(cursor, compiled, arguments), strict)
+
+    def read_rows(self, statement: Any, parameters: Mapping[str, Any]) -> list[Any] | None:
+        """Every row of a module-level query ``statement`` with ``parameters``, as
+        ``statements.rows`` gives them in a session (a page of hands: ``hands.hand_page``),
+        read leniently: None if the read failed."""
+        compiled = compiled_for(statement, tuple(sorted(parameters)), self.engine.dialect)
+        arguments = compiled.arguments(parameters)
+        found: list[Any] | None = self._on_connection(
+            lambda cursor: all_rows(cursor, compiled, arguments), False
+        )
+        return found
 
     def _on_connection(self, read: Any, strict: bool) -> Any:
         if not self.pinned:

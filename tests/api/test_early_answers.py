@@ -1,8 +1,9 @@
 """The answers made before Flask (service/middleware/early.py) against Flask's own, with the rate
-limits on: generated sequences of a table's polls, stream tickets and stream openings, sent to
-the service and to its twin without early answers (the same database), must get the same
-status, every header (``RateLimit-Policy`` and ``RateLimit`` included) and the same body, and
-ask the worker's hub for the same holds.
+limits on: generated sequences of a table's polls, stream tickets and stream openings, and of
+pages of its hands (between corrections, voids and a token's revocation), sent to the service
+and to its twin without early answers (the same database), must get the same status, every
+header (``RateLimit-Policy``, ``RateLimit``, ``X-Pagination`` and ``Link`` included) and the
+same body, and ask the worker's hub for the same holds.
 
 The two apps count their limits apart, each in its own memory, and see the same requests in the
 same order, so their counts agree; the clock is frozen for both (``time.time``, the tickets'
@@ -276,6 +277,12 @@ def test_each_early_answer_is_flasks_own_with_its_rate_limit_headers(
         ("GET", f"{table}/events?ticket={ticket}", {}),
         ("GET", f"{table}/events", {**phone, "Last-Event-ID": "99"}),
     ]
+    assert_answered_early(pair, cases)
+    pair.move_on()  # (the limits' new minute for the lists of hands)
+    assert_answered_early(pair, hand_list_cases(pair, table, phone, etag))
+
+
+def assert_answered_early(pair: Pair, cases: list[tuple[str, str, dict[str, str]]]) -> None:
     for method, path, headers in cases:
         before = pair.reached["early"]
         status, answered, _body, _holds = assert_same(pair, method, path, headers)
@@ -283,6 +290,8 @@ def test_each_early_answer_is_flasks_own_with_its_rate_limit_headers(
         assert pair.reached["early"] == before, f"{method} {path} reached Flask"
         names = {name for name, _ in answered}
         assert {"ratelimit", "ratelimit-policy"} <= names, (path, answered)
+        if "/hands" in path:
+            assert {"x-pagination", "link"} <= names, (path, answered)
 
 
 @settings(
@@ -308,3 +317,115 @@ def test_generated_requests_get_the_same_answer_either_way(
         with app.app_context():
             method, path, headers = built(scene, spec, etag)
         assert_same(pair, method, path, headers)
+
+
+def hand_list_cases(
+    pair: Pair, table: str, phone: dict[str, str], etag: str
+) -> list[tuple[str, str, dict[str, str]]]:
+    """The pages of a table's hands the pad reads, each app's renderings made first (Flask
+    renders a hand the first time it is asked for in a language; after that, the list is
+    answered before Flask)."""
+    german = {**phone, "Accept-Language": "de"}
+    for headers in (phone, german):
+        pair.send("GET", f"{table}/hands?page=1&page_size=40", headers)
+    return [
+        ("GET", f"{table}/hands?page=1&page_size=40", phone),
+        ("GET", f"{table}/hands?page_size=40&page=1", german),
+        ("GET", f"{table}/hands", phone),  # (page 1 of 10: the same hand, rendered)
+        ("GET", f"{table}/hands?page=1&page_size=40", {**phone, "If-None-Match": etag}),
+        ("GET", f"{table}/hands?page=3&page_size=40", phone),  # past the end: none to render
+    ]
+
+
+SOLO_LOST = {"contract": "solo", "trump": "hearts", "declarer": 2, "tricks": 4}
+PAGES = st.sampled_from(
+    [None, None, "page=1&page_size=40", "page=1&page_size=40", "page_size=40&page=1", "page=2"]
+    + ["page=2&page_size=1", "page=3&page_size=1", "page=7&page_size=40", "page_size=1"]
+    + ["page=0", "page_size=101", "page=x", "page=", "page=1&page=2", "page_size=40&x=1"]
+    + ["page=100001", "page=100000&page_size=100", "page=%31&page_size=4%30", "page=+1"]
+)
+HAND_TOKENS = st.sampled_from(
+    ["table", "table", "table", "admin", "viewer", "late", "other table", "stranger"]
+    + ["revoked", "bad", "none"]
+)
+
+
+@st.composite
+def hand_list_requests(draw: st.DrawFn) -> dict[str, Any]:
+    """A page of a table's hands, as the pad's sheet asks (or as someone else does)."""
+    return {
+        "page": draw(PAGES),
+        "token": draw(HAND_TOKENS),
+        "language": draw(LANGUAGES),
+        "etag": draw(ETAGS),
+        "missing_table": draw(st.integers(0, 14)) == 0,
+        "origin": draw(st.integers(0, 14)) == 0,
+        "head": draw(st.integers(0, 14)) == 0,
+    }
+
+
+def built_hand_list(
+    table_id: str, tokens: dict[str, dict[str, str]], spec: dict[str, Any], etag: str
+) -> tuple[str, str, dict[str, str]]:
+    path = f"/api/v1/tables/{MISSING if spec['missing_table'] else table_id}/hands"
+    if spec["page"] is not None:
+        path += "?" + spec["page"]
+    headers = dict(tokens[spec["token"]])
+    if spec["language"] is not None:
+        headers["Accept-Language"] = spec["language"]
+    if spec["etag"] is not None:
+        headers["If-None-Match"] = etag if spec["etag"] == "current" else spec["etag"]
+    if spec["origin"]:
+        headers["Origin"] = "https://elsewhere.example"
+    return "HEAD" if spec["head"] else "GET", path, headers
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_generated_hand_lists_get_the_same_answer_either_way(
+    app: Flask, api: ApiClient, pair: Pair, data: st.DataObject
+) -> None:
+    """Pages of a table's hands, between which a hand is recorded, an earlier one corrected
+    (every later hand settled again: their renderings change under the same revision) or
+    voided, and a token that read them revoked."""
+    with app.app_context():
+        scene = set_scene(api)
+    table = scene.table
+    path = f"/api/v1/tables/{table['id']}"
+    phone = scene.tokens["table"]
+    api.record(table, SOLO_LOST)
+    admin = scene.tokens["admin"]
+    late = api.client.post(
+        f"/api/v1/clubs/{table['club_id']}/viewer-tokens", json={"name": "late"}, headers=admin
+    ).json
+    tokens = {**scene.tokens, "late": api.auth(late["token"])}
+    etag = api.client.get(path, headers=phone).headers["ETag"]
+    for language in ("en", "de", "es"):  # each app renders the hands (its Flask does)
+        pair.send("GET", f"{path}/hands", {**phone, "Accept-Language": language})
+    pair.move_on()
+    first = [SOLO_LOST, SOLO]  # the first hand's records, taken in turn
+    voided = False
+    for spec in data.draw(st.lists(hand_list_requests(), min_size=1, max_size=16), label="reads"):
+        change = data.draw(
+            st.sampled_from(["none"] * 8 + ["record", "correct", "void", "revoke"]),
+            label="a change first",
+        )
+        if change == "record":
+            assert api.record(table, SOLO).status_code == 201
+        elif change == "correct":  # the first hand: every later one is settled again
+            answer = api.client.put(f"{path}/hands/1", json=first[0], headers=phone)
+            assert answer.status_code == 200, answer.json
+            first.reverse()
+        elif change == "void" and not voided:
+            assert api.client.delete(f"{path}/hands/2", headers=phone).status_code == 200
+            voided = True
+        elif change == "revoke":
+            api.client.delete(
+                f"/api/v1/clubs/{table['club_id']}/viewer-tokens/{late['id']}", headers=admin
+            )
+        etag = api.client.get(path, headers=phone).headers["ETag"]
+        assert_same(pair, *built_hand_list(table["id"], tokens, spec, etag))

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from service.api.paging import PAGE_MAX, PAGE_SIZE_MAX
+from service.schemas.paging import PAGE_MAX, PAGE_SIZE_MAX
 from tests.support import inlined
 
 HUGE = 9223372036854775807

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any, NamedTuple
@@ -116,22 +117,30 @@ class HandPage(NamedTuple):
     """The players' names in seat order (none read for a page without hands)."""
 
 
-def hand_page(principal: Principal, table_id: str, page: int, page_size: int) -> HandPage:
+Rows = Callable[[Any, Mapping[str, Any]], Sequence[Any]]
+"""Runs a module-level query with its parameters: its rows (``statements.rows``)."""
+
+
+def hand_page(
+    principal: Principal,
+    table_id: str,
+    page: int,
+    page_size: int,
+    rows: Rows = statements.rows,
+) -> HandPage:
     """Page ``page`` of the table's hands in order (``page_size`` a page), void ones included;
-    ``page`` is at most ``paging.PAGE_MAX``, so its offset stays inside SQL's integers."""
-    found = statements.rows(
+    ``page`` is at most ``schemas.paging.PAGE_MAX``, so its offset stays inside SQL's integers.
+    ``rows`` reads them: in the session's transaction, or on a connection kept out of the
+    pool (``PinnedVersionReader.read_rows``, the list answered before Flask)."""
+    found = rows(
         _PAGE, {"table_id": table_id, "page_size": page_size, "offset": (page - 1) * page_size}
     )
-    table = (
-        found[0]
-        if found
-        else next(iter(statements.rows(_TABLE_ONLY, {"table_id": table_id})), None)
-    )
+    table = found[0] if found else next(iter(rows(_TABLE_ONLY, {"table_id": table_id})), None)
     if table is None:
         raise NotFound(N_("No table %(table)s."), values={"table": repr(table_id)})
     require_table_reader(principal, SimpleNamespace(id=table.table_id, club_id=table.club_id))
     hands = [StoredHand(*row[len(_TABLE) :]) for row in found]
-    names = tuple(statements.rows(_NAMES, {"table_id": table.table_id})) if hands else ()
+    names = tuple(rows(_NAMES, {"table_id": table.table_id})) if hands else ()
     return HandPage(
         table.table_id,
         table.variant,
