@@ -59,13 +59,13 @@ def hands_answer(
     render: Callable[[StoredHand], bytes] | None,
 ) -> Response | None:
     """The answer to a page of a table's hands (its paging headers apart: ``schemas/paging.py``'s
-    ``pagination_headers``): a 304 when ``If-None-Match`` names the table's version (the
-    page's ETag), else the list joined from each hand's rendering in ``language`` (its
-    explanation naming the page's players), as Flask's JSON answer of ``HandSchema(many=True)``
-    writes it (``tests/api/test_hand_pages.py`` holds the two byte for byte). A hand not yet rendered in ``language`` is rendered by ``render``
-    and kept; without ``render`` (before Flask, which has no request to word it in) the
-    answer is None, and Flask renders it. Flask's view and the list answered before Flask
-    (``middleware/early.py``) both answer with it."""
+    ``pagination_headers``): a 304 when ``If-None-Match`` names the table's version (the page's
+    ETag), else the list joined from each hand's rendering in ``language`` (its explanation
+    naming the page's players), as Flask's JSON answer of ``HandSchema(many=True)`` writes it
+    (``tests/api/test_hand_pages.py`` holds the two byte for byte). A hand not yet rendered in
+    ``language`` is rendered by ``render`` and kept; without ``render`` (before Flask, which has
+    no request to word it in) the answer is None, and Flask renders it. Flask's view and the
+    list answered before Flask (``middleware/early.py``) both answer with it."""
     unchanged = not_modified(page.version, if_none_match)
     if unchanged is not None:
         return unchanged
