@@ -10,7 +10,8 @@ Three kinds of news, three kinds of subscriber:
   (``services/version_feed.py``: the early polls' 304s), with every heartbeat's word on
   whether it may trust them;
 - **revoked tokens**: handed to the revocation subscribers (``attach``'s second argument:
-  the stream hub, which ends every stream opened with the token or its tickets).
+  the stream hub, which ends every stream opened with the token or its tickets); a token
+  deleted (with its table or club, by a cascade or by hand) is told as a revoked one.
 
 One ``ChangeFeed`` per process and engine (``feed_for``), one thread, one connection of its
 own (its reads too: never one of the engine's pool, see ``_rows``), started by the first that
@@ -19,7 +20,8 @@ needs it (a stream, a poll, the deliverer):
 - **PostgreSQL**: one connection LISTENs on ``club_changes`` (``"<club> <seq>"``, announced by
   the outbox's trigger), ``table_versions`` (``"<table> <club> <version>"``, the tables'
   trigger) and ``token_revocations`` (a token's id, announced by ``auth.revoke_tokens`` in the
-  revoking transaction), all delivered on commit, to every instance. The feed reads each
+  revoking transaction, and by the trigger on ``tokens`` in a deleting one: migration 0018),
+  all delivered on commit, to every instance. The feed reads each
   club's events after the last it published (a club's numbers commit in order, so none is
   skipped). Every ``heartbeat`` seconds it asks whether the versions' trigger is in place:
   a dead or hung connection fails there (or falls silent), and the feed connects again, reads
@@ -29,7 +31,8 @@ needs it (a stream, a poll, the deliverer):
   numbers (``change_cursors``, a row per club) and the events of each club that moved, after
   the last it published, and before them the tokens revoked in the last
   ``REVOKED_WINDOW_SECONDS`` it has not told of yet (an index on ``tokens.revoked_at``: a short
-  read). SQLite has no versions' news.
+  read), and the tokens deleted in that window (``deleted_tokens``, noted by the trigger on
+  ``tokens``). SQLite has no versions' news.
 
 ``ready`` answers once the feed listens: an event committed after that is published, so a
 stream whose opening read the outbox after ``ready`` misses nothing between that read and the
@@ -53,7 +56,7 @@ from sqlalchemy import Engine, bindparam, event, select
 from ..json_text import answer_text
 from ..persistence.columns import utcnow
 from ..persistence.outbox import ChangeCursorRow
-from ..persistence.table_keeping import TokenRow
+from ..persistence.table_keeping import DeletedTokenRow, TokenRow
 from .auth import REVOCATIONS_CHANNEL
 from .outbox import CHANNEL, CLUB_EVENTS_AFTER, event_view
 from .statements import all_rows
@@ -80,9 +83,16 @@ Revoker = Callable[[str], None]
 
 _cursors = ChangeCursorRow.__table__
 _tokens = TokenRow.__table__
+_deleted_tokens = DeletedTokenRow.__table__
 _CLUB_CURSORS = select(_cursors.c.club_id, _cursors.c.last_seq)
-# The tokens revoked after a time: their streams end.
-_ENDED_SINCE = select(_tokens.c.id).where(_tokens.c.revoked_at > bindparam("since"))
+# The tokens whose streams end: revoked, or deleted (with their table or club), after a time.
+_ENDED_SINCE = (
+    select(_tokens.c.id.label("token_id"))
+    .where(_tokens.c.revoked_at > bindparam("since"))
+    .union_all(
+        select(_deleted_tokens.c.token_id).where(_deleted_tokens.c.deleted_at > bindparam("since"))
+    )
+)
 
 
 class VersionsSubscriber(Protocol):
@@ -264,7 +274,7 @@ class ChangeFeed:
                 self._tell_revoked(token_id)
 
     def _revoked_since(self, connection: Any, since: datetime) -> list[str]:
-        """The tokens revoked after ``since``."""
+        """The tokens revoked or deleted after ``since``: either way their streams end."""
         return [str(token_id) for (token_id,) in self._rows(connection, _ENDED_SINCE, since=since)]
 
     def _rows(self, connection: Any, statement: Any, **parameters: Any) -> list[Any]:
