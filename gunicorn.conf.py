@@ -19,7 +19,10 @@ import gunicorn.http.wsgi  # noqa: E402 - after the metrics' directory is set
 from gunicorn.glogging import Logger  # noqa: E402
 from prometheus_client import multiprocess  # noqa: E402
 
-from service.http_worker import BufferingThreadWorker  # noqa: E402
+from service.http_worker import (  # noqa: E402
+    BufferingThreadWorker,
+    migrate_queued_connections,
+)
 
 # The Server header names no product and no version (HTTP/1 and HTTP/2 both read this).
 gunicorn.http.wsgi.SERVER = "solo"
@@ -83,6 +86,23 @@ keepalive = 5
 # bounded far below it (PostgreSQL's statement_timeout, SQLite's busy timeout).
 timeout = 30
 graceful_timeout = 20
+
+
+def on_starting(server):
+    """With a socket per worker, the connections queued on a killed worker's socket (accepted by
+    the kernel, not yet by the worker) go to another worker's socket, not reset
+    (``http_worker.migrate_queued_connections``: ``net.ipv4.tcp_migrate_req``, set where the
+    process may; docs/scaling.md)."""
+    if reuse_port:
+        done = migrate_queued_connections()
+        if done in ("on", "set"):
+            server.log.info("net.ipv4.tcp_migrate_req: %s", done)
+        else:
+            server.log.warning(
+                "net.ipv4.tcp_migrate_req is %s: the connections queued on a killed worker's "
+                "socket are reset (set it to 1: docs/operations.md)",
+                done,
+            )
 
 
 def post_worker_init(worker):

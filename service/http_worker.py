@@ -38,6 +38,7 @@ import sys
 import time
 from collections import OrderedDict
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from gunicorn import sock as gunicorn_sockets  # type: ignore[import-untyped]
@@ -69,6 +70,9 @@ DEFAULT_SWITCH_INTERVAL_MS = 5.0
 OPEN_FILES_BESIDE_CONNECTIONS = 256
 # Connections accepted in one turn of the loop at most (the rest wait for the next turn).
 ACCEPT_BATCH = 64
+# Whether the kernel hands a closed listening socket's queue to another of its group
+# (``migrate_queued_connections``).
+TCP_MIGRATE_REQ = Path("/proc/sys/net/ipv4/tcp_migrate_req")
 
 
 def raise_open_files_limit(wanted: int) -> None:
@@ -80,6 +84,25 @@ def raise_open_files_limit(wanted: int) -> None:
     target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
     if soft < target:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def migrate_queued_connections(setting: Path = TCP_MIGRATE_REQ) -> str:
+    """Have the kernel hand the connections queued on a closed listening socket of a
+    ``SO_REUSEPORT`` group (a killed or stopping worker's) to another socket of the group,
+    instead of resetting them: ``net.ipv4.tcp_migrate_req=1`` (Linux 5.14), set here when it
+    is not and the process may (root, or ``CAP_NET_ADMIN``, in its network namespace: a
+    container's own, or the host's). What was done, for the server's log: ``"on"``, ``"set"``,
+    or why not."""
+    try:
+        if setting.read_text().strip() == "1":
+            return "on"
+    except OSError:
+        return f"not available ({setting} unreadable: Linux before 5.14?)"
+    try:
+        setting.write_text("1")
+    except OSError as error:
+        return f"off, and not set ({error.strerror or error})"
+    return "set"
 
 
 def switch_interval() -> float:
@@ -167,38 +190,40 @@ class BufferingThreadWorker(StreamingThreadWorker):
     def init_process(self) -> None:
         """The streaming worker's, with the interpreter's thread switch interval set first
         (above) and the limit of open files raised to the worker's connections; with a
-        listening socket of its own (``reuse_port``), that socket opened only once the app is
-        loaded (``listens_once_loaded``)."""
+        listening socket of its own (``reuse_port``), that socket opened only once the loop
+        that accepts runs (``listens_once_running``)."""
         sys.setswitchinterval(switch_interval())
         # A socket per connection (streams included), and files, the database's and the
         # log's, beside them.
         raise_open_files_limit(int(self.cfg.worker_connections) + OPEN_FILES_BESIDE_CONNECTIONS)
-        if self.listens_once_loaded():
+        if self.listens_once_running():
             # gunicorn opened it right after the fork: close it before the kernel hands it
-            # more than the connections of these few instants (reset: sent again at once).
+            # more than the connections of these few instants (with ``tcp_migrate_req`` the
+            # kernel hands them to another worker's socket; without, they are reset).
             opened: list[Any] = self.sockets
             for listener in opened:
                 listener.close()
             self.sockets: list[Any] = []
         super().init_process()
 
-    def listens_once_loaded(self) -> bool:
+    def listens_once_running(self) -> bool:
         """Whether this worker's listening socket is its own (``SO_REUSEPORT``): then it is
-        opened after the app is loaded, not before. The kernel hands a socket of the group its
-        share of the new connections from the moment it listens; gunicorn opens a replacement
-        worker's socket right after the fork, and the connections hashed to it waited while the
-        app loaded, 2.1-11.8 s after a ``kill -9`` (issue 40). Opened after the load, the
+        opened when the worker's loop starts, not before. The kernel hands a socket of the
+        group its share of the new connections from the moment it listens; gunicorn opens a
+        replacement worker's socket right after the fork, and the connections hashed to it
+        waited while the app loaded, 2.1-11.8 s after a ``kill -9`` (issue 40), and then while
+        ``post_worker_init`` collected and froze what it loaded. Opened as the loop starts, the
         socket joins the group ready to answer, and meanwhile the other workers' sockets take
         every new connection."""
         return bool(self.cfg.reuse_port) and hasattr(socket, "SO_REUSEPORT")
 
-    def load_wsgi(self) -> None:
-        super().load_wsgi()
-        if self.listens_once_loaded() and not self.sockets:
+    def run(self) -> None:
+        if self.listens_once_running() and not self.sockets:
             listeners: list[Any] = gunicorn_sockets.create_sockets(self.cfg, self.log)
             for listener in listeners:
                 gunicorn_util.close_on_exec(listener)
             self.sockets = listeners
+        super().run()
 
     def accept(self, listener: Any) -> None:
         """Every connection waiting on the socket (up to ``ACCEPT_BATCH``, and within the

@@ -89,6 +89,13 @@ WRITER_LOCK_WAIT = Histogram(
 ENDPOINT_ENVIRON = "solo.endpoint"
 
 
+# Each (route, method, status)'s counter and histogram, as ``labels()`` answers them: looked up
+# here, ``labels()`` (its checks, its lock) is not paid on every request again; it was nearly
+# half of the counting's cost (bench.metrics_cost, docs/performance.md). As many entries as
+# the metrics have series.
+_SERIES: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+
+
 def observe_request(environ: dict[str, Any], status: int, started: float) -> None:
     """Count one answer (the envelope calls this once per request)."""
     route = environ.get(ENDPOINT_ENVIRON)
@@ -96,5 +103,12 @@ def observe_request(environ: dict[str, Any], status: int, started: float) -> Non
         flask_request = environ.get("werkzeug.request")
         route = getattr(flask_request, "endpoint", None) or "none"
     method = environ.get("REQUEST_METHOD") or ""
-    REQUESTS.labels(route, method, str(status)).inc()
-    LATENCY.labels(route, method).observe(time.perf_counter() - started)
+    series = _SERIES.get((route, method, status))
+    if series is None:
+        series = _SERIES[(route, method, status)] = (
+            REQUESTS.labels(route, method, str(status)),
+            LATENCY.labels(route, method),
+        )
+    count, latency = series
+    count.inc()
+    latency.observe(time.perf_counter() - started)

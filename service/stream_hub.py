@@ -6,8 +6,8 @@ The app answers a stream's first bytes in a thread as any request, asks
 The loop then keeps the socket, writes the events the app publishes to it (``publish``, from
 any thread) and a heartbeat comment to every stream idle for ``WEB_STREAM_HEARTBEAT_SECONDS``
 (15 s), and closes it when the client goes, reads too slowly (``MAX_PENDING_BYTES`` unsent),
-the worker stops, or the token it was opened with (itself or through a ticket) is revoked
-(``revoke``, told by the worker's change feed: a last ``revoked`` event, then the end). An
+the worker stops, or the token it was opened with (itself or through a ticket) is revoked or
+deleted (``revoke``, told by the worker's change feed: a last ``revoked`` event, then the end). An
 idle stream costs a socket and a few hundred bytes, never a thread (docs/scaling.md).
 
 ``StreamingThreadWorker`` is gunicorn's ``gthread`` worker with these streams; the service's

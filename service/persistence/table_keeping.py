@@ -92,6 +92,24 @@ class TokenRow(Model):
     )
 
 
+class DeletedTokenRow(Model):
+    """A token whose row was deleted (with its table or its club, by a cascade or by hand),
+    noted by the database's own trigger on ``tokens`` (migration 0018): the change feeds end
+    the streams opened with it as they end a revoked token's (``services/live_feed.py``).
+    Kept a day: the trigger drops the older notes as it writes a new one."""
+
+    __tablename__ = "deleted_tokens"
+
+    token_id: Mapped[str] = mapped_column(String(ID_LEN), primary_key=True)
+    deleted_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+# The trigger on ``tokens`` writes into ``deleted_tokens``: that table comes first (created
+# before, emptied after: tests/support.py's wipe deletes in reverse order, and the tokens it
+# deletes leave no notes behind).
+TokenRow.__table__.add_is_dependent_on(DeletedTokenRow.__table__)
+
+
 class SpentTicketRow(Model):
     """A stream ticket that has opened its stream (``services/live.py``: a ticket opens one
     stream once), kept by its SHA-256 until it would have expired anyway."""

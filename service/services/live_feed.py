@@ -10,15 +10,18 @@ Three kinds of news, three kinds of subscriber:
   (``services/version_feed.py``: the early polls' 304s), with every heartbeat's word on
   whether it may trust them;
 - **revoked tokens**: handed to the revocation subscribers (``attach``'s second argument:
-  the stream hub, which ends every stream opened with the token or its tickets).
+  the stream hub, which ends every stream opened with the token or its tickets); a token
+  deleted (with its table or club, by a cascade or by hand) is told as a revoked one.
 
-One ``ChangeFeed`` per process and engine (``feed_for``), one thread, one connection, started
-by the first that needs it (a stream, a poll, the deliverer):
+One ``ChangeFeed`` per process and engine (``feed_for``), one thread, one connection of its
+own (its reads too: never one of the engine's pool, see ``_rows``), started by the first that
+needs it (a stream, a poll, the deliverer):
 
 - **PostgreSQL**: one connection LISTENs on ``club_changes`` (``"<club> <seq>"``, announced by
   the outbox's trigger), ``table_versions`` (``"<table> <club> <version>"``, the tables'
   trigger) and ``token_revocations`` (a token's id, announced by ``auth.revoke_tokens`` in the
-  revoking transaction), all delivered on commit, to every instance. The feed reads each
+  revoking transaction, and by the trigger on ``tokens`` in a deleting one: migration 0018),
+  all delivered on commit, to every instance. The feed reads each
   club's events after the last it published (a club's numbers commit in order, so none is
   skipped). Every ``heartbeat`` seconds it asks whether the versions' trigger is in place:
   a dead or hung connection fails there (or falls silent), and the feed connects again, reads
@@ -28,7 +31,8 @@ by the first that needs it (a stream, a poll, the deliverer):
   numbers (``change_cursors``, a row per club) and the events of each club that moved, after
   the last it published, and before them the tokens revoked in the last
   ``REVOKED_WINDOW_SECONDS`` it has not told of yet (an index on ``tokens.revoked_at``: a short
-  read). SQLite has no versions' news.
+  read), and the tokens deleted in that window (``deleted_tokens``, noted by the trigger on
+  ``tokens``). SQLite has no versions' news.
 
 ``ready`` answers once the feed listens: an event committed after that is published, so a
 stream whose opening read the outbox after ``ready`` misses nothing between that read and the
@@ -47,14 +51,15 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from sqlalchemy import Engine, event, select
+from sqlalchemy import Engine, bindparam, event, select
 
 from ..json_text import answer_text
 from ..persistence.columns import utcnow
 from ..persistence.outbox import ChangeCursorRow
-from ..persistence.table_keeping import TokenRow
+from ..persistence.table_keeping import DeletedTokenRow, TokenRow
 from .auth import REVOCATIONS_CHANNEL
-from .outbox import CHANNEL, event_view, rows_after
+from .outbox import CHANNEL, CLUB_EVENTS_AFTER, event_view
+from .statements import rows_on
 from .table_versions import PerEngine, can_pin, detached_connection
 
 log = logging.getLogger(__name__)
@@ -78,6 +83,16 @@ Revoker = Callable[[str], None]
 
 _cursors = ChangeCursorRow.__table__
 _tokens = TokenRow.__table__
+_deleted_tokens = DeletedTokenRow.__table__
+_CLUB_CURSORS = select(_cursors.c.club_id, _cursors.c.last_seq)
+# The tokens whose streams end: revoked, or deleted (with their table or club), after a time.
+_ENDED_SINCE = (
+    select(_tokens.c.id.label("token_id"))
+    .where(_tokens.c.revoked_at > bindparam("since"))
+    .union_all(
+        select(_deleted_tokens.c.token_id).where(_deleted_tokens.c.deleted_at > bindparam("since"))
+    )
+)
 
 
 class VersionsSubscriber(Protocol):
@@ -222,47 +237,51 @@ class ChangeFeed:
     def _watch(self, stop: threading.Event) -> None:
         watcher = detached_connection(self.engine)
         try:
-            for club, last in self._club_cursors():
+            for club, last in self._club_cursors(watcher):
                 self._published.setdefault(club, last)  # from now on
             seen = _data_version(watcher)
             self._ready.set()
             if self.revokers:
-                self._tell_recently_revoked()
+                self._tell_recently_revoked(watcher)
             while not stop.wait(POLL_SECONDS):
                 version = _data_version(watcher)
                 if version == seen:
                     continue
                 seen = version
                 if self.revokers:  # first: a stream ends before it is sent a later event
-                    self._tell_recently_revoked()
-                for club, last in self._club_cursors():
+                    self._tell_recently_revoked(watcher)
+                for club, last in self._club_cursors(watcher):
                     if last > self._published.get(club, 0):
-                        self._read_club_after(club, self._published.get(club, 0))
+                        self._read_club_after(watcher, club, self._published.get(club, 0))
         finally:
             watcher.close()
 
-    def _club_cursors(self) -> list[tuple[str, int]]:
+    def _club_cursors(self, watcher: Any) -> list[tuple[str, int]]:
         """Each club's last event number (one row per club: a short read)."""
-        with self.engine.connect() as connection:
-            rows = connection.execute(select(_cursors.c.club_id, _cursors.c.last_seq)).all()
+        rows = self._rows(watcher, _CLUB_CURSORS)
         return [(str(club), int(last)) for club, last in rows]
 
-    def _tell_recently_revoked(self) -> None:
+    def _tell_recently_revoked(self, watcher: Any) -> None:
         """SQLite: the tokens revoked in the window not told yet (each told once)."""
         now = time.monotonic()
         for token_id, told in list(self._revoked_told.items()):
             if now - told > 2 * REVOKED_WINDOW_SECONDS:
                 del self._revoked_told[token_id]
         since = utcnow() - timedelta(seconds=REVOKED_WINDOW_SECONDS)
-        for token_id in self._revoked_since(since):
+        for token_id in self._revoked_since(watcher, since):
             if token_id not in self._revoked_told:
                 self._revoked_told[token_id] = now
                 self._tell_revoked(token_id)
 
-    def _revoked_since(self, since: datetime) -> list[str]:
-        with self.engine.connect() as connection:
-            rows = connection.execute(select(_tokens.c.id).where(_tokens.c.revoked_at > since))
-            return [str(token_id) for (token_id,) in rows]
+    def _revoked_since(self, connection: Any, since: datetime) -> list[str]:
+        """The tokens revoked or deleted after ``since``: either way their streams end."""
+        return [str(token_id) for (token_id,) in self._rows(connection, _ENDED_SINCE, since=since)]
+
+    def _rows(self, connection: Any, statement: Any, **parameters: Any) -> list[Any]:
+        """A query's rows, read on the feed's own connection: never on one of the engine's pool,
+        which a pool disposed while the read ran (the tests' reset after each test) would keep
+        open and unreachable until the garbage collector dropped it, unclosed."""
+        return rows_on(connection, statement, self.engine.dialect, **parameters)
 
     # --- PostgreSQL -----------------------------------------------------------------------
 
@@ -278,7 +297,7 @@ class ChangeFeed:
             if versions is not None:
                 versions.listening()
             self._ready.set()
-            self._catch_up()
+            self._catch_up(listener)
             while not stop.is_set():
                 began, wall = time.monotonic(), utcnow()
                 check = versions.heartbeat_sql if versions is not None else "SELECT true"
@@ -299,15 +318,15 @@ class ChangeFeed:
             except Exception:  # already gone with its server
                 log.debug("closing the change feed's connection failed", exc_info=True)
 
-    def _catch_up(self) -> None:
+    def _catch_up(self, listener: Any) -> None:
         """What a lost connection did not hear: each club's events from where it was, and the
         tokens revoked since shortly before its last answer."""
         if self._answered_wall is not None and self.revokers:  # first, as ever
             margin = timedelta(seconds=REVOKED_CATCH_UP_MARGIN_SECONDS)
-            for token_id in self._revoked_since(self._answered_wall - margin):
+            for token_id in self._revoked_since(listener, self._answered_wall - margin):
                 self._tell_revoked(token_id)
         for club in list(self._published):
-            self._read_club_after(club, self._published[club])
+            self._read_club_after(listener, club, self._published[club])
 
     def _hear(self, listener: Any, notifications: list[Any], stop: threading.Event) -> None:
         """Act on a batch of notifications, in order, except that a token revoked is told
@@ -323,7 +342,7 @@ class ChangeFeed:
                 if seq.isdigit() and int(seq) > self._published.get(club, 0):
                     after = self._published.get(club, int(seq) - 1)
                     self._read_club_after(
-                        club, after, lambda: self._revocations_first(listener, waiting)
+                        listener, club, after, lambda: self._revocations_first(listener, waiting)
                     )
             elif channel == REVOCATIONS_CHANNEL:
                 self._tell_revoked(payload)
@@ -341,11 +360,16 @@ class ChangeFeed:
     # --- telling --------------------------------------------------------------------------
 
     def _read_club_after(
-        self, club: str, after: int, before_publishing: Callable[[], None] | None = None
+        self,
+        connection: Any,
+        club: str,
+        after: int,
+        before_publishing: Callable[[], None] | None = None,
     ) -> None:
         while True:
-            with self.engine.connect() as connection:
-                rows = connection.execute(rows_after(club, after, READ_BATCH)).all()
+            rows = self._rows(
+                connection, CLUB_EVENTS_AFTER, club_id=club, after=after, limit=READ_BATCH
+            )
             if rows and before_publishing is not None:
                 before_publishing()
             for row in rows:

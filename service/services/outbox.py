@@ -173,13 +173,23 @@ EVENT_COLUMNS = (
 """The columns ``event_view`` reads, for every query that makes events of rows."""
 
 
+# A club's events numbered above ``after``, in order, at most ``limit``: compiled once, also
+# for the change feed, which runs it straight on its own connection (``statements.rows_on``).
+CLUB_EVENTS_AFTER = (
+    select(*EVENT_COLUMNS)
+    .where(_events.c.club_id == bindparam("club_id"), _events.c.seq > bindparam("after"))
+    .order_by(_events.c.seq)
+    .limit(bindparam("limit"))
+)
+
+
 def rows_after(club_id: str, after: int, limit: int, table_id: str | None = None) -> Select[Any]:
     """The query of the club's event rows numbered above ``after``, in order, at most
     ``limit``; only the table's with ``table_id``. Each row is what ``event_view`` takes."""
-    query = select(*EVENT_COLUMNS).where(_events.c.club_id == club_id, _events.c.seq > after)
+    query = CLUB_EVENTS_AFTER.params(club_id=club_id, after=after, limit=limit)
     if table_id is not None:
         query = query.where(_events.c.table_id == table_id)
-    return query.order_by(_events.c.seq).limit(limit)
+    return query
 
 
 def events_after(

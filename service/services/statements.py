@@ -120,14 +120,22 @@ def _fetched(cursor: Any, compiled: Compiled, arguments: Any) -> list[tuple[Any,
         cursor.close()
 
 
+def rows_on(connection: Any, statement: Any, dialect: Dialect, **parameters: Any) -> list[Any]:
+    """The rows of a module-level query ``statement`` with ``parameters``, run straight on a
+    driver's ``connection`` (one kept out of the pool: the change feed's), as
+    ``Compiled.rows`` makes them."""
+    compiled = compiled_for(statement, tuple(sorted(parameters)), dialect)
+    return all_rows(connection.cursor(), compiled, compiled.arguments(parameters))
+
+
 @lru_cache(maxsize=512)
 def compiled_for(statement: Any, keys: tuple[str, ...], dialect: Dialect) -> Compiled:
     """``statement`` compiled once per shape of its parameters (an ``INSERT`` names the
     columns given), for running straight on the dialect's driver: here on SQLite, and the
-    reads on connections kept out of the pool (``table_versions.PinnedVersionReader``) on
-    either database. Refuses a statement whose compiling leaves a value to compute in Python
-    (a column's Python default): nothing computes it on the way here, so the caller must give
-    it."""
+    reads on connections kept out of the pool (``table_versions.PinnedVersionReader``, the
+    change feed's: ``rows_on``) on either database. Refuses a statement whose compiling leaves
+    a value to compute in Python (a column's Python default): nothing computes it on the way
+    here, so the caller must give it."""
     compiled = statement.compile(dialect=dialect, column_keys=list(keys))
     if compiled.insert_prefetch or compiled.update_prefetch:
         missing = [c.name for c in (*compiled.insert_prefetch, *compiled.update_prefetch)]

@@ -1,8 +1,9 @@
-"""An open stream ends with its token: renewing a table's token, rotating a club's admin token
-or deleting a read-only (or a program's) token ends every stream opened with it or with its
-tickets, on every worker of both instances (two real gunicorn instances, two workers each, on
-one database: SQLite's file or, with ``TEST_DATABASE_URL``, PostgreSQL), with a last
-``revoked`` event and no event committed after the answer that confirmed it."""
+"""An open stream ends with its token: renewing a table's token, rotating a club's admin token,
+deleting a read-only (or a program's) token, or deleting the token's table or club in the
+database ends every stream opened with it or with its tickets, on every worker of both instances
+(two real gunicorn instances, two workers each, on one database: SQLite's file or, with
+``TEST_DATABASE_URL``, PostgreSQL), with a last ``revoked`` event and no event committed after
+the answer that confirmed it."""
 
 from __future__ import annotations
 
@@ -187,6 +188,54 @@ def test_deleting_a_read_only_token_ends_its_table_and_club_streams(
     assert deleted.status_code == 204, deleted.text
     record(first, table, table["table_token"])
     assert_ended_revoked(streams)
+
+
+def _delete_in_the_database(app: Any, *statements: Any) -> None:
+    """An operator's deletion, straight in the database the instances share, in one
+    transaction: the tokens go by the cascade, and no answer of the service confirms it."""
+    from service.extensions import db
+
+    with app.app_context(), db.engine.begin() as connection:
+        for statement in statements:
+            connection.execute(statement)
+
+
+def test_deleting_a_table_then_its_club_in_the_database_ends_their_tokens_streams(
+    servers: tuple[Gunicorn, Gunicorn], api: Any, app: Any
+) -> None:
+    from sqlalchemy import delete
+
+    from service.persistence.table_keeping import ClubRow, TableRow
+
+    first, second = servers
+    club = api.club()
+    table, other = api.table(club=club), api.table(club=club)
+    table_path = f"/api/v1/tables/{table['id']}/events"
+    club_path = f"/api/v1/clubs/{club['id']}/events"
+    of_the_table = opened(
+        [
+            with_token(first, table_path, table["table_token"]),
+            with_ticket(second, table_path, table["table_token"]),
+        ]
+    )
+    of_the_club = opened(
+        [
+            with_token(second, club_path, club["admin_token"]),
+            with_ticket(first, club_path, club["admin_token"]),
+            with_ticket(second, f"/api/v1/tables/{other['id']}/events", other["table_token"]),
+        ]
+    )
+    _delete_in_the_database(app, delete(TableRow).where(TableRow.id == table["id"]))
+    assert_ended_revoked(of_the_table)
+    record(first, other, other["table_token"])  # the club's streams go on meanwhile
+    for stream in of_the_club:
+        assert stream.changes(1)[0]["data"]["hand"] == 1
+    _delete_in_the_database(  # its tables first: on PostgreSQL the seats' players would stay
+        app,
+        delete(TableRow).where(TableRow.club_id == club["id"]),
+        delete(ClubRow).where(ClubRow.id == club["id"]),
+    )
+    assert_ended_revoked(of_the_club)
 
 
 def test_a_ticket_opens_one_stream_once(servers: tuple[Gunicorn, Gunicorn], api: Any) -> None:

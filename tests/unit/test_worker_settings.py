@@ -3,9 +3,11 @@ streams' ``service/stream_hub.py``)."""
 
 from __future__ import annotations
 
+from pathlib import PosixPath
+
 import pytest
 
-from service.http_worker import switch_interval
+from service.http_worker import migrate_queued_connections, switch_interval
 from service.stream_hub import STREAM_OPENING, stream_opening_threads, streams_per_worker
 
 
@@ -64,3 +66,23 @@ def test_one_thread_opens_streams_unless_set(monkeypatch):
 def test_the_loop_tells_a_streams_opening_by_its_request_line(request_line, opening):
     """Openings go to the worker's opening thread, everything else to the request threads."""
     assert (STREAM_OPENING.match(request_line) is not None) is opening
+
+
+class Unwritable(PosixPath):
+    """A setting this process may read, not write (as ``/proc/sys`` is to a user not root)."""
+
+    def write_text(self, *_args: object, **_kwargs: object) -> int:
+        raise PermissionError(13, "Permission denied")
+
+
+def test_the_kernel_is_asked_to_migrate_a_closed_sockets_queue_where_the_process_may(tmp_path):
+    setting = tmp_path / "tcp_migrate_req"
+    setting.write_text("1\n")
+    assert migrate_queued_connections(setting) == "on"
+    setting.write_text("0\n")
+    assert migrate_queued_connections(setting) == "set"
+    assert setting.read_text() == "1"
+    setting.write_text("0\n")
+    assert migrate_queued_connections(Unwritable(setting)) == "off, and not set (Permission denied)"
+    assert setting.read_text() == "0\n"
+    assert migrate_queued_connections(tmp_path / "absent").startswith("not available")
