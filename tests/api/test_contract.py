@@ -63,7 +63,13 @@ def test_every_operation_is_named_described_and_tagged(document):
 
 
 def test_public_operations_say_so_and_the_others_ask_for_a_token(document):
-    public = {(m, p) for m, p, op in _operations(document) if op["security"] == []}
+    # The bearer token is the document's own `security`; a public operation says `[]`.
+    assert document["security"] == [{"bearer": []}]
+    security = {
+        (m, p): op.get("security", document["security"]) for m, p, op in _operations(document)
+    }
+    assert all(s in ([], document["security"]) or {} in s for s in security.values())
+    public = {key for key, s in security.items() if s == []}
     assert public == {
         ("get", "/healthz"),
         ("get", "/readyz"),
@@ -144,6 +150,17 @@ def test_variant_is_one_shared_enum_of_the_known_variants(document):
         assert variant["$ref"] == "#/components/schemas/VariantName", name
 
 
+def _tagged(hand: dict[str, Any], variant: str) -> dict[str, Any]:
+    """A record with the tags the document requires: its ``variant``, and its ``kind`` where
+    the variant has several (the service still takes a record without them, deprecated)."""
+    described = rules.VARIANTS[variant].describe()
+    tagged = {"variant": variant, **hand}
+    if described.get("hand_kinds"):
+        kind = next(f for f in described["hand_fields"] if f["name"] == "kind")
+        tagged.setdefault("kind", kind["default"])
+    return tagged
+
+
 def test_each_example_hand_is_valid_under_its_variants_schema(document):
     names = {
         "american": "AmericanHand",
@@ -153,15 +170,13 @@ def test_each_example_hand_is_valid_under_its_variants_schema(document):
     }
     seen = set()
     for example in DATA["hands"]:
-        hand_errors = list(
-            _validator(document, names[example["variant"]]).iter_errors(example["hand"])
-        )
+        tagged = _tagged(example["hand"], example["variant"])
+        hand_errors = list(_validator(document, names[example["variant"]]).iter_errors(tagged))
         assert not hand_errors, (example["name"], [e.message for e in hand_errors])
-        preview = {k: example[k] for k in ("variant", "players", "options", "state", "hand")}
-        _validator(document, "PreviewRequest").validate(preview)
+        preview = {k: example[k] for k in ("variant", "players", "options", "state")}
+        _validator(document, "PreviewRequest").validate({**preview, "hand": tagged})
         # Tagged with its variant, the record is exactly one member of the table's union
         # (untagged, a plain solo is an American, a Spanish and a German record alike).
-        tagged = {**example["hand"], "variant": example["variant"]}
         _validator(document, "HandRecord").validate(tagged)
         _validator(document, "HandRecordCreate").validate({**tagged, "expected_number": 3})
         seen.add(example["variant"])
@@ -171,7 +186,7 @@ def test_each_example_hand_is_valid_under_its_variants_schema(document):
 def test_the_typed_hands_bound_their_nested_objects(document):
     american = _validator(document, "AmericanPlayedHand")
     good = {
-        **SOLO,
+        **_tagged(SOLO, "american"),
         "contract": "simple",
         "called": {"rank": "ace", "suit": "clubs"},
         "partner": 2,
@@ -192,7 +207,11 @@ def test_the_typed_hands_bound_their_nested_objects(document):
     preview = _validator(document, "PreviewRequest")
     assert list(
         preview.iter_errors(
-            {"variant": "american", "players": 4, "hand": {**SOLO, "contract": "frage"}}
+            {
+                "variant": "american",
+                "players": 4,
+                "hand": {**_tagged(SOLO, "american"), "contract": "frage"},
+            }
         )
     )
 
@@ -360,7 +379,7 @@ def test_a_german_mediateur_is_typed_and_recorded(document, api):
         "called": {"rank": "ace", "suit": "clubs"},
         "giver": 1,
     }
-    _validator(document, "GermanHand").validate(hand)
+    _validator(document, "GermanHand").validate(_tagged(hand, "german"))
     table = api.table(variant="german", options={"mediateur": True})
     answer = api.record(table, hand)
     assert answer.status_code == 201, answer.json
@@ -384,7 +403,7 @@ def test_each_previews_state_is_described_with_the_keys_its_variant_takes(docume
         assert state["additionalProperties"] is False
         # A null is the document's only where the service takes it.
         players = min(variant.describe()["players"])
-        example = next(e["hand"] for e in DATA["hands"] if e["variant"] == name)
+        example = _tagged(next(e["hand"] for e in DATA["hands"] if e["variant"] == name), name)
         assert of_variant.is_valid({"variant": name, "players": players, "hand": example})
         for field in fields:
             nulled = {"variant": name, "players": players, "state": {field["name"]: None}}
@@ -396,7 +415,7 @@ def test_each_previews_state_is_described_with_the_keys_its_variant_takes(docume
             else:
                 assert taken, (name, field["name"])
     spanish = {"variant": "spanish", "players": 4, "state": {"pool": 3}, "hand": SOLO}
-    assert list(preview.iter_errors(spanish))
+    assert list(preview.iter_errors({**spanish, "hand": _tagged(SOLO, "spanish")}))
     answer = client.post("/api/v1/settlements/preview", json=spanish)
     assert answer.status_code == 422 and "state.pool" in answer.json["errors"]
     # What the document allows, the service takes: every example's state (above) and these.
@@ -404,7 +423,7 @@ def test_each_previews_state_is_described_with_the_keys_its_variant_takes(docume
         {"variant": "american", "players": 4, "state": {"couleur": "hearts", "pool": 6}},
         {"variant": "german", "players": 4, "state": {"couleur": None, "dealer": 3}},
     ):
-        preview.validate({**body, "hand": SOLO})
+        preview.validate({**body, "hand": _tagged(SOLO, body["variant"])})
         answer = client.post("/api/v1/settlements/preview", json={**body, "hand": SOLO})
         assert answer.status_code == 200, answer.json
 
