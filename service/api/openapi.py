@@ -16,6 +16,7 @@ hand. A test (``tests/api/test_contract.py``) fails for an operation without ``o
 from __future__ import annotations
 
 import json
+import keyword
 import re
 from collections import Counter
 from http import HTTPStatus
@@ -575,10 +576,13 @@ def _names(counts: list[tuple[tuple[str, str], int]]) -> dict[tuple[str, str], s
 
 def _parameter_names(variants: list[str]) -> dict[str, str]:
     """A component name for each repeated parameter (most frequent first), its name in
-    CamelCase; a less frequent variant of a name is not shared."""
+    CamelCase (``FromParameter`` for a word Python reserves: openapi-generator's `python`
+    renames, and warns of, a ``From``); a less frequent variant of a name is not shared."""
     names: dict[str, str] = {}
     for canonical in variants:
         name = _words(json.loads(canonical)["name"].replace("_", " "))
+        if keyword.iskeyword(name.casefold()):
+            name += "Parameter"
         if name and name not in names.values():
             names[canonical] = name
     return names

@@ -476,8 +476,11 @@ def table_options() -> dict[str, dict[str, Any]]:
 
 def table_options_names() -> list[str]:
     """The components of ``table_options`` (a table's ``options`` is one of them: the one of
-    its ``variant``), for a field's ``any_of_components``."""
-    return [f"{variant.type_name}TableOptions" for variant in rules.VARIANTS.values()]
+    its ``variant``), for a field's ``any_of_components``: the fewest options first, so that
+    the first a table's options fit is its own game's (Solo 66's one `stake` fits American
+    Solo's too), as a generated client that tries them in turn takes it."""
+    components = table_options()
+    return sorted(components, key=lambda name: len(components[name]["properties"]))
 
 
 def _state_keys(variant: str) -> str:
