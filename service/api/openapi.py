@@ -505,9 +505,9 @@ def _share_problem_shapes(
         components[name] = general
         by_shape[(status, shape)] = name
     for found, status, response in written:
-        name = by_shape.get((status, _shape(response)))
-        if name is not None:
-            found[status] = {**_ref("responses", name), "description": response["description"]}
+        shared_as = by_shape.get((status, _shape(response)))
+        if shared_as is not None:
+            found[status] = {**_ref("responses", shared_as), "description": response["description"]}
 
 
 def _share_headers(spec: APISpec, answers: list[dict[str, Any]]) -> None:

@@ -306,7 +306,7 @@ def _untagged_record(case: Any) -> bool:
     if not isinstance(record, dict):
         return False
     variant = record.get("variant")
-    if variant not in rules.VARIANTS:
+    if not isinstance(variant, str) or variant not in rules.VARIANTS:  # a list, a number …
         return "variant" not in record
     return "kind" not in record and bool(rules.VARIANTS[variant].describe().get("hand_kinds"))
 
