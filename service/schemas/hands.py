@@ -477,8 +477,8 @@ def table_options() -> dict[str, dict[str, Any]]:
 def table_options_names() -> list[str]:
     """The components of ``table_options`` (a table's ``options`` is one of them: the one of
     its ``variant``), for a field's ``any_of_components``: the fewest options first, so that
-    the first a table's options fit is its own game's (Solo 66's one `stake` fits American
-    Solo's too), as a generated client that tries them in turn takes it."""
+    the first a table's options fit is its own game's (a game's few options may fit another
+    game's many too), as a generated client that tries them in turn takes it."""
     components = table_options()
     return sorted(components, key=lambda name: len(components[name]["properties"]))
 
