@@ -344,7 +344,9 @@ def inlined(document: dict[str, Any]) -> dict[str, Any]:
         if isinstance(node, dict) and "$ref" in node:
             prefix = f"#/components/{kind}/"
             if node["$ref"].startswith(prefix):
-                return copy.deepcopy(components[kind][node["$ref"][len(prefix) :]])
+                # A reference's own `description` overrides the component's (OpenAPI 3.1).
+                own = {key: value for key, value in node.items() if key != "$ref"}
+                return {**copy.deepcopy(components[kind][node["$ref"][len(prefix) :]]), **own}
         return node
 
     for item in document["paths"].values():

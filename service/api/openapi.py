@@ -16,6 +16,7 @@ hand. A test (``tests/api/test_contract.py``) fails for an operation without ``o
 from __future__ import annotations
 
 import json
+import keyword
 import re
 from collections import Counter
 from http import HTTPStatus
@@ -25,8 +26,16 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask_smorest import Blueprint
 
-from ..schemas.hands import hand_schemas, preview_request, preview_schemas, ref, unions
+from ..schemas.hands import (
+    hand_schemas,
+    preview_request,
+    preview_schemas,
+    ref,
+    table_options,
+    unions,
+)
 from ..schemas.settlements import seat_names_field
+from .auth import BEARER
 from .caching import IF_NONE_MATCH
 from .problem import PROBLEM_CONTENT_TYPE
 
@@ -229,9 +238,18 @@ STATUS_TEXT = {
 }
 
 
+# An answer given fewer times than this, in the shape of a more frequent one of its status,
+# refers to that one with its own words: below it, the words beside each reference cost less
+# than a component of its own.
+OWN_COMPONENT_FROM = 6
+
 IDEMPOTENCY_CONFLICT = (
     "The `Idempotency-Key` came with another request (`idempotency-key-reused`), or its first "
     "request is still being answered (`idempotency-key-in-flight`, with `Retry-After`)."
+)
+# Beside an operation's own conflicts, said short (the `Conflict` answer says it in full).
+IDEMPOTENCY_CONFLICT_TOO = (
+    "Or `idempotency-key-reused`, or `idempotency-key-in-flight` (with `Retry-After`)."
 )
 IDEMPOTENCY_INVALID = "The `Idempotency-Key` header is malformed (`errors` names it)."
 
@@ -250,18 +268,33 @@ def named_enum(converter: Any, field: Any, ret: dict[str, Any], **kwargs: Any) -
     """An apispec attribute function: a string field whose metadata names an
     ``enum_component`` (``Suit``, ``GermanContract`` …) is a reference to that component,
     registered once with the field's choices, rather than an enum of its own: a generated
-    client then has one ``Suit`` type, not one per field it appears in."""
-    name = field.metadata.get("enum_component")
-    if not name or "enum" not in ret:
+    client then has one ``Suit`` type, not one per field it appears in. A field whose metadata
+    names a ``schema_component`` (``Name``: its bounds and pattern) is a reference to that
+    component, registered once with the field's whole schema. A field whose metadata lists
+    ``any_of_components`` (a table's ``options``: ``AmericanTableOptions`` …, registered with
+    the hands') is any one of them, whatever its marshmallow type says (an object)."""
+    own = ("description", "deprecated")  # the field's, beside the reference
+    nullable = isinstance(ret.get("type"), list) and "null" in ret["type"]
+    members = field.metadata.get("any_of_components")
+    if members:
+        kept = {k: v for k, v in ret.items() if k in own}
+        ret.clear()
+        return {**kept, "anyOf": [ref(m) for m in members] + ([{"type": "null"}] * nullable)}
+    name = field.metadata.get("enum_component") or field.metadata.get("schema_component")
+    if not name or ("enum" not in ret and "enum_component" in field.metadata):
         return {}
-    choices = [c for c in ret["enum"] if c is not None]
+    if "enum_component" in field.metadata:
+        shape = {"type": "string", "enum": [c for c in ret["enum"] if c is not None]}
+    else:
+        shape = {k: v for k, v in ret.items() if k not in own}
+        if nullable:  # the component is the value; the null is the field's
+            shape["type"] = [kind for kind in ret["type"] if kind != "null"][0]
     schemas = converter.spec.components.schemas
     if name not in schemas:
-        converter.spec.components.schema(name, {"type": "string", "enum": choices})
-    elif schemas[name]["enum"] != choices:
-        raise ValueError(f"enum component {name!r} is given two lists of choices")
-    nullable = isinstance(ret.get("type"), list) and "null" in ret["type"]
-    kept = {k: v for k, v in ret.items() if k in ("description", "deprecated")}
+        converter.spec.components.schema(name, shape)
+    elif {k: schemas[name].get(k) for k in shape} != shape:
+        raise ValueError(f"component {name!r} is given two schemas")
+    kept = {k: v for k, v in ret.items() if k in own}
     ret.clear()
     reference = ref(name)
     return {**kept, **({"anyOf": [reference, {"type": "null"}]} if nullable else reference)}
@@ -281,6 +314,8 @@ def register_components(spec: APISpec) -> None:
     for name, schema in preview_schemas().items():
         spec.components.schema(name, schema=schema)
     spec.components.schema("PreviewRequest", preview_request())
+    for name, component in table_options().items():
+        spec.components.schema(name, component)
     for name, header in HEADERS.items():
         spec.components.header(name, header)
 
@@ -316,6 +351,9 @@ def complete(spec: APISpec) -> None:
             _respond(operation, method, path)
             if (method, path) in PUBLIC:
                 operation["security"] = []
+            elif operation.get("security") == BEARER:  # the document's own, said once
+                del operation["security"]
+    spec.options["security"] = BEARER
     for name, extra in SCHEMA_KEYWORDS.items():
         spec.components.schemas[name].update(extra)
     for schema in spec.components.schemas.values():  # schemas/settlements.PartyField
@@ -323,7 +361,36 @@ def complete(spec: APISpec) -> None:
             if prop.pop("x-required", False):
                 schema["required"] = sorted({*schema.get("required", []), member})
     _pagination_header(spec)
+    _share_twins_words(spec.components.schemas)
     share(spec)
+
+
+def _share_twins_words(schemas: dict[str, dict[str, Any]]) -> None:
+    """A schema that holds another's members as they are (``TableCreated``: a ``Table`` and
+    its token; ``GermanHandCreate``: a ``GermanHand`` and ``expected_number``) says their
+    words once: its own description names the other, whose members keep theirs, and its
+    own members keep theirs. Found among all the schemas as written, before any loses a word;
+    the larger of two candidates is named."""
+    found: dict[str, str] = {}
+    for name, schema in schemas.items():
+        members = schema.get("properties", {})
+        twins = [
+            other
+            for other, candidate in schemas.items()
+            if 3 <= len(held := candidate.get("properties", {})) < len(members)
+            and all(members.get(key) == value for key, value in held.items())
+            and any("description" in value for value in held.values())  # words to share
+        ]
+        if twins:
+            found[name] = max(twins, key=lambda other: len(schemas[other]["properties"]))
+    for name, twin in found.items():
+        schema, held = schemas[name], schemas[twin]["properties"]
+        for key in held:
+            schema["properties"][key].pop("description", None)
+        extra = ", ".join(f"`{key}`" for key in schema["properties"] if key not in held)
+        said = f"`{twin}` (its members as described there) with {extra}."
+        own = schema.get("description")
+        schema["description"] = f"{own} {said}" if own else said
 
 
 def _pagination_header(spec: APISpec) -> None:
@@ -374,7 +441,19 @@ def share(spec: APISpec) -> None:
         for status, response in operation.get("responses", {}).items()
         if "$ref" not in response
     )
-    shared_answers = _names([(key, n) for key, n in answers.most_common() if n > 1])
+    # A problem answer given a few times only, in the shape of a more frequent one, refers to
+    # that one with its own words (``_share_problem_shapes``) rather than being a component.
+    main: dict[tuple[str, str], tuple[str, str]] = {}
+    for key, _ in answers.most_common():
+        main.setdefault((key[0], _shape(json.loads(key[1]))), key)
+    shared_answers = _names(
+        [
+            (key, n)
+            for key, n in answers.most_common()
+            if n > 1
+            and (n >= OWN_COMPONENT_FROM or main[(key[0], _shape(json.loads(key[1])))] == key)
+        ]
+    )
     for (_, canonical), name in shared_answers.items():
         spec.components.responses[name] = json.loads(canonical)
     for _, _, operation in operations:
@@ -383,6 +462,9 @@ def share(spec: APISpec) -> None:
             shared = shared_answers.get((status, _canonical(response)))
             if shared is not None:
                 responses[status] = _ref("responses", shared)
+    _share_problem_shapes(
+        spec, [op.get("responses", {}) for _, _, op in operations], shared_answers
+    )
     lists = [item.setdefault("parameters", []) for item in spec._paths.values()]
     lists += [
         operation["parameters"] for _, _, operation in operations if "parameters" in operation
@@ -403,6 +485,50 @@ def share(spec: APISpec) -> None:
     for item in spec._paths.values():
         if not item["parameters"]:
             del item["parameters"]
+
+
+def _shape(response: dict[str, Any]) -> str:
+    """An answer but for its words."""
+    return _canonical({k: v for k, v in response.items() if k != "description"})
+
+
+def _share_problem_shapes(
+    spec: APISpec, answers: list[dict[str, Any]], shared: dict[tuple[str, str], str]
+) -> None:
+    """A problem answer that is no component of its own (given fewer than
+    ``OWN_COMPONENT_FROM`` times) refers to a component of the same status and shape with
+    its own words beside (OpenAPI 3.1's Reference Object: its ``description`` overrides the
+    component's): the shape is written once, the words stay the operation's. A shape no
+    component has yet gets one where two answers or more have it, worded as the status's
+    ``STATUS_TEXT``."""
+    components = spec.components.responses
+    by_shape: dict[tuple[str, str], str] = {}
+    for (status, canonical), name in shared.items():  # the most frequent first
+        by_shape.setdefault((status, _shape(json.loads(canonical))), name)
+    written = [
+        (found, status, response)
+        for found in answers
+        for status, response in found.items()
+        if "$ref" not in response and int(status) >= 400
+    ]
+    shapes = Counter((status, _shape(response)) for _, status, response in written)
+    for (status, shape), n in shapes.most_common():
+        if (status, shape) in by_shape or n < 2:
+            continue
+        code = int(status)
+        general = {
+            **json.loads(shape),
+            "description": STATUS_TEXT.get(code, HTTPStatus(code).description),
+        }
+        phrase = _words(HTTPStatus(code).phrase)
+        candidates = [phrase] + [phrase + _words(general["description"], m) for m in (3, 6, 99)]
+        name = next(c for c in candidates if c not in components)
+        components[name] = general
+        by_shape[(status, shape)] = name
+    for found, status, response in written:
+        shared_as = by_shape.get((status, _shape(response)))
+        if shared_as is not None:
+            found[status] = {**_ref("responses", shared_as), "description": response["description"]}
 
 
 def _share_headers(spec: APISpec, answers: list[dict[str, Any]]) -> None:
@@ -450,20 +576,17 @@ def _words(text: str, most: int = 8) -> str:
 
 def _names(counts: list[tuple[tuple[str, str], int]]) -> dict[tuple[str, str], str]:
     """A component name for each repeated answer (most frequent first): its status's reason
-    phrase (and a success's schema) alone for the answer that is most of its status's repeated
-    ones, with as many of its description's words as tell it apart for the others."""
+    phrase (and a success's schema) alone for the most frequent answer that has it, with as
+    many of its description's words as tell it apart for the others."""
     names: dict[tuple[str, str], str] = {}
-    per_status: Counter[str] = Counter()
-    for (status, _), n in counts:
-        per_status[status] += n
-    for (status, canonical), n in counts:
+    for (status, canonical), _ in counts:
         answer = json.loads(canonical)
         phrase = _words(HTTPStatus(int(status)).phrase)
         description = answer.get("description", "")
         if int(status) < 300:  # a success is told apart by what it carries
             schemas = re.findall(r"#/components/schemas/(\w+)", json.dumps(answer.get("content")))
             phrase += "".join(schemas[:1])
-        candidates = [phrase] if 2 * n > per_status[status] else []
+        candidates = [phrase] if phrase not in names.values() else []
         candidates += [phrase + _words(description, most) for most in (6, 9, 12, 99)]
         name = next((c for c in candidates if c not in names.values()), None)
         if name is None:
@@ -474,10 +597,13 @@ def _names(counts: list[tuple[tuple[str, str], int]]) -> dict[tuple[str, str], s
 
 def _parameter_names(variants: list[str]) -> dict[str, str]:
     """A component name for each repeated parameter (most frequent first), its name in
-    CamelCase; a less frequent variant of a name is not shared."""
+    CamelCase (``FromParameter`` for a word Python reserves: openapi-generator's `python`
+    renames, and warns of, a ``From``); a less frequent variant of a name is not shared."""
     names: dict[str, str] = {}
     for canonical in variants:
         name = _words(json.loads(canonical)["name"].replace("_", " "))
+        if keyword.iskeyword(name.casefold()):
+            name += "Parameter"
         if name and name not in names.values():
             names[canonical] = name
     return names
@@ -510,7 +636,7 @@ def _respond(operation: dict[str, Any], method: str, path: str) -> None:
         conflict = responses.get("409")
         if conflict is None or "$ref" in conflict or "content" not in conflict:
             described = (conflict or {}).get("description")
-            text = f"{described} Or: {IDEMPOTENCY_CONFLICT}" if described else IDEMPOTENCY_CONFLICT
+            text = f"{described} {IDEMPOTENCY_CONFLICT_TOO}" if described else IDEMPOTENCY_CONFLICT
             conflict = responses["409"] = _problem_response(409, text)
         if "$ref" not in conflict:
             conflict.setdefault("headers", {})["Retry-After"] = _header("RetryAfter")

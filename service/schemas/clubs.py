@@ -58,6 +58,7 @@ def Name() -> fields.String:  # a field factory, named as the field it makes
     return fields.String(
         required=True,
         validate=[validate.Length(min=1, max=NAME_MAX), NameCheck()],
+        metadata={"schema_component": "Name"},  # one `Name` in the document
     )
 
 

@@ -34,6 +34,7 @@ from marshmallow import RAISE, Schema, fields, validate
 from .. import rules
 from ..json_text import answer_text
 from ..rules.base import SUITS
+from ..services.tables import MAX_STARTING_POOL, POOL_AT_CLOSE
 
 MAX_SEAT = 4
 """The highest seat of any table (five players)."""
@@ -174,14 +175,14 @@ def _field(
 
 
 def _variant_tag(variant: str) -> fields.Field[Any]:
-    """The optional ``variant`` of a record: the discriminator that tells the variants' records
-    apart for generated clients. A record without it is its table's, as before."""
+    """The ``variant`` of a record: the discriminator that tells the variants' records apart
+    for generated clients, so the document requires it (a generator warns of a discriminator
+    its members do not require). The service still takes a record without it as its table's,
+    deprecated (``services/hands/tagged.py``, docs/api.md "Hand bodies")."""
     return fields.String(
+        required=True,
         validate=validate.OneOf([variant]),
-        metadata={
-            "description": f"`{variant}`: optional; if given, the table's (else 422 "
-            "`hand.variant`). What a typed client picks the record's type by."
-        },
+        metadata={"description": "The table's variant (else 422 `hand.variant`)."},
     )
 
 
@@ -215,8 +216,11 @@ def _kinds(described: Mapping[str, Any]) -> list[Kind]:
     return sorted(kinds, key=lambda k: not k.default)
 
 
-def _kind_tag(kind: Kind) -> fields.Field[Any]:
-    if kind.default:
+def _kind_tag(kind: Kind, several: bool) -> fields.Field[Any]:
+    """``kind``: required where it tells a variant's several kinds apart (the discriminator of
+    ``<V>Hand``; the service still takes a played hand without it, deprecated); else
+    optional, the one kind there is."""
+    if kind.default and not several:
         return fields.String(
             validate=validate.OneOf([kind.name]),
             metadata={"description": f"Only `{kind.name}` here (the default)."},
@@ -263,7 +267,7 @@ def _hand_schemas(variants: tuple[rules.Variant, ...]) -> dict[str, type[Schema]
         for kind in _kinds(described):
             members: dict[str, fields.Field[Any]] = {
                 "variant": _variant_tag(variant.name),
-                KIND: _kind_tag(kind),
+                KIND: _kind_tag(kind, several=len(names) > 1),
             }
             for spec in kind.specs:
                 members[spec["name"]] = _field(variant.type_name, spec, described)
@@ -297,8 +301,9 @@ def unions() -> dict[str, dict[str, Any]]:
     Both are ``oneOf`` with a ``discriminator`` whose ``mapping`` names every member, so a
     generated client picks the member by the tag and never by trying them in turn (one
     record may be valid under several variants' schemas alike: only the tag tells them
-    apart). The tags stay optional in requests, as before they existed: the table's variant
-    decides, and a played hand is the default kind (docs/api.md, "Hand bodies")."""
+    apart). The members require their tags; the service still takes a body without them (the
+    table's variant decides, a played hand is the default kind), deprecated (docs/api.md,
+    "Hand bodies")."""
     out: dict[str, dict[str, Any]] = {}
     for suffix in ("", "Create"):
         members: dict[str, str] = {}
@@ -405,24 +410,82 @@ def _preview_schemas(variants: tuple[rules.Variant, ...]) -> dict[str, type[Sche
 
 def _state_properties(variant: str) -> dict[str, dict[str, Any]]:
     """Each key of a variant's state as a JSON Schema, from its ``state_fields``."""
-    properties = {}
-    for spec in rules.VARIANTS[variant].describe()["state_fields"]:
-        prop: dict[str, Any] = {"description": spec["description"]}
-        if "allowed" in spec:
-            prop["enum"] = list(spec["allowed"])
-        if spec.get("nullable"):
-            prop["type"] = [spec["type"], "null"]
-            if "enum" in prop:
-                prop["enum"].append(None)
-        else:
-            prop["type"] = spec["type"]
-        if spec.get("seat"):
-            prop["minimum"] = 0
-        for bound, keyword in (("min", "minimum"), ("max", "maximum")):
-            if bound in spec:
-                prop[keyword] = spec[bound]
-        properties[spec["name"]] = prop
-    return properties
+    return {
+        spec["name"]: _described_property(spec)
+        for spec in rules.VARIANTS[variant].describe()["state_fields"]
+    }
+
+
+def _described_property(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """A described value (a state key, an option) as a JSON Schema: its type, choices, bounds
+    and words."""
+    prop: dict[str, Any] = {"description": spec["description"]}
+    if "allowed" in spec:
+        prop["enum"] = list(spec["allowed"])
+    if spec.get("nullable"):
+        prop["type"] = [spec["type"], "null"]
+        if "enum" in prop:
+            prop["enum"].append(None)
+    else:
+        prop["type"] = spec["type"]
+    if spec.get("seat"):
+        prop["minimum"] = 0
+    for bound, keyword in (("min", "minimum"), ("max", "maximum")):
+        if bound in spec:
+            prop[keyword] = spec[bound]
+    return prop
+
+
+POOL_OPTIONS: dict[str, dict[str, Any]] = {
+    "pool_at_close": {
+        "description": "What becomes of the pool when the table closes (`split`: shared out; "
+        "`carry`: kept by the club for the next table).",
+        "type": "string",
+        "enum": list(POOL_AT_CLOSE),
+    },
+    "starting_pool": {
+        "description": "Chips in the pool at the first hand (a pool the club carried; needs "
+        "`carry`).",
+        "type": "integer",
+        "minimum": 0,
+        "maximum": MAX_STARTING_POOL,
+    },
+}
+"""A table's own options beside its variant's, for a variant that keeps a pool
+(``services/tables.py`` checks them)."""
+
+
+def table_options() -> dict[str, dict[str, Any]]:
+    """Each variant's table options as a component, ``<V>TableOptions``: the options its
+    ``describe()`` lists (each optional: a left-out one takes its default), and the pool's
+    (``POOL_OPTIONS``) where its state keeps a pool; nothing else (``additionalProperties:
+    false``, as the rules refuse an unknown option by name)."""
+    out = {}
+    for variant in rules.VARIANTS.values():
+        described = variant.describe()
+        properties = {}
+        for spec in described["options"]:
+            prop = _described_property(spec)
+            prop["description"] += f" (default: {answer_text(spec['default'])})"
+            properties[spec["name"]] = prop
+        if any(spec["name"] == "pool" for spec in described["state_fields"]):
+            properties.update(POOL_OPTIONS)
+        out[f"{variant.type_name}TableOptions"] = {
+            "type": "object",
+            "description": f"{variant.title}'s options at a table.",
+            "properties": properties,
+            "additionalProperties": False,
+        }
+    return out
+
+
+def table_options_names() -> list[str]:
+    """The components of ``table_options`` (a table's ``options`` is one of them: the one of
+    its ``variant``), for a field's ``any_of_components``: the fewest options first, so that
+    the first a table's options fit is its own game's (a game's few options may fit another
+    game's many too), as a generated client that tries them in turn takes it."""
+    components = table_options()
+    return sorted(components, key=lambda name: len(components[name]["properties"]))
 
 
 def _state_keys(variant: str) -> str:

@@ -8,6 +8,7 @@ from marshmallow import INCLUDE, Schema, fields, post_load, pre_dump, validate
 from ..i18n import current_language, explain_session, named_hand, named_session, seat_names
 from . import VARIANT
 from .clubs import Currency, Name
+from .hands import table_options_names
 from .settlements import PartyField, SettlementSchema, bounded_dict, deprecated_party
 
 
@@ -78,9 +79,10 @@ class TableCreateSchema(Schema):
         load_default=None,
         allow_none=True,
         metadata={
-            "description": "The variant's options (see `GET "
-            "/api/v1/variants`) plus `pool_at_close` "
-            "(`split`|`carry`) and `starting_pool`."
+            "description": "The variant's options (see `GET /api/v1/variants`), with "
+            "`pool_at_close` and `starting_pool` where it keeps a pool: its "
+            "`<Variant>TableOptions`. Left out ones take their defaults.",
+            "any_of_components": table_options_names(),
         },
     )
     season_id = fields.String(
@@ -143,7 +145,13 @@ class TableSchema(Schema):
     name = fields.String(required=True)
     variant = fields.String(required=True, metadata=VARIANT)
     units = fields.String(required=True, validate=validate.OneOf(["chips", "points"]))
-    options = fields.Dict(required=True)
+    options = fields.Dict(
+        required=True,
+        metadata={
+            "description": "The options the table plays by: its variant's `<Variant>TableOptions`.",
+            "any_of_components": table_options_names(),
+        },
+    )
     seats = fields.List(fields.Nested(SeatSchema), required=True)
     pool = fields.Integer(allow_none=True, required=True)
     couleur = fields.String(

@@ -205,7 +205,7 @@ def test_the_openapi_document_types_the_fifth_games_hands(duel, tmp_path, monkey
         assert schemas[union]["discriminator"]["mapping"]["duel"] == reference, union
     hand = schemas["DuelHand"]
     assert set(hand["properties"]) == {"variant", "kind", "challenger", "opponent", "won", "errors"}
-    assert set(hand["required"]) == {"challenger", "opponent", "won"}
+    assert set(hand["required"]) == {"variant", "challenger", "opponent", "won"}
     assert hand["additionalProperties"] is False
     assert schemas["DuelErrorKind"]["enum"] == ["revoke"]
 
@@ -213,16 +213,23 @@ def test_the_openapi_document_types_the_fifth_games_hands(duel, tmp_path, monkey
         schema = {"$ref": f"#/components/schemas/{name}", "components": document["components"]}
         return jsonschema_rs.Draft202012Validator(schema)
 
-    good = {"challenger": 0, "opponent": 2, "won": True, "errors": [{"kind": "revoke", "seat": 1}]}
+    good = {
+        "variant": "duel",
+        "challenger": 0,
+        "opponent": 2,
+        "won": True,
+        "errors": [{"kind": "revoke", "seat": 1}],
+    }
     validator("DuelHand").validate(good)
-    validator("HandRecordCreate").validate({**good, "variant": "duel", "expected_number": 1})
+    validator("HandRecordCreate").validate({**good, "expected_number": 1})
     validator("PreviewRequest").validate({"variant": "duel", "players": 3, "hand": good})
     for bad in (
         {**good, "challenger": 4},
         {**good, "won": "yes"},
         {**good, "errors": [{"kind": "renege", "seat": 1}]},
         {**good, "contract": "solo"},
-        {"challenger": 0, "opponent": 2},
+        {"variant": "duel", "challenger": 0, "opponent": 2},
+        {key: value for key, value in good.items() if key != "variant"},
     ):
         assert list(validator("DuelHand").iter_errors(bad)), bad
     assert list(

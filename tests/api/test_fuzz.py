@@ -52,6 +52,7 @@ from schemathesis.specs.openapi.checks import (
     use_after_free,
 )
 
+from service import rules
 from tests.support import ApiClient, wipe
 
 pytestmark = pytest.mark.slow
@@ -291,6 +292,25 @@ def _prepare(case: Any, world: World, pick: random.Random) -> tuple[str, dict]:
     return choice, {}
 
 
+HAND_BODIES = {"recordHand", "correctHand", "previewSettlement"}
+
+
+def _untagged_record(case: Any) -> bool:
+    """A hand record without the tags the document requires (its `variant`; American Solo's
+    `kind`): schema-breaking, yet the service takes it as its table's, deprecated until the
+    Sunset (docs/api.md, "Hand bodies"), so "invalid data was accepted" proves nothing."""
+    if case.operation.definition.raw.get("operationId") not in HAND_BODIES:
+        return False
+    body = case.body if isinstance(case.body, dict) else {}
+    record = body.get("hand") if case.operation.path.endswith("/preview") else body
+    if not isinstance(record, dict):
+        return False
+    variant = record.get("variant")
+    if not isinstance(variant, str) or variant not in rules.VARIANTS:  # a list, a number …
+        return "variant" not in record
+    return "kind" not in record and bool(rules.VARIANTS[variant].describe().get("hand_kinds"))
+
+
 def _run(case: Any, world: World, pick: random.Random) -> None:
     choice, headers = _prepare(case, world, pick)
     sent = {**headers, **IDENTITY}
@@ -298,11 +318,16 @@ def _run(case: Any, world: World, pick: random.Random) -> None:
     CASES[case.operation.label] += 1
     STATUSES[response.status_code] += 1
     world.spent_by(case, response)
+    checks = CHECKS
+    if _untagged_record(case):  # taken while deprecated: its refusal cannot be asked for
+        checks = [check for check in CHECKS if check is not negative_data_rejection]
     # Headers given here count as the caller's own (explicit) credentials for the checks.
     case.validate_response(
-        response, checks=CHECKS, headers=sent, transport_kwargs={"headers": dict(sent)}
+        response, checks=checks, headers=sent, transport_kwargs={"headers": dict(sent)}
     )
-    secured = bool(case.operation.definition.raw.get("security"))
+    # An operation's own `security`, else the document's (the bearer token).
+    document = case.operation.schema.raw_schema
+    secured = bool(case.operation.definition.raw.get("security", document.get("security")))
     if (
         secured
         and choice in ("foreign", "garbage")

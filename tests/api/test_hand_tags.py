@@ -1,9 +1,13 @@
-"""A hand body's optional ``variant`` tag (the document's discriminator, docs/api.md "Hand
-bodies"): taken when it names the table's variant, refused naming ``hand.variant`` otherwise,
-and not part of the stored record; a body without it works as before. Answers tag every
-record they show with the table's variant (the export keeps records as stored)."""
+"""A hand body's ``variant`` tag (the document's discriminator, docs/api.md "Hand bodies"):
+taken when it names the table's variant, refused naming ``hand.variant`` otherwise, and not part
+of the stored record. The document requires it (and American Solo's ``kind``); a body without
+them still works as before, deprecated. Answers tag every record they show with the table's
+variant (the export keeps records as stored)."""
 
 from __future__ import annotations
+
+from service import rules
+from tests.support import inlined
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 SPANISH = {"contract": "simple", "trump": "clubs", "declarer": 0, "tricks": 6, "forced": True}
@@ -85,3 +89,31 @@ def test_answers_tag_every_variants_records_and_the_export_keeps_them_untagged(a
     for exported in export.json["tables"]:
         for hand in exported["hands"]:
             assert "variant" not in hand["hand"]
+
+
+def test_the_document_requires_each_tag_its_union_tells_records_apart_by(client):
+    """openapi-generator warns of a discriminator its members do not require (and may not
+    pick the member by it): every member of the hand unions requires the union's tag."""
+    schemas = inlined(client.get("/openapi.json").json)["components"]["schemas"]
+    unions = [name for name, schema in schemas.items() if "discriminator" in schema]
+    assert {"HandRecord", "HandRecordCreate", "AmericanHand", "PreviewRequest"} <= set(unions)
+    for union in unions:
+        tag = schemas[union]["discriminator"]["propertyName"]
+        for member in schemas[union]["discriminator"]["mapping"].values():
+            name = member.rsplit("/", 1)[1]
+            if "discriminator" in schemas[name]:  # a union of kinds: its members, by its tag
+                continue
+            assert tag in schemas[name]["required"], (union, name)
+    # The variants of one kind take no `kind` but their one kind's, and need not send it.
+    for name, variant in rules.VARIANTS.items():
+        if not variant.describe().get("hand_kinds"):
+            record = schemas[f"{variant.type_name}Hand"]
+            assert "kind" not in record["required"], name
+
+
+def test_untagged_bodies_still_work_while_deprecated(api):
+    table = api.table()
+    for hand in (SOLO, {"kind": "misdeal"}, {**SOLO, "kind": "played"}):
+        answer = api.record(table, hand)
+        assert answer.status_code == 201, (hand, answer.json)
+        assert answer.json["hand"]["variant"] == "american"

@@ -25,6 +25,7 @@ import importlib.util
 import json
 import re
 import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -120,6 +121,12 @@ class Service:
             ).json()["id"]
             for n in range(5)
         ]
+        # What a program needs to open tables and nights of its own (the club's admin).
+        self.club = {
+            "id": club.json()["id"],
+            "admin_token": club.json()["admin_token"],
+            "players": players,
+        }
         self.tables: dict[str, tuple[str, str]] = {}
         for variant, seats in SEATS.items():
             table = requests.post(
@@ -147,8 +154,17 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
         dispose_engines(app)
 
 
+def _generator_warnings(result: subprocess.CompletedProcess[str]) -> list[str]:
+    """openapi-generator's warnings of the document (its log lines at WARN): what it could
+    not type as the document says, such as a discriminator its members do not require."""
+    return [line for line in (result.stdout + result.stderr).splitlines() if " WARN " in line]
+
+
 @pytest.fixture(scope="module")
-def openapi_generator_python(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleType]:
+def openapi_generator_python(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[ModuleType, subprocess.CompletedProcess[str]]]:
+    """openapi-generator's `python` client, imported, and the run's output."""
     if shutil.which("java") is None:
         tool_missing("openapi-generator needs a JRE: apt-get install default-jre-headless")
     where = tmp_path_factory.mktemp("openapi-generator-python")
@@ -170,13 +186,14 @@ def openapi_generator_python(tmp_path_factory: pytest.TempPathFactory) -> Iterat
         where,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    yield from imported(where, "solo_og")
+    for package in imported(where, "solo_og"):
+        yield package, result
 
 
 def test_openapi_generator_python_records_and_reads_every_kind_typed(
     openapi_generator_python, service
 ):
-    client_module = openapi_generator_python
+    client_module, _ = openapi_generator_python
     models = importlib.import_module("solo_og.models")
     for variant, name, body in HANDS:
         table_id, token = service.tables[variant]
@@ -309,17 +326,16 @@ NESTED_ONE_OF_IMPORT = re.compile(
 )
 
 
-def _run_typescript(where: Path, program: str, service: Service) -> list[dict[str, Any]]:
+def _run_typescript(where: Path, program: str, service: Service) -> Any:
     shutil.copy(CLIENTS / program, where / "program.ts")
     shutil.copy(CLIENTS / "tsconfig.json", where / "tsconfig.json")
     compiled = run([node_tool("tsc"), "-p", where / "tsconfig.json"], where)
     errors = [line for line in compiled.stdout.splitlines() if line.strip()]
     assert all(NESTED_ONE_OF_IMPORT.match(line) for line in errors), compiled.stdout
-    tables = json.dumps(service.tables)
-    ran = run(["node", where / "out" / "program.js", service.url, tables], where, timeout=60)
+    tables, club = json.dumps(service.tables), json.dumps(service.club)
+    ran = run(["node", where / "out" / "program.js", service.url, tables, club], where, timeout=60)
     assert ran.returncode == 0, ran.stdout + ran.stderr
-    read: list[dict[str, Any]] = json.loads(ran.stdout)
-    return read
+    return json.loads(ran.stdout)
 
 
 def _same_as_sent(read: list[dict[str, Any]]) -> None:
@@ -350,6 +366,46 @@ def test_typescript_fetch_records_and_reads_every_kind_typed(tmp_path, service):
     _same_as_sent(_run_typescript(tmp_path, "typescript-fetch.ts", service))
 
 
+def test_typescript_axios_records_and_reads_every_kind_a_night_and_standings_typed(
+    tmp_path, service
+):
+    if shutil.which("java") is None:
+        tool_missing("openapi-generator needs a JRE: apt-get install default-jre-headless")
+    generated = run(
+        [
+            VENV_BIN / "openapi-generator-cli",
+            "generate",
+            "--input-spec",
+            DOCUMENT,
+            "--generator-name",
+            "typescript-axios",
+            "--output",
+            tmp_path / "generated",
+            "--additional-properties",
+            "useSingleRequestParameter=true",
+            "--global-property",
+            "apiDocs=false,modelDocs=false",
+        ],
+        tmp_path,
+    )
+    assert generated.returncode == 0, generated.stdout + generated.stderr
+    # The client imports axios (tools/contract's, from npm): tsc and node find it up the tree.
+    axios = node_tool("tsc").parents[1] / "axios"
+    if not axios.exists():
+        tool_missing("axios is not installed: run `make contract-tools`")
+    (tmp_path / "node_modules").symlink_to(axios.parent)
+    read = _run_typescript(tmp_path, "typescript-axios.ts", service)
+    _same_as_sent(read["hands"])
+    names = {f"Player {n}" for n in range(4)}
+    # The season's one hand, at its table of four: each player sat one hand of it.
+    assert {name for name, hands, _ in read["standings"]} == names
+    assert all(hands == 1 for _, hands, _ in read["standings"])
+    assert sum(net for _, _, net in read["standings"]) == 0
+    # The night's first series: its four players, each with the hand's total.
+    assert {name for name, _ in read["night"]} == names
+    assert sum(total for _, total in read["night"]) == 0 and read["night_units"] == "chips"
+
+
 def test_hey_api_records_and_reads_every_kind_typed(tmp_path, service):
     generated = run(
         [node_tool("openapi-ts"), "--input", DOCUMENT, "--output", tmp_path / "generated"],
@@ -370,11 +426,16 @@ def _generator_jar() -> Path:
     return Path(spec.origin).parent / "openapi-generator.jar"
 
 
-def test_openapi_generator_java_records_and_reads_every_kind_typed(tmp_path, service):
+@pytest.fixture(scope="module")
+def openapi_generator_java(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """openapi-generator's `java` client (library `native`): its folder and the run's output."""
     if shutil.which("javac") is None or shutil.which("java") is None:
         tool_missing("the Java client needs a JDK: apt-get install default-jdk-headless")
     if not JAKARTA_ANNOTATIONS.exists():
         tool_missing("the Java client needs apt-get install libjakarta-annotation-api-java")
+    tmp_path = tmp_path_factory.mktemp("openapi-generator-java")
     generated = run(
         [
             VENV_BIN / "openapi-generator-cli",
@@ -396,6 +457,11 @@ def test_openapi_generator_java_records_and_reads_every_kind_typed(tmp_path, ser
         timeout=300,
     )
     assert generated.returncode == 0, generated.stdout + generated.stderr
+    return tmp_path, generated
+
+
+def test_openapi_generator_java_records_and_reads_every_kind_typed(openapi_generator_java, service):
+    tmp_path, _ = openapi_generator_java
     sources = sorted(str(p) for p in (tmp_path / "generated" / "src").rglob("*.java"))
     (tmp_path / "sources.txt").write_text("\n".join([*sources, str(CLIENTS / "Program.java")]))
     classpath = f"{tmp_path / 'classes'}:{_generator_jar()}:{JAKARTA_ANNOTATIONS}"
@@ -421,3 +487,36 @@ def test_openapi_generator_java_records_and_reads_every_kind_typed(tmp_path, ser
     assert parties and read["settle_up"]
     for bare, (kind, seat) in parties:
         assert (kind, seat) == (("seat", bare) if isinstance(bare, int) else (bare, None))
+
+
+# Printed for every OpenAPI 3.1 document, whatever it holds: not a warning of this one.
+BETA_NOTICE = "OpenAPI 3.1 support is still in beta"
+# Not found yet (docs/api.md, "Hand bodies"): openapi-generator 7.26 logs it for some schema
+# of the document it cannot name, at most once a second (its OnceLogger), so the count varies
+# with the machine's speed (python 4-9, java 1). Neither names a schema or changes the code.
+UNNAMED_SCHEMA = "Failed to get the schema name: null"
+
+
+def test_openapi_generator_warns_of_no_discriminator_or_name(
+    openapi_generator_python, openapi_generator_java
+):
+    """Its `python` and `java` warned 14 and 12 times: the hand unions' tags, which their
+    members did not require, and a parameter named as a Python keyword (`From`). None of
+    those now."""
+    (_, python), (_, java) = openapi_generator_python, openapi_generator_java
+    warned = {
+        "python": [w for w in _generator_warnings(python) if BETA_NOTICE not in w],
+        "java": [w for w in _generator_warnings(java) if BETA_NOTICE not in w],
+    }
+    left = {name: [w for w in found if UNNAMED_SCHEMA not in w] for name, found in warned.items()}
+    assert left == {"python": [], "java": []}
+
+
+@pytest.mark.xfail(strict=True, reason=f"openapi-generator: {UNNAMED_SCHEMA!r}, source not found")
+def test_openapi_generator_warns_of_nothing(openapi_generator_python, openapi_generator_java):
+    (_, python), (_, java) = openapi_generator_python, openapi_generator_java
+    warned = {
+        "python": [w for w in _generator_warnings(python) if BETA_NOTICE not in w],
+        "java": [w for w in _generator_warnings(java) if BETA_NOTICE not in w],
+    }
+    assert warned == {"python": [], "java": []}

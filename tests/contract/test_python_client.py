@@ -132,7 +132,8 @@ def _hand_model(models: Any, hand: dict[str, Any], create: bool = True) -> Any:
         "forfeit": "AmericanForfeit",
         "misdeal": "AmericanMisdeal",
     }[kind] + suffix
-    return getattr(models, name).from_dict(hand)
+    # The tags the document requires (the service would take the hand without them).
+    return getattr(models, name).from_dict({"variant": "american", "kind": kind, **hand})
 
 
 def test_an_evening_through_the_generated_client_alone(generated, app):
