@@ -43,7 +43,7 @@ blp = Blueprint(
 def preview(body: dict[str, Any]) -> Response:
     """Settle one hand at a given table state (no token, nothing stored)."""
     hand = untagged(body["hand"], body["variant"])
-    players, names = body["players"], body["names"]
+    players, names = body["players"], body.get("names")
     if names is not None and len(names) != players:
         raise rules.RuleViolation(
             "names",

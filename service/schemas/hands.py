@@ -398,8 +398,8 @@ def _preview_schemas(variants: tuple[rules.Variant, ...]) -> dict[str, type[Sche
                     },
                 ),
                 "hand": hand,
+                # No load_default (``seat_names_field`` says why): left out, it is absent.
                 "names": fields.Raw(
-                    load_default=None,
                     allow_none=True,
                     metadata={"allOf": [ref("SeatNames")]},
                 ),

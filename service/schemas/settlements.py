@@ -168,7 +168,8 @@ def seat_names_field() -> fields.List:  # type: ignore[type-arg]  # a field fact
 
     return fields.List(
         Name(),
-        load_default=None,
+        # No load_default: a default in the document (null) makes generators such as
+        # openapi-typescript type the member as required; left out, the view reads None.
         allow_none=True,
         validate=validate.Length(min=3, max=5),
         metadata={
