@@ -34,7 +34,8 @@ class Defaults:
                 "bearer": {
                     "type": "http",
                     "scheme": "bearer",
-                    "description": "A club's admin token or a table token.",
+                    "description": "A club's admin or read-only token, a table token, or a "
+                    "tournament's registration link.",
                 },
             }
         },
