@@ -399,6 +399,18 @@ def test_the_game_is_fixed_once_the_first_series_is_drawn(host: Host) -> None:
     assert changed.status_code == 200 and changed.json["prizes"] == [{"cents": 1000}]
 
 
+def test_the_draw_opens_tables_of_its_sizes_with_its_options(host: Host) -> None:
+    tournament = host.created(table_sizes=[3, 5], options={"pool_at_close": "carry"})
+    for name in NAMES[:8]:
+        host.check_in(tournament, host.registered(tournament, name=name))
+    series = host.drawn(tournament, seed=2)
+    assert sorted(len(t["seats"]) for t in series["tables"]) == [3, 5]  # not 4 + 4
+    for table in series["tables"]:
+        shown = host.client.get(f"/api/v1/tables/{table['table_id']}", headers=host.admin).json
+        assert shown["options"]["pool_at_close"] == "carry"
+        assert shown["name"] == f"Preis-Solo 2026 · 1.{table['number']}"
+
+
 def test_every_checked_in_player_is_seated_once_per_series_reproducibly(host: Host) -> None:
     @settings(
         max_examples=6,
