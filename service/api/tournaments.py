@@ -31,6 +31,7 @@ from ..schemas.tournaments import (
 from ..services import tournaments
 from .auth import documents_token, principal
 from .caching import CONTENT_ETAG, conditional
+from .idempotency import scoped_by
 from .openapi import operation
 from .paging import Answer, Blueprint
 
@@ -95,8 +96,13 @@ class Tournament(MethodView):
         return tournaments.update_tournament(principal(), tournament_id, body)
 
 
+def _registering(tournament_id: str) -> str:
+    return tournaments.registration_scope(tournament_id, request.headers.get("Authorization"))
+
+
 @blp.route("/tournaments/<string:tournament_id>/registrations")
 class Registrations(MethodView):
+    @scoped_by(_registering)
     @blp.arguments(RegistrationSchema())
     @blp.response(201, EntrantSchema)
     @blp.alt_response(401, description="Not the tournament's registration link.")

@@ -362,20 +362,32 @@ def _enter(
     return entrant
 
 
-def register(
-    tournament_id: str, authorization: str | None, entry: Mapping[str, Any]
-) -> dict[str, Any]:
-    """A player registers through the tournament's public link (its token, no club's): a
-    place while the cap allows, the waiting list otherwise. The answer is his entry, with his
-    place on the waiting list."""
+def _require_link(tournament: TournamentRow, authorization: str | None) -> None:
+    """Unauthorized unless ``authorization`` carries the tournament's registration link."""
     token = bearer_token(authorization)
-    tournament = lock_tournament(None, tournament_id)
     if token is None or not hmac.compare_digest(
         token.encode(), tournament.registration_token.encode()
     ):
         raise Unauthorized(
             N_("This is not the tournament's registration link: ask its director for the link.")
         )
+
+
+def registration_scope(tournament_id: str, authorization: str | None) -> str:
+    """Who registers, for the Idempotency-Key's scope: the holders of the tournament's
+    current link (Unauthorized for anyone else, NotFound for no tournament)."""
+    _require_link(_tournament(tournament_id), authorization)
+    return f"registration:{tournament_id}"
+
+
+def register(
+    tournament_id: str, authorization: str | None, entry: Mapping[str, Any]
+) -> dict[str, Any]:
+    """A player registers through the tournament's public link (its token, no club's): a
+    place while the cap allows, the waiting list otherwise. The answer is his entry, with his
+    place on the waiting list."""
+    tournament = lock_tournament(None, tournament_id)
+    _require_link(tournament, authorization)
     if not tournament.registration_open or _night_of(tournament).status == "closed":
         raise RegistrationClosed(N_("Registration for this tournament is closed."))
     entrant = _enter(tournament, entry, None)

@@ -214,6 +214,22 @@ def test_the_registration_link_alone_registers(host: Host, api) -> None:
     assert host.get(tournament, "/entrants", headers=api.auth(viewer["token"])).status_code == 403
 
 
+def test_a_keyed_registration_asks_for_the_link_first_and_registers_once(host: Host, api) -> None:
+    tournament = host.created()
+    url = f"/api/v1/tournaments/{tournament['id']}/registrations"
+    key = {"Idempotency-Key": "registration-1"}
+    link = {**key, **api.auth(tournament["registration_token"])}
+    first = host.client.post(url, json={"name": "Jonas Weber"}, headers=link)
+    again = host.client.post(url, json={"name": "Jonas Weber"}, headers=link)
+    assert first.status_code == again.status_code == 201
+    assert again.headers["Idempotent-Replayed"] == "true" and again.json == first.json
+    # Without the link the same key is no one's: 401, never the link holders' 409 or replay.
+    for body in ({"name": "Jonas Weber"}, {"name": "Marta Ruiz"}):
+        refused = host.client.post(url, json=body, headers=key)
+        assert refused.status_code == 401, refused.json
+    assert [e["name"] for e in host.entrants(tournament)] == ["Jonas Weber"]
+
+
 @pytest.mark.parametrize(
     ("body", "field"),
     [
