@@ -4,7 +4,9 @@ gets the first answer again (``Idempotent-Replayed: true``) and changes nothing.
 Nothing to opt into: ``paging.Blueprint`` wraps every POST and PATCH view it registers with
 ``idempotent`` (``services/idempotency.py`` keeps the keys). A view that needs no wrapping says
 so with ``not_idempotent``: a hand's recording keeps its keys per table, in the hand's own
-transaction; a preview stores nothing, so its retry is harmless as it is.
+transaction; a preview stores nothing, so its retry is harmless as it is. A view whose caller
+holds no club's token (a tournament's registration link) names its callers' scope with
+``scoped_by``.
 ``api/openapi.py`` documents the header on every operation that ``idempotency_of`` says takes it,
 and a test holds the two together.
 """
