@@ -377,7 +377,7 @@ def registration_scope(tournament_id: str, authorization: str | None) -> str:
     """Who registers, for the Idempotency-Key's scope: the holders of the tournament's
     current link (Unauthorized for anyone else, NotFound for no tournament)."""
     _require_link(_tournament(tournament_id), authorization)
-    return f"registration:{tournament_id}"
+    return f"link:{tournament_id}"  # within the 40 characters of a key's scope
 
 
 def register(
@@ -506,10 +506,12 @@ def change_entrant(
         entrant.status = "registered"
         entrant.checked_in_at = None
     elif entrant.status == "withdrawn":  # "registered": entered again, at the list's end
-        entrant.number = _next_number(tournament.id)
+        # Both read before any change: a query's autoflush must not write half of it.
+        number, free = _next_number(tournament.id), _place_free(tournament)
+        entrant.number = number
+        entrant.status = "registered" if free else "waiting"
         entrant.withdrawn_at = None
         entrant.checked_in_at = None
-        entrant.status = "registered" if _place_free(tournament) else "waiting"
     tournament.version += 1
     db.session.commit()
     return entrant_view(entrant, _waiting_positions(tournament.id), contact=True)

@@ -289,6 +289,11 @@ def test_a_waiting_entrant_is_checked_in_only_when_a_place_is_free(host: Host) -
         headers=host.admin,
     )
     assert late.status_code == 409 and len(host.entrants(tournament)) == 2
+    # A withdrawn entrant entered again goes to the end of the list: waiting while it is full.
+    assert host.status(tournament, second, "withdrawn").status_code == 200
+    again = host.status(tournament, second, "registered")
+    assert again.status_code == 200, again.json
+    assert again.json["status"] == "waiting" and again.json["number"] == 3
     # The cap cannot fall below the places held; raised, it moves the waiting list up.
     url = f"/api/v1/tournaments/{tournament['id']}"
     assert host.client.patch(url, json={"cap": 2}, headers=host.admin).status_code == 200
