@@ -40,8 +40,8 @@ class Defaults:
                 "bearer": {
                     "type": "http",
                     "scheme": "bearer",
-                    "description": "A club's admin token, a table token, or a named token "
-                    "(read-only or a program's).",
+                    "description": "A club's admin token, a table token, a named token "
+                    "(read-only or a program's), or a tournament's registration link.",
                 },
             }
         },

@@ -26,6 +26,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
         pages,
         settlements,
         tables,
+        tournaments,
         variants,
         webhooks,
     )
@@ -44,6 +45,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
         league,
         league_admin,
         nights,
+        tournaments,
         live,
         webhooks,
     ):

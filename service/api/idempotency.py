@@ -6,7 +6,9 @@ Nothing to opt into: ``paging.Blueprint`` wraps every POST and PATCH view it reg
 so with ``not_idempotent``: a hand's recording keeps its keys per table, in the hand's own
 transaction; a preview stores nothing, so its retry is harmless as it is. A PUT or DELETE
 whose retry would be refused takes the key by ``idempotent`` on its view (a hand's correction
-and void: a lost answer's retry would be 409 ``hand-already-void``).
+and void: a lost answer's retry would be 409 ``hand-already-void``). A view whose caller holds
+no club's token (a tournament's registration link) names its callers' scope with
+``scoped_by``.
 ``api/openapi.py`` documents the header on every operation that ``idempotency_of`` says takes it,
 and a test holds the two together.
 """
@@ -102,9 +104,22 @@ def _needs_token(view: Any) -> bool:
     return bool(getattr(view, "_apidoc", {}).get("manual_doc", {}).get("security"))
 
 
+def scoped_by(scope: Callable[..., str]) -> Callable[[Any], Any]:
+    """Mark a POST or PATCH view whose caller holds no club's token (a tournament's
+    registration link): ``scope(**path)`` names the caller for its keys, or refuses him (a
+    401), as ``principal()`` does for the others. The outermost decorator of the view."""
+
+    def mark(view: Any) -> Any:
+        view.idempotency_scope = scope
+        return view
+
+    return mark
+
+
 def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
     """The view, answering a retry of a keyed request with its first answer."""
     needs_token = _needs_token(view)
+    scope_of: Callable[..., str] | None = getattr(view, "idempotency_scope", None)
 
     @wraps(view)
     def guarded(*args: Any, **kwargs: Any) -> Any:
@@ -113,7 +128,10 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
         print_ = idempotency.fingerprint(request.method, _target(), request.get_data())
         # Who asks comes first (a 401 before the header's 422): a key is the caller's own.
         try:
-            scope = f"token:{principal().token_id}" if needs_token else "public"
+            if scope_of is not None:
+                scope = scope_of(**kwargs)
+            else:
+                scope = f"token:{principal().token_id}" if needs_token else "public"
         except TokenRevoked:
             replay = _replay_with_revoked_token(print_)
             if replay is None:

@@ -74,6 +74,7 @@ TAGS = [
         "Every change of a club as it happens: its feed, and the streams of server-sent events.",
     ),
     ("Webhooks", "A club's events POSTed to its URLs, signed as Standard Webhooks says."),
+    ("Tournaments", "Open tournaments: registration, check-in, series, prizes, the cash sheet."),
 ]
 
 PUBLIC = {
@@ -84,6 +85,10 @@ PUBLIC = {
     ("post", "/api/v1/clubs"),
     ("post", "/api/v1/clubs/import"),
 }
+
+# Operations whose bearer token is a link's, not a club's token (``principal()`` is not
+# called, so an Idempotency-Key is kept in the public scope): the tournament's registration.
+LINK_TOKEN = {("post", "/api/v1/tournaments/{tournament_id}/registrations")}
 
 # Operations that never touch the database: no 503 when it is away.
 PURE = {("get", "/api/v1/variants"), ("post", "/api/v1/settlements/preview")}
@@ -159,6 +164,12 @@ LINKS: dict[tuple[str, str, str], dict[str, tuple[Any, ...]]] = {
         "UpdateNight": ("updateNight", {"night_id": "$response.body#/id"}),
         "ChangePresence": ("changePresence", {"night_id": "$response.body#/id"}),
         "DrawSeries": ("drawSeries", {"night_id": "$response.body#/id"}),
+    },
+    ("post", "/api/v1/clubs/{club_id}/tournaments", "201"): {
+        "GetTournament": ("getTournament", {"tournament_id": "$response.body#/id"}),
+        "AddEntrant": ("addEntrant", {"tournament_id": "$response.body#/id"}),
+        "DrawTournamentSeries": ("drawTournamentSeries", {"tournament_id": "$response.body#/id"}),
+        "GetNight": ("getNight", {"night_id": "$response.body#/night_id"}),
     },
     ("post", "/api/v1/clubs/{club_id}/players", "201"): {
         "GetPlayerStats": ("getPlayerStats", {"player_id": "$response.body#/id"}),
@@ -351,8 +362,9 @@ def complete(spec: APISpec) -> None:
             _respond(operation, method, path)
             if (method, path) in PUBLIC:
                 operation["security"] = []
-            elif operation.get("security") == BEARER:  # the document's own, said once
-                del operation["security"]
+            elif (method, path) in LINK_TOKEN or operation.get("security") == BEARER:
+                # The document's own bearer (a registration link's token too), said once.
+                operation.pop("security", None)
     spec.options["security"] = BEARER
     for name, extra in SCHEMA_KEYWORDS.items():
         spec.components.schemas[name].update(extra)

@@ -95,6 +95,16 @@ PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
         "A table of the club night has not played its series' hands: the next draw and the "
         "closing wait for it, or say `early: true`.",
     ),
+    "registration-closed": (
+        409,
+        N_("Registration closed"),
+        "The tournament's director has closed its registration, or the tournament is over.",
+    ),
+    "no-place-free": (
+        409,
+        N_("No place free"),
+        "Every place of the tournament's cap is held: raise the cap, or withdraw someone.",
+    ),
     "token-revoked": (
         401,
         N_("Token revoked"),

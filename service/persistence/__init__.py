@@ -7,10 +7,19 @@
 - ``nights``: club nights, their players present, series (the draws' seeds) and tables;
 - ``idempotency``: the first answers of the other writes sent with an ``Idempotency-Key``;
 - ``outbox``: every change of a club as an event, numbered per club;
-- ``webhooks``: a club's webhook subscriptions, redeliveries asked for, the delivery log.
+- ``webhooks``: a club's webhook subscriptions, redeliveries asked for, the delivery log;
+- ``tournaments``: open tournaments hosted by a club, and their entrants.
 
 Importing any of them imports this package, and so every module of rows: the metadata (which
 Alembic and ``db.create_all`` read) is always complete, whichever rows a caller asked for.
 """
 
-from . import idempotency, league, nights, outbox, table_keeping, webhooks  # noqa: F401
+from . import (  # noqa: F401
+    idempotency,
+    league,
+    nights,
+    outbox,
+    table_keeping,
+    tournaments,
+    webhooks,
+)

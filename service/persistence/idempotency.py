@@ -17,9 +17,10 @@ class IdempotentRequestRow(Model):
     """One key of one caller: the request it came with (its fingerprint), and once answered,
     the answer to replay (``status_code`` is null while the first request is in flight).
 
-    ``scope`` is the caller: ``token:<token id>``, or ``public`` for the operations that need
-    no token. The key itself is kept as its SHA-256 only (it also seals the secrets of the
-    answer, see ``services/idempotency.py``)."""
+    ``scope`` is the caller: ``token:<token id>``, ``link:<tournament id>`` for a tournament's
+    registration link, or ``public`` for the operations that need no token. The key itself
+    is kept as its SHA-256 only (it also seals the secrets of the answer, see
+    ``services/idempotency.py``)."""
 
     __tablename__ = "idempotent_requests"
 

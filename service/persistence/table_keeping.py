@@ -94,7 +94,7 @@ class TokenRow(Model):
 
 class DeletedTokenRow(Model):
     """A token whose row was deleted (with its table or its club, by a cascade or by hand),
-    noted by the database's own trigger on ``tokens`` (migration 0018): the change feeds end
+    noted by the database's own trigger on ``tokens`` (migration 0019): the change feeds end
     the streams opened with it as they end a revoked token's (``services/live_feed.py``).
     Kept a day: the trigger drops the older notes as it writes a new one."""
 

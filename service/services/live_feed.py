@@ -20,7 +20,7 @@ needs it (a stream, a poll, the deliverer):
 - **PostgreSQL**: one connection LISTENs on ``club_changes`` (``"<club> <seq>"``, announced by
   the outbox's trigger), ``table_versions`` (``"<table> <club> <version>"``, the tables'
   trigger) and ``token_revocations`` (a token's id, announced by ``auth.revoke_tokens`` in the
-  revoking transaction, and by the trigger on ``tokens`` in a deleting one: migration 0018),
+  revoking transaction, and by the trigger on ``tokens`` in a deleting one: migration 0019),
   all delivered on commit, to every instance. The feed reads each
   club's events after the last it published (a club's numbers commit in order, so none is
   skipped). Every ``heartbeat`` seconds it asks whether the versions' trigger is in place:

@@ -78,6 +78,13 @@ def _table_options(
     return options, stored, has_pool
 
 
+def check_table_options(variant: Variant, sizes: Sequence[int], raw: Mapping[str, Any]) -> None:
+    """RuleViolation naming ``options.…`` unless ``raw`` are options of a table of each of
+    ``sizes`` (a tournament's, before any of its tables opens)."""
+    for players in sizes:
+        _table_options(variant, players, raw)
+
+
 def _initial_state(
     variant: Variant,
     players: int,

@@ -117,6 +117,23 @@ def _sent(api: Any, client: Any) -> dict[tuple[int, str], str]:
     closing = f"/api/v1/nights/{night['id']}/close"
     assert client.post(closing, json={"early": True}, headers=host).status_code == 200
     note("night closed", client.post(closing, json={}, headers=host))
+    tournament = client.post(
+        f"/api/v1/clubs/{evening['id']}/tournaments",
+        json={"name": "Preis-Solo", "variant": "american", "cap": 1},
+        headers=host,
+    ).json
+    entrants = f"/api/v1/tournaments/{tournament['id']}/entrants"
+    assert client.post(entrants, json={"name": "Ann"}, headers=host).status_code == 201
+    note(
+        "no place free", client.post(entrants, json={"name": "Bo", "check_in": True}, headers=host)
+    )
+    url = f"/api/v1/tournaments/{tournament['id']}"
+    assert client.patch(url, json={"registration_open": False}, headers=host).status_code == 200
+    link = api.auth(tournament["registration_token"])
+    note(
+        "registration closed",
+        client.post(f"{url}/registrations", json={"name": "Cy"}, headers=link),
+    )
     return seen
 
 

@@ -1,7 +1,7 @@
 """A token deleted with its table or its club (the cascade of an operator's deletion, or by hand)
 is told by the change feed as a revoked token is, on both databases: the stream hub then ends
 every stream opened with it or its tickets (tests/api/test_stream_revocation.py shows that on
-two real instances). The trigger on ``tokens`` notes it in ``deleted_tokens`` (migration 0018),
+two real instances). The trigger on ``tokens`` notes it in ``deleted_tokens`` (migration 0019),
 where SQLite's feeds read it, and PostgreSQL's trigger also announces it in the deleting
 transaction."""
 

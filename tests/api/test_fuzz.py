@@ -11,10 +11,10 @@ Three phases:
   links Schemathesis infers between operations (create a table, record its hands, correct …).
 
 Most cases are pointed at what exists (a club, its table and hands, season, night, player,
-read-only token and webhook: ``World``) and carry the right token, so that they get past the door
-to the logic; the rest call with the admin token, the read-only token, another club's token, a
-garbage token, none, or whatever was generated. A case that spends the world (a token renewed or
-revoked, the table or night closed) has it made again.
+read-only token, webhook, tournament and entrant: ``World``) and carry the right token, so that
+they get past the door to the logic; the rest call with the admin token, the read-only token,
+another club's token, a garbage token, none, or whatever was generated. A case that spends
+the world (a token renewed or revoked, the table or night closed) has it made again.
 Every answer must be a documented status of its operation (listed for it, not only through the
 ``default`` every operation has), match its schema, headers and content type, and never be a
 5xx; schema-breaking data must be refused; secured operations must refuse a missing token.
@@ -130,8 +130,9 @@ SPENDS_THE_WORLD = re.compile(
 
 class World:
     """Two clubs made through the API: the home club with players, a table with a few hands,
-    a season, a club night, a read-only token and a webhook, whose ids and tokens the cases are
-    pointed at; and another club with a table of its own, whose admin calls as a stranger."""
+    a season, a club night, a read-only token, a webhook and a tournament with an entrant,
+    whose ids and tokens the cases are pointed at; and another club with a table of its own,
+    whose admin calls as a stranger."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -160,6 +161,18 @@ class World:
             assert response.status_code == 201, (what, response.json)
         self.season, self.night = made["season"].json, made["night"].json
         self.reader, self.webhook = made["reader"].json, made["webhook"].json
+        tournament = api.client.post(
+            f"{club_path}/tournaments", json={"name": "Open", "cap": 2, **american}, headers=admin
+        )
+        assert tournament.status_code == 201, tournament.json
+        self.tournament = tournament.json
+        entrant = api.client.post(
+            f"/api/v1/tournaments/{self.tournament['id']}/entrants",
+            json={"name": "Marta Ruiz"},
+            headers=admin,
+        )
+        assert entrant.status_code == 201, entrant.json
+        self.entrant = entrant.json
         self.other_club = api.club("Away")
         self.other_table = api.table(club=self.other_club)
 
@@ -179,6 +192,8 @@ class World:
             "player_id": self.table["seats"][0]["player_id"],
             "token_id": self.reader["id"],
             "webhook_id": self.webhook["id"],
+            "tournament_id": self.tournament["id"],
+            "entrant_id": self.entrant["id"],
         }
 
 
@@ -276,10 +291,13 @@ def _prepare(case: Any, world: World, pick: random.Random) -> tuple[str, dict]:
     ):
         case.body["club_id"] = world.club["id"]
     choice = "generated" if negative(ParameterLocation.HEADER) else pick.choice(AUTH_CHOICES)
+    own = world.club["admin_token"]
+    if case.path.startswith("/api/v1/tables/"):
+        own = world.table["table_token"]
+    elif case.path.endswith("/registrations"):  # the tournament's link, no club's token
+        own = world.tournament["registration_token"]
     tokens = {
-        "own": world.table["table_token"]
-        if case.path.startswith("/api/v1/tables/")
-        else world.club["admin_token"],
+        "own": own,
         "admin": world.club["admin_token"],
         "reader": world.reader["token"],
         "foreign": world.other_club["admin_token"],

@@ -6,16 +6,20 @@ from .money import change_rate, night_history, night_money
 from .nights import (
     NightClosed,
     NightTablesPending,
+    add_night,
     change_presence,
     close_night,
+    draw_locked,
     draw_series,
     get_night,
     lengthen_series,
     list_nights,
+    lock_night,
     night_tables,
     night_view,
     readable_night,
     series_links,
+    set_present,
     start_night,
 )
 from .settle_up import (
@@ -24,19 +28,22 @@ from .settle_up import (
     night_settle_up_csv,
     night_standings_csv,
 )
-from .standings import night_standings
+from .standings import night_standings, standings_of
 
 __all__ = [
     "NIGHT_SETTLE_UP_COLUMNS",
     "NightClosed",
     "NightTablesPending",
+    "add_night",
     "change_presence",
     "change_rate",
     "close_night",
+    "draw_locked",
     "draw_series",
     "get_night",
     "lengthen_series",
     "list_nights",
+    "lock_night",
     "night_history",
     "night_money",
     "night_settle_up",
@@ -47,5 +54,7 @@ __all__ = [
     "night_view",
     "readable_night",
     "series_links",
+    "set_present",
+    "standings_of",
     "start_night",
 ]

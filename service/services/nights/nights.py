@@ -23,6 +23,7 @@ from ...persistence.nights import (
     ClubNightTableRow,
 )
 from ...persistence.table_keeping import ClubRow, PlayerRow, TableRow, TokenRow
+from ...persistence.tournaments import TournamentRow
 from ...rules import Phrase, RuleViolation, seat_draw
 from .. import league, tables
 from ..auth import (
@@ -268,6 +269,32 @@ def _new_names_taken() -> Any:
     )
 
 
+def add_night(
+    club_id: str,
+    name: str,
+    variant: str,
+    hands_per_series: int | None,
+    series: int,
+    season_id: str | None = None,
+) -> ClubNightRow:
+    """A new open night of the club (flushed, no players yet, no rate), for its caller's
+    transaction: ``start_night``'s, or a tournament's, which plays as a night."""
+    night = ClubNightRow(
+        id=new_id(),
+        club_id=club_id,
+        name=name,
+        variant=variant,
+        season_id=season_id,
+        hands_per_series=hands_per_series,
+        series_planned=series,
+        status="open",
+        version=1,
+    )
+    db.session.add(night)
+    db.session.flush()
+    return night
+
+
 def start_night(
     principal: Principal,
     club_id: str,
@@ -299,21 +326,9 @@ def start_night(
         raise RuleViolation("players", "a night needs players: list some, or new_players")
     present = _club_players(club_id, "players", player_ids)
     present += _new_players(club_id, new_player_names, set())
-    night = ClubNightRow(
-        id=new_id(),
-        club_id=club_id,
-        name=name,
-        variant=variant.name,
-        season_id=season_id,
-        hands_per_series=hands_per_series,
-        series_planned=series,
-        status="open",
-        version=1,
-        fee_basis=fee_basis,
-    )
+    night = add_night(club_id, name, variant.name, hands_per_series, series, season_id)
+    night.fee_basis = fee_basis
     tables.store_rate(night, night_rate)
-    db.session.add(night)
-    db.session.flush()
     db.session.add_all(
         ClubNightPlayerRow(night_id=night.id, player_id=p.id, present=True) for p in present
     )
@@ -333,6 +348,7 @@ def change_presence(
     """Late arrivals (the club's players, or new ones) and early leavers, between series:
     the next draw seats those present (admin token)."""
     night = lock_night(principal, night_id)
+    _not_a_tournaments(night)
     both = set(arrived) & set(left)
     if both:
         raise RuleViolation(
@@ -372,6 +388,20 @@ def change_presence(
     record_change(night.club_id, "night.changed", night=night.id, changed="presence")
     db.session.commit()
     return night_view(night)
+
+
+def set_present(night: ClubNightRow, player_ids: Sequence[str]) -> None:
+    """Exactly ``player_ids`` (the club's players) present for the next draw, the night's
+    other players not (a tournament's check-in says who plays the next series)."""
+    wanted = set(player_ids)
+    rows = {row.player_id: row for row, _ in night_players(night.id)}
+    for player_id, row in rows.items():
+        row.present = player_id in wanted
+    db.session.add_all(
+        ClubNightPlayerRow(night_id=night.id, player_id=player_id, present=True)
+        for player_id in sorted(wanted - rows.keys())
+    )
+    db.session.flush()
 
 
 # What the admin may do instead of waiting, in the words of the admin screen's button beside
@@ -434,6 +464,37 @@ def draw_series(
     at tables the game allows, avoiding earlier tablemates, and the tables are opened (in
     the night's season, if it has one). The answer is the series, with its seed."""
     night = lock_night(principal, night_id)
+    _not_a_tournaments(night)
+    return draw_locked(principal, night, seed, early)
+
+
+def _not_a_tournaments(night: ClubNightRow) -> None:
+    """A tournament's night is drawn, and its presence kept, by the tournament: its
+    check-in says who is present."""
+    tournament = db.session.scalar(
+        select(TournamentRow.id).where(TournamentRow.night_id == night.id)
+    )
+    if tournament is not None:
+        raise Conflict(
+            N_(
+                "This night is the tournament %(tournament)s's: draw its series and check its "
+                "players in through the tournament."
+            ),
+            values={"tournament": tournament},
+        )
+
+
+def draw_locked(
+    principal: Principal,
+    night: ClubNightRow,
+    seed: int | None,
+    early: bool = False,
+    *,
+    allowed: Sequence[int] | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """``draw_series`` of a night already locked: at tables of the ``allowed`` sizes (None:
+    every size the game allows), each opened with ``options`` (a tournament's)."""
     drawn = night_view(night)["series"]
     number = len(drawn) + 1
     if number > night.series_planned:
@@ -457,8 +518,9 @@ def draw_series(
     if seed is None:
         seed = secrets.randbelow(SEED_MAX + 1)
     history = seat_draw.pair_history(tuple(s.player_id for s in t.seats) for _, t in earlier)
+    sizes = variant.player_counts if allowed is None else tuple(allowed)
     try:
-        result = seat_draw.draw([p.id for p in present], variant.player_counts, seed, history)
+        result = seat_draw.draw([p.id for p in present], sizes, seed, history)
     except seat_draw.DrawRefused as refused:
         raise RuleViolation(
             "present",
@@ -479,7 +541,7 @@ def draw_series(
             night.variant,
             drawn_table.seats,
             drawn_table.first_dealer,
-            None,
+            options,
             night.season_id,
             tables.rate_view(night),
             commit=False,

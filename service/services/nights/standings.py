@@ -17,6 +17,7 @@ from typing import Any
 
 from ... import rules
 from ...persistence.nights import ClubNightRow
+from ...rules.tournament import TIE_BREAKS, shared_ranks
 from ..auth import Principal
 from ..tables import pool_at_close
 from .money import night_money
@@ -89,10 +90,9 @@ def standings_of(night: ClubNightRow) -> dict[str, Any]:
     )
     money = night_money(night)
     cents = {p["player_id"]: p["cents"] for p in money["players"]} if money else {}
-    standings, previous, rank = [], None, 0
-    for position, line in enumerate(ordered, start=1):
-        if line.strength() != previous:
-            rank, previous = position, line.strength()
+    standings = []
+    ranks = shared_ranks([line.strength() for line in ordered])
+    for line, rank in zip(ordered, ranks, strict=True):
         standings.append(
             {
                 "rank": rank,
@@ -118,7 +118,7 @@ def standings_of(night: ClubNightRow) -> dict[str, Any]:
     return {
         "night": view,
         "units": rules.get_variant(night.variant).units,
-        "tie_breaks": ["total", "series_won", "best"],
+        "tie_breaks": list(TIE_BREAKS["result"]),
         "standings": standings,
         "money": money,
     }

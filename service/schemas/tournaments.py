@@ -1,0 +1,389 @@
+"""Open tournaments: creating and changing one, registration, the entrants, their check-in and
+withdrawal, the standings, the prize list and the host's cash sheet."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields, validate
+
+from ..persistence.nights import MAX_HANDS_PER_SERIES, MAX_SERIES
+from ..persistence.tournaments import (
+    CONTACT_MAX,
+    DISPLAYS,
+    ENTRANT_STATUSES,
+    MAX_ENTRANTS,
+    MAX_ENTRY_FEE_CENTS,
+    MAX_LOSS_FEE_CENTS,
+)
+from ..rules.tournament import MAX_PRIZE_CENTS, MAX_PRIZE_PLACES, PER_MILLE, SCORINGS
+from . import VARIANT
+from .clubs import Currency, Name, NameCheck
+from .nights import DATE_TIME, DrawnSeriesSchema, NightResultSchema
+
+CENTS = "Integers in cents (the minor unit) of `currency`."
+
+
+class PrizeSchema(Schema):
+    """One paid place: exactly one of the two members."""
+
+    cents = fields.Integer(
+        strict=True,
+        validate=validate.Range(min=0, max=MAX_PRIZE_CENTS),
+        metadata={"description": "A fixed prize, in cents."},
+    )
+    per_mille = fields.Integer(
+        strict=True,
+        validate=validate.Range(min=0, max=PER_MILLE),
+        metadata={"description": "A share of the money taken, in thousandths (‰)."},
+    )
+
+
+def _prizes(described: bool = True, **kwargs: Any) -> fields.List[Any]:
+    text = (
+        "The prize table, place 1 first: each place a fixed amount or a share of the fees "
+        "and losses money (the shares at most 1000 ‰ in all; docs/tournaments.md says the "
+        "rounding)."
+    )
+    return fields.List(
+        fields.Nested(PrizeSchema),
+        validate=validate.Length(max=MAX_PRIZE_PLACES),
+        metadata={"description": text} if described else {},
+        **kwargs,
+    )
+
+
+def _game_fields(required: bool) -> dict[str, fields.Field[Any]]:
+    """The fields of a tournament's game and money, as created (with their defaults and
+    descriptions) or changed (each optional, described once: in ``TournamentCreate``)."""
+
+    def given(default: Any) -> dict[str, Any]:
+        return {"load_default": default} if required else {}
+
+    def said(text: str) -> dict[str, Any]:
+        return {"metadata": {"description": text}} if required else {}
+
+    return {
+        "options": fields.Dict(
+            allow_none=True,
+            **said("The options of every table (as `POST /api/v1/tables`)."),
+            **given(dict),
+        ),
+        "table_sizes": fields.List(
+            fields.Integer(strict=True),
+            allow_none=True,
+            validate=validate.Length(min=1, max=8),
+            **said("The table sizes the draws use, of those the game allows (null: all of them)."),
+            **given(None),
+        ),
+        "hands_per_series": fields.Integer(
+            strict=True,
+            allow_none=True,
+            validate=validate.Range(min=1, max=MAX_HANDS_PER_SERIES),
+            **said("Hands each table plays per series; null: until drawn on."),
+            **given(None),
+        ),
+        "series": fields.Integer(
+            strict=True,
+            validate=validate.Range(min=1, max=MAX_SERIES),
+            **said("How many series (seat draws) it plays."),
+            **given(2),
+        ),
+        "entry_fee_cents": fields.Integer(
+            strict=True,
+            validate=validate.Range(min=0, max=MAX_ENTRY_FEE_CENTS),
+            **said("Each player's entry fee, in cents, taken at check-in."),
+            **given(0),
+        ),
+        "loss_fee_cents": fields.Integer(
+            strict=True,
+            validate=validate.Range(min=0, max=MAX_LOSS_FEE_CENTS),
+            **said(
+                "Losses money: what each game a declarer loses costs him, in "
+                "cents (docs/rules.md); 0: none."
+            ),
+            **given(0),
+        ),
+        "cap": fields.Integer(
+            strict=True,
+            allow_none=True,
+            validate=validate.Range(min=1, max=MAX_ENTRANTS),
+            **said("The most entrants with a place; more wait. Null: no cap."),
+            **given(None),
+        ),
+        "prizes": _prizes(described=required, **given(list)),
+        "scoring": fields.String(
+            validate=validate.OneOf(SCORINGS),
+            **said(
+                "`result`: the game's own result, summed over the series; "
+                "`place_points`: points for the place at each table (docs/tournaments.md)."
+            ),
+            **given("result"),
+        ),
+    }
+
+
+TournamentCreateSchema = Schema.from_dict(
+    {
+        "name": Name(),
+        "variant": fields.String(required=True, validate=validate.Length(max=32), metadata=VARIANT),
+        "currency": Currency(
+            "The entry fee's currency; the club's when left out", load_default=None
+        ),
+        **_game_fields(True),
+    },
+    name="TournamentCreateSchema",
+)
+
+TournamentUpdateSchema = Schema.from_dict(
+    {
+        "name": fields.String(validate=[validate.Length(min=1, max=80), NameCheck()]),
+        **_game_fields(False),
+        "registration_open": fields.Boolean(
+            metadata={"description": "Whether the public link takes registrations."}
+        ),
+        "new_registration_link": fields.Boolean(
+            metadata={"description": "`true`: a new registration link; the old one stops."}
+        ),
+    },
+    name="TournamentUpdateSchema",
+)
+
+
+class EntrantCountsSchema(Schema):
+    registered = fields.Integer(required=True)
+    waiting = fields.Integer(required=True)
+    checked_in = fields.Integer(required=True)
+    withdrawn = fields.Integer(required=True)
+
+
+class TournamentSchema(Schema):
+    id = fields.String(required=True)
+    club_id = fields.String(required=True, metadata={"description": "The host club."})
+    night_id = fields.String(
+        required=True,
+        metadata={"description": "The club night it plays as: its series, tables and cards."},
+    )
+    name = fields.String(required=True)
+    variant = fields.String(required=True, metadata=VARIANT)
+    units = fields.String(required=True, validate=validate.OneOf(["chips", "points"]))
+    options = fields.Dict(required=True)
+    table_sizes = fields.List(fields.Integer(), required=True)
+    hands_per_series = fields.Integer(required=True, allow_none=True)
+    series_planned = fields.Integer(required=True)
+    series_drawn = fields.Integer(required=True)
+    next_series = fields.Integer(required=True, allow_none=True)
+    entry_fee_cents = fields.Integer(required=True)
+    loss_fee_cents = fields.Integer(required=True)
+    currency = fields.String(required=True)
+    cap = fields.Integer(required=True, allow_none=True)
+    prizes = _prizes(required=True)
+    scoring = fields.String(required=True, validate=validate.OneOf(SCORINGS))
+    tie_breaks = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "The rules that order the standings, in order."},
+    )
+    registration_open = fields.Boolean(required=True)
+    registration_token = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The public registration link's token (the admin's answer only): "
+            "`POST …/registrations` with it as the bearer token."
+        },
+    )
+    entrants = fields.Nested(EntrantCountsSchema, required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["open", "closed"]))
+    version = fields.Integer(required=True)
+    created_at = fields.String(required=True, metadata=DATE_TIME)
+
+
+def _entry_fields(described: bool) -> dict[str, fields.Field[Any]]:
+    """A player's entry: described in ``Registration``, the same in ``EntrantCreate``."""
+
+    def said(text: str) -> dict[str, Any]:
+        return {"metadata": {"description": text}} if described else {}
+
+    return {
+        "name": Name(),
+        "club": fields.String(
+            load_default=None,
+            allow_none=True,
+            validate=[validate.Length(min=1, max=80), NameCheck()],
+            **said("The player's club, if any."),
+        ),
+        "contact": fields.String(
+            load_default=None,
+            allow_none=True,
+            validate=[validate.Length(min=1, max=CONTACT_MAX), NameCheck()],
+            **said("A way to reach the player (the director's eyes only)."),
+        ),
+        "display": fields.String(
+            load_default="full",
+            validate=validate.OneOf(DISPLAYS),
+            **said(
+                "How the public results name the player: `full`, or `initial` "
+                "(first name and an initial)."
+            ),
+        ),
+    }
+
+
+RegistrationSchema = Schema.from_dict(_entry_fields(True), name="RegistrationSchema")
+
+EntrantCreateSchema = Schema.from_dict(
+    {
+        **_entry_fields(False),
+        "player_id": fields.String(
+            load_default=None,
+            allow_none=True,
+            validate=validate.Length(min=1, max=64),
+            metadata={"description": "The host club's player who enters (null: a guest)."},
+        ),
+        "check_in": fields.Boolean(
+            load_default=False,
+            metadata={"description": "A late entry on the day: checked in at once."},
+        ),
+    },
+    name="EntrantCreateSchema",
+)
+
+
+class EntrantUpdateSchema(Schema):
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(["checked_in", "registered", "withdrawn"]),
+        metadata={
+            "description": "`checked_in` (his fee taken), `registered` (a check-in taken "
+            "back, or a withdrawn player entered again) or `withdrawn`."
+        },
+    )
+
+
+class EntrantQuerySchema(Schema):
+    status = fields.String(
+        load_default=None,
+        validate=validate.OneOf(ENTRANT_STATUSES),
+        metadata={"description": "Only the entrants of this status."},
+    )
+
+
+class EntrantSchema(Schema):
+    id = fields.String(required=True)
+    number = fields.Integer(
+        required=True, metadata={"description": "1, 2 …: the order of registration."}
+    )
+    name = fields.String(required=True)
+    display_name = fields.String(
+        required=True, metadata={"description": "The name as the public results show it."}
+    )
+    display = fields.String(required=True, validate=validate.OneOf(DISPLAYS))
+    club = fields.String(required=True, allow_none=True)
+    contact = fields.String(required=True, allow_none=True)
+    player_id = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The host club's player he plays as (a guest's: once checked in)."
+        },
+    )
+    status = fields.String(required=True, validate=validate.OneOf(ENTRANT_STATUSES))
+    waiting_position = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "1 first: his place on the waiting list (null: not waiting)."},
+    )
+    registered_at = fields.String(required=True, metadata=DATE_TIME)
+    checked_in_at = fields.String(required=True, allow_none=True, metadata=DATE_TIME)
+    withdrawn_at = fields.String(required=True, allow_none=True, metadata=DATE_TIME)
+
+
+class TournamentDrawnSeriesSchema(DrawnSeriesSchema):
+    tournament_id = fields.String(required=True)
+
+
+class TournamentResultSchema(NightResultSchema):
+    place_points = fields.Integer(
+        required=True, metadata={"description": "The place points of the table (24 the first)."}
+    )
+
+
+class TournamentLineSchema(Schema):
+    rank = fields.Integer(required=True)
+    entrant_id = fields.String(required=True)
+    player_id = fields.String(required=True)
+    name = fields.String(required=True)
+    display_name = fields.String(required=True)
+    club = fields.String(required=True, allow_none=True)
+    status = fields.String(required=True, validate=validate.OneOf(ENTRANT_STATUSES))
+    total = fields.Integer(
+        required=True, metadata={"description": "What the scoring counts: results or points."}
+    )
+    result = fields.Integer(required=True, metadata={"description": "The game's own, in all."})
+    place_points = fields.Integer(required=True)
+    series_won = fields.Integer(required=True)
+    best = fields.Integer(required=True, allow_none=True)
+    series = fields.List(
+        fields.Nested(TournamentResultSchema, allow_none=True),
+        required=True,
+        metadata={"description": "Each series drawn (null: not seated in it)."},
+    )
+
+
+class TournamentStandingsSchema(Schema):
+    tournament_id = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["open", "closed"]))
+    units = fields.String(required=True, validate=validate.OneOf(["chips", "points"]))
+    scoring = fields.String(required=True, validate=validate.OneOf(SCORINGS))
+    tie_breaks = fields.List(fields.String(), required=True)
+    standings = fields.List(fields.Nested(TournamentLineSchema), required=True)
+
+
+class PlacePrizeSchema(Schema):
+    place = fields.Integer(required=True)
+    cents = fields.Integer(required=True)
+
+
+class PrizeWinnerSchema(Schema):
+    rank = fields.Integer(required=True)
+    entrant_id = fields.String(required=True)
+    name = fields.String(required=True)
+    club = fields.String(required=True, allow_none=True)
+    cents = fields.Integer(required=True)
+
+
+class LossesSchema(Schema):
+    entrant_id = fields.String(required=True)
+    name = fields.String(required=True)
+    lost_games = fields.Integer(required=True)
+    cents = fields.Integer(required=True, metadata={"description": "What he owes the host."})
+
+
+class CashSheetSchema(Schema):
+    entry_fee_cents = fields.Integer(required=True)
+    paying = fields.Integer(required=True, metadata={"description": "Entrants checked in."})
+    fees_cents = fields.Integer(required=True)
+    loss_fee_cents = fields.Integer(required=True)
+    lost_games = fields.Integer(required=True)
+    losses_cents = fields.Integer(required=True)
+    prizes_cents = fields.Integer(required=True)
+    remains_cents = fields.Integer(
+        required=True,
+        metadata={"description": "The host's: fees and losses money less prizes (may be < 0)."},
+    )
+
+
+class PrizesSchema(Schema):
+    tournament_id = fields.String(required=True)
+    currency = fields.String(required=True)
+    final = fields.Boolean(required=True, metadata={"description": "The tournament is closed."})
+    rounding = fields.String(required=True)
+    places = fields.List(fields.Nested(PlacePrizeSchema), required=True)
+    prize_list = fields.List(fields.Nested(PrizeWinnerSchema), required=True)
+    losses = fields.List(
+        fields.Nested(LossesSchema),
+        required=True,
+        metadata={"description": "Each entrant's losses money (none when it is 0)."},
+    )
+    cash_sheet = fields.Nested(CashSheetSchema, required=True)
