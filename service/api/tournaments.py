@@ -154,9 +154,9 @@ class Entrant(MethodView):
     @_auth_doc(ADMIN, "No such tournament or entrant.")
     @operation("changeEntrant", "Tournaments")
     def patch(self, body: dict[str, Any], tournament_id: str, entrant_id: str) -> dict[str, Any]:
-        """Check an entrant in, take it back, or withdraw him (admin token): one call each.
+        """Check an entrant in, take it back, or withdraw the entry (admin token): one call each.
 
-        A withdrawal from a place moves the first waiting up; the next draw leaves him out."""
+        A withdrawal from a place moves the first waiting up; the next draw leaves it out."""
         return tournaments.change_entrant(principal(), tournament_id, entrant_id, body["status"])
 
 

@@ -99,7 +99,7 @@ def _game_fields(required: bool) -> dict[str, fields.Field[Any]]:
             strict=True,
             validate=validate.Range(min=0, max=MAX_LOSS_FEE_CENTS),
             **said(
-                "Losses money: what each game a declarer loses costs him, in "
+                "Losses money: what each game a declarer loses costs, in "
                 "cents (docs/rules.md); 0: none."
             ),
             **given(0),
@@ -255,7 +255,7 @@ class EntrantUpdateSchema(Schema):
         required=True,
         validate=validate.OneOf(["checked_in", "registered", "withdrawn"]),
         metadata={
-            "description": "`checked_in` (his fee taken), `registered` (a check-in taken "
+            "description": "`checked_in` (the fee taken), `registered` (a check-in taken "
             "back, or a withdrawn player entered again) or `withdrawn`."
         },
     )
@@ -285,14 +285,14 @@ class EntrantSchema(Schema):
         required=True,
         allow_none=True,
         metadata={
-            "description": "The host club's player he plays as (a guest's: once checked in)."
+            "description": "The entry's player in the host club (a guest's: once checked in)."
         },
     )
     status = fields.String(required=True, validate=validate.OneOf(ENTRANT_STATUSES))
     waiting_position = fields.Integer(
         required=True,
         allow_none=True,
-        metadata={"description": "1 first: his place on the waiting list (null: not waiting)."},
+        metadata={"description": "1 first: the place on the waiting list (null: not waiting)."},
     )
     registered_at = fields.String(required=True, metadata=DATE_TIME)
     checked_in_at = fields.String(required=True, allow_none=True, metadata=DATE_TIME)
@@ -357,7 +357,7 @@ class LossesSchema(Schema):
     entrant_id = fields.String(required=True)
     name = fields.String(required=True)
     lost_games = fields.Integer(required=True)
-    cents = fields.Integer(required=True, metadata={"description": "What he owes the host."})
+    cents = fields.Integer(required=True, metadata={"description": "Owed to the host."})
 
 
 class CashSheetSchema(Schema):

@@ -384,7 +384,7 @@ def register(
     tournament_id: str, authorization: str | None, entry: Mapping[str, Any]
 ) -> dict[str, Any]:
     """A player registers through the tournament's public link (its token, no club's): a
-    place while the cap allows, the waiting list otherwise. The answer is his entry, with his
+    place while the cap allows, the waiting list otherwise. The answer is the entry, with its
     place on the waiting list."""
     tournament = lock_tournament(None, tournament_id)
     _require_link(tournament, authorization)
@@ -432,8 +432,8 @@ def list_entrants(
 
 
 def _guest_name(club_id: str, entrant: EntrantRow) -> str:
-    """The host club's name for a guest: his own, or, where a player of the club has it
-    already, with his club (or a number) beside it."""
+    """The host club's name for a guest: the guest's own, or, where a player of the club has
+    it already, with the guest's club (or a number) beside it."""
     base = entrant.name
     candidates = [base]
     if entrant.club:
