@@ -109,6 +109,7 @@ class Registrations(MethodView):
     @blp.alt_response(404, description=NO_TOURNAMENT)
     @blp.alt_response(409, description="Registration is closed (`registration-closed`).")
     @blp.alt_response(422, description="A field is wrong (named).")
+    @blp.alt_response(429, description="Too many requests; try again after `Retry-After` seconds.")
     @operation("register", "Tournaments")
     def post(self, body: dict[str, Any], tournament_id: str) -> Answer:
         """Register for the tournament through its public link: its `registration_token` as

@@ -20,6 +20,7 @@ from ..rules.tournament import MAX_PRIZE_CENTS, MAX_PRIZE_PLACES, PER_MILLE, SCO
 from . import VARIANT
 from .clubs import Currency, Name, NameCheck
 from .nights import DATE_TIME, DrawnSeriesSchema, NightResultSchema
+from .settlements import bounded_dict
 
 CENTS = "Integers in cents (the minor unit) of `currency`."
 
@@ -64,7 +65,7 @@ def _game_fields(required: bool) -> dict[str, fields.Field[Any]]:
         return {"metadata": {"description": text}} if required else {}
 
     return {
-        "options": fields.Dict(
+        "options": bounded_dict(
             allow_none=True,
             **said("The options of every table (as `POST /api/v1/tables`)."),
             **given(dict),

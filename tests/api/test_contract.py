@@ -105,9 +105,10 @@ def test_the_document_has_no_yaml_anchors_or_aliases(client):
 # took it to 297 KB, the operations added since to 312 KB; saying once what it still repeated
 # (an operation's own problem answer as a reference with its words, `Name`, the document's
 # `security`, the twins' words: docs/changes.md, 2026-12-07) to 292 KB. The open tournament's
-# ten operations (issue 42) then added 41,224 bytes (295,841 → 337,065 at the merge): the bound
-# is raised by that, not let grow further, until they share what they repeat.
-DOCUMENT_BYTES_MAX = 337_065
+# ten operations (issue 42) then added 41,377 bytes (295,841 → 337,218 with the registration's
+# 429 and its options' bound): the bound is raised by that, not let grow further, until they
+# share what they repeat.
+DOCUMENT_BYTES_MAX = 337_218
 
 
 def test_the_document_stays_small_by_sharing_what_it_repeats(client):
