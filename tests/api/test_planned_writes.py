@@ -61,8 +61,9 @@ def test_a_hand_overtaken_before_the_lock_is_settled_after_the_other(api, anothe
     assert others[0].json["number"] == 1 and ours.json["number"] == 2
     assert ours.json["dealer"] == expected["dealer"]
     # The two tables' players differ only in their names, which the explanations use.
-    assert _renamed(ours.json["settlement"], ours.json["table"], expected["table"]) == (
-        expected["settlement"]
+    assert (
+        _renamed(ours.json["settlement"], ours.json["table"], expected["table"])
+        == (expected["settlement"])
     )
     for field in ("pool", "dealer", "hands_played", "version"):
         assert ours.json["table"][field] == expected["table"][field]
