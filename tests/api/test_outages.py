@@ -414,8 +414,9 @@ def test_a_connection_lost_before_the_sessions_teardown_leaves_the_answer_standi
     app.teardown_appcontext_funcs.append(kill_the_sessions_connection)  # runs before db's
     try:
         with caplog.at_level(logging.WARNING, logger="service.database"):
+            # (a route Flask answers: an empty page of hands is answered before it)
             response = api.client.get(
-                f"/api/v1/tables/{table['id']}/hands", headers=api.auth(table["table_token"])
+                f"/api/v1/tables/{table['id']}/history", headers=api.auth(table["table_token"])
             )
     finally:
         app.after_request_funcs[None].remove(mark)
