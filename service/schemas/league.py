@@ -10,6 +10,7 @@ from . import VARIANT
 from .clubs import ClubSchema, Currency, Name
 from .nights import ExportNightSchema
 from .tables import MoneySchema, RateSchema
+from .tournaments import ExportTournamentSchema
 
 MAX_MIN_HANDS = 1_000_000_000
 TOKEN_ID = validate.Length(min=1, max=ID_LEN)
@@ -318,6 +319,14 @@ class ClubExportSchema(Schema):
         load_default=list,
         metadata={"description": "The club nights (a file without them imports none)."},
     )
+    tournaments = fields.List(
+        fields.Nested(ExportTournamentSchema),
+        load_default=list,
+        metadata={
+            "description": "The open tournaments hosted, each played as one of the file's "
+            "nights (a file without them imports none)."
+        },
+    )
 
 
 class ImportCountsSchema(Schema):
@@ -326,6 +335,7 @@ class ImportCountsSchema(Schema):
     tables = fields.Integer(required=True)
     hands = fields.Integer(required=True)
     nights = fields.Integer(required=True)
+    tournaments = fields.Integer(required=True)
 
 
 class ImportIdsSchema(Schema):
@@ -333,6 +343,7 @@ class ImportIdsSchema(Schema):
     seasons = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
     tables = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
     nights = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    tournaments = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
 
 
 class ImportedClubSchema(ClubSchema):

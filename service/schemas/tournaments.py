@@ -19,7 +19,7 @@ from ..persistence.tournaments import (
 from ..rules.tournament import MAX_PRIZE_CENTS, MAX_PRIZE_PLACES, PER_MILLE, SCORINGS
 from . import VARIANT
 from .clubs import Currency, Name, NameCheck
-from .nights import DATE_TIME, DrawnSeriesSchema, NightResultSchema
+from .nights import DATE_TIME, EXPORT_ID, DrawnSeriesSchema, NightResultSchema
 from .settlements import bounded_dict
 
 CENTS = "Integers in cents (the minor unit) of `currency`."
@@ -388,3 +388,55 @@ class PrizesSchema(Schema):
         metadata={"description": "Each entrant's losses money (none when it is 0)."},
     )
     cash_sheet = fields.Nested(CashSheetSchema, required=True)
+
+
+ExportEntrantSchema = Schema.from_dict(
+    {
+        "id": fields.String(required=True, validate=EXPORT_ID),
+        "number": fields.Integer(
+            required=True, strict=True, validate=validate.Range(min=1, max=MAX_ENTRANTS)
+        ),
+        **_entry_fields(False),
+        "player_id": fields.String(required=True, allow_none=True, validate=EXPORT_ID),
+        "status": fields.String(required=True, validate=validate.OneOf(ENTRANT_STATUSES)),
+        "registered_at": fields.DateTime(required=True),
+        "checked_in_at": fields.DateTime(required=True, allow_none=True),
+        "withdrawn_at": fields.DateTime(required=True, allow_none=True),
+    },
+    name="ExportEntrantSchema",
+)
+
+
+class ExportTournamentSchema(Schema):
+    """A tournament in the club's export: its settings and entrants; its name, game and
+    series are its night's (``night_id``, a night of the file). The import gives it a new
+    registration link."""
+
+    id = fields.String(required=True, validate=EXPORT_ID)
+    night_id = fields.String(required=True, validate=EXPORT_ID)
+    options = bounded_dict(required=True)
+    table_sizes = fields.List(
+        fields.Integer(strict=True), required=True, validate=validate.Length(min=1, max=8)
+    )
+    entry_fee_cents = fields.Integer(
+        required=True, strict=True, validate=validate.Range(min=0, max=MAX_ENTRY_FEE_CENTS)
+    )
+    loss_fee_cents = fields.Integer(
+        required=True, strict=True, validate=validate.Range(min=0, max=MAX_LOSS_FEE_CENTS)
+    )
+    currency = Currency("The entry fee's currency", required=True)
+    cap = fields.Integer(
+        required=True,
+        allow_none=True,
+        strict=True,
+        validate=validate.Range(min=1, max=MAX_ENTRANTS),
+    )
+    prizes = _prizes(described=False, required=True)
+    scoring = fields.String(required=True, validate=validate.OneOf(SCORINGS))
+    registration_open = fields.Boolean(required=True)
+    created_at = fields.DateTime(required=True)
+    entrants = fields.List(
+        fields.Nested(ExportEntrantSchema),
+        required=True,
+        validate=validate.Length(max=MAX_ENTRANTS),
+    )

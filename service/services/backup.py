@@ -5,7 +5,8 @@ id and kind the file names are kept as the file's word, never taken for a token 
 service, whatever they say (a file's ``imported: false`` included).
 
 The document holds what cannot be derived: the club's players, seasons and tables, every
-hand record with all its revisions, and the club nights (``services/nights/backup.py``).
+hand record with all its revisions, the club nights (``services/nights/backup.py``) and the
+open tournaments (``services/tournament_backup.py``).
 Settlements, balances, aggregates and ratings are derived, so the import settles every
 table's hands again in order, exactly as they were recorded; the balances in the document
 are checked against that replay. Everything is imported in one
@@ -51,6 +52,7 @@ from .tables import (
     settle_up_view,
     store_rate,
 )
+from .tournament_backup import export_tournaments, import_tournaments
 
 EXPORT_FORMAT = "solo-scorekeeper/club-export"
 EXPORT_VERSION = 1
@@ -221,6 +223,7 @@ def export_club(principal: Principal, club_id: str) -> dict[str, Any]:
             for t in tables
         ],
         "nights": export_nights(club_id),
+        "tournaments": export_tournaments(club_id),
     }
 
 
@@ -329,6 +332,13 @@ def _import(document: Mapping[str, Any]) -> dict[str, Any]:
         table_ids,
         {t["id"]: t["variant"] for t in document["tables"]},
     )
+    tournament_ids = import_tournaments(
+        club.id,
+        document.get("tournaments", []),
+        player_ids,
+        night_ids,
+        {n["id"]: n["variant"] for n in document.get("nights", [])},
+    )
     return {
         **club_view(club),
         "admin_token": token,
@@ -338,12 +348,14 @@ def _import(document: Mapping[str, Any]) -> dict[str, Any]:
             "tables": len(table_ids),
             "hands": hands,
             "nights": len(night_ids),
+            "tournaments": len(tournament_ids),
         },
         "ids": {
             "players": player_ids,
             "seasons": season_ids,
             "tables": table_ids,
             "nights": night_ids,
+            "tournaments": tournament_ids,
         },
     }
 

@@ -126,7 +126,9 @@ def get_tournament(principal: Principal, tournament_id: str) -> dict[str, Any]:
 # --- the tournament's settings --------------------------------------------------------------
 
 
-def _table_sizes(variant: rules.Variant, sizes: Sequence[int] | None) -> list[int]:
+def table_sizes_of(variant: rules.Variant, sizes: Sequence[int] | None) -> list[int]:
+    """The table sizes a tournament's draws use, sorted (None: every size the game allows),
+    or a RuleViolation naming ``table_sizes…``."""
     if sizes is None:
         return sorted(variant.player_counts)
     if not sizes:
@@ -154,7 +156,7 @@ def create_tournament(
         raise NotFound(N_("No club %(club)s."), values={"club": repr(club_id)})
     require_club_admin(principal, club_id)
     variant = rules.get_variant(body["variant"])
-    sizes = _table_sizes(variant, body["table_sizes"])
+    sizes = table_sizes_of(variant, body["table_sizes"])
     options = dict(body["options"] or {})
     tables.check_table_options(variant, sizes, options)
     prize_table = prize_rules.parse_prize_table(body["prizes"])
@@ -219,7 +221,7 @@ def update_tournament(
     if "name" in changes:
         night.name = changes["name"]
     if "table_sizes" in changes:
-        tournament.table_sizes = _table_sizes(variant, changes["table_sizes"])
+        tournament.table_sizes = table_sizes_of(variant, changes["table_sizes"])
     if "options" in changes:
         options = dict(changes["options"] or {})
         tables.check_table_options(variant, tournament.table_sizes, options)

@@ -90,6 +90,7 @@ def test_export_then_import_gives_identical_standings(client, busy_club):
         "tables": 5,
         "hands": 19,
         "nights": 0,
+        "tournaments": 0,
     }
     ids = imported["ids"]
     headers = {"Authorization": f"Bearer {imported['admin_token']}"}
