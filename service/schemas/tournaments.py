@@ -112,6 +112,15 @@ def _game_fields(required: bool) -> dict[str, fields.Field[Any]]:
             **said("The most entrants with a place; more wait. Null: no cap."),
             **given(None),
         ),
+        "season_id": fields.String(
+            allow_none=True,
+            validate=validate.Length(min=1, max=64),
+            **said(
+                "The host club's season (of the same game) its results count in, as a "
+                "table's do; null: none. Changed later, every table drawn moves with it."
+            ),
+            **given(None),
+        ),
         "prizes": _prizes(described=required, **given(list)),
         "scoring": fields.String(
             validate=validate.OneOf(SCORINGS),
@@ -180,6 +189,7 @@ class TournamentSchema(Schema):
     cap = fields.Integer(required=True, allow_none=True)
     prizes = _prizes(required=True)
     scoring = fields.String(required=True, validate=validate.OneOf(SCORINGS))
+    season_id = fields.String(required=True, allow_none=True)
     tie_breaks = fields.List(
         fields.String(),
         required=True,

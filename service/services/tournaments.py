@@ -25,12 +25,13 @@ from ..persistence.table_keeping import ClubRow, HandRow, PlayerRow
 from ..persistence.tournaments import ENTRANT_STATUSES, EntrantRow, TournamentRow
 from ..rules import RuleViolation
 from ..rules import tournament as prize_rules
-from . import nights, tables
+from . import league, nights, tables
 from .auth import Principal, bearer_token, new_id, require_club_admin
 from .errors import Conflict, Forbidden, NameTaken, NotFound, Unauthorized, conflict_on_duplicate
 from .league.tally import HAND_COUNTERS, tally_hand
 from .locking import begin_write
 from .table_rules import TableRules
+from .table_settings import change_settings
 
 HOLDING_A_PLACE = ("registered", "checked_in")
 LOST = HAND_COUNTERS.index("lost")
@@ -110,6 +111,7 @@ def tournament_view(tournament: TournamentRow, principal: Principal) -> dict[str
         "prizes": tournament.prizes,
         "scoring": tournament.scoring,
         "tie_breaks": list(prize_rules.TIE_BREAKS[tournament.scoring]),
+        "season_id": night.season_id,
         "registration_open": tournament.registration_open,
         "registration_token": tournament.registration_token if principal.is_admin else None,
         "entrants": _counts(tournament.id),
@@ -161,8 +163,14 @@ def create_tournament(
     tables.check_table_options(variant, sizes, options)
     prize_table = prize_rules.parse_prize_table(body["prizes"])
     prize_rules.check_scoring(body["scoring"])
+    league.check_season_for_table(club_id, variant.name, body["season_id"])
     night = nights.add_night(
-        club_id, body["name"], variant.name, body["hands_per_series"], body["series"]
+        club_id,
+        body["name"],
+        variant.name,
+        body["hands_per_series"],
+        body["series"],
+        body["season_id"],
     )
     tournament = TournamentRow(
         id=new_id(),
@@ -239,6 +247,8 @@ def update_tournament(
         tournament.prizes = prize_rules.prize_table_json(table)
     if "scoring" in changes:
         tournament.scoring = prize_rules.check_scoring(changes["scoring"])
+    if "season_id" in changes:
+        _count_in_season(principal, night, changes["season_id"])
     if "registration_open" in changes:
         tournament.registration_open = changes["registration_open"]
     if changes.get("new_registration_link"):
@@ -257,6 +267,19 @@ def update_tournament(
     night.version += 1
     db.session.commit()
     return tournament_view(tournament, principal)
+
+
+def _count_in_season(principal: Principal, night: ClubNightRow, season_id: str | None) -> None:
+    """The tournament's results counted in the host club's season ``season_id`` (None: in
+    none), as the director chooses, before, during or after it: its night's season, which every
+    table it draws opens in, and each table it drew already moved there as ``updateTable`` moves
+    one (its change logged, the standings and ratings of both seasons following)."""
+    if season_id == night.season_id:
+        return
+    league.check_season_for_table(night.club_id, night.variant, season_id)
+    night.season_id = season_id
+    for _, table in nights.night_tables(night.id):
+        change_settings(principal, table.id, season_id=season_id, commit=False)
 
 
 # --- entrants -------------------------------------------------------------------------------
