@@ -31,6 +31,7 @@ class EventLinksSchema(Schema):
         metadata={"description": "The club night's standings and money, as they are now."}
     )
     season = fields.String(metadata={"description": "The season the event is about."})
+    tournament = fields.String(metadata={"description": "The tournament the event is about."})
 
 
 class EventSchema(Schema):

@@ -40,6 +40,8 @@ EVENT_TYPES = (
     "night.changed",
     "night.series_drawn",
     "night.closed",
+    "tournament.created",
+    "tournament.changed",
     "webhook.disabled",
 )
 """Every ``kind`` that ``record_change`` writes (a test reads the calls and checks it): what a
@@ -144,6 +146,9 @@ def event_view(row: Any) -> dict[str, Any]:
     if isinstance(night, str):
         links["night"] = f"/api/v1/nights/{night}"
         links["standings"] = f"/api/v1/nights/{night}/standings"
+    tournament = row.data.get("tournament")
+    if isinstance(tournament, str):
+        links["tournament"] = f"/api/v1/tournaments/{tournament}"
     season = row.data.get("season")
     if isinstance(season, str):
         links["season"] = f"/api/v1/seasons/{season}"

@@ -30,6 +30,7 @@ from .auth import Principal, bearer_token, new_id, require_club_admin
 from .errors import Conflict, Forbidden, NameTaken, NotFound, Unauthorized, conflict_on_duplicate
 from .league.tally import HAND_COUNTERS, tally_hand
 from .locking import begin_write
+from .outbox import record_change
 from .table_rules import TableRules
 from .table_settings import change_settings
 
@@ -125,6 +126,16 @@ def get_tournament(principal: Principal, tournament_id: str) -> dict[str, Any]:
     return tournament_view(readable_tournament(principal, tournament_id), principal)
 
 
+def _changed(tournament: TournamentRow, changed: str | list[str], **data: Any) -> None:
+    """The tournament's new version, and its club's event saying what changed (ids and
+    statuses only: an entrant's name and contact never go into an event, which every reader of
+    the club's changes sees)."""
+    tournament.version += 1
+    record_change(
+        tournament.club_id, "tournament.changed", tournament=tournament.id, changed=changed, **data
+    )
+
+
 # --- the tournament's settings --------------------------------------------------------------
 
 
@@ -189,6 +200,7 @@ def create_tournament(
         version=1,
     )
     db.session.add(tournament)
+    record_change(club_id, "tournament.created", tournament=tournament.id, night=night.id)
     db.session.commit()
     return tournament_view(tournament, principal)
 
@@ -263,7 +275,11 @@ def update_tournament(
             )
         tournament.cap = changes["cap"]
         _move_up(tournament)
-    tournament.version += 1
+    said = sorted(
+        "registration_link" if field == "new_registration_link" else field for field in changes
+    )
+    if said:
+        _changed(tournament, said)
     night.version += 1
     db.session.commit()
     return tournament_view(tournament, principal)
@@ -416,7 +432,7 @@ def register(
     if not tournament.registration_open or _night_of(tournament).status == "closed":
         raise RegistrationClosed(N_("Registration for this tournament is closed."))
     entrant = _enter(tournament, entry, None)
-    tournament.version += 1
+    _changed(tournament, "entrants", entrant=entrant.id, status=entrant.status)
     db.session.commit()
     return entrant_view(entrant, _waiting_positions(tournament.id), contact=True)
 
@@ -435,7 +451,7 @@ def add_entrant(
     entrant = _enter(tournament, entry, player_id)
     if check_in:
         _check_in(tournament, entrant)
-    tournament.version += 1
+    _changed(tournament, "entrants", entrant=entrant.id, status=entrant.status)
     db.session.commit()
     return entrant_view(entrant, _waiting_positions(tournament.id), contact=True)
 
@@ -537,7 +553,7 @@ def change_entrant(
         entrant.status = "registered" if free else "waiting"
         entrant.withdrawn_at = None
         entrant.checked_in_at = None
-    tournament.version += 1
+    _changed(tournament, "entrants", entrant=entrant.id, status=entrant.status)
     db.session.commit()
     return entrant_view(entrant, _waiting_positions(tournament.id), contact=True)
 
@@ -559,7 +575,7 @@ def draw_series(
         )
     ).all()
     nights.set_present(night, [p for p in playing if p is not None])
-    tournament.version += 1
+    _changed(tournament, "series")
     return {
         **nights.draw_locked(
             principal,

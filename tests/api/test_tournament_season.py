@@ -106,3 +106,41 @@ def test_a_season_it_cannot_count_in_is_refused_naming_season_id(
         assert shown["season_id"] is None
     created = host.create(season_id=season_id)
     assert created.status_code == 422 and "season_id" in created.json["errors"]
+
+
+def test_a_tournaments_changes_are_events_of_its_club_without_names(host: Host, api) -> None:
+    from tests.api.test_changes import all_events
+
+    tournament = host.created(cap=2, series=2, table_sizes=[4])
+    first = host.registered(tournament, name="Anna-Katharina Berger", contact="anna@example.org")
+    host.registered(tournament, name="Carla Moser-Lindqvist")
+    waiting = host.registered(tournament, name="Jonas Weber")
+    assert host.status(tournament, first, "withdrawn").status_code == 200  # Jonas moves up
+    assert change(host, tournament, cap=5, new_registration_link=True).status_code == 200
+    assert change(host, tournament).status_code == 200  # nothing changed: no event
+    refused = host.register(tournament, name="Late")  # the old link: refused, no event
+    assert refused.status_code == 401
+
+    events = [e for e in all_events(api, host.club) if e["type"].startswith("tournament.")]
+    assert [(e["type"], e["data"].get("changed")) for e in events] == [
+        ("tournament.created", None),
+        ("tournament.changed", "entrants"),
+        ("tournament.changed", "entrants"),
+        ("tournament.changed", "entrants"),
+        ("tournament.changed", "entrants"),
+        ("tournament.changed", ["cap", "registration_link"]),
+    ]
+    assert [e["data"].get("status") for e in events[1:5]] == [
+        "registered",
+        "registered",
+        "waiting",
+        "withdrawn",
+    ]
+    assert events[3]["data"]["entrant"] == waiting["id"]
+    assert all(
+        e["links"]["tournament"] == f"/api/v1/tournaments/{tournament['id']}" for e in events
+    )
+    assert events[0]["data"]["night"] == tournament["night_id"]
+    said = repr([e["data"] for e in events])
+    assert "Anna" not in said and "example.org" not in said
+    assert tournament["registration_token"] not in said
