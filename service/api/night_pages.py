@@ -482,6 +482,18 @@ ADMIN_WORDS = (
     N_("Go on with %(night)s"),
     N_("Same players as last night"),
     N_("Back to the club"),
+    N_("Series ends at"),
+    N_("Set the clock"),
+    N_("No clock"),
+    N_("End the series now"),
+    N_("Yes, end it now"),
+    N_("Series %(number)s ends at %(time)s."),
+    N_("Series %(number)s has no clock."),
+    N_("Series %(number)s is over: no table starts another hand."),
+    N_(
+        "End series %(number)s now? Each table stops at the hands it has recorded; a hand "
+        'still in play needs "+1 hand" at its table.'
+    ),
 )
 # Its counts, each in the forms its language has (the pad's ``tn('{n} hand', '{n} hands')``
 # reads an entry per plural category): "1 Spiel", "2 Spiele".

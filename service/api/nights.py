@@ -297,10 +297,11 @@ class SeriesLength(MethodView):
     @_auth_doc("Not the admin token of the night's club.", "No such night, or no such series.")
     @operation("setSeriesLength", "Nights")
     def patch(self, body: dict[str, Any], night_id: str, number: int) -> dict[str, Any]:
-        """Lengthen (or shorten) a series (admin token): its open tables, or only its table
-        `table`, play `hands` hands in all. A table refuses a hand beyond its series' length
-        (`urn:solo:problem:series-over`) until then."""
-        return nights.lengthen_series(principal(), night_id, number, body["hands"], body["table"])
+        """Lengthen (or shorten) a series, set its clock or end it (admin token): its open
+        tables, or only its table `table`, play `hands` hands in all, are to end at `ends_at`,
+        or (`end`) play no hand beyond those recorded. A table refuses a hand beyond its
+        series' length (`urn:solo:problem:series-over`) until then."""
+        return nights.change_series(principal(), night_id, number, **body)
 
 
 @blp.route("/nights/<string:night_id>/close")

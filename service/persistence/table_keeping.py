@@ -170,10 +170,12 @@ class TableRow(Model):
     point_settlement: Mapped[str | None] = mapped_column(String(8), nullable=True)
     # A table a club night's draw opened: the night (its ``club_night_tables`` row says which
     # series and table), and the most hands it plays, its series' length as the director last
-    # set it (null: no limit). Plain columns, no constraint: adding one on SQLite copies this
-    # table, whose rows every hand, seat and transfer cascades from (migration 0014).
+    # set it (null: no limit), and the time the director gave its series to end at (null: no
+    # clock). Plain columns, no constraint: adding one on SQLite copies this table, whose rows
+    # every hand, seat and transfer cascades from (migration 0014).
     night_id: Mapped[str | None] = mapped_column(String(ID_LEN), nullable=True)
     hands_limit: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    series_ends_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     seats: Mapped[list[SeatRow]] = relationship(
         order_by="SeatRow.seat", lazy="selectin", cascade="all, delete-orphan"

@@ -165,6 +165,11 @@ class NightTableSchema(Schema):
             "director last set it (null: no limit, the night's series end at the next draw)."
         },
     )
+    series_ends_at = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={**DATE_TIME, "description": "When its series is to end (null: no clock)."},
+    )
     first_dealer = fields.Integer(required=True)
     dealer = fields.Integer(required=True, metadata={"description": "Who deals the next hand."})
     seats = fields.List(fields.Nested(NightSeatSchema), required=True)
@@ -189,11 +194,27 @@ class DrawnSeriesSchema(NightSeriesSchema):
 
 
 class SeriesLengthSchema(Schema):
+    """At least one of ``hands``, ``ends_at`` and ``end``; ``end`` not with ``hands``."""
+
     hands = fields.Integer(
-        required=True,
         strict=True,
         validate=validate.Range(min=1, max=MAX_HANDS_PER_SERIES),
         metadata={"description": "The hands the series' tables play, in all."},
+    )
+    ends_at = fields.AwareDateTime(
+        allow_none=True,
+        metadata={
+            "description": "The series' clock: when it is to end (with its offset), shown on "
+            "its tables' phones with the hands left; no hand is refused for it. Null: no clock."
+        },
+    )
+    end = fields.Boolean(
+        truthy={True},
+        falsy={False},
+        metadata={
+            "description": "`true`: end the series now: each open table's length becomes the "
+            "hands it has recorded, so no table starts another (not with `hands`)."
+        },
     )
     table = fields.Integer(
         load_default=None,
@@ -420,6 +441,11 @@ class ExportNightTableSchema(Schema):
             "description": "The most hands the table plays (its series' length, as the "
             "director last set it); absent: the night's `hands_per_series`."
         },
+    )
+    series_ends_at = fields.AwareDateTime(
+        load_default=None,
+        allow_none=True,
+        metadata={"description": "When its series was to end (null: no clock)."},
     )
 
 

@@ -196,6 +196,15 @@ class TableSchema(Schema):
             "(`urn:solo:problem:series-over`). Null: no limit."
         },
     )
+    series_ends_at = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={
+            "format": "date-time",
+            "description": "When the table's series is to end, as its night's director set "
+            "the clock (shown with the hands left; no hand is refused for it). Null: no clock.",
+        },
+    )
     version = fields.Integer(required=True)
     status = fields.String(required=True, validate=validate.OneOf(["open", "closed"]))
     season_id = fields.String(allow_none=True, required=True)

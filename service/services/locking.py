@@ -171,6 +171,7 @@ class TableState:
     point_settlement: str | None = None
     night_id: str | None = None
     hands_limit: int | None = None
+    series_ends_at: datetime | None = None
 
 
 _tables = TableRow.__table__

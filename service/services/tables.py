@@ -232,6 +232,7 @@ def table_view(
         "next_number": table.hands_recorded + 1,
         "night_id": table.night_id,
         "hands_limit": table.hands_limit,
+        "series_ends_at": rfc3339(table.series_ends_at),
         "version": table.version,
         "status": table.status,
         "season_id": table.season_id,

@@ -228,3 +228,67 @@ def test_the_nights_result_downloads_its_csv_and_links_the_sheet(
         sheet.click()
     board = opened.value
     expect(board.get_by_text(NAMES[0]).first).to_be_visible(timeout=BOUND_MS)
+
+
+CLOCK = {
+    "de": {
+        "label": "Serie endet um",
+        "set": "Uhr stellen",
+        "answer": "Serie 1 endet um 21:30.",
+        "end": "Serie jetzt beenden",
+        "yes": "Ja, jetzt beenden",
+        "ended": "Serie 1 ist beendet: Kein Tisch beginnt ein weiteres Spiel.",
+        "none": "Keine Uhr",
+        "cleared": "Serie 1 hat keine Uhr.",
+    },
+    "es": {
+        "label": "La ronda termina a las",
+        "set": "Poner el reloj",
+        "answer": "La ronda 1 termina a las 21:30.",
+        "end": "Terminar la ronda ahora",
+        "yes": "Sí, terminarla ahora",
+        "ended": "La ronda 1 ha terminado: ninguna mesa empieza otra mano.",
+        "none": "Sin reloj",
+        "cleared": "La ronda 1 no tiene reloj.",
+    },
+}
+
+
+@LANGUAGES
+def test_the_director_sets_the_series_clock_and_ends_the_series(
+    api, night_club, phones, language
+) -> None:
+    """The series' clock from the admin screen (a time of day, the next one after the draw, in
+    the director's time zone) reaches every table of the series; "End the series now", asked
+    first, stops each table at the hands it recorded."""
+    words = CLOCK[language]
+    club = night_club
+    night = club.night()  # 8 players, 3 series of 2 hands: two tables
+    drawn = club.draw(night)
+    tokens = club.card_tokens(night)
+    first = drawn["tables"][0]["table_id"]
+    club.record(first, tokens[first], SOLO_WON)
+    admin = admin_screen(phones, club, language, PHONE).page
+    open_night(admin, club, night, language)
+    series = admin.locator('section.series[data-series="1"]')
+    series.get_by_label(words["label"]).fill("21:30")
+    series.get_by_role("button", name=words["set"]).click()
+    notice = series.locator("form.clock ~ .notice.info")
+    expect(notice).to_have_text(words["answer"], timeout=BOUND_MS)
+    in_view_and_focused(admin, notice)
+    tables = club.get(night)["series"][0]["tables"]
+    offset = admin.evaluate("new Date().getTimezoneOffset()")  # the director's zone
+    ends = {t["series_ends_at"] for t in tables}
+    assert len(ends) == 1 and ends != {None}
+    local = admin.evaluate("(iso) => new Date(iso).toTimeString().slice(0, 5)", next(iter(ends)))
+    assert local == "21:30", (ends, offset)
+    if folder := shot(language):
+        series.screenshot(path=str(folder / "night-admin-clock-de.png"))
+    series.get_by_role("button", name=words["none"]).click()
+    expect(notice).to_have_text(words["cleared"], timeout=BOUND_MS)
+    assert {t["series_ends_at"] for t in club.get(night)["series"][0]["tables"]} == {None}
+    series.get_by_role("button", name=words["end"]).click()
+    series.get_by_role("button", name=words["yes"]).click()
+    expect(series.locator(".notice.info").last).to_have_text(words["ended"], timeout=BOUND_MS)
+    assert limits(club, night, 1) == [1, 0]
+    assert admin.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0

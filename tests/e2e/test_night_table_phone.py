@@ -138,3 +138,68 @@ def test_the_table_phone_knows_its_series_stops_at_its_end_and_says_where_to_sit
     finally:
         context.close()
     assert not problems, problems
+
+
+CLOCK = {
+    "de": ("bis 21:30", "Zeit ist um: nur noch das laufende Spiel"),
+    "es": ("hasta las 21:30", "se acabó el tiempo: solo queda la mano en juego"),
+}
+
+
+@pytest.mark.parametrize("width", [320, 412])
+@pytest.mark.parametrize("language", ["de", "es"])
+def test_the_table_phone_shows_the_series_clock_and_when_time_is_up(
+    browser: Any, base_url: str, api: Any, night_club: NightClub, language: str, width: int
+) -> None:
+    """The director's clock for the series reaches the phone with its hands left ("Serie 1:
+    Spiel 2 von 2 · bis 21:30", in the phone's own time zone), each part never broken inside
+    at 320 px; once the phone's clock passes it, the line says the hand in play is the last."""
+    until, up = CLOCK[language]
+    scene = night_of_eight(night_club)
+    record(api, scene, SOLO)
+    night_id = scene["night"]["id"]
+    api._call(
+        "PATCH",
+        f"/nights/{night_id}/series/1",
+        scene["admin"],
+        json={"ends_at": "2099-12-07T20:30:00Z"},  # 21:30 in Berlin and Madrid
+    )
+    context = browser.new_context(
+        viewport={"width": width, "height": 780}, base_url=base_url, timezone_id="Europe/Berlin"
+    )
+    context.add_init_script(f"localStorage.setItem('solo-pad:lang', '{language}')")
+    problems: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    table_id = scene["table"]["table_id"]
+    try:
+        page.goto(f"/#table={table_id}&token={scene['token']}")
+        line = WORDS[language]["line"].format(n=2, hands=2)
+        # Both parts: the night is read after the table, and names the series.
+        page.wait_for_function(
+            "([line, until]) => ((text) => text.includes(line) && text.includes(until))("
+            "document.querySelector('.titlebar .hint')?.textContent || '')",
+            arg=[line, until],
+            timeout=15_000,
+        )
+        parts = page.locator(".titlebar .hint .series-line")
+        assert parts.all_inner_texts() == [line, until]
+        assert all(
+            parts.nth(i).evaluate("(node) => node.getClientRects().length") == 1 for i in range(2)
+        )
+        assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+        folder = os.environ.get("NIGHT_SCREENSHOTS")
+        if folder and width == 320:
+            page.screenshot(path=str(Path(folder) / f"night-phone-clock-{language}.png"))
+        # The phone's clock past the series' end (as at 21:31): the hand in play is the last.
+        page.clock.set_fixed_time("2099-12-07T20:31:00Z")
+        page.reload()
+        page.wait_for_function(
+            "(up) => document.querySelector('.titlebar .hint')?.textContent.includes(up)",
+            arg=up,
+            timeout=15_000,
+        )
+        assert page.locator("#new-hand").is_visible()  # the clock refuses no hand
+    finally:
+        context.close()
+    assert not problems, problems

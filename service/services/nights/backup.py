@@ -53,17 +53,25 @@ def export_nights(club_id: str) -> list[dict[str, Any]]:
         .order_by(ClubNightTableRow.night_id, ClubNightTableRow.series, ClubNightTableRow.number)
     ):
         tables.setdefault((link.night_id, link.series), []).append(
-            {"number": link.number, "table_id": link.table_id, "hands_limit": None}
+            {
+                "number": link.number,
+                "table_id": link.table_id,
+                "hands_limit": None,
+                "series_ends_at": None,
+            }
         )
-    limits: dict[str, int | None] = {
-        table_id: limit
-        for table_id, limit in db.session.execute(
-            select(TableRow.id, TableRow.hands_limit).where(TableRow.night_id.in_(ids))
+    limits = {
+        table_id: (limit, ends_at)
+        for table_id, limit, ends_at in db.session.execute(
+            select(TableRow.id, TableRow.hands_limit, TableRow.series_ends_at).where(
+                TableRow.night_id.in_(ids)
+            )
         )
     }
     for links in tables.values():
         for entry in links:
-            entry["hands_limit"] = limits.get(entry["table_id"])
+            limit, ends_at = limits.get(entry["table_id"], (None, None))
+            entry["hands_limit"], entry["series_ends_at"] = limit, rfc3339(ends_at)
     changes: dict[str, list[dict[str, Any]]] = {}
     for change in db.session.scalars(
         select(ClubNightChangeRow)
@@ -248,6 +256,7 @@ def import_nights(
                 limit = link.get("hands_limit")
                 table.night_id = night.id
                 table.hands_limit = n["hands_per_series"] if limit is None else limit
+                table.series_ends_at = link.get("series_ends_at")
         new_ids[n["id"]] = night.id
     db.session.flush()
     return new_ids

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -13,7 +14,7 @@ from sqlalchemy import select
 from ... import rules
 from ...extensions import db
 from ...i18n.marks import N_
-from ...persistence.columns import NAME_MAX, rfc3339, utcnow
+from ...persistence.columns import NAME_MAX, aware, rfc3339, utcnow
 from ...persistence.nights import (
     MAX_NIGHT_PLAYERS,
     SEED_MAX,
@@ -38,6 +39,7 @@ from ..clubs import get_club
 from ..errors import Conflict, Forbidden, NameTaken, NotFound, TableClosed, conflict_on_duplicate
 from ..locking import begin_write, lock_table
 from ..outbox import record_change
+from ..table_settings import UNSET
 
 
 class NightClosed(Conflict):
@@ -121,6 +123,7 @@ def _table_view(link: ClubNightTableRow, table: TableRow) -> dict[str, Any]:
         "status": table.status,
         "hands_played": table.hands_played,
         "hands_limit": table.hands_limit,
+        "series_ends_at": rfc3339(table.series_ends_at),
         "first_dealer": table.first_dealer,
         "dealer": table.state["dealer"],
         "seats": [{"seat": s.seat, "player_id": s.player_id, "name": s.name} for s in table.seats],
@@ -565,12 +568,26 @@ def draw_locked(
     return {**series, "night_id": night.id, "repeats": result.repeats}
 
 
-def lengthen_series(
-    principal: Principal, night_id: str, number: int, hands: int, table: int | None = None
+def change_series(
+    principal: Principal,
+    night_id: str,
+    number: int,
+    *,
+    hands: int | None = None,
+    table: int | None = None,
+    ends_at: datetime | None | object = UNSET,
+    end: bool = False,
 ) -> dict[str, Any]:
-    """Set the length of series ``number`` (admin token): its open tables (or only its table
-    ``table``) play ``hands`` hands, more or fewer than before, though never fewer than a
-    table has played. The answer is the series, as in the night's view."""
+    """Change series ``number`` (admin token), on its open tables or only its table ``table``:
+    its length (``hands``: they play that many in all, more or fewer than before, though never
+    fewer than a table has played), its clock (``ends_at``: when it is to end, each table's
+    phones showing it with the hands left; None: no clock), or ``end`` it now (each table's
+    length becomes the hands it has recorded: none starts another). The answer is the series,
+    as in the night's view."""
+    if hands is None and ends_at is UNSET and not end:
+        raise RuleViolation("hands", "give the series' hands, its clock (ends_at) or end")
+    if end and hands is not None:
+        raise RuleViolation("end", "ends the series at the hands recorded: not with hands")
     night = lock_night(principal, night_id)
     # Compared in Python, not in SQL: a path's number may be beyond the database's integers.
     linked = [(link, t) for link, t in night_tables(night.id) if link.series == number]
@@ -587,8 +604,12 @@ def lengthen_series(
     still_open = [(link, t) for link, t in locked if t.status == "open"]
     if not still_open:
         raise TableClosed(N_("The series' tables are closed: they play no more hands."))
+    if isinstance(ends_at, datetime):
+        ends_at = ends_at.astimezone(UTC)
+        if ends_at < min(aware(t.created_at) for _, t in still_open):
+            raise RuleViolation("ends_at", "must not be before the series was drawn")
     for link, row in still_open:
-        if hands < row.hands_played:
+        if hands is not None and hands < row.hands_played:
             raise RuleViolation(
                 "hands",
                 "table %(table)s has played %(played)s hands already: the series cannot be shorter",
@@ -596,11 +617,19 @@ def lengthen_series(
                 played=row.hands_played,
             )
     for _, row in still_open:
-        if row.hands_limit != hands:
-            row.hands_limit = hands
+        changed = []
+        limit = row.hands_played if end else hands
+        if limit is not None and row.hands_limit != limit:
+            row.hands_limit = limit
+            changed.append("hands_limit")
+        kept = None if row.series_ends_at is None else aware(row.series_ends_at)
+        if ends_at is not UNSET and kept != ends_at:
+            row.series_ends_at = ends_at  # type: ignore[assignment]  # a datetime or None here
+            changed.append("series_ends_at")
+        if changed:
             row.version += 1
             record_change(
-                row.club_id, "table.settings_changed", row.id, row.version, settings=["hands_limit"]
+                row.club_id, "table.settings_changed", row.id, row.version, settings=changed
             )
     night.version += 1
     record_change(night.club_id, "night.changed", night=night.id, changed="series")

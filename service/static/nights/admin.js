@@ -632,7 +632,8 @@ function seriesCard(night, series) {
   return html`<section class="card series" data-series=${series.number}><h2>${words.title}</h2>
     <p class="seed">${words.seed}</p><p class="links"><a href=${cardsLink} target="_blank"
     rel="noopener">${words.print}</a> · <a href=${screenLink} target="_blank"
-    rel="noopener">${words.screen}</a></p>${lengthControl(night, series)}${cards}${again}${
+    rel="noopener">${words.screen}</a></p>${lengthControl(night, series)}${
+      clockControl(night, series)}${cards}${again}${
       noticeAt(key)}${
       viewer ? nothing : html`<p class="hint">${words.hint}</p>`}</section>`;
 }
@@ -683,6 +684,58 @@ function lengthControl(night, series) {
   return html`<p class="length">${words.now}</p><button type="button" class="longer"
     ?disabled=${busy(key)} @click=${lengthen}>${words.longer}</button>${noticeAt(key)}<ul
     class="table-lengths">${each}</ul>`;
+}
+
+/** When `hhmm` ("21:30") next comes after `drawn` (an ISO time): the series' end as the
+ * director means it, this device's time zone, past midnight the next day. */
+function nextAt(hhmm, drawn) {
+  const [hours, minutes] = hhmm.split(':').map(Number);
+  const from = new Date(drawn);
+  const at = new Date(from.getFullYear(), from.getMonth(), from.getDate(), hours, minutes);
+  if (at <= from) at.setDate(at.getDate() + 1);
+  return at;
+}
+
+/** The series' clock while its tables are open: the time it is to end (every phone at its
+ * tables shows it with the hands left; no hand is refused for it), set, changed or taken away
+ * here; and "End the series now", asked first: each table stops at the hands it recorded. */
+function clockControl(night, series) {
+  const open = series.tables.filter((table) => table.status === 'open');
+  if (!open.length) return nothing;
+  const key = `clock:${series.number}`;
+  const path = `/nights/${night.id}/series/${series.number}`;
+  const ends = open.map((table) => table.series_ends_at).find(Boolean) || null;
+  const shown = ends
+    ? new Date(ends).toLocaleTimeString(lang, { hour: '2-digit', minute: '2-digit' }) : '';
+  const field = `clock-${series.number}`;
+  const set = (event) => attempt(key, async (tell) => {
+    event.preventDefault();
+    const value = new FormData(event.target).get('time');
+    if (!value) return;
+    const at = nextAt(String(value), series.drawn_at);
+    await call('PATCH', path, { body: { ends_at: at.toISOString() } });
+    await showNight(night.id, true);
+    tell(t('Series {number} ends at {time}.', { number: series.number,
+      time: at.toLocaleTimeString(lang, { hour: '2-digit', minute: '2-digit' }) }));
+  });
+  const clear = () => attempt(key, async (tell) => {
+    await call('PATCH', path, { body: { ends_at: null } });
+    await showNight(night.id, true);
+    tell(t('Series {number} has no clock.', { number: series.number }));
+  });
+  const end = () => attempt(key, async (tell) => {
+    await call('PATCH', path, { body: { end: true } });
+    await showNight(night.id, true);
+    tell(t('Series {number} is over: no table starts another hand.', { number: series.number }));
+  });
+  const ask = t('End series {number} now? Each table stops at the hands it has recorded; a '
+    + 'hand still in play needs "+1 hand" at its table.', { number: series.number });
+  return html`<form class="clock" @submit=${set}><label for=${field}>${t('Series ends at')}</label>
+    <input id=${field} name="time" type="time" required .value=${shown}> <button type="submit"
+    ?disabled=${busy(key)}>${t('Set the clock')}</button>${ends ? html` <button type="button"
+    ?disabled=${busy(key)} @click=${clear}>${t('No clock')}</button>` : nothing}</form><p><button
+    type="button" class="end-series" ?disabled=${busy(key)} @click=${() => askFirst(key, ask,
+      t('Yes, end it now'), end)}>${t('End the series now')}</button></p>${noticeAt(key)}`;
 }
 
 /** The night's file (`path` of the API) with the admin token, as the server names it. */

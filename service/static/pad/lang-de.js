@@ -346,6 +346,8 @@ export default {
   "Hand {number} of {hands}": "Spiel {number} von {hands}",
   "Series {series}: hand {number} of {hands}": "Serie {series}: Spiel {number} von {hands}",
   "Series {series}: hand {number}": "Serie {series}: Spiel {number}",
+  "until {time}": "bis {time}",
+  "time is up: finish the hand in play": "Zeit ist um: nur noch das laufende Spiel",
   "table {number}": "Tisch {number}",
   "sits out": "setzt aus",
   "Series {series} is over: {n} hand of {hands} played.": {"one": "Serie {series} ist zu Ende: {n} von {hands} Spielen gespielt.", "other": "Serie {series} ist zu Ende: {n} von {hands} Spielen gespielt."},

@@ -346,6 +346,8 @@ export default {
   "Hand {number} of {hands}": "Mano {number} de {hands}",
   "Series {series}: hand {number} of {hands}": "Ronda {series}: mano {number} de {hands}",
   "Series {series}: hand {number}": "Ronda {series}: mano {number}",
+  "until {time}": "hasta las {time}",
+  "time is up: finish the hand in play": "se acabó el tiempo: solo queda la mano en juego",
   "table {number}": "mesa {number}",
   "sits out": "descansa",
   "Series {series} is over: {n} hand of {hands} played.": {"one": "La ronda {series} ha terminado: se jugó {n} de {hands} manos.", "many": "La ronda {series} ha terminado: se jugaron {n} de {hands} manos.", "other": "La ronda {series} ha terminado: se jugaron {n} de {hands} manos."},

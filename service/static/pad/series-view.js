@@ -3,7 +3,7 @@
 // the next series is drawn, where each of the table's players sits next. The night (read with
 // the table's own token by table.js) says which series and table this is, and the next draw.
 
-import { num, t, tn } from './i18n.js';
+import { lang, num, t, tn } from './i18n.js';
 import { html, nothing } from './lit-html.js';
 import { counted, seriesOver } from './series.js';
 
@@ -34,6 +34,18 @@ export function seriesLine(ctx, night) {
   return table.hands_limit
     ? t('Series {series}: hand {number} of {hands}', values)
     : t('Series {series}: hand {number}', values);
+}
+
+/** The series' clock, when the night's director set one: "until 21:30", or, once the phone's
+ *  clock has passed it, that the hand in play is the last (null: no clock, or the series is
+ *  over). The service refuses no hand for it: the series' length does that. */
+export function seriesClock(ctx) {
+  const table = ctx.table;
+  if (!table.series_ends_at || table.status === 'closed' || seriesOver(ctx)) return null;
+  const ends = new Date(table.series_ends_at);
+  if (Date.now() >= ends.getTime()) return t('time is up: finish the hand in play');
+  const time = ends.toLocaleTimeString(lang, { hour: '2-digit', minute: '2-digit' });
+  return t('until {time}', { time });
 }
 
 /** Where each player of this table sits in the next series, once it is drawn: [name, words]. */

@@ -552,10 +552,12 @@ export function loadTable(ctx, view, app) {
  *  the sheet, the notice of the last correction, a void being asked, the printed settle-up). */
 /** "Amerikanisches Solo · Serie 1: Spiel 2 von 6": the series' part kept on one line, so a
  *  narrow phone breaks the line before it, never inside the count ("Spiel 2 von / 6"). */
-function seriesHint(about, series) {
+function seriesHint(about, series, clock) {
   const mark = '\u0000'; // where the series goes in the language's order
   const [before, after = ''] = t('{game} · {series}', { ...about, series: mark }).split(mark);
-  return html`${before}<span class="series-line">${series}</span>${after}`;
+  // The clock on a line of its own where the width needs it, never broken inside.
+  const time = clock ? html` · <span class="series-line">${clock}</span>` : nothing;
+  return html`${before}<span class="series-line">${series}</span>${after}${time}`;
 }
 
 export function tableView(ctx, view, app) {
@@ -581,13 +583,14 @@ export function tableView(ctx, view, app) {
               >${t('New hand {number}', { number: nextNumber(ctx) })}</a
             >`;
   const series = seriesView ? seriesView.seriesLine(ctx, view.night) : null;
+  const clock = seriesView ? seriesView.seriesClock(ctx) : null;
   const hint =
     table.status === 'closed'
       ? t('{game} · closed', about)
       : finished(table) || seriesOver(ctx)
         ? t('{game} · over', about)
         : series
-          ? seriesHint(about, series)
+          ? seriesHint(about, series, clock)
           : t('{game} · next: hand {number}', about);
   const link = (go, text) => html`<a class="button" href=${`${base}&go=${go}`}>${text}</a>`;
   const settle =
