@@ -74,6 +74,19 @@ def limits(club: NightClub, night: dict[str, Any], series: int) -> list[int | No
     return [t["hands_limit"] for t in club.get(night)["series"][series - 1]["tables"]]
 
 
+def a_hand_at_table_one(club: NightClub, phones: Any, language: str) -> tuple[Any, Any, Any]:
+    """A night of 8 players (3 series of 2 hands: two tables), series 1 drawn and a hand won at
+    its table 1; the director's admin screen on it, and its series 1's section."""
+    night = club.night()
+    drawn = club.draw(night)
+    tokens = club.card_tokens(night)
+    first = drawn["tables"][0]["table_id"]
+    club.record(first, tokens[first], SOLO_WON)
+    admin = admin_screen(phones, club, language, PHONE).page
+    open_night(admin, club, night, language)
+    return night, admin, admin.locator('section.series[data-series="1"]')
+
+
 @LANGUAGES
 def test_the_director_lengthens_a_series_beside_its_button(
     api, night_club, phones, language
@@ -130,14 +143,7 @@ def test_the_director_lengthens_one_table_beside_its_button(
     `table`), its answer beside the button, the other table as it was."""
     words = PER_TABLE[language]
     club = night_club
-    night = club.night()  # 8 players, 3 series of 2 hands: two tables
-    drawn = club.draw(night)
-    tokens = club.card_tokens(night)
-    first = drawn["tables"][0]["table_id"]
-    club.record(first, tokens[first], SOLO_WON)
-    admin = admin_screen(phones, club, language, PHONE).page
-    open_night(admin, club, night, language)
-    series = admin.locator('section.series[data-series="1"]')
+    night, admin, series = a_hand_at_table_one(club, phones, language)
     tables = series.locator(".table-lengths li .played")
     expect(tables).to_have_text(words["lines"], timeout=BOUND_MS)
     series.get_by_role("button", name=words["one_more"], exact=True).click()
@@ -263,14 +269,7 @@ def test_the_director_sets_the_series_clock_and_ends_the_series(
     first, stops each table at the hands it recorded."""
     words = CLOCK[language]
     club = night_club
-    night = club.night()  # 8 players, 3 series of 2 hands: two tables
-    drawn = club.draw(night)
-    tokens = club.card_tokens(night)
-    first = drawn["tables"][0]["table_id"]
-    club.record(first, tokens[first], SOLO_WON)
-    admin = admin_screen(phones, club, language, PHONE).page
-    open_night(admin, club, night, language)
-    series = admin.locator('section.series[data-series="1"]')
+    night, admin, series = a_hand_at_table_one(club, phones, language)
     series.get_by_label(words["label"]).fill("21:30")
     series.get_by_role("button", name=words["set"]).click()
     notice = series.locator("form.clock ~ .notice.info")

@@ -61,6 +61,21 @@ def record(api: Any, scene: dict[str, Any], hand: dict[str, Any]) -> None:
     api._call("POST", f"/tables/{scene['table']['table_id']}/hands", scene["token"], json=hand)
 
 
+def phone(
+    browser: Any, base_url: str, language: str, width: int, zone: str | None = None
+) -> tuple[Any, Any, list[str]]:
+    """A phone in ``language`` at ``width`` (in time zone ``zone``): its context, its page and
+    the page's errors as they come."""
+    context = browser.new_context(
+        viewport={"width": width, "height": 780}, base_url=base_url, timezone_id=zone
+    )
+    context.add_init_script(f"localStorage.setItem('solo-pad:lang', '{language}')")
+    problems: list[str] = []
+    page = context.new_page()
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    return context, page, problems
+
+
 def hint(page: Any) -> str:
     return page.locator(".titlebar .hint").inner_text()
 
@@ -73,11 +88,7 @@ def test_the_table_phone_knows_its_series_stops_at_its_end_and_says_where_to_sit
     words = WORDS[language]
     scene = night_of_eight(night_club)
     record(api, scene, SOLO)
-    context = browser.new_context(viewport={"width": width, "height": 780}, base_url=base_url)
-    context.add_init_script(f"localStorage.setItem('solo-pad:lang', '{language}')")
-    problems: list[str] = []
-    page = context.new_page()
-    page.on("pageerror", lambda error: problems.append(str(error)))
+    context, page, problems = phone(browser, base_url, language, width)
     table_id = scene["table"]["table_id"]
     try:
         page.goto(f"/#table={table_id}&token={scene['token']}")
@@ -164,13 +175,7 @@ def test_the_table_phone_shows_the_series_clock_and_when_time_is_up(
         scene["admin"],
         json={"ends_at": "2099-12-07T20:30:00Z"},  # 21:30 in Berlin and Madrid
     )
-    context = browser.new_context(
-        viewport={"width": width, "height": 780}, base_url=base_url, timezone_id="Europe/Berlin"
-    )
-    context.add_init_script(f"localStorage.setItem('solo-pad:lang', '{language}')")
-    problems: list[str] = []
-    page = context.new_page()
-    page.on("pageerror", lambda error: problems.append(str(error)))
+    context, page, problems = phone(browser, base_url, language, width, "Europe/Berlin")
     table_id = scene["table"]["table_id"]
     try:
         page.goto(f"/#table={table_id}&token={scene['token']}")
