@@ -28,9 +28,7 @@ bp = Blueprint("tournament_pages", __name__)
 DIRECTOR_WORDS = (
     N_("Open tournaments"),
     N_("Open tournament"),
-    N_("Club night"),
     N_("Back to the club"),
-    N_("Loading…"),
     N_("No connection: showing what was last loaded."),
     N_(
         "This device keeps no admin token of this club. Open the club on the Solo pad with "
@@ -120,7 +118,7 @@ DIRECTOR_WORDS = (
     N_("Print"),
     N_("Back to the tournament"),
     N_("Ranking list · %(name)s"),
-    N_("As of %(time)s; not final until the tournament is closed."),
+    N_("Provisional ranking as of %(time)s: final once the tournament is closed."),
     N_("Final ranking."),
 )
 DIRECTOR_COUNTS = (
@@ -131,7 +129,6 @@ DIRECTOR_COUNTS = (
 
 # The registration page's words (register.js).
 REGISTER_WORDS = (
-    N_("Registration"),
     N_("Register for the tournament"),
     N_("Your name"),
     N_("Your club (optional)"),

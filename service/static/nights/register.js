@@ -89,17 +89,20 @@ function form() {
   const choose = (event) => {
     state.display = event.currentTarget.value;
   };
+  const words = { name: t('Your name'), club: t('Your club (optional)'),
+    contact: t('How to reach you (optional: phone or e-mail)'),
+    only: t('Only the tournament director sees this.') };
   const choice = (value, label) => html`<label class="check"><input type="radio" name="display"
     value=${value} .checked=${state.display === value} @change=${choose}><span>${label}</span>
     </label>`;
   return html`<form class="card register" @submit=${submit}>
-    ${field('reg-name', t('Your name'), html`<input id="reg-name" name="name" type="text"
+    ${field('reg-name', words.name, html`<input id="reg-name" name="name" type="text"
       required maxlength="80" autocomplete="name" @input=${typing}>`)}
-    ${field('reg-club', t('Your club (optional)'), html`<input id="reg-club" name="club"
+    ${field('reg-club', words.club, html`<input id="reg-club" name="club"
       type="text" maxlength="80" autocomplete="organization">`)}
-    ${field('reg-contact', t('How to reach you (optional: phone or e-mail)'), html`<input
+    ${field('reg-contact', words.contact, html`<input
       id="reg-contact" name="contact" type="text" maxlength="120" autocomplete="email">`,
-    t('Only the tournament director sees this.'))}
+    words.only)}
     <fieldset class="display"><legend>${t('Your name in the published results')}</legend>${
       choice('full', t('Full name: {name}', { name: example }))}${
       choice('initial', t('First name and initial: {name}', { name: initialOf(example) }))}

@@ -276,12 +276,12 @@ function entrantRow(e) {
   return html`<li class="entrant ${e.status}" data-entrant=${e.id}><div class="who"><span
     class="name">${e.name}</span>${e.club ? html` <span class="club">${e.club}</span>` : nothing}
     <span class="tag">${tagOf(e)}</span>${e.contact ? html`<br><span
-    class="club contact">${e.contact}</span>` : nothing}</div><div class="actions">${actions}</div>${
-    noticeAt(key)}</li>`;
+    class="club contact">${e.contact}</span>` : nothing}</div><div
+    class="actions">${actions}</div>${noticeAt(key)}</li>`;
 }
 
 function entrantsCard(x) {
-  const words = STATUS_WORDS();
+  const words = { ...STATUS_WORDS(), search: t('Search by name or club') };
   const counts = { all: state.entrants.length };
   for (const status of STATUSES) counts[status] = x.entrants[status];
   const query = folded(state.query);
@@ -300,7 +300,7 @@ function entrantsCard(x) {
     @click=${choose(status)}>${words[status]} (${counts[status]})</button>`);
   return html`<section class="card entrants"><h2>${t('Entrants')}</h2>
     <div class="filters" role="group" aria-label=${t('Entrants')}>${filters}</div>
-    ${field('entrant-search', t('Search by name or club'), html`<input id="entrant-search"
+    ${field('entrant-search', words.search, html`<input id="entrant-search"
       type="search" autocomplete="off" .value=${state.query} @input=${search}>`)}
     <ul class="entrant-list">${shown.length ? shown.map(entrantRow)
       : html`<li class="hint">${t('Nobody matches.')}</li>`}</ul>${lateEntry(x)}</section>`;
@@ -332,12 +332,14 @@ function lateEntry(x) {
     });
   };
   const options = players.map((p) => html`<option value=${p.id}>${p.name}</option>`);
+  const words = { player: t('A player of the club'), guest: t('Or a guest: name'),
+    club: t('Club (optional)') };
   return html`<details class="late"><summary>${t('Late entry')}</summary><form
-    @submit=${enter}>${field('late-player', t('A player of the club'), html`<select
+    @submit=${enter}>${field('late-player', words.player, html`<select
     id="late-player" name="player"><option value="">${t('Choose a player')}</option>${options}
-    </select>`)}<div class="row">${field('late-guest', t('Or a guest: name'), html`<input
+    </select>`)}<div class="row">${field('late-guest', words.guest, html`<input
     id="late-guest" name="guest" type="text" maxlength="80" autocomplete="off">`)}${
-    field('late-club', t('Club (optional)'), html`<input id="late-club" name="club"
+    field('late-club', words.club, html`<input id="late-club" name="club"
     type="text" maxlength="80" autocomplete="off">`)}</div><label class="check"><input
     type="checkbox" name="check_in" checked>${t('Checked in at once')}</label><button
     class="primary" type="submit" ?disabled=${busy('late')}>${t('Enter')}</button>${
@@ -432,14 +434,13 @@ function resultCard(x) {
 function rankingView(x) {
   const when = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' })
     .format(new Date());
-  const final = state.prizes && state.prizes.final;
+  const status = state.prizes && state.prizes.final ? t('Final ranking.')
+    : t('Provisional ranking as of {time}: final once the tournament is closed.', { time: when });
   return html`<div class="ranking"><p class="no-print"><a href="#${hashOf(x.id)}">${
     t('Back to the tournament')}</a> <button type="button" class="primary"
     @click=${() => window.print()}>${t('Print')}</button></p><h1>${t('Ranking list · {name}',
-    { name: x.name })}</h1><p class="meta">${variantTitle(x.variant)} · ${final
-    ? t('Final ranking.') : t('As of {time}; not final until the tournament is closed.',
-      { time: when })}</p>${standingsTable(state.standings, state.prizes)}${
-    cashCard(state.prizes)}</div>`;
+    { name: x.name })}</h1><p class="meta">${variantTitle(x.variant)} · ${status}</p>${
+    standingsTable(state.standings, state.prizes)}${cashCard(state.prizes)}</div>`;
 }
 
 function tournamentView(x) {
