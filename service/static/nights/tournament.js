@@ -387,14 +387,17 @@ function standingsTable(board, prizes) {
   const head = [t('Rank'), t('Player'),
     ...Array.from({ length: drawnSeries }, (_, i) => t('S{number}', { number: i + 1 })),
     t('Total'), ...(prizes ? [t('Prize')] : [])];
+  const kind = (i) => (i > 1 && i < 2 + drawnSeries ? 'of-series' : '');
   const rows = board.standings.map((line) => html`<tr class=${line.status}><td>${
     String(line.rank)}</td><td class="name">${line.name}${line.club ? html` <span
     class="club">${line.club}</span>` : nothing}${line.status === 'withdrawn' ? html` <span
-    class="tag">${t('withdrawn')}</span>` : nothing}</td>${line.series.map((s) => html`<td>${
+    class="tag">${t('withdrawn')}</span>` : nothing}</td>${line.series.map((s) => html`<td
+    class="of-series">${
     s ? signed(s[counted]) : ''}</td>`)}<td><strong>${signed(line.total)}</strong></td>${
     prizes ? html`<td class="cents">${paid.get(line.entrant_id) ? money(paid.get(line.entrant_id))
       : ''}</td>` : nothing}</tr>`);
-  return html`<div class="scroll"><table><thead><tr>${head.map((h) => html`<th>${h}</th>`)}</tr>
+  return html`<div class="scroll"><table><thead><tr>${head.map((h, i) => html`<th
+    class=${kind(i)}>${h}</th>`)}</tr>
     </thead><tbody>${rows}</tbody></table></div>`;
 }
 
@@ -490,11 +493,13 @@ let timer = null;
 
 async function showTournament(id, ranking) {
   clearTimeout(timer);
+  const another = !state.tournament || state.tournament.id !== id || state.ranking !== ranking;
   if (!state.tournament || state.tournament.id !== id) state.qr = null;
   state.ranking = ranking;
   state.notice = QUIET;
   await reload(id);
   redraw();
+  if (another) window.scrollTo(0, 0); // another screen starts at its top
   // The standings and prizes follow the tables while the screen is open.
   const follow = async () => {
     if (!state.tournament || state.tournament.id !== id) return;
