@@ -366,3 +366,62 @@ def test_the_screens_fit_phones_of_320_360_and_412_px(browser, base_url, api, la
         if shots:
             page.screenshot(path=str(Path(shots) / f"tournament-ranking-{language}-{width}.png"))
         context.close()
+
+
+def test_axe_finds_nothing_on_the_tournament_screens(browser, base_url, api) -> None:
+    """The registration page, its answer, the director's screen with a series drawn and the
+    ranking list, in German at 360 px (axe-core: WCAG 2.2 AA and 7:1 contrast)."""
+    from .test_access import violations
+
+    club = host_club(api)
+    admin = club["admin_token"]
+    tournament = api._call(
+        "POST",
+        f"/clubs/{club['id']}/tournaments",
+        admin,
+        json={
+            "name": "Preis-Solo",
+            "variant": "american",
+            "hands_per_series": 1,
+            "entry_fee_cents": 1000,
+            "cap": 4,
+            "prizes": [{"per_mille": 1000}],
+        },
+    )
+    tid, token = tournament["id"], tournament["registration_token"]
+    for name in GUESTS[1:5]:
+        entrant = api._call(
+            "POST",
+            f"/tournaments/{tid}/registrations",
+            token,
+            json={"name": name, "contact": "0171 2345678"},
+        )
+        api._call(
+            "PATCH",
+            f"/tournaments/{tid}/entrants/{entrant['id']}",
+            admin,
+            json={"status": "checked_in"},
+        )
+    context = browser.new_context(viewport={"width": 360, "height": 780}, base_url=base_url)
+    page = context.new_page()
+    try:
+        page.goto(f"/tournaments/{tid}/register?lang=de#token={token}&name=Preis-Solo")
+        page.locator("form.register").wait_for(timeout=BOUND_MS)
+        assert violations(page) == []
+        page.locator("#reg-name").fill(GUESTS[0])
+        page.locator("form.register button[type=submit]").click()
+        page.locator("section.answer").wait_for(timeout=BOUND_MS)  # the waiting list
+        assert violations(page) == []
+        page.goto(f"/clubs/{club['id']}/tournament-admin?lang=de#tournament={tid}&token={admin}")
+        page.locator("section.draw button.primary").click()
+        page.locator('section.series[data-series="1"]').wait_for(timeout=BOUND_MS)
+        page.locator(".registration summary").click()
+        page.locator(".registration .qrbox svg").wait_for(timeout=BOUND_MS)
+        assert violations(page) == []
+        page.goto(
+            f"/clubs/{club['id']}/tournament-admin?lang=de#tournament={tid}&ranking&token={admin}"
+        )
+        page.locator(".ranking tbody tr").first.wait_for(timeout=BOUND_MS)
+        assert violations(page) == []
+    finally:
+        context.close()
