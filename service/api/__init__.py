@@ -26,6 +26,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
         pages,
         settlements,
         tables,
+        tournament_pages,
         tournaments,
         variants,
         webhooks,
@@ -36,6 +37,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
     docs.register(app)
     pages.register(app)
     night_pages.register(app)
+    tournament_pages.register(app)
     for module in (
         health,
         variants,

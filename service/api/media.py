@@ -4,8 +4,8 @@ meet is 406 (RFC 9110 §15.5.16, §15.5.7), both problems naming what to send in
 Only the API's own paths (``/api/…``, ``/healthz``) are checked: the pad, the docs page and
 the OpenAPI document answer in their own types. An answer is JSON everywhere, or CSV where an
 operation says so (a season's standings, a table's settle-up, a night's standings and
-settle-up), or server-sent events (the streams); a problem is ``application/problem+json``,
-which an ``Accept`` of JSON takes as well.
+settle-up, a tournament's ranking list), or server-sent events (the streams); a problem is
+``application/problem+json``, which an ``Accept`` of JSON takes as well.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ ANSWERS = {
     "tables.SettleUpCsv": ["text/csv"],
     "nights.StandingsCsv": ["text/csv"],
     "nights.NightSettleUpCsv": ["text/csv"],
+    "tournaments.RankingCsv": ["text/csv"],
     "live.TableEvents": ["text/event-stream"],
     "live.ClubEvents": ["text/event-stream"],
 }

@@ -77,11 +77,23 @@ def _page(template: str, **context: Any) -> Response:
 
 
 def _shell(
-    language: str, title: str, page: str, data: Mapping[str, str], waiting: str | None = None
+    language: str,
+    title: str,
+    page: str,
+    data: Mapping[str, str],
+    waiting: str | None = None,
+    look: str = "",
 ) -> Response:
-    """A page's shell: its script (``static/nights/<page>.js``) and what it needs (``data-*``)."""
+    """A page's shell: its script (``static/nights/<page>.js``) and what it needs (``data-*``);
+    ``look``: another page's class too, whose styles it shares (``admin``)."""
     return _page(
-        "shell.html", language=language, title=title, page=page, data=data, waiting=waiting
+        "shell.html",
+        language=language,
+        title=title,
+        page=page,
+        data=data,
+        waiting=waiting,
+        look=look,
     )
 
 
@@ -527,22 +539,30 @@ def night_admin(club_id: str) -> Response:
     """The club night's admin screen (the shell; its script works with the club's admin token
     the score pad keeps on this device, or ``#token=…``)."""
     language = _language()
-    words: dict[str, Any] = {_pad_text(m): _pad_text(_t(m, language)) for m in ADMIN_WORDS}
+    return _shell(
+        language,
+        _t(N_("Club night"), language),
+        "admin",
+        {"club": club_id, "words": page_words(ADMIN_WORDS, ADMIN_COUNTS, language)},
+        _t(N_("Loading…"), language),
+    )
+
+
+def page_words(
+    messages: tuple[str, ...], counts: tuple[tuple[str, str], ...], language: str
+) -> str:
+    """A script's words in ``language`` as the pad's ``t`` and ``tn`` read them (``data-words``,
+    JSON keyed by their English, ``{name}`` for each ``%(name)s``)."""
+    words: dict[str, Any] = {_pad_text(m): _pad_text(_t(m, language)) for m in messages}
     catalog = translations(language)
-    for one, other in ADMIN_COUNTS:
+    for one, other in counts:
         # CLDR's "one" and "other" are all that en, de and es count a night's hands with
         # ("many", Spanish for a million, falls back to "other" in tn).
         words[_pad_text(one)] = {
             "one": _pad_text(catalog.ngettext(one, other, 1)),
             "other": _pad_text(catalog.ngettext(one, other, 2)),
         }
-    return _shell(
-        language,
-        _t(N_("Club night"), language),
-        "admin",
-        {"club": club_id, "words": answer_text(words)},
-        _t(N_("Loading…"), language),
-    )
+    return answer_text(words)
 
 
 def register(app: Flask) -> None:

@@ -11,9 +11,10 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from flask import request
+from flask import Response, request
 from flask.views import MethodView
 
+from ..i18n import current_language
 from ..schemas.nights import DrawSchema
 from ..schemas.tournaments import (
     EntrantCreateSchema,
@@ -69,6 +70,13 @@ class Tournaments(MethodView):
         answer's `registration_token`."""
         created = tournaments.create_tournament(principal(), club_id, body)
         return created, 201, {"Location": f"/api/v1/tournaments/{created['id']}"}
+
+    @blp.response(200, TournamentSchema(many=True))
+    @_auth_doc("Not this club's admin or read-only token.", "No such club.")
+    @operation("listTournaments", "Tournaments")
+    def get(self, club_id: str) -> list[dict[str, Any]]:
+        """The club's tournaments, the newest first (admin or read-only token)."""
+        return tournaments.list_tournaments(principal(), club_id)
 
 
 @blp.route("/tournaments/<string:tournament_id>")
@@ -209,3 +217,37 @@ class Prizes(MethodView):
         """The prize list as the standings stand and the host's cash sheet: fees taken,
         prizes paid, what remains (admin token)."""
         return tournaments.prizes_and_cash(principal(), tournament_id)
+
+
+@blp.route("/tournaments/<string:tournament_id>/ranking.csv")
+class RankingCsv(MethodView):
+    @blp.doc(
+        responses={
+            "200": {
+                "description": "The ranking list with its prizes as CSV.",
+                "content": {
+                    "text/csv": {
+                        "schema": {
+                            "type": "string",
+                            "description": "A line per entrant in the standings' order: "
+                            "`rank`, `name`, `club`, `series_1` … (as the scoring counts), "
+                            "`total`, `prize` (an amount, `12.50`), `currency`; in German and "
+                            "Spanish semicolons, a decimal comma and their words, as "
+                            "`getNightStandingsCsv`.",
+                        }
+                    }
+                },
+            }
+        }
+    )
+    @_auth_doc(ADMIN, NO_TOURNAMENT)
+    @operation("getTournamentRankingCsv", "Tournaments")
+    def get(self, tournament_id: str) -> Response:
+        """The ranking list and its prizes as CSV, for a spreadsheet in the reader's language."""
+        body = tournaments.ranking_csv(principal(), tournament_id, current_language())
+        name = f"tournament-{tournament_id}.csv"
+        return Response(
+            body,
+            mimetype="text/csv",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )

@@ -12,12 +12,15 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Mapping, Sequence
+from decimal import Decimal
 from typing import Any
 
+from babel.numbers import get_currency_precision
 from sqlalchemy import func, select
 
 from .. import rules
 from ..extensions import db
+from ..i18n import gettext
 from ..i18n.marks import N_
 from ..persistence.columns import NAME_MAX, rfc3339, utcnow
 from ..persistence.nights import ClubNightRow
@@ -25,7 +28,7 @@ from ..persistence.table_keeping import ClubRow, HandRow, PlayerRow
 from ..persistence.tournaments import ENTRANT_STATUSES, EntrantRow, TournamentRow
 from ..rules import RuleViolation
 from ..rules import tournament as prize_rules
-from . import league, nights, tables
+from . import league, nights, spreadsheet, tables
 from .auth import Principal, bearer_token, new_id, require_club_admin
 from .errors import Conflict, Forbidden, NameTaken, NotFound, Unauthorized, conflict_on_duplicate
 from .league.tally import HAND_COUNTERS, tally_hand
@@ -764,3 +767,63 @@ def prizes_and_cash(principal: Principal, tournament_id: str) -> dict[str, Any]:
             "remains_cents": sheet.remains_cents,
         },
     }
+
+
+# The ranking's columns in German and Spanish (English: their API names).
+_RANKING_WORDS = {
+    "rank": N_("Rank"),
+    "name": N_("Player"),
+    "club": N_("Club"),
+    "total": N_("Total"),
+    "prize": N_("Prize"),
+    "currency": N_("Currency"),
+}
+
+
+def ranking_csv(principal: Principal, tournament_id: str, language: str = "en") -> str:
+    """The ranking list with its prizes as CSV in ``language`` (``spreadsheet.csv_text``):
+    rank, name, club, each series' total under the scoring, the total, the prize as an amount
+    of the currency ("12.50"; 0 for none) and the currency (admin token, as the prizes)."""
+    paid = prizes_and_cash(principal, tournament_id)
+    board = standings_of(_tournament(tournament_id))
+    drawn = max((len(line["series"]) for line in board["standings"]), default=0)
+    columns = ["rank", "name", "club", *(f"series_{n}" for n in range(1, drawn + 1))]
+    columns += ["total", "prize", "currency"]
+    header = (
+        columns
+        if language == "en"
+        else [
+            gettext(N_("S%(number)s"), language, number=c.removeprefix("series_"))
+            if c.startswith("series_")
+            else gettext(_RANKING_WORDS[c], language)
+            for c in columns
+        ]
+    )
+    places = Decimal(10) ** -get_currency_precision(paid["currency"])
+    prizes = {line["entrant_id"]: line["cents"] for line in paid["prize_list"]}
+    counted = "place_points" if board["scoring"] == "place_points" else "result"
+    rows = [
+        [
+            line["rank"],
+            line["name"],
+            line["club"],
+            *(None if s is None else s[counted] for s in line["series"]),
+            line["total"],
+            (Decimal(prizes.get(line["entrant_id"], 0)) * places).quantize(places),
+            paid["currency"],
+        ]
+        for line in board["standings"]
+    ]
+    return spreadsheet.csv_text(header, rows, language)
+
+
+def list_tournaments(principal: Principal, club_id: str) -> list[dict[str, Any]]:
+    """The club's tournaments, the newest first (its admin or read-only token)."""
+    if principal.club_id != club_id or principal.kind not in ("admin", "viewer"):
+        raise Forbidden(N_("This needs the host club's admin or read-only token."))
+    hosted = db.session.scalars(
+        select(TournamentRow)
+        .where(TournamentRow.club_id == club_id)
+        .order_by(TournamentRow.created_at.desc(), TournamentRow.id)
+    )
+    return [tournament_view(tournament, principal) for tournament in hosted]

@@ -108,8 +108,10 @@ def test_the_document_has_no_yaml_anchors_or_aliases(client):
 # ten operations (issue 42) then added 41,377 bytes (295,841 → 337,218 with the registration's
 # 429 and its options' bound): the bound is raised by that, not let grow further, until they
 # share what they repeat. A tournament in the club's export and import added 4,133, its season
-# 547, its events 211, a series' clock and end 1,816 (343,925).
-DOCUMENT_BYTES_MAX = 343_925
+# 547, its events 211, a series' clock and end 1,816; the tournament's screens two operations
+# (`listTournaments`, for the director's screen, and `getTournamentRankingCsv`), 3,007
+# (346,932).
+DOCUMENT_BYTES_MAX = 346_932
 
 
 def test_the_document_stays_small_by_sharing_what_it_repeats(client):

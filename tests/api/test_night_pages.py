@@ -304,18 +304,28 @@ def test_the_admin_screen_shell_needs_no_token_and_carries_its_words(
         answer.close()
 
 
+def said_by(*scripts: str) -> list[str | tuple[str, ...]]:
+    """Each text the scripts (``static/nights``) word with the pad's ``t()`` or ``tn()``, as
+    Babel's JavaScript extractor reads them; fails on a call whose text is not a literal."""
+    said: list[str | tuple[str, ...]] = []
+    for name in scripts:
+        script = NIGHT_ASSETS / name
+        with script.open("rb") as source:
+            options = {"template_string": True, "parse_template_string": True}
+            keywords = {"t": (1,), "tn": (2, 3)}
+            found = [m for _, m, _, _ in extract("javascript", source, keywords, options=options)]
+        calls = re.findall(r"(?<![\w.$])(?:t|tx|tn)\(", script.read_text())
+        assert len(calls) == len(found), f"{name}: a t() whose text the extractor cannot read"
+        said += found
+    return said
+
+
 def test_the_admin_screen_words_every_text_its_script_says_and_no_other():
     """admin.js words its texts with the pad's ``t()``, from the words the shell gives: each
     text it says is one of them (else it would read in English on a German page), each one is
     said, and every call's text is a literal the extraction reads (as the pad's catalogs are
     checked: tests/e2e/test_pad_catalogs.py)."""
-    script = NIGHT_ASSETS / "admin.js"
-    with script.open("rb") as source:
-        options = {"template_string": True, "parse_template_string": True}
-        keywords = {"t": (1,), "tn": (2, 3)}
-        said = [m for _, m, _, _ in extract("javascript", source, keywords, options=options)]
-    calls = re.findall(r"(?<![\w.$])(?:t|tx|tn)\(", script.read_text())
-    assert len(calls) == len(said), "a t() whose text is not a literal the extractor reads"
+    said = said_by("admin.js", "notices.js")  # and the notices it shows (notices.js)
     given = {night_pages._pad_text(message) for message in night_pages.ADMIN_WORDS}
     counted = {
         (night_pages._pad_text(one), night_pages._pad_text(other))

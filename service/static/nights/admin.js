@@ -15,9 +15,11 @@
 import { html, nothing, render } from '../pad/lit-html.js';
 import { lang, t, tn } from '../pad/i18n.js';
 import { download, enc, field } from '../pad/club-shared.js';
-import { randomKey, signed } from '../pad/dom.js';
+import { signed } from '../pad/dom.js';
 import { store } from '../pad/store.js';
 import { parseAmount, rateFromAmount, rateAmount, formatCents } from './money.js';
+import { QUIET, notices } from './notices.js';
+import { Problem, requester } from './requests.js';
 
 const content = document.getElementById('content');
 const clubId = document.body.dataset.club;
@@ -32,49 +34,11 @@ const viewer = kept.viewer || null;
 
 // --- the API -------------------------------------------------------------------------------
 
-class Problem extends Error {
-  constructor(status, problem) {
-    super((problem && (problem.detail || problem.title)) || `HTTP ${status}`);
-    this.status = status;
-    this.problem = problem || {};
-  }
-
-  /** What was done before the refusal (`saved`), the detail, then each field it names with
-   * its message. */
-  lines() {
-    const errors = Object.entries(this.problem.errors || {});
-    const named = errors.map(([name, messages]) => `${name}: ${[].concat(messages).join(' ')}`);
-    return [...(this.problem.saved || []), ...(named.length ? named : [this.message])];
-  }
-}
-
-/** One request to the API (`/api/v1` + path), or with `page` to a night page's own path (the
- * cards, which need no Idempotency-Key). Resolves {status, data, etag}; a refusal throws.
- * @param {string} method @param {string} path
- * @param {{body?: any, etag?: string|null, page?: boolean}} [request] */
-async function call(method, path, { body: sent, etag, page } = {}) {
-  const headers = { Accept: page ? 'text/html' : 'application/json', 'Accept-Language': lang,
-    Authorization: `Bearer ${token}` };
-  if (sent !== undefined) headers['Content-Type'] = 'application/json';
-  if (method !== 'GET' && !page) headers['Idempotency-Key'] = randomKey();
-  if (etag) headers['If-None-Match'] = etag;
-  const answer = await fetch(page ? path : `/api/v1${path}`, {
-    method, headers, body: sent === undefined ? undefined : JSON.stringify(sent), cache: 'no-store',
-  });
-  if (answer.status === 304) return { status: 304, data: null, etag };
-  const type = answer.headers.get('Content-Type') || '';
-  const data = type.includes('json') ? await answer.json().catch(() => null) : await answer.text();
-  if (!answer.ok) {
-    throw new Problem(answer.status, typeof data === 'object' ? data : { detail: data });
-  }
-  return { status: answer.status, data, etag: answer.headers.get('ETag') };
-}
-
+const { call, fetchFile } = requester(token);
 const api = (path, options) => call('GET', path, options);
 
 // --- the state and its drawing ---------------------------------------------------------------
 
-const QUIET = { lines: [], kind: 'info', offers: [], at: null, id: 0 };
 const state = {
   club: null, players: [], seasons: [], variants: [],
   nights: null, // the club's nights (the start screen)
@@ -106,77 +70,8 @@ function redraw() {
   draw();
 }
 
-const busy = (key) => state.busy.has(key);
-
-let noticed = 0; // the id of the last notice that took the focus
-
-/** Show `text` beside the button of action `at` (`offers`: the buttons of the way on). */
-function say(text, kind = 'info', offers = [], at = null) {
-  state.notice = { lines: text ? [].concat(text) : [], kind, offers: [].concat(offers || []), at,
-    id: state.notice.id + 1 };
-  draw();
-}
-
-let newest = 0; // the number of the admin's latest action
-
-/** The notice of a new action `at`: from now on it alone speaks, and what an earlier action
- * says when its answer comes late is dropped. `tell(text, kind, offers)` answers whether it
- * spoke. */
-function notifier(at = null) {
-  const mine = ++newest;
-  return (text, kind, offers) => {
-    if (mine !== newest) return false;
-    say(text, kind, offers, at);
-    return true;
-  };
-}
-
-/** Run `action(tell)` as the action `key`, its buttons disabled until its answer is in (a
- * second tap sends nothing twice). A refusal is shown beside its button with its own words and
- * the way on that `offer(refusal)` gives ({key, label, run}, or null), unless a later action
- * has spoken since. */
-async function attempt(key, action, offer = (_refusal) => null) {
-  const tell = notifier(key);
-  state.busy.add(key);
-  draw();
-  try {
-    await action(tell);
-  } catch (error) {
-    if (error instanceof Problem) tell(error.lines(), 'error', offer(error));
-    else tell(t('No connection: showing what was last loaded.'), 'error');
-  } finally {
-    state.busy.delete(key);
-    draw();
-  }
-}
-
-/** Ask before the action `key` that cannot be undone: `question` and its two buttons, beside
- * the button tapped (as a table's close asks again on the pad). */
-function askFirst(key, question, yes, run) {
-  notifier(key)(question, 'ask', [{ key, label: yes, run, kind: 'danger' },
-    { key, label: t('Not yet'), run: () => notifier(key)('') }]);
-}
-
-/** The notice of action `at`, if it is the one that spoke last (else nothing). */
-function noticeAt(...at) {
-  const { lines, kind, offers, id } = state.notice;
-  if (!lines.length || !at.includes(state.notice.at)) return nothing;
-  const shown = lines.flatMap((line, i) => (i ? [html`<br>`, line] : [line]));
-  const buttons = offers.map((offer) => html` <button type="button" class=${offer.kind || ''}
-    ?disabled=${busy(offer.key)} @click=${offer.run}>${offer.label}</button>`);
-  return html`<p class="notice ${kind}" role=${kind === 'info' ? 'status' : 'alert'}
-    tabindex="-1" data-notice=${id}>${shown}${buttons}</p>`;
-}
-
-/** A new notice takes the focus (and so comes into view): the admin's eyes are where they
- * tapped, and a screen reader reads it out. */
-function focusNotice() {
-  if (state.notice.id === noticed || !state.notice.lines.length) return;
-  const shown = content.querySelector(`.notice[data-notice="${state.notice.id}"]`);
-  if (!shown) return;
-  noticed = state.notice.id;
-  /** @type {HTMLElement} */ (shown).focus();
-}
+const { busy, notifier, attempt, askFirst, noticeAt, focusNotice } = notices(state, draw,
+  content);
 
 // --- what the page shows ---------------------------------------------------------------------
 
@@ -738,15 +633,6 @@ function clockControl(night, series) {
       t('Yes, end it now'), end)}>${t('End the series now')}</button></p>${noticeAt(key)}`;
 }
 
-/** The night's file (`path` of the API) with the admin token, as the server names it. */
-async function fetchFile(path) {
-  const answer = await fetch(`/api/v1${path}`, { cache: 'no-store', headers: {
-    Accept: 'text/csv', 'Accept-Language': lang, Authorization: `Bearer ${token}` } });
-  if (!answer.ok) throw new Problem(answer.status, await answer.json().catch(() => null));
-  const named = /filename="([^"]+)"/.exec(answer.headers.get('Content-Disposition') || '');
-  return { name: named ? named[1] : 'night.csv', blob: await answer.blob() };
-}
-
 /** The night's result to take home: its standings (and money) as a spreadsheet in this
  * screen's language, and the big screen, which prints as the night's result sheet. */
 function resultCard(night) {
@@ -756,7 +642,7 @@ function resultCard(night) {
     sheet: t('Result sheet to print (the big screen)') };
   const sheetLink = `${linkOf(`/nights/${night.id}/screen`)}#token=${viewer || token}`;
   const save = () => attempt('csv', async (tell) => {
-    const file = await fetchFile(`/nights/${night.id}/standings.csv`);
+    const file = await fetchFile(`/nights/${night.id}/standings.csv`, 'night.csv');
     download(file.name, 'text/csv', file.blob);
     tell(t('Downloaded: {file}', { file: file.name }));
   });

@@ -533,4 +533,5 @@ export default {
   "Club night": "Spieleabend",
   "Start a club night of several tables, draw its series, follow its standings and money.": "Einen Spieleabend mit mehreren Tischen beginnen, seine Serien auslosen, Tabelle und Geld verfolgen.",
   "Open the club night screen": "Spieleabend öffnen",
+  "Open tournaments": "Offene Turniere",
 };

@@ -533,4 +533,5 @@ export default {
   "Club night": "Noche de club",
   "Start a club night of several tables, draw its series, follow its standings and money.": "Empezar una noche de club con varias mesas, sortear sus rondas, seguir la clasificación y el dinero.",
   "Open the club night screen": "Abrir la noche de club",
+  "Open tournaments": "Torneos abiertos",
 };

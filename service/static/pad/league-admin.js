@@ -99,7 +99,8 @@ export function manage(screen, data) {
     <p class="hint">${words.hint}</p>`;
 }
 
-// The club night's admin screen is a page of its own (service/static/nights/admin.js).
+// The club night's admin screen is a page of its own (service/static/nights/admin.js), and so
+// is an open tournament's (tournament.js).
 function nightLink(screen) {
   const words = { title: t('Club night'),
     hint: t(
@@ -108,7 +109,8 @@ function nightLink(screen) {
     open: t('Open the club night screen') };
   return html`<section class="card"><h3>${words.title}</h3><p class="hint">${words.hint}</p>
     <a class="button" href="/clubs/${enc(screen.id)}/night-admin?lang=${lang}">${words.open}</a>
-    </section>`;
+    <a class="button" href="/clubs/${enc(screen.id)}/tournament-admin?lang=${lang}">${
+      t('Open tournaments')}</a></section>`;
 }
 
 /** A new season of one of the games (the first the service lists is offered first). */

@@ -1,0 +1,427 @@
+"""An open tournament of 40 players in Chromium, as a host club runs it, in German and Spanish:
+the director creates it on the director's screen (/clubs/{id}/tournament-admin, with the admin
+token the pad keeps), players register on the public page opened from its link (the 41st is
+told the waiting list's place), the rest are registered through the link over the API or
+entered by the director (players of the club picked from its players, and guests), everyone
+is checked in with one tap each (a search finds "José" as "jose"), one withdraws between the
+series, two series are drawn on the screen (their table cards linked) and their hands recorded
+through the API (the pad adds nothing here), then the standings, the prizes and the cash sheet
+summing to the fees, the ranking list to print and its CSV.
+
+The screens at 320, 360 and 412 px in English, German and Spanish must not be wider than the
+phone; ``TOURNAMENT_SCREENSHOTS=docs/screenshots`` writes the pictures docs/tournaments.md
+shows."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .support import Api
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+BOUND_MS = 60_000
+SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
+LOST_SOLO = {"contract": "solo", "trump": "hearts", "declarer": 2, "tricks": 3}
+
+# The host club's players (some enter as its players), then the guests of other clubs.
+MEMBERS = (
+    "Anna-Katharina Berger",
+    "Maximilian Oberhuber-Schmidt",
+    "Carla Moser-Lindqvist",
+    "Dieter Schmidt-Hohenstein",
+    "Eva-Maria Sánchez Villanueva",
+    "Friedrich Wilhelm Baumgartner",
+)
+GUESTS = (
+    "José María Fernández-Castillo",
+    "Gabriele Huber-Leitner",
+    "Hans-Jürgen Oberndorfer",
+    "Ingrid Katharina Weißenbach",
+    "Johannes Maria Lindqvist",
+    "María del Carmen Rodríguez Aguilar",
+    "Francisco Javier Gutiérrez Ortega",
+    "Lucía Fernández de la Fuente",
+    "Sebastian Müller-Lüdenscheidt",
+    "Henrike Schäfer-Brandstätter",
+    "Pablo Ortega Villalobos",
+    "Inés Navarro Montesinos",
+    "Kai-Uwe Lindner",
+    "Marta Ruiz Castellanos",
+    "Wolfgang Amadeus Trautmann",
+    "Almudena Grandes-Serrano",
+    "Ursula von der Heydt",
+    "Concepción Jiménez Mora",
+    "Bernd Schwarzenbeck",
+    "Rocío Martínez-Iglesias",
+    "Theodor Wiesengrund",
+    "Carmen Amaya Vargas",
+    "Gottfried Kellermann",
+    "Nuria Espert Romero",
+    "Ottilie Brandenburger",
+    "Salvador Puig-Antich",
+    "Waltraud Eisenhauer",
+    "Ignacio Zuloaga Echeverría",
+    "Renate Kühnhackl",
+    "Begoña Aranguren Goikoetxea",
+    "Ludwig Erhard-Freiberg",
+    "Esperanza Aguirre Solís",
+    "Mechthild Oberschulte-Beckmann",
+    "Ximena Ñúñez Peñalosa",
+    "Rüdiger Vogelsang",
+)
+CLUB = "Skatfreunde Lüdenscheid"
+WORDS = {
+    "de": {
+        "registered": "Angemeldet: ",
+        "waiting": "Warteliste, Platz 1",
+        "check_in": "Einchecken",
+        "withdraw": "Abmelden",
+        "draw": "Serie {n} auslosen",
+        "fees": "Startgeld: 41 × 12,50\u00a0€",
+        "remains": "0,00\u00a0€",
+        "csv": "Rang;Name;Club;S1;S2;Gesamt;Preis;Währung",
+    },
+    "es": {
+        "registered": "Inscripción hecha: ",
+        "waiting": "lista de espera, en el puesto 1",
+        "check_in": "Registrar llegada",
+        "withdraw": "Dar de baja",
+        "draw": "Sortear la ronda {n}",
+        "fees": "Cuotas de inscripción: 41 × 12,50\u00a0€",
+        "remains": "0,00\u00a0€",
+        "csv": "Puesto;Nombre;Club;R1;R2;Total;Premio;Moneda",
+    },
+}
+WIDTHS = (320, 360, 412)
+
+
+def host_club(api: Api) -> dict[str, Any]:
+    club = api._call("POST", "/clubs", json={"name": CLUB})
+    club["players"] = [
+        api._call("POST", f"/clubs/{club['id']}/players", club["admin_token"], json={"name": n})
+        for n in MEMBERS
+    ]
+    return club
+
+
+def keep_admin_token(page: Any, club: dict[str, Any]) -> None:
+    """The director's phone keeps the club's admin token, as the pad does."""
+    page.goto("/")
+    page.evaluate(
+        "([id, token]) => localStorage.setItem('solo-pad:clubs', "
+        "JSON.stringify({[id]: {id, name: 'Skatfreunde', token}}))",
+        [club["id"], club["admin_token"]],
+    )
+
+
+def register_on_the_page(page: Any, link: str, name: str, club: str, initial: bool) -> str:
+    """One registration on the public page (opened anew: a link that differs from the page's
+    address only in its fragment would not load it again); the answer's text."""
+    page.goto("about:blank")
+    page.goto(link)
+    form = page.locator("form.register")
+    form.locator("#reg-name").fill(name)
+    form.locator("#reg-club").fill(club)
+    form.locator("#reg-contact").fill("0171 2345678")
+    form.locator('input[name="display"]').nth(1 if initial else 0).check()
+    form.locator("button[type=submit]").click()
+    answer = page.locator("section.answer")
+    answer.wait_for(timeout=BOUND_MS)
+    return answer.inner_text()
+
+
+def record_series(api: Api, club: dict[str, Any], night_id: str, number: int) -> None:
+    night = api._call("GET", f"/nights/{night_id}", club["admin_token"])
+    for index, table in enumerate(night["series"][number - 1]["tables"]):
+        hand = SOLO if (index + number) % 2 else LOST_SOLO
+        api._call("POST", f"/tables/{table['table_id']}/hands", club["admin_token"], json=hand)
+
+
+def entrant_row(page: Any, name: str) -> Any:
+    return page.locator(
+        "li.entrant", has=page.locator(".name", has_text=re.compile(f"^{re.escape(name)}$"))
+    )
+
+
+@pytest.mark.parametrize("language", ["de", "es"])
+def test_a_tournament_of_forty(phones, api, language) -> None:
+    words = WORDS[language]
+    club = host_club(api)
+    director = phones(locale=language, viewport={"width": 412, "height": 900}).page
+    keep_admin_token(director, club)
+    director.goto(f"/clubs/{club['id']}/tournament-admin?lang={language}")
+
+    # The director creates it: two series of one hand, 12,50 € a player, 40 places, prizes.
+    form = director.locator("form.start")
+    form.wait_for(timeout=BOUND_MS)
+    form.locator("#new-name").fill("Preis-Solo Lüdenscheid 2026")
+    form.locator("#new-hands").fill("1")
+    form.locator("#new-fee").fill("12,50")
+    form.locator("#new-cap").fill("40")
+    form.locator("#new-prizes").fill("50, 30, 20")
+    form.locator("button[type=submit]").click()
+    director.locator("section.registration").wait_for(timeout=BOUND_MS)
+    tournament_id = director.evaluate(
+        "new URLSearchParams(location.hash.slice(1)).get('tournament')"
+    )
+    tournament = api._call("GET", f"/tournaments/{tournament_id}", club["admin_token"])
+    assert tournament["entry_fee_cents"] == 1250 and tournament["cap"] == 40
+    assert tournament["prizes"] == [{"per_mille": 500}, {"per_mille": 300}, {"per_mille": 200}]
+    link = director.locator(".registration a.link").get_attribute("href")
+    assert link and tournament["registration_token"] in link
+    director.locator(".registration summary").click()  # the QR code, drawn on demand
+    expect(director.locator(".registration .qrbox svg")).to_be_visible(timeout=BOUND_MS)
+
+    # Registration: three guests on the public page, 27 through the link over the API.
+    player = phones(locale=language).page
+    for index, name in enumerate(GUESTS[:3]):
+        answer = register_on_the_page(player, link, name, "SC Bonn", initial=index == 1)
+        # The answer names the player as the published results will ("Gabriele H.").
+        shown = "Gabriele H." if index == 1 else name
+        assert answer.startswith(f"{words['registered']}{shown}."), answer
+    token = tournament["registration_token"]
+    for name in GUESTS[3:30]:
+        api._call(
+            "POST",
+            f"/tournaments/{tournament_id}/registrations",
+            token,
+            json={"name": name, "club": "Real Club de Solo Sevilla"},
+        )
+
+    # The director enters the club's six players and four guests, two of them checked in.
+    director.reload()
+    late = director.locator("details.late")
+    late.wait_for(timeout=BOUND_MS)
+    late.locator("summary").click()
+    for index, member in enumerate(club["players"]):
+        late.locator("#late-player").select_option(member["id"])
+        late.locator('input[name="check_in"]').set_checked(index < 2)
+        late.locator("button[type=submit]").click()
+        expect(late.locator(".notice")).to_contain_text(member["name"], timeout=BOUND_MS)
+    for name in GUESTS[30:34]:
+        late.locator("#late-guest").fill(name)
+        late.locator("#late-club").fill("Solo-Club Wien")
+        late.locator('input[name="check_in"]').set_checked(False)
+        late.locator("button[type=submit]").click()
+        expect(late.locator(".notice")).to_contain_text(name, timeout=BOUND_MS)
+    # The 41st registers on the page: the cap is reached, the waiting list's first place.
+    answer = register_on_the_page(player, link, GUESTS[34], "", initial=False)
+    assert words["waiting"] in answer, answer
+    entrants = api._call("GET", f"/tournaments/{tournament_id}/entrants", club["admin_token"])
+    assert len(entrants) == 41 and [e["status"] for e in entrants].count("waiting") == 1
+    assert next(e for e in entrants if e["name"] == GUESTS[1])["display"] == "initial"
+
+    # Check-in: a search for "jose" finds José María; then one tap for each of the others.
+    search = director.locator("#entrant-search")
+    search.fill("jose")
+    expect(director.locator("li.entrant")).to_have_count(1, timeout=BOUND_MS)
+    expect(director.locator("li.entrant .name")).to_have_text(GUESTS[0])
+    search.fill("")
+    for entrant in entrants:
+        if entrant["status"] != "registered":
+            continue
+        row = entrant_row(director, entrant["name"])
+        row.get_by_role("button", name=words["check_in"]).click()
+        expect(row).to_have_class(re.compile(r"\bchecked_in\b"), timeout=BOUND_MS)
+    counts = api._call("GET", f"/tournaments/{tournament_id}", club["admin_token"])["entrants"]
+    assert counts == {"registered": 0, "waiting": 1, "checked_in": 40, "withdrawn": 0}
+
+    # Series 1, drawn on the screen: its tables and the link to their cards.
+    director.get_by_role("button", name=words["draw"].format(n=1)).click()
+    series = director.locator('section.series[data-series="1"]')
+    series.wait_for(timeout=BOUND_MS)
+    night_id = tournament["night_id"]
+    cards = series.locator(".links a").first.get_attribute("href")
+    assert cards and f"/nights/{night_id}/cards?series=1" in cards
+    record_series(api, club, night_id, 1)
+
+    # A withdrawal between the series: asked again, then done; the waiting one moves up.
+    leaving = GUESTS[5]
+    row = entrant_row(director, leaving)
+    row.get_by_role("button", name=words["withdraw"]).click()
+    row.locator(".notice button.danger").click()
+    expect(row).to_have_class(re.compile(r"\bwithdrawn\b"), timeout=BOUND_MS)
+    waiting = entrant_row(director, GUESTS[34])
+    expect(waiting).to_have_class(re.compile(r"\bregistered\b"), timeout=BOUND_MS)
+    waiting.get_by_role("button", name=words["check_in"]).click()
+    expect(waiting).to_have_class(re.compile(r"\bchecked_in\b"), timeout=BOUND_MS)
+
+    # Series 2: forty again (the one who left is not seated), played.
+    director.get_by_role("button", name=words["draw"].format(n=2)).click()
+    director.locator('section.series[data-series="2"]').wait_for(timeout=BOUND_MS)
+    night = api._call("GET", f"/nights/{night_id}", club["admin_token"])
+    seated = [s["name"] for t in night["series"][1]["tables"] for s in t["seats"]]
+    assert len(seated) == 40 and leaving not in seated
+    record_series(api, club, night_id, 2)
+
+    # The standings, the prizes and the cash sheet: 41 paid 12,50 €, all of it paid out.
+    director.reload()
+    standings = api._call("GET", f"/tournaments/{tournament_id}/standings", club["admin_token"])
+    rows = director.locator("section.standings tbody tr")
+    expect(rows).to_have_count(len(standings["standings"]), timeout=BOUND_MS)
+    for index in (0, 20, 40):
+        line = standings["standings"][index]
+        expect(rows.nth(index).locator("td.name")).to_contain_text(line["name"])
+    prizes = api._call("GET", f"/tournaments/{tournament_id}/prizes", club["admin_token"])
+    sheet = prizes["cash_sheet"]
+    assert sheet["paying"] == 41 and sheet["fees_cents"] == 41 * 1250
+    assert sheet["fees_cents"] == sheet["prizes_cents"] + sheet["remains_cents"]
+    assert sheet["remains_cents"] == 0  # 50 + 30 + 20 % of the fees
+    cash = director.locator("section.cash")
+    expect(cash).to_contain_text(words["fees"])
+    expect(cash).to_contain_text(words["remains"])
+    paid = sum(p["cents"] for p in prizes["prize_list"])
+    assert paid == 41 * 1250
+
+    # The ranking list to print, with its prizes; the CSV in the reader's language.
+    director.locator("section.result a.button").click()
+    ranking = director.locator(".ranking")
+    ranking.wait_for(timeout=BOUND_MS)
+    expect(ranking.locator(".scroll tbody tr")).to_have_count(len(standings["standings"]))
+    director.emulate_media(media="print")
+    assert not director.locator(".ranking .no-print").is_visible()
+    director.emulate_media(media="screen")
+    director.go_back()
+    with director.expect_download() as download:
+        director.locator("section.result button.csv").click()
+    text = Path(download.value.path()).read_bytes().decode()  # its CRLF kept
+    assert text.split("\r\n")[0] == words["csv"]
+    assert len([line for line in text.split("\r\n")[1:] if line]) == len(standings["standings"])
+
+
+def widest(page: Any) -> int:
+    """How far the page reaches to the right (its scroll width)."""
+    return int(page.evaluate("document.documentElement.scrollWidth"))
+
+
+@pytest.mark.parametrize("language", ["en", "de", "es"])
+def test_the_screens_fit_phones_of_320_360_and_412_px(browser, base_url, api, language) -> None:
+    """Each new screen at each width: nothing wider than the phone (long names, wrapping,
+    buttons); with TOURNAMENT_SCREENSHOTS set, its picture."""
+    shots = os.environ.get("TOURNAMENT_SCREENSHOTS")
+    club = host_club(api)
+    admin = club["admin_token"]
+    tournament = api._call(
+        "POST",
+        f"/clubs/{club['id']}/tournaments",
+        admin,
+        json={
+            "name": "Preis-Solo Lüdenscheid 2026",
+            "variant": "american",
+            "series": 2,
+            "hands_per_series": 1,
+            "entry_fee_cents": 1250,
+            "cap": 12,
+            "prizes": [{"per_mille": 500}, {"per_mille": 300}, {"per_mille": 200}],
+        },
+    )
+    tid = tournament["id"]
+    for index, name in enumerate(GUESTS[:13]):
+        entrant = api._call(
+            "POST",
+            f"/tournaments/{tid}/registrations",
+            tournament["registration_token"],
+            json={"name": name, "club": "Real Club de Solo Sevilla"},
+        )
+        if index < 8:
+            api._call(
+                "PATCH",
+                f"/tournaments/{tid}/entrants/{entrant['id']}",
+                admin,
+                json={"status": "checked_in"},
+            )
+    api._call("POST", f"/tournaments/{tid}/series", admin, json={"seed": 7})
+    record_series(api, club, tournament["night_id"], 1)
+    for width in WIDTHS:
+        context = browser.new_context(
+            viewport={"width": width, "height": 760}, base_url=base_url, locale=language
+        )
+        page = context.new_page()
+        keep_admin_token(page, club)
+        link = (
+            f"/tournaments/{tid}/register?lang={language}#token="
+            f"{tournament['registration_token']}&name=Preis-Solo%20L%C3%BCdenscheid%202026"
+        )
+        page.goto(link)
+        page.locator("#reg-name").fill(GUESTS[0])
+        assert widest(page) <= width, ("register", width)
+        if shots:
+            page.screenshot(path=str(Path(shots) / f"tournament-register-{language}-{width}.png"))
+        page.goto(f"/clubs/{club['id']}/tournament-admin?lang={language}#tournament={tid}")
+        page.locator("section.entrants").wait_for(timeout=BOUND_MS)
+        assert widest(page) <= width, ("director", width)
+        if shots:
+            page.evaluate("document.querySelector('section.entrants').scrollIntoView()")
+            page.screenshot(path=str(Path(shots) / f"tournament-director-{language}-{width}.png"))
+        page.goto(f"/clubs/{club['id']}/tournament-admin?lang={language}#tournament={tid}&ranking")
+        page.locator(".ranking tbody tr").first.wait_for(timeout=BOUND_MS)
+        assert widest(page) <= width, ("ranking", width)
+        if shots:
+            page.screenshot(path=str(Path(shots) / f"tournament-ranking-{language}-{width}.png"))
+        context.close()
+
+
+def test_axe_finds_nothing_on_the_tournament_screens(browser, base_url, api) -> None:
+    """The registration page, its answer, the director's screen with a series drawn and the
+    ranking list, in German at 360 px (axe-core: WCAG 2.2 AA and 7:1 contrast)."""
+    from .test_access import violations
+
+    club = host_club(api)
+    admin = club["admin_token"]
+    tournament = api._call(
+        "POST",
+        f"/clubs/{club['id']}/tournaments",
+        admin,
+        json={
+            "name": "Preis-Solo",
+            "variant": "american",
+            "hands_per_series": 1,
+            "entry_fee_cents": 1000,
+            "cap": 4,
+            "prizes": [{"per_mille": 1000}],
+        },
+    )
+    tid, token = tournament["id"], tournament["registration_token"]
+    for name in GUESTS[1:5]:
+        entrant = api._call(
+            "POST",
+            f"/tournaments/{tid}/registrations",
+            token,
+            json={"name": name, "contact": "0171 2345678"},
+        )
+        api._call(
+            "PATCH",
+            f"/tournaments/{tid}/entrants/{entrant['id']}",
+            admin,
+            json={"status": "checked_in"},
+        )
+    context = browser.new_context(viewport={"width": 360, "height": 780}, base_url=base_url)
+    page = context.new_page()
+    try:
+        page.goto(f"/tournaments/{tid}/register?lang=de#token={token}&name=Preis-Solo")
+        page.locator("form.register").wait_for(timeout=BOUND_MS)
+        assert violations(page) == []
+        page.locator("#reg-name").fill(GUESTS[0])
+        page.locator("form.register button[type=submit]").click()
+        page.locator("section.answer").wait_for(timeout=BOUND_MS)  # the waiting list
+        assert violations(page) == []
+        page.goto(f"/clubs/{club['id']}/tournament-admin?lang=de#tournament={tid}&token={admin}")
+        page.locator("section.draw button.primary").click()
+        page.locator('section.series[data-series="1"]').wait_for(timeout=BOUND_MS)
+        page.locator(".registration summary").click()
+        page.locator(".registration .qrbox svg").wait_for(timeout=BOUND_MS)
+        assert violations(page) == []
+        page.goto(
+            f"/clubs/{club['id']}/tournament-admin?lang=de#tournament={tid}&ranking&token={admin}"
+        )
+        page.locator(".ranking tbody tr").first.wait_for(timeout=BOUND_MS)
+        assert violations(page) == []
+    finally:
+        context.close()
