@@ -26,6 +26,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
         pages,
         settlements,
         tables,
+        tournament_results,
         tournaments,
         variants,
         webhooks,
@@ -46,6 +47,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
         league_admin,
         nights,
         tournaments,
+        tournament_results,
         live,
         webhooks,
     ):

@@ -40,6 +40,9 @@ EVENT_TYPES = (
     "night.changed",
     "night.series_drawn",
     "night.closed",
+    "tournament.confirmed",
+    "tournament.disputed",
+    "tournament.dispute_resolved",
     "webhook.disabled",
 )
 """Every ``kind`` that ``record_change`` writes (a test reads the calls and checks it): what a

@@ -481,6 +481,12 @@ def _check_in(tournament: TournamentRow, entrant: EntrantRow) -> None:
     db.session.flush()
 
 
+def check_in_locked(tournament: TournamentRow, entrant: EntrantRow) -> None:
+    """Check the entrant in, the tournament locked already (``lock_tournament``): a
+    substitute seated by the director (``tournament_results.seat_entrant``)."""
+    _check_in(tournament, entrant)
+
+
 def change_entrant(
     principal: Principal, tournament_id: str, entrant_id: str, status: str
 ) -> dict[str, Any]:
@@ -567,9 +573,12 @@ def standings_of(tournament: TournamentRow) -> dict[str, Any]:
     """The tournament's standings as of now: each entrant who has played (or is checked in)
     with his series (the night's, from its tables), his total under the tournament's scoring,
     ranked by its named tie-breaks."""
+    from .tournament_results import confirmed_tables  # it reads this module's lock
+
     night = _night_of(tournament)
     night_standings = nights.standings_of(night)
     entrants = _entrants_by_player(tournament.id)
+    confirmed = confirmed_tables(tournament)
     scoring = tournament.scoring
     # Each table's place points, from its players' results there (the game's own).
     at_table: dict[tuple[int, int], list[tuple[str, int]]] = {}
@@ -594,7 +603,13 @@ def standings_of(tournament: TournamentRow) -> dict[str, Any]:
                 series.append(None)
                 continue
             at_its_table = points[(result["series"], result["table"], night_line["player_id"])]
-            series.append({**result, "place_points": at_its_table})
+            series.append(
+                {
+                    **result,
+                    "place_points": at_its_table,
+                    "confirmed": (result["series"], result["table"]) in confirmed,
+                }
+            )
         place_points = sum(s["place_points"] for s in series if s is not None)
         lines.append(
             {
