@@ -57,7 +57,7 @@ class Confirmations(MethodView):
         """Confirm the table's complete series: a seat other than the scorer's, or the director.
 
         Two players or the director make it count; a change of the hands voids them."""
-        return results.confirm(principal(), tournament_id, table_id, body["seat"])
+        return results.confirm(principal(), tournament_id, table_id, body["seat"], _streams())
 
 
 @blp.route("/tournaments/<string:tournament_id>/tables/<string:table_id>/disputes")
@@ -84,7 +84,7 @@ class Resolution(MethodView):
     @operation("resolveDispute", "Tournaments")
     def post(self, body: dict[str, Any], tournament_id: str, dispute_id: str) -> dict[str, Any]:
         """Resolve a dispute: correct or void the hand (as `correctHand`), or reject it."""
-        return results.resolve(principal(), tournament_id, dispute_id, body)
+        return results.resolve(principal(), tournament_id, dispute_id, body, _streams())
 
 
 @blp.route("/tournaments/<string:tournament_id>/console")

@@ -300,7 +300,11 @@ def _seat_of(principal: Principal, seat: int | None) -> int | None:
 
 
 def confirm(
-    principal: Principal, tournament_id: str, table_id: str, seat: int | None
+    principal: Principal,
+    tournament_id: str,
+    table_id: str,
+    seat: int | None,
+    streams: Streams | None = None,
 ) -> dict[str, Any]:
     """A seated player other than the scorer (the table's token, naming the seat), or the
     director (admin token, no seat), confirms the table's complete series as it stands. A
@@ -346,7 +350,7 @@ def confirm(
             confirmed=after["confirmed"],
         )
     db.session.commit()
-    return _public(_table_result(tournament, table.id))
+    return _public(_table_result(tournament, table.id, streams))
 
 
 def dispute(
@@ -400,7 +404,11 @@ def dispute(
 
 
 def resolve(
-    principal: Principal, tournament_id: str, dispute_id: str, body: Mapping[str, Any]
+    principal: Principal,
+    tournament_id: str,
+    dispute_id: str,
+    body: Mapping[str, Any],
+    streams: Streams | None = None,
 ) -> dict[str, Any]:
     """The director resolves an open dispute (admin token): ``corrected`` (the hand replaced
     by ``hand``) or ``voided`` through the hands' own correction path, so that the hand's
@@ -440,7 +448,7 @@ def resolve(
         hands.void_hand(principal, row.table_id, row.hand)  # commits
     else:
         db.session.commit()
-    return _public(_table_result(tournament, row.table_id))
+    return _public(_table_result(tournament, row.table_id, streams))
 
 
 def readable_by_director(principal: Principal, tournament_id: str) -> TournamentRow:
@@ -578,10 +586,9 @@ def seat_entrant(
         assert entrant.player_id is not None
         seats[target.id][body["seat"]] = entrant.player_id
     else:
-        from_table, from_seat = mover[1].id, mover[2]
-        seats[from_table][from_seat] = sitting_id
-        seats[target.id][body["seat"]] = mover_player = entrant.player_id
-        assert mover_player is not None
+        assert entrant.player_id is not None  # seated, so checked in
+        seats[mover[1].id][mover[2]] = sitting_id
+        seats[target.id][body["seat"]] = entrant.player_id
     for table_id, table in locked.items():
         _rewrite_seats(principal, table, seats[table_id])
     tournament.version += 1
