@@ -10,6 +10,7 @@ from typing import Any
 from flask import request
 from flask.views import MethodView
 
+from ..middleware.answers import STREAMS_ENVIRON_KEY
 from ..schemas.tournament_results import (
     ConfirmationSchema,
     ConsoleQuerySchema,
@@ -21,7 +22,7 @@ from ..schemas.tournament_results import (
     TableResultSchema,
 )
 from ..services import tournament_results as results
-from ..stream_hub import STREAMS_ENVIRON_KEY
+from ..services.table_results import Streams
 from .auth import documents_token, principal
 from .openapi import operation
 from .paging import Answer, Blueprint
@@ -40,7 +41,7 @@ ADMIN = "Not the admin token of the host club."
 NO_TABLE = "No such tournament, or no such table of it."
 
 
-def _streams() -> results.Streams | None:
+def _streams() -> Streams | None:
     hub: Any = request.environ.get(STREAMS_ENVIRON_KEY)
     return None if hub is None else hub.held
 

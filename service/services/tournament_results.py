@@ -9,23 +9,20 @@ token (the director) confirms any table, resolves disputes, reads the console an
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from ..extensions import db
 from ..i18n.marks import N_
-from ..persistence.columns import rfc3339, utcnow
-from ..persistence.nights import ClubNightPlayerRow, ClubNightSeriesRow, ClubNightTableRow
+from ..persistence.columns import utcnow
+from ..persistence.nights import ClubNightPlayerRow, ClubNightTableRow
 from ..persistence.table_keeping import (
-    HandRow,
     PlayerRow,
     SeatingChangeRow,
     SeatRow,
     TableRow,
-    TokenRow,
 )
 from ..persistence.tournament_results import ConfirmationRow, DisputeRow
 from ..persistence.tournaments import EntrantRow, TournamentRow
@@ -36,9 +33,16 @@ from .auth import Principal, new_id, require_club_admin, require_table_access
 from .errors import Conflict, NotFound
 from .locking import begin_write, lock_table
 from .outbox import record_change
-
-Streams = Callable[[str], int]
-"""How many live streams this worker holds under a key (``StreamHub.held``)."""
+from .table_results import (
+    Streams,
+    dispute_view,
+    drawn_at,
+    linked_tables,
+    public,
+    result_stamps,
+    results_of,
+    table_result,
+)
 
 
 class SeriesNotComplete(Conflict):
@@ -55,208 +59,6 @@ class DisputeClosed(Conflict):
 
 class SeriesStarted(Conflict):
     problem = "series-started"
-
-
-# --- what is known of the tables, a query per kind ------------------------------------------
-
-
-def result_stamps(table_ids: Sequence[str]) -> dict[str, int]:
-    """Each table's stamp: the sum of its hands' revisions and its re-seatings. Any change of
-    its hands (one recorded, corrected or voided) or of its seating raises it, so a
-    confirmation given at another stamp confirmed something else, and is void."""
-    stamps = dict.fromkeys(table_ids, 0)
-    if not table_ids:
-        return stamps
-    for table_id, revisions in db.session.execute(
-        select(HandRow.table_id, func.sum(HandRow.revision))
-        .where(HandRow.table_id.in_(table_ids))
-        .group_by(HandRow.table_id)
-    ):
-        stamps[table_id] += int(revisions or 0)
-    for table_id, count in db.session.execute(
-        select(SeatingChangeRow.table_id, func.count())
-        .where(SeatingChangeRow.table_id.in_(table_ids))
-        .group_by(SeatingChangeRow.table_id)
-    ):
-        stamps[table_id] += int(count)
-    return stamps
-
-
-def _confirmations(stamps: Mapping[str, int]) -> dict[str, list[int | None]]:
-    """The confirmations that stand, by table: those given at its stamp (seats; None: the
-    director), in the order given."""
-    found: dict[str, list[int | None]] = {table_id: [] for table_id in stamps}
-    if not stamps:
-        return found
-    rows = db.session.execute(
-        select(ConfirmationRow.table_id, ConfirmationRow.seat, ConfirmationRow.stamp)
-        .where(ConfirmationRow.table_id.in_(list(stamps)))
-        .order_by(ConfirmationRow.id)
-    )
-    for table_id, seat, stamp in rows:
-        if stamp == stamps[table_id] and seat not in found[table_id]:
-            found[table_id].append(seat)
-    return found
-
-
-def _open_disputes(table_ids: Sequence[str]) -> dict[str, list[DisputeRow]]:
-    found: dict[str, list[DisputeRow]] = {table_id: [] for table_id in table_ids}
-    if table_ids:
-        for dispute in db.session.scalars(
-            select(DisputeRow)
-            .where(DisputeRow.table_id.in_(table_ids), DisputeRow.status == "open")
-            .order_by(DisputeRow.opened_at, DisputeRow.id)
-        ):
-            found[dispute.table_id].append(dispute)
-    return found
-
-
-def _last_hands(table_ids: Sequence[str]) -> dict[str, datetime]:
-    if not table_ids:
-        return {}
-    return {
-        table_id: at
-        for table_id, at in db.session.execute(
-            select(HandRow.table_id, func.max(HandRow.recorded_at))
-            .where(HandRow.table_id.in_(table_ids))
-            .group_by(HandRow.table_id)
-        )
-        if at is not None
-    }
-
-
-def _phones(table_ids: Sequence[str], streams: Streams | None) -> dict[str, int | None]:
-    """The live streams this worker holds with each table's tokens (None: no stream hub
-    answers here, as under the development server)."""
-    if streams is None or not table_ids:
-        return dict.fromkeys(table_ids)
-    phones: dict[str, int | None] = dict.fromkeys(table_ids, 0)
-    for token_id, table_id in db.session.execute(
-        select(TokenRow.id, TokenRow.table_id).where(
-            TokenRow.table_id.in_(table_ids), TokenRow.revoked_at.is_(None)
-        )
-    ):
-        if table_id is not None:
-            phones[table_id] = (phones[table_id] or 0) + streams(f"token:{token_id}")
-    return phones
-
-
-def _since(at: datetime | None, now: datetime) -> float:
-    if at is None:
-        return 0.0
-    if at.tzinfo is None:  # SQLite hands back naive UTC
-        at = at.replace(tzinfo=now.tzinfo)
-    return max(0.0, (now - at).total_seconds() / 60)
-
-
-def _results(
-    linked: Sequence[tuple[ClubNightTableRow, TableRow]],
-    drawn_at: Mapping[int, datetime],
-    streams: Streams | None,
-    stale_minutes: float,
-) -> list[dict[str, Any]]:
-    """Each table's result as the console and the phones' answers show it: one query per
-    kind of fact for all the tables, none per table."""
-    ids = [table.id for _, table in linked]
-    stamps = result_stamps(ids)
-    confirmations = _confirmations(stamps)
-    disputes = _open_disputes(ids)
-    last = _last_hands(ids)
-    phones = _phones(ids, streams)
-    now = utcnow()
-    rows = []
-    for link, table in linked:
-        given = confirmations[table.id]
-        result = result_rules.TableResult(
-            played=table.hands_played,
-            limit=table.hands_limit,
-            closed=table.status == "closed",
-            confirmed_by=frozenset(s for s in given if s is not None),
-            director=None in given,
-            open_disputes=len(disputes[table.id]),
-            idle_minutes=_since(last.get(table.id) or drawn_at.get(link.series), now),
-        )
-        rows.append(
-            {
-                "result": result,
-                "table_id": table.id,
-                "series": link.series,
-                "number": link.number,
-                "seats": [
-                    {"seat": s.seat, "player_id": s.player_id, "name": s.name} for s in table.seats
-                ],
-                "hands_played": table.hands_played,
-                "hands_limit": table.hands_limit,
-                "last_hand_at": rfc3339(last.get(table.id)),
-                "phones": phones[table.id],
-                "confirmations": given,
-                "confirmed": result.confirmed,
-                "state": result.state(stale_minutes),
-                "disputes": [dispute_view(d, link.number) for d in disputes[table.id]],
-            }
-        )
-    return rows
-
-
-def dispute_view(dispute: DisputeRow, table_number: int) -> dict[str, Any]:
-    return {
-        "id": dispute.id,
-        "table_id": dispute.table_id,
-        "table": table_number,
-        "hand": dispute.hand,
-        "seat": dispute.seat,
-        "reason": dispute.reason,
-        "status": dispute.status,
-        "opened_at": rfc3339(dispute.opened_at),
-        "resolved_at": rfc3339(dispute.resolved_at),
-    }
-
-
-def _public(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in row.items() if k != "result"}
-
-
-def _drawn_at(night_id: str) -> dict[int, datetime]:
-    return {
-        number: at
-        for number, at in db.session.execute(
-            select(ClubNightSeriesRow.number, ClubNightSeriesRow.drawn_at).where(
-                ClubNightSeriesRow.night_id == night_id
-            )
-        )
-    }
-
-
-def _linked(
-    night_id: str, series: int | None = None, table_id: str | None = None
-) -> list[tuple[ClubNightTableRow, TableRow]]:
-    """The night's tables (of one series, or one table) with their rows, by series and
-    number; their seats load in one more statement for all of them (``selectin``)."""
-    query = (
-        select(ClubNightTableRow, TableRow)
-        .join(TableRow, TableRow.id == ClubNightTableRow.table_id)
-        .where(ClubNightTableRow.night_id == night_id)
-        .order_by(ClubNightTableRow.series, ClubNightTableRow.number)
-    )
-    if series is not None:
-        query = query.where(ClubNightTableRow.series == series)
-    if table_id is not None:
-        query = query.where(ClubNightTableRow.table_id == table_id)
-    return [(link, table) for link, table in db.session.execute(query)]
-
-
-def _table_result(
-    tournament: TournamentRow, table_id: str, streams: Streams | None = None
-) -> dict[str, Any]:
-    linked = _linked(tournament.night_id, table_id=table_id)
-    drawn = _drawn_at(tournament.night_id)
-    return _results(linked, drawn, streams, result_rules.STALE_MINUTES)[0]
-
-
-def confirmed_tables(tournament: TournamentRow) -> set[tuple[int, int]]:
-    """The (series, table number) of the tournament's tables whose result counts."""
-    rows = _results(_linked(tournament.night_id), {}, None, result_rules.STALE_MINUTES)
-    return {(row["series"], row["number"]) for row in rows if row["confirmed"]}
 
 
 # --- the table's phones: confirm, dispute ---------------------------------------------------
@@ -313,7 +115,7 @@ def confirm(
     seat = _seat_of(principal, seat)
     if seat is not None:
         result_rules.check_confirming_seat(seat, table.players)
-    before = _results([(link, table)], {}, None, result_rules.STALE_MINUTES)[0]
+    before = results_of([(link, table)], {}, None, result_rules.STALE_MINUTES)[0]
     result: result_rules.TableResult = before["result"]
     stamp = result_stamps([table.id])[table.id]
     if result.open_disputes:
@@ -337,7 +139,7 @@ def confirm(
             )
         )
         db.session.flush()
-        after = _table_result(tournament, table.id)
+        after = table_result(tournament, table.id)
         record_change(
             table.club_id,
             "tournament.confirmed",
@@ -350,7 +152,7 @@ def confirm(
             confirmed=after["confirmed"],
         )
     db.session.commit()
-    return _public(_table_result(tournament, table.id, streams))
+    return public(table_result(tournament, table.id, streams))
 
 
 def dispute(
@@ -448,7 +250,7 @@ def resolve(
         hands.void_hand(principal, row.table_id, row.hand)  # commits
     else:
         db.session.commit()
-    return _public(_table_result(tournament, row.table_id, streams))
+    return public(table_result(tournament, row.table_id, streams))
 
 
 def readable_by_director(principal: Principal, tournament_id: str) -> TournamentRow:
@@ -464,10 +266,10 @@ def readable_by_director(principal: Principal, tournament_id: str) -> Tournament
 def _console_of(
     tournament: TournamentRow, streams: Streams | None, stale_minutes: float
 ) -> dict[str, Any]:
-    drawn = _drawn_at(tournament.night_id)
+    drawn = drawn_at(tournament.night_id)
     series = max(drawn) if drawn else None
-    linked = _linked(tournament.night_id, series=series) if series is not None else []
-    rows = {row["number"]: row for row in _results(linked, drawn, streams, stale_minutes)}
+    linked = linked_tables(tournament.night_id, series=series) if series is not None else []
+    rows = {row["number"]: row for row in results_of(linked, drawn, streams, stale_minutes)}
     order = result_rules.console_order(
         [(number, row["result"]) for number, row in rows.items()], stale_minutes
     )
@@ -479,7 +281,7 @@ def _console_of(
         "series": series,
         "stale_minutes": stale_minutes,
         "counts": counts,
-        "tables": [_public(rows[number]) for number in order],
+        "tables": [public(rows[number]) for number in order],
     }
 
 
@@ -523,11 +325,11 @@ def seat_entrant(
     entrant not seated (a new or waiting one, checked in now) substitutes for a withdrawn
     one. The answer is the console."""
     tournament = tournaments.lock_tournament(principal, tournament_id)
-    drawn = _drawn_at(tournament.night_id)
+    drawn = drawn_at(tournament.night_id)
     if not drawn:
         raise RuleViolation("table", "no series is drawn yet")
     series = max(drawn)
-    linked = _linked(tournament.night_id, series=series)
+    linked = linked_tables(tournament.night_id, series=series)
     entrant = db.session.get(EntrantRow, body["entrant_id"])
     if entrant is None or entrant.tournament_id != tournament.id:
         raise RuleViolation(

@@ -30,6 +30,7 @@ from .auth import Principal, bearer_token, new_id, require_club_admin
 from .errors import Conflict, Forbidden, NameTaken, NotFound, Unauthorized, conflict_on_duplicate
 from .league.tally import HAND_COUNTERS, tally_hand
 from .locking import begin_write
+from .table_results import confirmed_tables
 from .table_rules import TableRules
 
 HOLDING_A_PLACE = ("registered", "checked_in")
@@ -573,8 +574,6 @@ def standings_of(tournament: TournamentRow) -> dict[str, Any]:
     """The tournament's standings as of now: each entrant who has played (or is checked in)
     with his series (the night's, from its tables), his total under the tournament's scoring,
     ranked by its named tie-breaks."""
-    from .tournament_results import confirmed_tables  # it reads this module's lock
-
     night = _night_of(tournament)
     night_standings = nights.standings_of(night)
     entrants = _entrants_by_player(tournament.id)
