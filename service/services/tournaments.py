@@ -453,7 +453,7 @@ def _guest_name(club_id: str, entrant: EntrantRow) -> str:
 
 
 def _check_in(tournament: TournamentRow, entrant: EntrantRow) -> None:
-    """Check the entrant in (his fee taken): a guest becomes a player of the host club."""
+    """Check the entrant in (the fee taken): a guest becomes a player of the host club."""
     if entrant.status == "checked_in":
         return
     if entrant.status != "registered" and not _place_free(tournament):
@@ -492,8 +492,8 @@ def change_entrant(
     principal: Principal, tournament_id: str, entrant_id: str, status: str
 ) -> dict[str, Any]:
     """The director checks an entrant in (one call per player), takes a check-in back
-    (``registered``), or withdraws him (between series: the next draw leaves him out, his
-    series so far stay in the standings); a withdrawal from a place moves the first of the
+    (``registered``), or withdraws the entry (between series: the next draw leaves it out,
+    its series so far stay in the standings); a withdrawal from a place moves the first of the
     waiting list up (admin token)."""
     tournament = lock_tournament(principal, tournament_id)
     entrant = db.session.get(EntrantRow, entrant_id)
@@ -572,8 +572,9 @@ def _entrants_by_player(tournament_id: str) -> dict[str, EntrantRow]:
 
 def standings_of(tournament: TournamentRow) -> dict[str, Any]:
     """The tournament's standings as of now: each entrant who has played (or is checked in)
-    with his series (the night's, from its tables), his total under the tournament's scoring,
-    ranked by its named tie-breaks."""
+    with the series played (the night's, from its tables; each says whether its table's
+    result is confirmed), the total under the tournament's scoring, ranked by its named
+    tie-breaks."""
     night = _night_of(tournament)
     night_standings = nights.standings_of(night)
     entrants = _entrants_by_player(tournament.id)
