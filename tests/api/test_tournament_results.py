@@ -347,6 +347,16 @@ def test_the_director_moves_a_player_or_seats_a_substitute_before_the_first_hand
     assert tables[2]["seats"][2]["player_id"] == mover["player_id"]
     assert tables[1]["seats"][1]["player_id"] == other["player_id"]
     assert len(day.events("table.reseated")) == 2
+    # Within a table: the two swap there.
+    first_at_two = tables[2]["seats"][0]["player_id"]
+    within = host.client.post(
+        url, json={"entrant_id": mover["id"], "table": 2, "seat": 0}, headers=host.admin
+    )
+    assert within.status_code == 200, within.json
+    seats_at_two = {t["number"]: t for t in within.json["tables"]}[2]["seats"]
+    assert seats_at_two[0]["player_id"] == mover["player_id"]
+    assert seats_at_two[2]["player_id"] == first_at_two
+    assert len(day.events("table.reseated")) == 3
     # A substitute for a withdrawn entrant: a new entrant, checked in as seated.
     gone = by_player[first["seats"][3]["player_id"]]
     not_withdrawn = host.registered(day.tournament, name="Rosa Blum")
