@@ -27,6 +27,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
         settlements,
         tables,
         tournament_pages,
+        tournament_results,
         tournaments,
         variants,
         webhooks,
@@ -48,6 +49,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
         league_admin,
         nights,
         tournaments,
+        tournament_results,
         live,
         webhooks,
     ):

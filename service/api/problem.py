@@ -105,6 +105,24 @@ PROBLEM_TYPES: dict[str, tuple[int, str, str]] = {
         N_("No place free"),
         "Every place of the tournament's cap is held: raise the cap, or withdraw someone.",
     ),
+    "series-not-complete": (
+        409,
+        N_("Series not complete"),
+        "The tournament table has not played its series' hands: its result is confirmed at "
+        "the series' end.",
+    ),
+    "result-disputed": (
+        409,
+        N_("Result disputed"),
+        "A hand of the tournament table is disputed (or this hand is already): the director "
+        "resolves the dispute before the result is confirmed.",
+    ),
+    "dispute-closed": (409, N_("Dispute closed"), "The director has resolved the dispute already."),
+    "series-started": (
+        409,
+        N_("Series started"),
+        "The table has played its first hand (or is closed): seats move only before it.",
+    ),
     "token-revoked": (
         401,
         N_("Token revoked"),

@@ -8,7 +8,8 @@
 - ``idempotency``: the first answers of the other writes sent with an ``Idempotency-Key``;
 - ``outbox``: every change of a club as an event, numbered per club;
 - ``webhooks``: a club's webhook subscriptions, redeliveries asked for, the delivery log;
-- ``tournaments``: open tournaments hosted by a club, and their entrants.
+- ``tournaments``: open tournaments hosted by a club, and their entrants;
+- ``tournament_results``: the confirmations of a tournament's tables' results, and disputes.
 
 Importing any of them imports this package, and so every module of rows: the metadata (which
 Alembic and ``db.create_all`` read) is always complete, whichever rows a caller asked for.
@@ -20,6 +21,7 @@ from . import (  # noqa: F401
     nights,
     outbox,
     table_keeping,
+    tournament_results,
     tournaments,
     webhooks,
 )

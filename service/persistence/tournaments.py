@@ -36,8 +36,8 @@ CONTACT_MAX = 120
 REGISTRATION_TOKEN_MAX = 64  # secrets.token_urlsafe(32) is 43 characters
 ENTRANT_STATUSES = ("registered", "waiting", "checked_in", "withdrawn")
 DISPLAYS = ("full", "initial")
-"""How the public results name an entrant, as he chose at registration: his ``full`` name, or
-his first name and the ``initial`` of his last."""
+"""How the public results name an entrant, as chosen at registration: the ``full`` name, or
+the first name and the ``initial`` of the last."""
 
 
 class TournamentRow(Model):
@@ -56,7 +56,7 @@ class TournamentRow(Model):
     table_sizes: Mapped[list[int]] = mapped_column(JSON)
     entry_fee_cents: Mapped[int] = mapped_column(Integer)
     currency: Mapped[str] = mapped_column(String(CURRENCY_LEN))
-    # Losses money: what each game a declarer loses costs him (docs/rules.md); 0: none.
+    # Losses money: what each game a declarer loses costs the declarer (docs/rules.md); 0: none.
     loss_fee_cents: Mapped[int] = mapped_column(Integer, default=0)
     cap: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # The prize table (``rules.tournament.parse_prize_table``'s list), place 1 first.
@@ -85,8 +85,8 @@ class TournamentRow(Model):
 
 class EntrantRow(Model):
     """One entrant of a tournament, numbered in the order of registration (the waiting
-    list's order). ``player_id``: the host club's player he plays as (picked from its players
-    for a member; made at his check-in for a guest)."""
+    list's order). ``player_id``: the host club's player the entrant plays as (picked from its
+    players for a member; made at check-in for a guest)."""
 
     __tablename__ = "tournament_entrants"
 
@@ -102,7 +102,7 @@ class EntrantRow(Model):
     )
     status: Mapped[str] = mapped_column(String(12))
     registered_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    # Set while checked in (his entry fee taken); kept when he withdraws after it.
+    # Set while checked in (the entry fee taken); kept on a withdrawal after it.
     checked_in_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     withdrawn_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 

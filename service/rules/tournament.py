@@ -232,8 +232,8 @@ def strength(line: Mapping[str, Any], scoring: str) -> tuple[int, ...]:
 
 
 def display_name(name: str, display: str) -> str:
-    """An entrant's name as the public results show it, as he chose: ``full``, or ``initial``
-    (his first name and the initial of the name after it: "Anna-Katharina B." for
+    """An entrant's name as the public results show it, as chosen at registration: ``full``,
+    or ``initial`` (the first name and the initial of the name after it: "Anna-Katharina B." for
     "Anna-Katharina Berger", "María G." for "María García López", whose first surname is the
     one that counts); a name of one word is shown whole either way."""
     words = name.split()

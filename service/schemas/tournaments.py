@@ -318,6 +318,12 @@ class TournamentResultSchema(NightResultSchema):
     place_points = fields.Integer(
         required=True, metadata={"description": "The place points of the table (24 the first)."}
     )
+    confirmed = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "The table's result is confirmed; false: pending, counted provisionally."
+        },
+    )
 
 
 class TournamentLineSchema(Schema):

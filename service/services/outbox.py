@@ -42,6 +42,9 @@ EVENT_TYPES = (
     "night.closed",
     "tournament.created",
     "tournament.changed",
+    "tournament.confirmed",
+    "tournament.disputed",
+    "tournament.dispute_resolved",
     "webhook.disabled",
 )
 """Every ``kind`` that ``record_change`` writes (a test reads the calls and checks it): what a

@@ -34,6 +34,7 @@ from .errors import Conflict, Forbidden, NameTaken, NotFound, Unauthorized, conf
 from .league.tally import HAND_COUNTERS, tally_hand
 from .locking import begin_write
 from .outbox import record_change
+from .table_results import confirmed_tables
 from .table_rules import TableRules
 from .table_settings import change_settings
 
@@ -496,7 +497,7 @@ def _guest_name(club_id: str, entrant: EntrantRow) -> str:
 
 
 def _check_in(tournament: TournamentRow, entrant: EntrantRow) -> None:
-    """Check the entrant in (his fee taken): a guest becomes a player of the host club."""
+    """Check the entrant in (the fee taken): a guest becomes a player of the host club."""
     if entrant.status == "checked_in":
         return
     if entrant.status != "registered" and not _place_free(tournament):
@@ -525,12 +526,18 @@ def _check_in(tournament: TournamentRow, entrant: EntrantRow) -> None:
     db.session.flush()
 
 
+def check_in_locked(tournament: TournamentRow, entrant: EntrantRow) -> None:
+    """Check the entrant in, the tournament locked already (``lock_tournament``): a
+    substitute seated by the director (``tournament_results.seat_entrant``)."""
+    _check_in(tournament, entrant)
+
+
 def change_entrant(
     principal: Principal, tournament_id: str, entrant_id: str, status: str
 ) -> dict[str, Any]:
     """The director checks an entrant in (one call per player), takes a check-in back
-    (``registered``), or withdraws him (between series: the next draw leaves him out, his
-    series so far stay in the standings); a withdrawal from a place moves the first of the
+    (``registered``), or withdraws the entry (between series: the next draw leaves it out,
+    its series so far stay in the standings); a withdrawal from a place moves the first of the
     waiting list up (admin token)."""
     tournament = lock_tournament(principal, tournament_id)
     entrant = db.session.get(EntrantRow, entrant_id)
@@ -609,11 +616,13 @@ def _entrants_by_player(tournament_id: str) -> dict[str, EntrantRow]:
 
 def standings_of(tournament: TournamentRow) -> dict[str, Any]:
     """The tournament's standings as of now: each entrant who has played (or is checked in)
-    with his series (the night's, from its tables), his total under the tournament's scoring,
-    ranked by its named tie-breaks."""
+    with the series played (the night's, from its tables; each says whether its table's
+    result is confirmed), the total under the tournament's scoring, ranked by its named
+    tie-breaks."""
     night = _night_of(tournament)
     night_standings = nights.standings_of(night)
     entrants = _entrants_by_player(tournament.id)
+    confirmed = confirmed_tables(tournament)
     scoring = tournament.scoring
     # Each table's place points, from its players' results there (the game's own).
     at_table: dict[tuple[int, int], list[tuple[str, int]]] = {}
@@ -638,7 +647,13 @@ def standings_of(tournament: TournamentRow) -> dict[str, Any]:
                 series.append(None)
                 continue
             at_its_table = points[(result["series"], result["table"], night_line["player_id"])]
-            series.append({**result, "place_points": at_its_table})
+            series.append(
+                {
+                    **result,
+                    "place_points": at_its_table,
+                    "confirmed": (result["series"], result["table"]) in confirmed,
+                }
+            )
         place_points = sum(s["place_points"] for s in series if s is not None)
         lines.append(
             {

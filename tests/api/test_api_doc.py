@@ -22,6 +22,11 @@ SENT_ELSEWHERE = {
     (502, "about:blank"),
     (504, "about:blank"),
     (429, "urn:solo:problem:too-many-streams"),  # by the worker's hub: tests/api/test_streams.py
+    # a tournament table's result: tests/api/test_tournament_results.py asserts each type
+    (409, "urn:solo:problem:series-not-complete"),
+    (409, "urn:solo:problem:result-disputed"),
+    (409, "urn:solo:problem:dispute-closed"),
+    (409, "urn:solo:problem:series-started"),
 }
 
 
