@@ -66,3 +66,11 @@ def test_every_path_in_backticks_is_in_the_tree(page: Path) -> None:
     )
     missing = sorted(p for p in paths if p not in MADE_AT_RUN_TIME and not _exists(p))
     assert missing == [], f"{page.name} names paths that are not in the tree"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_ids)
+def test_no_page_keeps_a_merges_conflict_markers(page: Path) -> None:
+    """A merge's markers left in a page (docs/changes.md kept a ``=======`` and a
+    ``>>>>>>> h-tournament`` for a day) are half of two texts, each read as the whole."""
+    markers = re.compile(r"^(<{7} |={7}$|>{7} )", re.MULTILINE)
+    assert not markers.findall(page.read_text(encoding="utf-8"))
