@@ -24,10 +24,13 @@ class Defaults:
     OPENAPI_SWAGGER_UI_PATH = "docs"
     # Served from the swagger-ui-bundle package, never a CDN: clubs may run offline.
     OPENAPI_SWAGGER_UI_URL = "/docs/assets/"
-    # An operation's address in the URL (`/docs#/Hands/recordHand`), to link to it. Drawing
-    # less (`docExpansion: none`, no models) made Swagger UI no faster: its time goes into
-    # reading the OpenAPI 3.1 document (docs/api.md, "Swagger UI at /docs").
-    OPENAPI_SWAGGER_UI_CONFIG: dict[str, Any] = {"deepLinking": True}
+    # An operation's address in the URL (`/docs#/Hands/recordHand`), to link to it. The page
+    # draws the document's OpenAPI 3.0 copy (api/docs.py, `display_copy`): Swagger UI 5 took
+    # 6-13 s to read the 3.1 document itself (docs/api.md, "Swagger UI at /docs").
+    OPENAPI_SWAGGER_UI_CONFIG: dict[str, Any] = {
+        "deepLinking": True,
+        "url": "/docs/openapi-3.0.json",
+    }
     API_SPEC_OPTIONS: dict[str, Any] = {
         "info": {
             "description": "Keeps the score of Solo card games played at a real table: settles "

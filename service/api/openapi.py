@@ -426,6 +426,35 @@ def _pagination_header(spec: APISpec) -> None:
     }
 
 
+# Headers that every answer carries (``X-Request-Id``), or every answer to a request a rate
+# limit counts (``middleware/limits.py``): declared on the problem answers (shared
+# components, where a client quotes the id or reads the refused limit) and said once, in the
+# document's description, rather than beside each operation's own success, where they were
+# 15 KB of the document (three references in each of a hundred answers).
+SAID_ONCE_HEADERS = ("X-Request-Id", "RateLimit-Policy", "RateLimit")
+SAID_ONCE = (
+    "Every answer carries `X-Request-Id`, and every answer to a request a rate limit counts "
+    "(all but `getHealth` and `getReadiness`) `RateLimit-Policy` and `RateLimit`: "
+    "`components/headers` describes them, and the problem answers declare them (the 429 with "
+    "its `Retry-After`)."
+)
+
+
+def _headers_said_once(spec: APISpec, answers: list[dict[str, Any]]) -> None:
+    """``SAID_ONCE_HEADERS`` leave the operations' own answers below 400 (``SAID_ONCE`` says
+    them in the document's description)."""
+    for responses in answers:
+        for status, response in responses.items():
+            if int(status) < 400 and "$ref" not in response:
+                for key in SAID_ONCE_HEADERS:
+                    response.get("headers", {}).pop(key, None)
+                if response.get("headers") == {}:
+                    del response["headers"]
+    info = spec.options.get("info", {})
+    said = f"{info['description']} {SAID_ONCE}" if info.get("description") else SAID_ONCE
+    spec.options["info"] = {**info, "description": said}  # a copy: the config's stays as it is
+
+
 def share(spec: APISpec) -> None:
     """Write every answer, parameter and header the document repeats once, in its
     components, and refer to it wherever it stands: a problem answer such as the 429 of every
@@ -446,6 +475,7 @@ def share(spec: APISpec) -> None:
         for method, operation in item.items()
         if method in ("get", "put", "post", "delete", "patch")
     ]
+    _headers_said_once(spec, [op.get("responses", {}) for _, _, op in operations])
     _share_headers(spec, [op.get("responses", {}) for _, _, op in operations])
     answers: Counter[tuple[str, str]] = Counter(
         (status, _canonical(response))
@@ -622,8 +652,21 @@ def _parameter_names(variants: list[str]) -> dict[str, str]:
 
 
 def _name(operation: dict[str, Any]) -> None:
-    """Its description: the docstring's, ``operation(…)``'s, or at least the summary."""
-    operation.setdefault("description", operation.get("summary", ""))
+    """Its summary and description as a reader sees them: the docstring's lines joined (a
+    line break inside a paragraph is Markdown's space; paragraphs stay apart), and a
+    description only where it says more than the summary (the docstring's further paragraphs,
+    or ``operation(…)``'s words): one said twice is left out."""
+    for key in ("summary", "description"):
+        if key in operation:
+            operation[key] = _unwrapped(operation[key])
+    if operation.get("description") in ("", operation.get("summary")):
+        operation.pop("description", None)
+
+
+def _unwrapped(text: str) -> str:
+    """``"Enter a player: a guest; `check_in` for a\nlate entry."`` → one line; paragraphs
+    (a blank line between) stay apart."""
+    return "\n\n".join(" ".join(p.split()) for p in re.split(r"\n\s*\n", text.strip()))
 
 
 def _link(

@@ -16,6 +16,7 @@ import pytest
 import yaml
 
 from service import rules
+from service.api.openapi import SAID_ONCE, SAID_ONCE_HEADERS
 from tests.support import inlined
 
 DATA = json.loads((Path(__file__).parents[1] / "data" / "settlements.json").read_text())
@@ -47,7 +48,9 @@ def test_every_operation_is_named_described_and_tagged(document):
     for method, path, operation in _operations(document):
         where = f"{method.upper()} {path}"
         assert operation.get("operationId"), f"{where}: no operationId (api/openapi.py)"
-        assert operation.get("summary") and operation.get("description"), where
+        assert operation.get("summary") and "\n" not in operation["summary"], where
+        # A description says more than the summary, or is left out (api/openapi.py, `_name`).
+        assert operation.get("description", "") != operation["summary"], where
         assert len(operation["tags"]) == 1 and operation["tags"][0] in tags, where
         ids.append(operation["operationId"])
     assert len(ids) == len(set(ids))
@@ -105,14 +108,24 @@ def test_the_document_has_no_yaml_anchors_or_aliases(client):
 # took it to 297 KB, the operations added since to 312 KB; saying once what it still repeated
 # (an operation's own problem answer as a reference with its words, `Name`, the document's
 # `security`, the twins' words: docs/changes.md, 2026-12-07) to 292 KB. The open tournament's
-# ten operations (issue 42) then added 41,377 bytes (295,841 → 337,218 with the registration's
-# 429 and its options' bound): the bound is raised by that, not let grow further, until they
-# share what they repeat. A tournament in the club's export and import added 4,133, its season
-# 547, its events 211, a series' clock and end 1,816; the tournament's screens two operations
-# (`listTournaments`, for the director's screen, and `getTournamentRankingCsv`), 3,007
-# (346,932); the tables' results (confirmations, disputes, the console, seats: five operations)
-# 15,896 (362,828).
-DOCUMENT_BYTES_MAX = 362_828
+# ten operations (issue 42) then took it to 337,218 bytes; saying once the headers every
+# answer carries (`SAID_ONCE_HEADERS`), no description that repeats its summary, and short
+# lists and references on one line (api/docs.py, `FLOW_AT_MOST`) to 282,206 (about 30 KB of
+# that is the one-line writing, not sharing). The tournament's later slices (its export and
+# season, its events, the series' clock, its screens' two operations, the tables' results'
+# five) took it to 302,957: over issue 41's goal of 300,000, held by the strict xfail below
+# until they share what they repeat. The bound is not let grow further.
+DOCUMENT_BYTES_MAX = 302_957
+DOCUMENT_BYTES_GOAL = 300_000
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the tournament's slices took the document to 302,957 bytes (issue 41: 300,000)",
+)
+def test_the_document_is_within_issue_41s_goal(client):
+    text = client.get("/openapi.yaml").get_data(as_text=True)
+    assert len(text.encode()) <= DOCUMENT_BYTES_GOAL
 
 
 def test_the_document_stays_small_by_sharing_what_it_repeats(client):
@@ -132,6 +145,26 @@ def test_the_document_stays_small_by_sharing_what_it_repeats(client):
     ]
     assert len(written_out) == len(set(written_out))
     assert document["components"]["parameters"]["IdempotencyKey"]["in"] == "header"
+
+
+def test_the_headers_of_every_answer_are_said_once(client):
+    """``X-Request-Id`` and the rate limits' headers: in the document's description and on
+    the problem answers, not beside each operation's own success."""
+    document = client.get("/openapi.json").json
+    assert SAID_ONCE in document["info"]["description"]
+    for _, path, operation in _operations(document):
+        for status, answer in operation["responses"].items():
+            if int(status) < 400 and "$ref" not in answer:
+                assert not set(answer.get("headers", {})) & set(SAID_ONCE_HEADERS), (path, status)
+    responses, headers = document["components"]["responses"], document["components"]["headers"]
+    limited = responses["TooManyRequests"]["headers"]
+    assert limited["RateLimit"] == {"$ref": "#/components/headers/RateLimit"}
+    assert limited["RateLimit-Policy"] == {"$ref": "#/components/headers/RateLimit-Policy"}
+    problems = [a for a in responses.values() if "application/problem+json" in a.get("content", {})]
+    assert problems and all(
+        a["headers"]["X-Request-Id"] == {"$ref": "#/components/headers/RequestId"} for a in problems
+    )
+    assert {"RequestId", "RateLimit", "RateLimit-Policy"} <= headers.keys()
 
 
 def test_variant_is_one_shared_enum_of_the_known_variants(document):
