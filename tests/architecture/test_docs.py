@@ -28,7 +28,7 @@ def test_every_setting_named_is_one_the_service_reads(page: Path) -> None:
     unknown = sorted(
         key
         for key in named
-        if f'"{key}"' not in SOURCE and not re.search(rf"^\s+{key} = ", SOURCE, re.M)
+        if f'"{key}"' not in SOURCE and not re.search(rf"^\s+{key}(: [^=]+)? = ", SOURCE, re.M)
     )
     assert unknown == [], f"{page.name} names settings the service does not read"
 
