@@ -56,7 +56,10 @@ class SqliteConnection(sqlite3.Connection):
     go; they race, and the losers sleep again, each needing the GIL to get back to the call).
 
     ``wal_path``: after a commit that changed rows, the WAL is synced to disk (``FULL``
-    above), after the writer lock is let go.
+    above), after the writer lock is let go; unless ``commit_unsynced`` asked otherwise for
+    the transaction (a write whose loss in a crash harms no one: what PostgreSQL's
+    ``synchronous_commit = off`` is there). Its rows are then synced by the next commit of the
+    connection that syncs (or any other connection's sync of the WAL).
     """
 
     writer_lock_path: str | None = None
@@ -64,6 +67,11 @@ class SqliteConnection(sqlite3.Connection):
     _writer_fd: int | None = None
     _in_process_lock: threading.Lock | None = None
     _synced_changes = 0
+    _unsynced = False
+
+    def commit_unsynced(self) -> None:
+        """The current transaction's commit does not wait for the disk."""
+        self._unsynced = True
 
     def take_writer_lock(self) -> None:
         if self.writer_lock_path is None or self._writer_fd is not None:
@@ -96,13 +104,16 @@ class SqliteConnection(sqlite3.Connection):
                     self._in_process_lock = None
 
     def commit(self) -> None:
+        unsynced, self._unsynced = self._unsynced, False
         try:
             super().commit()
         finally:
             self.let_go_of_writer_lock()
-        self._sync_wal()
+        if not unsynced:
+            self._sync_wal()
 
     def rollback(self) -> None:
+        self._unsynced = False
         try:
             super().rollback()
         finally:

@@ -244,3 +244,69 @@ def test_a_failed_flock_gives_the_process_lock_back(tmp_path, monkeypatch):
     connection.take_writer_lock()  # not stuck behind the failed attempt
     connection.rollback()
     connection.close()
+
+
+def test_a_commit_asked_unsynced_waits_for_no_disk_and_the_next_sync_covers_it(
+    tmp_path, monkeypatch
+):
+    database = tmp_path / "unsynced.db"
+    connection = sqlite3.connect(database, factory=SqliteConnection)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("CREATE TABLE t (x INTEGER)")
+    connection.wal_path = f"{database}-wal"
+    synced: list[int] = []
+    real = os.fdatasync
+    monkeypatch.setattr(os, "fdatasync", lambda fd: (synced.append(fd), real(fd)))
+    try:
+        connection.commit_unsynced()
+        connection.execute("INSERT INTO t VALUES (1)")
+        connection.commit()
+        assert synced == []
+        # For that transaction only: the next one that changes rows is synced, and with it
+        # what the unsynced one wrote.
+        connection.execute("INSERT INTO t VALUES (2)")
+        connection.commit()
+        assert len(synced) == 1
+        connection.commit_unsynced()
+        connection.execute("INSERT INTO t VALUES (3)")
+        connection.rollback()  # the word goes with the transaction
+        connection.execute("INSERT INTO t VALUES (4)")
+        connection.commit()
+        assert len(synced) == 2
+    finally:
+        connection.close()
+
+
+def test_a_spent_stream_ticket_and_a_tokens_last_use_wait_for_no_disk(tmp_path, monkeypatch):
+    """Writes a crash may lose without harm (docs/scaling.md): a ticket spent in the last
+    moment opens one stream more within its minute; a last use is a hint. A hand still is
+    synced."""
+    from sqlalchemy import select, update
+
+    from service.extensions import db
+    from service.persistence.table_keeping import SpentTicketRow, TokenRow
+    from service.services import auth, live
+
+    api, database = sqlite_app(tmp_path)
+    table = api.table()
+    app = api.client.application
+    with app.app_context():  # a token never used: its use is due to be noted
+        db.session.execute(update(TokenRow).values(last_used_at=None))
+        db.session.commit()
+    watch = SyncWatch(monkeypatch, database)
+    with app.app_context():
+        live.spend_ticket("a ticket", db.engine)
+        with pytest.raises(live.StreamTicketInvalid):  # spent: it opens one stream once
+            live.spend_ticket("a ticket", db.engine)
+        assert db.session.scalars(select(SpentTicketRow.digest)).all() == [
+            auth.hash_token("a ticket")
+        ]
+        token_id = db.session.scalars(select(TokenRow.id)).first()
+        assert token_id is not None
+        db.session.rollback()
+        auth._note_use(token_id, db.engine)
+        assert db.session.get(TokenRow, token_id).last_used_at is not None  # noted
+    assert watch.syncs == []
+    assert watch.writer_lock_is_free()
+    assert api.record(table, SOLO).status_code == 201
+    assert watch.syncs == [True]
