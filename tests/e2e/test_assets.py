@@ -184,6 +184,48 @@ def test_the_service_worker_caches_every_file_of_the_shell() -> None:
     assert not any(path.startswith("/api/") for path in shell)
 
 
+# A module's static imports (`import … from './x.js'`, `export … from './x.js'`, `import './x.js'`);
+# `import('./x.js')`, loaded on demand, is not one.
+STATIC_IMPORT = re.compile(
+    r"(?:^|[;\n])\s*(?:import|export)\s[^;'\"]*?\bfrom\s*'\./([^']+)'|(?:^|[;\n])\s*import\s*'\./([^']+)'"
+)
+
+
+def statically_imported(entry: str) -> set[str]:
+    """The pad's files ``entry`` needs before it runs: itself and its static imports, all the
+    way down."""
+    found: set[str] = set()
+    waiting = [entry]
+    while waiting:
+        name = waiting.pop()
+        if name not in found:
+            found.add(name)
+            source = (PAD_DIR / name).read_text()
+            waiting += [a or b for a, b in STATIC_IMPORT.findall(source)]
+    return found
+
+
+def test_the_page_preloads_the_first_screens_whole_module_graph() -> None:
+    # Every module of a table's first screen is asked for with the page (modulepreload), not a
+    # level of imports at a time: under Lighthouse's simulated phone each level cost a round
+    # trip and the server's answer time (docs/pad.md, "A table's first screen"). The list and
+    # app.js's static imports cannot drift apart: a module added to them and not preloaded, or
+    # preloaded and no longer imported (a request the screen does not need), fails here.
+    html = (PAD_DIR / "index.html").read_text()
+    scripts = re.findall(r'<script type="module" src="/pad/([^"]+)"></script>', html)
+    preloaded = re.findall(r'<link rel="modulepreload" href="/pad/([^"]+)">', html)
+    assert scripts == ["boot.js", "app.js"]
+    assert len(preloaded) == len(set(preloaded))
+    assert set(preloaded) == statically_imported("app.js") - set(scripts)
+    # boot.js imports nothing: the table's reads go out as soon as it arrives.
+    assert statically_imported("boot.js") == {"boot.js"}
+    # What an opened row or a void needs comes after the first paint (table.js imports it then).
+    assert not statically_imported("app.js") & {"settlement.js", "writes.js", "live.js"}
+    # The whole graph is parsed and run before the table can be drawn, so no module is preloaded
+    # that the first screen does not import (the other screens come with `import()`).
+    assert not statically_imported("app.js") & {"new-hand-screen.js", "hand.js", "start.js"}
+
+
 @pytest.mark.parametrize(
     ("path", "mimetype"),
     [

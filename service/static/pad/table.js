@@ -26,11 +26,25 @@ import {
   sheetRows,
   shortName,
 } from './model.js';
-import { settlementView, summaryLine } from './settlement.js';
 import { store } from './store.js';
 import { discard, entriesFor, renumber } from './outbox.js';
 import { directorCloses, seriesOver } from './series.js';
-import { tableAfter, tableAfterView, write, writeToken } from './writes.js';
+
+/** What only an opened row, a conflict or a void shows or does: settlement.js (a hand's
+ *  transfers) and writes.js (a void, a restore), imported once the table is painted or when a
+ *  row is first opened, not with the table's first screen (docs/pad.md). */
+let rowParts = null;
+let rowPartsLoading = null;
+function loadRowParts() {
+  rowPartsLoading ||= Promise.all([import('./settlement.js'), import('./writes.js')]).then(
+    ([settlement, writes]) => (rowParts = { ...settlement, ...writes }),
+    (error) => {
+      rowPartsLoading = null; // asked again next time (offline before the worker kept them)
+      throw error;
+    },
+  );
+  return rowPartsLoading;
+}
 
 export function nextNumber(ctx) {
   return nextHand(ctx, entriesFor(ctx.id)).number;
@@ -161,7 +175,8 @@ function sheet(ctx, view, app) {
     store.savePref('sheet', { ...prefs, ...change });
     app.update();
   };
-  const toggle = (number) => {
+  const toggle = async (number) => {
+    await loadRowParts(); // a row opens with its transfers, never without them
     const open = new Set(view.open);
     if (open.has(number)) open.delete(number);
     else open.add(number);
@@ -276,7 +291,9 @@ function handDetails(ctx, view, app, hand) {
     <p class="hint">${hand.revision > 1
         ? t('Dealt by {name} · corrected (revision {revision})', dealt)
         : t('Dealt by {name}', dealt)}</p>
-    ${s && !isVoid ? settlementView(ctx, s) : html`<p>${t('Void: this hand moves nothing.')}</p>`}
+    ${s && !isVoid
+      ? rowParts?.settlementView(ctx, s)
+      : html`<p>${t('Void: this hand moves nothing.')}</p>`}
     <div class="buttons">
       <button type="button" class="small" @click=${() => app.go(edit)}
         >${t('Correct hand {number}', about)}</button
@@ -420,8 +437,8 @@ function conflictCard(ctx, app, e, mine) {
       <div>
         <h4>${t('Recorded (theirs)')}</h4>
         <p class="theirs">${describeHand(ctx, theirs.hand)}</p>
-        ${theirs.settlement
-          ? html`<p class="hint">${summaryLine(ctx, theirs.settlement)}</p>`
+        ${theirs.settlement && rowParts
+          ? html`<p class="hint">${rowParts.summaryLine(ctx, theirs.settlement)}</p>`
           : nothing}
       </div>
       <div>
@@ -444,6 +461,7 @@ function conflictCard(ctx, app, e, mine) {
 async function askVoid(ctx, app, hand) {
   app.setState({ voiding: { number: hand.number, answer: null } });
   document.querySelector('.confirm button:not([disabled])')?.focus();
+  const { tableAfter, writeToken } = await loadRowParts();
   const dryRun = () =>
     api.voidHand(ctx.id, writeToken(ctx), hand.number, ctx.table.version, true);
   const answer = await tableAfter(ctx, dryRun);
@@ -458,6 +476,7 @@ function confirmVoid(ctx, app, hand, voiding) {
   const ready = !!(answer && answer.table) && !voiding.sending;
   const yes = async () => {
     app.setState({ voiding: { ...voiding, sending: true } });
+    const { write, writeToken } = await loadRowParts();
     const request = () => api.voidHand(ctx.id, writeToken(ctx), hand.number, ctx.table.version);
     if (!(await write(ctx, app, request, t('Hand {number} is void', about)))) {
       app.setState({ voiding: { ...voiding, sending: false } });
@@ -467,7 +486,7 @@ function confirmVoid(ctx, app, hand, voiding) {
     <h4>${question}</h4>
     <p>${describeHand(ctx, hand.hand)}</p>
     <div>
-      ${tableAfterView(ctx, answer)}
+      ${rowParts?.tableAfterView(ctx, answer)}
       ${answer && answer.table ? dealerMoves(ctx, hand, answer.table) : nothing}
     </div>
     <div class="buttons">
@@ -506,6 +525,7 @@ function dealerMoves(ctx, hand, after) {
 }
 
 async function restore(ctx, app, hand) {
+  const { write, writeToken } = await loadRowParts();
   const request = () =>
     api.correct(ctx.id, writeToken(ctx), hand.number, hand.hand, ctx.table.version);
   await write(ctx, app, request, t('Hand {number} is restored', { number: hand.number }));
@@ -537,6 +557,8 @@ function loadNight(ctx, view, app) {
  *  screen waits for nothing it does not show. */
 export function loadTable(ctx, view, app) {
   afterPaint(() => {
+    // A conflict in the outbox shows their hand's settlement: drawn again once it is here.
+    if (!rowParts) loadRowParts().then(() => app.update(), () => {});
     loadNight(ctx, view, app);
     if (view.printedFor === ctx.table.version) return;
     view.printedFor = ctx.table.version;
