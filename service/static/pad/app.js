@@ -353,12 +353,27 @@ function keepOffline() {
   }
 }
 
+/** The page's icon and its manifest (with the manifest's icons), which the page names with
+ *  `data-later`, asked for once the first screen is painted: the browser would fetch them at
+ *  once, taking a phone's connections from the screen's modules and reads. */
+function namesItsIconAndManifest() {
+  /** @type {NodeListOf<HTMLLinkElement>} */
+  const links = document.querySelectorAll('link[data-later]');
+  for (const link of links) {
+    const later = link.dataset.later || '';
+    if (later.startsWith('/pad/')) link.href = later;
+    else link.rel = later;
+    delete link.dataset.later;
+  }
+}
+
 fitNames();
 setOnline(navigator.onLine);
 loadVariants().catch(() => {});
 route().finally(() => {
   dropEarlyReads();
   afterPaint(() => {
+    namesItsIconAndManifest();
     keepOffline();
     tick();
   });
