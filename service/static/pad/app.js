@@ -353,9 +353,8 @@ function keepOffline() {
   }
 }
 
-/** The page's icon and its manifest (with the manifest's icons), which the page names with
- *  `data-later`, asked for once the first screen is painted: the browser would fetch them at
- *  once, taking a phone's connections from the screen's modules and reads. */
+/** The page's icon and manifest (`data-later`), named after the first paint: not taking the
+ *  phone's connections from the first screen. */
 function namesItsIconAndManifest() {
   /** @type {NodeListOf<HTMLLinkElement>} */
   const links = document.querySelectorAll('link[data-later]');

@@ -30,16 +30,15 @@ import { store } from './store.js';
 import { discard, entriesFor, renumber } from './outbox.js';
 import { directorCloses, seriesOver } from './series.js';
 
-/** What only an opened row, a conflict or a void shows or does: settlement.js (a hand's
- *  transfers) and writes.js (a void, a restore), imported once the table is painted or when a
- *  row is first opened, not with the table's first screen (docs/pad.md). */
+/** settlement.js and writes.js (an opened row's, a conflict's, a void's): after the first
+ *  paint, not on the first screen. */
 let rowParts = null;
 let rowPartsLoading = null;
 function loadRowParts() {
   rowPartsLoading ||= Promise.all([import('./settlement.js'), import('./writes.js')]).then(
     ([settlement, writes]) => (rowParts = { ...settlement, ...writes }),
     (error) => {
-      rowPartsLoading = null; // asked again next time (offline before the worker kept them)
+      rowPartsLoading = null; // asked again next time
       throw error;
     },
   );
@@ -176,7 +175,7 @@ function sheet(ctx, view, app) {
     app.update();
   };
   const toggle = async (number) => {
-    await loadRowParts(); // a row opens with its transfers, never without them
+    await loadRowParts(); // a row opens with its transfers
     const open = new Set(view.open);
     if (open.has(number)) open.delete(number);
     else open.add(number);
@@ -557,7 +556,7 @@ function loadNight(ctx, view, app) {
  *  screen waits for nothing it does not show. */
 export function loadTable(ctx, view, app) {
   afterPaint(() => {
-    // A conflict in the outbox shows their hand's settlement: drawn again once it is here.
+    // A conflict shows their hand's settlement: drawn again then.
     if (!rowParts) loadRowParts().then(() => app.update(), () => {});
     loadNight(ctx, view, app);
     if (view.printedFor === ctx.table.version) return;
