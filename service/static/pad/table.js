@@ -175,7 +175,7 @@ function sheet(ctx, view, app) {
     app.update();
   };
   const toggle = async (number) => {
-    await loadRowParts(); // a row opens with its transfers
+    await loadRowParts().catch(() => {}); // with its transfers
     const open = new Set(view.open);
     if (open.has(number)) open.delete(number);
     else open.add(number);
