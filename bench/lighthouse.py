@@ -2,7 +2,7 @@
 
     npm install --prefix /tmp/lh-lcp lighthouse@12
     .venv/bin/python -m bench.lighthouse [--base main] [--tree REF] [--rounds 5]
-        [--language en] [--lighthouse /tmp/lh-lcp/node_modules/.bin/lighthouse]
+        [--language en] [--lighthouse /tmp/lh-lcp/node_modules/.bin/lighthouse] [--reports DIR]
 
 Two servers as ``make serve`` runs them (gunicorn with gunicorn.conf.py: its threaded worker, 2
 workers, SQLite), each in a temporary directory of its own: ``base``, the code of a git ref
@@ -21,7 +21,9 @@ Printed: each run's LCP, FCP and TBT (ms), the LCP's phases as Lighthouse splits
 element; then the medians, and tree/base for each (lower is better; the goal of issue 37 is
 an LCP of at most 1,200 ms). The run fails if a request of either page is answered other than
 2xx (or 304, a poll's), or if a page never read its table; it is skipped, saying why, where
-lighthouse or Chromium is missing. Not part of the test suite.
+lighthouse or Chromium is missing. ``--reports DIR`` keeps each counted run's report (Lighthouse's
+JSON: its critical request chains, network requests, main-thread tasks) as
+``DIR/<round>-<base|tree>.json``. Not part of the test suite.
 """
 
 from __future__ import annotations
@@ -294,6 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--language", default="en", choices=("en", "de", "es"))
     parser.add_argument("--lighthouse", help="the lighthouse command (npm's, installed apart)")
+    parser.add_argument("--reports", type=Path, help="a folder to keep each run's JSON report in")
     args = parser.parse_args(argv)
 
     binary = find_lighthouse(args.lighthouse)
@@ -316,7 +319,12 @@ def main(argv: list[str] | None = None) -> int:
         for round_ in range(args.rounds):
             print(f"round {round_ + 1}")
             for server in both if round_ % 2 == 0 else both[::-1]:
-                run = checked(lighthouse(binary, chrome, server, args.language), server)
+                report = lighthouse(binary, chrome, server, args.language)
+                if args.reports:
+                    args.reports.mkdir(parents=True, exist_ok=True)
+                    path = args.reports / f"{round_ + 1}-{server.label}.json"
+                    path.write_text(json.dumps(report))
+                run = checked(report, server)
                 server.runs.append(run)
                 print(_line(server, run), flush=True)
         base, tree = both

@@ -353,12 +353,26 @@ function keepOffline() {
   }
 }
 
+/** The page's icon and manifest (`data-later`), named after the first paint: not taking the
+ *  phone's connections from the first screen. */
+function namesItsIconAndManifest() {
+  /** @type {NodeListOf<HTMLLinkElement>} */
+  const links = document.querySelectorAll('link[data-later]');
+  for (const link of links) {
+    const later = link.dataset.later || '';
+    if (later.startsWith('/pad/')) link.href = later;
+    else link.rel = later;
+    delete link.dataset.later;
+  }
+}
+
 fitNames();
 setOnline(navigator.onLine);
 loadVariants().catch(() => {});
 route().finally(() => {
   dropEarlyReads();
   afterPaint(() => {
+    namesItsIconAndManifest();
     keepOffline();
     tick();
   });

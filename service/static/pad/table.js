@@ -26,11 +26,24 @@ import {
   sheetRows,
   shortName,
 } from './model.js';
-import { settlementView, summaryLine } from './settlement.js';
 import { store } from './store.js';
 import { discard, entriesFor, renumber } from './outbox.js';
 import { directorCloses, seriesOver } from './series.js';
-import { tableAfter, tableAfterView, write, writeToken } from './writes.js';
+
+/** settlement.js and writes.js (an opened row's, a conflict's, a void's): after the first
+ *  paint, not on the first screen. */
+let rowParts = null;
+let rowPartsLoading = null;
+function loadRowParts() {
+  rowPartsLoading ||= Promise.all([import('./settlement.js'), import('./writes.js')]).then(
+    ([settlement, writes]) => (rowParts = { ...settlement, ...writes }),
+    (error) => {
+      rowPartsLoading = null; // asked again next time
+      throw error;
+    },
+  );
+  return rowPartsLoading;
+}
 
 export function nextNumber(ctx) {
   return nextHand(ctx, entriesFor(ctx.id)).number;
@@ -161,7 +174,8 @@ function sheet(ctx, view, app) {
     store.savePref('sheet', { ...prefs, ...change });
     app.update();
   };
-  const toggle = (number) => {
+  const toggle = async (number) => {
+    await loadRowParts().catch(() => {}); // with its transfers
     const open = new Set(view.open);
     if (open.has(number)) open.delete(number);
     else open.add(number);
@@ -276,7 +290,9 @@ function handDetails(ctx, view, app, hand) {
     <p class="hint">${hand.revision > 1
         ? t('Dealt by {name} · corrected (revision {revision})', dealt)
         : t('Dealt by {name}', dealt)}</p>
-    ${s && !isVoid ? settlementView(ctx, s) : html`<p>${t('Void: this hand moves nothing.')}</p>`}
+    ${s && !isVoid
+      ? rowParts?.settlementView(ctx, s)
+      : html`<p>${t('Void: this hand moves nothing.')}</p>`}
     <div class="buttons">
       <button type="button" class="small" @click=${() => app.go(edit)}
         >${t('Correct hand {number}', about)}</button
@@ -420,8 +436,8 @@ function conflictCard(ctx, app, e, mine) {
       <div>
         <h4>${t('Recorded (theirs)')}</h4>
         <p class="theirs">${describeHand(ctx, theirs.hand)}</p>
-        ${theirs.settlement
-          ? html`<p class="hint">${summaryLine(ctx, theirs.settlement)}</p>`
+        ${theirs.settlement && rowParts
+          ? html`<p class="hint">${rowParts.summaryLine(ctx, theirs.settlement)}</p>`
           : nothing}
       </div>
       <div>
@@ -444,6 +460,7 @@ function conflictCard(ctx, app, e, mine) {
 async function askVoid(ctx, app, hand) {
   app.setState({ voiding: { number: hand.number, answer: null } });
   document.querySelector('.confirm button:not([disabled])')?.focus();
+  const { tableAfter, writeToken } = await loadRowParts();
   const dryRun = () =>
     api.voidHand(ctx.id, writeToken(ctx), hand.number, ctx.table.version, true);
   const answer = await tableAfter(ctx, dryRun);
@@ -458,6 +475,7 @@ function confirmVoid(ctx, app, hand, voiding) {
   const ready = !!(answer && answer.table) && !voiding.sending;
   const yes = async () => {
     app.setState({ voiding: { ...voiding, sending: true } });
+    const { write, writeToken } = await loadRowParts();
     const request = () => api.voidHand(ctx.id, writeToken(ctx), hand.number, ctx.table.version);
     if (!(await write(ctx, app, request, t('Hand {number} is void', about)))) {
       app.setState({ voiding: { ...voiding, sending: false } });
@@ -467,7 +485,7 @@ function confirmVoid(ctx, app, hand, voiding) {
     <h4>${question}</h4>
     <p>${describeHand(ctx, hand.hand)}</p>
     <div>
-      ${tableAfterView(ctx, answer)}
+      ${rowParts?.tableAfterView(ctx, answer)}
       ${answer && answer.table ? dealerMoves(ctx, hand, answer.table) : nothing}
     </div>
     <div class="buttons">
@@ -506,6 +524,7 @@ function dealerMoves(ctx, hand, after) {
 }
 
 async function restore(ctx, app, hand) {
+  const { write, writeToken } = await loadRowParts();
   const request = () =>
     api.correct(ctx.id, writeToken(ctx), hand.number, hand.hand, ctx.table.version);
   await write(ctx, app, request, t('Hand {number} is restored', { number: hand.number }));
@@ -537,6 +556,8 @@ function loadNight(ctx, view, app) {
  *  screen waits for nothing it does not show. */
 export function loadTable(ctx, view, app) {
   afterPaint(() => {
+    // A conflict shows their hand's settlement: drawn again then.
+    if (!rowParts) loadRowParts().then(() => app.update(), () => {});
     loadNight(ctx, view, app);
     if (view.printedFor === ctx.table.version) return;
     view.printedFor = ctx.table.version;
