@@ -24,6 +24,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
         nights,
         openapi,
         pages,
+        public_results,
         settlements,
         tables,
         tournaments,
@@ -36,6 +37,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
     docs.register(app)
     pages.register(app)
     night_pages.register(app)
+    public_results.register(app)
     for module in (
         health,
         variants,
@@ -46,6 +48,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
         league_admin,
         nights,
         tournaments,
+        public_results,
         live,
         webhooks,
     ):

@@ -77,6 +77,7 @@ def test_public_operations_say_so_and_the_others_ask_for_a_token(document):
         ("post", "/api/v1/settlements/preview"),
         ("post", "/api/v1/clubs"),
         ("post", "/api/v1/clubs/import"),
+        ("get", "/api/v1/public/results/{public_id}"),  # a tournament's published results
     }
     assert document["servers"]
 
@@ -107,8 +108,9 @@ def test_the_document_has_no_yaml_anchors_or_aliases(client):
 # `security`, the twins' words: docs/changes.md, 2026-12-07) to 292 KB. The open tournament's
 # ten operations (issue 42) then added 41,377 bytes (295,841 → 337,218 with the registration's
 # 429 and its options' bound): the bound is raised by that, not let grow further, until they
-# share what they repeat.
-DOCUMENT_BYTES_MAX = 337_218
+# share what they repeat. The tournament's public results (`getPublicResults` and the
+# publishing settings, issue 42) added 6,047 bytes: 337,218 → 343,265.
+DOCUMENT_BYTES_MAX = 343_265
 
 
 def test_the_document_stays_small_by_sharing_what_it_repeats(client):
