@@ -80,8 +80,12 @@ function tables(r) {
   </section>`;
 }
 
+let drawn = false;
+
 function draw() {
   const r = results;
+  if (!drawn) content.textContent = ''; // the shell's "Loading…", which lit-html leaves
+  drawn = true;
   render(
     html`${r ? html`<div class="results">
       <header><h1>${r.name}</h1>
