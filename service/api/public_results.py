@@ -29,9 +29,11 @@ from .night_pages import _language, _pad_text, _shell
 from .openapi import operation
 from .paging import Blueprint
 
-POLL_SECONDS = 1
-"""How often the page asks (with ``If-None-Match``): a hand reaches a follower within this and
-the cache's second."""
+POLL_SECONDS = 0.75
+"""How often the page asks (with ``If-None-Match``). A hand reaches a follower after the rest of
+nginx's second (its copy's life), the making of the next copy and the rest of the follower's
+period: U(0, 1 s) + U(0, 0.75 s) + the making, whose p99 is 1.63 s plus the making (with 1 s it
+would be 1.86 s plus the making: no room under the 2 s of issue 42). docs/scaling.md."""
 STALE_SECONDS = 5
 
 blp = Blueprint(
