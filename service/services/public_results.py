@@ -65,7 +65,7 @@ def results_of(tournament: TournamentRow) -> dict[str, Any]:
         prizes = {"currency": paid["currency"], "final": paid["final"], "places": paid["places"]}
     every_table = [t for series in night["series"] for t in series["tables"]]
     last = _last_hands([t["table_id"] for t in every_table])
-    current = night["series"][-1] if night["series"] else None
+    current: dict[str, Any] = night["series"][-1] if night["series"] else {"tables": []}
     return {
         "name": night["name"],
         "variant": night["variant"],
@@ -98,7 +98,7 @@ def results_of(tournament: TournamentRow) -> dict[str, Any]:
                 "done": table["done"],
                 "last_hand_at": rfc3339(last.get(table["table_id"])),
             }
-            for table in (current["tables"] if current else [])
+            for table in current["tables"]
         ],
         "prizes": prizes,
     }

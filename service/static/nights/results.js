@@ -39,6 +39,22 @@ function progress(r) {
   return t('Series {number} of {planned}', { number: r.series_drawn, planned: r.series_planned });
 }
 
+function result(value) {
+  return value === null ? '' : signed(value);
+}
+
+function line(r, series, prizes, entry) {
+  const prize = prizes && entry.prize_cents ? money(entry.prize_cents, r.prizes.currency) : '';
+  return html`<tr class=${entry.withdrawn ? 'withdrawn' : ''}>
+    <td>${entry.rank}</td>
+    <td class="name">${entry.name}${entry.withdrawn
+      ? html` <span class="note">(${t('withdrawn')})</span>` : nothing}</td>
+    ${series.map((_, i) => html`<td>${result(entry.series[i])}</td>`)}
+    <td><strong>${signed(entry.total)}</strong></td>
+    ${prizes ? html`<td>${prize}</td>` : nothing}
+  </tr>`;
+}
+
 function standings(r) {
   const series = Array.from({ length: r.series_drawn }, (_, i) => i + 1);
   const prizes = Boolean(r.prizes);
@@ -50,33 +66,34 @@ function standings(r) {
         ${series.map((number) => html`<th>${t('S{number}', { number })}</th>`)}
         <th>${t('Total')}</th>${prizes ? html`<th>${t('Prize')}</th>` : nothing}
       </tr></thead>
-      <tbody>${r.standings.map((line) => html`<tr class=${line.withdrawn ? 'withdrawn' : ''}>
-        <td>${line.rank}</td>
-        <td class="name">${line.name}${line.withdrawn
-          ? html` <span class="note">(${t('withdrawn')})</span>` : nothing}</td>
-        ${series.map((_, i) => html`<td>${line.series[i] === null ? '' : signed(line.series[i])}</td>`)}
-        <td><strong>${signed(line.total)}</strong></td>
-        ${prizes ? html`<td>${line.prize_cents ? money(line.prize_cents, r.prizes.currency) : ''}</td>`
-          : nothing}
-      </tr>`)}</tbody>
+      <tbody>${r.standings.map((entry) => line(r, series, prizes, entry))}</tbody>
     </table>
   </section>`;
+}
+
+function table(each) {
+  const played = each.hands_played;
+  const limit = each.hands_limit;
+  const count = limit === null
+    ? tn(played, '{played} hand', '{played} hands', { played })
+    : t('{played} of {hands} hands', { played, hands: limit });
+  return html`<li class="table${each.done ? ' done' : ''}">
+    <h3>${t('Table {number}', { number: each.table })}${each.done
+      ? html` <span class="state">${t('done')}</span>` : nothing}</h3>
+    <p class="count">${count}</p>
+    ${limit === null ? nothing
+      : html`<progress max=${limit} value=${Math.min(played, limit)}></progress>`}
+    ${each.last_hand_at
+      ? html`<p class="last">${t('last hand {time}', { time: clock(each.last_hand_at) })}</p>`
+      : nothing}
+  </li>`;
 }
 
 function tables(r) {
   if (!r.tables.length) return nothing;
   return html`<section class="tables-part">
     <h2>${t('Tables')}</h2>
-    <ul class="tables">${r.tables.map((table) => html`<li class="table${table.done ? ' done' : ''}">
-      <h3>${t('Table {number}', { number: table.table })}${table.done
-        ? html` <span class="state">${t('done')}</span>` : nothing}</h3>
-      <p class="count">${table.hands_limit === null
-        ? tn(table.hands_played, '{played} hand', '{played} hands', { played: table.hands_played })
-        : t('{played} of {hands} hands', { played: table.hands_played, hands: table.hands_limit })}</p>
-      ${table.hands_limit === null ? nothing
-        : html`<progress max=${table.hands_limit} value=${Math.min(table.hands_played, table.hands_limit)}></progress>`}
-      ${table.last_hand_at ? html`<p class="last">${t('last hand {time}', { time: clock(table.last_hand_at) })}</p>` : nothing}
-    </li>`)}</ul>
+    <ul class="tables">${r.tables.map(table)}</ul>
   </section>`;
 }
 
