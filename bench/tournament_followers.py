@@ -324,8 +324,8 @@ def start_wrk(port: int, path: str, count: int, poll: float, seconds: float, tmp
     )
 
 
-def wrk_figures(output: str) -> dict[str, int | float]:
-    found: dict[str, int | float] = {"requests": 0, "bad": 0, "socket_errors": 0}
+def wrk_figures(output: str) -> dict[str, Any]:
+    found: dict[str, Any] = {"requests": 0, "bad": 0, "socket_errors": 0}
     done = re.search(r"(\d+) requests in", output)
     if done:
         found["requests"] = int(done.group(1))
@@ -337,6 +337,7 @@ def wrk_figures(output: str) -> dict[str, int | float]:
     )
     if errors:
         found["socket_errors"] = sum(int(n) for n in errors.groups())
+        found["socket_errors_said"] = errors.group(0)
     return found
 
 
@@ -460,6 +461,7 @@ def main(argv: list[str] | None = None) -> int:
     target = args.followers / args.poll
     sent = asked + int(wrk_found["requests"])
     late = followed["late"]
+    said_errors = f": {wrk_found['socket_errors_said']}" if wrk_found["socket_errors"] else ""
     print(
         f"hands recorded: {len(hands)} (statuses {dict(sorted(written.items()))}), "
         f"{sum(1 for *_, at in hands if window[0] <= at <= window[1])} counted; "
@@ -484,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{dict(sorted(statuses.items()))}, errors {followed['errors']}; sent late by p50 "
         f"{percentile(late, 0.5) * 1000:.0f} ms, p99 {percentile(late, 0.99) * 1000:.0f} ms), "
         f"wrk {int(wrk_found['requests']):,} (non-2xx/3xx {wrk_found['bad']}, socket errors "
-        f"{wrk_found['socket_errors']})",
+        f"{wrk_found['socket_errors']}{said_errors})",
         flush=True,
     )
     print(
