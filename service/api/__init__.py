@@ -24,6 +24,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
         nights,
         openapi,
         pages,
+        public_results,
         settlements,
         tables,
         tournament_pages,
@@ -39,6 +40,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
     pages.register(app)
     night_pages.register(app)
     tournament_pages.register(app)
+    public_results.register(app)
     for module in (
         health,
         variants,
@@ -50,6 +52,7 @@ def register_blueprints(app: Flask, api: Api) -> None:
         nights,
         tournaments,
         tournament_results,
+        public_results,
         live,
         webhooks,
     ):

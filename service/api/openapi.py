@@ -84,6 +84,7 @@ PUBLIC = {
     ("post", "/api/v1/settlements/preview"),
     ("post", "/api/v1/clubs"),
     ("post", "/api/v1/clubs/import"),
+    ("get", "/api/v1/public/results/{public_id}"),
 }
 
 # Operations whose bearer token is a link's, not a club's token (``principal()`` is not

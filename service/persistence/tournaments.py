@@ -21,6 +21,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -34,6 +35,7 @@ MAX_ENTRY_FEE_CENTS = 1_000_000
 MAX_LOSS_FEE_CENTS = 100_000
 CONTACT_MAX = 120
 REGISTRATION_TOKEN_MAX = 64  # secrets.token_urlsafe(32) is 43 characters
+PUBLIC_ID_MAX = 24  # secrets.token_urlsafe(12) is 16 characters
 ENTRANT_STATUSES = ("registered", "waiting", "checked_in", "withdrawn")
 DISPLAYS = ("full", "initial")
 """How the public results name an entrant, as chosen at registration: the ``full`` name, or
@@ -68,6 +70,11 @@ class TournamentRow(Model):
     registration_open: Mapped[bool] = mapped_column(Boolean, default=True)
     version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The public results (docs/tournaments.md): their address, made at the first publishing and
+    # kept; whether it answers (false: 404); whether they show the prize places.
+    public_id: Mapped[str | None] = mapped_column(String(PUBLIC_ID_MAX), nullable=True, unique=True)
+    public_results: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    public_prizes: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (
         CheckConstraint(

@@ -155,6 +155,15 @@ TournamentUpdateSchema = Schema.from_dict(
         "new_registration_link": fields.Boolean(
             metadata={"description": "`true`: a new registration link; the old one stops."}
         ),
+        "public_results": fields.Boolean(
+            metadata={
+                "description": "Publish the results at `public_id` (made the first time), or "
+                "take them back (the address then answers 404)."
+            }
+        ),
+        "public_prizes": fields.Boolean(
+            metadata={"description": "Whether the public results show the prize places."}
+        ),
     },
     name="TournamentUpdateSchema",
 )
@@ -202,6 +211,16 @@ class TournamentSchema(Schema):
         metadata={
             "description": "The public registration link's token (the admin's answer only): "
             "`POST …/registrations` with it as the bearer token."
+        },
+    )
+    public_results = fields.Boolean(required=True)
+    public_prizes = fields.Boolean(required=True)
+    public_id = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The public results' address (`getPublicResults`; the page: "
+            "`/results/{public_id}`), null until first published."
         },
     )
     entrants = fields.Nested(EntrantCountsSchema, required=True)

@@ -119,6 +119,7 @@ def tournament_view(tournament: TournamentRow, principal: Principal) -> dict[str
         "season_id": night.season_id,
         "registration_open": tournament.registration_open,
         "registration_token": tournament.registration_token if principal.is_admin else None,
+        **public_settings(tournament),
         "entrants": _counts(tournament.id),
         "status": night.status,
         "version": tournament.version,
@@ -141,6 +142,27 @@ def _changed(tournament: TournamentRow, changed: str | list[str], **data: Any) -
 
 
 # --- the tournament's settings --------------------------------------------------------------
+
+
+def public_settings(tournament: TournamentRow) -> dict[str, Any]:
+    """The public results' settings, as the tournament's answers show them."""
+    return {
+        "public_results": tournament.public_results,
+        "public_prizes": tournament.public_prizes,
+        "public_id": tournament.public_id,
+    }
+
+
+def publish(tournament: TournamentRow, changes: Mapping[str, Any]) -> None:
+    """The director publishes the results (``public_results``: their address, made at the
+    first publishing, answers) or takes them back (404, the address kept for the next time);
+    ``public_prizes``: whether they show the prize places."""
+    if "public_results" in changes:
+        tournament.public_results = changes["public_results"]
+        if tournament.public_results and tournament.public_id is None:
+            tournament.public_id = secrets.token_urlsafe(12)
+    if "public_prizes" in changes:
+        tournament.public_prizes = changes["public_prizes"]
 
 
 def table_sizes_of(variant: rules.Variant, sizes: Sequence[int] | None) -> list[int]:
@@ -269,6 +291,7 @@ def update_tournament(
         tournament.registration_open = changes["registration_open"]
     if changes.get("new_registration_link"):
         tournament.registration_token = secrets.token_urlsafe(32)
+    publish(tournament, changes)
     if "cap" in changes:
         holding = _holding_a_place(tournament.id)
         if changes["cap"] is not None and changes["cap"] < holding:
@@ -688,6 +711,9 @@ def standings_of(tournament: TournamentRow) -> dict[str, Any]:
         "scoring": scoring,
         "tie_breaks": list(prize_rules.TIE_BREAKS[scoring]),
         "standings": lines,
+        # The night's own standings (its series and tables' progress), for the public results;
+        # the answers' schemas leave it out.
+        "night": night_standings["night"],
     }
 
 
@@ -721,6 +747,14 @@ def prizes_and_cash(principal: Principal, tournament_id: str) -> dict[str, Any]:
     taken) and the host's cash sheet (admin token). ``final`` once the night is closed."""
     tournament = _tournament(tournament_id)
     require_club_admin(principal, tournament.club_id)
+    return prizes_of(tournament)
+
+
+def prizes_of(
+    tournament: TournamentRow, standings: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """``prizes_and_cash`` of a tournament already read (and of its ``standings``, when they
+    are made already: the public results)."""
     paying = (
         db.session.scalar(
             select(func.count())
@@ -729,7 +763,7 @@ def prizes_and_cash(principal: Principal, tournament_id: str) -> dict[str, Any]:
         )
         or 0
     )
-    standings = standings_of(tournament)
+    standings = standings_of(tournament) if standings is None else standings
     lines = standings["standings"]
     lost = lost_games(tournament.night_id) if tournament.loss_fee_cents else {}
     taken = prize_rules.cash_sheet(
