@@ -30,7 +30,7 @@ SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 LOST_SOLO = {"contract": "solo", "trump": "hearts", "declarer": 2, "tricks": 3}
 WORDS = {
     "de": ("Tabelle", "Serie 1 von 3", "1 von 6 Spielen", "0 von 6 Spielen", "abgemeldet"),
-    "es": ("Clasificación", "Ronda 1 de 3", "1 de 6 manos", "0 de 6 manos", "baja"),
+    "es": ("Clasificación", "Ronda 1 de 3", "1 de 6 manos", "0 de 6 manos", "de baja"),
     "en": ("Standings", "Series 1 of 3", "1 of 6 hands", "0 of 6 hands", "withdrawn"),
 }
 GONE = {
