@@ -51,9 +51,14 @@ serve: install
 
 # The suite runs in TEST_WORKERS processes (pytest-xdist), a test file to each at a time: the
 # browser tests, the real servers and the database wait much of the time (one process used 0.4
-# of the two cores), and the second worker fills it (docs/testing.md gives the figures).
+# of the two cores), and the second worker fills it (docs/testing.md gives the figures). The
+# files are handed out in the order pytest collects them (--no-loadscope-reorder): xdist's
+# default order, by how many tests a file holds, left the files of few long tests (the fuzzing,
+# a killed worker's restart, a whole evening in the browser) to the end, where one worker ran
+# them while the other idled; in pytest's order the API's first (the fuzzing's modules lead)
+# and the many small rules' files last, which even out the two workers' ends.
 TEST_WORKERS ?= 2
-PYTEST := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
+PYTEST := $(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 # The whole suite on SQLite (PostgreSQL where TEST_DATABASE_URL says so), after the lint (ruff's
 # checks and format, mypy strict: a change that breaks them fails `make test` as a failing test
@@ -78,7 +83,7 @@ test-fast: install
 # Schemathesis with its full budget (make test runs a bounded one): before a release, and after
 # changing an operation's schema or its checks.
 fuzz: install
-	FUZZ_EXAMPLES=300 FUZZ_STATEFUL_SCENARIOS=200 $(PY) -m pytest tests/api/test_fuzz.py
+	FUZZ_EXAMPLES=300 FUZZ_STATEFUL_SCENARIOS=200 $(PYTEST) tests/api/fuzz
 
 openapi: install
 	$(VENV)/bin/flask write-openapi openapi.yaml

@@ -83,3 +83,29 @@ def test_the_postgresql_half_runs_the_marked_tests() -> None:
     target = re.search(r"^test-postgres:.*?(?=^\S)", makefile, flags=re.M | re.S)
     assert target is not None and f"-m {databases.MARK}" in target.group(0)
     assert "make test-postgres" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_the_workers_take_the_files_in_pytests_order() -> None:
+    """``make test`` and ``make test-postgres`` hand a file to each worker at a time, in the
+    order pytest collects them: xdist's default order (most tests first) left the files of a few
+    long tests (the fuzzing, a killed worker's restart, a whole evening in the browser) to the
+    end, run by one worker while the other idled (docs/testing.md)."""
+    makefile = (ROOT / "Makefile").read_text()
+    pytest_command = re.search(r"^PYTEST := (.*)$", makefile, flags=re.M)
+    assert pytest_command is not None
+    assert "--dist loadfile" in pytest_command.group(1)
+    assert "--no-loadscope-reorder" in pytest_command.group(1)
+    for target in ("test", "test-postgres"):
+        recipe = re.search(rf"^{target}:.*?(?=^\S)", makefile, flags=re.M | re.S)
+        assert recipe is not None and "$(PYTEST)" in recipe.group(0)
+
+
+def test_the_fuzzing_is_spread_over_modules() -> None:
+    """Schemathesis' phases and modes are modules of their own (tests/api/fuzz/), so that the
+    workers share them out: no test module holds more than one phase."""
+    phases = ("coverage_phase(", "fuzzing_phase(", "stateful_phase(")
+    modules = sorted((TESTS / "api" / "fuzz").glob("test_*.py"))
+    assert len(modules) >= 5
+    for module in modules:
+        text = module.read_text()
+        assert sum(text.count(phase) for phase in phases) == 1, module.name

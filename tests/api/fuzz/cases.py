@@ -1,14 +1,17 @@
 """Schemathesis against the app's own OpenAPI document (every operation in it, read from the
-running app, so endpoints added later are fuzzed too).
+running app, so endpoints added later are fuzzed too): what the test modules of this package
+share. Each phase and generation mode is a module of its own, so that pytest-xdist spreads them
+over its workers (a file to each at a time):
 
-Three phases:
-
-- coverage: Schemathesis' deterministic boundary cases, positive (schema-valid) and negative
-  (schema-breaking): missing fields, one past each ``maxLength``/``maximum``/``maxItems``,
-  wrong types, unexpected methods …;
-- fuzzing: ``FUZZ_EXAMPLES`` Hypothesis examples per operation and mode (default 25);
-- stateful: ``FUZZ_STATEFUL_SCENARIOS`` scenarios (default 25) of up to 10 calls chained by the
-  links Schemathesis infers between operations (create a table, record its hands, correct …).
+- coverage (``test_coverage_positive.py``, ``test_coverage_negative.py``): Schemathesis'
+  deterministic boundary cases, positive (schema-valid) and negative (schema-breaking): missing
+  fields, one past each ``maxLength``/``maximum``/``maxItems``, wrong types, unexpected
+  methods …;
+- fuzzing (``test_examples_positive.py``, ``test_examples_negative.py``): ``FUZZ_EXAMPLES``
+  Hypothesis examples per operation and mode (default 25);
+- stateful (``test_stateful.py``): ``FUZZ_STATEFUL_SCENARIOS`` scenarios (default 25) of up to
+  10 calls chained by the links Schemathesis infers between operations (create a table, record
+  its hands, correct …).
 
 Most cases are pointed at what exists (a club, its table and hands, season, night, player,
 read-only token, webhook, tournament and entrant: ``World``) and carry the right token, so that
@@ -19,7 +22,8 @@ Every answer must be a documented status of its operation (listed for it, not on
 ``default`` every operation has), match its schema, headers and content type, and never be a
 5xx; schema-breaking data must be refused; secured operations must refuse a missing token.
 
-The count of cases is printed at the end (``fuzz: N cases …``).
+Each module prints its count of cases at its end (``fuzz: N cases …``); the fixtures are in
+``conftest.py``.
 """
 
 from __future__ import annotations
@@ -30,8 +34,6 @@ import random
 import re
 from typing import Any
 
-import pytest
-import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Flaky, Unsatisfiable
@@ -53,13 +55,10 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from service import rules
-from tests.support import ApiClient, wipe
-
-pytestmark = pytest.mark.slow
+from tests.support import ApiClient
 
 # ``make test`` runs this bounded budget; ``make fuzz`` the full one (300 and 200).
 FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "25"))
-MODES = [GenerationMode.POSITIVE, GenerationMode.NEGATIVE]
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
 AUTH_CHOICES = (
     *("own",) * 5,
@@ -93,7 +92,7 @@ def documented_status(ctx: Any, response: Any, case: Any) -> bool | None:
 # Every check Schemathesis has but one: ``positive_data_acceptance`` (schema-valid data must
 # be accepted) cannot hold for hand records, whose rules relate fields in ways a schema does
 # not say (a solo with a partner is well-typed and refused, 422 naming `hand.partner`); see
-# docs/api.md. ``object_level_authorization`` is ``_run``'s own foreign-token check below.
+# docs/api.md. ``object_level_authorization`` is ``run_case``'s own foreign-token check below.
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
@@ -197,69 +196,7 @@ class World:
         }
 
 
-@pytest.fixture(scope="module")
-def world(app):
-    yield World(app)
-    wipe(app)
-
-
-@pytest.fixture(scope="module")
-def fuzz_schema(app):
-    # A precondition (If-Match) may be judged before the body: 412 refuses bad data too.
-    config = schemathesis.Config.from_dict(
-        {
-            "checks": {
-                "negative_data_rejection": {
-                    "expected-statuses": [
-                        400,
-                        401,
-                        403,
-                        404,
-                        405,
-                        406,
-                        409,
-                        412,
-                        413,
-                        415,
-                        422,
-                        428,
-                        429,
-                    ]
-                }
-            }
-        }
-    )
-    return schemathesis.openapi.from_wsgi("/openapi.json", app, config=config)
-
-
-@pytest.fixture(scope="module")
-def operations(fuzz_schema):
-    found = [result.ok() for result in fuzz_schema.get_all_operations()]
-    assert len(found) >= 18
-    return found
-
-
-@pytest.fixture(scope="module", autouse=True)
-def report(request):
-    yield
-    total = sum(CASES.values())
-    if not total:
-        return
-    by_status = ", ".join(f"{s}: {n}" for s, n in sorted(STATUSES.items()))
-    line = (
-        f"fuzz: {total} cases over {len(CASES)} operations "
-        f"(FUZZ_EXAMPLES={FUZZ_EXAMPLES}); answers by status: {by_status}"
-    )
-    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
-    capture = request.config.pluginmanager.get_plugin("capturemanager")
-    if reporter is not None and capture is not None:
-        with capture.global_and_fixture_disabled():
-            reporter.write_line("\n" + line)
-    else:
-        print(line)
-
-
-def _prepare(case: Any, world: World, pick: random.Random) -> tuple[str, dict]:
+def prepare(case: Any, world: World, pick: random.Random) -> tuple[str, dict]:
     """Point most cases at the real club, table and hands, and choose who is calling: returns
     the choice and the headers to send on top of the case's own."""
     meta = case.meta
@@ -313,7 +250,7 @@ def _prepare(case: Any, world: World, pick: random.Random) -> tuple[str, dict]:
 HAND_BODIES = {"recordHand", "correctHand", "previewSettlement"}
 
 
-def _untagged_record(case: Any) -> bool:
+def untagged_record(case: Any) -> bool:
     """A hand record without the tags the document requires (its `variant`; American Solo's
     `kind`): schema-breaking, yet the service takes it as its table's, deprecated until the
     Sunset (docs/api.md, "Hand bodies"), so "invalid data was accepted" proves nothing."""
@@ -329,15 +266,15 @@ def _untagged_record(case: Any) -> bool:
     return "kind" not in record and bool(rules.VARIANTS[variant].describe().get("hand_kinds"))
 
 
-def _run(case: Any, world: World, pick: random.Random) -> None:
-    choice, headers = _prepare(case, world, pick)
+def run_case(case: Any, world: World, pick: random.Random) -> None:
+    choice, headers = prepare(case, world, pick)
     sent = {**headers, **IDENTITY}
     response = case.call(headers=sent)
     CASES[case.operation.label] += 1
     STATUSES[response.status_code] += 1
     world.spent_by(case, response)
     checks = CHECKS
-    if _untagged_record(case):  # taken while deprecated: its refusal cannot be asked for
+    if untagged_record(case):  # taken while deprecated: its refusal cannot be asked for
         checks = [check for check in CHECKS if check is not negative_data_rejection]
     # Headers given here count as the caller's own (explicit) credentials for the checks.
     case.validate_response(
@@ -358,48 +295,51 @@ def _run(case: Any, world: World, pick: random.Random) -> None:
         )
 
 
-def _failures_summary(failures: dict[str, str]) -> str:
+def failures_summary(failures: dict[str, str]) -> str:
     return "\n\n".join(f"== {label}\n{text[:3000]}" for label, text in failures.items())
 
 
-def test_coverage_phase_answers_as_documented(fuzz_schema, operations, world):
+def coverage_phase(fuzz_schema: Any, operations: list[Any], world: World, mode: Any) -> None:
+    """Schemathesis' boundary cases of every operation in ``mode``, each answered as
+    documented."""
     pick = random.Random(7)
     failures: dict[str, str] = {}
     for operation in operations:
         config = fuzz_schema.config.generation_for(operation=operation)
         for case in fuzz_schema.iter_coverage_cases(
-            operation, generation_modes=MODES, generation_config=config
+            operation, generation_modes=[mode], generation_config=config
         ):
             try:
-                _run(case, world, pick)
+                run_case(case, world, pick)
             except Exception as error:  # noqa: BLE001 - gathered, reported below
                 failures.setdefault(operation.label, str(error))
-    assert not failures, _failures_summary(failures)
+    assert not failures, failures_summary(failures)
 
 
-def test_fuzzing_phase_answers_as_documented(operations, world):
+def fuzzing_phase(operations: list[Any], world: World, mode: Any) -> None:
+    """``FUZZ_EXAMPLES`` of Hypothesis' examples of every operation in ``mode``, each answered
+    as documented."""
     failures: dict[str, str] = {}
     for operation in operations:
-        for mode in MODES:
 
-            @settings(
-                max_examples=FUZZ_EXAMPLES,
-                deadline=None,
-                database=None,
-                suppress_health_check=list(HealthCheck),
-                report_multiple_bugs=False,
-            )
-            @given(case=operation.as_strategy(generation_mode=mode), seed=st.integers(0, 2**32))
-            def fuzz(case: Any, seed: int) -> None:
-                _run(case, world, random.Random(seed))
+        @settings(
+            max_examples=FUZZ_EXAMPLES,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+            report_multiple_bugs=False,
+        )
+        @given(case=operation.as_strategy(generation_mode=mode), seed=st.integers(0, 2**32))
+        def fuzz(case: Any, seed: int) -> None:
+            run_case(case, world, random.Random(seed))
 
-            try:
-                fuzz()
-            except Unsatisfiable:
-                assert mode is GenerationMode.NEGATIVE  # nothing to break: no input at all
-            except Exception as error:  # noqa: BLE001 - gathered, reported below
-                failures.setdefault(f"{operation.label} ({mode.value})", str(error))
-    assert not failures, _failures_summary(failures)
+        try:
+            fuzz()
+        except Unsatisfiable:
+            assert mode is GenerationMode.NEGATIVE  # nothing to break: no input at all
+        except Exception as error:  # noqa: BLE001 - gathered, reported below
+            failures.setdefault(f"{operation.label} ({mode.value})", str(error))
+    assert not failures, failures_summary(failures)
 
 
 STATEFUL_STEPS = int(os.environ.get("FUZZ_STATEFUL_SCENARIOS", "25"))
@@ -412,7 +352,7 @@ VALID_HANDS = [
 ]
 
 
-def test_stateful_sequences_follow_the_links_between_operations(fuzz_schema, world):
+def stateful_phase(fuzz_schema: Any, world: World) -> None:
     """Scenarios that chain operations through the document's own OpenAPI links (a club
     created, its players and seasons; a table opened, then its hands recorded, corrected,
     voided, their history, its ledger, close and settle-up …), as the club's admin. Half of the
@@ -499,5 +439,5 @@ def test_stateful_sequences_follow_the_links_between_operations(fuzz_schema, wor
             break
         except Flaky:
             continue
-    assert not failures, _failures_summary(failures)
+    assert not failures, failures_summary(failures)
     assert started["scenarios"] >= STATEFUL_STEPS // 2
