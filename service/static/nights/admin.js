@@ -12,13 +12,13 @@
 // what is there. A notice (an answer, a refusal, a question asked again) is drawn beside the
 // button that asked for it and takes the focus, so that a phone's screen shows it.
 
-import { html, nothing, render } from '../pad/lit-html.js';
+import { html, nothing } from '../pad/lit-html.js';
 import { lang, t, tn } from '../pad/i18n.js';
 import { download, enc, field } from '../pad/club-shared.js';
 import { signed } from '../pad/dom.js';
 import { store } from '../pad/store.js';
 import { parseAmount, rateFromAmount, rateAmount, formatCents } from './money.js';
-import { QUIET, notices } from './notices.js';
+import { QUIET, screenOf } from './notices.js';
 import { Problem, requester } from './requests.js';
 
 const content = document.getElementById('content');
@@ -55,23 +55,8 @@ const state = {
   failed: null, // what stopped the screen: a text
 };
 
-let drawn = false; // whether lit-html draws the page yet (until then: the page's "Loading…")
-
-function draw() {
-  if (!drawn) content.replaceChildren();
-  drawn = true;
-  render(screen(), content);
-  focusNotice();
-}
-
-/** Draw anew: every form as the state has it (what was typed in the previous ones is gone). */
-function redraw() {
-  if (drawn) render(nothing, content);
-  draw();
-}
-
-const { busy, notifier, attempt, askFirst, noticeAt, focusNotice } = notices(state, draw,
-  content);
+const { draw, redraw, busy, notifier, attempt, askFirst, noticeAt } = screenOf(state, content,
+  () => screen());
 
 // --- what the page shows ---------------------------------------------------------------------
 

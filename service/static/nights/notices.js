@@ -2,7 +2,7 @@
 // action said, drawn beside the button that asked for it, which takes the focus so that a
 // phone's screen shows it; the buttons of an action waiting for its answer are disabled.
 
-import { html, nothing } from '../pad/lit-html.js';
+import { html, nothing, render } from '../pad/lit-html.js';
 import { t } from '../pad/i18n.js';
 import { Problem } from './requests.js';
 
@@ -87,4 +87,26 @@ export function notices(state, draw, content) {
   }
 
   return { busy, say, notifier, attempt, askFirst, noticeAt, focusNotice };
+}
+
+/** A screen of the service's own (the club night's, the tournament's), `screen()` drawn by
+ * lit-html into `content` (the page's "Loading…" replaced at the first draw), with its notices:
+ * `draw()` draws it and gives the newest notice the focus; `redraw()` draws every form anew
+ * (what was typed in them is gone).
+ * @param {{notice: any, busy: Set<string>}} state @param {HTMLElement} content
+ * @param {() => any} screen */
+export function screenOf(state, content, screen) {
+  let drawn = false; // whether lit-html draws the page yet
+  const draw = () => {
+    if (!drawn) content.replaceChildren();
+    drawn = true;
+    render(screen(), content);
+    told.focusNotice();
+  };
+  const redraw = () => {
+    if (drawn) render(nothing, content);
+    draw();
+  };
+  const told = notices(state, draw, content);
+  return { draw, redraw, ...told };
 }

@@ -9,13 +9,13 @@
 // change, its words from the service's catalogs (data-words) read by the pad's `t` and `tn`,
 // the same requests (requests.js) and notices beside the button that asked (notices.js).
 
-import { html, nothing, render } from '../pad/lit-html.js';
+import { html, nothing } from '../pad/lit-html.js';
 import { lang, t, tn } from '../pad/i18n.js';
 import { download, enc, field } from '../pad/club-shared.js';
 import { signed } from '../pad/dom.js';
 import { store } from '../pad/store.js';
 import { formatCents, parseAmount, rateFromAmount } from './money.js';
-import { QUIET, notices } from './notices.js';
+import { QUIET, screenOf } from './notices.js';
 import { Problem, requester } from './requests.js';
 
 const content = document.getElementById('content');
@@ -44,23 +44,8 @@ const state = {
   failed: null,
 };
 
-let drawn = false;
-
-function draw() {
-  if (!drawn) content.replaceChildren();
-  drawn = true;
-  render(screen(), content);
-  focusNotice();
-}
-
-/** Draw anew: every form as the state has it. */
-function redraw() {
-  if (drawn) render(nothing, content);
-  draw();
-}
-
-const { busy, notifier, attempt, askFirst, noticeAt, focusNotice } = notices(state, draw,
-  content);
+const { draw, redraw, busy, notifier, attempt, askFirst, noticeAt } = screenOf(state, content,
+  () => screen());
 
 // --- words and numbers --------------------------------------------------------------------------
 
