@@ -127,7 +127,8 @@ def confirm(
             N_("The table has played %(played)s of %(hands)s hands: confirm at the series' end."),
             values={"played": table.hands_played, "hands": table.hands_limit},
         )
-    if not result.confirmed and seat not in before["confirmations"]:
+    added = not result.confirmed and seat not in before["confirmations"]
+    if added:
         db.session.add(
             ConfirmationRow(
                 tournament_id=tournament.id,
@@ -139,7 +140,9 @@ def confirm(
             )
         )
         db.session.flush()
-        after = table_result(tournament, table.id)
+    # The answer, read once with the new confirmation: the event says whether it counts now.
+    after = table_result(tournament, table.id, streams)
+    if added:
         record_change(
             table.club_id,
             "tournament.confirmed",
@@ -152,7 +155,7 @@ def confirm(
             confirmed=after["confirmed"],
         )
     db.session.commit()
-    return public(table_result(tournament, table.id, streams))
+    return public(after)
 
 
 def dispute(
