@@ -541,7 +541,6 @@ export default {
   "{n} of {needed} confirmed": "{n} von {needed} bestätigt",
   "entered the hands": "hat eingetragen",
   "confirmed": "bestätigt",
-  "Confirm as {name}": "Als {name} bestätigen",
   "Confirmed: the result counts.": "Bestätigt: Das Ergebnis zählt.",
   "Hand {hand} is disputed: waiting for the director.": "Spiel {hand} ist beanstandet: Warten auf die Turnierleitung.",
   "The director corrected hand {hand}.": "Die Turnierleitung hat Spiel {hand} berichtigt.",

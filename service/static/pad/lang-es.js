@@ -541,7 +541,6 @@ export default {
   "{n} of {needed} confirmed": "{n} de {needed} confirmaciones",
   "entered the hands": "anotó las manos",
   "confirmed": "confirmó",
-  "Confirm as {name}": "Confirmar como {name}",
   "Confirmed: the result counts.": "Confirmado: el resultado cuenta.",
   "Hand {hand} is disputed: waiting for the director.": "La mano {hand} está impugnada: se espera a la dirección del torneo.",
   "The director corrected hand {hand}.": "La dirección del torneo corrigió la mano {hand}.",

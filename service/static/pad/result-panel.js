@@ -8,7 +8,7 @@
 import { call, ProblemError } from './api.js';
 import { num, t } from './i18n.js';
 import { html, nothing } from './lit-html.js';
-import { signed } from './dom.js';
+import { signed, sr } from './dom.js';
 
 const enc = encodeURIComponent;
 const NEEDED = 2; // rules/tournament_results.py CONFIRMATIONS_NEEDED: what the read's state says
@@ -72,9 +72,10 @@ function seatRow(ctx, view, app, result, seat) {
   }
   const can = ctx.token && !result.confirmed && result.state !== 'disputed' && !view.resultBusy;
   const confirm = () => send(ctx, view, app, 'confirmations', { seat: seat.seat });
+  // Its name read out is what it shows, then what a tap does (axe: the label holds the text).
   return html`<li>
     <button type="button" class="confirm-seat" ?disabled=${!can} @click=${confirm}
-      aria-label=${t('Confirm as {name}', { name })}>${inner}</button>
+      >${inner}${sr(` · ${t('Confirm the result')}`)}</button>
   </li>`;
 }
 
