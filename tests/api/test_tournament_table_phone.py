@@ -5,6 +5,8 @@ also answered by ``previewDisplayNames`` for the registration page)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from service.rules.tournament import display_name
 from tests.api.test_league import LOST_SOLO, SOLO
@@ -76,6 +78,24 @@ def test_a_nights_own_night_names_no_tournament(api, client) -> None:
 def test_the_initial_is_the_family_names_particles_skipped(name: str, shown: str) -> None:
     assert display_name(name, "initial") == shown
     assert display_name(name, "full") == name
+
+
+WORDS = st.sampled_from(["de", "los", "van", "Zu", "María", "Ángeles", "B", "Fernández", "Ö"])
+
+
+@settings(max_examples=60)
+@given(st.lists(WORDS | st.text(min_size=1, max_size=6).map(str.strip), max_size=6))
+def test_an_initial_is_the_name_whole_or_a_first_word_and_one_letter(words: list[str]) -> None:
+    name = " ".join(words)
+    shown = display_name(name, "initial")
+    parts = name.split()
+    assert shown == name or (
+        shown.startswith(f"{parts[0]} ") and len(shown) == len(parts[0]) + 3 and shown[-1] == "."
+    )
+    if shown != name:  # the letter begins a word of the name after the first, not a particle
+        assert any(
+            w[0] == shown[-2] and w.casefold() not in ("de", "los", "van", "zu") for w in parts[1:]
+        )
 
 
 def test_the_registration_pages_preview_is_the_services_rule(client) -> None:
