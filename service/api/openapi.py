@@ -85,6 +85,7 @@ PUBLIC = {
     ("post", "/api/v1/clubs"),
     ("post", "/api/v1/clubs/import"),
     ("get", "/api/v1/public/results/{public_id}"),
+    ("get", "/api/v1/public/display-names"),
 }
 
 # Operations whose bearer token is a link's, not a club's token (``principal()`` is not
@@ -92,7 +93,11 @@ PUBLIC = {
 LINK_TOKEN = {("post", "/api/v1/tournaments/{tournament_id}/registrations")}
 
 # Operations that never touch the database: no 503 when it is away.
-PURE = {("get", "/api/v1/variants"), ("post", "/api/v1/settlements/preview")}
+PURE = {
+    ("get", "/api/v1/variants"),
+    ("post", "/api/v1/settlements/preview"),
+    ("get", "/api/v1/public/display-names"),
+}
 
 HEADERS: dict[str, dict[str, Any]] = {
     "RequestId": {

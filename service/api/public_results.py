@@ -22,7 +22,12 @@ from flask.views import MethodView
 from ..i18n import gettext, translations
 from ..i18n.marks import N_, Nn_
 from ..json_text import answer_text
-from ..schemas.public_results import PublicResultsSchema
+from ..rules.tournament import display_name
+from ..schemas.public_results import (
+    DisplayNamesQuerySchema,
+    DisplayNamesSchema,
+    PublicResultsSchema,
+)
 from ..services import public_results
 from .caching import CONTENT_ETAG, conditional
 from .night_pages import _language, _pad_text, _shell
@@ -87,6 +92,17 @@ class PublicResults(MethodView):
         """A tournament's public results: the standings per series and in total, each table's
         progress in the current series, the prize places if shown."""
         return public_results.public_results(public_id)
+
+
+@blp.route("/public/display-names")
+class DisplayNames(MethodView):
+    @blp.arguments(DisplayNamesQuerySchema(), location="query")
+    @blp.response(200, DisplayNamesSchema)
+    @operation("previewDisplayNames", "Tournaments")
+    def get(self, query: dict[str, Any]) -> dict[str, str]:
+        """A name as the public results would show it each way (`display`): what the
+        registration page previews. No token."""
+        return {way: display_name(query["name"], way) for way in ("full", "initial")}
 
 
 # --- the page -------------------------------------------------------------------------------

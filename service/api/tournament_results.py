@@ -48,6 +48,13 @@ def _streams() -> Streams | None:
 
 @blp.route("/tournaments/<string:tournament_id>/tables/<string:table_id>/confirmations")
 class Confirmations(MethodView):
+    @blp.response(200, TableResultSchema)
+    @_auth_doc(PHONE, NO_TABLE)
+    @operation("getTableResult", "Tournaments")
+    def get(self, tournament_id: str, table_id: str) -> dict[str, Any]:
+        """The table's result as its phones show it."""
+        return results.result_for_table(principal(), tournament_id, table_id, _streams())
+
     @blp.arguments(ConfirmationSchema())
     @blp.response(200, TableResultSchema)
     @blp.alt_response(409, description="`series-not-complete` or `result-disputed`.")

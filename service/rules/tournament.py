@@ -231,12 +231,38 @@ def strength(line: Mapping[str, Any], scoring: str) -> tuple[int, ...]:
     return tuple(line[rule] or 0 for rule in TIE_BREAKS[scoring])
 
 
+NAME_PARTICLES = frozenset(
+    ("de", "del", "della", "der", "den", "des", "la", "las", "los", "le", "les", "van", "von")
+    + ("zu", "zum", "zur", "da", "das", "do", "dos", "di", "du", "y", "ten", "ter", "vom")
+)
+"""Words that join a name to the next (compared in lower case): "Ludwig van Beethoven"'s
+family name is "van Beethoven", its initial B."""
+
+
 def display_name(name: str, display: str) -> str:
     """An entrant's name as the public results show it, as chosen at registration: ``full``,
-    or ``initial`` (the first name and the initial of the name after it: "Anna-Katharina B." for
-    "Anna-Katharina Berger", "María G." for "María García López", whose first surname is the
-    one that counts); a name of one word is shown whole either way."""
+    or ``initial``: the first name and the initial of the family name, particles skipped.
+
+    After the first word, the name falls into parts: each a word, with the particles before it
+    ("de los Ángeles"). A part that begins with a particle and is followed by another part
+    still belongs to the given name ("María de los Ángeles Fernández": "María F."); of the
+    family name the first part counts ("María García López": "María G."; "Ludwig van
+    Beethoven": "Ludwig B."; "Anna-Katharina Berger": "Anna-Katharina B."). A name of one word,
+    or of particles alone after the first, is shown whole either way. The registration page
+    shows this function's answer (``previewDisplayNames``): the rule lives here only."""
     words = name.split()
     if display != "initial" or len(words) < 2:
         return name
-    return f"{words[0]} {words[1][0]}."
+    parts: list[tuple[bool, str]] = []  # (begins with a particle, its word)
+    leading = False
+    for word in words[1:]:
+        if word.casefold() in NAME_PARTICLES:
+            leading = True
+            continue
+        parts.append((leading, word))
+        leading = False
+    while len(parts) > 1 and parts[0][0]:
+        parts.pop(0)
+    if not parts:
+        return name
+    return f"{words[0]} {parts[0][1][0]}."

@@ -236,6 +236,7 @@ class NightSchema(Schema):
     variant = fields.String(required=True, metadata=VARIANT)
     units = fields.String(required=True, validate=validate.OneOf(["chips", "points"]))
     season_id = fields.String(required=True, allow_none=True)
+    tournament_id = fields.String(required=True, allow_none=True)
     rate = fields.Nested(
         RateViewSchema,
         required=True,

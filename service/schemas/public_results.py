@@ -64,3 +64,12 @@ class PublicResultsSchema(Schema):
     prizes = fields.Nested(
         PublicPrizesSchema, required=True, allow_none=True, metadata={"description": CENTS}
     )
+
+
+class DisplayNamesQuerySchema(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=80))
+
+
+class DisplayNamesSchema(Schema):
+    full = fields.String(required=True)
+    initial = fields.String(required=True)

@@ -59,6 +59,7 @@ class TableResultSchema(Schema):
     seats = fields.List(fields.Nested(NightSeatSchema), required=True)
     hands_played = fields.Integer(required=True)
     hands_limit = fields.Integer(required=True, allow_none=True)
+    scorer = fields.Integer(required=True)
     last_hand_at = fields.String(required=True, allow_none=True, metadata=DATE_TIME)
     phones = fields.Integer(
         required=True,
@@ -72,7 +73,11 @@ class TableResultSchema(Schema):
     )
     confirmed = fields.Boolean(required=True)
     state = fields.String(required=True, validate=validate.OneOf(STATES))
-    disputes = fields.List(fields.Nested(DisputeSchema), required=True)
+    disputes = fields.List(
+        fields.Nested(DisputeSchema),
+        required=True,
+        metadata={"description": "Open ones (all in `getTableResult`)."},
+    )
 
 
 class ConsoleQuerySchema(Schema):

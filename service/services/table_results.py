@@ -62,14 +62,14 @@ def _confirmations(stamps: Mapping[str, int]) -> dict[str, list[int | None]]:
     return found
 
 
-def _open_disputes(table_ids: Sequence[str]) -> dict[str, list[DisputeRow]]:
+def _disputes(table_ids: Sequence[str], resolved_too: bool) -> dict[str, list[DisputeRow]]:
+    """Each table's open disputes, or all of them (``resolved_too``), the oldest first."""
     found: dict[str, list[DisputeRow]] = {table_id: [] for table_id in table_ids}
     if table_ids:
-        for dispute in db.session.scalars(
-            select(DisputeRow)
-            .where(DisputeRow.table_id.in_(table_ids), DisputeRow.status == "open")
-            .order_by(DisputeRow.opened_at, DisputeRow.id)
-        ):
+        query = select(DisputeRow).where(DisputeRow.table_id.in_(table_ids))
+        if not resolved_too:
+            query = query.where(DisputeRow.status == "open")
+        for dispute in db.session.scalars(query.order_by(DisputeRow.opened_at, DisputeRow.id)):
             found[dispute.table_id].append(dispute)
     return found
 
@@ -117,13 +117,15 @@ def results_of(
     drawn: Mapping[int, datetime],
     streams: Streams | None,
     stale_minutes: float,
+    resolved_too: bool = False,
 ) -> list[dict[str, Any]]:
     """Each table's result as the console and the phones' answers show it: one query per
-    kind of fact for all the tables, none per table."""
+    kind of fact for all the tables, none per table. Its disputes are the open ones, or
+    with ``resolved_too`` (a table's phone, which shows the director's outcome) all."""
     ids = [table.id for _, table in linked]
     stamps = result_stamps(ids)
     confirmations = _confirmations(stamps)
-    disputes = _open_disputes(ids)
+    disputes = _disputes(ids, resolved_too)
     last = _last_hands(ids)
     phones = _phones(ids, streams)
     now = utcnow()
@@ -136,7 +138,7 @@ def results_of(
             closed=table.status == "closed",
             confirmed_by=frozenset(s for s in given if s is not None),
             director=None in given,
-            open_disputes=len(disputes[table.id]),
+            open_disputes=sum(d.status == "open" for d in disputes[table.id]),
             idle_minutes=_since(last.get(table.id) or drawn.get(link.series), now),
         )
         rows.append(
@@ -150,6 +152,7 @@ def results_of(
                 ],
                 "hands_played": table.hands_played,
                 "hands_limit": table.hands_limit,
+                "scorer": result_rules.SCORER_SEAT,
                 "last_hand_at": rfc3339(last.get(table.id)),
                 "phones": phones[table.id],
                 "confirmations": given,
@@ -209,11 +212,14 @@ def linked_tables(
 
 
 def table_result(
-    tournament: TournamentRow, table_id: str, streams: Streams | None = None
+    tournament: TournamentRow,
+    table_id: str,
+    streams: Streams | None = None,
+    resolved_too: bool = False,
 ) -> dict[str, Any]:
     linked = linked_tables(tournament.night_id, table_id=table_id)
     drawn = drawn_at(tournament.night_id)
-    return results_of(linked, drawn, streams, result_rules.STALE_MINUTES)[0]
+    return results_of(linked, drawn, streams, result_rules.STALE_MINUTES, resolved_too)[0]
 
 
 def confirmed_tables(tournament: TournamentRow) -> set[tuple[int, int]]:

@@ -64,12 +64,9 @@ class SeriesStarted(Conflict):
 # --- the table's phones: confirm, dispute ---------------------------------------------------
 
 
-def _tournament_table(
-    principal: Principal, tournament_id: str, table_id: str
-) -> tuple[TournamentRow, ClubNightTableRow, TableRow]:
-    """The tournament, its table ``table_id`` locked (as a hand's writer locks it), for the
-    table's own token or the host's admin."""
-    begin_write()
+def _tournament_and_link(
+    tournament_id: str, table_id: str
+) -> tuple[TournamentRow, ClubNightTableRow]:
     tournament = db.session.get(TournamentRow, tournament_id)
     if tournament is None:
         raise NotFound(
@@ -85,6 +82,16 @@ def _tournament_table(
         raise NotFound(
             N_("The tournament has no table %(table)s."), values={"table": repr(table_id)}
         )
+    return tournament, link
+
+
+def _tournament_table(
+    principal: Principal, tournament_id: str, table_id: str
+) -> tuple[TournamentRow, ClubNightTableRow, TableRow]:
+    """The tournament, its table ``table_id`` locked (as a hand's writer locks it), for the
+    table's own token or the host's admin."""
+    begin_write()
+    tournament, link = _tournament_and_link(tournament_id, table_id)
     table = lock_table(table_id)
     require_table_access(principal, table)
     return tournament, link, table
@@ -99,6 +106,19 @@ def _seat_of(principal: Principal, seat: int | None) -> int | None:
     if seat is None:
         raise RuleViolation("seat", "name the seat of the player who confirms")
     return seat
+
+
+def result_for_table(
+    principal: Principal, tournament_id: str, table_id: str, streams: Streams | None = None
+) -> dict[str, Any]:
+    """The table's result as its phones show it (its own token, or the host's admin): the
+    confirmations that stand, the scorer's seat, and every dispute of the table with its
+    outcome (the console lists the open ones)."""
+    tournament, _ = _tournament_and_link(tournament_id, table_id)
+    table = db.session.get(TableRow, table_id)
+    assert table is not None  # linked to the night
+    require_table_access(principal, table)
+    return public(table_result(tournament, table_id, streams, resolved_too=True))
 
 
 def confirm(

@@ -150,6 +150,11 @@ def _series_views(night: ClubNightRow) -> list[dict[str, Any]]:
     ]
 
 
+def tournament_of(night_id: str) -> str | None:
+    """The id of the tournament that plays as the night, if one does."""
+    return db.session.scalar(select(TournamentRow.id).where(TournamentRow.night_id == night_id))
+
+
 def night_view(night: ClubNightRow) -> dict[str, Any]:
     series = _series_views(night)
     next_series = len(series) + 1
@@ -160,6 +165,7 @@ def night_view(night: ClubNightRow) -> dict[str, Any]:
         "variant": night.variant,
         "units": rules.get_variant(night.variant).units,
         "season_id": night.season_id,
+        "tournament_id": tournament_of(night.id),
         "rate": tables.rate_view(night),
         "fee_basis": night.fee_basis or "series",
         "hands_per_series": night.hands_per_series,
@@ -474,9 +480,7 @@ def draw_series(
 def _not_a_tournaments(night: ClubNightRow) -> None:
     """A tournament's night is drawn, and its presence kept, by the tournament: its
     check-in says who is present."""
-    tournament = db.session.scalar(
-        select(TournamentRow.id).where(TournamentRow.night_id == night.id)
-    )
+    tournament = tournament_of(night.id)
     if tournament is not None:
         raise Conflict(
             N_(

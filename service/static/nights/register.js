@@ -31,12 +31,29 @@ const state = {
   refusal: null, // what was refused, in words
 };
 
-/** The name as the published results show it with "initial": the first name and the initial
- * of the name after it (rules/tournament.py `display_name`, whose answer the page shows once
- * registered). */
+/** The name as the published results would show it with "initial" (the first name and the
+ * family name's initial), as the service says: rules/tournament.py `display_name`, answered by
+ * `previewDisplayNames` (no token) a moment after typing stops. The rule is the service's
+ * alone; until its answer comes the choice shows "…". */
+const preview = { name: '', initial: '', asked: '', timer: 0 };
 function initialOf(name) {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  return words.length < 2 ? words.join(' ') : `${words[0]} ${words[1][0]}.`;
+  if (preview.name === name) return preview.initial;
+  if (preview.asked !== name) {
+    preview.asked = name;
+    clearTimeout(preview.timer);
+    preview.timer = setTimeout(async () => {
+      try {
+        const answer = await fetch(`/api/v1/public/display-names?name=${
+          encodeURIComponent(name)}`, { headers: { Accept: 'application/json' } });
+        if (!answer.ok) return;
+        Object.assign(preview, { name, initial: (await answer.json()).initial });
+        draw();
+      } catch {
+        preview.asked = ''; // offline: asked again at the next keystroke
+      }
+    }, 150);
+  }
+  return '…';
 }
 
 function languageSwitch() {

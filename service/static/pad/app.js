@@ -276,7 +276,7 @@ async function route(focus = true) {
   // The table's stream and the other screens wait until the table is painted: on a phone's
   // narrow network every request before it delays it (docs/pad.md, "A table's first screen").
   const token = ctx.token || ctx.adminToken;
-  const onChange = (version) => followed(ctx, version);
+  const onChange = (version, event) => followed(ctx, version, event);
   afterPaint(() => {
     following().then(
       (stream) => {
@@ -288,8 +288,15 @@ async function route(focus = true) {
   });
 }
 
-/** A change heard on the table's stream: fetch the table unless this phone has that version. */
-function followed(ctx, version) {
+/** A change heard on the table's stream: fetch the table unless this phone has that version. A
+ *  tournament's news of the table (a confirmation, a dispute, the director's resolution) leave
+ *  its version: the table screen reads its result again (`resultHeard`, result-panel.js). */
+function followed(ctx, version, event) {
+  const type = (event && event.type) || '';
+  if (type.startsWith('tournament.') && current && current.ctx === ctx) {
+    current.state.resultHeard = (current.state.resultHeard || 0) + 1;
+    app.update();
+  }
   if (version !== null && ctx.table && ctx.table.version >= version) return;
   // A newer version is known to exist: asked for without If-None-Match (that is what polls send).
   refresh(ctx, true).then(

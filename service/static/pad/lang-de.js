@@ -534,4 +534,22 @@ export default {
   "Start a club night of several tables, draw its series, follow its standings and money.": "Einen Spieleabend mit mehreren Tischen beginnen, seine Serien auslosen, Tabelle und Geld verfolgen.",
   "Open the club night screen": "Spieleabend öffnen",
   "Open tournaments": "Offene Turniere",
+
+  // --- result-panel.js: a tournament table's result ---
+  "Confirm the result": "Ergebnis bestätigen",
+  "Two players other than {name}, who entered the hands, confirm: tap your own name.": "Zwei Personen außer {name} (hat die Spiele eingetragen) bestätigen: Bitte auf den eigenen Namen tippen.",
+  "{n} of {needed} confirmed": "{n} von {needed} bestätigt",
+  "entered the hands": "hat eingetragen",
+  "confirmed": "bestätigt",
+  "Confirmed: the result counts.": "Bestätigt: Das Ergebnis zählt.",
+  "Hand {hand} is disputed: waiting for the director.": "Spiel {hand} ist beanstandet: Warten auf die Turnierleitung.",
+  "The director corrected hand {hand}.": "Die Turnierleitung hat Spiel {hand} berichtigt.",
+  "The director voided hand {hand}.": "Die Turnierleitung hat Spiel {hand} gestrichen.",
+  "The director kept hand {hand} as it was.": "Die Turnierleitung hat Spiel {hand} so gelassen, wie es war.",
+  "Dispute a hand": "Spiel beanstanden",
+  "Which hand?": "Welches Spiel?",
+  "Who disputes it?": "Wer beanstandet es?",
+  "What is wrong? (a few words)": "Was stimmt nicht? (in wenigen Worten)",
+  "Send to the director": "An die Turnierleitung senden",
+  "Cancel": "Abbrechen",
 };

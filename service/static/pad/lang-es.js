@@ -534,4 +534,22 @@ export default {
   "Start a club night of several tables, draw its series, follow its standings and money.": "Empezar una noche de club con varias mesas, sortear sus rondas, seguir la clasificación y el dinero.",
   "Open the club night screen": "Abrir la noche de club",
   "Open tournaments": "Torneos abiertos",
+
+  // --- result-panel.js: a tournament table's result ---
+  "Confirm the result": "Confirmar el resultado",
+  "Two players other than {name}, who entered the hands, confirm: tap your own name.": "Confirman dos personas aparte de {name} (quien anotó las manos): toca tu propio nombre.",
+  "{n} of {needed} confirmed": "{n} de {needed} confirmaciones",
+  "entered the hands": "anotó las manos",
+  "confirmed": "confirmó",
+  "Confirmed: the result counts.": "Confirmado: el resultado cuenta.",
+  "Hand {hand} is disputed: waiting for the director.": "La mano {hand} está impugnada: se espera a la dirección del torneo.",
+  "The director corrected hand {hand}.": "La dirección del torneo corrigió la mano {hand}.",
+  "The director voided hand {hand}.": "La dirección del torneo anuló la mano {hand}.",
+  "The director kept hand {hand} as it was.": "La dirección del torneo dejó la mano {hand} como estaba.",
+  "Dispute a hand": "Impugnar una mano",
+  "Which hand?": "¿Qué mano?",
+  "Who disputes it?": "¿Quién la impugna?",
+  "What is wrong? (a few words)": "¿Qué está mal? (en pocas palabras)",
+  "Send to the director": "Enviar a la dirección del torneo",
+  "Cancel": "Cancelar",
 };

@@ -35,7 +35,9 @@ export function isLive(tableId) {
   return Boolean(follower && follower.id === tableId && follower.live);
 }
 
-/** Follow the table (stop following any other); onChange(version | null) on each change. */
+/** Follow the table (stop following any other); onChange(version | null, event) on each change
+ *  (the event's JSON: its `type` says what changed, as `tournament.confirmed`, which leaves the
+ *  table's version as it was). */
 export function follow(tableId, token, onChange) {
   if (follower && follower.id === tableId) return;
   stop();
@@ -77,7 +79,7 @@ async function open(f) {
   f.timer = setTimeout(() => {
     if (!f.live) again(f);
   }, READY_MS);
-  const heard = (event, version) => {
+  const heard = (event, version, data = null) => {
     if (follower !== f) return;
     if (event.lastEventId) f.lastId = event.lastEventId;
     if (!f.live) {
@@ -85,11 +87,14 @@ async function open(f) {
       f.retries = 0;
       clearTimeout(f.timer);
     }
-    f.onChange(version);
+    f.onChange(version, data);
   };
   source.addEventListener('ready', (event) => heard(event, parse(event).version));
   source.addEventListener('reload', (event) => heard(event, null));
-  source.addEventListener('message', (event) => heard(event, parse(event).version));
+  source.addEventListener('message', (event) => {
+    const data = parse(event);
+    heard(event, data.version, data);
+  });
   source.addEventListener('error', () => {
     if (follower !== f) return;
     // The browser would reconnect by itself after the server's fixed `retry:` (every phone at

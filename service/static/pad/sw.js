@@ -30,6 +30,7 @@ const SHELL = [
   '/pad/outbox.js',
   '/pad/pad.css',
   '/pad/qr.js',
+  '/pad/result-panel.js',
   '/pad/seating-screen.js',
   '/pad/series-view.js',
   '/pad/series.js',

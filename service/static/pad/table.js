@@ -542,10 +542,27 @@ function loadNight(ctx, view, app) {
       () => {},
     );
   }
-  if (view.nightFor === table.version) return;
-  view.nightFor = table.version;
-  api.night(table.night_id, ctx.token || ctx.adminToken).then(
-    ({ data }) => app.setState({ night: data }),
+  if (view.nightFor !== table.version) {
+    view.nightFor = table.version;
+    api.night(table.night_id, ctx.token || ctx.adminToken).then(
+      ({ data }) => {
+        app.setState({ night: data });
+        loadResult(ctx, view, app);
+      },
+      () => {},
+    );
+  }
+  loadResult(ctx, view, app);
+}
+
+/** A tournament's table at its series' end: the result's panel (result-panel.js, imported
+ *  then: no other table loads it) and its read, made again when the table or its result
+ *  changes. */
+function loadResult(ctx, view, app) {
+  const over = ctx.table.status === 'closed' || seriesOver(ctx);
+  if (!view.night || !view.night.tournament_id || !over) return;
+  import('./result-panel.js').then(
+    (resultPanel) => resultPanel.load(ctx, view, app),
     () => {},
   );
 }
@@ -603,6 +620,7 @@ export function tableView(ctx, view, app) {
           : html`<a class="button primary big" href=${`${base}&go=new`} id="new-hand"
               >${t('New hand {number}', { number: nextNumber(ctx) })}</a
             >`;
+  const result = view.resultPanel ? view.resultPanel.panel(ctx, view, app) : nothing;
   const series = seriesView ? seriesView.seriesLine(ctx, view.night) : null;
   const clock = seriesView ? seriesView.seriesClock(ctx) : null;
   const hint =
@@ -631,7 +649,7 @@ export function tableView(ctx, view, app) {
     <div>${notice}</div>
     <div class="cols">
       <div class="col">
-        ${seats(ctx)} ${facts(ctx)} ${next}
+        ${seats(ctx)} ${facts(ctx)} ${next} ${result}
         <nav class="actions" aria-label=${t('Table')}>
           ${link('share', t('Share'))}${link('settle', settle)}${link(
             'seating',
