@@ -37,8 +37,15 @@ PAD_LAYERS: dict[str, set[str]] = {
     # over.
     "wording": {"hand-words.js", "settlement.js", "table-settings.js", "series.js"},
     # The parts screens are made of: the hand form, the settle-up, the writes, the club's admin,
-    # what a club night's table shows of its series.
-    "parts": {"hand.js", "settle-up-view.js", "writes.js", "league-admin.js", "series-view.js"},
+    # what a club night's table shows of its series, a tournament table's result to confirm.
+    "parts": {
+        "hand.js",
+        "settle-up-view.js",
+        "writes.js",
+        "league-admin.js",
+        "series-view.js",
+        "result-panel.js",
+    },
     # One module per screen.
     "screens": {
         "start.js",
