@@ -98,9 +98,7 @@ class Console(MethodView):
     @_auth_doc(ADMIN, "No such tournament.")
     @operation("getTournamentConsole", "Tournaments")
     def get(self, query: dict[str, Any], tournament_id: str) -> dict[str, Any]:
-        """The current series' tables, what needs the director first (admin token).
-
-        Poll it with `If-None-Match`: a 304 while nothing changed."""
+        """The current series' tables, what needs the director first (admin token)."""
         return results.console(principal(), tournament_id, _streams(), query["stale_minutes"])
 
 

@@ -115,14 +115,16 @@ def test_the_document_has_no_yaml_anchors_or_aliases(client):
 # that is the one-line writing, not sharing). The tournament's later slices (its export and
 # season, its events, the series' clock, its screens' two operations, the tables' results'
 # five, the public results) took it to 308,048: over issue 41's goal of 300,000, held by the
-# strict xfail below until they share what they repeat. The bound is not let grow further.
-DOCUMENT_BYTES_MAX = 308_048
+# strict xfail below until they share what they repeat. The bound is not let grow further,
+# but by issue 42's console (its ETag and 304) and the confirmations and disputes in the
+# club's export (issue 42 asks for both; their two schemas, validated on import): 309,989.
+DOCUMENT_BYTES_MAX = 309_989
 DOCUMENT_BYTES_GOAL = 300_000
 
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the tournament's slices took the document to 308,048 bytes (issue 41: 300,000)",
+    reason="the tournament's slices took the document to 309,989 bytes (issue 41: 300,000)",
 )
 def test_the_document_is_within_issue_41s_goal(client):
     text = client.get("/openapi.yaml").get_data(as_text=True)
