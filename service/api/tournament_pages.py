@@ -179,7 +179,7 @@ DIRECTOR_WORDS = (
     N_("Hand %(number)s as recorded"),
     N_("void"),
     N_("As the service settled it"),
-    N_("%(field)s stays as recorded: %(value)s"),
+    N_("%(field)s: as recorded (%(value)s)"),
     N_("Save the correction"),
     N_("Void hand %(hand)s? Every later hand is settled again."),
     N_("Hand %(hand)s corrected: the table confirms its result again."),

@@ -137,6 +137,10 @@ def test_the_console_resolves_confirms_and_seats(phones, api, language) -> None:
     expect(tricks).to_have_value(str(SOLO["tricks"]))
     tricks.fill("3")
     tricks.dispatch_event("change")
+    shots = os.environ.get("TOURNAMENT_SCREENSHOTS")
+    if shots:
+        dispute.locator("form.correction").scroll_into_view_if_needed()
+        director.screenshot(path=str(Path(shots) / f"tournament-correction-{language}-412.png"))
     dispute.locator("form.correction button[type=submit]").click()
     expect(desk(director, 1).locator(".notice")).to_contain_text(words["corrected"])
     expect(desk(director, 1)).to_have_class(re.compile(r"\bunconfirmed\b"))

@@ -190,7 +190,7 @@ export function consoleOf(s) {
       return html`<label class="check"><input type="checkbox" .checked=${value === true}
         @change=${set((input) => input.checked)}>${f.title}</label>`;
     }
-    return html`<p class="hint">${t('{field} stays as recorded: {value}', { field: f.title,
+    return html`<p class="hint">${t('{field}: as recorded ({value})', { field: f.title,
       value: valueWords(form.variant, table, f, recordOf(form)[f.name]) })}</p>`;
   }
 
