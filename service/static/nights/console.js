@@ -133,9 +133,9 @@ export function consoleOf(s) {
     const settled = hand.settlement;
     const deltas = settled ? settled.deltas.map((delta, seat) => html`<li>${
       seatName(table, seat)} <strong>${signed(delta)}</strong></li>`) : [];
-    return html`<div class="hand"><h4>${t('Hand {number} as recorded', { number: hand.number })}${
-      hand.status === 'void' ? html` <span class="tag">${t('void')}</span>` : nothing}</h4>
-      <ul class="record">${record}</ul>${settled ? html`<h4>${t('As the service settled it')}</h4>
+    return html`<div class="hand"><h2>${t('Hand {number} as recorded', { number: hand.number })}${
+      hand.status === 'void' ? html` <span class="tag">${t('void')}</span>` : nothing}</h2>
+      <ul class="record">${record}</ul>${settled ? html`<h2>${t('As the service settled it')}</h2>
       <ul class="explanation">${settled.explanation.map((line) => html`<li>${line}</li>`)}</ul>
       <ul class="deltas">${deltas}</ul>` : nothing}</div>`;
   }
@@ -208,8 +208,8 @@ export function consoleOf(s) {
       c.editing = null;
       draw();
     };
-    return html`<form class="correction" @submit=${save}><h4>${t('Correct hand {hand}',
-      { hand: dispute.hand })}</h4>${shown.map((f) => fieldControl(table, f))}<p><button
+    return html`<form class="correction" @submit=${save}><h2>${t('Correct hand {hand}',
+      { hand: dispute.hand })}</h2>${shown.map((f) => fieldControl(table, f))}<p><button
       class="primary" type="submit" ?disabled=${busy(key)}>${t('Save the correction')}</button>
       <button type="button" @click=${cancel}>${t('Not yet')}</button></p></form>`;
   }
@@ -359,7 +359,7 @@ export function consoleOf(s) {
     const gone = said.startsWith('table:')
       && !shown.some((table) => `table:${table.table_id}` === said) ? noticeAt(said) : nothing;
     const counts = STATES.filter((name) => data.counts[name])
-      .map((name) => html`<span class="count ${name}">${words[name]}: ${data.counts[name]}</span>`);
+      .map((name) => `${words[name]}: ${data.counts[name]}`).join(' · ');
     return html`<div class="console">${back}${heading}<p class="meta">${t('Series {number}',
       { number: data.series })} · ${counts}</p><div class="filters" role="group"
       aria-label=${t('Tables')}>${filters}</div>${gone}${shown.length ? html`<ol class="desks">${
