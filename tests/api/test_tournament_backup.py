@@ -145,6 +145,27 @@ def test_a_file_without_tournaments_imports_as_before(host: Host) -> None:
     assert imported(host, document)["imported"]["tournaments"] == 0
 
 
+# A confirmation and a dispute at a table the file does not have.
+CONFIRMATION = {
+    "table_id": "nowhere",
+    "seat": None,
+    "changes_since": 0,
+    "token_id": "t1",
+    "confirmed_at": "2026-12-07T10:00:00Z",
+}
+DISPUTE = {
+    "id": "d1",
+    "table_id": "nowhere",
+    "hand": 1,
+    "seat": 1,
+    "reason": "Trumpf war Pik.",
+    "status": "open",
+    "opened_at": "2026-12-07T10:00:00Z",
+    "resolved_at": None,
+    "resolved_by": None,
+}
+
+
 @pytest.mark.parametrize(
     ("change", "field"),
     [
@@ -186,6 +207,18 @@ def test_a_file_without_tournaments_imports_as_before(host: Host) -> None:
         (
             lambda d: d["tournaments"][0]["entrants"][0].update(status="famous"),
             "tournaments.0.entrants.0.status",
+        ),
+        (
+            lambda d: d["tournaments"][0]["confirmations"].append(CONFIRMATION),
+            "tournaments.0.confirmations.0.table_id",
+        ),
+        (
+            lambda d: d["tournaments"][0]["disputes"].append(DISPUTE),
+            "tournaments.0.disputes.0.table_id",
+        ),
+        (
+            lambda d: d["tournaments"][0]["disputes"].append(DISPUTE | {"status": "famous"}),
+            "tournaments.0.disputes.0.status",
         ),
     ],
 )
