@@ -334,11 +334,9 @@ export function consoleOf(s) {
 
   function view(x) {
     const data = c.data;
-    const back = html`<p class="no-print"><a href="#${s.hashOf(x.id)}">${
-      t('Back to the tournament')}</a></p>`;
     const heading = html`<h1>${t('Console · {name}', { name: x.name })}</h1>`;
     if (!data || data.series === null) {
-      return html`<div class="console">${back}${heading}<p>${t('No series drawn yet.')}</p></div>`;
+      return html`<div class="console">${heading}<p>${t('No series drawn yet.')}</p></div>`;
     }
     const words = stateWords();
     const needing = NEEDS.reduce((sum, name) => sum + data.counts[name], 0);
@@ -360,7 +358,7 @@ export function consoleOf(s) {
       && !shown.some((table) => `table:${table.table_id}` === said) ? noticeAt(said) : nothing;
     const counts = STATES.filter((name) => data.counts[name])
       .map((name) => `${words[name]}: ${data.counts[name]}`).join(' · ');
-    return html`<div class="console">${back}${heading}<p class="meta">${t('Series {number}',
+    return html`<div class="console">${heading}<p class="meta">${t('Series {number}',
       { number: data.series })} · ${counts}</p><div class="filters" role="group"
       aria-label=${t('Tables')}>${filters}</div>${gone}${shown.length ? html`<ol class="desks">${
       shown.map(tableView)}</ol>` : html`<p class="hint">${

@@ -52,7 +52,7 @@ const state = {
 
 const { draw, redraw, busy, notifier, attempt, askFirst, noticeAt } = screenOf(state, content,
   () => screen());
-const desk = consoleOf({ state, call, draw, busy, notifier, attempt, askFirst, noticeAt, hashOf,
+const desk = consoleOf({ state, call, draw, busy, notifier, attempt, askFirst, noticeAt,
   tagOf, reload: () => reload() });
 
 // --- words and numbers --------------------------------------------------------------------------
@@ -439,6 +439,7 @@ function lateEntry(x) {
 // --- the series ---------------------------------------------------------------------------------
 
 function drawCard(x) {
+  if (x.status !== 'open') return nothing; // closed: nothing more is drawn
   if (!x.next_series) {
     return html`<section class="card draw"><p>${t('All series are drawn.')}</p></section>`;
   }
@@ -578,11 +579,14 @@ function tournamentView(x) {
     </section>${cashCard(state.prizes)}</div>${resultCard(x)}${closeCard(x)}`;
 }
 
+/** The way back: the club on the Solo pad, its tournaments, and from a view of a tournament
+ * (the console) the tournament. */
 function crumbs() {
-  const list = state.tournament ? html` › <a href="#${hashOf(null)}">${t('Open tournaments')}</a>`
-    : nothing;
+  const x = state.tournament;
+  const list = x ? html` › <a href="#${hashOf(null)}">${t('Open tournaments')}</a>` : nothing;
+  const back = x && state.view ? html` › <a href="#${hashOf(x.id)}">${x.name}</a>` : nothing;
   return html`<nav class="crumbs" aria-label=${t('Back to the club')}><a
-    href="/#league=${enc(clubId)}">${state.club.name}</a>${list}</nav>`;
+    href="/#league=${enc(clubId)}">${state.club.name}</a>${list}${back}</nav>`;
 }
 
 function failedView(text) {
