@@ -356,10 +356,11 @@ export function consoleOf(s) {
     const said = state.notice.at || '';
     const gone = said.startsWith('table:')
       && !shown.some((table) => `table:${table.table_id}` === said) ? noticeAt(said) : nothing;
-    const counts = STATES.filter((name) => data.counts[name])
-      .map((name) => `${words[name]}: ${data.counts[name]}`).join(' · ');
+    // Each count whole on its line ("Zu bestätigen: 1" never broken).
+    const counts = STATES.filter((name) => data.counts[name]).map((name) => html` · <span
+      class="count">${words[name]}: ${data.counts[name]}</span>`);
     return html`<div class="console">${heading}<p class="meta">${t('Series {number}',
-      { number: data.series })} · ${counts}</p><div class="filters" role="group"
+      { number: data.series })}${counts}</p><div class="filters" role="group"
       aria-label=${t('Tables')}>${filters}</div>${gone}${shown.length ? html`<ol class="desks">${
       shown.map(tableView)}</ol>` : html`<p class="hint">${
       t('No table needs the director now.')}</p>`}
