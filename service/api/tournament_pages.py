@@ -6,8 +6,10 @@ request's language (``?lang=en|de|es``, else ``Accept-Language``: the phone's la
 - ``GET /clubs/<club_id>/tournament-admin`` — the director's screen (``tournament.js``): the
   settings, the registration link and its QR code, the entrants and their check-in, late
   entries and withdrawals, the draws and their table cards, the standings, the prizes and the
-  cash sheet, and the ranking list to print (``#tournament=<id>&ranking``). It works with the
-  club's admin token the score pad keeps on this device, or ``#token=…``.
+  cash sheet, the ranking list to print (``#tournament=<id>&ranking``), the director's console
+  of the series' tables (``#tournament=<id>&console``, ``console.js``) and the tournament's
+  close. It works with the club's admin token the score pad keeps on this device, or
+  ``#token=…``.
 - ``GET /tournaments/<id>/register`` — the public registration page (``register.js``), opened
   from the registration link (``#token=<registration_token>``, which never reaches a server
   but as the ``register`` operation's bearer token).
@@ -120,11 +122,88 @@ DIRECTOR_WORDS = (
     N_("Ranking list · %(name)s"),
     N_("Provisional ranking as of %(time)s: final once the tournament is closed."),
     N_("Final ranking."),
+    # The new tournament's game, money and scoring.
+    N_("yes"),
+    N_("no"),
+    N_("Losses money per lost game (%(currency)s, empty: none)"),
+    N_("Table sizes"),
+    N_("The draws seat the players at tables of these sizes."),
+    N_("The game's options"),
+    N_("Scoring"),
+    N_("The game's own result"),
+    N_("Place points at each table"),
+    N_("The prizes are"),
+    N_("Shares of the money taken"),
+    N_("Fixed amounts"),
+    N_("Prizes: each place's amount in %(currency)s, first place first"),
+    # The tournament's close.
+    N_("The tournament is closed: the ranking list is final."),
+    N_("Close the tournament"),
+    N_("Close anyway"),
+    N_("Yes, close the tournament"),
+    N_(
+        "Close the tournament? Its tables close with it: no hand can be recorded any more, the "
+        "ranking list and the prizes are final, and it cannot be opened again."
+    ),
+    # The director's console (console.js).
+    N_("The director's console"),
+    N_(
+        "Every table of the series at a glance: what needs you first, disputes, confirmations, "
+        "moves and substitutes."
+    ),
+    N_("Open the console"),
+    N_("Console · %(name)s"),
+    N_("Needs the director (%(count)s)"),
+    N_("All tables (%(count)s)"),
+    N_("Tables"),
+    N_("No table needs the director now."),
+    N_("Disputed"),
+    N_("To be confirmed"),
+    N_("No hand lately"),
+    N_("Playing"),
+    N_("Confirmed"),
+    N_("Hands %(played)s/%(limit)s"),
+    N_("Hands %(played)s"),
+    N_("Last hand %(when)s"),
+    N_("No hand yet"),
+    N_("Confirmed by the director"),
+    N_("Confirmations %(given)s/%(needed)s"),
+    N_("Seat %(number)s"),
+    N_("keeps the list"),
+    N_("confirmed"),
+    N_("Hand %(hand)s, disputed by %(name)s: “%(reason)s”"),
+    N_("See the hand"),
+    N_("Correct hand %(hand)s"),
+    N_("Void hand %(hand)s"),
+    N_("Reject the dispute"),
+    N_("Hand %(number)s as recorded"),
+    N_("void"),
+    N_("As the service settled it"),
+    N_("%(field)s: as recorded (%(value)s)"),
+    N_("Save the correction"),
+    N_("Void hand %(hand)s? Every later hand is settled again."),
+    N_("Hand %(hand)s corrected: the table confirms its result again."),
+    N_("Hand %(hand)s voided: the table confirms its result again."),
+    N_("Dispute rejected: hand %(hand)s stands."),
+    N_("Confirm the result as the director"),
+    N_("Table %(number)s confirmed by the director."),
+    N_("Move a player or seat a substitute"),
+    N_(
+        "Before a table’s first hand: a player moved swaps seats with the one sitting there; a "
+        "registered player takes the seat of one who withdrew."
+    ),
+    N_("Table"),
+    N_("Seat"),
+    N_("Seat here"),
+    N_("table %(table)s, seat %(seat)s"),
+    N_("%(name)s sits at table %(table)s, seat %(seat)s."),
 )
 DIRECTOR_COUNTS = (
     Nn_("%(count)s entrant", "%(count)s entrants"),
     Nn_("%(hands)s hand per series", "%(hands)s hands per series"),
     Nn_("At most %(count)s entrant", "At most %(count)s entrants"),
+    Nn_("%(count)s phone connected", "%(count)s phones connected"),
+    Nn_("%(count)s open dispute", "%(count)s open disputes"),
 )
 
 # The registration page's words (register.js).

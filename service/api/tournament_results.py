@@ -24,6 +24,7 @@ from ..schemas.tournament_results import (
 from ..services import tournament_results as results
 from ..services.table_results import Streams
 from .auth import documents_token, principal
+from .caching import CONTENT_ETAG, conditional
 from .openapi import operation
 from .paging import Answer, Blueprint
 
@@ -97,8 +98,10 @@ class Resolution(MethodView):
 
 @blp.route("/tournaments/<string:tournament_id>/console")
 class Console(MethodView):
+    @conditional
     @blp.arguments(ConsoleQuerySchema(), location="query")
-    @blp.response(200, ConsoleSchema)
+    @blp.response(200, ConsoleSchema, headers={"ETag": CONTENT_ETAG})
+    @blp.alt_response(304, description="Not modified since the ETag given.")
     @_auth_doc(ADMIN, "No such tournament.")
     @operation("getTournamentConsole", "Tournaments")
     def get(self, query: dict[str, Any], tournament_id: str) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from typing import Any
 from marshmallow import Schema, fields, validate
 
 from ..persistence.nights import MAX_HANDS_PER_SERIES, MAX_SERIES
+from ..persistence.tournament_results import DISPUTE_STATUSES, REASON_MAX
 from ..persistence.tournaments import (
     CONTACT_MAX,
     DISPLAYS,
@@ -442,6 +443,41 @@ ExportEntrantSchema = Schema.from_dict(
 )
 
 
+class ExportConfirmationSchema(Schema):
+    """A confirmation of a tournament table's result, as given (docs/tournaments.md)."""
+
+    table_id = fields.String(required=True, validate=EXPORT_ID)
+    seat = fields.Integer(
+        required=True,
+        allow_none=True,
+        strict=True,
+        validate=validate.Range(min=0, max=4),
+        metadata={"description": "null: the director."},
+    )
+    changes_since = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=0, max=2**31 - 1),
+        metadata={"description": "Changes of the table's hands or seats since (0: it stands)."},
+    )
+    token_id = fields.String(required=True, validate=EXPORT_ID)
+    confirmed_at = fields.DateTime(required=True)
+
+
+class ExportDisputeSchema(Schema):
+    """A dispute of a tournament table's hand, open or resolved by the director."""
+
+    id = fields.String(required=True, validate=EXPORT_ID)
+    table_id = fields.String(required=True, validate=EXPORT_ID)
+    hand = fields.Integer(required=True, strict=True, validate=validate.Range(min=1, max=2**31 - 1))
+    seat = fields.Integer(required=True, strict=True, validate=validate.Range(min=0, max=4))
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=REASON_MAX))
+    status = fields.String(required=True, validate=validate.OneOf(DISPUTE_STATUSES))
+    opened_at = fields.DateTime(required=True)
+    resolved_at = fields.DateTime(required=True, allow_none=True)
+    resolved_by = fields.String(required=True, allow_none=True, validate=EXPORT_ID)
+
+
 class ExportTournamentSchema(Schema):
     """A tournament in the club's export: its settings and entrants; its name, game and
     series are its night's (``night_id``, a night of the file). The import gives it a new
@@ -474,4 +510,14 @@ class ExportTournamentSchema(Schema):
         fields.Nested(ExportEntrantSchema),
         required=True,
         validate=validate.Length(max=MAX_ENTRANTS),
+    )
+    confirmations = fields.List(
+        fields.Nested(ExportConfirmationSchema),
+        load_default=list,
+        validate=validate.Length(max=100_000),
+    )
+    disputes = fields.List(
+        fields.Nested(ExportDisputeSchema),
+        load_default=list,
+        validate=validate.Length(max=100_000),
     )

@@ -338,6 +338,11 @@ def _import(document: Mapping[str, Any]) -> dict[str, Any]:
         player_ids,
         night_ids,
         {n["id"]: n["variant"] for n in document.get("nights", [])},
+        table_ids,
+        {
+            n["id"]: {link["table_id"] for drawn in n["series"] for link in drawn["tables"]}
+            for n in document.get("nights", [])
+        },
     )
     return {
         **club_view(club),

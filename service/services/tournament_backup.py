@@ -2,11 +2,20 @@
 
 A tournament is kept with what cannot be derived: its settings (the table sizes and options
 its draws use, the fees, the cap, the prize table, the scoring, whether its registration is
-open) and its entrants, with their status and times. Its name, game, series and tables are its
-night's, which the file's nights carry; its standings, prizes and cash sheet are read from the
-night's tables again. The registration link is not in the file: the import issues a new one,
-as it issues a new admin token, so that a link printed for the old club never registers
-anyone into the restored one.
+open), its entrants with their status and times, and its tables' confirmations and disputes.
+Its name, game, series and tables are its night's, which the file's nights carry; its
+standings, prizes and cash sheet are read from the night's tables again.
+
+A confirmation counts while the table's stamp (its hands' revisions and its re-seatings) is the
+one it was given at; the file keeps, instead of the stamp, the changes made since
+(``changes_since``: 0 while it stands), since the file holds the hands' revisions but not the
+table's seating history: the import gives each the restored table's stamp less those changes,
+so a confirmation that stood stands again, and one a change voided stays void. The tokens that
+confirmed or resolved are named by their ids, as a hand's revisions name theirs.
+
+The registration link is not in the file: the import issues a new one, as it issues a new
+admin token, so that a link printed for the old club never registers anyone into the restored
+one.
 """
 
 from __future__ import annotations
@@ -20,11 +29,13 @@ from sqlalchemy import select
 from .. import rules
 from ..extensions import db
 from ..persistence.columns import rfc3339
+from ..persistence.tournament_results import ConfirmationRow, DisputeRow
 from ..persistence.tournaments import EntrantRow, TournamentRow
 from ..rules import RuleViolation
 from ..rules import tournament as prize_rules
 from . import tables
 from .auth import new_id
+from .table_results import result_stamps
 from .tournaments import table_sizes_of
 
 
@@ -56,6 +67,7 @@ def export_tournaments(club_id: str) -> list[dict[str, Any]]:
                 "withdrawn_at": rfc3339(e.withdrawn_at),
             }
         )
+    confirmations, disputes = _results(tournaments)
     return [
         {
             "id": t.id,
@@ -71,9 +83,55 @@ def export_tournaments(club_id: str) -> list[dict[str, Any]]:
             "registration_open": t.registration_open,
             "created_at": rfc3339(t.created_at),
             "entrants": entrants.get(t.id, []),
+            "confirmations": confirmations.get(t.id, []),
+            "disputes": disputes.get(t.id, []),
         }
         for t in tournaments
     ]
+
+
+def _results(
+    tournaments: Sequence[TournamentRow],
+) -> tuple[dict[str, list[dict[str, Any]]], dict[str, list[dict[str, Any]]]]:
+    """The tournaments' confirmations and disputes, by tournament, in the order given."""
+    ids = [t.id for t in tournaments]
+    rows = db.session.scalars(
+        select(ConfirmationRow)
+        .where(ConfirmationRow.tournament_id.in_(ids))
+        .order_by(ConfirmationRow.id)
+    ).all()
+    stamps = result_stamps(sorted({c.table_id for c in rows}))
+    confirmations: dict[str, list[dict[str, Any]]] = {}
+    for c in rows:
+        confirmations.setdefault(c.tournament_id, []).append(
+            {
+                "table_id": c.table_id,
+                "seat": c.seat,
+                "changes_since": max(0, stamps[c.table_id] - c.stamp),
+                "token_id": c.token_id,
+                "confirmed_at": rfc3339(c.confirmed_at),
+            }
+        )
+    disputes: dict[str, list[dict[str, Any]]] = {}
+    for d in db.session.scalars(
+        select(DisputeRow)
+        .where(DisputeRow.tournament_id.in_(ids))
+        .order_by(DisputeRow.opened_at, DisputeRow.id)
+    ):
+        disputes.setdefault(d.tournament_id, []).append(
+            {
+                "id": d.id,
+                "table_id": d.table_id,
+                "hand": d.hand,
+                "seat": d.seat,
+                "reason": d.reason,
+                "status": d.status,
+                "opened_at": rfc3339(d.opened_at),
+                "resolved_at": rfc3339(d.resolved_at),
+                "resolved_by": d.resolved_by,
+            }
+        )
+    return confirmations, disputes
 
 
 def _under(path: str, violation: RuleViolation) -> RuleViolation:
@@ -87,10 +145,13 @@ def import_tournaments(
     player_ids: Mapping[str, str],
     night_ids: Mapping[str, str],
     night_variants: Mapping[str, str],
+    table_ids: Mapping[str, str],
+    night_tables: Mapping[str, set[str]],
 ) -> dict[str, str]:
     """Store the document's tournaments under new ids (in the import's transaction), each
-    checked as ``createTournament`` checks one and every reference checked against the file;
-    the new id of each tournament by its id in the file."""
+    checked as ``createTournament`` checks one and every reference checked against the file
+    (a confirmation's or dispute's table one of its night's, ``night_tables``: the file's table
+    ids by night); the new id of each tournament by its id in the file."""
     new_ids: dict[str, str] = {}
     hosted_nights: set[str] = set()
     for index, t in enumerate(tournaments):
@@ -130,6 +191,11 @@ def import_tournaments(
         db.session.add(tournament)
         db.session.flush()
         db.session.add_all(_entrants(tournament.id, t["entrants"], f"{path}.entrants", player_ids))
+        ours = {table_ids[old]: old for old in night_tables.get(night_id, set())}
+        db.session.add_all(
+            _confirmations(tournament.id, t.get("confirmations", []), path, table_ids, ours)
+        )
+        db.session.add_all(_disputes(tournament.id, t.get("disputes", []), path, table_ids, ours))
         new_ids[t["id"]] = tournament.id
     db.session.flush()
     return new_ids
@@ -184,6 +250,80 @@ def _entrants(
                 registered_at=e["registered_at"],
                 checked_in_at=e["checked_in_at"],
                 withdrawn_at=e["withdrawn_at"],
+            )
+        )
+    return rows
+
+
+def _table_of(table_id: str, at: str, table_ids: Mapping[str, str], ours: Mapping[str, str]) -> str:
+    """The restored id of a table the tournament's night played, or the violation naming
+    ``at``."""
+    new = table_ids.get(table_id)
+    if new is None or new not in ours:
+        raise RuleViolation(f"{at}.table_id", "no such table of the tournament's night in the file")
+    return new
+
+
+def _confirmations(
+    tournament_id: str,
+    confirmations: Sequence[Mapping[str, Any]],
+    path: str,
+    table_ids: Mapping[str, str],
+    ours: Mapping[str, str],
+) -> list[ConfirmationRow]:
+    """The confirmations' rows, each at the restored table's stamp less the changes made
+    since it (so that one that stood stands again, and one voided stays void)."""
+    tables = [
+        _table_of(c["table_id"], f"{path}.confirmations.{i}", table_ids, ours)
+        for i, c in enumerate(confirmations)
+    ]
+    db.session.flush()  # the hands imported before count in the stamps
+    stamps = result_stamps(sorted(set(tables)))
+    return [
+        ConfirmationRow(
+            tournament_id=tournament_id,
+            table_id=table_id,
+            seat=c["seat"],
+            stamp=stamps[table_id] - c["changes_since"],
+            token_id=c["token_id"],
+            confirmed_at=c["confirmed_at"],
+        )
+        for table_id, c in zip(tables, confirmations, strict=True)
+    ]
+
+
+def _disputes(
+    tournament_id: str,
+    disputes: Sequence[Mapping[str, Any]],
+    path: str,
+    table_ids: Mapping[str, str],
+    ours: Mapping[str, str],
+) -> list[DisputeRow]:
+    """The disputes' rows under new ids, each checked as the database's constraints would."""
+    rows = []
+    seen: set[str] = set()
+    for index, d in enumerate(disputes):
+        at = f"{path}.disputes.{index}"
+        if d["id"] in seen:
+            raise RuleViolation(f"{at}.id", "%(value)s appears twice", value=repr(d["id"]))
+        seen.add(d["id"])
+        table_id = _table_of(d["table_id"], at, table_ids, ours)
+        if (d["status"] == "open") != (d["resolved_at"] is None):
+            raise RuleViolation(
+                f"{at}.resolved_at", "a resolved dispute has a time, an open one none"
+            )
+        rows.append(
+            DisputeRow(
+                id=new_id(),
+                tournament_id=tournament_id,
+                table_id=table_id,
+                hand=d["hand"],
+                seat=d["seat"],
+                reason=d["reason"],
+                status=d["status"],
+                opened_at=d["opened_at"],
+                resolved_at=d["resolved_at"],
+                resolved_by=d["resolved_by"],
             )
         )
     return rows

@@ -117,16 +117,17 @@ def test_the_document_has_no_yaml_anchors_or_aliases(client):
 # season, its events, the series' clock, its screens' two operations, the tables' results'
 # five, the public results) took it to 308,048: over issue 41's goal of 300,000, held by the
 # strict xfail below until they share what they repeat. The bound is not let grow further but
-# by the table's phone of issue 42 (2026-12-07: `getTableResult`, `previewDisplayNames`, the
-# night's `tournament_id`, the result's `scorer`: 2,159 bytes), which a tournament's table
-# cannot do without.
-DOCUMENT_BYTES_MAX = 310_207
+# by issue 42's table phone (`getTableResult`, `previewDisplayNames`, the night's
+# `tournament_id`, the result's `scorer`: 2,159 bytes) and console (its ETag and 304, the
+# confirmations and disputes in the club's export: 1,941 bytes), which a tournament cannot do
+# without: 312,148.
+DOCUMENT_BYTES_MAX = 312_148
 DOCUMENT_BYTES_GOAL = 300_000
 
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the tournament's slices took the document to 308,048 bytes (issue 41: 300,000)",
+    reason="the tournament's slices took the document to 312,148 bytes (issue 41: 300,000)",
 )
 def test_the_document_is_within_issue_41s_goal(client):
     text = client.get("/openapi.yaml").get_data(as_text=True)

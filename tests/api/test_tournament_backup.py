@@ -145,6 +145,27 @@ def test_a_file_without_tournaments_imports_as_before(host: Host) -> None:
     assert imported(host, document)["imported"]["tournaments"] == 0
 
 
+# A confirmation and a dispute at a table the file does not have.
+CONFIRMATION = {
+    "table_id": "nowhere",
+    "seat": None,
+    "changes_since": 0,
+    "token_id": "t1",
+    "confirmed_at": "2026-12-07T10:00:00Z",
+}
+DISPUTE = {
+    "id": "d1",
+    "table_id": "nowhere",
+    "hand": 1,
+    "seat": 1,
+    "reason": "Trumpf war Pik.",
+    "status": "open",
+    "opened_at": "2026-12-07T10:00:00Z",
+    "resolved_at": None,
+    "resolved_by": None,
+}
+
+
 @pytest.mark.parametrize(
     ("change", "field"),
     [
@@ -187,6 +208,18 @@ def test_a_file_without_tournaments_imports_as_before(host: Host) -> None:
             lambda d: d["tournaments"][0]["entrants"][0].update(status="famous"),
             "tournaments.0.entrants.0.status",
         ),
+        (
+            lambda d: d["tournaments"][0]["confirmations"].append(CONFIRMATION),
+            "tournaments.0.confirmations.0.table_id",
+        ),
+        (
+            lambda d: d["tournaments"][0]["disputes"].append(DISPUTE),
+            "tournaments.0.disputes.0.table_id",
+        ),
+        (
+            lambda d: d["tournaments"][0]["disputes"].append(DISPUTE | {"status": "famous"}),
+            "tournaments.0.disputes.0.status",
+        ),
     ],
 )
 def test_a_wrong_tournament_in_the_file_imports_nothing_and_names_the_place(
@@ -212,3 +245,67 @@ def counts(app) -> dict[str, int]:
         }
         db.session.remove()
     return found
+
+
+def test_confirmations_and_disputes_round_trip_standing_or_void_as_they_were(host: Host) -> None:
+    """A table moved before its first hand and confirmed (the move is not in the file, the
+    confirmation stands again), one confirmed and then voided by a resolved dispute (void
+    again; its table plays on, a hand short), one with a dispute open: the console and the
+    standings' marks the same."""
+    from tests.api.test_tournament_results import Day
+
+    day = Day(host, players=12)
+    first, second, third = day.tables
+    moved = host.client.post(
+        f"{day.url}/seats",
+        json={"entrant_id": day.entrants[0]["id"], "table": first["number"], "seat": 3},
+        headers=host.admin,
+    )
+    assert moved.status_code == 200, moved.json
+    for table in day.tables:
+        day.play(table, SOLO, LOST_SOLO)
+    for seat in (1, 2):
+        assert day.confirm(first, seat).status_code == 200
+    assert day.confirm(second, 1).status_code == 200
+    voided = day.dispute(second, 1).json
+    assert day.resolve(voided, outcome="voided").status_code == 200
+    assert day.dispute(third, 2, seat=3).status_code == 201
+    document = exported(host)
+    (kept,) = document["tournaments"]
+    assert sorted(c["changes_since"] for c in kept["confirmations"]) == [0, 0, 1]
+    assert sorted(d["status"] for d in kept["disputes"]) == ["open", "voided"]
+
+    answer = imported(host, document)
+    new_id = answer["ids"]["tournaments"][day.tournament["id"]]
+    admin = host.api.auth(answer["admin_token"])
+
+    def console(url: str, headers: dict) -> list[tuple]:
+        tables = host.client.get(f"{url}/console", headers=headers).json["tables"]
+        return [
+            (
+                t["number"],
+                t["state"],
+                t["confirmations"],
+                t["confirmed"],
+                [(d["hand"], d["seat"], d["reason"], d["status"]) for d in t["disputes"]],
+            )
+            for t in tables
+        ]
+
+    before = console(day.url, host.admin)
+    assert [row[1] for row in before] == ["disputed", "playing", "confirmed"]
+    assert console(f"/api/v1/tournaments/{new_id}", admin) == before
+    restored = host.client.get(f"/api/v1/tournaments/{new_id}/standings", headers=admin).json
+    marks = {
+        (s["series"], s["table"], s["confirmed"])
+        for line in restored["standings"]
+        for s in line["series"]
+        if s is not None
+    }
+    old = host.get(day.tournament, "/standings").json
+    assert marks == {
+        (s["series"], s["table"], s["confirmed"])
+        for line in old["standings"]
+        for s in line["series"]
+        if s is not None
+    }

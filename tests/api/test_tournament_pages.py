@@ -68,7 +68,7 @@ def test_the_registration_page_speaks_the_phones_language(client) -> None:
     ("scripts", "words", "counts"),
     [
         (
-            ("tournament.js", "notices.js"),
+            ("tournament.js", "notices.js", "console.js"),
             tournament_pages.DIRECTOR_WORDS,
             tournament_pages.DIRECTOR_COUNTS,
         ),

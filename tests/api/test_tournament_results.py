@@ -436,3 +436,16 @@ def test_no_input_makes_a_500(host: Host, body: Any, path: str) -> None:
     headers = host.admin if path in ("resolution", "seats") else day.phone(day.tables[0])
     answer = host.client.post(url, json=body, headers=headers)
     assert answer.status_code < 500, answer.json
+
+
+def test_the_console_answers_304_while_nothing_changed(host: Host) -> None:
+    """The director's screen polls the console with its ETag: nothing sent again until a
+    table changes."""
+    day = Day(host)
+    first = host.client.get(f"{day.url}/console", headers=host.admin)
+    etag = first.headers["ETag"]
+    same = host.client.get(f"{day.url}/console", headers={**host.admin, "If-None-Match": etag})
+    assert same.status_code == 304 and same.get_data() == b""
+    day.play(day.tables[0], SOLO)
+    changed = host.client.get(f"{day.url}/console", headers={**host.admin, "If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag

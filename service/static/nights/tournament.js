@@ -2,8 +2,10 @@
 // settings, the registration link with its QR code (opened or closed), the entrants with one
 // tap to check each in, a search, late entries and withdrawals, the draw of each series and its
 // table cards, the standings, the prizes and the host's cash sheet, and the ranking list to
-// print (#tournament=<id>&ranking) with its CSV. Works with the club's admin token the score
-// pad keeps on this device (localStorage, same origin), or `#token=…` in the address.
+// print (#tournament=<id>&ranking) with its CSV, the console of the tables
+// (#tournament=<id>&console, console.js) and the tournament's close. Works with the club's
+// admin token the score pad keeps on this device (localStorage, same origin), or `#token=…` in
+// the address.
 //
 // Drawn as the club night's screen is (admin.js): lit-html from `state`, `draw()` after each
 // change, its words from the service's catalogs (data-words) read by the pad's `t` and `tn`,
@@ -15,12 +17,14 @@ import { download, enc, field } from '../pad/club-shared.js';
 import { signed } from '../pad/dom.js';
 import { store } from '../pad/store.js';
 import { formatCents, parseAmount, rateFromAmount } from './money.js';
+import { CONSOLE_MS, consoleOf } from './console.js';
 import { QUIET, screenOf } from './notices.js';
 import { Problem, requester } from './requests.js';
 
 const content = document.getElementById('content');
 const clubId = document.body.dataset.club;
 const POLL_MS = 15000;
+const PENDING = 'urn:solo:problem:night-tables-pending';
 
 const fragment = new URLSearchParams(location.hash.slice(1));
 const kept = store.clubs()[clubId] || {}; // the pad's clubs on this device
@@ -35,10 +39,12 @@ const state = {
   club: null, players: [], variants: [],
   list: null, // the club's tournaments (the start)
   tournament: null, entrants: [], night: null, standings: null, prizes: null,
-  ranking: false, // the ranking list to print is shown
+  view: null, // another view of the tournament: 'ranking' (the list to print) or 'console'
   filter: 'all', // the entrants shown: all, or those of one status
   query: '', // the search box
   qr: null, // the registration link's QR code (qr.js, loaded when first shown)
+  game: null, // the new tournament's game (null: the first)
+  fixedPrizes: false, // the new tournament's prizes are fixed amounts, not shares
   notice: QUIET,
   busy: new Set(),
   failed: null,
@@ -46,6 +52,8 @@ const state = {
 
 const { draw, redraw, busy, notifier, attempt, askFirst, noticeAt } = screenOf(state, content,
   () => screen());
+const desk = consoleOf({ state, call, draw, busy, notifier, attempt, askFirst, noticeAt,
+  tagOf, reload: () => reload() });
 
 // --- words and numbers --------------------------------------------------------------------------
 
@@ -66,40 +74,110 @@ function linkOf(path) {
   return `${path}${path.includes('?') ? '&' : '?'}lang=${lang}`;
 }
 
-/** The address's fragment for a tournament (null: the club's), keeping a token given there. */
-function hashOf(id, ranking = false) {
+/** The address's fragment for a tournament (null: the club's) and its `view` ('ranking',
+ * 'console'), keeping a token given there. */
+function hashOf(id, view = null) {
   const given = new URLSearchParams(location.hash.slice(1)).get('token');
-  const parts = [id ? `tournament=${id}` : 'tournaments', ranking ? 'ranking' : null,
+  const parts = [id ? `tournament=${id}` : 'tournaments', view,
     given ? `token=${given}` : null];
   return parts.filter(Boolean).join('&');
 }
 
 // --- a new tournament ---------------------------------------------------------------------------
 
-/** The prize table from "50, 30, 20" (percent of the fees, place 1 first), or throws. */
-function readPrizes(text, label) {
+/** The prize table from "50, 30, 20" (`shares`: percent of the money taken, place 1 first) or
+ * from "100, 50" (fixed amounts in `currency`), or throws naming the field `label`. */
+function readPrizes(text, label, shares, currency, example) {
   const parts = text.split(/[;\s]+|,(?=\s)|,$/).map((p) => p.trim()).filter(Boolean);
   const prizes = [];
   for (const part of parts) {
     const amount = parseAmount(part, lang);
-    const made = amount ? rateFromAmount(amount, 'EUR') : null; // percent, to two places
-    if (!made || made.per !== 1 || made.cents % 10) {
-      throw new Error(t('{field}: write shares such as 50, 30, 20.', { field: label }));
+    if (shares) {
+      const made = amount ? rateFromAmount(amount, 'EUR') : null; // percent, to two places
+      if (!made || made.per !== 1 || made.cents % 10) {
+        throw new Error(t('{field}: write shares such as 50, 30, 20.', { field: label }));
+      }
+      prizes.push({ per_mille: made.cents / 10 });
+    } else {
+      const made = amount ? rateFromAmount(amount, currency) : null;
+      if (!made || made.per !== 1) {
+        throw new Error(t('{field}: write an amount such as {example}.', { field: label,
+          example }));
+      }
+      prizes.push({ cents: made.cents });
     }
-    prizes.push({ per_mille: made.cents / 10 });
   }
   return prizes;
+}
+
+/** An amount field's cents (0 when empty), or throws naming the field `label`. */
+function readCents(text, label, currency, example) {
+  const amount = parseAmount(text, lang);
+  const made = amount ? rateFromAmount(amount, currency) : { cents: 0, per: 1 };
+  if (amount === undefined || !made || made.per !== 1) {
+    throw new Error(t('{field}: write an amount such as {example}.', { field: label, example }));
+  }
+  return made.cents;
+}
+
+// The game's options in the game's words (its description's `title`, `choices`, `none_title`,
+// in the page's language), as the pad's new table offers them: this screen names no option.
+
+/** The words of `option`'s value `value`: its choice's title, else the value itself. */
+function optionValueWords(option, value) {
+  if (value === '') return option.none_title || '—';
+  if (option.type === 'boolean') return value === 'true' ? t('yes') : t('no');
+  const choice = (option.choices || []).find((c) => String(c.value) === value);
+  return choice ? choice.title : value;
+}
+
+function optionControl(option) {
+  const id = `new-option-${option.name}`;
+  const given = option.default === null || option.default === undefined ? ''
+    : String(option.default);
+  if (option.type === 'integer' && !option.allowed) {
+    return field(id, option.title, html`<input id=${id} name=${id} type="number"
+      inputmode="numeric" min=${option.min ?? ''} max=${option.max ?? ''}
+      placeholder=${option.nullable ? option.none_title || '' : ''} value=${given}>`);
+  }
+  const values = option.type === 'boolean' ? ['false', 'true']
+    : [...(option.nullable ? [''] : []), ...(option.allowed || []).map(String)];
+  return field(id, option.title, html`<select id=${id} name=${id}>${values.map((v) => html`
+    <option value=${v} ?selected=${v === given}>${optionValueWords(option, v)}</option>`)}
+    </select>`);
+}
+
+/** The options that differ from the game's defaults, as `createTournament` takes them. */
+function chosenOptions(variant, value) {
+  const chosen = {};
+  for (const option of variant.options || []) {
+    const text = value(`new-option-${option.name}`);
+    let made = text === '' ? null : text;
+    if (made !== null && option.type === 'integer') made = Number(made);
+    if (option.type === 'boolean') made = text === 'true';
+    if (made !== (option.default ?? null)) chosen[option.name] = made;
+  }
+  return chosen;
 }
 
 function createForm() {
   const currency = state.club.currency;
   const symbol = new Intl.NumberFormat(lang, { style: 'currency', currency }).formatToParts(0)
     .find((part) => part.type === 'currency').value;
+  const variant = state.variants.find((v) => v.name === state.game) || state.variants[0];
   const words = { title: t('New open tournament'), name: t('Name'), game: t('Game'),
     series: t('Number of series'), hands: t('Hands per series'),
     fee: t('Entry fee ({currency})', { currency: symbol }),
-    cap: t('Most entrants (empty: no limit)'),
-    prizes: t("Prizes: each place's share of the fees in %, first place first"),
+    loss: t('Losses money per lost game ({currency}, empty: none)', { currency: symbol }),
+    cap: t('Most entrants (empty: no limit)'), sizes: t('Table sizes'),
+    sizesHint: t('The draws seat the players at tables of these sizes.'),
+    options: t("The game's options"), scoring: t('Scoring'),
+    result: t("The game's own result"), places: t('Place points at each table'),
+    kind: t('The prizes are'), shares: t('Shares of the money taken'),
+    fixed: t('Fixed amounts'),
+    prizes: state.fixedPrizes
+      ? t("Prizes: each place's amount in {currency}, first place first", { currency: symbol })
+      : t("Prizes: each place's share of the fees in %, first place first"),
     create: t('Create the tournament'), tournament: t('Open tournament') };
   const example = new Intl.NumberFormat(lang, { minimumFractionDigits: 2 }).format(10);
   const create = (event) => {
@@ -109,16 +187,17 @@ function createForm() {
     const tell = notifier('create');
     let body;
     try {
-      const fee = parseAmount(value('fee'), lang);
-      const cents = fee ? rateFromAmount(fee, currency) : { cents: 0, per: 1 };
-      if (fee === undefined || !cents || cents.per !== 1) {
-        throw new Error(t('{field}: write an amount such as {example}.',
-          { field: words.fee, example }));
-      }
-      body = { name: value('name'), variant: value('variant'), series: Number(value('series')),
-        hands_per_series: Number(value('hands')), entry_fee_cents: cents.cents, currency,
+      const sizes = [...form.querySelectorAll('input[name=size]:checked')]
+        .map((box) => Number(box.value));
+      body = { name: value('name'), variant: variant.name, series: Number(value('series')),
+        hands_per_series: Number(value('hands')),
+        entry_fee_cents: readCents(value('fee'), words.fee, currency, example),
+        loss_fee_cents: readCents(value('loss'), words.loss, currency, example), currency,
         cap: value('cap') ? Number(value('cap')) : null,
-        prizes: readPrizes(value('prizes'), words.prizes) };
+        table_sizes: variant.players.length > 1 ? sizes : null,
+        options: chosenOptions(variant, value), scoring: value('scoring'),
+        prizes: readPrizes(value('prizes'), words.prizes, !state.fixedPrizes, currency,
+          example) };
     } catch (error) {
       tell(error.message, 'error');
       return;
@@ -129,11 +208,28 @@ function createForm() {
       location.hash = hashOf(data.id);
     });
   };
-  const games = state.variants.map((v) => html`<option value=${v.name}>${v.title}</option>`);
+  const chooseGame = (event) => {
+    state.game = event.currentTarget.value;
+    draw();
+  };
+  const choosePrizes = (event) => {
+    state.fixedPrizes = event.currentTarget.value === 'fixed';
+    draw();
+  };
+  const games = state.variants.map((v) => html`<option value=${v.name}
+    ?selected=${v === variant}>${v.title}</option>`);
+  const sizes = variant.players.length > 1 ? html`<fieldset class="sizes"><legend>${
+    words.sizes}</legend>${variant.players.map((n) => html`<label class="check"><input
+    type="checkbox" name="size" value=${n} checked>${n}</label>`)}<p class="hint">${
+    words.sizesHint}</p></fieldset>` : nothing;
+  const options = (variant.options || []).length ? html`<details class="options"><summary>${
+    words.options}</summary><div class="option-fields">${variant.options.map(optionControl)}
+    </div></details>` : nothing;
   return html`<form class="card start" @submit=${create}><h2>${words.title}</h2>
     ${field('new-name', words.name, html`<input id="new-name" name="name" type="text" required
       maxlength="80" value=${words.tournament}>`)}
-    ${field('new-game', words.game, html`<select id="new-game" name="variant">${games}</select>`)}
+    ${field('new-game', words.game, html`<select id="new-game" name="variant"
+      @change=${chooseGame}>${games}</select>`)}${sizes}${options}
     <div class="row">${field('new-series', words.series, html`<input id="new-series"
       name="series" type="number" min="1" max="20" value="2" inputmode="numeric">`)}${
       field('new-hands', words.hands, html`<input id="new-hands" name="hands" type="number"
@@ -142,6 +238,15 @@ function createForm() {
       type="text" inputmode="decimal" autocomplete="off" placeholder=${example}>`)}${
       field('new-cap', words.cap, html`<input id="new-cap" name="cap" type="number" min="1"
       max="1000" inputmode="numeric">`)}</div>
+    ${field('new-loss', words.loss, html`<input id="new-loss" name="loss" type="text"
+      inputmode="decimal" autocomplete="off">`)}
+    ${field('new-scoring', words.scoring, html`<select id="new-scoring" name="scoring"><option
+      value="result">${words.result}</option><option value="place_points">${words.places}
+      </option></select>`)}
+    ${field('new-prize-kind', words.kind, html`<select id="new-prize-kind" name="prize_kind"
+      @change=${choosePrizes}><option value="shares" ?selected=${!state.fixedPrizes}>${
+      words.shares}</option><option value="fixed" ?selected=${state.fixedPrizes}>${words.fixed}
+      </option></select>`)}
     ${field('new-prizes', words.prizes, html`<input id="new-prizes" name="prizes" type="text"
       autocomplete="off" placeholder="50, 30, 20">`)}
     <button class="primary" type="submit" ?disabled=${busy('create')}>${words.create}</button>
@@ -334,6 +439,7 @@ function lateEntry(x) {
 // --- the series ---------------------------------------------------------------------------------
 
 function drawCard(x) {
+  if (x.status !== 'open') return nothing; // closed: nothing more is drawn
   if (!x.next_series) {
     return html`<section class="card draw"><p>${t('All series are drawn.')}</p></section>`;
   }
@@ -414,7 +520,7 @@ function resultCard(x) {
     tell(t('Downloaded: {file}', { file: file.name }));
   });
   return html`<section class="card result"><h2>${words.title}</h2><p><a class="button"
-    href="#${hashOf(x.id, true)}">${words.print}</a></p><p><button type="button" class="csv"
+    href="#${hashOf(x.id, 'ranking')}">${words.print}</a></p><p><button type="button" class="csv"
     ?disabled=${busy('csv')} @click=${save}>${words.csv}</button></p>${noticeAt('csv')}</section>`;
 }
 
@@ -431,20 +537,56 @@ function rankingView(x) {
     standingsTable(state.standings, state.prizes)}${cashCard(state.prizes)}</div>`;
 }
 
+/** The way to the console of the series' tables (once a series is drawn). */
+function consoleCard(x) {
+  if (!x.series_drawn) return nothing;
+  return html`<section class="card to-console"><h2>${t("The director's console")}</h2><p
+    class="hint">${t('Every table of the series at a glance: what needs you first, disputes, '
+    + 'confirmations, moves and substitutes.')}</p><p><a class="button primary"
+    href="#${hashOf(x.id, 'console')}">${t('Open the console')}</a></p></section>`;
+}
+
+/** The tournament's close (its night's, `closeNight`): asked first; then the ranking is final. */
+function closeCard(x) {
+  const words = { closed: t('The tournament is closed: the ranking list is final.'),
+    close: t('Close the tournament'), anyway: t('Close anyway'),
+    yes: t('Yes, close the tournament'),
+    ask: t('Close the tournament? Its tables close with it: no hand can be recorded any more, '
+      + 'the ranking list and the prizes are final, and it cannot be opened again.') };
+  if (x.status !== 'open') {
+    return html`<section class="card close"><p><strong>${words.closed}</strong></p>${
+      noticeAt('close')}</section>`;
+  }
+  const close = (early) => attempt('close', async (tell) => {
+    await call('POST', `/nights/${x.night_id}/close`, { body: { early } });
+    await reload();
+    tell(words.closed);
+  }, (refusal) => (refusal.problem.type === PENDING
+    ? { key: 'close', label: words.anyway, run: () => close(true) } : null));
+  // Closing cannot be undone: it asks again, beside the button (as a night's close does).
+  const ask = () => askFirst('close', words.ask, words.yes, () => close(false));
+  return html`<section class="card close"><button class="danger" type="button"
+    ?disabled=${busy('close')} @click=${ask}>${words.close}</button>${noticeAt('close')}
+    </section>`;
+}
+
 function tournamentView(x) {
   const series = state.night ? [...state.night.series].reverse()
     .map((s) => seriesCard(state.night, s)) : [];
   return html`<h1>${x.name}</h1>${noticeAt(null, 'route')}${summary(x)}${registrationCard(x)}${
-    entrantsCard(x)}${drawCard(x)}${series}<div class="live"><section class="card standings"><h2>${
-    t('Standings')}</h2>${standingsTable(state.standings, null)}</section>${
-    cashCard(state.prizes)}</div>${resultCard(x)}`;
+    entrantsCard(x)}${drawCard(x)}${consoleCard(x)}${series}<div class="live"><section
+    class="card standings"><h2>${t('Standings')}</h2>${standingsTable(state.standings, null)}
+    </section>${cashCard(state.prizes)}</div>${resultCard(x)}${closeCard(x)}`;
 }
 
+/** The way back: the club on the Solo pad, its tournaments, and from a view of a tournament
+ * (the console) the tournament. */
 function crumbs() {
-  const list = state.tournament ? html` › <a href="#${hashOf(null)}">${t('Open tournaments')}</a>`
-    : nothing;
+  const x = state.tournament;
+  const list = x ? html` › <a href="#${hashOf(null)}">${t('Open tournaments')}</a>` : nothing;
+  const back = x && state.view ? html` › <a href="#${hashOf(x.id)}">${x.name}</a>` : nothing;
   return html`<nav class="crumbs" aria-label=${t('Back to the club')}><a
-    href="/#league=${enc(clubId)}">${state.club.name}</a>${list}</nav>`;
+    href="/#league=${enc(clubId)}">${state.club.name}</a>${list}${back}</nav>`;
 }
 
 function failedView(text) {
@@ -455,7 +597,10 @@ function failedView(text) {
 function screen() {
   if (state.failed) return failedView(state.failed);
   if (!state.club) return nothing;
-  if (state.tournament && state.ranking) return rankingView(state.tournament);
+  if (state.tournament && state.view === 'ranking') return rankingView(state.tournament);
+  if (state.tournament && state.view === 'console') {
+    return html`${crumbs()}${desk.view(state.tournament)}`;
+  }
   if (state.tournament) return html`${crumbs()}${tournamentView(state.tournament)}`;
   return html`${crumbs()}<h1>${t('Open tournaments')} · ${state.club.name}</h1>${
     noticeAt(null, 'route')}${tournamentList()}${createForm()}`;
@@ -476,33 +621,42 @@ async function reload(id = state.tournament.id) {
 
 let timer = null;
 
-async function showTournament(id, ranking) {
+async function showTournament(id, view) {
   clearTimeout(timer);
-  const another = !state.tournament || state.tournament.id !== id || state.ranking !== ranking;
+  const another = !state.tournament || state.tournament.id !== id || state.view !== view;
   if (!state.tournament || state.tournament.id !== id) state.qr = null;
-  state.ranking = ranking;
+  state.view = view;
   state.notice = QUIET;
   await reload(id);
+  if (view === 'console') await desk.load(id, true);
   redraw();
   if (another) window.scrollTo(0, 0); // another screen starts at its top
-  // The standings and prizes follow the tables while the screen is open.
+  // The console follows its tables (asked with its ETag: a 304 while nothing changed, and the
+  // last hands' times said again); else the standings and prizes follow them.
   const follow = async () => {
-    if (!state.tournament || state.tournament.id !== id) return;
+    if (!state.tournament || state.tournament.id !== id || state.view !== view) return;
     try {
-      const [standings, prizes] = await Promise.all([api(`/tournaments/${id}/standings`),
-        api(`/tournaments/${id}/prizes`)]);
-      Object.assign(state, { standings: standings.data, prizes: prizes.data });
-      draw();
+      if (view === 'console') {
+        await desk.load(id);
+      } else {
+        const [standings, prizes] = await Promise.all([api(`/tournaments/${id}/standings`),
+          api(`/tournaments/${id}/prizes`)]);
+        Object.assign(state, { standings: standings.data, prizes: prizes.data });
+        draw();
+      }
     } catch { /* the next poll tries again */ }
-    timer = setTimeout(follow, POLL_MS);
+    timer = setTimeout(follow, view === 'console' ? CONSOLE_MS : POLL_MS);
   };
-  timer = setTimeout(follow, POLL_MS);
+  timer = setTimeout(follow, view === 'console' ? CONSOLE_MS : POLL_MS);
 }
 
 async function route() {
   const asked = new URLSearchParams(location.hash.slice(1));
   const chosen = asked.get('tournament');
-  if (chosen) return showTournament(chosen, asked.has('ranking'));
+  if (chosen) {
+    const view = ['ranking', 'console'].find((name) => asked.has(name)) || null;
+    return showTournament(chosen, view);
+  }
   clearTimeout(timer);
   const { data } = await api(`/clubs/${enc(clubId)}/tournaments`);
   Object.assign(state, { tournament: null, list: data, notice: QUIET });
