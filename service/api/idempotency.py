@@ -54,8 +54,9 @@ PARAMETER: dict[str, Any] = {
     "schema": {"type": "string", "minLength": 1, "maxLength": KEY_MAX, "pattern": KEY_PATTERN},
     "description": "Makes a retry safe: the same key with the same body within 24 hours gets "
     "the first answer again (with `Idempotent-Replayed: true`) and changes nothing; the same "
-    "key with another body is 409 `idempotency-key-reused`. 1-200 printable ASCII characters "
-    "(spaces inside only); a fresh UUID per request is best.",
+    "key with another body is 409 `idempotency-key-reused`, and while its first request is "
+    "still being answered 409 `idempotency-key-in-flight` (with `Retry-After`). 1-200 "
+    "printable ASCII characters (spaces inside only); a fresh UUID per request is best.",
 }
 
 

@@ -26,6 +26,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask_smorest import Blueprint
 
+from ..schemas import webhooks
 from ..schemas.hands import (
     hand_schemas,
     preview_request,
@@ -54,7 +55,8 @@ def operation(operation_id: str, tag: str, description: str | None = None) -> An
 # What a schema's fields cannot say of it (the views' schemas check the same).
 SCHEMA_KEYWORDS: dict[str, dict[str, Any]] = {
     "PlayerUpdate": {"minProperties": 1},  # PlayerUpdateSchema: `name`, `retired` or both
-    "WebhookUpdate": {"minProperties": 1},  # WebhookUpdateSchema: at least one member
+    # WebhookUpdateSchema: at least one member; its words are WebhookCreate's
+    "WebhookUpdate": {"minProperties": 1, "description": webhooks.UPDATE_WORDS},
 }
 
 TAGS = [
@@ -264,10 +266,9 @@ IDEMPOTENCY_CONFLICT = (
     "The `Idempotency-Key` came with another request (`idempotency-key-reused`), or its first "
     "request is still being answered (`idempotency-key-in-flight`, with `Retry-After`)."
 )
-# Beside an operation's own conflicts, said short (the `Conflict` answer says it in full).
-IDEMPOTENCY_CONFLICT_TOO = (
-    "Or `idempotency-key-reused`, or `idempotency-key-in-flight` (with `Retry-After`)."
-)
+# Beside an operation's own conflicts (22 of them), said short: the `Conflict` answer and the
+# `Idempotency-Key` parameter, beside each of them, name the two problems in full.
+IDEMPOTENCY_CONFLICT_TOO = "Or a reused or busy `Idempotency-Key`."
 IDEMPOTENCY_INVALID = "The `Idempotency-Key` header is malformed (`errors` names it)."
 
 
@@ -287,25 +288,33 @@ def named_enum(converter: Any, field: Any, ret: dict[str, Any], **kwargs: Any) -
     registered once with the field's choices, rather than an enum of its own: a generated
     client then has one ``Suit`` type, not one per field it appears in. A field whose metadata
     names a ``schema_component`` (``Name``: its bounds and pattern) is a reference to that
-    component, registered once with the field's whole schema. A field whose metadata lists
-    ``any_of_components`` (a table's ``options``: ``AmericanTableOptions`` …, registered with
-    the hands') is any one of them, whatever its marshmallow type says (an object)."""
+    component, registered once with the field's whole schema. The field's description and
+    deprecation stay beside the reference; a ``component_description`` is the
+    component's own (``VariantName``'s, ``ExpectedNumber``'s: the same words for every field
+    of that type, said once). A field whose metadata lists ``any_of_components`` (a table's
+    ``options``: ``AmericanTableOptions`` …, registered with the hands') is any one of them,
+    whatever its marshmallow type says (an object): the ``schema_component`` it names
+    (``TableOptions``), written once."""
     own = ("description", "deprecated")  # the field's, beside the reference
     nullable = isinstance(ret.get("type"), list) and "null" in ret["type"]
     members = field.metadata.get("any_of_components")
-    if members:
-        kept = {k: v for k, v in ret.items() if k in own}
-        ret.clear()
-        return {**kept, "anyOf": [ref(m) for m in members] + ([{"type": "null"}] * nullable)}
     name = field.metadata.get("enum_component") or field.metadata.get("schema_component")
-    if not name or ("enum" not in ret and "enum_component" in field.metadata):
+    if members:
+        shape: dict[str, Any] = {"anyOf": [ref(m) for m in members]}
+        if not name:
+            kept = {k: v for k, v in ret.items() if k in own}
+            ret.clear()
+            return {**kept, "anyOf": shape["anyOf"] + ([{"type": "null"}] * nullable)}
+    elif not name or ("enum" not in ret and "enum_component" in field.metadata):
         return {}
-    if "enum_component" in field.metadata:
+    elif "enum_component" in field.metadata:
         shape = {"type": "string", "enum": [c for c in ret["enum"] if c is not None]}
-    else:
-        shape = {k: v for k, v in ret.items() if k not in own}
+    else:  # a default is the field's, not its type's: left out, as an enum component's is
+        shape = {k: v for k, v in ret.items() if k not in (*own, "default")}
         if nullable:  # the component is the value; the null is the field's
             shape["type"] = [kind for kind in ret["type"] if kind != "null"][0]
+    if "component_description" in field.metadata:  # said once, with the type, for every field
+        shape["description"] = field.metadata["component_description"]
     schemas = converter.spec.components.schemas
     if name not in schemas:
         converter.spec.components.schema(name, shape)
@@ -380,7 +389,18 @@ def complete(spec: APISpec) -> None:
                 schema["required"] = sorted({*schema.get("required", []), member})
     _pagination_header(spec)
     _share_twins_words(spec.components.schemas)
+    _parameters_required_only(spec)
     share(spec)
+
+
+def _parameters_required_only(spec: APISpec) -> None:
+    """A parameter says ``required`` only when it is: ``false`` is OpenAPI's default for one
+    outside the path (apispec writes it for each of them; 25 in all). Copies: a parameter
+    may be a module's constant (``Idempotency-Key``'s)."""
+    for item in spec._paths.values():
+        for key, value in item.items():
+            found = value if key == "parameters" else value.get("parameters", [])
+            found[:] = [{k: v for k, v in p.items() if k != "required" or v} for p in found]
 
 
 def _share_twins_words(schemas: dict[str, dict[str, Any]]) -> None:

@@ -54,11 +54,18 @@ class NameCheck(validate.Regexp):
         return value
 
 
-def Name() -> fields.String:  # a field factory, named as the field it makes
+def Name(
+    most: int = NAME_MAX, component: str = "Name", **kwargs: Any
+) -> fields.String:  # a field factory, named as the field it makes
+    """A name (required unless ``kwargs`` say otherwise) of 1 to ``most`` characters, checked by
+    ``NameCheck``: in the document a reference to the one component ``component`` of its
+    bounds and ``NAME_PATTERN`` (a club's name, an entrant's club …), its words beside the
+    reference; a text of other bounds (``Contact``) is a component of its own."""
+    metadata = {"schema_component": component, **kwargs.pop("metadata", {})}
     return fields.String(
-        required=True,
-        validate=[validate.Length(min=1, max=NAME_MAX), NameCheck()],
-        metadata={"schema_component": "Name"},  # one `Name` in the document
+        **{"required": True, **kwargs},
+        validate=[validate.Length(min=1, max=most), NameCheck()],
+        metadata=metadata,
     )
 
 
@@ -72,12 +79,14 @@ class IsCurrency(validate.Validator):
 
 
 def Currency(what: str, **kwargs: Any) -> fields.String:  # a field factory
-    """An ISO 4217 code field; ``what`` begins its description."""
+    """An ISO 4217 code field; ``what`` is its description. What a currency code is, and how
+    amounts in it are written, is ``CurrencyCode``'s description, once for every field."""
     return fields.String(
         validate=[validate.Length(equal=3), IsCurrency()],
         metadata={
-            "description": f"{what} (ISO 4217); amounts in it are integers in its minor unit "
-            "(cents; whole units for a currency without one, such as JPY).",
+            "description": f"{what}.",
+            "component_description": "An ISO 4217 currency code; amounts in it are integers "
+            "in its minor unit (cents; whole units for a currency without one, such as JPY).",
             "enum": CURRENCIES,
             "enum_component": "CurrencyCode",
             "example": "EUR",

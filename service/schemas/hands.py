@@ -44,10 +44,11 @@ KIND = "kind"
 a variant with none describes only its default kind, and this field with it."""
 
 EXPECTED_NUMBER = {
-    "description": "The number this hand should get; 409 (`hand-number-taken`, with "
-    "`next_number`) if the table has moved on.",
+    "component_description": "The number this hand should get; 409 (`hand-number-taken`, "
+    "with `next_number`) if the table has moved on.",
     "minimum": 1,
     "maximum": 2**31 - 1,
+    "schema_component": "ExpectedNumber",  # one component for the six `…Create` records
 }
 
 
@@ -178,12 +179,9 @@ def _variant_tag(variant: str) -> fields.Field[Any]:
     """The ``variant`` of a record: the discriminator that tells the variants' records apart
     for generated clients, so the document requires it (a generator warns of a discriminator
     its members do not require). The service still takes a record without it as its table's,
-    deprecated (``services/hands/tagged.py``, docs/api.md "Hand bodies")."""
-    return fields.String(
-        required=True,
-        validate=validate.OneOf([variant]),
-        metadata={"description": "The table's variant (else 422 `hand.variant`)."},
-    )
+    deprecated (``services/hands/tagged.py``, docs/api.md "Hand bodies"). What it must be
+    (the table's variant) is said once, by the union ``HandRecord`` of all the records."""
+    return fields.String(required=True, validate=validate.OneOf([variant]))
 
 
 @dataclass(frozen=True)
@@ -326,7 +324,7 @@ def unions() -> dict[str, dict[str, Any]]:
             members[name] = union
         out[f"HandRecord{suffix}"] = {
             "description": "A hand record of the table's variant, told apart by `variant` (a "
-            "record of another variant is refused, 422, naming the field)."
+            "record of another variant is refused: 422, naming `hand.variant`)."
             + (" With `expected_number`, the number it should get." if suffix else ""),
             "oneOf": [ref(n) for n in members.values()],
             "discriminator": {
@@ -380,13 +378,8 @@ def _preview_schemas(variants: tuple[rules.Variant, ...]) -> dict[str, type[Sche
                     strict=True,
                     validate=validate.Range(min=min(players), max=max(players)),
                 ),
-                "options": bounded_dict(
-                    allow_none=True,
-                    metadata={
-                        "description": "The variant's options (`GET /api/v1/variants`); "
-                        "omitted ones take their defaults."
-                    },
-                ),
+                # Described once, by the union ``PreviewRequest`` (``preview_request``).
+                "options": bounded_dict(allow_none=True),
                 "state": bounded_dict(
                     allow_none=True,
                     metadata={
@@ -498,7 +491,8 @@ def preview_request() -> dict[str, Any]:
     """The ``PreviewRequest`` component: one request per variant, told apart by ``variant``."""
     names = {name: f"{v.type_name}PreviewRequest" for name, v in rules.VARIANTS.items()}
     return {
-        "description": "A hand to settle at a given table state, storing nothing.",
+        "description": "A hand to settle at a given table state, storing nothing. `options`: "
+        "the variant's (`GET /api/v1/variants`); omitted ones take their defaults.",
         "oneOf": [ref(n) for n in names.values()],
         "discriminator": {
             "propertyName": "variant",

@@ -32,15 +32,18 @@ def _new_players() -> fields.List[str]:
     )
 
 
-def _fee_basis() -> fields.String:
+def _fee_basis(described: bool) -> fields.String:
+    """A night's ``fee_basis`` as started (described) or exported (its words are
+    ``NightCreate``'s, as the export's other members' are the answers' and requests')."""
+    words = (
+        "What the rate's `table_fee_cents` is charged for: `series` (each player at each "
+        "series' table), `night` (each player once for the evening) or `table` (each table, "
+        "shared by its players to the cent)."
+    )
     return fields.String(
         load_default="series",
         validate=validate.OneOf(FEE_BASES),
-        metadata={
-            "description": "What the rate's `table_fee_cents` is charged for: `series` (each "
-            "player at each series' table), `night` (each player once for the evening) or "
-            "`table` (each table, shared by its players to the cent)."
-        },
+        metadata={"description": words} if described else {},
     )
 
 
@@ -77,7 +80,7 @@ class NightCreateSchema(Schema):
             "draws open carries it."
         },
     )
-    fee_basis = _fee_basis()
+    fee_basis = _fee_basis(True)
 
 
 class NightRateSchema(Schema):
@@ -501,7 +504,7 @@ class ExportNightSchema(Schema):
         allow_none=True,
         metadata={"description": "The money the night plays for (null: none)."},
     )
-    fee_basis = _fee_basis()
+    fee_basis = _fee_basis(False)
     changes = fields.List(
         fields.Nested(ExportNightChangeSchema),
         load_default=list,

@@ -48,7 +48,9 @@ class PartySchema(Schema):
     class Meta:
         description = (
             "Who pays (`from_party`), who is paid (`to_party`), or whose net it is (`holder`): "
-            "a seat, the table's pool, or the club a table fee goes to."
+            "a seat, the table's pool, or the club a table fee goes to. Each replaces the bare "
+            "value beside it, deprecated (`from`, `to`, `party`: a seat as an integer, `pool`, "
+            "or `club`; docs/api.md)."
         )
 
     kind = fields.String(
@@ -81,21 +83,16 @@ class PartyField(fields.Nested):
         return None if value is None else party_object(value)
 
 
-def deprecated_party(instead: str, club: bool = False) -> dict[str, Any]:
-    """The metadata of a bare party (a seat or ``pool``): deprecated for ``instead``, and
-    untyped in the document (``2 | "pool"`` is what some generators cannot deserialize)."""
-    what = "A seat (integer), `pool` or `club`" if club else "A seat (integer) or `pool`"
-    return {
-        "description": f"{what}. Deprecated: read `{instead}` (docs/api.md).",
-        "deprecated": True,
-    }
+DEPRECATED_PARTY: dict[str, Any] = {"deprecated": True}
+"""The metadata of a bare party (``from``, ``to``, ``party``: a seat, ``pool`` or ``club``):
+deprecated, and untyped in the document (``2 | "pool"`` is what some generators cannot
+deserialize). ``Party``, the object beside each, says what it was and which replaces it,
+once for the ten of them."""
 
 
 class TransferSchema(Schema):
-    from_ = fields.Raw(
-        data_key="from", attribute="from", required=True, metadata=deprecated_party("from_party")
-    )
-    to = fields.Raw(required=True, metadata=deprecated_party("to_party"))
+    from_ = fields.Raw(data_key="from", attribute="from", required=True, metadata=DEPRECATED_PARTY)
+    to = fields.Raw(required=True, metadata=DEPRECATED_PARTY)
     chips = fields.Integer(required=True, validate=validate.Range(min=1))
     reason = fields.String(
         required=True, validate=validate.OneOf(["stake", "game", "stamm", "bete"])

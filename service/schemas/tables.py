@@ -9,7 +9,7 @@ from ..i18n import current_language, explain_session, named_hand, named_session,
 from . import VARIANT
 from .clubs import Currency, Name
 from .hands import table_options_names
-from .settlements import PartyField, SettlementSchema, bounded_dict, deprecated_party
+from .settlements import DEPRECATED_PARTY, PartyField, SettlementSchema, bounded_dict
 
 
 class RateSchema(Schema):
@@ -83,6 +83,7 @@ class TableCreateSchema(Schema):
             "`pool_at_close` and `starting_pool` where it keeps a pool: its "
             "`<Variant>TableOptions`. Left out ones take their defaults.",
             "any_of_components": table_options_names(),
+            "schema_component": "TableOptions",
         },
     )
     season_id = fields.String(
@@ -150,6 +151,7 @@ class TableSchema(Schema):
         metadata={
             "description": "The options the table plays by: its variant's `<Variant>TableOptions`.",
             "any_of_components": table_options_names(),
+            "schema_component": "TableOptions",
         },
     )
     seats = fields.List(fields.Nested(SeatSchema), required=True)
@@ -330,10 +332,8 @@ class HistorySchema(Schema):
 
 class LedgerEntrySchema(Schema):
     hand = fields.Integer(required=True)
-    from_ = fields.Raw(
-        data_key="from", attribute="from", required=True, metadata=deprecated_party("from_party")
-    )
-    to = fields.Raw(required=True, metadata=deprecated_party("to_party"))
+    from_ = fields.Raw(data_key="from", attribute="from", required=True, metadata=DEPRECATED_PARTY)
+    to = fields.Raw(required=True, metadata=DEPRECATED_PARTY)
     from_party = PartyField("from")
     to_party = PartyField("to")
     chips = fields.Integer(required=True)
@@ -347,25 +347,21 @@ class LedgerSchema(Schema):
 
 
 class PoolShareSchema(Schema):
-    from_ = fields.Raw(
-        data_key="from", attribute="from", required=True, metadata=deprecated_party("from_party")
-    )
+    from_ = fields.Raw(data_key="from", attribute="from", required=True, metadata=DEPRECATED_PARTY)
     from_party = PartyField("from")
     to = fields.Integer(required=True)
     chips = fields.Integer(required=True)
 
 
 class NetSchema(Schema):
-    party = fields.Raw(required=True, metadata=deprecated_party("holder"))
+    party = fields.Raw(required=True, metadata=DEPRECATED_PARTY)
     holder = PartyField("party")
     amount = fields.Integer(required=True)
 
 
 class CashTransferSchema(Schema):
-    from_ = fields.Raw(
-        data_key="from", attribute="from", required=True, metadata=deprecated_party("from_party")
-    )
-    to = fields.Raw(required=True, metadata=deprecated_party("to_party"))
+    from_ = fields.Raw(data_key="from", attribute="from", required=True, metadata=DEPRECATED_PARTY)
+    to = fields.Raw(required=True, metadata=DEPRECATED_PARTY)
     from_party = PartyField("from")
     to_party = PartyField("to")
     amount = fields.Integer(required=True)
@@ -391,16 +387,14 @@ class SettleUpSchema(Schema):
 
 
 class MoneyNetSchema(Schema):
-    party = fields.Raw(required=True, metadata=deprecated_party("holder"))
+    party = fields.Raw(required=True, metadata=DEPRECATED_PARTY)
     holder = PartyField("party")
     cents = fields.Integer(required=True)
 
 
 class MoneyTransferSchema(Schema):
-    from_ = fields.Raw(
-        data_key="from", attribute="from", required=True, metadata=deprecated_party("from_party")
-    )
-    to = fields.Raw(required=True, metadata=deprecated_party("to_party", club=True))
+    from_ = fields.Raw(data_key="from", attribute="from", required=True, metadata=DEPRECATED_PARTY)
+    to = fields.Raw(required=True, metadata=DEPRECATED_PARTY)
     from_party = PartyField("from")
     to_party = PartyField("to")
     cents = fields.Integer(required=True, metadata={"description": "Positive, in minor units."})

@@ -19,7 +19,7 @@ from ..persistence.tournaments import (
 )
 from ..rules.tournament import MAX_PRIZE_CENTS, MAX_PRIZE_PLACES, PER_MILLE, SCORINGS
 from . import VARIANT
-from .clubs import Currency, Name, NameCheck
+from .clubs import Currency, Name
 from .nights import DATE_TIME, EXPORT_ID, DrawnSeriesSchema, NightResultSchema
 from .settlements import bounded_dict
 
@@ -148,7 +148,7 @@ TournamentCreateSchema = Schema.from_dict(
 
 TournamentUpdateSchema = Schema.from_dict(
     {
-        "name": fields.String(validate=[validate.Length(min=1, max=80), NameCheck()]),
+        "name": Name(required=False),
         **_game_fields(False),
         "registration_open": fields.Boolean(
             metadata={"description": "Whether the public link takes registrations."}
@@ -197,7 +197,7 @@ class TournamentSchema(Schema):
     loss_fee_cents = fields.Integer(required=True)
     currency = fields.String(required=True)
     cap = fields.Integer(required=True, allow_none=True)
-    prizes = _prizes(required=True)
+    prizes = _prizes(described=False, required=True)  # described in TournamentCreate
     scoring = fields.String(required=True, validate=validate.OneOf(SCORINGS))
     season_id = fields.String(required=True, allow_none=True)
     tie_breaks = fields.List(
@@ -238,16 +238,15 @@ def _entry_fields(described: bool) -> dict[str, fields.Field[Any]]:
 
     return {
         "name": Name(),
-        "club": fields.String(
-            load_default=None,
-            allow_none=True,
-            validate=[validate.Length(min=1, max=80), NameCheck()],
-            **said("The player's club, if any."),
+        "club": Name(
+            required=False, load_default=None, allow_none=True, **said("The player's club, if any.")
         ),
-        "contact": fields.String(
+        "contact": Name(
+            CONTACT_MAX,
+            "Contact",
+            required=False,
             load_default=None,
             allow_none=True,
-            validate=[validate.Length(min=1, max=CONTACT_MAX), NameCheck()],
             **said("A way to reach the player (the director's eyes only)."),
         ),
         "display": fields.String(

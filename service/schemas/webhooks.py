@@ -66,6 +66,11 @@ class _WebhookUrl(fields.Url):
         )
 
 
+def _said(text: str, described: bool) -> dict[str, str]:
+    """A member's words: in ``WebhookCreate``, once (``WebhookUpdate`` names it)."""
+    return {"description": text} if described else {}
+
+
 def _url(required: bool = True) -> fields.Url:
     return _WebhookUrl(
         required=required,
@@ -74,9 +79,12 @@ def _url(required: bool = True) -> fields.Url:
         validate=validate.Length(max=URL_MAX),
         metadata={
             "format": "uri",  # JSON Schema's (marshmallow's Url says `url`, no format there)
-            "description": "Where the events are POSTed (`http` or `https`). Never a loopback, "
-            "private or link-local address, nor a name resolving to one (unless the operator "
-            "allows its network); a redirect is not followed.",
+            **_said(
+                "Where the events are POSTed (`http` or `https`). Never a loopback, private or "
+                "link-local address, nor a name resolving to one (unless the operator allows "
+                "its network); a redirect is not followed.",
+                required,
+            ),
         },
     )
 
@@ -96,26 +104,35 @@ def _event_types(required: bool = True) -> fields.List[str]:
         required=required,
         validate=[validate.Length(min=1, max=len(_TYPES)), _unique],
         metadata={
-            "description": "The event types sent to it; `*` for all of them (those that come "
-            "later included).",
+            **_said(
+                "The event types sent to it; `*` for all of them (those that come later included).",
+                required,
+            ),
             "uniqueItems": True,
         },
     )
 
 
-def _description(**extra: object) -> fields.String:
+def _description(described: bool, **extra: object) -> fields.String:
     return fields.String(
         allow_none=True,
         **extra,  # type: ignore[arg-type]
         validate=validate.Length(max=DESCRIPTION_MAX),
-        metadata={"description": "What it is for (for the club's admins)."},
+        metadata=_said("What it is for (for the club's admins).", described),
     )
 
 
 class WebhookCreateSchema(Schema):
     url = _url()
     event_types = _event_types()
-    description = _description(load_default=None)
+    description = _description(True, load_default=None)
+
+
+UPDATE_WORDS = (
+    "`WebhookCreate`'s members (described there), each optional, and `enabled`: one at least."
+)
+"""``WebhookUpdate``'s description (``api/openapi.py``'s ``SCHEMA_KEYWORDS``; a ``Meta``
+description would cost apispec's ``additionalProperties: false``)."""
 
 
 class WebhookUpdateSchema(Schema):
@@ -123,7 +140,7 @@ class WebhookUpdateSchema(Schema):
 
     url = _url(required=False)
     event_types = _event_types(required=False)
-    description = _description()
+    description = _description(False)
     enabled = fields.Boolean(
         metadata={
             "description": "false stops the deliveries; true turns a disabled webhook back on "
