@@ -57,6 +57,9 @@ SCHEMA_KEYWORDS: dict[str, dict[str, Any]] = {
     "PlayerUpdate": {"minProperties": 1},  # PlayerUpdateSchema: `name`, `retired` or both
     # WebhookUpdateSchema: at least one member; its words are WebhookCreate's
     "WebhookUpdate": {"minProperties": 1, "description": webhooks.UPDATE_WORDS},
+    # PartySchema refuses unknown members (an import holds parties); apispec leaves it unsaid
+    # for a schema with a ``Meta.description``.
+    "Party": {"additionalProperties": False},
 }
 
 TAGS = [
@@ -391,6 +394,63 @@ def complete(spec: APISpec) -> None:
     _share_twins_words(spec.components.schemas)
     _parameters_required_only(spec)
     share(spec)
+    for name in answer_only_schemas(
+        spec.components.schemas, spec._paths, spec.components.parameters
+    ):
+        _open_to_new_members(spec.components.schemas[name])
+
+
+SCHEMA_REF = "#/components/schemas/"
+
+
+def _schemas_named(node: Any) -> set[str]:
+    """The schemas ``node`` refers to, directly."""
+    if isinstance(node, dict):
+        ref_ = node.get("$ref")
+        if isinstance(ref_, str) and ref_.startswith(SCHEMA_REF):
+            return {ref_.removeprefix(SCHEMA_REF)}
+        return set().union(*(_schemas_named(value) for value in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_schemas_named(value) for value in node))
+    return set()
+
+
+def answer_only_schemas(
+    schemas: dict[str, Any], paths: dict[str, Any], parameters: dict[str, Any]
+) -> set[str]:
+    """The schemas no request holds (nor a schema a request holds): those of answers alone.
+
+    A request's schema says ``additionalProperties: false`` (the service refuses a member it
+    does not know); an answer's may not, since answers may grow within v1 and a client ignores
+    a member it does not know (docs/api.md, "Versions, changes and deprecation"): a client
+    validating answers against the document must not fail on a new one. The tests hold the
+    service to its documented members all the same (tests/api/fuzz/conftest.py)."""
+    asked = _schemas_named(parameters)
+    for item in paths.values():
+        asked |= _schemas_named(item.get("parameters", []))
+        for method, operation in item.items():
+            if method in ("get", "put", "post", "delete", "patch"):
+                asked |= _schemas_named(operation.get("requestBody", {}))
+                asked |= _schemas_named(operation.get("parameters", []))
+    todo = list(asked)
+    while todo:
+        for held in _schemas_named(schemas[todo.pop()]) - asked:
+            asked.add(held)
+            todo.append(held)
+    return set(schemas) - asked
+
+
+def _open_to_new_members(node: Any) -> None:
+    """``node`` without ``additionalProperties: false``, wherever it says it (a map's
+    ``additionalProperties`` schema stays)."""
+    if isinstance(node, dict):
+        if node.get("additionalProperties") is False:
+            del node["additionalProperties"]
+        for value in node.values():
+            _open_to_new_members(value)
+    elif isinstance(node, list):
+        for value in node:
+            _open_to_new_members(value)
 
 
 def _parameters_required_only(spec: APISpec) -> None:

@@ -380,12 +380,10 @@ def _preview_schemas(variants: tuple[rules.Variant, ...]) -> dict[str, type[Sche
                 ),
                 # Described once, by the union ``PreviewRequest`` (``preview_request``).
                 "options": bounded_dict(allow_none=True),
+                # Described once, by ``PreviewRequest``; its keys are its own, each described.
                 "state": bounded_dict(
                     allow_none=True,
                     metadata={
-                        "description": "The table state before the hand, with the keys "
-                        f"{_state_keys(variant.name)} (`state_fields` of `GET /api/v1/variants`); "
-                        "omitted keys are a fresh table's, any other is refused.",
                         "properties": _state_properties(variant.name),
                         "additionalProperties": False,
                     },
@@ -481,18 +479,14 @@ def table_options_names() -> list[str]:
     return sorted(components, key=lambda name: len(components[name]["properties"]))
 
 
-def _state_keys(variant: str) -> str:
-    """The keys a variant's state takes, as the preview's description names them."""
-    keys = [f"`{spec['name']}`" for spec in rules.VARIANTS[variant].describe()["state_fields"]]
-    return keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1]
-
-
 def preview_request() -> dict[str, Any]:
     """The ``PreviewRequest`` component: one request per variant, told apart by ``variant``."""
     names = {name: f"{v.type_name}PreviewRequest" for name, v in rules.VARIANTS.items()}
     return {
         "description": "A hand to settle at a given table state, storing nothing. `options`: "
-        "the variant's (`GET /api/v1/variants`); omitted ones take their defaults.",
+        "the variant's (`GET /api/v1/variants`); omitted ones take their defaults. `state`: the "
+        "table before the hand, its keys the variant's `state_fields`; omitted keys are a fresh "
+        "table's, any other is refused.",
         "oneOf": [ref(n) for n in names.values()],
         "discriminator": {
             "propertyName": "variant",

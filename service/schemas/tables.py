@@ -319,7 +319,10 @@ class ChangedBySchema(Schema):
 class RevisionSchema(Schema):
     revision = fields.Integer(required=True)
     status = fields.String(required=True)
-    hand = fields.Raw(required=True, metadata=RECORD)
+    hand = fields.Raw(
+        required=True,
+        metadata={"allOf": RECORD["allOf"], "description": "This revision's record, as `Hand`'s."},
+    )
     changed_at = fields.String(required=True, metadata={"format": "date-time"})
     changed_by = fields.Nested(ChangedBySchema, required=True)
 

@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from service import rules
-from service.api.openapi import SAID_ONCE, SAID_ONCE_HEADERS
+from service.api.openapi import SAID_ONCE, SAID_ONCE_HEADERS, answer_only_schemas
 from service.schemas.clubs import NAME_PATTERN
 from tests.support import inlined
 
@@ -121,14 +121,34 @@ def test_the_document_has_no_yaml_anchors_or_aliases(client):
 # words of `VariantName`, `CurrencyCode` and `ExpectedNumber` on the component; `TableOptions`;
 # the bare parties' words on `Party`; the idempotency conflicts on `Idempotency-Key`; an
 # update's or an export's members described where they are created: docs/changes.md,
-# 2026-12-07) took it to 299,433. The bound is not let grow; the goal is held beside it.
-DOCUMENT_BYTES_MAX = 299_433
+# 2026-12-07) took it to 299,433. Issue 42's table phone and console (2026-12-07: 4,100
+# bytes) took it back to 303,533; answers open to new members (`answer_only_schemas`, below),
+# a revision's record and the previews' `state` said once, to 299,283. The bound is not let
+# grow; the goal is held beside it.
+DOCUMENT_BYTES_MAX = 299_283
 DOCUMENT_BYTES_GOAL = 300_000
 
 
 def test_the_document_is_within_issue_41s_goal(client):
     text = client.get("/openapi.yaml").get_data(as_text=True)
     assert len(text.encode()) <= DOCUMENT_BYTES_GOAL
+
+
+def test_requests_refuse_unknown_members_and_answers_may_grow(client):
+    """docs/api.md, "Versions, changes and deprecation": the service refuses a member it does
+    not know, and a client ignores one it does not know (the answers may grow). So a schema a
+    request holds says ``additionalProperties: false`` and one of answers alone does not."""
+    document = client.get("/openapi.json").json
+    schemas = document["components"]["schemas"]
+    answers = answer_only_schemas(
+        schemas, document["paths"], document["components"].get("parameters", {})
+    )
+    assert {"Table", "Night", "Hand", "Tournament", "TableResult"} <= answers
+    assert not {"TableCreate", "NightCreate", "TournamentCreate", "HandRecord"} & answers
+    for name, schema in schemas.items():
+        closed = schema.get("additionalProperties") is False
+        if "properties" in schema:
+            assert closed == (name not in answers), name
 
 
 def test_the_document_stays_small_by_sharing_what_it_repeats(client):
