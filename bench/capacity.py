@@ -389,9 +389,10 @@ def retry_delay(retries: int, rng: random.Random) -> float:
     return float(RETRY_MIN_SECONDS + rng.random() * bound)
 
 
-def retry_after_seconds(status: int, headers: dict[str, str]) -> float:
-    """A 429's or a 503's ``Retry-After`` (seconds; the service sends no dates), else 0."""
-    value = headers.get("retry-after", "") if status in (429, 503) else ""
+def retry_after_seconds(headers: dict[str, str]) -> float:
+    """A refusal's ``Retry-After`` (seconds; the service sends no dates), else 0: as the pad's
+    ``api.js`` reads it."""
+    value = headers.get("retry-after", "")
     return float(value) if value.isdigit() else 0.0
 
 
@@ -601,7 +602,7 @@ class StreamPhone:
             return
         if status != 201:
             how = "ticket failed" if not status else f"ticket refused ({status})"
-            self._again(how, minted=False, retry_after=retry_after_seconds(status, headers))
+            self._again(how, minted=False, retry_after=retry_after_seconds(headers))
             return
         self.url = json.loads(body)["url"]
         self._connect()
@@ -775,7 +776,7 @@ class StreamPhone:
     def _polled(self, status: int, headers: dict[str, str], _body: bytes) -> None:
         self.polling = False
         if status not in (200, 304):
-            self.polls_resume_at = time.monotonic() + retry_after_seconds(status, headers)
+            self.polls_resume_at = time.monotonic() + retry_after_seconds(headers)
         if status == 200 and "etag" in headers:
             self.etag = headers["etag"]
             self.holder.arrivals.append((self.table, etag_version(self.etag), time.monotonic()))

@@ -161,6 +161,7 @@ def test_while_the_stream_reopens_the_table_is_polled_paced_as_its_attempts(
                 third: [p.failed(30000, minted), ...due(30000, 30000, 30001)],
                 live: [p.live(), ...due(1e9), p.lost()],
                 again: [p.failed(0, minted), p.failed(100, minted), ...due(1250, 1250)],
+                back: [p.back(), ...due(1e9), p.failed(5000)],
                 retryAfter: [retryAfterMs('5'), retryAfterMs(null), retryAfterMs('soon'),
                              retryAfterMs('Mon, 07 Dec 2026 12:00:07 GMT', noon),
                              retryAfterMs('Mon, 07 Dec 2026 11:59:00 GMT', noon)],
@@ -175,5 +176,6 @@ def test_while_the_stream_reopens_the_table_is_polled_paced_as_its_attempts(
         "third": [8250, True, True, True],  # three unheld streams: every tick polls
         "live": [None, False, 750],  # live: no polls; the backoff starts over
         "again": [1250, 2250, True, False],  # two unheld: still paced
+        "back": [None, False, 1250],  # the network back: tried at once, no poll before
         "retryAfter": [5000, 0, 0, 7000, 0],
     }

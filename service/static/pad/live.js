@@ -59,6 +59,13 @@ export class Pacing {
     return this.#next(0);
   }
 
+  /** The phone's network is back: the next attempt comes at once, as the first after a loss
+   *  (the backoff grown while the phone was offline is not the server's doing). */
+  back() {
+    this.retries = 1;
+    this.pollAt = Infinity;
+  }
+
   /** An attempt failed at `now`: its ticket (`minted` false) or its stream; ms until the next.
    *  @param {number} now @param {{minted?: boolean, retryAfterMs?: number}} [how] */
   failed(now, { minted = false, retryAfterMs = 0 } = {}) {
@@ -83,7 +90,7 @@ export class Pacing {
   }
 }
 
-let follower = null; // { id, token, onChange, source, live, lastId, pacing, timer }
+let follower = null; // { id, token, onChange, source, live, lastId, pacing, timer, waiting }
 
 // How the table is followed, on <html data-following="stream|polling"> (tests and curious eyes).
 function setLive(f, live) {
@@ -112,6 +119,7 @@ export function follow(tableId, token, onChange) {
     lastId: null,
     pacing: new Pacing(),
     timer: 0,
+    waiting: false, // for its next attempt (the timer's)
   };
   setLive(follower, false);
   open(follower);
@@ -174,8 +182,23 @@ function again(f, how = {}) {
   const wait = f.live ? f.pacing.lost() : f.pacing.failed(Date.now(), how);
   setLive(f, false);
   clearTimeout(f.timer);
-  f.timer = setTimeout(() => open(f), wait);
+  f.waiting = true;
+  f.timer = setTimeout(() => {
+    f.waiting = false;
+    open(f);
+  }, wait);
 }
+
+// The phone's network is back: a stream waiting for its next attempt is tried at once, and
+// polled after that attempt as after a loss (app.js's tick on 'online' finds no poll due).
+window.addEventListener('online', () => {
+  const f = follower;
+  if (!f || !f.waiting) return;
+  clearTimeout(f.timer);
+  f.waiting = false;
+  f.pacing.back();
+  open(f);
+});
 
 function parse(event) {
   try {
