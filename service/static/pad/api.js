@@ -4,11 +4,10 @@ import { paths, send } from './boot.js';
 import { lang, num, t } from './i18n.js';
 
 export class NetworkError extends Error {
-  /** @param {string} [message] @param {number} [retryAfterMs] the server's Retry-After */
-  constructor(message, retryAfterMs = 0) {
+  constructor(message) {
     super(message || t('No connection'));
     this.name = 'NetworkError';
-    this.retryAfterMs = retryAfterMs;
+    this.retryAfterMs = 0;
   }
 }
 
@@ -20,15 +19,13 @@ export function isRevoked(error) {
 }
 
 export class ProblemError extends Error {
-  /** @param {number} status @param {any} problem @param {number} [retryAfterMs] the server's
-   *  Retry-After (a 429 or a 503: not before then), 0 without one */
-  constructor(status, problem, retryAfterMs = 0) {
+  constructor(status, problem) {
     const p = problem && typeof problem === 'object' ? problem : { detail: String(problem || '') };
     super(p.detail || p.title || `HTTP ${status}`);
     this.name = 'ProblemError';
     this.status = status;
     this.problem = p;
-    this.retryAfterMs = retryAfterMs;
+    this.retryAfterMs = 0; // a 429's or 503's Retry-After
   }
 
   /** The detail and each bad field in words ("Tout after five: …", not "hand.tout_after_five");
@@ -84,13 +81,6 @@ function words(text) {
     .replace(/\b([a-z]+)_([a-z_]+)\b/g, (m) => m.replaceAll('_', ' '));
 }
 
-/** A Retry-After header's wait in ms (seconds, or an HTTP date), 0 without a valid one. */
-export function retryAfterMs(header, now = Date.now()) {
-  if (!header) return 0;
-  const seconds = /^\s*\d+\s*$/.test(header) ? Number(header) : (Date.parse(header) - now) / 1000;
-  return Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : 0;
-}
-
 /** One request. Resolves {status, data, headers}; a 304 has data null.
  *  @param {string} method @param {string} path
  *  @param {{token?: string|null, body?: any, headers?: Record<string, string>}} [request] */
@@ -113,14 +103,12 @@ export async function call(method, path, { token, body, headers } = {}) {
   }
   if (response.status === 304) return { status: 304, data: null, headers: response.headers };
   if (!response.ok) {
-    const wait = retryAfterMs(response.headers.get('Retry-After'));
-    if (response.status >= 500 && (!data || typeof data !== 'object')) {
-      throw new NetworkError(
-        t('The server answered {status}', { status: String(response.status) }),
-        wait,
-      );
-    }
-    throw new ProblemError(response.status, data, wait);
+    const error =
+      response.status >= 500 && (!data || typeof data !== 'object')
+        ? new NetworkError(t('The server answered {status}', { status: String(response.status) }))
+        : new ProblemError(response.status, data);
+    error.retryAfterMs = 1000 * Number(response.headers.get('Retry-After')) || 0; // (seconds)
+    throw error;
   }
   return { status: response.status, data, headers: response.headers };
 }

@@ -1,10 +1,8 @@
 // Following the open table through its stream of changes (server-sent events, docs/api.md
 // "Live changes"). EventSource cannot send the token: each connection is opened with a stream
 // ticket minted with it (a minute long, bound to this table's stream), never the token in a URL.
-// While the stream is live, app.js stops polling the table; while it is being (re)opened the
-// pad polls it paced as the stream's attempts (`Pacing`); where streams do not work (a proxy
-// that buffers them, a browser without EventSource) it polls with If-None-Match as before.
-// After a drop the stream resumes after the last event it had (`after`): nothing is lost.
+// While the stream is live, app.js stops polling the table; when it is not, the pad polls as
+// `Pacing` says. After a drop the stream resumes after the last event it had (`after`).
 
 import { api } from './api.js';
 
@@ -16,9 +14,7 @@ const READY_MS = 5000; // a stream that says nothing this long after opening is 
 const RETRY_BASE_MS = 1000;
 const RETRY_MAX_MS = 30000;
 const RETRY_MIN_MS = 250;
-// Streams that failed in a row with their tickets minted (the server answered, the stream did
-// not come through) before the pad takes it that streams do not work here and polls every tick.
-const UNHELD_STREAMS = 3;
+const UNHELD = 3; // streams failed in a row, their tickets minted: streams do not work here
 
 /** The wait before reconnection number `retries` (0 for the first): "full jitter". */
 export function retryDelay(retries, random = Math.random) {
@@ -26,67 +22,49 @@ export function retryDelay(retries, random = Math.random) {
   return RETRY_MIN_MS + Math.floor(random() * bound);
 }
 
-/**
- * When a followed table's stream is tried again, and when app.js's tick may poll the table
- * meanwhile (times in ms, any clock). After a restart every phone of a crowded instance comes
- * back at once; polling each every tick while its stream reopens would be a request per phone
- * every 3 s on top of its ticket and its stream, and the server's queue would not drain. So:
- *
- * - after a loss (and on opening the table) no poll until the first attempt had its chance;
- * - after each failed attempt one poll, after a wait drawn as the attempt's (`retryDelay`, its
- *   own draw) and not before the server's Retry-After: polls no more often than attempts;
- * - once `UNHELD_STREAMS` streams in a row failed with their tickets minted (the server
- *   answers, its streams do not come through: a proxy that buffers them), every tick polls,
- *   and the stream is still tried (paced) until one is live.
- */
+/** The stream's attempts and the polls meanwhile (ms; why: docs/scaling.md, "The pad's polls
+ *  while its stream reopens"): no poll until an attempt failed, then one per failed attempt
+ *  after a wait drawn as its own; every tick after UNHELD unheld streams in a row. */
 export class Pacing {
   constructor(random = Math.random) {
     this.random = random;
-    this.retries = 0; // failed attempts in a row: the reconnections' backoff
-    this.unheld = 0; // streams in a row that failed with their ticket minted
-    this.pollAt = Infinity; // the next poll not before then (Infinity: after the next failure)
-  }
-
-  /** The stream is live: no polling; a loss starts over. */
-  live() {
     this.retries = 0;
     this.unheld = 0;
     this.pollAt = Infinity;
   }
 
-  /** The live stream was lost: ms until it is opened again (no poll before that attempt). */
-  lost() {
-    return this.#next(0);
+  live() {
+    this.retries = this.unheld = 0;
+    this.pollAt = Infinity;
   }
 
-  /** The phone's network is back: the next attempt comes at once, as the first after a loss
-   *  (the backoff grown while the phone was offline is not the server's doing). */
+  /** The live stream dropped: ms until the next attempt. */
+  lost() {
+    return this.failed(Infinity);
+  }
+
+  /** The phone's network is back: the next attempt at once (the backoff grew offline). */
   back() {
     this.retries = 1;
     this.pollAt = Infinity;
   }
 
-  /** An attempt failed at `now`: its ticket (`minted` false) or its stream; ms until the next.
-   *  @param {number} now @param {{minted?: boolean, retryAfterMs?: number}} [how] */
+  /** An attempt (its ticket, or its stream: `minted`) failed: ms until the next. */
   failed(now, { minted = false, retryAfterMs = 0 } = {}) {
     if (minted) this.unheld += 1;
-    const poll = now + retryAfterMs + retryDelay(this.retries, this.random);
-    this.pollAt = Math.min(this.pollAt, poll);
-    return this.#next(retryAfterMs);
+    const wait = () => retryAfterMs + retryDelay(this.retries, this.random);
+    this.pollAt = Math.min(this.pollAt, now + wait());
+    const next = wait();
+    this.retries += 1;
+    return next;
   }
 
-  /** Whether the table is polled at `now` (a tick's question: a yes is the poll it takes). */
+  /** Whether a tick polls at `now` (a yes takes the poll). */
   pollDue(now) {
-    if (this.unheld >= UNHELD_STREAMS) return true;
+    if (this.unheld >= UNHELD) return true;
     if (now < this.pollAt) return false;
     this.pollAt = Infinity;
     return true;
-  }
-
-  #next(retryAfterMs) {
-    const wait = retryAfterMs + retryDelay(this.retries, this.random);
-    this.retries += 1;
-    return wait;
   }
 }
 
@@ -98,8 +76,7 @@ function setLive(f, live) {
   document.documentElement.dataset.following = live ? 'stream' : 'polling';
 }
 
-/** Whether app.js's tick polls the table now: never while its stream is live, paced while the
- *  stream is (re)opened (`Pacing`), every tick for a table not followed here. */
+/** Whether app.js's tick polls the table now (every tick for a table not followed). */
 export function pollDue(tableId) {
   if (!follower || follower.id !== tableId) return true;
   return !follower.live && follower.pacing.pollDue(Date.now());
@@ -119,7 +96,7 @@ export function follow(tableId, token, onChange) {
     lastId: null,
     pacing: new Pacing(),
     timer: 0,
-    waiting: false, // for its next attempt (the timer's)
+    waiting: false, // for its next attempt
   };
   setLive(follower, false);
   open(follower);
@@ -139,7 +116,6 @@ async function open(f) {
     const { data } = await api.streamTicket(f.id, f.token);
     url = data.url + (f.lastId ? `&after=${encodeURIComponent(f.lastId)}` : '');
   } catch (error) {
-    // Not minted: no network, or the server said when to come back (a 429 or a 503).
     again(f, { retryAfterMs: error?.retryAfterMs || 0 });
     return;
   }
@@ -167,12 +143,11 @@ async function open(f) {
     // The browser would reconnect by itself after the server's fixed `retry:` (every phone at
     // the same moment), with a ticket that may have run out: this pad reconnects instead, with
     // a new ticket after a jittered pause (`again`), resuming after its last event (`after`).
-    again(f, { minted: true }); // polled meanwhile, paced
+    again(f, { minted: true });
   });
 }
 
-/** The stream is not live (lost, or this attempt failed): opened again after a pause.
- *  @param {any} f @param {{minted?: boolean, retryAfterMs?: number}} [how] */
+/** @param {any} f @param {{minted?: boolean, retryAfterMs?: number}} [how] */
 function again(f, how = {}) {
   if (follower !== f) return;
   if (f.source) {
@@ -189,8 +164,6 @@ function again(f, how = {}) {
   }, wait);
 }
 
-// The phone's network is back: a stream waiting for its next attempt is tried at once, and
-// polled after that attempt as after a loss (app.js's tick on 'online' finds no poll due).
 window.addEventListener('online', () => {
   const f = follower;
   if (!f || !f.waiting) return;
