@@ -21,12 +21,16 @@ server settings:
   without its ``ready`` event 5 s after it was opened is given up, and a ticket or a stream
   that failed, was refused, given up or dropped is tried again after the pad's pause, a random
   wait of 0.25 s plus up to a bound that doubles with each failure in a row from 1 s to 30 s
-  ("full jitter"; back to 1 s once ready). While its stream is not live (from the restart
-  until its ``ready``, and after any loss) it polls the table every 3 s on its own grid with
-  ``If-None-Match``, none while the last is unanswered (``app.js``'s ``tick``). The tickets
-  and polls of a load process's phones share its ``KEPT_ALIVE_PER_LOAD_PROCESS`` kept-alive
-  connections (as a proxy in front would); a request waiting for one counts the wait in its
-  latency.
+  ("full jitter"; back to 1 s once ready), after a refused ticket's ``Retry-After``. While its
+  stream is not live (from the restart until its ``ready``, and after any loss) its tick comes
+  every 3 s on its own grid (``app.js``'s ``tick``: nothing while the last poll is unanswered
+  or a poll's ``Retry-After`` runs) and polls the table with ``If-None-Match`` when the pad's
+  pacing (``live.js``'s ``Pacing``) says so: no poll until the first attempt after the loss
+  failed, then one poll after each failed attempt, once a wait drawn as the attempt's has
+  passed, and every tick once three streams in a row failed with their tickets minted (the
+  pad takes it that streams do not work there). The tickets and polls of a load process's
+  phones share its ``KEPT_ALIVE_PER_LOAD_PROCESS`` kept-alive connections (as a proxy in front
+  would); a request waiting for one counts the wait in its latency.
 
 Either way a phone does what the pad does once it knows of a version it does not have
 (``app.js``'s ``followed``, ``model.js``'s ``refresh``): it fetches the table (streams: without
@@ -365,12 +369,16 @@ class Seen:
 
 # The pad's reconnection (service/static/pad/live.js): a stream with no ``ready`` within
 # READY_SECONDS of its opening is given up, and any stream that fails, is refused or drops is
-# opened again after ``retry_delay`` (full jitter, doubling from 1 s to 30 s, at least 0.25 s).
+# opened again after ``retry_delay`` (full jitter, doubling from 1 s to 30 s, at least 0.25 s);
+# after UNHELD_STREAMS streams in a row failed with their tickets minted, it polls every tick.
 READY_SECONDS = 5.0
 RETRY_BASE_SECONDS = 1.0
 RETRY_MAX_SECONDS = 30.0
 RETRY_MIN_SECONDS = 0.25
+UNHELD_STREAMS = 3
 _EVENT_ID = re.compile(rb"(?:^|\n)id: (\d+)\n")
+# (a load process's figure that is a time, not a count: the processes' latest, not their sum)
+LAST_SENT = "last request sent after s"
 IP_BIND_ADDRESS_NO_PORT = getattr(socket, "IP_BIND_ADDRESS_NO_PORT", 24)  # Linux's number
 
 
@@ -379,6 +387,13 @@ def retry_delay(retries: int, rng: random.Random) -> float:
     ``live.js``'s ``retryDelay``."""
     bound = min(RETRY_MAX_SECONDS, RETRY_BASE_SECONDS * 2 ** min(retries, 16))
     return float(RETRY_MIN_SECONDS + rng.random() * bound)
+
+
+def retry_after_seconds(headers: dict[str, str]) -> float:
+    """A refusal's ``Retry-After`` (seconds; the service sends no dates), else 0: as the pad's
+    ``api.js`` reads it."""
+    value = headers.get("retry-after", "")
+    return float(value) if value.isdigit() else 0.0
 
 
 def received(sock: socket.socket) -> bytes | None:
@@ -511,9 +526,13 @@ class StreamPhone:
     opens the ticket's ``url`` (no ``Authorization``: EventSource sends none) with ``after`` its
     last event; the stream is given up ``READY_SECONDS`` after it was opened without ``ready``,
     and opened again (a new ticket) after the pad's jittered pause when the ticket or the stream
-    fails, is refused, given up or dropped. While its stream is not live (from the restart, or
-    a failure, until ``ready``) it polls the table every ``POLL_SECONDS`` on its own grid with
-    ``If-None-Match`` (``app.js``'s ``tick``: none while the previous poll is unanswered).
+    fails, is refused, given up or dropped (a refused ticket's ``Retry-After`` first). While its
+    stream is not live (from the restart, or a failure, until ``ready``) its tick comes every
+    ``POLL_SECONDS`` on its own grid (``app.js``'s ``tick``: nothing while the previous poll is
+    unanswered or a poll's ``Retry-After`` runs) and polls the table with ``If-None-Match`` when
+    ``live.js``'s ``Pacing`` says a poll is due: none until the first attempt after a loss had
+    its chance, then one after each failed attempt (after a wait drawn as the attempt's), and
+    every tick once ``UNHELD_STREAMS`` streams in a row failed with their tickets minted.
 
     The stream is a plain non-blocking socket driven by its holder's selector
     (``StreamHolder``): asyncio's transports cost a load process several times the CPU per
@@ -544,6 +563,11 @@ class StreamPhone:
         self.poll_phase = 0.0  # its polls' grid (app.js's setInterval): phase + k × POLL_SECONDS
         self.polls = 0  # its polling spells: a poll timer names the one it was set for
         self.polling = False  # a poll is unanswered
+        # live.js's Pacing: streams in a row that failed with their tickets minted; the next
+        # poll not before (inf: after the next failure); app.js's Retry-After of a poll
+        self.unheld = 0
+        self.poll_at = math.inf
+        self.polls_resume_at = 0.0
 
     def request(self) -> bytes:
         after = f"&after={self.last_id}" if self.last_id is not None else ""
@@ -557,8 +581,8 @@ class StreamPhone:
         self.attempt += 1
         attempt = self.attempt
 
-        def ticketed(status: int, _headers: dict[str, str], body: bytes) -> None:
-            self._ticketed(attempt, status, body)
+        def ticketed(status: int, headers: dict[str, str], body: bytes) -> None:
+            self._ticketed(attempt, status, headers, body)
 
         self.holder.exchange(
             Exchange(
@@ -573,11 +597,12 @@ class StreamPhone:
             )
         )
 
-    def _ticketed(self, attempt: int, status: int, body: bytes) -> None:
+    def _ticketed(self, attempt: int, status: int, headers: dict[str, str], body: bytes) -> None:
         if self.closed or attempt != self.attempt:
             return
         if status != 201:
-            self._again("ticket failed" if not status else f"ticket refused ({status})")
+            how = "ticket failed" if not status else f"ticket refused ({status})"
+            self._again(how, minted=False, retry_after=retry_after_seconds(headers))
             return
         self.url = json.loads(body)["url"]
         self._connect()
@@ -649,7 +674,8 @@ class StreamPhone:
                     self._again("refused (not 200)")  # a limit: the pad polls meanwhile
                 return
             self.ready = True  # live: the polls stop (their timer finds it so)
-            self.retries = 0
+            self.retries = self.unheld = 0  # (Pacing's ``live``)
+            self.poll_at = math.inf
             data, self.buffer = self.buffer, b""
             self.holder.note_ready(self, time.monotonic() - self.sent_at)
         self.heard(data)
@@ -713,12 +739,16 @@ class StreamPhone:
         self.holder.later(self.poll_phase + ticks * POLL_SECONDS, self._tick, self.polls)
 
     def _tick(self, spell: int) -> None:
-        """``app.js``'s ``tick`` while the stream is not live: the table, with If-None-Match."""
+        """``app.js``'s ``tick`` while the stream is not live: the table, with If-None-Match,
+        when a poll is due."""
         if self.closed or spell != self.polls or self.ready:
             return  # live (or stopped): no polling until the stream is lost again
-        self.holder.later(time.monotonic() + POLL_SECONDS, self._tick, spell)
+        now = time.monotonic()
+        self.holder.later(now + POLL_SECONDS, self._tick, spell)
         if self.polling:
             return  # the previous poll is still unanswered (app.js's ``ticking``)
+        if now < self.polls_resume_at or not self._poll_due(now):
+            return
         self.polling = True
         self.holder.exchange(
             Exchange(
@@ -733,27 +763,48 @@ class StreamPhone:
             )
         )
 
+    def _poll_due(self, now: float) -> bool:
+        """``live.js``'s ``Pacing.pollDue``: every tick once streams do not work here, else
+        once after each failed attempt's wait."""
+        if self.unheld >= UNHELD_STREAMS:
+            return True
+        if now < self.poll_at:
+            return False
+        self.poll_at = math.inf
+        return True
+
     def _polled(self, status: int, headers: dict[str, str], _body: bytes) -> None:
         self.polling = False
+        if status not in (200, 304):
+            self.polls_resume_at = time.monotonic() + retry_after_seconds(headers)
         if status == 200 and "etag" in headers:
             self.etag = headers["etag"]
             self.holder.arrivals.append((self.table, etag_version(self.etag), time.monotonic()))
             self._read_sheet()
 
-    def _again(self, how: str) -> None:
-        """The pad's ``again``: this connection closed, another opened (with a new ticket)
-        after a pause; not live, so polling meanwhile."""
+    def _again(self, how: str, minted: bool = True, retry_after: float = 0.0) -> None:
+        """The pad's ``again``: this connection closed (lost, or this attempt failed: its
+        ticket, not ``minted``, or its stream), another opened (with a new ticket) after a
+        pause (``Pacing``'s ``lost`` and ``failed``); not live, so polled meanwhile, paced."""
         self._close_socket()
         if self.closed:
             return
+        now = time.monotonic()
         was_live, self.ready = self.ready, False
         if was_live:
-            self.poll_from(time.monotonic())
+            self.poll_from(now)  # its ticks again; no poll due until this attempt failed
+        else:
+            if minted:
+                self.unheld += 1
+                if self.unheld == UNHELD_STREAMS:
+                    self.holder.unheld_phones += 1
+            poll = now + retry_after + retry_delay(self.retries, self.holder.rng)
+            self.poll_at = min(self.poll_at, poll)
         self.attempt += 1  # the current connection's timer, if any, no longer applies
         self.holder.retried[how] += 1
-        wait = retry_delay(self.retries, self.holder.rng)
+        wait = retry_after + retry_delay(self.retries, self.holder.rng)
         self.retries += 1
-        self.holder.later(time.monotonic() + wait, self.open, 0)
+        self.holder.later(now + wait, self.open, 0)
 
     def _close_socket(self) -> None:
         if self.sock is not None:
@@ -785,6 +836,7 @@ class StreamHolder:
         self.dropped = 0
         self.reloads = 0
         self.retried: dict[str, int] = defaultdict(int)  # reconnections, by what failed
+        self.unheld_phones = 0  # times a phone took streams not to work here (polls each tick)
         self.arrivals: list[tuple[str, int, float]] = []
         self.last_sent = 0.0  # when the last phone sent its request (this process's clock)
         self.connect_seconds: list[float] = []  # asked for → request sent, per connection
@@ -840,10 +892,12 @@ class StreamHolder:
             StreamPhone(self, t, k, v, writer=not n) for t, k, v in tables for n in range(PHONES)
         ]
         # The server (re)started at ``start``: every pad lost its stream then, and comes back
-        # after its first pause (``retry_delay(0)``: 0.25-1.25 s), as after a deployment;
-        # meanwhile it polls, on the grid its page set when it was loaded (any phase).
+        # after its first pause (``retry_delay(0)``: 0.25-1.25 s; Pacing's ``lost``), as after
+        # a deployment; meanwhile it ticks, on the grid its page set when it was loaded (any
+        # phase), and polls once that first attempt failed.
         for phone in phones:
             self.later(start + retry_delay(0, self.rng), phone.open, 0)
+            phone.retries = 1
             phone.poll_phase = start + self.rng.uniform(0, POLL_SECONDS)
             phone.poll_from(start)
         tick = start  # ten times a second: how late the loop is, and the control pipe
@@ -867,8 +921,9 @@ class StreamHolder:
         how = {
             **{f"reconnected: {kind}": n for kind, n in sorted(self.retried.items())},
             "never ready": never_ready,
+            f"polling every tick ({UNHELD_STREAMS} unheld streams in a row)": self.unheld_phones,
             # (seconds from the start to this load process's last request sent)
-            "last request sent after s": round(self.last_sent - start),
+            LAST_SENT: round(self.last_sent - start),
         }
         timing = (self.connect_seconds, self.ready_seconds, self.lag_seconds)
         exchanges = [(kind, due - start, ms, status) for kind, due, ms, status in self.exchanges]
@@ -1056,7 +1111,7 @@ async def run_step(
             into.extend(values)
         step.dropped += dropped
         for kind, count in how.items():
-            merge = max if kind.endswith(" s") else (lambda a, b: a + b)
+            merge = max if kind == LAST_SENT else (lambda a, b: a + b)
             step.lost[kind] = merge(step.lost.get(kind, 0), count)
         step.reloads += reloads
         seen.arrivals += arrivals

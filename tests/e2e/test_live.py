@@ -133,3 +133,43 @@ def test_reconnections_wait_a_random_while_that_grows_with_each_failure(
     )
     assert all(250 <= wait < 1250 for wait in spread)
     assert len(set(spread)) > 100  # spread over the second, not one instant
+
+
+@pytest.mark.slow
+def test_while_the_stream_reopens_the_table_is_polled_paced_as_its_attempts(
+    two_phones: tuple[Phone, Phone], server: Gunicorn
+) -> None:
+    """After a restart every phone of a crowded instance reopens its stream at once: none polls
+    before its first attempt had its chance, then one poll per failed attempt (after a wait
+    drawn as the attempt's, not before a Retry-After), and every tick only once three streams
+    in a row failed with their tickets minted (streams do not work here)."""
+    page = two_phones[0].page
+    page.goto(f"{server.url}/")
+    seen = page.evaluate(
+        """async () => {
+            const { Pacing } = await import('/pad/live.js');
+            const p = new Pacing(() => 0.5); // retryDelay(n): 250 + 500 × 2^n ms
+            const due = (...times) => times.map((t) => p.pollDue(t));
+            const minted = { minted: true };
+            return {
+                lost: [p.lost(), ...due(0, 1e9)],
+                failed: [p.failed(1000, minted), ...due(2249, 2250, 2250)],
+                refused: [p.failed(3000, { retryAfterMs: 5000 }), ...due(10249, 10250)],
+                second: [p.failed(20000, minted), ...due(24250, 24251)],
+                third: [p.failed(30000, minted), ...due(30000, 30000, 30001)],
+                live: [p.live(), ...due(1e9), p.lost()],
+                again: [p.failed(0, minted), p.failed(100, minted), ...due(1250, 1250)],
+                back: [p.back(), ...due(1e9), p.failed(5000)],
+            };
+        }"""
+    )
+    assert seen == {
+        "lost": [750, False, False],  # no poll until the first attempt failed
+        "failed": [1250, False, True, False],  # one poll, after its own wait
+        "refused": [7250, False, True],  # a ticket's Retry-After (5 s) first
+        "second": [4250, True, False],
+        "third": [8250, True, True, True],  # three unheld streams: every tick polls
+        "live": [None, False, 750],  # live: no polls; the backoff starts over
+        "again": [1250, 2250, True, False],  # two unheld: still paced
+        "back": [None, False, 1250],  # the network back: tried at once, no poll before
+    }

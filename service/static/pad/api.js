@@ -7,6 +7,7 @@ export class NetworkError extends Error {
   constructor(message) {
     super(message || t('No connection'));
     this.name = 'NetworkError';
+    this.retryAfterMs = 0;
   }
 }
 
@@ -24,6 +25,7 @@ export class ProblemError extends Error {
     this.name = 'ProblemError';
     this.status = status;
     this.problem = p;
+    this.retryAfterMs = 0; // a 429's or 503's Retry-After
   }
 
   /** The detail and each bad field in words ("Tout after five: …", not "hand.tout_after_five");
@@ -101,12 +103,12 @@ export async function call(method, path, { token, body, headers } = {}) {
   }
   if (response.status === 304) return { status: 304, data: null, headers: response.headers };
   if (!response.ok) {
-    if (response.status >= 500 && (!data || typeof data !== 'object')) {
-      throw new NetworkError(
-        t('The server answered {status}', { status: String(response.status) }),
-      );
-    }
-    throw new ProblemError(response.status, data);
+    const error =
+      response.status >= 500 && (!data || typeof data !== 'object')
+        ? new NetworkError(t('The server answered {status}', { status: String(response.status) }))
+        : new ProblemError(response.status, data);
+    error.retryAfterMs = 1000 * Number(response.headers.get('Retry-After')) || 0; // (seconds)
+    throw error;
   }
   return { status: response.status, data, headers: response.headers };
 }

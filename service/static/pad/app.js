@@ -313,7 +313,10 @@ function followed(ctx, version, event) {
 }
 
 let ticking = false;
+let pollsResumeAt = 0; // a poll's 429 or 503 said when to ask again (its Retry-After)
 
+/** Every POLL_MS: the outbox sent, and the open table polled when it is due (live.js's
+ *  `pollDue`: not while its stream is live, paced while the stream is being opened). */
 async function tick() {
   if (document.hidden || ticking) return;
   ticking = true;
@@ -322,7 +325,8 @@ async function tick() {
     if (isNetwork(error)) reachable = false;
   };
   await flushOutbox().catch(note);
-  if (current && current.ctx && !live?.isLive(current.ctx.id)) {
+  const polled = current?.ctx?.id;
+  if (polled && Date.now() >= pollsResumeAt && (!live || live.pollDue(polled))) {
     const { ctx } = current;
     await refresh(ctx).then(
       (changed) => {
@@ -330,6 +334,7 @@ async function tick() {
       },
       (error) => {
         note(error);
+        pollsResumeAt = Date.now() + (error?.retryAfterMs || 0);
         if (isRevoked(error) && current && current.ctx === ctx) showRevoked(error, ctx.id);
       },
     );

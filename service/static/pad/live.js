@@ -1,9 +1,8 @@
 // Following the open table through its stream of changes (server-sent events, docs/api.md
 // "Live changes"). EventSource cannot send the token: each connection is opened with a stream
 // ticket minted with it (a minute long, bound to this table's stream), never the token in a URL.
-// While the stream is live, app.js stops polling the table; when it is not (no network, a proxy
-// that buffers the stream, a browser without EventSource), the pad polls with If-None-Match as
-// before. After a drop the stream resumes after the last event it had (`after`): nothing is lost.
+// While the stream is live, app.js stops polling the table; when it is not, the pad polls as
+// `Pacing` says. After a drop the stream resumes after the last event it had (`after`).
 
 import { api } from './api.js';
 
@@ -15,6 +14,7 @@ const READY_MS = 5000; // a stream that says nothing this long after opening is 
 const RETRY_BASE_MS = 1000;
 const RETRY_MAX_MS = 30000;
 const RETRY_MIN_MS = 250;
+const UNHELD = 3; // streams failed in a row, their tickets minted: streams do not work here
 
 /** The wait before reconnection number `retries` (0 for the first): "full jitter". */
 export function retryDelay(retries, random = Math.random) {
@@ -22,7 +22,53 @@ export function retryDelay(retries, random = Math.random) {
   return RETRY_MIN_MS + Math.floor(random() * bound);
 }
 
-let follower = null; // { id, token, onChange, source, live, lastId, retries, timer }
+/** The stream's attempts and the polls meanwhile (ms; why: docs/scaling.md, "The pad's polls
+ *  while its stream reopens"): no poll until an attempt failed, then one per failed attempt
+ *  after a wait drawn as its own; every tick after UNHELD unheld streams in a row. */
+export class Pacing {
+  constructor(random = Math.random) {
+    this.random = random;
+    this.retries = 0;
+    this.unheld = 0;
+    this.pollAt = Infinity;
+  }
+
+  live() {
+    this.retries = this.unheld = 0;
+    this.pollAt = Infinity;
+  }
+
+  /** The live stream dropped: ms until the next attempt. */
+  lost() {
+    return this.failed(Infinity);
+  }
+
+  /** The phone's network is back: the next attempt at once (the backoff grew offline). */
+  back() {
+    this.retries = 1;
+    this.pollAt = Infinity;
+  }
+
+  /** An attempt (its ticket, or its stream: `minted`) failed: ms until the next. */
+  failed(now, { minted = false, retryAfterMs = 0 } = {}) {
+    if (minted) this.unheld += 1;
+    const wait = () => retryAfterMs + retryDelay(this.retries, this.random);
+    this.pollAt = Math.min(this.pollAt, now + wait());
+    const next = wait();
+    this.retries += 1;
+    return next;
+  }
+
+  /** Whether a tick polls at `now` (a yes takes the poll). */
+  pollDue(now) {
+    if (this.unheld >= UNHELD) return true;
+    if (now < this.pollAt) return false;
+    this.pollAt = Infinity;
+    return true;
+  }
+}
+
+let follower = null; // { id, token, onChange, source, live, lastId, pacing, timer, waiting }
 
 // How the table is followed, on <html data-following="stream|polling"> (tests and curious eyes).
 function setLive(f, live) {
@@ -30,9 +76,10 @@ function setLive(f, live) {
   document.documentElement.dataset.following = live ? 'stream' : 'polling';
 }
 
-/** Whether the table's changes arrive through its stream right now. */
-export function isLive(tableId) {
-  return Boolean(follower && follower.id === tableId && follower.live);
+/** Whether app.js's tick polls the table now (every tick for a table not followed). */
+export function pollDue(tableId) {
+  if (!follower || follower.id !== tableId) return true;
+  return !follower.live && follower.pacing.pollDue(Date.now());
 }
 
 /** Follow the table (stop following any other); onChange(version | null, event) on each change
@@ -49,8 +96,9 @@ export function follow(tableId, token, onChange) {
     source: null,
     live: false,
     lastId: null,
-    retries: 0,
+    pacing: new Pacing(),
     timer: 0,
+    waiting: false, // for its next attempt
   };
   setLive(follower, false);
   open(follower);
@@ -69,22 +117,22 @@ async function open(f) {
   try {
     const { data } = await api.streamTicket(f.id, f.token);
     url = data.url + (f.lastId ? `&after=${encodeURIComponent(f.lastId)}` : '');
-  } catch {
-    again(f);
+  } catch (error) {
+    again(f, { retryAfterMs: error?.retryAfterMs || 0 });
     return;
   }
   if (follower !== f) return;
   const source = new EventSource(url);
   f.source = source;
   f.timer = setTimeout(() => {
-    if (!f.live) again(f);
+    if (!f.live) again(f, { minted: true });
   }, READY_MS);
   const heard = (event, version, data = null) => {
     if (follower !== f) return;
     if (event.lastEventId) f.lastId = event.lastEventId;
     if (!f.live) {
       setLive(f, true);
-      f.retries = 0;
+      f.pacing.live();
       clearTimeout(f.timer);
     }
     f.onChange(version, data);
@@ -100,22 +148,35 @@ async function open(f) {
     // The browser would reconnect by itself after the server's fixed `retry:` (every phone at
     // the same moment), with a ticket that may have run out: this pad reconnects instead, with
     // a new ticket after a jittered pause (`again`), resuming after its last event (`after`).
-    again(f); // polled meanwhile
+    again(f, { minted: true });
   });
 }
 
-function again(f) {
+/** @param {any} f @param {{minted?: boolean, retryAfterMs?: number}} [how] */
+function again(f, how = {}) {
   if (follower !== f) return;
   if (f.source) {
     f.source.close();
     f.source = null;
   }
+  const wait = f.live ? f.pacing.lost() : f.pacing.failed(Date.now(), how);
   setLive(f, false);
   clearTimeout(f.timer);
-  const wait = retryDelay(f.retries);
-  f.retries += 1;
-  f.timer = setTimeout(() => open(f), wait);
+  f.waiting = true;
+  f.timer = setTimeout(() => {
+    f.waiting = false;
+    open(f);
+  }, wait);
 }
+
+window.addEventListener('online', () => {
+  const f = follower;
+  if (!f || !f.waiting) return;
+  clearTimeout(f.timer);
+  f.waiting = false;
+  f.pacing.back();
+  open(f);
+});
 
 function parse(event) {
   try {
