@@ -30,6 +30,9 @@ class Write(NamedTuple):
 
     statement: Any
     parameters: Mapping[str, Any] | Sequence[Mapping[str, Any]]
+    # The parameters' names, sorted, when the caller has them at hand (made once for a
+    # statement of many rows); else ``BoundWrites`` sorts them.
+    keys: tuple[str, ...] | None = None
 
 
 def run_writes(writes: Iterable[Write]) -> None:
@@ -48,7 +51,8 @@ class BoundWrites:
         self.bound: list[tuple[str, Any, bool]] = []
         if self.direct:
             for write in self.writes:
-                compiled = compiled_for(write.statement, _keys_of(write.parameters), dialect)
+                keys = write.keys or _keys_of(write.parameters)
+                compiled = compiled_for(write.statement, keys, dialect)
                 if isinstance(write.parameters, Mapping):
                     self.bound.append((compiled.sql, compiled.arguments(write.parameters), False))
                 else:

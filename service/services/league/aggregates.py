@@ -75,12 +75,13 @@ def _adding(
     )
     # All rows in one statement each (not an executemany: on PostgreSQL that would be one
     # round trip per row, see database.never_pipelined); its parameters named per row.
-    numbered = {f"{c}_{i}": row[c] for i, row in enumerate(rows) for c in columns}
+    names, sorted_names = _numbered_names(columns, len(rows))
+    numbered = dict(zip(names, [row[c] for row in rows for c in columns], strict=True))
     if only_additions:
-        return [Write(upsert, numbered)]
+        return [Write(upsert, numbered, sorted_names)]
     add = _adding_to_one_row(model, tuple(keys), tuple(counters))
     return [
-        Write(insert_zeros, numbered),
+        Write(insert_zeros, numbered, sorted_names),
         Write(
             add,
             [
@@ -89,6 +90,16 @@ def _adding(
             ],
         ),
     ]
+
+
+@lru_cache(maxsize=256)
+def _numbered_names(columns: tuple[str, ...], rows: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The parameter names of ``rows`` rows of ``columns`` (``{column}_{row}``), row after
+    row, and the same names sorted (``Write.keys``), made once per shape: a hand recorded names
+    about fifty of them, and naming and sorting them on every hand cost more than binding
+    them (docs/performance.md)."""
+    names = tuple(f"{c}_{i}" for i in range(rows) for c in columns)
+    return names, tuple(sorted(names))
 
 
 @lru_cache(maxsize=256)
