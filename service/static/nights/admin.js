@@ -18,13 +18,12 @@ import { download, enc, field } from '../pad/club-shared.js';
 import { signed } from '../pad/dom.js';
 import { store } from '../pad/store.js';
 import { parseAmount, rateFromAmount, rateAmount, formatCents } from './money.js';
-import { QUIET, screenOf } from './notices.js';
+import { QUIET, TABLES_PENDING, closingCard, screenOf } from './notices.js';
 import { Problem, requester } from './requests.js';
 
 const content = document.getElementById('content');
 const clubId = document.body.dataset.club;
 const POLL_MS = 10000;
-const PENDING = 'urn:solo:problem:night-tables-pending';
 const STATUS = { open: t('open'), closed: t('closed') };
 
 const fragment = new URLSearchParams(location.hash.slice(1));
@@ -441,7 +440,7 @@ function drawCard(night) {
       throw error;
     }
     await showNight(night.id, true);
-  }, (refusal) => (refusal.problem.type === PENDING
+  }, (refusal) => (refusal.problem.type === TABLES_PENDING
     ? { key: 'draw', label: words.anyway, run: () => drawSeries(true) } : null));
   return html`<section class="card draw"><button class="primary" type="button"
     ?disabled=${busy('draw')} @click=${() => drawSeries(false)}>${words.draw}</button>
@@ -686,20 +685,11 @@ function closeCard(night) {
     close: t('Close the night'), anyway: t('Close anyway'), yes: t('Yes, close the night'),
     ask: t('Close the night? Its tables close with it: no hand can be recorded at them any '
       + 'more, and the night cannot be opened again.') };
-  if (night.status !== 'open') {
-    return html`<section class="card close"><p>${words.closed}</p>${noticeAt('close')}</section>`;
-  }
-  const close = (early) => attempt('close', async (tell) => {
-    await call('POST', `/nights/${night.id}/close`, { body: { early } });
-    tell(words.closed);
-    await showNight(night.id, true);
-  }, (refusal) => (refusal.problem.type === PENDING
-    ? { key: 'close', label: words.anyway, run: () => close(true) } : null));
-  // Closing cannot be undone: it asks again, beside the button (as a table's close does).
-  const ask = () => askFirst('close', words.ask, words.yes, () => close(false));
-  return html`<section class="card close"><button class="danger" type="button"
-    ?disabled=${busy('close')} @click=${ask}>${words.close}</button>${noticeAt('close')}
-    </section>`;
+  return closingCard({ attempt, askFirst, busy, noticeAt }, {
+    open: night.status === 'open', words,
+    closeNight: (early) => call('POST', `/nights/${night.id}/close`, { body: { early } }),
+    after: () => showNight(night.id, true),
+  });
 }
 
 /** The way back: the club on the Solo pad, and the club's nights. */

@@ -110,3 +110,32 @@ export function screenOf(state, content, screen) {
   const told = notices(state, draw, content);
   return { draw, redraw, ...told };
 }
+
+/** The problem of a close refused while tables still play. */
+export const TABLES_PENDING = 'urn:solo:problem:night-tables-pending';
+
+/** The card that closes a club night for good (a tournament's too: its night's): asked first,
+ * beside the button; refused while tables still play, it offers "Close anyway". `words`:
+ * `closed`, `close`, `anyway`, `yes`, `ask`; `closeNight(early)` asks the service, `after()`
+ * draws the closed screen, before its notice is told.
+ * @param {Pick<ReturnType<typeof screenOf>, 'attempt' | 'askFirst' | 'busy' | 'noticeAt'>} screen
+ * @param {{open: boolean, words: Record<string, string>,
+ *   closeNight: (early: boolean) => Promise<any>, after: () => Promise<any>}} card */
+export function closingCard(screen, { open, words, closeNight, after }) {
+  const { attempt, askFirst, busy, noticeAt } = screen;
+  if (!open) {
+    return html`<section class="card close"><p><strong>${words.closed}</strong></p>${
+      noticeAt('close')}</section>`;
+  }
+  const close = (/** @type {boolean} */ early) => attempt('close', async (tell) => {
+    await closeNight(early);
+    await after();
+    tell(words.closed);
+  }, (refusal) => (refusal.problem.type === TABLES_PENDING
+    ? { key: 'close', label: words.anyway, run: () => close(true) } : null));
+  // Closing cannot be undone: it asks again, beside the button.
+  const ask = () => askFirst('close', words.ask, words.yes, () => close(false));
+  return html`<section class="card close"><button class="danger" type="button"
+    ?disabled=${busy('close')} @click=${ask}>${words.close}</button>${noticeAt('close')}
+    </section>`;
+}

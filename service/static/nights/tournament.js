@@ -18,13 +18,12 @@ import { signed } from '../pad/dom.js';
 import { store } from '../pad/store.js';
 import { formatCents, parseAmount, rateFromAmount } from './money.js';
 import { CONSOLE_MS, consoleOf } from './console.js';
-import { QUIET, screenOf } from './notices.js';
+import { QUIET, closingCard, screenOf } from './notices.js';
 import { Problem, requester } from './requests.js';
 
 const content = document.getElementById('content');
 const clubId = document.body.dataset.club;
 const POLL_MS = 15000;
-const PENDING = 'urn:solo:problem:night-tables-pending';
 
 const fragment = new URLSearchParams(location.hash.slice(1));
 const kept = store.clubs()[clubId] || {}; // the pad's clubs on this device
@@ -553,21 +552,11 @@ function closeCard(x) {
     yes: t('Yes, close the tournament'),
     ask: t('Close the tournament? Its tables close with it: no hand can be recorded any more, '
       + 'the ranking list and the prizes are final, and it cannot be opened again.') };
-  if (x.status !== 'open') {
-    return html`<section class="card close"><p><strong>${words.closed}</strong></p>${
-      noticeAt('close')}</section>`;
-  }
-  const close = (early) => attempt('close', async (tell) => {
-    await call('POST', `/nights/${x.night_id}/close`, { body: { early } });
-    await reload();
-    tell(words.closed);
-  }, (refusal) => (refusal.problem.type === PENDING
-    ? { key: 'close', label: words.anyway, run: () => close(true) } : null));
-  // Closing cannot be undone: it asks again, beside the button (as a night's close does).
-  const ask = () => askFirst('close', words.ask, words.yes, () => close(false));
-  return html`<section class="card close"><button class="danger" type="button"
-    ?disabled=${busy('close')} @click=${ask}>${words.close}</button>${noticeAt('close')}
-    </section>`;
+  return closingCard({ attempt, askFirst, busy, noticeAt }, {
+    open: x.status === 'open', words,
+    closeNight: (early) => call('POST', `/nights/${x.night_id}/close`, { body: { early } }),
+    after: reload,
+  });
 }
 
 function tournamentView(x) {
