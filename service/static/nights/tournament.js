@@ -42,6 +42,7 @@ const state = {
   filter: 'all', // the entrants shown: all, or those of one status
   query: '', // the search box
   qr: null, // the registration link's QR code (qr.js, loaded when first shown)
+  resultsQr: null, // the public results' QR code, likewise
   game: null, // the new tournament's game (null: the first)
   fixedPrizes: false, // the new tournament's prizes are fixed amounts, not shares
   notice: QUIET,
@@ -331,6 +332,50 @@ function registrationCard(x) {
       state.qr || nothing}</div></details></section>`;
 }
 
+/** The public results (`getPublicResults`, the page `/results/<public_id>`): published or
+ * taken back by the director, with or without the prize places, its link and QR code. */
+function publicCard(x) {
+  const words = { title: t('Public results'), qr: t('Show the QR code'), copy: t('Copy the link'),
+    shown: t('The results are public: anyone with this link follows them live, names as each '
+      + 'player chose.'), hidden: t('The results are not public yet.'),
+    publish: t('Publish the results'), takeBack: t('Take the results back'),
+    prizes: t('Show the prize places there') };
+  const link = x.public_id ? `${location.origin}/results/${x.public_id}` : null;
+  const change = (body) => attempt('public', async (tell) => {
+    const { data } = await call('PATCH', `/tournaments/${x.id}`, { body });
+    state.tournament = data;
+    state.resultsQr = null; // a new address the first time it is published
+    tell(data.public_results ? words.shown : words.hidden);
+  });
+  const copy = () => attempt('public', async (tell) => {
+    try {
+      await navigator.clipboard.writeText(link);
+      tell(t('Copied.'));
+    } catch {
+      getSelection().selectAllChildren(content.querySelector('.public a.link'));
+    }
+  });
+  const showQr = async (event) => {
+    if (!event.currentTarget.open || state.resultsQr) return;
+    const { qrSvg } = await import('../pad/qr.js'); // only when the code is first shown
+    state.resultsQr = qrSvg(link, t('QR code of the public results'));
+    draw();
+  };
+  const shown = x.public_results && link;
+  return html`<section class="card public"><h2>${words.title}</h2>
+    <p><strong>${shown ? words.shown : words.hidden}</strong></p>${shown ? html`<p><a
+    class="link" href=${link} target="_blank" rel="noopener">${link}</a></p>` : nothing}
+    <p><label class="check"><input type="checkbox" .checked=${x.public_prizes}
+      ?disabled=${busy('public')} @change=${(event) => change(
+        { public_prizes: event.currentTarget.checked })}> ${words.prizes}</label></p>
+    <p>${shown ? html`<button type="button" ?disabled=${busy('public')} @click=${copy}>${
+      words.copy}</button> ` : nothing}<button type="button" class=${shown ? 'danger' : 'primary'}
+      ?disabled=${busy('public')} @click=${() => change({ public_results: !x.public_results })}>${
+      shown ? words.takeBack : words.publish}</button></p>${noticeAt('public')}${shown ? html`
+    <details @toggle=${showQr}><summary>${words.qr}</summary><div class="qrbox">${
+      state.resultsQr || nothing}</div></details>` : nothing}</section>`;
+}
+
 // --- the entrants -------------------------------------------------------------------------------
 
 /** An entrant's status in words (a waiting one's place on the list). */
@@ -563,9 +608,10 @@ function tournamentView(x) {
   const series = state.night ? [...state.night.series].reverse()
     .map((s) => seriesCard(state.night, s)) : [];
   return html`<h1>${x.name}</h1>${noticeAt(null, 'route')}${summary(x)}${registrationCard(x)}${
-    entrantsCard(x)}${drawCard(x)}${consoleCard(x)}${series}<div class="live"><section
-    class="card standings"><h2>${t('Standings')}</h2>${standingsTable(state.standings, null)}
-    </section>${cashCard(state.prizes)}</div>${resultCard(x)}${closeCard(x)}`;
+    publicCard(x)}${entrantsCard(x)}${drawCard(x)}${consoleCard(x)}${series}<div
+    class="live"><section class="card standings"><h2>${t('Standings')}</h2>${
+    standingsTable(state.standings, null)}</section>${cashCard(state.prizes)}</div>${
+    resultCard(x)}${closeCard(x)}`;
 }
 
 /** The way back: the club on the Solo pad, its tournaments, and from a view of a tournament
