@@ -101,6 +101,7 @@ WORDS = {
         "remains": "0,00\u00a0€",
         "csv": "Rang;Name;Club;S1;S2;Gesamt;Preis;Währung",
         "dispute": "Spiel beanstanden",
+        "reason": "Das Solo war verloren.",
         "send": "An die Turnierleitung senden",
         "disputed": "Spiel 1 ist beanstandet: Warten auf die Turnierleitung.",
         "fixed": "Spiel 1 korrigiert",
@@ -120,6 +121,7 @@ WORDS = {
         "remains": "0,00\u00a0€",
         "csv": "Puesto;Nombre;Club;R1;R2;Total;Premio;Moneda",
         "dispute": "Impugnar una mano",
+        "reason": "El solo estaba perdido.",
         "send": "Enviar a la dirección del torneo",
         "disputed": "La mano 1 está impugnada: se espera a la dirección del torneo.",
         "fixed": "Mano 1 corregida",
@@ -372,7 +374,7 @@ def test_a_tournament_of_forty(phones, api, language) -> None:
     # At table 1 the phone that did not enter the hand disputes it; the other phone waits.
     names = names_of(tables[0])
     other, scorer = pairs[0][0].page, pairs[0][1].page
-    dispute_on_the_phone(other.locator("section.result"), words, names[2], "Das Solo war verloren")
+    dispute_on_the_phone(other.locator("section.result"), words, names[2], words["reason"])
     scorer.get_by_text(words["disputed"]).wait_for(timeout=BOUND_MS)
     # The director corrects it on the console: three tricks, the solo lost.
     director.locator("section.to-console a.button").click()
