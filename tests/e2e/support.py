@@ -264,6 +264,18 @@ def tokens_in(markup: str) -> list[tuple[str, str]]:
     return re.findall(r"#table=([0-9a-f]+)&(?:amp;)?token=([^\"&]+)\"", markup)
 
 
+def card_tokens(api: Api, night_id: str, admin: str, series: int) -> dict[str, str]:
+    """Each open table's token on a night's (or a tournament's) series' cards (table id →
+    token), as printed: what a player's phone scans."""
+    answer = api.http.post(
+        f"{api.base}/nights/{night_id}/cards/{series}",
+        headers={"Authorization": f"Bearer {admin}"},
+        timeout=10,
+    )
+    answer.raise_for_status()
+    return dict(tokens_in(answer.text))
+
+
 class NightClub:
     """The scene every club night's browser test starts from: a club of ten players with long
     real names and its admin token, and its read-only link, a season and nights over the API
@@ -311,13 +323,7 @@ class NightClub:
 
     def card_tokens(self, night: dict[str, Any], series: int = 1) -> dict[str, str]:
         """Each open table's token on the series' cards (table id → token), as printed."""
-        answer = self.api.http.post(
-            f"{self.api.base}/nights/{night['id']}/cards/{series}",
-            headers={"Authorization": f"Bearer {self.admin}"},
-            timeout=10,
-        )
-        answer.raise_for_status()
-        return dict(tokens_in(answer.text))
+        return card_tokens(self.api, night["id"], self.admin, series)
 
     def record(self, table_id: str, token: str, hand: dict[str, Any] = SOLO_WON) -> None:
         self.api._call("POST", f"/tables/{table_id}/hands", token, json=hand)
@@ -341,3 +347,51 @@ class NightClub:
             [self.id, self.admin, self._viewer],
         )
         return phone
+
+
+# --- a tournament's table on its phones, and the director's console ---------------------------
+
+
+def record_won_solo(page: Any, declarer: int, number: int) -> None:
+    """Hand `number` on the pad of the table the page shows: a solo of hearts that seat
+    `declarer` wins (its six tricks are the form's own), five taps; then recorded."""
+    page.locator("#new-hand").click()
+    page.locator('button.contract[data-value="solo"]').click()
+    page.locator(suit_button("trump", "hearts")).click()
+    page.locator(f'[data-field="declarer"] button.choice[data-value="{declarer}"]').click()
+    wait_preview(page)
+    page.locator("button.save").click()
+    wait_recorded(page, number)
+
+
+def confirm_button(page: Any, name: str) -> Any:
+    """The button on a tournament table's result panel a player taps to confirm: named by the
+    player's name, the balance and what it does ("Ergebnis bestätigen")."""
+    return page.locator("section.result").get_by_role("button", name=f"{name} ")
+
+
+def dispute_on_the_phone(panel: Any, words: dict[str, str], seat: str, reason: str) -> None:
+    """A hand disputed on a phone's result panel by the player named `seat` (the panel's
+    button and the form's in the phone's language: ``words["dispute"]``, ``words["send"]``)."""
+    panel.get_by_role("button", name=words["dispute"]).click()
+    panel.locator("#dispute-seat").select_option(label=seat)
+    panel.locator("#dispute-reason").fill(reason)
+    panel.get_by_role("button", name=words["send"]).click()
+
+
+def console_desk(page: Any, number: int) -> Any:
+    """Table `number` on the director's console."""
+    return page.locator(f'li.desk[data-table="{number}"]')
+
+
+def correct_on_the_console(director: Any, number: int, tricks: int) -> None:
+    """The director corrects table `number`'s disputed hand on the console to `tricks` tricks
+    (the desk opened, the correction's form, saved)."""
+    desk = console_desk(director, number)
+    desk.locator("summary").click()
+    dispute = desk.locator(".dispute")
+    dispute.locator(".actions button.primary").click()
+    field = dispute.locator("form.correction #fix-tricks")
+    field.fill(str(tricks))
+    field.dispatch_event("change")
+    dispute.locator("form.correction button[type=submit]").click()

@@ -23,6 +23,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .support import Api
+from .support import console_desk as desk
 from .test_tournament_screens import GUESTS, SOLO, host_club, keep_admin_token, widest
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -84,10 +85,6 @@ def series_of_three(api: Api, club: dict[str, Any], players: int = 13) -> dict[s
 def console_of(api: Api, club: dict[str, Any], tid: str) -> dict[int, dict[str, Any]]:
     console = api._call("GET", f"/tournaments/{tid}/console", club["admin_token"])
     return {table["number"]: table for table in console["tables"]}
-
-
-def desk(page: Any, number: int) -> Any:
-    return page.locator(f'li.desk[data-table="{number}"]')
 
 
 @pytest.mark.parametrize("language", ["de", "es"])

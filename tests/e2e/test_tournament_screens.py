@@ -4,9 +4,14 @@ token the pad keeps), players register on the public page opened from its link (
 told the waiting list's place), the rest are registered through the link over the API or
 entered by the director (players of the club picked from its players, and guests), everyone
 is checked in with one tap each (a search finds "José" as "jose"), one withdraws between the
-series, two series are drawn on the screen (their table cards linked) and their hands recorded
-through the API (the pad adds nothing here), then the standings, the prizes and the cash sheet
-summing to the fees, the ranking list to print and its CSV.
+series. The results are published (over the API) and the public page, on a player's phone,
+follows. Two series of one hand are drawn on the screen; each of the ten tables plays on two
+phones opened from its card's link (one enters the hand, in turn; the same phones scan the
+next series' cards), a hand disputed on a phone is corrected by the director on the console,
+two players other than the scorer confirm on the phones at PHONES_CONFIRMING tables and
+through the API at the rest; then the standings, the prizes and the cash sheet summing to the
+fees, the ranking list to print and its CSV, and the tournament closed, its final standings
+on the public page with no reload.
 
 The screens at 320, 360 and 412 px in English, German and Spanish must not be wider than the
 phone; ``TOURNAMENT_SCREENSHOTS=docs/screenshots`` writes the pictures docs/tournaments.md
@@ -22,7 +27,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .support import Api
+from .support import (
+    Api,
+    card_tokens,
+    confirm_button,
+    console_desk,
+    correct_on_the_console,
+    dispute_on_the_phone,
+    record_won_solo,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -87,6 +100,16 @@ WORDS = {
         "fees": "Startgeld: 41 × 12,50\u00a0€",
         "remains": "0,00\u00a0€",
         "csv": "Rang;Name;Club;S1;S2;Gesamt;Preis;Währung",
+        "dispute": "Spiel beanstanden",
+        "reason": "Das Solo war verloren.",
+        "send": "An die Turnierleitung senden",
+        "disputed": "Spiel 1 ist beanstandet: Warten auf die Turnierleitung.",
+        "fixed": "Spiel 1 korrigiert",
+        "corrected": "Die Turnierleitung hat Spiel 1 berichtigt.",
+        "counts": "Bestätigt: Das Ergebnis zählt.",
+        "next": "Die Turnierleitung lost die nächste Serie aus.",
+        "last": "Das war die letzte Serie des Turniers.",
+        "final": "Das Turnier ist beendet: der Endstand.",
     },
     "es": {
         "registered": "Inscripción hecha: ",
@@ -97,9 +120,23 @@ WORDS = {
         "fees": "Cuotas de inscripción: 41 × 12,50\u00a0€",
         "remains": "0,00\u00a0€",
         "csv": "Puesto;Nombre;Club;R1;R2;Total;Premio;Moneda",
+        "dispute": "Impugnar una mano",
+        "reason": "El solo estaba perdido.",
+        "send": "Enviar a la dirección del torneo",
+        "disputed": "La mano 1 está impugnada: se espera a la dirección del torneo.",
+        "fixed": "Mano 1 corregida",
+        "corrected": "La dirección del torneo corrigió la mano 1.",
+        "counts": "Confirmado: el resultado cuenta.",
+        "next": "La dirección del torneo sortea la próxima ronda.",
+        "last": "Fue la última ronda del torneo.",
+        "final": "El torneo ha terminado: clasificación final.",
     },
 }
 WIDTHS = (320, 360, 412)
+# The tables whose result is confirmed on the phones (the first, the disputed one, among them);
+# the rest through the API: ten tables' phones confirming would take the suite's time, not add
+# to what is shown.
+PHONES_CONFIRMING = 3
 
 
 def host_club(api: Api) -> dict[str, Any]:
@@ -138,10 +175,86 @@ def register_on_the_page(page: Any, link: str, name: str, club: str, initial: bo
 
 
 def record_series(api: Api, club: dict[str, Any], night_id: str, number: int) -> None:
+    """The series' hands through the API (the screens' fit needs no phones)."""
     night = api._call("GET", f"/nights/{night_id}", club["admin_token"])
     for index, table in enumerate(night["series"][number - 1]["tables"]):
         hand = SOLO if (index + number) % 2 else LOST_SOLO
         api._call("POST", f"/tables/{table['table_id']}/hands", club["admin_token"], json=hand)
+
+
+def tables_of(api: Api, club: dict[str, Any], night_id: str, number: int) -> list[dict[str, Any]]:
+    night = api._call("GET", f"/nights/{night_id}", club["admin_token"])
+    return night["series"][number - 1]["tables"]
+
+
+def names_of(table: dict[str, Any]) -> list[str]:
+    return [seat["name"] for seat in sorted(table["seats"], key=lambda seat: seat["seat"])]
+
+
+def scan_the_cards(
+    api: Api, club: dict[str, Any], night_id: str, number: int, pairs: list[tuple[Any, Any]]
+) -> list[dict[str, Any]]:
+    """Each table's two phones open its link from the series' cards, as its players scan it
+    (the phones of the last series, on a new table now: the link's fragment alone is new);
+    the series' tables, each with its card's token. The pages load together: each is waited
+    for when it is used."""
+    tables = tables_of(api, club, night_id, number)
+    tokens = card_tokens(api, night_id, club["admin_token"], number)
+    assert len(tables) == len(pairs) == len(tokens)
+    for table, pair in zip(tables, pairs, strict=True):
+        table["token"] = tokens[table["table_id"]]
+        link = f"{api.base}/#table={table['table_id']}&token={table['token']}"
+        for phone in pair:
+            phone.page.evaluate("(link) => { location.href = link; }", link)
+    return tables
+
+
+def record_on_the_phones(pairs: list[tuple[Any, Any]], number: int) -> None:
+    """The series' one hand at each table, entered on one of its two phones (which one
+    alternates from table to table and from series to series); a solo won by the table's
+    seat 0, 1, 2, 3, 0, …"""
+    for index, pair in enumerate(pairs):
+        scorer = pair[(index + number) % 2].page
+        scorer.locator("#new-hand").wait_for(timeout=BOUND_MS)
+        record_won_solo(scorer, declarer=index % 4, number=1)
+
+
+def confirm(
+    api: Api,
+    tournament_id: str,
+    tables: list[dict[str, Any]],
+    pairs: list[tuple[Any, Any]],
+    words: dict[str, str],
+) -> None:
+    """At each table two players other than the scorer (the first seat, who entered the
+    hands) confirm: at the first PHONES_CONFIRMING tables on the result's panel, one on each
+    phone (the result counts), at the others through the API with the table's token."""
+    for index, (table, pair) in enumerate(zip(tables, pairs, strict=True)):
+        names = names_of(table)
+        if index < PHONES_CONFIRMING:
+            for phone, name in zip(pair, names[1:3], strict=True):
+                confirm_button(phone.page, name).click()
+            pair[1].page.get_by_text(words["counts"]).wait_for(timeout=BOUND_MS)
+            continue
+        for seat in (1, 2):
+            api._call(
+                "POST",
+                f"/tournaments/{tournament_id}/tables/{table['table_id']}/confirmations",
+                table["token"],
+                json={"seat": seat},
+            )
+
+
+def follows(page: Any, tables: int, played: str) -> None:
+    """The public page shows `tables` tables, each having played `played` ("0", "1") of its
+    hands, with no reload."""
+    page.wait_for_function(
+        "([tables, played]) => ((counts) => counts.length === tables"
+        " && counts.every((e) => e.textContent.startsWith(played + ' ')))"
+        "([...document.querySelectorAll('.tables .count')])",
+        arg=[tables, played],
+        timeout=BOUND_MS,
+    )
 
 
 def entrant_row(page: Any, name: str) -> Any:
@@ -233,6 +346,16 @@ def test_a_tournament_of_forty(phones, api, language) -> None:
     counts = api._call("GET", f"/tournaments/{tournament_id}", club["admin_token"])["entrants"]
     assert counts == {"registered": 0, "waiting": 1, "checked_in": 40, "withdrawn": 0}
 
+    # The director publishes the results (over the API: the screen has no control for it);
+    # the public page, on the registering player's phone, follows from now on.
+    shown = api._call(
+        "PATCH",
+        f"/tournaments/{tournament_id}",
+        club["admin_token"],
+        json={"public_results": True, "public_prizes": True},
+    )
+    player.goto(f"/results/{shown['public_id']}?lang={language}")
+
     # Series 1, drawn on the screen: its tables and the link to their cards.
     director.get_by_role("button", name=words["draw"].format(n=1)).click()
     series = director.locator('section.series[data-series="1"]')
@@ -240,7 +363,33 @@ def test_a_tournament_of_forty(phones, api, language) -> None:
     night_id = tournament["night_id"]
     cards = series.locator(".links a").first.get_attribute("href")
     assert cards and f"/nights/{night_id}/cards?series=1" in cards
-    record_series(api, club, night_id, 1)
+    follows(player, 10, "0")
+    # Two phones at each table open its card's link; one of them enters the hand.
+    pairs = [(phones(locale=language), phones(locale=language)) for _ in range(10)]
+    tables = scan_the_cards(api, club, night_id, 1, pairs)
+    record_on_the_phones(pairs, 1)
+    follows(player, 10, "1")
+    # The series is over: the phones say so in the tournament's words, not a night's.
+    expect(pairs[1][0].page.locator("[data-series=over]")).to_contain_text(words["next"])
+    # At table 1 the phone that did not enter the hand disputes it; the other phone waits.
+    names = names_of(tables[0])
+    other, scorer = pairs[0][0].page, pairs[0][1].page
+    dispute_on_the_phone(other.locator("section.result"), words, names[2], words["reason"])
+    scorer.get_by_text(words["disputed"]).wait_for(timeout=BOUND_MS)
+    # The director corrects it on the console: three tricks, the solo lost.
+    director.locator("section.to-console a.button").click()
+    correct_on_the_console(director, tables[0]["number"], tricks=3)
+    notice = console_desk(director, tables[0]["number"]).locator(".notice")
+    expect(notice).to_contain_text(words["fixed"], timeout=BOUND_MS)
+    history = api._call(
+        "GET", f"/tables/{tables[0]['table_id']}/hands/1/history", club["admin_token"]
+    )
+    assert history["revisions"][-1]["hand"]["tricks"] == 3
+    assert history["revisions"][-1]["changed_by"]["kind"] == "admin"
+    for page in (other, scorer):
+        page.get_by_text(words["corrected"]).wait_for(timeout=BOUND_MS)
+    confirm(api, tournament_id, tables, pairs, words)
+    director.locator("nav.crumbs a").last.click()
 
     # A withdrawal between the series: asked again, then done; the waiting one moves up.
     leaving = GUESTS[5]
@@ -259,7 +408,17 @@ def test_a_tournament_of_forty(phones, api, language) -> None:
     night = api._call("GET", f"/nights/{night_id}", club["admin_token"])
     seated = [s["name"] for t in night["series"][1]["tables"] for s in t["seats"]]
     assert len(seated) == 40 and leaving not in seated
-    record_series(api, club, night_id, 2)
+    tables = scan_the_cards(api, club, night_id, 2, pairs)
+    follows(player, 10, "0")
+    record_on_the_phones(pairs, 2)
+    follows(player, 10, "1")
+    expect(pairs[1][1].page.locator("[data-series=over]")).to_contain_text(words["last"])
+    confirm(api, tournament_id, tables, pairs, words)
+    for pair in pairs:
+        for phone in pair:
+            phone.context.close()
+    results = api._call("GET", f"/tournaments/{tournament_id}/standings", club["admin_token"])
+    assert {s["confirmed"] for line in results["standings"] for s in line["series"] if s} == {True}
 
     # The standings, the prizes and the cash sheet: 41 paid 12,50 €, all of it paid out.
     director.reload()
@@ -294,6 +453,17 @@ def test_a_tournament_of_forty(phones, api, language) -> None:
     text = Path(download.value.path()).read_bytes().decode()  # its CRLF kept
     assert text.split("\r\n")[0] == words["csv"]
     assert len([line for line in text.split("\r\n")[1:] if line]) == len(standings["standings"])
+
+    # The director closes the tournament: the public page shows the final standings.
+    close = director.locator("section.close")
+    close.locator("button.danger").click()
+    close.locator(".notice.ask button.danger").click()
+    expect(close.locator("strong")).to_be_visible(timeout=BOUND_MS)
+    expect(player.locator(".progress")).to_contain_text(words["final"], timeout=BOUND_MS)
+    final = api._call("GET", f"/public/results/{shown['public_id']}")
+    names = player.locator(".standings td.name")
+    expect(names).to_have_count(len(final["standings"]))
+    expect(names.first).to_have_text(final["standings"][0]["name"])
 
 
 def widest(page: Any) -> int:

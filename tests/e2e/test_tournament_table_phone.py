@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .support import Api
+from .support import Api, confirm_button, dispute_on_the_phone
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -106,12 +106,6 @@ def open_panel(page: Any, scene: dict[str, Any]) -> Any:
     return panel
 
 
-def confirm_button(page: Any, name: str) -> Any:
-    """The button a player taps to confirm: named by the player's name, the balance and what
-    it does ("Ergebnis bestätigen")."""
-    return page.locator("section.result").get_by_role("button", name=f"{name} ")
-
-
 def test_two_phones_confirm_the_result_after_a_dispute_the_director_resolved(
     phones: Any, api: Api
 ) -> None:
@@ -124,10 +118,7 @@ def test_two_phones_confirm_the_result_after_a_dispute_the_director_resolved(
     assert confirm_button(german.page, names[0]).count() == 0
     assert one.locator("li.scorer").inner_text().startswith(names[0])
     # A hand disputed on the German phone: waiting for the director on both, no confirming.
-    one.get_by_role("button", name=de["dispute"]).click()
-    one.locator("#dispute-seat").select_option(label=names[2])
-    one.locator("#dispute-reason").fill("Das Solo war verloren")
-    one.get_by_role("button", name=de["send"]).click()
+    dispute_on_the_phone(one, de, names[2], "Das Solo war verloren")
     one.get_by_text(de["waiting"]).wait_for(timeout=BOUND_MS)
     other.get_by_text(es["waiting"]).wait_for(timeout=BOUND_MS)
     assert confirm_button(spanish.page, names[1]).is_disabled()

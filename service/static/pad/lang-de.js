@@ -352,6 +352,8 @@ export default {
   "sits out": "setzt aus",
   "Series {series} is over: {n} hand of {hands} played.": {"one": "Serie {series} ist zu Ende: {n} von {hands} Spielen gespielt.", "other": "Serie {series} ist zu Ende: {n} von {hands} Spielen gespielt."},
   "Series {series} is over: {n} hand played.": {"one": "Serie {series} ist zu Ende: {n} Spiel gespielt.", "other": "Serie {series} ist zu Ende: {n} Spiele gespielt."},
+  "That was the last series of the tournament.": "Das war die letzte Serie des Turniers.",
+  "The tournament’s director draws the next series.": "Die Turnierleitung lost die nächste Serie aus.",
   "That was the last series of the night.": "Das war die letzte Serie des Abends.",
   "The night’s director draws the next series.": "Die Spielleitung lost die nächste Serie aus.",
   "The night’s director draws the next series, or lengthens this one.": "Die Spielleitung lost die nächste Serie aus oder verlängert diese.",

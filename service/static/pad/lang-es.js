@@ -352,6 +352,8 @@ export default {
   "sits out": "descansa",
   "Series {series} is over: {n} hand of {hands} played.": {"one": "La ronda {series} ha terminado: se jugó {n} de {hands} manos.", "many": "La ronda {series} ha terminado: se jugaron {n} de {hands} manos.", "other": "La ronda {series} ha terminado: se jugaron {n} de {hands} manos."},
   "Series {series} is over: {n} hand played.": {"one": "La ronda {series} ha terminado: se jugó {n} mano.", "many": "La ronda {series} ha terminado: se jugaron {n} manos.", "other": "La ronda {series} ha terminado: se jugaron {n} manos."},
+  "That was the last series of the tournament.": "Fue la última ronda del torneo.",
+  "The tournament’s director draws the next series.": "La dirección del torneo sortea la próxima ronda.",
   "That was the last series of the night.": "Fue la última ronda de la noche.",
   "The night’s director draws the next series.": "Quien dirige la noche sortea la próxima ronda.",
   "The night’s director draws the next series, or lengthens this one.": "Quien dirige la noche sortea la próxima ronda o alarga esta.",

@@ -58,6 +58,20 @@ function nextSeats(ctx, night, place) {
   });
 }
 
+/** What comes after the series when the next is not drawn yet: a tournament's words (its
+ *  director, no lengthening: the result is confirmed now) or a club night's. */
+function waitingWords(night, table) {
+  if (night.tournament_id) {
+    return night.next_series === null
+      ? t('That was the last series of the tournament.')
+      : t('The tournament’s director draws the next series.');
+  }
+  if (night.next_series === null) return t('That was the last series of the night.');
+  return table.status === 'closed'
+    ? t('The night’s director draws the next series.')
+    : t('The night’s director draws the next series, or lengthens this one.');
+}
+
 /** The end of the series, in place of "New hand": how many were played, and where everyone
  *  sits next (or that the director draws the next series, or may lengthen this one). Also on
  *  a table the next draw closed. Nothing for a table of its own or a series still playing. */
@@ -82,12 +96,7 @@ export function seriesEnd(ctx, night) {
         values,
       );
   const seats = nextSeats(ctx, night, place);
-  const waiting =
-    night.next_series === null
-      ? t('That was the last series of the night.')
-      : table.status === 'closed'
-        ? t('The night’s director draws the next series.')
-        : t('The night’s director draws the next series, or lengthens this one.');
+  const waiting = waitingWords(night, table);
   return html`<section class="notice series-end" data-series="over" aria-live="polite">
     <p><strong>${over}</strong></p>
     ${seats
