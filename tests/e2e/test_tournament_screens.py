@@ -346,14 +346,17 @@ def test_a_tournament_of_forty(phones, api, language) -> None:
     counts = api._call("GET", f"/tournaments/{tournament_id}", club["admin_token"])["entrants"]
     assert counts == {"registered": 0, "waiting": 1, "checked_in": 40, "withdrawn": 0}
 
-    # The director publishes the results (over the API: the screen has no control for it);
-    # the public page, on the registering player's phone, follows from now on.
-    shown = api._call(
-        "PATCH",
-        f"/tournaments/{tournament_id}",
-        club["admin_token"],
-        json={"public_results": True, "public_prizes": True},
-    )
+    # The director publishes the results, with the prize places, on the screen; the public
+    # page, on the registering player's phone, follows from now on.
+    public = director.locator("section.public")
+    public.locator("input[type=checkbox]").check()
+    expect(public.locator("input[type=checkbox]")).to_be_enabled(timeout=BOUND_MS)
+    public.locator("button.primary").click()
+    link = public.locator("a.link")
+    link.wait_for(timeout=BOUND_MS)
+    shown = api._call("GET", f"/tournaments/{tournament_id}", club["admin_token"])
+    assert shown["public_results"] and shown["public_prizes"]
+    assert link.get_attribute("href", timeout=BOUND_MS).endswith(f"/results/{shown['public_id']}")
     player.goto(f"/results/{shown['public_id']}?lang={language}")
 
     # Series 1, drawn on the screen: its tables and the link to their cards.
