@@ -68,8 +68,10 @@ DIRECTOR_WORDS = (
     N_("Copy the link"),
     N_("Copied."),
     N_("Public results"),
-    N_("The results are public: anyone with this link follows them live, names as each "
-       "player chose."),
+    N_(
+        "The results are public: anyone with this link follows them live, names as each "
+        "player chose."
+    ),
     N_("The results are not public yet."),
     N_("Publish the results"),
     N_("Take the results back"),
