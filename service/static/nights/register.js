@@ -12,7 +12,7 @@
 import { html, nothing, render } from '../pad/lit-html.js';
 import { lang, t } from '../pad/i18n.js';
 import { field } from '../pad/club-shared.js';
-import { requester } from './requests.js';
+import { Problem, requester } from './requests.js';
 
 const content = document.getElementById('content');
 const tournamentId = document.body.dataset.tournament;
@@ -43,13 +43,12 @@ function initialOf(name) {
     clearTimeout(preview.timer);
     preview.timer = setTimeout(async () => {
       try {
-        const answer = await fetch(`/api/v1/public/display-names?name=${
-          encodeURIComponent(name)}`, { headers: { Accept: 'application/json' } });
-        if (!answer.ok) return;
-        Object.assign(preview, { name, initial: (await answer.json()).initial });
+        const { data } = await call('GET',
+          `/public/display-names?name=${encodeURIComponent(name)}`);
+        Object.assign(preview, { name, initial: data.initial });
         draw();
-      } catch {
-        preview.asked = ''; // offline: asked again at the next keystroke
+      } catch (error) {
+        if (!(error instanceof Problem)) preview.asked = ''; // offline: asked at the next key
       }
     }, 150);
   }
