@@ -60,6 +60,9 @@ class TableResultSchema(Schema):
     hands_played = fields.Integer(required=True)
     hands_limit = fields.Integer(required=True, allow_none=True)
     scorer = fields.Integer(required=True)
+    confirmations_needed = fields.Integer(
+        required=True, metadata={"description": "Seats other than the scorer's it takes."}
+    )
     last_hand_at = fields.String(required=True, allow_none=True, metadata=DATE_TIME)
     phones = fields.Integer(
         required=True,

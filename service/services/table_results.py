@@ -153,6 +153,7 @@ def results_of(
                 "hands_played": table.hands_played,
                 "hands_limit": table.hands_limit,
                 "scorer": result_rules.SCORER_SEAT,
+                "confirmations_needed": result_rules.CONFIRMATIONS_NEEDED,
                 "last_hand_at": rfc3339(last.get(table.id)),
                 "phones": phones[table.id],
                 "confirmations": given,

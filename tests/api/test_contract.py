@@ -123,9 +123,10 @@ def test_the_document_has_no_yaml_anchors_or_aliases(client):
 # update's or an export's members described where they are created: docs/changes.md,
 # 2026-12-07) took it to 299,433. Issue 42's table phone and console (2026-12-07: 4,100
 # bytes) took it back to 303,533; answers open to new members (`answer_only_schemas`, below),
-# a revision's record and the previews' `state` said once, to 299,283. The bound is not let
-# grow; the goal is held beside it.
-DOCUMENT_BYTES_MAX = 299_283
+# a revision's record and the previews' `state` said once, to 299,283; a table's result then
+# said how many confirmations it needs (122 bytes: 299,405). The bound is not let grow; the
+# goal is held beside it.
+DOCUMENT_BYTES_MAX = 299_405
 DOCUMENT_BYTES_GOAL = 300_000
 
 

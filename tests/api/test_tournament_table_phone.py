@@ -33,6 +33,7 @@ def test_the_phone_reads_its_result_with_the_scorer_and_every_disputes_outcome(
     assert read.status_code == 200, read.json
     shown = (read.json["scorer"], read.json["state"], read.json["confirmations"])
     assert shown == (0, "playing", [])
+    assert read.json["confirmations_needed"] == 2  # two players other than the scorer
     day.play(first, SOLO, LOST_SOLO)
     assert day.confirm(first, 1).status_code == 200
     opened = day.dispute(first, 2).json

@@ -20,8 +20,6 @@ import { NONE, forTable, formFields, isShown, optionValues, recordOf, valuesFrom
 /** The states that need the director, the service's order (rules/tournament_results.py). */
 const NEEDS = ['disputed', 'unconfirmed', 'stale'];
 const STATES = [...NEEDS, 'playing', 'confirmed'];
-/** Confirmations that make a result count: two players other than the scorer. */
-const NEEDED = 2;
 export const CONSOLE_MS = 5000;
 
 /** The console of the screen `s` (tournament.js's state, requests and notices).
@@ -65,7 +63,7 @@ export function consoleOf(s) {
       table.phones === null ? null : tn(table.phones, '{count} phone connected',
         '{count} phones connected', { count: table.phones }),
       director ? t('Confirmed by the director')
-        : t('Confirmations {given}/{needed}', { given, needed: NEEDED }),
+        : t('Confirmations {given}/{needed}', { given, needed: table.confirmations_needed }),
       open ? tn(open, '{count} open dispute', '{count} open disputes', { count: open }) : null,
     ].filter(Boolean);
   }

@@ -11,7 +11,6 @@ import { html, nothing } from './lit-html.js';
 import { signed, sr } from './dom.js';
 
 const enc = encodeURIComponent;
-const NEEDED = 2; // rules/tournament_results.py CONFIRMATIONS_NEEDED: what the read's state says
 const path = (ctx, tournament) =>
   `/tournaments/${enc(tournament)}/tables/${enc(ctx.id)}/confirmations`;
 
@@ -124,7 +123,8 @@ export function panel(ctx, view, app) {
   const resolved = result.disputes.filter((d) => d.status !== 'open');
   const scorer = ctx.table.seats.find((s) => s.seat === result.scorer);
   const given = result.confirmations.filter((s) => s !== null).length;
-  const count = t('{n} of {needed} confirmed', { n: num(given), needed: num(NEEDED) });
+  const needed = num(result.confirmations_needed);
+  const count = t('{n} of {needed} confirmed', { n: num(given), needed });
   const state = result.confirmed
     ? html`<p class="notice ok" data-result="confirmed">
         <strong>${t('Confirmed: the result counts.')}</strong></p>`
