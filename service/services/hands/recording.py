@@ -38,7 +38,7 @@ from ..errors import (
     TableClosed,
     conflict_on_duplicate,
 )
-from ..locking import TableState, lock_if_at_version, lock_table_state, read_table_state
+from ..locking import SeatState, TableState, lock_if_at_version, lock_table_state, read_table_state
 from ..outbox import change_writes
 from ..table_rules import TableRules
 from ..tables import table_view
@@ -134,8 +134,12 @@ def _advance_table(
         hands_recorded=table.hands_recorded + 1,
         hands_played=table.hands_played + 1,
         version=table.version + 1,
+        # Each seat made anew rather than by ``replace``, which looks its fields up each time.
         seats=tuple(
-            replace(seat, balance=seat.balance + deltas[seat.seat]) for seat in table.seats
+            [
+                SeatState(seat.seat, seat.player_id, seat.name, seat.balance + deltas[seat.seat])
+                for seat in table.seats
+            ]
         ),
     )
     return advanced, writes
