@@ -20,7 +20,7 @@ from flask import request
 from webargs import core
 from webargs.flaskparser import FlaskParser, is_json_request
 
-from ..schemas.json_numbers import loads
+from ..schemas.json_numbers import PARSED_BODY, loads
 from ..schemas.paging import DEFAULT_PAGINATION, pagination_headers
 from .idempotency import guard_writes
 
@@ -35,6 +35,9 @@ class WholeNumbersParser(FlaskParser):
     def _raw_load_json(self, req: Any) -> Any:
         if not is_json_request(req):
             return core.missing
+        parsed = req.environ.pop(PARSED_BODY, core.missing)  # read by the body's guard
+        if parsed is not core.missing:
+            return parsed
         data = req.get_data(cache=True)
         try:
             text = data.decode("utf-8")

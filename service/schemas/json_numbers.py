@@ -26,3 +26,26 @@ def whole_or_fraction(text: str) -> int | float:
 def loads(data: str | bytes) -> Any:
     """``json.loads``, whole numbers read as integers."""
     return json.loads(data, parse_float=whole_or_fraction)
+
+
+PARSED_BODY = "solo.parsed_json_body"
+"""The WSGI environ's key of a request's JSON body as the body's guard read it
+(``middleware.limits``, with ``loads``), for the views' parser to take once instead of reading
+the body a second time (``api.paging.WholeNumbersParser``)."""
+
+
+def utf8_text(data: bytes) -> str | None:
+    """``data`` as the text that ``json.loads`` reads from these bytes, when it reads them as
+    UTF-8 (no byte-order mark, no NUL in the first two bytes, valid UTF-8), which is how the
+    views' parser reads a body; else None."""
+    if (
+        data[:3] == b"\xef\xbb\xbf"
+        or not data[:1]
+        or not data[0]
+        or (len(data) > 1 and not data[1])
+    ):
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None

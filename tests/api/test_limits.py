@@ -387,6 +387,33 @@ def test_bodies_python_cannot_parse_safely_are_400_not_500(client, api, body):
         assert response.mimetype == "application/problem+json"
 
 
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda text: text.encode("utf-16"),
+        lambda text: b"\xef\xbb\xbf" + text.encode("utf-8"),
+        lambda text: text.encode("utf-8"),
+    ],
+    ids=["utf-16", "utf-8 after a byte-order mark", "utf-8"],
+)
+def test_a_body_too_deep_is_refused_in_any_encoding_json_reads(client, api, encode):
+    """The guard reads a body as ``json.loads`` reads bytes (UTF-8, -16 or -32, a byte-order
+    mark or none), also where it keeps what it read for the view's parser (plain UTF-8 only,
+    as the parser reads it): nested too deep, each is the guard's 400."""
+    table = api.table()
+    deep = '{"variant": "american", "players": 4, "hand": ' + '{"a": ' * 40 + "1" + "}" * 41
+    response = client.post(
+        f"/api/v1/tables/{table['id']}/hands",
+        data=encode(deep),
+        content_type="application/json",
+        headers=api.auth(table["table_token"]),
+    )
+    assert response.status_code == 400, response.json
+    assert response.json["detail"] == (
+        f"The request body is nested more than {MAX_JSON_DEPTH} levels deep."
+    )
+
+
 def test_a_nul_character_is_refused_wherever_it_hides(client, api):
     """Neither database can store NUL (SQLite's length() stops at it, so a CHECK fails;
     PostgreSQL refuses it outright): a 422 naming the field, never a 500."""
