@@ -48,6 +48,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from flask import Flask, Response
+from flask.ctx import RequestContext
 from marshmallow import ValidationError
 from sqlalchemy import bindparam, func, select
 from werkzeug.exceptions import HTTPException
@@ -99,6 +100,23 @@ TABLE_EVENT_AFTER = select(func.min(_events.seq)).where(
     _events.table_id == bindparam("table_id"),
     _events.seq > bindparam("after"),
 )
+
+
+ROUTE_ENVIRON = "solo.route"
+"""The WSGI environ's key of the route ``EarlyAnswers`` matched (the rule and its arguments),
+which Flask's request context then takes instead of matching the path again
+(``RoutedRequestContext``): matched twice, the route cost a hand about 10 µs more."""
+
+
+class RoutedRequestContext(RequestContext):
+    """Flask's request context, its route the one ``EarlyAnswers`` matched, if it did."""
+
+    def match_request(self) -> None:
+        routed = self.request.environ.pop(ROUTE_ENVIRON, None)
+        if routed is None:
+            super().match_request()
+            return
+        self.request.url_rule, self.request.view_args = routed
 
 
 class Declined(Exception):
@@ -168,10 +186,13 @@ class EarlyAnswers:
         method = environ.get("REQUEST_METHOD") or ""
         path = environ.get("PATH_INFO") or ""
         try:
-            endpoint, arguments = self.routes.match(path, method)
+            rule, arguments = self.routes.match(path, method, return_rule=True)
         except HTTPException:  # no route, another method, a redirect: Flask's to answer
             return self.app(environ, start_response)
+        endpoint = rule.endpoint
         environ[ENDPOINT_ENVIRON] = endpoint  # the metrics' route, whoever answers
+        if path.isascii():  # as Flask reads it (it decodes a WSGI path's bytes as UTF-8)
+            environ[ROUTE_ENVIRON] = (rule, dict(arguments))
         handler = self.handlers.get((method, endpoint))
         if handler is not None and "HTTP_ORIGIN" not in environ:
             response = self.answer(handler, environ, endpoint, arguments["table_id"])
@@ -333,3 +354,4 @@ def init_app(app: Flask, engine: Any) -> None:
     app.wsgi_app = EarlyAnswers(  # type: ignore[method-assign]
         app.wsgi_app, app, engine, polls, streams, feed
     )
+    app.request_context = partial(RoutedRequestContext, app)  # type: ignore[method-assign]
