@@ -9,7 +9,8 @@ answers it with, only with reads on a connection this worker's thread keeps out 
 (``table_versions.PinnedVersionReader``, lenient: a failed read answers None):
 
 - the route is Flask's (``app.url_map``: its endpoints ``tables.Table``, ``tables.Hands``,
-  ``live.TableEvents`` and ``live.TableStreamTickets``);
+  ``live.TableEvents`` and ``live.TableStreamTickets``), and Flask takes the one matched here for
+  any request that goes on to it (``RoutedRequestContext``);
 - the rate limits count the request as Flask's hook does, once (``RateLimits.admit``), and its
   answer carries the headers Flask's hooks give it: ``RateLimit-Policy`` and ``RateLimit``
   (``RateLimits.answered``), ``Content-Language`` and ``Vary`` (``i18n.say_the_language``);
