@@ -37,6 +37,7 @@ from pathlib import Path
 from flask import Blueprint, Flask, Response, abort, current_app, request
 
 from ..middleware.compression import FixedBody
+from .first_screen import first_screen_page
 
 PAD_DIR = Path(__file__).resolve().parent.parent / "static" / "pad"
 
@@ -146,6 +147,11 @@ def _rewritten(name: str) -> Response:
 
 @bp.get("/")
 def index() -> Response:
+    if "table" in request.args:  # a table's link with its token: its first screen in the page
+        pad = pad_files().current()
+        page = first_screen_page(pad.rewritten["index.html"].body, pad.files, pad.version)
+        if page is not None:
+            return page
     return _rewritten("index.html")
 
 

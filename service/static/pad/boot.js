@@ -99,10 +99,48 @@ function startEarly(method, path, options) {
   early.set(key, answer);
 }
 
+/** The answers the page came with (`#first-reads`: a table's link with its token in the query,
+ *  service/api/first_screen.py) for this table in this language, each the answer to the request
+ *  the pad makes for it; else none (the page's language was not the one picked here). */
+function readsInThePage(id, token, language) {
+  const script = document.getElementById('first-reads');
+  if (!script) return [];
+  script.remove();
+  let given;
+  try {
+    given = JSON.parse(script.textContent || '');
+  } catch {
+    return [];
+  }
+  if (!given || given.table !== id || given.language !== language) return [];
+  return given.reads.map((/** @type {any} */ read) => {
+    const sent = request('GET', read.path, {
+      token: read.path === paths.variants ? null : token,
+      language,
+    });
+    const answer = new Response(read.body, { status: 200, headers: read.headers });
+    return { key: sent.key, answer };
+  });
+}
+
+/** A table's link with its token in the query (`/?table=<id>&token=<token>`, which the service
+ *  answers with the table's first screen in the page) as the pad's own link in the fragment, so
+ *  that the route takes its token as from any link, and the address keeps no query. */
+function linkFromTheQuery() {
+  const query = new URLSearchParams(location.search);
+  const id = query.get('table');
+  const token = query.get('token');
+  if (!id || !token) return;
+  const fragment = new URLSearchParams({ table: id, token });
+  history.replaceState(null, '', `${location.pathname}#${fragment}`);
+}
+
 /** The first reads of the table a link or a reload opens (`#table=<id>`, with the link's token
- *  or the one kept), as app.js's route asks for them; not on other pages (no `#app`). */
+ *  or the one kept), as app.js's route asks for them: the page's own answers when it came with
+ *  them, else asked for now; not on other pages (no `#app`). */
 function startTheTablesReads() {
   if (!document.getElementById('app')) return; // not the pad's page
+  linkFromTheQuery();
   const fragment = new URLSearchParams(location.hash.slice(1));
   const id = fragment.get('table');
   if (!id) return;
@@ -111,6 +149,11 @@ function startTheTablesReads() {
   if (!token) return;
   const language = pickedLanguage;
   if (language !== 'en') import(`./lang-${language}.js`).catch(() => {}); // i18n.js's, at once
+  const given = readsInThePage(id, token, language);
+  if (given.length) {
+    for (const { key, answer } of given) early.set(key, Promise.resolve(answer));
+    return;
+  }
   startEarly('GET', paths.variants, { language });
   startEarly('GET', paths.table(id), { token, language });
   startEarly('GET', paths.hands(id, 1, HANDS_PAGE_SIZE), { token, language });
