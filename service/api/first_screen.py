@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import quote
 
+from babel.numbers import format_decimal
 from flask import Response, current_app, request
 from markupsafe import Markup
 from werkzeug.test import EnvironBuilder, run_wsgi_app
@@ -48,6 +49,7 @@ HANDS_PAGE_SIZE = 100  # boot.js's HANDS_PAGE_SIZE: the pad's first page of hand
 KEPT_HEADERS = ("Content-Type", "ETag", "X-Pagination", "Link", "Content-Language")
 STYLESHEET = "pad.css"
 NEXT_HAND = "{game} · next: hand {number}"  # table.js's line under an open table's name
+SIGN_CLASS = {True: " plus", False: " minus"}  # table.js's signClass
 MAIN_OPENING = b'<main id="app" tabindex="-1">'
 MODULE_SCRIPT = re.compile(rb'<script type="module" src="([^"]+)"></script>')
 MODULE_PRELOAD = re.compile(rb'<link rel="modulepreload" href="([^"]+)">')
@@ -117,44 +119,82 @@ def pad_text(files: Mapping[str, FixedBody], language: str, text: str) -> str:
     return text
 
 
+def _plain(table: dict[str, Any]) -> bool:
+    """An open table outside a club night's series: the one whose line and dealer ``table.js``
+    writes without the night's words (the service leaves the others' to the pad)."""
+    session = table.get("session") or {}
+    return (
+        table.get("status") == "open"
+        and not session.get("over")
+        and not table.get("night_id")
+        and table.get("hands_limit") is None
+    )
+
+
 def _hint(
     files: Mapping[str, FixedBody], language: str, table: dict[str, Any], variants: Any
 ) -> str:
-    """The line under the table's name as ``table.js`` writes it for an open table outside a
-    club night's series (``{game} · next: hand {number}``); '' for any other (closed, over, a
-    night's table): the pad writes those."""
-    session = table.get("session") or {}
-    if (
-        table.get("status") != "open"
-        or session.get("over")
-        or table.get("night_id")
-        or table.get("hands_limit") is not None
-    ):
+    """The line under the table's name as ``table.js`` writes it for a plain table
+    (``{game} · next: hand {number}``), else '': the pad writes the others."""
+    if not _plain(table):
         return ""
     titles = {v.get("name"): v.get("title") for v in variants if isinstance(v, dict)}
     game = titles.get(table.get("variant")) or table.get("variant", "")
     line = pad_text(files, language, NEXT_HAND)
-    return line.replace("{game}", str(game)).replace("{number}", str(table.get("next_number", "")))
+    return line.replace("{game}", str(game)).replace(
+        "{number}", _num(table.get("next_number"), language)
+    )
 
 
-def _first_paint(table: dict[str, Any], hint: str) -> Markup:
-    """The table's name, the line under it and its seats' names as ``table.js`` draws them
-    (``tableView``, ``seats``): the first paint's text, in the boxes the pad's screen keeps."""
-    dealer = table.get("dealer")
-    seat = Markup('<li class="{cls}" data-seat="{seat}"><span class="name fit">{name}</span></li>')
+def _num(n: Any, language: str) -> str:
+    """An integer as ``i18n.js``'s ``num`` writes it (below 1,000 the digits, else the
+    language's grouping)."""
+    if not isinstance(n, int):
+        return str(n if n is not None else "")
+    return str(n) if abs(n) < 1000 else format_decimal(n, locale=language)
+
+
+def _signed(n: Any, language: str) -> str:
+    """A balance as ``dom.js``'s ``signed`` writes it."""
+    if not isinstance(n, int):
+        return "–"
+    return f"+{_num(n, language)}" if n > 0 else f"−{_num(-n, language)}" if n < 0 else "0"
+
+
+SEAT = Markup(
+    '<li class="{cls}" data-seat="{seat}"><span class="name fit">{name}</span>{tag}'
+    '<span class="balance{sign}">{balance}<span class="sr"> {unit}</span></span></li>'
+)
+
+
+def _first_paint(
+    files: Mapping[str, FixedBody], language: str, table: dict[str, Any], hint: str
+) -> Markup:
+    """The table's name, the line under it and its seats (name, the dealer's tag, balance) as
+    ``table.js`` draws them (``tableView``, ``seats``): the first paint's text, in the boxes
+    the pad's screen keeps."""
+    dealer = table.get("dealer") if _plain(table) else None
+    unit = pad_text(files, language, "points" if table.get("units") == "points" else "chips")
+    deals = Markup('<span class="tag">{}</span>').format(pad_text(files, language, "deals"))
     items = Markup("").join(
-        seat.format(
+        SEAT.format(
             cls="seat dealer" if s.get("seat") == dealer else "seat",
             seat=s.get("seat"),
             name=s.get("name", ""),
+            tag=deals if s.get("seat") == dealer else "",
+            sign=SIGN_CLASS[(s.get("balance") or 0) > 0] if s.get("balance") else "",
+            balance=_signed(s.get("balance"), language),
+            unit=unit,
         )
         for s in table.get("seats", [])
     )
+    label = pad_text(files, language, "Seats in playing order, with balances")
     line = Markup('<p class="hint">{hint}</p>').format(hint=hint) if hint else Markup("")
     return Markup(
         '<div class="screen table"><div class="titlebar"><h1>{name}</h1>{line}</div>'
-        '<div class="cols"><div class="col"><ol class="seats">{items}</ol></div></div></div>'
-    ).format(name=table.get("name", ""), line=line, items=items)
+        '<div class="cols"><div class="col"><ol class="seats" aria-label="{label}">{items}</ol>'
+        "</div></div></div>"
+    ).format(name=table.get("name", ""), line=line, label=label, items=items)
 
 
 def _json_script(data: dict[str, Any]) -> bytes:
@@ -193,15 +233,10 @@ def first_screen_page(page: bytes, files: Mapping[str, FixedBody], version: str)
     bodies = {read["path"]: json.loads(read["body"]) for read in reads["reads"]}
     table = bodies[reads["reads"][0]["path"]]
     hint = _hint(files, language, table, bodies.get("/variants") or [])
+    screen = _first_paint(files, language, table, hint)
     opening = page.index(MAIN_OPENING) + len(MAIN_OPENING)
     closing = page.index(MAIN_CLOSING, opening) + len(MAIN_CLOSING)
-    html = (
-        page[:opening]
-        + _first_paint(table, hint).encode()
-        + MAIN_CLOSING
-        + _json_script(reads)
-        + page[closing:]
-    )
+    html = page[:opening] + screen.encode() + MAIN_CLOSING + _json_script(reads) + page[closing:]
     css = files[STYLESHEET].body
     link = f'<link rel="stylesheet" href="/pad/{version}/{STYLESHEET}">'.encode()
     html = _scripts_after_the_paint(html.replace(link, b"<style>" + css + b"</style>", 1))

@@ -99,40 +99,29 @@ function startEarly(method, path, options) {
   early.set(key, answer);
 }
 
-/** The answers the page came with (`#first-reads`: a table's link with its token in the query,
- *  service/api/first_screen.py) for this table in this language, each the answer to the request
- *  the pad makes for it; else none (the page's language was not the one picked here). */
+/** The answers a table's link's page came with (`#first-reads`, service/api/first_screen.py),
+ *  each keyed as the pad's request for it; none for another table or language. */
 function readsInThePage(id, token, language) {
   const script = document.getElementById('first-reads');
-  if (!script) return [];
-  script.remove();
-  let given;
+  let given = null;
   try {
-    given = JSON.parse(script.textContent || '');
+    given = script && JSON.parse(script.textContent || '');
   } catch {
-    return [];
+    /* none */
   }
   if (!given || given.table !== id || given.language !== language) return [];
   return given.reads.map((/** @type {any} */ read) => {
-    const sent = request('GET', read.path, {
-      token: read.path === paths.variants ? null : token,
-      language,
-    });
+    const sent = { token: read.path === paths.variants ? null : token, language };
     const answer = new Response(read.body, { status: 200, headers: read.headers });
-    return { key: sent.key, answer };
+    return { key: request('GET', read.path, sent).key, answer };
   });
 }
 
-/** A table's link with its token in the query (`/?table=<id>&token=<token>`, which the service
- *  answers with the table's first screen in the page) as the pad's own link in the fragment, so
- *  that the route takes its token as from any link, and the address keeps no query. */
+/** A table's link (`/?table=<id>&token=<token>`) as the fragment's, which the route takes. */
 function linkFromTheQuery() {
   const query = new URLSearchParams(location.search);
-  const id = query.get('table');
-  const token = query.get('token');
-  if (!id || !token) return;
-  const fragment = new URLSearchParams({ table: id, token });
-  history.replaceState(null, '', `${location.pathname}#${fragment}`);
+  const [table, token] = [query.get('table'), query.get('token')];
+  if (table && token) history.replaceState(null, '', `/#${new URLSearchParams({ table, token })}`);
 }
 
 /** The first reads of the table a link or a reload opens (`#table=<id>`, with the link's token
