@@ -10,8 +10,9 @@ workers, SQLite), each in a temporary directory of its own: ``base``, the code o
 another ref's code, ``--tree``). Each
 gets the same table: four players with long names and six random valid American hands (one
 seed). Lighthouse 12 (its mobile preset with its default simulated throttling: 150 ms round
-trips, 1.6 Mbit/s, the CPU slowed 4×; performance only) opens the table's link,
-``/#table=<id>&token=<token>``, in Debian's Chromium (``CHROME_PATH``, else
+trips, 1.6 Mbit/s, the CPU slowed 4×; performance only) opens the table's link as that
+tree's pad shares it — ``/?table=<id>&token=<token>`` where the service answers it with the
+table's first screen in the page, else ``/#table=<id>&token=<token>`` — in Debian's Chromium (``CHROME_PATH``, else
 /usr/bin/chromium) on a fresh profile: cold, nothing cached, no service worker. One run of
 each server first, not counted (a worker compresses the pad's files on its first request);
 then rounds, the two servers in turn, the order alternating, so that what else the machine
@@ -20,7 +21,8 @@ does weighs on both alike.
 Printed: each run's LCP, FCP and TBT (ms), the LCP's phases as Lighthouse splits them and its
 element; then the medians, and tree/base for each (lower is better; the goal of issue 37 is
 an LCP of at most 1,200 ms). The run fails if a request of either page is answered other than
-2xx (or 304, a poll's), or if a page never read its table; it is skipped, saying why, where
+2xx (or 304, a poll's), or if a page never read its table (the first kind of link brings
+the read with the page); it is skipped, saying why, where
 lighthouse or Chromium is missing. ``--reports DIR`` keeps each counted run's report (Lighthouse's
 JSON: its critical request chains, network requests, main-thread tasks) as
 ``DIR/<round>-<base|tree>.json``. Not part of the test suite.

@@ -188,7 +188,9 @@ def _first_paint(
         )
         for s in table.get("seats", [])
     )
-    label = pad_text(files, language, "Seats in playing order, with balances")
+    finished = table.get("status") == "closed" or (table.get("session") or {}).get("over")
+    label = "Final balances" if finished else "Seats in playing order, with balances"
+    label = pad_text(files, language, label)
     line = Markup('<p class="hint">{hint}</p>').format(hint=hint) if hint else Markup("")
     return Markup(
         '<div class="screen table"><div class="titlebar"><h1>{name}</h1>{line}</div>'
