@@ -13,8 +13,8 @@ seed). Lighthouse 12 (its mobile preset with its default simulated throttling: 1
 trips, 1.6 Mbit/s, the CPU slowed 4×; performance only) opens the table's link as that
 tree's pad shares it — ``/?table=<id>&token=<token>`` where the service answers it with the
 table's first screen in the page, else ``/#table=<id>&token=<token>`` — in Debian's Chromium
-(``CHROME_PATH``, else /usr/bin/chromium) on a fresh profile: cold, nothing cached, no service worker. One run of
-each server first, not counted (a worker compresses the pad's files on its first request);
+(``CHROME_PATH``, else /usr/bin/chromium) on a fresh profile: cold, nothing cached, no service
+worker. One run of each server first, not counted (a worker compresses the pad's files on its first request);
 then rounds, the two servers in turn, the order alternating, so that what else the machine
 does weighs on both alike.
 
