@@ -14,9 +14,9 @@ trips, 1.6 Mbit/s, the CPU slowed 4×; performance only) opens the table's link 
 tree's pad shares it — ``/?table=<id>&token=<token>`` where the service answers it with the
 table's first screen in the page, else ``/#table=<id>&token=<token>`` — in Debian's Chromium
 (``CHROME_PATH``, else /usr/bin/chromium) on a fresh profile: cold, nothing cached, no service
-worker. One run of each server first, not counted (a worker compresses the pad's files on its first request);
-then rounds, the two servers in turn, the order alternating, so that what else the machine
-does weighs on both alike.
+worker. One run of each server first, not counted (a worker compresses the pad's files on its
+first request); then rounds, the two servers in turn, the order alternating, so that what else
+the machine does weighs on both alike.
 
 Printed: each run's LCP, FCP and TBT (ms), the LCP's phases as Lighthouse splits them and its
 element; then the medians, and tree/base for each (lower is better; the goal of issue 37 is
