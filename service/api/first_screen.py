@@ -32,6 +32,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
 
@@ -105,18 +106,28 @@ def first_reads(table_id: str, token: str, language: str) -> dict[str, Any] | No
 
 
 def pad_text(files: Mapping[str, FixedBody], language: str, text: str) -> str:
-    """``text`` as the pad's catalog of ``language`` writes it (``lang-<language>.js``: one
-    entry a line, in JSON syntax), else as written (English)."""
+    """``text`` as the pad's catalog of ``language`` writes it (``lang-<language>.js``), else
+    as written (English)."""
     catalog = files.get(f"lang-{language}.js")
     if catalog is None:
         return text
-    key = json.dumps(text, ensure_ascii=False)
-    for line in catalog.body.decode("utf-8").splitlines():
+    translated = _catalog(catalog.body).get(text)
+    return translated if isinstance(translated, str) else text
+
+
+@lru_cache(maxsize=8)
+def _catalog(source: bytes) -> dict[str, Any]:
+    """A pad catalog's entries: one a line, ``"text": "translation",`` in JSON syntax (as
+    tests/e2e/test_pad_catalogs.py reads them)."""
+    entries: dict[str, Any] = {}
+    for line in source.decode("utf-8").splitlines():
         entry = line.strip().rstrip(",")
-        if entry.startswith(key + ":"):
-            translated = json.loads(entry[len(key) + 1 :])
-            return translated if isinstance(translated, str) else text
-    return text
+        if entry.startswith('"'):
+            try:
+                entries.update(json.loads("{" + entry + "}"))
+            except ValueError:
+                continue  # not an entry of its own (a text per plural category spans lines)
+    return entries
 
 
 def _plain(table: dict[str, Any]) -> bool:
