@@ -4,7 +4,9 @@ service worker (served at ``/sw.js`` so that its scope covers ``/``) and ``/favi
 A plain blueprint, not part of the OpenAPI document: the page is a client of the public API
 like any other and calls nothing else. Its responses carry the strict Content-Security-Policy
 that ``security.py`` sets on every answer (no inline script or style, nothing from elsewhere);
-the page is built to work under it.
+the page is built to work under it. A table's link, ``/?table=<id>&token=<token>``, is answered
+with the table's first screen in the page (``first_screen.py``: its inline stylesheet and loader
+allowed by their hashes in that answer's policy).
 
 Caching. The pad has no build step and its modules import each other by relative paths
 (``./dom.js``), so its files are served under one prefix that changes with their content:
@@ -37,6 +39,7 @@ from pathlib import Path
 from flask import Blueprint, Flask, Response, abort, current_app, request
 
 from ..middleware.compression import FixedBody
+from .first_screen import first_screen_page
 
 PAD_DIR = Path(__file__).resolve().parent.parent / "static" / "pad"
 
@@ -146,6 +149,11 @@ def _rewritten(name: str) -> Response:
 
 @bp.get("/")
 def index() -> Response:
+    if "table" in request.args:  # a table's link with its token: its first screen in the page
+        pad = pad_files().current()
+        page = first_screen_page(pad.rewritten["index.html"].body, pad.files, pad.version)
+        if page is not None:
+            return page
     return _rewritten("index.html")
 
 

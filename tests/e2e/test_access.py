@@ -132,6 +132,25 @@ HIDDEN_FOCUS = """() => {
 }"""
 
 
+@pytest.mark.parametrize(("scheme", "locale"), [("light", "en-US"), ("dark", "de-DE")])
+def test_axe_finds_nothing_on_a_tables_link_page_before_its_scripts(
+    phones: Any, api: Api, scheme: str, locale: str
+) -> None:
+    """The first screen the service draws (`/?table=…&token=…`), as the page alone shows it."""
+    page = phones(locale=locale).page
+    page.emulate_media(color_scheme=scheme)
+    held: list[Any] = []
+    page.route("**/app.js", lambda route: held.append(route))  # the page alone
+    table = api.table_setup(NAMES)
+    page.goto(f"/?table={table['id']}&token={table['table_token']}")
+    page.locator(".seat .name").first.wait_for()
+    assert page.locator("#new-hand").count() == 0
+    assert violations(page) == []
+    for route in held:
+        route.continue_()
+    page.locator("#new-hand").wait_for()
+
+
 def test_nothing_focused_is_hidden_and_the_count_is_announced(phones: Any, api: Api) -> None:
     table = api.table_setup(NAMES)
     page = phones().page

@@ -135,3 +135,61 @@ def test_a_number_reads_as_its_language_writes_it(phones: Any, locale: str) -> N
     page.goto("/")
     page.locator("form.card input").first.wait_for()
     assert page.evaluate(NUM_AGAINST_INTL) == [locale[:2], []]
+
+
+# Each largest-contentful-paint candidate the page reports: (when, its text, its size).
+WATCH_THE_LARGEST_PAINT = """
+window.largestPaints = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    window.largestPaints.push([e.startTime, e.element ? e.element.textContent : null, e.size]);
+  }
+}).observe({ type: 'largest-contentful-paint', buffered: true });
+"""
+
+
+def test_a_tables_link_brings_its_first_screen_with_the_page(phones: Any, api: Api) -> None:
+    """``/?table=<id>&token=<token>`` (the shared link): the names are painted before any
+    script runs, the app takes the page's answers and draws no larger text over them."""
+    table = api.table_setup()
+    api.record(table, SOLO)
+    page = phones(locale="de-DE").page
+    page.add_init_script(WATCH_THE_TABLE)
+    page.add_init_script(WATCH_THE_LARGEST_PAINT)
+    page.add_init_script("requestAnimationFrame(() => (window.firstFrameAt = performance.now()))")
+    held: list[Any] = []
+    page.route("**/app.js", lambda route: held.append(route))  # the app cannot run
+    page.goto(f"/?table={table['id']}&token={table['table_token']}")
+    waited = 0
+    while not held and waited < HELD_BOUND_MS:
+        page.wait_for_timeout(50)
+        waited += 50
+    assert held, "app.js was never asked for"
+    # Painted from the page alone: the table's name, its line in German, the seats' names.
+    assert page.locator(".seat .name").all_inner_texts() == ["Anna", "Bob", "Carl", "Dora"]
+    assert (
+        page.locator(".titlebar .hint").inner_text() == "Amerikanisches Solo · weiter mit Spiel 2"
+    )
+    # The scripts were asked for only after that first frame.
+    frame = page.evaluate("window.firstFrameAt")
+    scripts = page.evaluate(REQUESTS_SO_FAR)
+    assert all(start > frame for start, path in scripts if path.endswith(".js")), (frame, scripts)
+    for route in held:
+        route.continue_()
+    page.locator("#new-hand").wait_for()
+    assert page.locator("#new-hand").inner_text() == "Neues Spiel 2"
+    assert page.locator(".seat .name").all_inner_texts() == ["Anna", "Bob", "Carl", "Dora"]
+    assert page.locator(".sheet .hand").count() == 1
+    # The page's answers taken: none of the table's first reads asked for before it is shown.
+    shown_at = page.evaluate("window.tableShownAt")
+    asked = [path for start, path in page.evaluate(REQUESTS_SO_FAR) if start < shown_at]
+    assert not [path for path in asked if is_first_read(path, table)]
+    # The address keeps no token (the phone does), as after any table's link.
+    assert page.evaluate("location.search + location.hash") == f"#table={table['id']}"
+    kept = page.evaluate("JSON.parse(localStorage.getItem('solo-pad:tables'))")
+    assert kept[table["id"]]["token"] == table["table_token"]
+    # The largest text was painted with the page: the app's screen drew none larger.
+    page.wait_for_timeout(300)
+    largest = page.evaluate("window.largestPaints")
+    assert largest and all(at < shown_at for at, _, _ in largest), largest
+    assert largest[-1][1] == "Amerikanisches Solo · weiter mit Spiel 2"

@@ -99,10 +99,37 @@ function startEarly(method, path, options) {
   early.set(key, answer);
 }
 
+/** The answers a table's link's page came with (`#first-reads`, service/api/first_screen.py),
+ *  each keyed as the pad's request for it; none for another table or language. */
+function readsInThePage(id, token, language) {
+  const script = document.getElementById('first-reads');
+  let given = null;
+  try {
+    given = script && JSON.parse(script.textContent || '');
+  } catch {
+    /* none */
+  }
+  if (!given || given.table !== id || given.language !== language) return [];
+  return given.reads.map((/** @type {any} */ read) => {
+    const sent = { token: read.path === paths.variants ? null : token, language };
+    const answer = new Response(read.body, { status: 200, headers: read.headers });
+    return { key: request('GET', read.path, sent).key, answer };
+  });
+}
+
+/** A table's link (`/?table=<id>&token=<token>`) as the fragment's, which the route takes. */
+function linkFromTheQuery() {
+  const query = new URLSearchParams(location.search);
+  const [table, token] = [query.get('table'), query.get('token')];
+  if (table && token) history.replaceState(null, '', `/#${new URLSearchParams({ table, token })}`);
+}
+
 /** The first reads of the table a link or a reload opens (`#table=<id>`, with the link's token
- *  or the one kept), as app.js's route asks for them; not on other pages (no `#app`). */
+ *  or the one kept), as app.js's route asks for them: the page's own answers when it came with
+ *  them, else asked for now; not on other pages (no `#app`). */
 function startTheTablesReads() {
   if (!document.getElementById('app')) return; // not the pad's page
+  linkFromTheQuery();
   const fragment = new URLSearchParams(location.hash.slice(1));
   const id = fragment.get('table');
   if (!id) return;
@@ -111,6 +138,11 @@ function startTheTablesReads() {
   if (!token) return;
   const language = pickedLanguage;
   if (language !== 'en') import(`./lang-${language}.js`).catch(() => {}); // i18n.js's, at once
+  const given = readsInThePage(id, token, language);
+  if (given.length) {
+    for (const { key, answer } of given) early.set(key, Promise.resolve(answer));
+    return;
+  }
   startEarly('GET', paths.variants, { language });
   startEarly('GET', paths.table(id), { token, language });
   startEarly('GET', paths.hands(id, 1, HANDS_PAGE_SIZE), { token, language });

@@ -5,8 +5,10 @@ import { t } from './i18n.js';
 import { html, nothing } from './lit-html.js';
 import { qrSvg } from './qr.js';
 
+/** The table's link: the service answers it with the table's first screen in the page
+ *  (service/api/first_screen.py); the pad takes the token from it as from `#table=…&token=…`. */
 function shareLink(id, token) {
-  return `${location.origin}/#table=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`;
+  return `${location.origin}/?table=${encodeURIComponent(id)}&token=${encodeURIComponent(token)}`;
 }
 
 let drawn = { link: '', code: null }; // the QR code of the last link (drawn once per link)

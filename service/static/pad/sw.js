@@ -73,7 +73,8 @@ self.addEventListener('fetch', (event) => {
   event.respondWith(
     fetch(request)
       .then((response) => {
-        if (response.ok) {
+        // Not a table's link's page (`/?table=…`): it holds that table, not the shell.
+        if (response.ok && !url.search) {
           const copy = response.clone();
           caches.open(CACHE).then((cache) => cache.put(key, copy));
         }
