@@ -67,6 +67,10 @@ AFTER_PAINT = (
     b"else l.rel=kind}}))"
 )
 MAIN_CLOSING = b"</main>"
+# The page's own words (``data-t``: the title, the brand, the connection's line), which
+# i18n.js translates once it runs; the first paint shows them in the table's language already.
+PAGE_WORD = re.compile(rb"(data-t>)([^<]+)(<)")
+HTML_LANG = b'<html lang="en"'
 
 
 def _read(path: str, token: str | None, language: str) -> dict[str, Any] | None:
@@ -210,6 +214,14 @@ def _first_paint(
     ).format(name=table.get("name", ""), line=line, label=label, items=items)
 
 
+def _page_in(page: bytes, files: Mapping[str, FixedBody], language: str) -> bytes:
+    """``page`` with its ``lang`` and its own words (``data-t``) in ``language``."""
+    page = page.replace(HTML_LANG, f'<html lang="{language}"'.encode(), 1)
+    return PAGE_WORD.sub(
+        lambda m: m[1] + pad_text(files, language, m[2].decode()).encode() + m[3], page
+    )
+
+
 def _json_script(data: dict[str, Any]) -> bytes:
     """``data`` in a JSON ``<script>`` (not run: no policy needed), ``<`` and ``>`` escaped
     so that no ``</script>`` in a name can end it."""
@@ -252,7 +264,8 @@ def first_screen_page(page: bytes, files: Mapping[str, FixedBody], version: str)
     html = page[:opening] + screen.encode() + MAIN_CLOSING + _json_script(reads) + page[closing:]
     css = files[STYLESHEET].body
     link = f'<link rel="stylesheet" href="/pad/{version}/{STYLESHEET}">'.encode()
-    html = _scripts_after_the_paint(html.replace(link, b"<style>" + css + b"</style>", 1))
+    html = _page_in(html.replace(link, b"<style>" + css + b"</style>", 1), files, language)
+    html = _scripts_after_the_paint(html)
     directives = dict(CSP_DIRECTIVES)
     directives["style-src"] = f"'self' {_hash(css)}"
     directives["script-src"] = f"'self' {_hash(AFTER_PAINT)}"

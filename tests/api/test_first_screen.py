@@ -120,6 +120,19 @@ def test_the_line_is_the_pads_own_words_in_the_phones_language(api, client):
     assert json.loads(READS.findall(html)[0])["language"] == "de"
 
 
+def test_the_pages_own_words_are_in_the_phones_language_at_the_first_paint(api, client):
+    """The brand and the connection's line (``data-t``, which i18n.js translates when it runs)
+    do not show in English beside a Spanish table before the scripts come."""
+    table = api.table()
+    html = client.get(link(table), headers={"Accept-Language": "es"}).get_data(as_text=True)
+    files = read_pad(PAD_DIR).files
+    for word in ("Solo pad", "Online"):
+        spanish = pad_text(files, "es", word)
+        assert spanish != word
+        assert f"data-t>{spanish}<" in html and f"data-t>{word}<" not in html
+    assert html.startswith('<!doctype html>\n<html lang="es"') or '<html lang="es"' in html
+
+
 def test_a_closed_table_has_no_line_drawn_by_the_service(api, client):
     table = api.table()
     closed = client.post(
