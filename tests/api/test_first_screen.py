@@ -130,7 +130,7 @@ def test_the_pages_own_words_are_in_the_phones_language_at_the_first_paint(api, 
         spanish = pad_text(files, "es", word)
         assert spanish != word
         assert f"data-t>{spanish}<" in html and f"data-t>{word}<" not in html
-    assert html.startswith('<!doctype html>\n<html lang="es"') or '<html lang="es"' in html
+    assert '<html lang="es"' in html
 
 
 def test_a_closed_table_has_no_line_drawn_by_the_service(api, client):
