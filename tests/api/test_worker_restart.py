@@ -24,22 +24,17 @@ import pytest
 import requests
 
 from service.http_worker import TCP_MIGRATE_REQ
-from tests.support import Gunicorn, migrated_app, tool_missing
+from tests.support import Gunicorn, sqlite_of_its_own, tool_missing
 
 LOAD_SECONDS = 8.0
 REPLACEMENT_LOAD_SECONDS = 120.0
 HEALTHZ = b"GET /healthz HTTP/1.1\r\nHost: solo\r\nConnection: close\r\n\r\n"
 
 
-def _sqlite_of_its_own(tmp: Path) -> str:
-    """The server's database: migrated SQLite in ``tmp`` (the sockets are what is tested)."""
-    return str(migrated_app(None, tmp).config["SQLALCHEMY_DATABASE_URI"])
-
-
 @pytest.mark.slow
 def test_no_request_waits_for_a_killed_workers_replacement(tmp_path):
     with Gunicorn(
-        _sqlite_of_its_own(tmp_path),
+        sqlite_of_its_own(tmp_path),
         workers=2,
         app="tests.api.slow_loading_app:app",
         ready_timeout=120,
@@ -118,7 +113,7 @@ def test_the_requests_queued_on_a_killed_workers_socket_are_answered_by_the_othe
     replacement, which loads for 120 s (the bound, half of that, holds on a loaded machine)."""
     slow = tmp_path / "slow"
     with Gunicorn(
-        _sqlite_of_its_own(tmp_path),
+        sqlite_of_its_own(tmp_path),
         workers=2,
         app="tests.api.slow_loading_app:app",
         ready_timeout=120,
