@@ -118,6 +118,13 @@ def migrated_app(pg_url: str | None, tmp: Path, **config: Any) -> Flask:
     return app
 
 
+def sqlite_of_its_own(tmp: Path) -> str:
+    """The URL of a migrated SQLite database in ``tmp``, for a server whose test is about the
+    server (its workers, sockets, gathering), not the database under test: such a test runs
+    once, in the SQLite half of the suite (tests/databases.py)."""
+    return str(migrated_app(None, tmp).config["SQLALCHEMY_DATABASE_URI"])
+
+
 def wipe(app: Flask) -> None:
     from service.extensions import db
 

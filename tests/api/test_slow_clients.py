@@ -1,5 +1,9 @@
 """Slow and vanishing clients against the real server setup (gunicorn.conf.py: threaded workers
-whose event loop gathers each request before a thread takes it, service/http_worker.py)."""
+whose event loop gathers each request before a thread takes it, service/http_worker.py).
+
+The worker's gathering is what is tested, not the database: the tests that only ask /healthz
+run the server on a SQLite database of their own, once (not again in the suite's PostgreSQL
+half: tests/databases.py); the one that records a hand in pieces takes the database under test."""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ import pytest
 import requests
 
 from service.http_worker import BUFFERED_BODY_MAX, REQUEST_READ_TIMEOUT, request_in
-from tests.support import Gunicorn
+from tests.support import Gunicorn, sqlite_of_its_own
 
 SLOW_CONNECTIONS = 200
 
@@ -60,8 +64,8 @@ def test_a_request_is_in_once_its_head_and_small_body_are():
 
 
 @pytest.mark.slow
-def test_200_slow_connections_leave_a_normal_request_answered_within_a_second(app):
-    with Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], workers=2) as server:
+def test_200_slow_connections_leave_a_normal_request_answered_within_a_second(tmp_path):
+    with Gunicorn(sqlite_of_its_own(tmp_path), workers=2) as server:
         slow = [_open_slow(server.port) for _ in range(SLOW_CONNECTIONS)]
         stop = threading.Event()
 
@@ -124,10 +128,10 @@ def test_a_body_sent_in_pieces_and_a_second_request_on_the_connection_are_answer
 
 
 @pytest.mark.slow
-def test_clients_vanishing_mid_request_leave_nothing_held(app):
+def test_clients_vanishing_mid_request_leave_nothing_held(tmp_path):
     import struct
 
-    with Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], workers=1) as server:
+    with Gunicorn(sqlite_of_its_own(tmp_path), workers=1) as server:
         for round_ in range(2):
             gone = [_open_slow(server.port) for _ in range(SLOW_CONNECTIONS)]
             for n, sock in enumerate(gone):
@@ -141,11 +145,11 @@ def test_clients_vanishing_mid_request_leave_nothing_held(app):
 
 
 @pytest.mark.slow
-def test_a_request_not_in_within_the_bound_is_closed_and_the_others_served(app):
+def test_a_request_not_in_within_the_bound_is_closed_and_the_others_served(tmp_path):
     """The worker closes, in the order they came, the connections whose request is not in
     within REQUEST_READ_TIMEOUT, and only those: one whose request came in meanwhile (taken
     out of the middle of those gathering) is answered, and the worker serves on."""
-    with Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], workers=1) as server:
+    with Gunicorn(sqlite_of_its_own(tmp_path), workers=1) as server:
         opened = time.monotonic()
         stuck = [_open_slow(server.port) for _ in range(5)]
         finishing = _open_slow(server.port)

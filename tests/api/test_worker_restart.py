@@ -6,7 +6,10 @@ after the fork, and the connections the kernel hashed to it waited while the app
 socket takes every new connection.
 
 The app here loads in 8 s (``slow_loading_app``), so that a connection handed to the
-replacement before it is loaded would wait seconds, whatever the machine's speed."""
+replacement before it is loaded would wait seconds, whatever the machine's speed.
+
+What is tested is gunicorn's workers and their sockets, not the database: the server runs on a
+SQLite database of its own, once (not again in the suite's PostgreSQL half: tests/databases.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ import pytest
 import requests
 
 from service.http_worker import TCP_MIGRATE_REQ
-from tests.support import Gunicorn, tool_missing
+from tests.support import Gunicorn, sqlite_of_its_own, tool_missing
 
 LOAD_SECONDS = 8.0
 REPLACEMENT_LOAD_SECONDS = 120.0
@@ -29,9 +32,9 @@ HEALTHZ = b"GET /healthz HTTP/1.1\r\nHost: solo\r\nConnection: close\r\n\r\n"
 
 
 @pytest.mark.slow
-def test_no_request_waits_for_a_killed_workers_replacement(app):
+def test_no_request_waits_for_a_killed_workers_replacement(tmp_path):
     with Gunicorn(
-        app.config["SQLALCHEMY_DATABASE_URI"],
+        sqlite_of_its_own(tmp_path),
         workers=2,
         app="tests.api.slow_loading_app:app",
         ready_timeout=120,
@@ -102,7 +105,7 @@ def _answer(connection: socket.socket, within: float) -> bytes:
 
 
 @pytest.mark.slow
-def test_the_requests_queued_on_a_killed_workers_socket_are_answered_by_the_other(app, tmp_path):
+def test_the_requests_queued_on_a_killed_workers_socket_are_answered_by_the_other(tmp_path):
     """A worker stopped (SIGSTOP) accepts nothing: the connections the kernel hashes to its
     socket queue there, their requests sent. Then it is killed. The kernel hands its socket's
     queue to the other worker's socket (``net.ipv4.tcp_migrate_req``, set by the server where
@@ -110,7 +113,7 @@ def test_the_requests_queued_on_a_killed_workers_socket_are_answered_by_the_othe
     replacement, which loads for 120 s (the bound, half of that, holds on a loaded machine)."""
     slow = tmp_path / "slow"
     with Gunicorn(
-        app.config["SQLALCHEMY_DATABASE_URI"],
+        sqlite_of_its_own(tmp_path),
         workers=2,
         app="tests.api.slow_loading_app:app",
         ready_timeout=120,
