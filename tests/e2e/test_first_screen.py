@@ -188,8 +188,13 @@ def test_a_tables_link_brings_its_first_screen_with_the_page(phones: Any, api: A
     assert page.evaluate("location.search + location.hash") == f"#table={table['id']}"
     kept = page.evaluate("JSON.parse(localStorage.getItem('solo-pad:tables'))")
     assert kept[table["id"]]["token"] == table["table_token"]
-    # The largest text was painted with the page: the app's screen drew none larger.
-    page.wait_for_timeout(300)
+    # The largest text was painted with the page: the app's screen drew none larger. Waited for
+    # as a condition, not a time: two frames after the app drew (its paint presented), then a
+    # task (the paint observer's entries delivered).
+    page.evaluate(
+        "() => new Promise((done) =>"
+        " requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done))))"
+    )
     largest = page.evaluate("window.largestPaints")
     assert largest and all(at < shown_at for at, _, _ in largest), largest
     assert largest[-1][1] == "Amerikanisches Solo · weiter mit Spiel 2"
