@@ -36,12 +36,11 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
 
-from babel.numbers import format_decimal
 from flask import Response, current_app, request
 from markupsafe import Markup
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
-from ..i18n import negotiate
+from ..i18n import negotiate, number, signed
 from ..middleware.compression import FixedBody
 from ..middleware.security import CSP_DIRECTIVES
 
@@ -162,18 +161,13 @@ def _hint(
 
 
 def _num(n: Any, language: str) -> str:
-    """An integer as ``i18n.js``'s ``num`` writes it (below 1,000 the digits, else the
-    language's grouping)."""
-    if not isinstance(n, int):
-        return str(n if n is not None else "")
-    return str(n) if abs(n) < 1000 else format_decimal(n, locale=language)
+    """A count as the pad writes it; whatever the table gave if not an integer."""
+    return number(n, language) if isinstance(n, int) else str(n if n is not None else "")
 
 
-def _signed(n: Any, language: str) -> str:
-    """A balance as ``dom.js``'s ``signed`` writes it."""
-    if not isinstance(n, int):
-        return "–"
-    return f"+{_num(n, language)}" if n > 0 else f"−{_num(-n, language)}" if n < 0 else "0"
+def _balance(n: Any, language: str) -> str:
+    """A seat's balance as ``dom.js`` writes it; a dash where the table gave none."""
+    return signed(n, language) if isinstance(n, int) else "–"
 
 
 SEAT = Markup(
@@ -198,7 +192,7 @@ def _first_paint(
             name=s.get("name", ""),
             tag=deals if s.get("seat") == dealer else "",
             sign=SIGN_CLASS[(s.get("balance") or 0) > 0] if s.get("balance") else "",
-            balance=_signed(s.get("balance"), language),
+            balance=_balance(s.get("balance"), language),
             unit=unit,
         )
         for s in table.get("seats", [])

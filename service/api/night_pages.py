@@ -36,7 +36,7 @@ from flask import Blueprint, Flask, Response, render_template, request
 from markupsafe import Markup
 
 from .. import rules
-from ..i18n import LANGUAGES, gettext, negotiate, translations, word
+from ..i18n import LANGUAGES, gettext, negotiate, signed, translations, word
 from ..i18n.marks import N_, Nn_
 from ..json_text import answer_text
 from ..rules import Phrase
@@ -118,15 +118,6 @@ def screen(night_id: str) -> Response:
     )
 
 
-def _signed(value: int | None) -> str:
-    """A result as a sheet shows it: a real minus sign, a plus for gains."""
-    if value is None:
-        return ""
-    if value > 0:
-        return f"+{value}"
-    return f"−{-value}" if value < 0 else "0"
-
-
 def money(cents: int, currency: str, language: str, *, signed: bool = False) -> str:
     """Whole minor units as the language writes the amount ("1,50 €", "€1.50"), exact (a
     Decimal, never a float); ``signed``: a plus for a gain and a real minus sign for a loss."""
@@ -197,9 +188,9 @@ def _standings(board: Mapping[str, Any], language: str) -> dict[str, Any]:
         {
             "rank": line["rank"],
             "name": line["name"],
-            "series": ["" if r is None else _signed(r["result"]) for r in line["series"]],
-            "total": _signed(line["total"]),
-            "pool": _signed(line["pool_chips"]) if shared else None,
+            "series": ["" if r is None else signed(r["result"]) for r in line["series"]],
+            "total": signed(line["total"]),
+            "pool": signed(line["pool_chips"]) if shared else None,
             "money": money(line["cents"], paid["currency"], language, signed=True)
             if paid
             else None,

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException
@@ -114,6 +115,28 @@ def described(error: _E, phrase: Phrase) -> _E:
     return error
 
 
+# CLDR's minimumGroupingDigits where it is not 1: Spanish writes 1234 but 12.345. The browser's
+# Intl.NumberFormat applies it; Babel does not, so it is applied here.
+_MINIMUM_GROUPING_DIGITS = {"es": 2}
+
+
+def number(value: int, language: str) -> str:
+    """An integer as the pad's ``i18n.js`` ``num`` writes it (the browser's Intl): below 1,000
+    the bare digits, else grouped as the language groups them."""
+    grouped_from = 10 ** (2 + _MINIMUM_GROUPING_DIGITS.get(language, 1))
+    if abs(value) < grouped_from:
+        return str(value)
+    return format_decimal(value, locale=language)
+
+
+def signed(value: int, language: str | None = None) -> str:
+    """A score or a balance as the pad writes it (``dom.js``'s ``signed``): a plus for a gain,
+    a real minus sign (U+2212) for a loss, a bare 0; with a language, the digits as
+    :func:`number` writes them, without one plain digits."""
+    digits = str(abs(value)) if language is None else number(abs(value), language)
+    return f"+{digits}" if value > 0 else f"\u2212{digits}" if value < 0 else "0"
+
+
 def explain(
     steps: Iterable[Any],
     language: str = DEFAULT,
@@ -184,8 +207,8 @@ def _value(name: str, value: Any, catalog: NullTranslations, seat_words: SeatWor
     if isinstance(value, int):
         if name in words.SEAT_ARGS:
             return seat_words(value)
-        if name == "score":  # signed, with a real minus sign (U+2212), as the pad shows it
-            return f"{value:+d}".replace("-", "\u2212") if value else "0"
+        if name == "score":
+            return signed(value)
         return str(value)
     if name == "seats":
         return _seats(value, catalog, seat_words)
