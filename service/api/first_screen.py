@@ -72,6 +72,12 @@ PAGE_WORD = re.compile(rb"(data-t>)([^<]+)(<)")
 HTML_LANG = b'<html lang="en"'
 
 
+def table_link(root: str, table_id: str, token: str) -> str:
+    """The link that opens a table on a phone with its first screen in the page (``root``: the
+    service's address with its closing slash). ``share-screen.js`` makes the same one."""
+    return f"{root}?table={quote(table_id, safe='')}&token={quote(token, safe='')}"
+
+
 def _read(path: str, token: str | None, language: str) -> dict[str, Any] | None:
     """The API's answer to the pad's own request for ``path``, if it is a 200."""
     headers = {"Accept": "application/json", "Accept-Language": language}

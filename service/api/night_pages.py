@@ -43,6 +43,7 @@ from ..rules import Phrase
 from ..services import nights
 from .auth import principal
 from .caching import conditional
+from .first_screen import table_link
 from .idempotency import NONE, not_idempotent
 
 ASSETS = Path(__file__).resolve().parent.parent / "static" / "nights"
@@ -323,7 +324,7 @@ def cards_view(
     root = request.url_root
     cards = []
     for table in links:
-        link = f"{root}#table={table['table_id']}&token={table['table_token']}"
+        link = table_link(root, table["table_id"], table["table_token"])
         cards.append(
             {
                 "title": _t(N_("Table %(number)s"), language, number=table["number"]),

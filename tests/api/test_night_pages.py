@@ -144,7 +144,8 @@ def test_a_name_with_markup_and_quotes_is_escaped_on_every_page(club, client):
         assert "&#34;&gt;&lt;script&gt;alert(&#39;x&#39;)" in html, url
 
 
-LINK = re.compile(r'<a href="(http://localhost/#table=([0-9a-f]+)&amp;token=([^"]+))"')
+# The link that opens the table with its first screen in the page (first_screen.table_link).
+LINK = re.compile(r'<a href="(http://localhost/\?table=([0-9a-f]+)&amp;token=([^"]+))"')
 
 
 def card_links(answer) -> dict[str, str]:

@@ -189,7 +189,14 @@ def test_the_cards_print_one_card_per_table_with_its_qr_code(browser, base_url, 
         assert not page.get_by_role("button", name="Drucken").is_visible()
         # Each card's link opens its table on the pad.
         href = page.locator(".card a").first.get_attribute("href")
-        assert href.startswith(f"{base_url}/#table=")
+        assert href.startswith(f"{base_url}/?table=")
+        page.emulate_media(media="screen")
+        page.goto(href)
+        first_table = scene["series"]["tables"][0]
+        for seat in first_table["seats"]:
+            page.get_by_text(seat["name"], exact=True).first.wait_for(timeout=15_000)
+        # The pad took the token out of the address, as it does for the share screen's link.
+        page.wait_for_function("() => !location.search.includes('token=')", timeout=15_000)
     finally:
         context.close()
     assert not problems, problems
