@@ -279,7 +279,10 @@ class Hands(MethodView):
     )
     def post(self, body: dict[str, Any], table_id: str) -> Any:
         """Settle and record the next hand (table or admin token)."""
-        caller = principal()  # who asks comes first: 401 before a header's 422 or 412
+        # Who asks comes first: 401 before a header's 422 or 412. The token is read on the
+        # app's reader, as the poll's: the hand's statements need no session either
+        # (``hands.record_hand``).
+        caller = reading_principal()
         key = request_key()
         expected = body.pop("expected_number", None)
         conditions = hands.WriteConditions(

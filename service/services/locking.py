@@ -60,11 +60,9 @@ def writers_waiting(table_id: str) -> int:
         return _writers[table_id]
 
 
-def _take_a_writers_place(table_id: str) -> None:
-    """A place among the table's writers for the session's transaction (begun: it gives the
-    place back as it ends), or ``TableBusy``."""
-    session = db.session()
-    places = session.info.setdefault(_WRITER_PLACES, set())
+def _take_a_writers_place(table_id: str, places: set[str]) -> None:
+    """A place among the table's writers for the transaction holding ``places`` (begun: it
+    gives its places back as it ends), or ``TableBusy``."""
     if table_id in places:
         return
     with _places_guard:
@@ -80,18 +78,30 @@ def _give_the_places_back(session: Session, transaction: SessionTransaction) -> 
     if transaction.parent is not None:  # a savepoint: the lock is the outer transaction's
         return
     places = session.info.pop(_WRITER_PLACES, None)
-    if not places:
-        return
+    if places:
+        _give_back(places)
+
+
+def _give_back(places: set[str]) -> None:
+    """The places of ``places`` given back (and the set emptied: given back once)."""
     with _places_guard:
         for table_id in places:
             _writers[table_id] -= 1
             if _writers[table_id] <= 0:
                 del _writers[table_id]
+        places.clear()
 
 
 def _before_locking(table_id: str) -> None:
+    transaction = statements.current_transaction()
+    if transaction is not None:  # (a statements.driver_transaction: SQLite)
+        if not transaction.places:
+            transaction.ended.append(lambda: _give_back(transaction.places))
+        _take_a_writers_place(table_id, transaction.places)
+        _begin_immediate(transaction.driver, transaction.dialect)
+        return
     connection = db.session.connection()  # the transaction that gives the place back has begun
-    _take_a_writers_place(table_id)
+    _take_a_writers_place(table_id, db.session().info.setdefault(_WRITER_PLACES, set()))
     begin_write(connection)
 
 
@@ -102,18 +112,21 @@ def begin_write(connection: Any = None) -> None:
     if connection is None:
         connection = db.session.connection()
     if connection.dialect.name == "sqlite":
-        raw = connection.connection.dbapi_connection
-        if raw is not None and not raw.in_transaction:
-            if isinstance(raw, SqliteConnection):
-                raw.take_writer_lock()  # let go by the connection's commit or rollback
-            # On the driver, as the statements that follow (services/statements.py): through
-            # SQLAlchemy's execution, BEGIN cost a hand about 2 % of its CPU (docs/performance.md).
-            try:
-                raw.execute("BEGIN IMMEDIATE").close()
-            except sqlite3.Error as error:
-                raise statements.as_sqlalchemy_error(
-                    "BEGIN IMMEDIATE", (), error, connection.dialect
-                ) from error
+        _begin_immediate(connection.connection.dbapi_connection, connection.dialect)
+
+
+def _begin_immediate(raw: Any, dialect: Any) -> None:
+    """SQLite's write transaction begun on the driver's connection ``raw``, in the writer's
+    turn; nothing if it is in one already."""
+    if raw is not None and not raw.in_transaction:
+        if isinstance(raw, SqliteConnection):
+            raw.take_writer_lock()  # let go by the connection's commit or rollback
+        # On the driver, as the statements that follow (services/statements.py): through
+        # SQLAlchemy's execution, BEGIN cost a hand about 2 % of its CPU (docs/performance.md).
+        try:
+            raw.execute("BEGIN IMMEDIATE").close()
+        except sqlite3.Error as error:
+            raise statements.as_sqlalchemy_error("BEGIN IMMEDIATE", (), error, dialect) from error
 
 
 def lock_table(table_id: str) -> TableRow:
@@ -248,13 +261,12 @@ def lock_table_state(table_id: str) -> TableState:
     """``lock_table`` for a use case that only reads the table and writes with statements of
     its own (recording a hand): the table and its seats in one statement."""
     _before_locking(table_id)
-    connection = db.session.connection()
-    rows = connection.execute(_TABLE_AND_SEATS_FOR_UPDATE, {"table_id": table_id}).all()
+    rows = statements.rows(_TABLE_AND_SEATS_FOR_UPDATE, {"table_id": table_id})
     if not rows:
         # A re-seating rewrites the seats' rows (``services/seating.py``): a statement that
         # waited for its lock finds the rows it waited for deleted and the new ones not in its
         # snapshot (PostgreSQL). Asked again, with a snapshot of now, it reads them.
-        rows = connection.execute(_TABLE_AND_SEATS_FOR_UPDATE, {"table_id": table_id}).all()
+        rows = statements.rows(_TABLE_AND_SEATS_FOR_UPDATE, {"table_id": table_id})
     if not rows:
         raise NotFound(N_("No table %(table)s."), values={"table": repr(table_id)})
     return _table_state(rows)

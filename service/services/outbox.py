@@ -106,7 +106,7 @@ def change_writes(
 ) -> list[Write]:
     """The statements of ``record_change``, worked out without running them
     (``services/writes.py``)."""
-    dialect = db.session.get_bind().dialect.name
+    dialect = db.engine.dialect.name  # (asked of the session, it made one for a hand)
     return [
         Write(_NEXT_SEQ[dialect], {"club": club_id}),
         Write(

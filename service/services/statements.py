@@ -14,13 +14,20 @@ the session, in its transaction.
 On PostgreSQL the same calls go through SQLAlchemy: a statement's cost there is its round trip,
 and ``database.never_pipelined`` shapes what SQLAlchemy sends (many rows in one ``INSERT``, no
 pipeline), which running on the driver would undo.
+
+A write whose statements all run here (recording a hand) runs in ``driver_transaction``: on
+SQLite on a connection of the engine's pool, without the ORM session around it, whose
+connection, transaction, commit and close cost a hand about a tenth of its CPU; every statement
+of this module run meanwhile in that thread runs in that transaction.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections import namedtuple
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -79,19 +86,82 @@ class Compiled(NamedTuple):
         return made
 
 
+class DriverTransaction:
+    """A transaction on a connection of the engine's pool (SQLite), apart from the request's
+    session: ``driver_transaction``. ``ended``: what to do as it ends, committed or not
+    (``locking`` gives its writers' places back)."""
+
+    def __init__(self, pooled: Any, dialect: Dialect) -> None:
+        self.pooled = pooled  # the pool's connection, given back (and rolled back) at the end
+        self.driver: sqlite3.Connection = pooled.driver_connection
+        self.dialect = dialect
+        self.places: set[str] = set()  # the tables whose writers' places it holds (locking)
+        self.ended: list[Callable[[], None]] = []
+
+    def commit(self) -> None:
+        """Commit (``database.SqliteConnection``: the writer lock let go, the WAL synced); a
+        failure raised as SQLAlchemy raises it."""
+        try:
+            self.driver.commit()
+        except sqlite3.Error as error:
+            raise as_sqlalchemy_error("COMMIT", (), error, self.dialect) from error
+
+
+_in_transaction: ContextVar[DriverTransaction | None] = ContextVar(
+    "solo_driver_transaction", default=None
+)
+
+
+def current_transaction() -> DriverTransaction | None:
+    """The ``driver_transaction`` this thread is in, if any."""
+    return _in_transaction.get()
+
+
+@contextmanager
+def driver_transaction() -> Iterator[Callable[[], None]]:
+    """A write transaction whose statements all run through this module (``rows``,
+    ``writes.BoundWrites``, ``locking``'s lock): yields its commit; anything else rolls it
+    back. On SQLite on a connection of the engine's pool, given back when it ends (the pool's
+    reset rolls back what was not committed, and the writer lock with it); the session is not
+    used. Elsewhere the request's session, committed
+    by ``db.session.commit`` (and rolled back as the request's session is)."""
+    engine = db.engine
+    if engine.dialect.name != "sqlite":
+        yield db.session.commit
+        return
+    transaction = DriverTransaction(engine.raw_connection(), engine.dialect)
+    token = _in_transaction.set(transaction)
+    try:
+        yield transaction.commit
+    finally:
+        _in_transaction.reset(token)
+        try:
+            transaction.pooled.close()
+        finally:
+            for then in transaction.ended:
+                then()
+
+
 def rows(statement: Any, parameters: Mapping[str, Any]) -> Sequence[Any]:
-    """The rows of a query, in the session's transaction: on SQLite named tuples straight from
-    the driver, elsewhere SQLAlchemy's rows (both read by attribute and by position)."""
-    connection = db.session.connection()
-    if connection.dialect.name != "sqlite":
-        return connection.execute(statement, parameters).all()
-    compiled = compiled_for(statement, tuple(sorted(parameters)), connection.dialect)
+    """The rows of a query, in the session's transaction (or the ``driver_transaction`` the
+    thread is in): on SQLite named tuples straight from the driver, elsewhere SQLAlchemy's
+    rows (both read by attribute and by position)."""
+    transaction = _in_transaction.get()
+    if transaction is not None:
+        driver, dialect = transaction.driver, transaction.dialect
+    else:
+        connection = db.session.connection()
+        dialect = connection.dialect
+        if dialect.name != "sqlite":
+            return connection.execute(statement, parameters).all()
+        driver = connection.connection.driver_connection  # type: ignore[assignment]
+    compiled = compiled_for(statement, tuple(sorted(parameters)), dialect)
     arguments = compiled.arguments(parameters)
-    cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    cursor = driver.cursor()
     try:
         found = cursor.execute(compiled.sql, arguments).fetchall()
     except sqlite3.Error as error:
-        raise as_sqlalchemy_error(compiled.sql, arguments, error, connection.dialect) from error
+        raise as_sqlalchemy_error(compiled.sql, arguments, error, dialect) from error
     finally:
         cursor.close()
     return compiled.rows(found)

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ..extensions import db
-from .statements import as_sqlalchemy_error, compiled_for
+from .statements import as_sqlalchemy_error, compiled_for, current_transaction
 
 
 class Write(NamedTuple):
@@ -46,7 +46,8 @@ class BoundWrites:
 
     def __init__(self, writes: Iterable[Write]) -> None:
         self.writes = list(writes)
-        dialect = db.session.get_bind().dialect
+        transaction = current_transaction()
+        dialect = db.session.get_bind().dialect if transaction is None else transaction.dialect
         self.direct = dialect.name == "sqlite"
         self.bound: list[tuple[str, Any, bool]] = []
         if self.direct:
@@ -60,14 +61,21 @@ class BoundWrites:
                     self.bound.append((compiled.sql, many, True))
 
     def run(self) -> None:
-        """Run the writes in order in the session's transaction. A database error is raised as
+        """Run the writes in order in the session's transaction (or the
+        ``statements.driver_transaction`` the thread is in). A database error is raised as
         SQLAlchemy raises it (``IntegrityError``, ``OperationalError`` …) on either path."""
-        connection = db.session.connection()
-        if not self.direct:
-            for write in self.writes:
-                connection.execute(write.statement, write.parameters)
-            return
-        cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        transaction = current_transaction()
+        if transaction is not None:
+            driver, dialect = transaction.driver, transaction.dialect
+        else:
+            connection = db.session.connection()
+            if not self.direct:
+                for write in self.writes:
+                    connection.execute(write.statement, write.parameters)
+                return
+            driver = connection.connection.driver_connection  # type: ignore[assignment]
+            dialect = connection.dialect
+        cursor = driver.cursor()
         try:
             for sql, arguments, many in self.bound:
                 try:
@@ -76,7 +84,7 @@ class BoundWrites:
                     else:
                         cursor.execute(sql, arguments)
                 except sqlite3.Error as error:
-                    raise as_sqlalchemy_error(sql, arguments, error, connection.dialect) from error
+                    raise as_sqlalchemy_error(sql, arguments, error, dialect) from error
         finally:
             cursor.close()
 

@@ -217,3 +217,31 @@ def test_every_write_gives_its_place_among_the_tables_writers_back(api, client):
     answer = client.post(f"/api/v1/tables/{missing}/hands", json=SOLO, headers=auth)
     assert answer.status_code in (403, 404)
     assert writers_waiting(table["id"]) == 0 and writers_waiting(missing) == 0
+
+
+def test_a_hand_whose_tables_writers_places_are_taken_is_answered_503_and_takes_none(app, api):
+    """A worker's bound of one writer per table, held by another transaction of the worker:
+    a hand for that table is answered 503 with Retry-After at once (it does not wait for the
+    lock), takes no place, and records once the holder is done."""
+    from service.services.locking import bound_writers_per_table, lock_table, writers_waiting
+
+    table = api.table()
+    answers: list[Any] = []
+    with app.app_context():
+        bound_writers_per_table(1)
+        try:
+            lock_table(table["id"])  # this transaction holds the table's one place
+            # In a thread of its own: were it to wait for the lock, this test would not hang.
+            writer = threading.Thread(target=lambda: answers.append(api.record(table, SOLO)))
+            writer.start()
+            writer.join(timeout=30)
+            assert answers, "the hand waited for the table's lock"
+            assert writers_waiting(table["id"]) == 1
+        finally:
+            db.session.rollback()
+            bound_writers_per_table(int(app.config["TABLE_WRITERS_PER_WORKER"]))
+    (answer,) = answers
+    assert answer.status_code == 503 and answer.headers["Retry-After"] == "2"
+    assert writers_waiting(table["id"]) == 0
+    assert api.record(table, SOLO).status_code == 201
+    assert writers_waiting(table["id"]) == 0

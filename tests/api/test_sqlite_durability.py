@@ -19,7 +19,9 @@ import pytest
 from flask import Flask
 from sqlalchemy import Engine, create_engine
 
+from service import database as service_database
 from service.database import SqliteConnection, configure_engine_events
+from service.extensions import db
 from tests.support import ApiClient, migrated_app
 
 SOLO = {"contract": "solo", "trump": "hearts", "declarer": 1, "tricks": 6}
@@ -79,6 +81,31 @@ def test_a_recorded_hand_is_synced_after_the_writer_lock_is_let_go(tmp_path, mon
     assert api.client.get(f"/api/v1/tables/{table['id']}", headers=auth).status_code == 200
     assert api.client.get(f"/api/v1/tables/{table['id']}/hands", headers=auth).status_code == 200
     assert watch.syncs == [True]
+
+
+def test_checkpoints_run_after_the_writer_lock_is_let_go(tmp_path, monkeypatch):
+    """SQLite's own checkpoints (run inside the commit that crosses their thousand pages, the
+    writer lock held) are off; a connection's every ``CHECKPOINT_EVERY``-th commit that changed
+    rows checkpoints the WAL once it has let the lock go."""
+    monkeypatch.setattr(service_database, "CHECKPOINT_EVERY", 3)
+    app = migrated_app(None, tmp_path, SQLITE_SYNCHRONOUS="FULL")
+    api, database = ApiClient(app.test_client()), tmp_path / "test.db"
+    table = api.table()
+    watch = SyncWatch(monkeypatch, database)
+    checkpoints: list[bool] = []  # one per checkpoint: was the writer lock free?
+    real = sqlite3.Connection.execute
+
+    def execute(self: sqlite3.Connection, sql: str, *args: Any) -> sqlite3.Cursor:
+        if sql.startswith("PRAGMA wal_checkpoint"):
+            checkpoints.append(watch.writer_lock_is_free())
+        return real(self, sql, *args)
+
+    monkeypatch.setattr(SqliteConnection, "execute", execute, raising=False)
+    for _ in range(9):  # over at most three pooled connections: one commits three times
+        assert api.record(table, SOLO).status_code == 201
+    assert checkpoints and all(checkpoints)
+    with app.app_context(), db.engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
 
 
 def test_a_refused_write_syncs_nothing_and_leaves_the_writer_lock_free(tmp_path, monkeypatch):

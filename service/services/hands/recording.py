@@ -191,18 +191,21 @@ def record_hand(
     If another write came first, the hand is planned again from the table as locked. An answer
     that writes nothing (a refusal, a replay) stands as of the version read: the request
     takes its place before the write that came first."""
-    table = read_table_state(table_id)
-    require_table_access(principal, table)
-    plan = _plan(principal, table, body, conditions)
-    if isinstance(plan, _Planned) and not lock_if_at_version(table.id, plan.version):
-        plan = _plan(principal, lock_table_state(table_id), body, conditions)
-    if isinstance(plan, _Replay):
-        db.session.rollback()
-        return plan.response, True
-    taken = N_("Hand %(number)s was recorded by someone else.")
-    with conflict_on_duplicate(taken, values={"number": plan.number}):
-        plan.writes.run()
-        db.session.commit()
+    # Every statement runs on the driver (on SQLite): no session around them
+    # (``statements.driver_transaction``).
+    with statements.driver_transaction() as commit:
+        table = read_table_state(table_id)
+        require_table_access(principal, table)
+        plan = _plan(principal, table, body, conditions)
+        if isinstance(plan, _Planned) and not lock_if_at_version(table.id, plan.version):
+            plan = _plan(principal, lock_table_state(table_id), body, conditions)
+        if isinstance(plan, _Replay):
+            db.session.rollback()
+            return plan.response, True
+        taken = N_("Hand %(number)s was recorded by someone else.")
+        with conflict_on_duplicate(taken, values={"number": plan.number}):
+            plan.writes.run()
+            commit()
     HANDS_RECORDED.inc()
     return plan.response, False
 
