@@ -65,15 +65,16 @@ class SqliteConnection(sqlite3.Connection):
     let go too: SQLite's own (``wal_autocheckpoint``) ran inside the commit that crossed its
     thousand pages, about every 45th hand, for 10-150 ms with the lock held, and every writer
     of the instance waited for it (a hand's commit took 108 µs at the median, 609 on average).
-    Here a connection to a file runs with SQLite's off, and its commits that changed rows
-    count towards ``CHECKPOINT_EVERY``; at it, that commit runs a ``PASSIVE`` checkpoint (it
-    waits for no reader and no writer) once it has let the next writer in and synced.
+    Here a connection to a file runs with SQLite's off, and the commits that changed rows
+    count towards ``CHECKPOINT_EVERY``, in the process and for the database (not per
+    connection: with a pool of ten, a count per connection let the WAL grow ten times as long);
+    the commit that reaches it runs a ``PASSIVE`` checkpoint (it waits for no reader and no
+    writer) once it has let the next writer in and synced.
     """
 
     writer_lock_path: str | None = None
     wal_path: str | None = None
     checkpoints = False  # SQLite's own checkpoints off: run by ``commit`` (``CHECKPOINT_EVERY``)
-    _commits_to_checkpoint = 0
     _writer_fd: int | None = None
     _in_process_lock: threading.Lock | None = None
     _synced_changes = 0
@@ -125,9 +126,7 @@ class SqliteConnection(sqlite3.Connection):
             self._sync_wal()
         if self.checkpoints and changes != self._checkpointed_changes:
             self._checkpointed_changes = changes
-            self._commits_to_checkpoint += 1
-            if self._commits_to_checkpoint >= CHECKPOINT_EVERY:
-                self._commits_to_checkpoint = 0
+            if _checkpoint_due(self.writer_lock_path or ""):
                 self.execute("PRAGMA wal_checkpoint(PASSIVE)").close()
 
     def rollback(self) -> None:
@@ -162,9 +161,24 @@ class SqliteConnection(sqlite3.Connection):
         self._synced_changes = changes
 
 
-# Commits that changed rows between a connection's checkpoints (``SqliteConnection``): a hand
-# adds about 21 pages to the WAL, so about the thousand pages of SQLite's own checkpoints.
+# Commits that changed rows between a process's checkpoints of a database
+# (``SqliteConnection``): a hand adds about 21 pages to the WAL, so about the thousand pages of
+# SQLite's own checkpoints.
 CHECKPOINT_EVERY = 48
+
+_commits_since_checkpoint: dict[str, int] = {}  # by the database's writer lock path
+_checkpoints_guard = threading.Lock()
+
+
+def _checkpoint_due(database: str) -> bool:
+    """One more commit that changed rows of ``database`` in this process: is it the one that
+    checkpoints (every ``CHECKPOINT_EVERY``-th)?"""
+    with _checkpoints_guard:
+        count = _commits_since_checkpoint.get(database, 0) + 1
+        due = count >= CHECKPOINT_EVERY
+        _commits_since_checkpoint[database] = 0 if due else count
+        return due
+
 
 _process_writer_locks: dict[str, threading.Lock] = {}
 _process_writer_locks_guard = threading.Lock()

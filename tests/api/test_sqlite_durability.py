@@ -85,8 +85,9 @@ def test_a_recorded_hand_is_synced_after_the_writer_lock_is_let_go(tmp_path, mon
 
 def test_checkpoints_run_after_the_writer_lock_is_let_go(tmp_path, monkeypatch):
     """SQLite's own checkpoints (run inside the commit that crosses their thousand pages, the
-    writer lock held) are off; a connection's every ``CHECKPOINT_EVERY``-th commit that changed
-    rows checkpoints the WAL once it has let the lock go."""
+    writer lock held) are off; the process's every ``CHECKPOINT_EVERY``-th commit that changed
+    rows of the database, whichever pooled connection makes it, checkpoints the WAL once it has
+    let the lock go."""
     monkeypatch.setattr(service_database, "CHECKPOINT_EVERY", 3)
     app = migrated_app(None, tmp_path, SQLITE_SYNCHRONOUS="FULL")
     api, database = ApiClient(app.test_client()), tmp_path / "test.db"
@@ -101,11 +102,42 @@ def test_checkpoints_run_after_the_writer_lock_is_let_go(tmp_path, monkeypatch):
         return real(self, sql, *args)
 
     monkeypatch.setattr(SqliteConnection, "execute", execute, raising=False)
-    for _ in range(9):  # over at most three pooled connections: one commits three times
+    for _ in range(9):  # nine hands: at least three commits that reach the count
         assert api.record(table, SOLO).status_code == 201
-    assert checkpoints and all(checkpoints)
+    assert len(checkpoints) >= 3 and all(checkpoints)
     with app.app_context(), db.engine.connect() as connection:
         assert connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 0
+
+
+def test_the_checkpoint_count_is_the_processs_not_each_connections(tmp_path, monkeypatch):
+    """Commits that changed rows count towards the checkpoint whichever connection makes them:
+    counted per connection, a pool of ten let the WAL grow ten times as long between two."""
+    monkeypatch.setattr(service_database, "CHECKPOINT_EVERY", 4)
+    monkeypatch.setattr(service_database, "_commits_since_checkpoint", {})
+    path = str(tmp_path / "count.db")
+    connections = [sqlite3.connect(path, factory=SqliteConnection) for _ in range(4)]
+    checkpoints: list[int] = []
+    real = sqlite3.Connection.execute
+
+    def execute(self: sqlite3.Connection, sql: str, *args: Any) -> sqlite3.Cursor:
+        if sql.startswith("PRAGMA wal_checkpoint"):
+            checkpoints.append(connections.index(self))
+        return real(self, sql, *args)
+
+    try:
+        for connection in connections:
+            service_database.set_up_connection(connection, "FULL", 1000)
+        connections[0].execute("CREATE TABLE t (n INTEGER)")
+        connections[0].commit()  # (no row changed: not counted)
+        monkeypatch.setattr(SqliteConnection, "execute", execute, raising=False)
+        for n in range(8):  # each connection commits two rows: none reaches 4 alone
+            connection = connections[n % 4]
+            connection.execute("INSERT INTO t VALUES (?)", (n,))
+            connection.commit()
+        assert checkpoints == [3, 3]  # the process's 4th and 8th commits, the 4th connection's
+    finally:
+        for connection in connections:
+            connection.close()
 
 
 def test_a_refused_write_syncs_nothing_and_leaves_the_writer_lock_free(tmp_path, monkeypatch):
