@@ -51,65 +51,51 @@ def problems_at(page: Any, where: str) -> list[str]:
     return found
 
 
-# Visible in Playwright's sense (``is_visible``: a box of some width and height, visibility not
-# hidden). The form's state is asked in one call to the browser per step rather than a call per
-# element and question (those round trips were a fifth of this module's time); the taps stay
-# Playwright's own clicks.
-SHOWN = """const shown = (el) => {
-  if (!el) return false;
-  const box = el.getBoundingClientRect();
-  return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility === 'visible';
-};"""
-# Each visible button a selector matches: its index among the matches, its text, its value.
-BUTTONS = f"""(elements) => {{ {SHOWN}
-  return elements.flatMap((el, i) => shown(el) ? [[i, el.innerText, el.dataset.value]] : []);
-}}"""
-# What the form asks for next: the "more" box to open (shown and closed), and which seat's
-# button to tap for an error (the one before last: the long name), when the errors' seats are
-# shown and no error is entered yet.
-FORM_STATE = f"""() => {{ {SHOWN}
-  const more = document.querySelector('details.more');
-  const seats = document.querySelectorAll('[data-field="errors"] button.seat');
-  const entered = document.querySelector('ul.errors li');
-  return {{
-    openMore: shown(more) && !more.open,
-    errorSeat: seats.length && shown(seats[0]) && !entered ? seats.length - 2 : null,
-  }};
-}}"""
-
-
-def buttons(page: Any, selector: str) -> list[tuple[Any, str, str | None]]:
-    """The visible buttons that ``selector`` matches: (locator, text, data-value) each."""
-    matched = page.locator(selector)
-    return [(matched.nth(i), text, value) for i, text, value in matched.evaluate_all(BUTTONS)]
+def click_all(page: Any, selector: str) -> list[Any]:
+    return [page.locator(selector).nth(i) for i in range(page.locator(selector).count())]
 
 
 def form_problems(page: Any, where: str) -> list[str]:
     """Every kind of hand, every contract and trump (and the "more" box open) measured."""
     found: list[str] = []
     language = page.evaluate("document.documentElement.lang")
-    held = page.get_by_role("button", name=Words(language)("Held by declarers"))
     page.locator("form.handform").wait_for()
-    for kind, kind_text, _ in buttons(page, '[data-field="kind"] button') or [(None, "", None)]:
+    kinds = [k for k in click_all(page, '[data-field="kind"] button') if k.is_visible()] or [None]
+    for kind in kinds:
         if kind is not None:
             kind.click()
-        contracts = buttons(page, '[data-field="contract"] button') or [(None, "", None)]
-        for contract, contract_text, _ in contracts:
+        contracts = [c for c in click_all(page, '[data-field="contract"] button') if c.is_visible()]
+        for contract in contracts or [None]:
             if contract is not None:
                 contract.click()
+            trumps = [t for t in click_all(page, '[data-field="trump"] button') if t.is_visible()]
             # The last trump button: "No trump" where it exists (its own form in Solo 66).
-            trumps = buttons(page, '[data-field="trump"] button')[-1:] or [(None, "", None)]
-            for trump, _, trump_value in trumps:
+            for trump in trumps[-1:] if trumps else [None]:
                 if trump is not None:
                     trump.click()
-                label = " ".join(filter(None, [kind_text, contract_text, trump_value]))
-                if page.evaluate(FORM_STATE)["openMore"]:
-                    page.locator("details.more summary").click()
+                label = " ".join(
+                    filter(
+                        None,
+                        [
+                            kind and kind.inner_text(),
+                            contract and contract.inner_text(),
+                            trump and trump.get_attribute("data-value"),
+                        ],
+                    )
+                )
+                more = page.locator("details.more")
+                if more.count() and more.is_visible() and more.get_attribute("open") is None:
+                    more.locator("summary").click()
+                held = page.get_by_role("button", name=Words(language)("Held by declarers"))
                 if held.count() and held.is_visible():
                     held.click()
-                seat = page.evaluate(FORM_STATE)["errorSeat"]
-                if seat is not None:
-                    page.locator('[data-field="errors"] button.seat').nth(seat).click()
+                errors = page.locator('[data-field="errors"] button.seat')
+                if (
+                    errors.count()
+                    and errors.first.is_visible()
+                    and not page.locator("ul.errors li").count()
+                ):
+                    errors.nth(errors.count() - 2).click()  # an error by the long name
                 found += problems_at(page, f"{where} [{label}]")
     return found
 
