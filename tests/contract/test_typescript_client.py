@@ -2,10 +2,10 @@
 integrator's file (``integrator.ts``) that records a hand of each variant: it type-checks, and
 the same file with a wrongly typed hand does not (the types are not ``unknown``).
 
-The types are generated once for the module; each test's variants of the file are checked by
-one ``tsc`` run, each file a module of its own (it imports the types), so that tsc names each
-file its errors are in: a wrong file must be named, and no other (a tsc run took as long as all
-the type-checking it did)."""
+The types are generated once for the module, and each test's variants of the file are checked
+by one ``tsc`` run (starting node and tsc cost more than the checking): each file is a module of
+its own (it imports the types), and tsc names the file of each error, so every wrong file must
+be named and no other."""
 
 from __future__ import annotations
 
