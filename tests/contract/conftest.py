@@ -48,6 +48,11 @@ def run(
         "NO_COLOR": "1",
         "REDOCLY_TELEMETRY": "off",
         "REDOCLY_SUPPRESS_UPDATE_NOTICE": "true",
+        # Every JVM the tools start (openapi-generator, javac, the generated Java client's
+        # program) runs for seconds: the first JIT tier only and one GC thread start and
+        # finish sooner (the Java client's generation 20.5 → 6.9 s, its javac 34.1 → 16.3 s,
+        # docs/changes.md). Each JVM says on stderr that it picked these up.
+        "JAVA_TOOL_OPTIONS": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
     }
     return subprocess.run(
         [str(c) for c in command],
