@@ -633,7 +633,7 @@ class StreamingThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn has
         skipped = self.openings.skipped if self.openings is not None else 0
         if skipped > self.skipped_told and self.alive:
             self.log.warning(
-                "did not open (or mint the ticket of) %d stream(s) whose client had gone while "
+                "did not open %d stream(s) (or mint their tickets) whose client had gone while "
                 "they waited",
                 skipped - self.skipped_told,
             )
