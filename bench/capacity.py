@@ -1378,7 +1378,10 @@ def main() -> None:
                 print(f"         (the workers closed {late} connection(s) whose request was late)")
             skipped = sum(int(n) for n in re.findall(r"did not open (\d+) stream", log))
             if skipped:  # (OpeningQueue: given up by their phones while they waited)
-                print(f"         (the workers skipped {skipped} opening(s) whose phone had gone)")
+                print(
+                    f"         (the workers skipped {skipped} opening(s) or ticket(s) whose "
+                    "phone had gone)"
+                )
             replaced = log.count("Booting worker") - WORKERS
             if replaced > 0:  # the workers' losses show in the figures; this says why
                 print(

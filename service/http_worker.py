@@ -48,8 +48,8 @@ from gunicorn.workers.gthread import (  # type: ignore[import-untyped]
     TConn,
 )
 
-from .metrics import STREAMS_OPEN
-from .stream_hub import STREAM_OPENING, StreamHub, StreamingThreadWorker, plain_http1
+from .metrics import STREAM_STARTS_SKIPPED, STREAMS_OPEN
+from .stream_hub import StreamHub, StreamingThreadWorker, plain_http1, stream_start
 
 # A request must be in within this long (per request, from when the worker began waiting).
 REQUEST_READ_TIMEOUT = 10.0
@@ -288,9 +288,12 @@ class BufferingThreadWorker(StreamingThreadWorker):
             return
         self.stop_gathering(conn)
         conn.data_ready = True  # gthread's own wait for a first byte is over
-        opening = STREAM_OPENING.match(conn.buffered) is not None
+        start = stream_start(conn.buffered)
         conn.hand_over_buffered()  # a kept-alive connection has its parser already
-        self.enqueue_req(conn, opening)
+        self.enqueue_req(conn, start)
+
+    def opening_skipped(self) -> None:
+        STREAM_STARTS_SKIPPED.inc()
 
     def stop_gathering(self, conn: BufferedConn) -> None:
         with contextlib.suppress(KeyError, ValueError, OSError):

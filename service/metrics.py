@@ -10,6 +10,9 @@ The metrics (their names are what docs/operations.md's alerts use):
 - ``solo_hands_recorded_total``: hands recorded (committed; a replay of an Idempotency-Key is
   not counted again).
 - ``solo_streams_open``: the event streams the workers hold (or are opening).
+- ``solo_stream_starts_skipped_total``: stream openings and tickets a worker did not run
+  because their client had gone while they waited (``stream_hub.OpeningQueue``): phones that
+  gave their streams up after a restart, before the worker came to them.
 - ``solo_webhook_deliveries_total{outcome}`` (``delivered``, ``failed``, ``refused``) from the
   deliverer, and ``solo_webhook_backlog_events``: the events the enabled webhooks have yet to
   be sent (read from the database when ``/metrics`` is scraped).
@@ -57,6 +60,10 @@ STREAMS_OPEN = Gauge(
     "solo_streams_open",
     "Event streams held open (or being opened) by the workers.",
     multiprocess_mode="livesum",
+)
+STREAM_STARTS_SKIPPED = Counter(
+    "solo_stream_starts_skipped_total",
+    "Stream openings and tickets not run because their client had gone while they waited.",
 )
 WEBHOOK_DELIVERIES = Counter(
     "solo_webhook_deliveries_total",

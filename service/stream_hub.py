@@ -1,5 +1,5 @@
 """The worker's server-sent event streams, held by its event loop (``StreamHub``), and the
-threads that open them (``OpeningQueue``).
+threads that mint their tickets and open them (``OpeningQueue``).
 
 The app answers a stream's first bytes in a thread as any request, asks
 (``environ["solo.streams"].hold``) that its connection be kept, and the thread is free again.
@@ -36,8 +36,12 @@ from typing import Any
 
 from gunicorn.workers.gthread import ThreadWorker  # type: ignore[import-untyped]
 
-# A stream's opening, told by its request line (``service/api/live.py``'s paths).
+# A stream's opening and a stream's ticket, told by their request lines (``service/api/live.py``'s
+# paths): both go to the worker's opening threads (``StreamingThreadWorker.enqueue_req``).
 STREAM_OPENING = re.compile(rb"GET /api/v1/(?:tables|clubs)/[^/?# ]+/events[ ?]")
+STREAM_TICKET = re.compile(rb"POST /api/v1/(?:tables|clubs)/[^/?# ]+/events/tickets[ ?]")
+OPENING = "opening"
+TICKET = "ticket"
 # What the app finds its worker's stream hub under in a request's environ.
 STREAMS_ENVIRON_KEY = "solo.streams"
 # The key every stream of the worker counts against (``StreamHub.reserve``).
@@ -80,11 +84,21 @@ def streams_per_worker(worker_connections: int) -> int:
     return bound
 
 
+def stream_start(request: bytes | bytearray) -> str | None:
+    """What a request (its first bytes) is to the worker's opening threads: ``OPENING`` (a
+    stream's opening), ``TICKET`` (a stream's ticket), or None (a request thread's)."""
+    if STREAM_OPENING.match(request) is not None:
+        return OPENING
+    if STREAM_TICKET.match(request) is not None:
+        return TICKET
+    return None
+
+
 def stream_opening_threads() -> int:
-    """Threads of a worker that open streams (env ``WEB_STREAM_OPENING_THREADS``, default 1):
-    apart from the request threads (``WEB_THREADS``), so that thousands of phones opening
-    their streams at once (a restart, a power cut at a club night) queue there, and never
-    ahead of a hand being recorded."""
+    """Threads of a worker that mint stream tickets and open streams (env
+    ``WEB_STREAM_OPENING_THREADS``, default 1): apart from the request threads
+    (``WEB_THREADS``), so that thousands of phones opening their streams at once (a restart, a
+    power cut at a club night) queue there, and never ahead of a hand being recorded."""
     raw = os.environ.get("WEB_STREAM_OPENING_THREADS", "")
     count = int(raw) if raw.strip() else 1
     if not 1 <= count <= 64:
@@ -103,19 +117,36 @@ def client_gone(sock: socket.socket) -> bool:
         return True
 
 
+# (when it came, its future, its socket, its call)
+_Waiting = tuple[float, Future[Any], socket.socket, Callable[[], Any]]
+
+
 class OpeningQueue:
-    """The stream openings waiting for a worker's opening threads (``stream_opening_threads``).
+    """The stream openings and tickets waiting for a worker's opening threads
+    (``stream_opening_threads``).
 
     After a restart thousands of phones open their streams at once, more than the threads
-    serve in the seconds a phone waits: the pad gives a stream up 5 s after opening it without
-    its ``ready``, closes it and comes back after a pause (``service/static/pad/live.js``). In
-    the order they came, every opening would be served after its phone had given it up once
-    the queue was 5 s long, and the queue would never get shorter (the phones come back).
-    So, "adaptive LIFO": the oldest opening first while the oldest has waited less than
-    ``newest_first_after`` seconds, the newest first from then on (it is served while its
-    phone still waits; the older ones wait until the queue is short again). And an opening
-    whose client has gone while it waited (``client_gone``) is not run: it is answered False,
-    which closes its connection, and costs no thread more than that look.
+    serve in the seconds a phone waits: the pad mints a ticket, opens its stream with it, gives
+    the stream up 5 s after opening it without its ``ready``, closes it and comes back after a
+    pause with a new ticket (``service/static/pad/live.js``). So:
+
+    - **openings before tickets**: a phone with its ticket is one opening from live, and its
+      opening has 5 s; a ticket's phone waits for its answer as long as it takes. Minted on
+      the request threads, beside the one opening thread, tickets took about two thirds of the
+      worker's time in a cold start (the threads share the interpreter's lock) and were minted
+      several times faster than their streams were opened: the openings' queue grew until
+      their phones gave them up, and each came back for another ticket (``bench.capacity``,
+      docs/scaling.md). Here a ticket is minted only when no opening waits, so the worker
+      mints no faster than it opens.
+    - **openings: "adaptive LIFO"**: the oldest first while the oldest has waited less than
+      ``newest_first_after`` seconds, the newest first from then on (it is served while its
+      phone still waits; the older ones wait until the queue is short again). In the order they
+      came, every opening would be served after its phone had given it up once the queue was
+      5 s long, and the queue would never get shorter (the phones come back).
+    - **tickets in the order they came** (their phones do not give up).
+    - an opening or ticket whose client has gone while it waited (``client_gone``) is not run:
+      it is answered False, which closes its connection, and costs no thread more than that
+      look (counted: ``skipped``, and ``on_skip`` is called).
 
     ``submit`` and ``take`` are safe from any thread; ``clock`` is ``time.monotonic``."""
 
@@ -125,13 +156,16 @@ class OpeningQueue:
         newest_first_after: float = NEWEST_FIRST_AFTER,
         clock: Callable[[], float] = time.monotonic,
         start: bool = True,
+        on_skip: Callable[[], None] | None = None,
     ) -> None:
         self.newest_first_after = newest_first_after
         self.clock = clock
-        self._waiting: deque[tuple[float, Future[Any], socket.socket, Callable[[], Any]]] = deque()
+        self.on_skip = on_skip
+        self._openings: deque[_Waiting] = deque()
+        self._tickets: deque[_Waiting] = deque()
         self._ready = threading.Condition()
         self._stopped = False
-        self.skipped = 0  # openings not run: their client had gone
+        self.skipped = 0  # openings and tickets not run: their client had gone
         self._threads = [
             threading.Thread(target=self._serve, name=f"stream-opening-{n}", daemon=True)
             for n in range(threads)
@@ -140,34 +174,40 @@ class OpeningQueue:
             for thread in self._threads:
                 thread.start()
 
-    def submit(self, sock: socket.socket, call: Callable[[], Any]) -> Future[Any]:
-        """Run ``call`` (the opening of the request on ``sock``) on an opening thread; its
-        future has ``call``'s result, or False when the client had gone."""
+    def submit(
+        self, sock: socket.socket, call: Callable[[], Any], kind: str = OPENING
+    ) -> Future[Any]:
+        """Run ``call`` (the request on ``sock``: a stream's ``OPENING`` or ``TICKET``) on an
+        opening thread; its future has ``call``'s result, or False when the client had gone."""
         future: Future[Any] = Future()
+        waiting = self._tickets if kind == TICKET else self._openings
         with self._ready:
-            self._waiting.append((self.clock(), future, sock, call))
+            waiting.append((self.clock(), future, sock, call))
             self._ready.notify()
         return future
 
     def take(self) -> tuple[Future[Any], socket.socket, Callable[[], Any]] | None:
-        """The next opening to run (the policy above), or None when none waits."""
+        """The next opening or ticket to run (the order above), or None when none waits."""
         with self._ready:
             return self._take()
 
     def _take(self) -> tuple[Future[Any], socket.socket, Callable[[], Any]] | None:
-        if not self._waiting:
-            return None
-        oldest_since = self._waiting[0][0]
-        if self.clock() - oldest_since < self.newest_first_after:
-            _since, future, sock, call = self._waiting.popleft()
+        if self._openings:
+            oldest_since = self._openings[0][0]
+            if self.clock() - oldest_since < self.newest_first_after:
+                _since, future, sock, call = self._openings.popleft()
+            else:
+                _since, future, sock, call = self._openings.pop()
+        elif self._tickets:
+            _since, future, sock, call = self._tickets.popleft()
         else:
-            _since, future, sock, call = self._waiting.pop()
+            return None
         return future, sock, call
 
     def _serve(self) -> None:
         while True:
             with self._ready:
-                while not self._waiting and not self._stopped:
+                while not (self._openings or self._tickets) and not self._stopped:
                     self._ready.wait()
                 if self._stopped:
                     return
@@ -176,12 +216,14 @@ class OpeningQueue:
             self.run(*taken)
 
     def run(self, future: Future[Any], sock: socket.socket, call: Callable[[], Any]) -> None:
-        """Run one opening taken from the queue (an opening thread's work)."""
+        """Run one opening or ticket taken from the queue (an opening thread's work)."""
         if not future.set_running_or_notify_cancel():
             return
         if client_gone(sock):
             with self._ready:
                 self.skipped += 1
+            if self.on_skip is not None:
+                self.on_skip()
             future.set_result(False)
             return
         try:
@@ -195,7 +237,8 @@ class OpeningQueue:
         """Stop the threads once they finish what they run; what still waits is cancelled."""
         with self._ready:
             self._stopped = True
-            waiting, self._waiting = self._waiting, deque()
+            waiting = [*self._openings, *self._tickets]
+            self._openings, self._tickets = deque(), deque()
             self._ready.notify_all()
         for _since, future, _sock, _call in waiting:
             future.cancel()
@@ -517,8 +560,11 @@ class StreamingThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn has
         self.skipped_told = 0  # the openings skipped (client gone) the log has been told of
 
     def init_process(self) -> None:
-        self.openings = OpeningQueue(stream_opening_threads())
+        self.openings = OpeningQueue(stream_opening_threads(), on_skip=self.opening_skipped)
         super().init_process()
+
+    def opening_skipped(self) -> None:
+        """An opening or ticket not run, its client gone (on an opening thread)."""
 
     def run(self) -> None:
         try:
@@ -527,15 +573,16 @@ class StreamingThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn has
             if self.openings is not None:
                 self.openings.shutdown()
 
-    def enqueue_req(self, conn: Any, opening: bool = False) -> None:
-        """gthread's, with a stream's opening (told by ``STREAM_OPENING``, by whoever read its
-        request line) given to the worker's opening threads (``stream_opening_threads``, in
-        ``OpeningQueue``'s order) instead of its request threads."""
-        if not opening or self.openings is None:
+    def enqueue_req(self, conn: Any, start: str | None = None) -> None:
+        """gthread's, with a stream's opening or ticket (``start``: told by ``stream_start``, by
+        whoever read its request line) given to the worker's opening threads
+        (``stream_opening_threads``, in ``OpeningQueue``'s order) instead of its request
+        threads."""
+        if start is None or self.openings is None:
             super().enqueue_req(conn)
             return
         conn.init()
-        future = self.openings.submit(conn.sock, partial(self.handle, conn))
+        future = self.openings.submit(conn.sock, partial(self.handle, conn), start)
         future.add_done_callback(
             lambda done: self.method_queue.defer(self.finish_request, conn, done)
         )
@@ -576,7 +623,8 @@ class StreamingThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn has
 
     def murder_pending(self) -> None:
         """gthread's own pending connections; then the streams' heartbeats (a stopping worker
-        closes its streams: they resume elsewhere), and word of the openings skipped."""
+        closes its streams: they resume elsewhere), and word of the openings and tickets
+        skipped."""
         super().murder_pending()
         if self.alive:
             self.hub.beat(time.monotonic())
@@ -585,7 +633,8 @@ class StreamingThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn has
         skipped = self.openings.skipped if self.openings is not None else 0
         if skipped > self.skipped_told and self.alive:
             self.log.warning(
-                "did not open %d stream(s) whose client had gone while they waited",
+                "did not open %d stream(s) (or mint their tickets) whose client had gone while "
+                "they waited",
                 skipped - self.skipped_told,
             )
             self.skipped_told = skipped

@@ -8,7 +8,13 @@ from pathlib import PosixPath
 import pytest
 
 from service.http_worker import migrate_queued_connections, switch_interval
-from service.stream_hub import STREAM_OPENING, stream_opening_threads, streams_per_worker
+from service.stream_hub import (
+    OPENING,
+    TICKET,
+    stream_opening_threads,
+    stream_start,
+    streams_per_worker,
+)
 
 
 def test_streams_per_worker_leaves_a_quarter_of_the_connections_by_default(monkeypatch):
@@ -51,21 +57,24 @@ def test_one_thread_opens_streams_unless_set(monkeypatch):
 
 
 @pytest.mark.parametrize(
-    ("request_line", "opening"),
+    ("request_line", "start"),
     [
-        (b"GET /api/v1/tables/abc/events HTTP/1.1\r\n", True),
-        (b"GET /api/v1/tables/abc/events?ticket=x.y HTTP/1.1\r\n", True),
-        (b"GET /api/v1/clubs/abc/events HTTP/1.1\r\n", True),
-        (b"POST /api/v1/tables/abc/events/tickets HTTP/1.1\r\n", False),
-        (b"GET /api/v1/tables/abc/events/tickets HTTP/1.1\r\n", False),
-        (b"HEAD /api/v1/tables/abc/events HTTP/1.1\r\n", False),
-        (b"POST /api/v1/tables/abc/hands HTTP/1.1\r\n", False),
-        (b"GET /api/v1/tables/abc HTTP/1.1\r\n", False),
+        (b"GET /api/v1/tables/abc/events HTTP/1.1\r\n", OPENING),
+        (b"GET /api/v1/tables/abc/events?ticket=x.y HTTP/1.1\r\n", OPENING),
+        (b"GET /api/v1/clubs/abc/events HTTP/1.1\r\n", OPENING),
+        (b"POST /api/v1/tables/abc/events/tickets HTTP/1.1\r\n", TICKET),
+        (b"POST /api/v1/clubs/abc/events/tickets HTTP/1.1\r\n", TICKET),
+        (b"GET /api/v1/tables/abc/events/tickets HTTP/1.1\r\n", None),
+        (b"POST /api/v1/tables/abc/events/tickets/x HTTP/1.1\r\n", None),
+        (b"HEAD /api/v1/tables/abc/events HTTP/1.1\r\n", None),
+        (b"POST /api/v1/tables/abc/hands HTTP/1.1\r\n", None),
+        (b"GET /api/v1/tables/abc HTTP/1.1\r\n", None),
     ],
 )
-def test_the_loop_tells_a_streams_opening_by_its_request_line(request_line, opening):
-    """Openings go to the worker's opening thread, everything else to the request threads."""
-    assert (STREAM_OPENING.match(request_line) is not None) is opening
+def test_the_loop_tells_a_streams_opening_and_ticket_by_the_request_line(request_line, start):
+    """Openings and tickets go to the worker's opening thread, everything else to the request
+    threads."""
+    assert stream_start(request_line) == start
 
 
 class Unwritable(PosixPath):
