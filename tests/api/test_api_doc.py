@@ -111,7 +111,7 @@ def _sent(api: Any, client: Any) -> dict[tuple[int, str], str]:
     note("night tables pending", client.post(draws, json={}, headers=host))
     cards = f"/nights/{night['id']}/cards/1"
     card = client.post(cards, headers=host).get_data(as_text=True)
-    table_id, token = re.findall(r"#table=([0-9a-f]+)&amp;token=([^\"]+)\"", card)[0]
+    table_id, token = re.findall(r"\?table=([0-9a-f]+)&amp;token=([^\"]+)\"", card)[0]
     night_table = {"id": table_id, "table_token": token}
     assert api.record(night_table, SOLO).status_code == 201
     note(

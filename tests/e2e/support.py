@@ -260,8 +260,9 @@ SOLO_WON = {"contract": "solo", "trump": "hearts", "declarer": 0, "tricks": 6}
 
 
 def tokens_in(markup: str) -> list[tuple[str, str]]:
-    """The (table id, token) of each table link in a page's markup (the cards, the admin's)."""
-    return re.findall(r"#table=([0-9a-f]+)&(?:amp;)?token=([^\"&]+)\"", markup)
+    """The (table id, token) of each table link in a page's markup: the cards' (``/?table=…``,
+    whose page brings the table's first screen) and the admin's (``/#table=…``)."""
+    return re.findall(r"[?#]table=([0-9a-f]+)&(?:amp;)?token=([^\"&]+)\"", markup)
 
 
 def card_tokens(api: Api, night_id: str, admin: str, series: int) -> dict[str, str]:
