@@ -74,7 +74,6 @@ class SqliteConnection(sqlite3.Connection):
 
     writer_lock_path: str | None = None
     wal_path: str | None = None
-    checkpoints = False  # SQLite's own checkpoints off: run by ``commit`` (``CHECKPOINT_EVERY``)
     _writer_fd: int | None = None
     _in_process_lock: threading.Lock | None = None
     _synced_changes = 0
@@ -124,9 +123,10 @@ class SqliteConnection(sqlite3.Connection):
             self.let_go_of_writer_lock()
         if not unsynced:
             self._sync_wal()
-        if self.checkpoints and changes != self._checkpointed_changes:
+        # A connection to a file (it has a writer lock) runs without SQLite's own checkpoints.
+        if self.writer_lock_path is not None and changes != self._checkpointed_changes:
             self._checkpointed_changes = changes
-            if _checkpoint_due(self.writer_lock_path or ""):
+            if _checkpoint_due(self.writer_lock_path):
                 self.execute("PRAGMA wal_checkpoint(PASSIVE)").close()
 
     def rollback(self) -> None:
@@ -228,8 +228,7 @@ def set_up_connection(dbapi_connection: sqlite3.Connection, synchronous: str, bu
     cursor.close()
     if path and isinstance(dbapi_connection, SqliteConnection):
         dbapi_connection.writer_lock_path = f"{path}-writer.lock"
-        dbapi_connection.execute("PRAGMA wal_autocheckpoint=0").close()
-        dbapi_connection.checkpoints = True
+        dbapi_connection.execute("PRAGMA wal_autocheckpoint=0").close()  # (run by commit)
         if syncs_itself:
             dbapi_connection.wal_path = f"{path}-wal"
 
