@@ -142,19 +142,27 @@ def driver_transaction() -> Iterator[Callable[[], None]]:
                 then()
 
 
+def on_the_driver() -> tuple[sqlite3.Connection, Dialect] | None:
+    """Where this module's statements run on SQLite: the driver's connection of the
+    ``driver_transaction`` the thread is in, else of the session's transaction, with its
+    dialect. None elsewhere: they run through the session's connection."""
+    transaction = _in_transaction.get()
+    if transaction is not None:
+        return transaction.driver, transaction.dialect
+    connection = db.session.connection()
+    if connection.dialect.name != "sqlite":
+        return None
+    return connection.connection.driver_connection, connection.dialect  # type: ignore[return-value]
+
+
 def rows(statement: Any, parameters: Mapping[str, Any]) -> Sequence[Any]:
     """The rows of a query, in the session's transaction (or the ``driver_transaction`` the
     thread is in): on SQLite named tuples straight from the driver, elsewhere SQLAlchemy's
     rows (both read by attribute and by position)."""
-    transaction = _in_transaction.get()
-    if transaction is not None:
-        driver, dialect = transaction.driver, transaction.dialect
-    else:
-        connection = db.session.connection()
-        dialect = connection.dialect
-        if dialect.name != "sqlite":
-            return connection.execute(statement, parameters).all()
-        driver = connection.connection.driver_connection  # type: ignore[assignment]
+    found_driver = on_the_driver()
+    if found_driver is None:
+        return db.session.connection().execute(statement, parameters).all()
+    driver, dialect = found_driver
     compiled = compiled_for(statement, tuple(sorted(parameters)), dialect)
     arguments = compiled.arguments(parameters)
     cursor = driver.cursor()

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ..extensions import db
-from .statements import as_sqlalchemy_error, compiled_for, current_transaction
+from .statements import as_sqlalchemy_error, compiled_for, current_transaction, on_the_driver
 
 
 class Write(NamedTuple):
@@ -64,17 +64,13 @@ class BoundWrites:
         """Run the writes in order in the session's transaction (or the
         ``statements.driver_transaction`` the thread is in). A database error is raised as
         SQLAlchemy raises it (``IntegrityError``, ``OperationalError`` …) on either path."""
-        transaction = current_transaction()
-        if transaction is not None:
-            driver, dialect = transaction.driver, transaction.dialect
-        else:
+        found_driver = on_the_driver()
+        if found_driver is None:
             connection = db.session.connection()
-            if not self.direct:
-                for write in self.writes:
-                    connection.execute(write.statement, write.parameters)
-                return
-            driver = connection.connection.driver_connection  # type: ignore[assignment]
-            dialect = connection.dialect
+            for write in self.writes:
+                connection.execute(write.statement, write.parameters)
+            return
+        driver, dialect = found_driver
         cursor = driver.cursor()
         try:
             for sql, arguments, many in self.bound:
